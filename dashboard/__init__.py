@@ -1,0 +1,1 @@
+"""coordscope dashboard: a Dash app over a RUN_DIR (pyarrow/pandas only, never a JVM)."""

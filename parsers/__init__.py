@@ -1,0 +1,1 @@
+"""coordscope parsers: log lines and dumps -> typed coordination events (pure Python, no JVM)."""

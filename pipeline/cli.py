@@ -1,0 +1,68 @@
+"""The `coordscope` command line: a thin dispatcher over the subcommand modules.
+
+Each subcommand lives in `pipeline/commands/<name>.py` and exposes
+`register(subparsers) -> argparse.ArgumentParser` and `run(args) -> int`. Modules are imported
+only when listed here; heavy imports (pyspark, dash) happen inside `run`, so `--help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from pipeline import __version__
+
+# Subcommands in the order `--help` shows them.
+SUBCOMMANDS: tuple[str, ...] = ("demo",)
+
+
+class UsageError(Exception):
+    """A bad argument or input named by the user: one clear line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports errors as one line (no usage dump), exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="coordscope",
+        description="Log forensics for Kafka consumer-group coordination: parse client and broker "
+        "coordinator logs, __consumer_offsets dumps and kafka-consumer-groups output, reconstruct "
+        "every group's generations with Spark, replay them through a reference coordinator, and "
+        "report what happened.",
+    )
+    parser.add_argument("--version", action="version", version=f"coordscope {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"pipeline.commands.{name}")
+        sp = module.register(sub)
+        sp.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args._run(args) or 0)
+    except UsageError as exc:
+        print(f"coordscope {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("coordscope: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

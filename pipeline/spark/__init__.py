@@ -1,0 +1,1 @@
+"""The Spark seam: the only package of coordscope that imports pyspark."""

@@ -1,0 +1,70 @@
+"""Spark session creation, with a clear message instead of a Py4J trace when Java is missing."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+MIN_JAVA = 17
+
+
+class JavaError(RuntimeError):
+    """No usable Java runtime for Spark."""
+
+
+def java_version(java: str | None = None) -> int | None:
+    """Major version of the Java on JAVA_HOME or PATH, or None when there is none."""
+    if java is None:
+        home = os.environ.get("JAVA_HOME")
+        java = os.path.join(home, "bin", "java") if home else shutil.which("java")
+    if not java or not os.path.exists(java):
+        return None
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30).stderr
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r'version "(\d+)(?:\.(\d+))?', out)
+    if not m:
+        return None
+    major = int(m.group(1))
+    return int(m.group(2) or 0) if major == 1 else major
+
+
+def check_java() -> int:
+    v = java_version()
+    if v is None:
+        raise JavaError(
+            f"Spark needs Java {MIN_JAVA}+ but no 'java' was found on PATH or JAVA_HOME; "
+            "install openjdk-17-jre-headless (Debian/Ubuntu) or run 'bash scripts/ensure_java.sh'"
+        )
+    if v < MIN_JAVA:
+        raise JavaError(
+            f"Spark 4 needs Java {MIN_JAVA}+ but found Java {v}; install openjdk-17-jre-headless "
+            "or point JAVA_HOME at a Java 17+ runtime"
+        )
+    return v
+
+
+def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_conf: dict | None = None):
+    """A SparkSession in UTC with the UI off and few shuffle partitions (batch of modest size)."""
+    check_java()
+    from pyspark.sql import SparkSession
+
+    builder = (
+        SparkSession.builder.master(master)
+        .appName(app_name)
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+    )
+    for k, v in (extra_conf or {}).items():
+        builder = builder.config(k, v)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
