@@ -6,7 +6,6 @@ from html import escape
 from typing import Any
 
 from pipeline.report.figures import timeline_figure
-from pipeline.report.markdown import SEV_MARK
 from pipeline.timefmt import duration
 
 CSS = """
@@ -19,7 +18,8 @@ td.num{text-align:right}.headline{font-size:1.15rem;font-weight:600;padding:.7re
 pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.5rem;white-space:pre-wrap;word-break:break-all;font-size:.8rem}
 .finding{border:1px solid #ddd;border-left:6px solid #888;padding:.4rem .9rem;margin:.8rem 0;border-radius:4px;page-break-inside:avoid}
 .sev-critical{border-left-color:#8b0000}.sev-high{border-left-color:#e4572e}.sev-medium{border-left-color:#f3a712}
-.sev-low{border-left-color:#29335c}.meta{color:#555;font-size:.85rem}code{background:#f3f3f3;padding:0 .2rem}
+.sev-low{border-left-color:#29335c}.badge{color:#fff;border-radius:3px;padding:0 .4rem;font-size:.8rem;text-transform:uppercase;background:#888}
+.b-critical{background:#8b0000}.b-high{background:#e4572e}.b-medium{background:#b07800}.b-low{background:#29335c}.meta{color:#555;font-size:.85rem}code{background:#f3f3f3;padding:0 .2rem}
 @media print{body{margin:0;max-width:none;font-size:11pt}a{color:inherit;text-decoration:none}
 .figure{page-break-inside:avoid}h2{page-break-before:auto}}
 """
@@ -107,7 +107,7 @@ def render_html(report: dict[str, Any]) -> str:
         for f in g["findings"]:
             link = f' · <a href="{_e(f["dashboard_url"])}">dashboard</a>' if f.get("dashboard_url") else ""
             body.append(
-                f'<div class="finding sev-{_e(f["severity"])}"><h4>{_e(SEV_MARK.get(f["severity"], f["severity"]))}: '
+                f'<div class="finding sev-{_e(f["severity"])}"><h4><span class="badge b-{_e(f["severity"])}">{_e(f["severity"])}</span> '
                 f"{_e(f['title'])}</h4><p class=meta>{_e(f['kind'])}, {_e(f['start'])}"
                 f"{' to ' + _e(f['end']) if f['end'] and f['end'] != f['start'] else ''}{link}</p>"
                 f"<p>{_e(f['explanation'])}</p>"
