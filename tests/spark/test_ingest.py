@@ -10,59 +10,7 @@ import sys
 import pytest
 
 from pipeline import rundir, schemas
-from tests.spark.conftest import STANDIN_PARSERS, STANDIN_REPLAY, broker, client, write
-
-CLIENT = [
-    client("10:00:00,000", "Subscribed to topic(s): t"),                       # candidate, no rule: unparsed
-    "2024-05-01 10:00:01,000 INFO some other noise line",                       # ignored on the JVM
-    client("10:00:02,000", "Successfully joined group with generation Generation{generationId=1, memberId='m1', protocol='range'}"),
-    client("10:00:02,100", "Adding newly assigned partitions: t-0, t-1"),
-    client("10:00:05,000", "Received successful Heartbeat response"),
-    client("10:00:06,000", "Committed offset 10 for partition t-0"),
-    client("10:00:07,000", "Committed offset 5 for partition t-0"),
-    client("10:00:08,000", "Rebalance failed."),
-    "\tat org.apache.kafka.X.y(X.java:1)",                                     # continuation: parsed with line 8
-    "\tat org.apache.kafka.X.z(X.java:2)",
-    client("10:01:00,000", "Received successful Heartbeat response"),
-    client("10:01:01,000", "Revoke previously assigned partitions t-0, t-1"),
-    client("10:01:02,000", "Member m1 sending LeaveGroup request to coordinator"),
-    client("10:01:03,000", "BOOM makes the stand-in parser raise"),            # parser error: unparsed
-    "\u00ff\u00fe garbage \x01\x02 line",                                       # garbage text: ignored
-]
-BROKER = [
-    broker("10:00:01,500", "Preparing to rebalance group g1 in state PreparingRebalance with old generation 0 (__consumer_offsets-1) (reason: x)"),
-    broker("10:00:01,990", "Stabilized group g1 generation 1 (__consumer_offsets-1) with 1 members"),
-    broker("10:00:03,000", "Something unknown about group g1"),
-    "[2024-05-01 10:00:04,000] INFO [Log partition=x] unrelated",
-]
-OTHER = [client("10:00:02,000", "Successfully joined group with generation Generation{generationId=4, memberId='x1', protocol='range'}",
-                client_id="o1", group="other")]
-
-
-@pytest.fixture(scope="module")
-def inputs(tmp_path_factory):
-    d = tmp_path_factory.mktemp("inputs")
-    write(d / "app" / "consumer-1.log", CLIENT)
-    write(d / "zz-copies" / "consumer-1.log", CLIENT)                 # same content: read once
-    write(d / "broker" / "server.log.gz", BROKER, gz=True)
-    write(d / "other.log", OTHER)
-    (d / "empty.log").write_bytes(b"")
-    (d / "junk.bin").write_bytes(bytes(range(256)) * 20)
-    return d
-
-
-def _run(spark, inputs, out, **kw):
-    from pipeline.spark.job import IngestOptions, run_ingest
-
-    opts = IngestOptions(inputs=[str(inputs)], out=str(out), quiet=True, parsers_module=STANDIN_PARSERS,
-                         replay_module=STANDIN_REPLAY, **kw)
-    return run_ingest(opts, spark=spark)
-
-
-@pytest.fixture(scope="module")
-def run(spark, inputs, tmp_path_factory):
-    out = tmp_path_factory.mktemp("runs") / "run1"
-    return out, _run(spark, inputs, out)
+from tests.spark.conftest import run_ingest_standin as _run
 
 
 @pytest.mark.spark
