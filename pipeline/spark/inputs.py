@@ -44,7 +44,7 @@ class InputFile:
     @property
     def readable(self) -> bool:
         """Lines of this file go through the Spark scan."""
-        return self.duplicate_of is None and self.kind not in ("empty", "binary") and self.size > 0
+        return self.duplicate_of is None and self.kind not in ("empty", "binary", "document") and self.size > 0
 
 
 def is_uri(path: str) -> bool:
@@ -116,6 +116,15 @@ def looks_binary(data: bytes) -> str | None:
     control = sum(1 for b in probe if b < 9 or 13 < b < 32)
     if control > len(probe) * 0.3:
         return "binary file (mostly control characters in the first 8 KiB)"
+    return None
+
+
+def looks_like_document(lines: list[str]) -> str | None:
+    """A reason when the file is a pretty-printed JSON document rather than a log (JSON-lines logs
+    hold one object per line; a lone '{' or '[' first line followed by indented keys is not that)."""
+    body = [ln for ln in lines[:5] if ln.strip()]
+    if len(body) >= 2 and body[0].strip() in ("{", "[") and body[1][:1].isspace():
+        return "a JSON document, not a log (JSON-lines logs have one object per line)"
     return None
 
 
@@ -220,3 +229,6 @@ def inspect(files: list[InputFile], spark_getter) -> None:
             f.kind, f.problems = "binary", [reason]
             continue
         f.head = head_lines(data)
+        reason = looks_like_document(f.head)
+        if reason:
+            f.kind, f.problems, f.head = "document", [reason], []
