@@ -122,6 +122,22 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        kids = _children(todo.pop())
+        out += kids
+        todo += kids
+    return out
+
+
+def _is_java(pid: int) -> bool:
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")[0].endswith(b"java")
+    except OSError:
+        return False
+
+
 def run_measured(cmd: list[str], env: dict) -> tuple[float, int, str]:
     """Wall time, peak RSS (KB) of the process plus its java child (the driver JVM), stdout."""
     start = time.monotonic()
@@ -133,7 +149,7 @@ def run_measured(cmd: list[str], env: dict) -> tuple[float, int, str]:
         nonlocal peak, jvm
         while proc.poll() is None:
             if not jvm:
-                jvm = [c for c in _children(proc.pid) if "java" in open(f"/proc/{c}/cmdline", "rb").read().decode(errors="replace")]
+                jvm = [c for c in _descendants(proc.pid) if _is_java(c)]
             peak = max(peak, _rss_kb(proc.pid) + sum(_rss_kb(j) for j in jvm))
             time.sleep(0.1)
 
