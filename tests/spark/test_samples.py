@@ -45,10 +45,11 @@ def _ready() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def samples_run(spark, tmp_path_factory):
+def samples_run(request, tmp_path_factory):
     why = _ready()
     if why:
         pytest.skip(why)
+    spark = request.getfixturevalue("spark")     # started only when there is something to run
     from pipeline.spark.job import IngestOptions, run_ingest
 
     out = tmp_path_factory.mktemp("samples") / "run"
