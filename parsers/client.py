@@ -1,0 +1,435 @@
+"""Kafka client coordinator messages -> Match (AbstractCoordinator, ConsumerCoordinator, the 3.7+/4.x
+membership, heartbeat and commit request managers, Connect's WorkerCoordinator, Streams threads).
+
+How a message is matched (fast and explainable):
+1. the LogContext prefix (`[Consumer clientId=.., groupId=..] `, `[Consumer instanceId=.., ...]`,
+   `[Worker clientId=.., groupId=..] `, `stream-thread [..] `) is split off and parsed once per
+   distinct prefix;
+2. the body's first word selects a bucket of rules (one per catalog template, see
+   `parsers/client_catalog.py`, plus the hand-written rules below); one combined regex per bucket
+   finds the rule, that rule's own regex extracts the fields;
+3. placeholder values (Generation{...}, nodes, partition lists, offset maps, request dumps) are
+   decoded by `parsers.values` (memoised), and the whole body result is memoised, so constant
+   messages (heartbeats, "(Re-)joining group") cost one dictionary lookup.
+
+`parse_client_message` returns a Match, IGNORE (a Kafka line with no coordination event) or None
+(a line that looks like a coordinator line but matches no rule: the reader keeps it as `unparsed`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from parsers import values
+from parsers.base import IGNORE, Match
+from parsers.client_catalog import RULES as CATALOG_RULES
+
+# LogContext prefixes: KafkaConsumer.java 1.0-2.2 ("[Consumer clientId=.., groupId=..] "), 2.3+ with
+# "instanceId=" (KIP-345), ConsumerUtils.createLogContext 3.7+; Connect WorkerGroupMember.java
+# ("[Worker clientId=.., groupId=..] ") 1.0+; ShareConsumer 4.x.
+PREFIX = re.compile(
+    r"\[(?P<ctx>Consumer|Worker|ShareConsumer|Producer|AdminClient|StreamsKafkaClient|[A-Z][A-Za-z]*)"
+    r" (?:instanceId=(?P<instance>[^,\]]*), )?clientId=(?P<client>[^,\]]*)"
+    r"(?:, groupId=(?P<group>[^\]]*))?\] "
+)
+# Kafka Streams StreamThread/KafkaStreams LogContext: "stream-thread [name] ", "stream-client [name]"
+STREAMS_PREFIX = re.compile(r"stream-(?P<scope>thread|client) \[(?P<name>[^\]]*)\] ?")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    name: str
+    kind: str | None  # None: the rule recognises the line as carrying no event (IGNORE)
+    regex: re.Pattern[str]
+    source: str
+    first: str
+    last: str
+    weak_loggers: tuple[str, ...] = ()
+    template: str = ""
+
+    @property
+    def multiline(self) -> bool:
+        return "\n" in self.regex.pattern or "\\n" in self.regex.pattern
+
+    @property
+    def version_hint(self) -> str | None:
+        if not self.first:
+            return None
+        last = "current" if self.last in ("current",) else self.last
+        return f"{self.first}..{last}"
+
+
+# Hand-written rules for wordings the template catalog does not class as coordinator events but
+# which matter (tried before the catalog rules).
+HAND_RULES: tuple[Rule, ...] = (
+    # AbstractCoordinator.java 0.9.0.x DEBUG: "Issuing request (JOIN_GROUP: {...}) to coordinator N"
+    Rule("issuing_request", "join_started",
+         re.compile(r"^Issuing request \((?P<api>JOIN_GROUP): (?P<struct>.*)\) to coordinator (?P<coordinator>\S+)\s*$"),
+         "AbstractCoordinator.java", "0.9.0.0", "0.9.0.1"),
+    # Connect DistributedHerder.java 2.3+ (incremental cooperative; protocol version 1/2)
+    Rule("connect_joined_with_assignment", "assignment_received",
+         re.compile(r"^Joined group at generation (?P<generation>-?\d+) with protocol version (?P<protocol_version>\d+) "
+                    r"and got assignment: (?P<connect_assignment>.*?)(?: with rebalance delay: (?P<delay_ms>\d+))?\s*$"),
+         "DistributedHerder.java", "2.3.0", "current"),
+    # Connect DistributedHerder.java 0.10-2.2 (eager protocol)
+    Rule("connect_joined_eager", "assignment_received",
+         re.compile(r"^Joined group and got assignment: (?P<connect_assignment>.*)$"),
+         "DistributedHerder.java", "0.10.0.0", "2.2.2"),
+    # Connect WorkerCoordinator.java onJoinPrepare 2.3+: "Rebalance started"
+    Rule("connect_rebalance_started", "rebalance_started", re.compile(r"^Rebalance started\s*$"),
+         "WorkerCoordinator.java", "2.3.0", "current"),
+    # Streams StreamThread.java / KafkaStreams.java: "State transition from A to B"
+    Rule("streams_state_transition", "streams_state_changed",
+         re.compile(r"^State transition from (?P<from_state>[A-Z_]+) to (?P<to_state>[A-Z_]+)\s*$"),
+         "StreamThread.java,KafkaStreams.java", "1.0.0", "current"),
+    # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
+    Rule("streams_callback_timing", None,
+         re.compile(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
+)
+
+# the new consumer's reasons (kafka-coordinator-reason-strings.tsv) that change what a line means
+_REASON_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"consumer poll timeout has expired", re.I), "poll_timeout"),
+    (re.compile(r"rebalance failed due to"), "rebalance_failed"),
+)
+
+# loggers (simple class names) whose lines are coordinator lines by construction
+COORDINATOR_LOGGERS = frozenset({
+    "AbstractCoordinator", "ConsumerCoordinator", "WorkerCoordinator", "MembershipManagerImpl",
+    "ConsumerMembershipManager", "AbstractMembershipManager", "ShareMembershipManager",
+    "HeartbeatRequestManager", "ConsumerHeartbeatRequestManager", "AbstractHeartbeatRequestManager",
+    "CommitRequestManager", "CoordinatorRequestManager", "ConsumerRebalanceListenerInvoker",
+    "StreamsRebalanceListener", "StreamsPartitionAssignor",
+})
+# wording that marks a coordinator line whatever the logger says
+STRONG = re.compile(
+    r"[Gg]eneration|[Cc]oordinator|[Rr]ebalanc|[Hh]eartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|"
+    r"OffsetFetch|committed offset|member epoch|with epoch|newly assigned|assigned partitions|"
+    r"[Rr]evok|joining group|joined group|[Ss]ubscribed to|auto-commit|[Rr]esetting offset|[Ss]eeking to"
+)
+
+# literal substrings, one of which every line any client rule can match contains
+CANDIDATE_WORDS: tuple[str, ...] = ()  # filled below from the rules
+
+
+def _compile_rules() -> tuple[list[Rule], dict[str, list[Rule]], list[Rule]]:
+    rules: list[Rule] = list(HAND_RULES)
+    for name, kind, _cls, rx, src, first, last, weak, template in CATALOG_RULES:
+        rules.append(Rule(name, kind, re.compile(rx, re.S), src, first, last, tuple(weak), template))
+    buckets: dict[str, list[Rule]] = {}
+    generic: list[Rule] = []
+    for r in rules:
+        key = _literal_first_word(r.regex.pattern)
+        if key:
+            buckets.setdefault(key, []).append(r)
+        else:
+            generic.append(r)
+    return rules, buckets, generic
+
+
+def _literal_first_word(pattern: str) -> str:
+    """The first word of a `^literal...` rule regex, unescaped; '' when it starts with a group."""
+    p = pattern[1:] if pattern.startswith("^") else pattern
+    out = []
+    i = 0
+    while i < len(p):
+        c = p[i]
+        if c == "\\" and i + 1 < len(p):
+            nxt = p[i + 1]
+            if nxt == " " or nxt in "sdwSDWn":
+                break
+            out.append(nxt)
+            i += 2
+            continue
+        if c in "([.*+?|{$^":
+            return ""
+        if c == " ":
+            break
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+class _Bucket:
+    """Rules sharing a first word, found with one combined regex."""
+
+    __slots__ = ("rules", "single", "multi")
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self.rules = rules
+        self.single = self._combine([r for r in rules if not r.multiline])
+        self.multi = self._combine([r for r in rules if r.multiline])
+
+    @staticmethod
+    def _combine(rules: list[Rule]) -> tuple[re.Pattern[str], list[Rule]] | None:
+        if not rules:
+            return None
+        alts = []
+        for i, r in enumerate(rules):
+            body = re.sub(r"\(\?P<\w+>", "(?:", r.regex.pattern)
+            alts.append(f"(?P<r{i}>{body})")
+        return re.compile("|".join(alts), re.S), rules
+
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, re.Match[str]] | None:
+        for combo, text in ((self.multi, full), (self.single, head)):
+            if combo is None or (combo is self.multi and "\n" not in full):
+                continue
+            rx, rules = combo
+            m = rx.match(text)
+            if m is None:
+                continue
+            idx = int(m.lastgroup[1:])  # type: ignore[index]
+            r = rules[idx]
+            if r.weak_loggers and logger_cls not in r.weak_loggers:
+                # a near-empty template outside its logger: try the remaining rules one by one
+                found = self._find_slow(text, logger_cls, rules[idx + 1:])
+                if found is not None:
+                    return found
+                continue
+            fm = r.regex.match(text)
+            if fm is not None:
+                return r, fm
+        return None
+
+    @staticmethod
+    def _find_slow(text: str, logger_cls: str | None, rules: list[Rule]) -> tuple[Rule, re.Match[str]] | None:
+        for r in rules:
+            if r.weak_loggers and logger_cls not in r.weak_loggers:
+                continue
+            fm = r.regex.match(text)
+            if fm is not None:
+                return r, fm
+        return None
+
+
+ALL_RULES, _BUCKET_RULES, _GENERIC_RULES = _compile_rules()
+_BUCKETS = {k: _Bucket(v) for k, v in _BUCKET_RULES.items()}
+_GENERIC = _Bucket(_GENERIC_RULES)
+RULES_BY_NAME = {r.name: r for r in ALL_RULES}
+
+
+def _candidate_words() -> tuple[str, ...]:
+    # every rule either starts with its bucket word or (generic) contains one of these words
+    words = {"oordinator", "roup", "eneration", "ember", "artition", "ffset", "ommit", "eartbeat",
+             "ssign", "evok", "ebalanc", "ubscri", "poch", "ence", "eeking", "esetting", "econcil",
+             "State transition", "poll timeout"}
+    return tuple(sorted(words))
+
+
+CANDIDATE_WORDS = _candidate_words()
+
+
+def logger_class(logger: str | None) -> str | None:
+    if not logger:
+        return None
+    cls = logger.rsplit(".", 1)[-1]
+    return cls.split(":", 1)[0]
+
+
+@lru_cache(maxsize=4096)
+def _prefix_fields(prefix: str) -> tuple[tuple[str, Any], ...]:
+    m = PREFIX.match(prefix)
+    if m is None:
+        return ()
+    out: list[tuple[str, Any]] = [("context", m.group("ctx"))]
+    for key, f in (("client", "client_id"), ("group", "group_id"), ("instance", "instance_id")):
+        v = m.group(key)
+        if v and v not in ("...", "null"):
+            out.append((f, v))
+    return tuple(out)
+
+
+def split_prefix(message: str) -> tuple[dict[str, Any], str]:
+    """LogContext prefix fields and the message body."""
+    if message.startswith("["):
+        m = PREFIX.match(message)
+        if m is not None:
+            return dict(_prefix_fields(m.group(0))), message[m.end():]
+        return {}, message
+    if message.startswith("stream-"):
+        m = STREAMS_PREFIX.match(message)
+        if m is not None:
+            fields: dict[str, Any] = {"context": f"stream-{m.group('scope')}"}
+            fields["extra"] = {f"stream_{m.group('scope')}": m.group("name")}
+            if m.group("scope") == "thread":
+                fields["client_id"] = m.group("name")
+            return fields, message[m.end():]
+    return {}, message
+
+
+def _put_partitions(fields: dict[str, Any], extra: dict[str, Any], key: str, text: str) -> None:
+    parts = values.partitions(text)
+    if key in ("partitions", "assignment"):
+        if "partitions" not in fields:
+            fields["partitions"] = parts
+    elif key == "partitions_2":
+        extra["owned_partitions"] = list(parts)
+    elif key == "partitions_3":
+        extra["added_partitions"] = list(parts)
+    elif key == "partitions_4":
+        extra["revoked_partitions"] = list(parts)
+
+
+def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None, dict[str, Any]]:
+    fields: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    kind = rule.kind
+    for key, raw in groups.items():
+        if raw is None:
+            continue
+        text = raw.strip()
+        base = key.split("_")[0] if key[-2:-1] == "_" and key[-1].isdigit() else key
+        if key in ("generation", "member_epoch", "offset"):
+            try:
+                fields[key] = int(text)
+            except ValueError:
+                pass
+        elif base == "generation_obj" or key.startswith("generation_obj"):
+            gen, member, proto = values.generation(text)
+            if gen is not None:
+                fields.setdefault("generation", gen)
+            if member:
+                fields.setdefault("member_id", member)
+            if proto:
+                fields.setdefault("protocol", proto)
+        elif key in ("group_id", "member_id", "instance_id", "protocol"):
+            if text and text not in ("...", "null"):
+                fields[key] = text
+        elif key.startswith("coordinator"):
+            coord, nid = values.node(text)
+            if coord is not None:
+                fields.setdefault("coordinator", coord)
+            if nid is not None:
+                extra.setdefault("coordinator_id", nid)
+        elif key.startswith("tp"):
+            topic, part = values.topic_partition(text)
+            if topic is not None:
+                fields.setdefault("topic", topic)
+                fields.setdefault("partition", part)
+                fields.setdefault("partitions", (f"{topic}-{part}",))
+        elif key == "position":
+            off = values.fetch_position_offset(text)
+            if off is not None:
+                fields["offset"] = off
+        elif key.startswith("offsets"):
+            entries = values.offsets_map(text)
+            if entries:
+                fields.setdefault("partitions", tuple(e[0] for e in entries))
+                extra["offsets"] = {e[0]: e[1] for e in entries}
+                if len(entries) == 1:
+                    topic, part = values.topic_partition(entries[0][0])
+                    fields.setdefault("topic", topic)
+                    fields.setdefault("partition", part)
+                    fields.setdefault("offset", entries[0][1])
+            else:
+                parts = values.partitions(text)
+                if parts:
+                    fields.setdefault("partitions", parts)
+        elif key.startswith("partitions") or key.startswith("assignment"):
+            _put_partitions(fields, extra, key, text)
+        elif key in ("from_state", "to_state"):
+            extra[key] = text
+        elif key.startswith("error"):
+            fields.setdefault("error", text)
+        elif key.startswith("reason"):
+            fields.setdefault("reason", text)
+        elif key.startswith("struct"):
+            for f, v in values.struct_fields(text):
+                if f in ("generation", "member_id", "member_epoch", "protocol", "group_id", "instance_id"):
+                    fields.setdefault(f, v)
+                else:
+                    extra.setdefault(f, v)
+        elif key == "connect_assignment":
+            for k2 in ("leader", "leaderUrl", "offset", "error"):
+                m2 = re.search(rf"\b{k2}='?([^,'}}]*)'?", text)
+                if m2:
+                    extra.setdefault(f"connect_{k2}", m2.group(1))
+            m2 = re.search(r"\bleader='([^']*)'", text)
+            if m2:
+                extra["leader"] = m2.group(1)
+        elif key in ("disconnect_ms", "backoff_ms", "delay_ms", "protocol_version"):
+            try:
+                extra[key] = int(text)
+            except ValueError:
+                pass
+        elif key == "is_disconnected":
+            extra[key] = text == "true"
+        elif key == "api":
+            extra["api"] = text
+        elif key in ("request", "assignor", "topics"):
+            extra[key] = text
+    reason = fields.get("reason")
+    if reason and kind in ("leave_group", "join_started", "generation_reset"):
+        for rx, k in _REASON_KINDS:
+            if rx.search(reason):
+                kind = k
+                break
+    if extra:
+        fields["extra"] = extra
+    return kind, fields
+
+
+@lru_cache(maxsize=65536)
+def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, tuple[tuple[str, Any], ...]] | None:
+    head = body.split("\n", 1)[0] if "\n" in body else body
+    word = head.split(" ", 1)[0]
+    found = None
+    bucket = _BUCKETS.get(word)
+    if bucket is not None:
+        found = bucket.find(head, body, logger_cls)
+    if found is None:
+        found = _GENERIC.find(head, body, logger_cls)
+    if found is None:
+        return None
+    rule, m = found
+    kind, fields = _fields_from(rule, m.groupdict())
+    if rule.version_hint:
+        fields.setdefault("kafka_version_hint", rule.version_hint)
+    return rule.name, kind, tuple(fields.items())
+
+
+_KAFKA_LOGGER = re.compile(r"(?:org\.apache\.kafka|o\.a\.k|o\.a\.kafka|kafka|k|a\.k|utils|internals|distributed)\.")
+
+
+def kafka_logger(logger: str | None) -> bool:
+    """Unknown (no logger in the layout) or a Kafka client/Connect/Streams logger, maybe abbreviated."""
+    return not logger or _KAFKA_LOGGER.match(logger) is not None or logger_class(logger) in COORDINATOR_LOGGERS
+
+
+def looks_like_coordinator_line(body: str, logger: str | None) -> bool:
+    """Would an SRE expect a rule for this line? (then an unmatched line is `unparsed`, not ignored)"""
+    if logger_class(logger) in COORDINATOR_LOGGERS:
+        return True
+    return kafka_logger(logger) and STRONG.search(body) is not None
+
+
+def parse_client_message(message: str, logger: str | None) -> Match | Any | None:
+    """One client log message (LogContext prefix included; continuation lines joined with '\\n')."""
+    prefix, body = split_prefix(message)
+    cls = logger_class(logger)
+    res = _parse_body(body, cls)
+    if res is None:
+        if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
+            return None
+        return IGNORE
+    rule, kind, items = res
+    if kind is None:
+        return IGNORE
+    fields = dict(items)
+    if "extra" in fields:
+        fields["extra"] = dict(fields["extra"])
+    for k, v in prefix.items():
+        if k == "context":
+            continue
+        if k == "extra":
+            fields.setdefault("extra", {}).update(v)
+        else:
+            fields.setdefault(k, v)
+    return Match(rule, kind, fields)
+
+
+def explain_rule(name: str) -> Rule | None:
+    return RULES_BY_NAME.get(name)
