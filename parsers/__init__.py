@@ -7,7 +7,8 @@ from parsers.reader import (
     LineOutcome,
     parse_lines,
     parse_path,
+    parse_stream,
     sniff,
 )
 
-__all__ = ["CANDIDATE_REGEX", "FileFormat", "FileSummary", "LineOutcome", "parse_lines", "parse_path", "sniff"]
+__all__ = ["CANDIDATE_REGEX", "FileFormat", "FileSummary", "LineOutcome", "parse_lines", "parse_path", "parse_stream", "sniff"]

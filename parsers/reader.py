@@ -240,6 +240,7 @@ class _LogParser:
         self.jul = fmt.layout == "jul"
 
     def feed(self, no: int, text: str) -> Iterator[LineOutcome]:
+        orig = text
         if self.wrappers:
             text = layouts.strip_wrappers(text, self.wrappers)
         gap = no != self.last_no + 1
@@ -271,6 +272,10 @@ class _LogParser:
                 p.nos.append(no)
                 p.texts.append(text)
                 return
+            if text.startswith("$ "):  # a shell command pasted above its output
+                yield from self.flush()
+                yield LineOutcome(no, "ignored", None, None)
+                return
             stripped = text.strip()
             if stripped in ("[", "]", "],", "{", "}"):  # JSON array brackets around JSON lines
                 yield from self.flush()
@@ -279,7 +284,7 @@ class _LogParser:
             # a line outside the file's layout: its whole text is the message
             sp = layouts.Split(None, None, None, None, text)
         yield from self.flush()
-        self.pending = _Record(no, sp, text)
+        self.pending = _Record(no, sp, orig)
 
     def flush(self) -> Iterator[LineOutcome]:
         p = self.pending
@@ -489,6 +494,18 @@ def parse_path(path: str, layout: str | None = None) -> tuple[Iterator[LineOutco
         summary.messages.append(f"{path}: cannot read ({exc.strerror or exc})")
         return iter(()), summary
     return _iterate(path, stream, layout, summary), summary
+
+
+def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str | None = None
+                 ) -> tuple[Iterator[LineOutcome], FileSummary]:
+    """Like parse_path for an already open binary stream (standard input); gzip is detected."""
+    if layout is not None and layout not in layouts.LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r} (known: {', '.join(sorted(layouts.LAYOUTS))})")
+    summary = FileSummary(source=source)
+    peek = binary.peek(2)[:2] if hasattr(binary, "peek") else b""
+    stream: Any = gzip.GzipFile(fileobj=binary) if peek == b"\x1f\x8b" else binary
+    text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None)
+    return _iterate(source, text, layout, summary), summary
 
 
 def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: FileSummary) -> Iterator[LineOutcome]:
