@@ -324,7 +324,9 @@ def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
             if w == "k8s_ts":
                 # only a wrapper when what follows is itself a known layout
                 stripped = [strip_wrappers(ln, (w,)) for ln in current]
-                if best_layout(stripped)[1] <= best_layout(current)[1]:
+                (inner, inner_hits), (outer, outer_hits) = best_layout(stripped), best_layout(current)
+                if inner in ("bare", "plain") or inner_hits < outer_hits or (
+                        inner_hits == outer_hits and outer not in ("bare", "plain")):
                     continue
             found.append(w)
             current = [strip_wrappers(ln, (w,)) for ln in current]
