@@ -13,17 +13,13 @@ from parsers.base import IGNORE
 
 
 def _closest_rules(body: str, n: int = 3) -> list[tuple[float, client.Rule]]:
+    """Rules whose template's leading literal text agrees longest with the message, then by similarity."""
     head = body.split("\n", 1)[0]
-    scored = []
-    for r in client.ALL_RULES:
-        if not r.template:
-            continue
-        ratio = difflib.SequenceMatcher(None, head[:300], r.template[:300], autojunk=False).quick_ratio()
-        scored.append((ratio, r))
+    scored = [(_divergence(head, r.template), r) for r in client.ALL_RULES if r.template]
     scored.sort(key=lambda x: -x[0])
     best = [(difflib.SequenceMatcher(None, head[:300], r.template[:300], autojunk=False).ratio(), r)
-            for _, r in scored[: n * 4]]
-    best.sort(key=lambda x: -x[0])
+            for _, r in scored[: n * 8]]
+    best.sort(key=lambda x: (-_divergence(head, x[1].template), -x[0]))
     return best[:n]
 
 
