@@ -222,6 +222,7 @@ def _candidate_words() -> tuple[str, ...]:
 CANDIDATE_WORDS = _candidate_words()
 
 
+@lru_cache(maxsize=4096)
 def logger_class(logger: str | None) -> str | None:
     if not logger:
         return None
@@ -406,11 +407,33 @@ def looks_like_coordinator_line(body: str, logger: str | None) -> bool:
     return kafka_logger(logger) and STRONG.search(body) is not None
 
 
+@lru_cache(maxsize=4096)
+def _prefix_at(prefix: str) -> tuple[tuple[str, Any], ...] | None:
+    """Fields of a candidate "[...] " prefix, None when it is not a LogContext prefix."""
+    m = PREFIX.match(prefix)
+    if m is None or m.end() != len(prefix):
+        return None
+    return _prefix_fields(prefix)
+
+
+def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
+    if message[:1] == "[":
+        end = message.find("] ")
+        if end > 0:
+            pf = _prefix_at(message[: end + 2])
+            if pf is not None:
+                return pf, message[end + 2:]
+        return (), message
+    if message[:7] == "stream-":
+        d, body = split_prefix(message)
+        return tuple(d.items()), body
+    return (), message
+
+
 def parse_client_message(message: str, logger: str | None) -> Match | Any | None:
     """One client log message (LogContext prefix included; continuation lines joined with '\\n')."""
-    prefix, body = split_prefix(message)
-    cls = logger_class(logger)
-    res = _parse_body(body, cls)
+    prefix, body = _split_fast(message)
+    res = _parse_body(body, logger_class(logger))
     if res is None:
         if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
             return None
@@ -421,13 +444,11 @@ def parse_client_message(message: str, logger: str | None) -> Match | Any | None
     fields = dict(items)
     if "extra" in fields:
         fields["extra"] = dict(fields["extra"])
-    for k, v in prefix.items():
-        if k == "context":
-            continue
+    for k, v in prefix:
         if k == "extra":
             fields.setdefault("extra", {}).update(v)
-        else:
-            fields.setdefault(k, v)
+        elif k not in fields and k != "context":
+            fields[k] = v
     return Match(rule, kind, fields)
 
 

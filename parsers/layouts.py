@@ -107,8 +107,8 @@ BARE = re.compile(
 
 
 def _log4j(m: re.Match[str]) -> Split:
-    d = m.groupdict()
-    return Split(parse_ts(d["ts"]), d["level"], None, d.get("logger"), d["msg"])
+    ts, level, msg = m.group("ts", "level", "msg")
+    return Split(parse_ts(ts), level, None, m.group("logger") if "logger" in m.re.groupindex else None, msg)
 
 
 def _streams(m: re.Match[str]) -> Split:

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
@@ -215,6 +216,11 @@ class _Record:
         self.lines = text
 
 
+@lru_cache(maxsize=1024)
+def _broker_logger(logger: str) -> bool:
+    return _is_broker(logger, "")
+
+
 def _is_broker(logger: str | None, message: str) -> bool:
     if message.startswith(_BROKER_MSG):
         return True
@@ -239,24 +245,26 @@ class _LogParser:
         self.version: str | None = None
         self.jul = fmt.layout == "jul"
 
-    def feed(self, no: int, text: str) -> Iterator[LineOutcome]:
+    def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
+        """Append the outcomes this line completes (the record before it, or the line itself)."""
         orig = text
         if self.wrappers:
             text = layouts.strip_wrappers(text, self.wrappers)
         gap = no != self.last_no + 1
         self.last_no = no
-        reason = _reject_reason(text) if len(text) > 200 or "\x00" in text or _GARBAGE.search(text) else None
-        if reason is not None:
-            yield from self.flush()
-            yield self._reject(no, text, reason)
-            return
+        if len(text) > MAX_LINE or _GARBAGE.search(text) is not None:
+            reason = _reject_reason(text)
+            if reason is not None:
+                self.flush(out)
+                out.append(self._reject(no, text, reason))
+                return
         p = self.pending
         if p is not None and gap:
-            yield from self.flush()
+            self.flush(out)
             p = None
-        if not text.strip():
-            yield from self.flush()
-            yield LineOutcome(no, "ignored", None, None)
+        if not text or text.isspace():
+            self.flush(out)
+            out.append(LineOutcome(no, "ignored", None, None))
             return
         if self.jul and p is not None and p.split.level is None:
             m = layouts.JUL_BODY.match(text)
@@ -273,62 +281,60 @@ class _LogParser:
                 p.texts.append(text)
                 return
             if text.startswith("$ "):  # a shell command pasted above its output
-                yield from self.flush()
-                yield LineOutcome(no, "ignored", None, None)
+                self.flush(out)
+                out.append(LineOutcome(no, "ignored", None, None))
                 return
             stripped = text.strip()
             if stripped in ("[", "]", "],", "{", "}"):  # JSON array brackets around JSON lines
-                yield from self.flush()
-                yield LineOutcome(no, "ignored", None, None)
+                self.flush(out)
+                out.append(LineOutcome(no, "ignored", None, None))
                 return
             # a line outside the file's layout: its whole text is the message
             sp = layouts.Split(None, None, None, None, text)
-        yield from self.flush()
+        if p is not None:
+            self.flush(out)
         self.pending = _Record(no, sp, orig)
 
-    def flush(self) -> Iterator[LineOutcome]:
+    def flush(self, out: list[LineOutcome]) -> None:
         p = self.pending
         if p is None:
             return
         self.pending = None
-        sp = p.split
-        if sp.ts_ms is not None:
-            if self.last_ts is not None and sp.ts_ms < self.last_ts:
+        ts = p.split.ts_ms
+        if ts is not None:
+            if self.last_ts is not None and ts < self.last_ts:
                 self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
-            self.last_ts = sp.ts_ms
+            self.last_ts = ts
         status, event, why = self._classify(p)
-        yield LineOutcome(p.first_no, status, event, why)
+        out.append(LineOutcome(p.first_no, status, event, why))
         for no in p.nos:
-            yield LineOutcome(no, status, None, None)
+            out.append(LineOutcome(no, status, None, None))
 
     def _classify(self, p: _Record) -> tuple[str, Event | None, str | None]:
         sp = p.split
-        msg = sp.message
-        if p.texts:
-            msg = msg + "\n" + "\n".join(p.texts)
         head = sp.message
-        if not is_candidate(head) and not p.texts:
-            return "ignored", None, None
-        if head.startswith("Kafka version") or "Kafka version" in head[:40]:
+        msg = head + "\n" + "\n".join(p.texts) if p.texts else head
+        if "Kafka version" in head[:40]:
             m = _VERSION.search(head)
             if m:
                 self.version = m.group(1)
                 return "ignored", None, None
+        logger = sp.logger
         side = Side.CLIENT
-        if _is_broker(sp.logger, head):
+        if (head[:2] == "[G" and head.startswith(_BROKER_MSG)) or (logger is not None and _broker_logger(logger)):
             side = Side.BROKER
             if broker is None:
                 res: Any = None
                 why = "broker coordinator line (the broker grammar is not installed)"
             else:
-                res = broker.parse_broker_message(msg, sp.logger)
+                res = broker.parse_broker_message(msg, logger)
                 why = "no broker rule matched"
         else:
-            res = client.parse_client_message(msg, sp.logger)
+            res = client.parse_client_message(msg, logger)
             why = "no client rule matched"
         if res is IGNORE:
             return "ignored", None, None
-        raw = p.lines if not p.texts else p.lines + "\n" + "\n".join(p.texts)
+        raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines
         if len(raw) > MAX_RAW:
             raw = raw[:MAX_RAW]
         if res is None:
@@ -337,7 +343,7 @@ class _LogParser:
         return "parsed", self._event(p, side, raw, res), None
 
     def _extra(self, sp: layouts.Split, extra: dict[str, Any] | None) -> dict[str, Any]:
-        out: dict[str, Any] = dict(extra) if extra else {}
+        out: dict[str, Any] = extra if extra is not None else {}
         if sp.level:
             out["level"] = sp.level
         if sp.thread:
@@ -349,16 +355,16 @@ class _LogParser:
         return out
 
     def _event(self, p: _Record, side: str, raw: str, res: Match) -> Event:
-        f = dict(res.fields)
+        f = res.fields  # a fresh dict per Match: ours to consume
         extra = self._extra(p.split, f.pop("extra", None))
         extra["rule"] = res.rule
         if self.version is not None:
             f["kafka_version_hint"] = self.version
-        ts = f.pop("ts_ms", None)
-        return Event(
-            source=self.source, line_no=p.first_no, side=side, kind=res.kind, raw=raw,
-            ts_ms=p.split.ts_ms if p.split.ts_ms is not None else ts, extra=extra, **f,
-        )
+        ts = p.split.ts_ms
+        if "ts_ms" in f:
+            rec_ts = f.pop("ts_ms")
+            ts = ts if ts is not None else rec_ts
+        return Event(self.source, p.first_no, side, res.kind, raw, ts, extra=extra, **f)
 
     def _unparsed(self, p: _Record, side: str, raw: str, head: str) -> Event:
         prefix, _ = client.split_prefix(head)
@@ -436,9 +442,15 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
     stats.setdefault("format", fmt)
     if fmt.kind == "log":
         lp = _LogParser(source, fmt, stats)
+        feed = lp.feed
+        out: list[LineOutcome] = []
         for no, text in it:
-            yield from lp.feed(no, text)
-        yield from lp.flush()
+            feed(no, text, out)
+            if out:
+                yield from out
+                out.clear()
+        lp.flush(out)
+        yield from out
     elif fmt.kind in ("empty", "binary"):
         why = "binary file" if fmt.kind == "binary" else None
         for no, _text in it:

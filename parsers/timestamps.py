@@ -35,8 +35,26 @@ def _zone_ms(zone: str | None) -> int:
     return sign * (hours * 3600 + minutes * 60) * 1000
 
 
+@lru_cache(maxsize=8192)
+def _second_ms(text19: str) -> int | None:
+    m = _ISO.match(text19)
+    if m is None:
+        return None
+    y, mo, d, h, mi, s = m.groups()[:6]
+    try:
+        return _day_ms(int(y), int(mo), int(d)) + ((int(h) * 60 + int(mi)) * 60 + int(s)) * 1000
+    except (ValueError, OverflowError):
+        return None
+
+
 def parse_ts(text: str) -> int | None:
     """Any supported layout timestamp -> epoch ms, or None when the text holds none."""
+    if len(text) == 23 and text[19] in ",." and text[4] == "-":
+        # fast path "yyyy-MM-dd HH:mm:ss,SSS" (log4j, logback, Spring Boot 1.5-2.x): cached per second
+        base = _second_ms(text[:19])
+        frac = text[20:23]
+        if base is not None and frac.isdigit():
+            return base + int(frac)
     m = _ISO.match(text)
     if m is None:
         return _parse_jul(text)
