@@ -154,7 +154,7 @@ def _literal_first_word(pattern: str) -> str:
 
 
 class _Bucket:
-    """Rules sharing a first word, found with one combined regex."""
+    """Rules sharing a first word, found and decoded with one combined regex (one match per line)."""
 
     __slots__ = ("rules", "single", "multi")
 
@@ -164,20 +164,26 @@ class _Bucket:
         self.multi = self._combine([r for r in rules if r.multiline])
 
     @staticmethod
-    def _combine(rules: list[Rule]) -> tuple[re.Pattern[str], list[Rule]] | None:
+    def _combine(rules: list[Rule]):
         if not rules:
             return None
         alts = []
         for i, r in enumerate(rules):
-            body = re.sub(r"\(\?P<\w+>", "(?:", r.regex.pattern)
+            body = re.sub(r"\(\?P<(\w+)>", lambda m, i=i: f"(?P<r{i}__{m.group(1)}>", r.regex.pattern)
             alts.append(f"(?P<r{i}>{body})")
-        return re.compile("|".join(alts), re.S), rules
+        rx = re.compile("|".join(alts), re.S)
+        # per rule: its field names and their group numbers in the combined regex
+        slots: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+        for i, r in enumerate(rules):
+            names = [n for n in r.regex.groupindex]
+            slots.append((tuple(names), tuple(rx.groupindex[f"r{i}__{n}"] for n in names)))
+        return rx, rules, slots
 
-    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, re.Match[str]] | None:
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, dict[str, str | None]] | None:
         for combo, text in ((self.multi, full), (self.single, head)):
             if combo is None or (combo is self.multi and "\n" not in full):
                 continue
-            rx, rules = combo
+            rx, rules, slots = combo
             m = rx.match(text)
             if m is None:
                 continue
@@ -189,19 +195,23 @@ class _Bucket:
                 if found is not None:
                     return found
                 continue
-            fm = r.regex.match(text)
-            if fm is not None:
-                return r, fm
+            names, nums = slots[idx]
+            if not nums:
+                return r, {}
+            vals = m.group(*nums)
+            if len(nums) == 1:
+                return r, {names[0]: vals}
+            return r, dict(zip(names, vals, strict=True))
         return None
 
     @staticmethod
-    def _find_slow(text: str, logger_cls: str | None, rules: list[Rule]) -> tuple[Rule, re.Match[str]] | None:
+    def _find_slow(text: str, logger_cls: str | None, rules: list[Rule]) -> tuple[Rule, dict[str, str | None]] | None:
         for r in rules:
             if r.weak_loggers and logger_cls not in r.weak_loggers:
                 continue
             fm = r.regex.match(text)
             if fm is not None:
-                return r, fm
+                return r, fm.groupdict()
         return None
 
 
@@ -261,107 +271,157 @@ def split_prefix(message: str) -> tuple[dict[str, Any], str]:
     return {}, message
 
 
-def _put_partitions(fields: dict[str, Any], extra: dict[str, Any], key: str, text: str) -> None:
+# --- placeholder values -> Event fields: one handler per placeholder kind ----------------------
+# handler(text, fields, extra, key); the key decides the handler once (cached), not per line
+
+def _h_int(text: str, fields: dict, extra: dict, key: str) -> None:
+    try:
+        fields[key] = int(text)
+    except ValueError:
+        pass
+
+
+def _h_str(text: str, fields: dict, extra: dict, key: str) -> None:
+    if text and text not in ("...", "null"):
+        fields[key] = text
+
+
+def _h_generation(text: str, fields: dict, extra: dict, key: str) -> None:
+    gen, member, proto = values.generation(text)
+    if gen is not None:
+        fields.setdefault("generation", gen)
+    if member:
+        fields.setdefault("member_id", member)
+    if proto:
+        fields.setdefault("protocol", proto)
+
+
+def _h_coordinator(text: str, fields: dict, extra: dict, key: str) -> None:
+    coord, nid = values.node(text)
+    if coord is not None:
+        fields.setdefault("coordinator", coord)
+    if nid is not None:
+        extra.setdefault("coordinator_id", nid)
+
+
+def _h_tp(text: str, fields: dict, extra: dict, key: str) -> None:
+    topic, part = values.topic_partition(text)
+    if topic is not None:
+        fields.setdefault("topic", topic)
+        fields.setdefault("partition", part)
+        fields.setdefault("partitions", (f"{topic}-{part}",))
+
+
+def _h_position(text: str, fields: dict, extra: dict, key: str) -> None:
+    off = values.fetch_position_offset(text)
+    if off is not None:
+        fields["offset"] = off
+
+
+def _h_offsets(text: str, fields: dict, extra: dict, key: str) -> None:
+    entries = values.offsets_map(text)
+    if entries:
+        fields.setdefault("partitions", tuple(e[0] for e in entries))
+        extra["offsets"] = {e[0]: e[1] for e in entries}
+        if len(entries) == 1:
+            topic, part = values.topic_partition(entries[0][0])
+            fields.setdefault("topic", topic)
+            fields.setdefault("partition", part)
+            fields.setdefault("offset", entries[0][1])
+        return
     parts = values.partitions(text)
-    if key in ("partitions", "assignment"):
-        if "partitions" not in fields:
-            fields["partitions"] = parts
-    elif key == "partitions_2":
-        extra["owned_partitions"] = list(parts)
-    elif key == "partitions_3":
-        extra["added_partitions"] = list(parts)
-    elif key == "partitions_4":
-        extra["revoked_partitions"] = list(parts)
+    if parts:
+        fields.setdefault("partitions", parts)
+
+
+_PARTITION_EXTRA = {"partitions_2": "owned_partitions", "partitions_3": "added_partitions",
+                    "partitions_4": "revoked_partitions"}
+
+
+def _h_partitions(text: str, fields: dict, extra: dict, key: str) -> None:
+    parts = values.partitions(text)
+    if key in _PARTITION_EXTRA:
+        extra[_PARTITION_EXTRA[key]] = list(parts)
+    elif "partitions" not in fields:
+        fields["partitions"] = parts
+    if key.startswith("assignment"):
+        assignments = values.assignment_map(text)
+        if assignments:
+            extra["assignments"] = {m: list(p) for m, p in assignments}
+
+
+def _h_extra_str(text: str, fields: dict, extra: dict, key: str) -> None:
+    extra[key] = text
+
+
+def _h_extra_int(text: str, fields: dict, extra: dict, key: str) -> None:
+    try:
+        extra[key] = int(text)
+    except ValueError:
+        pass
+
+
+def _h_error(text: str, fields: dict, extra: dict, key: str) -> None:
+    fields.setdefault("error", text)
+
+
+def _h_reason(text: str, fields: dict, extra: dict, key: str) -> None:
+    fields.setdefault("reason", text)
+
+
+def _h_struct(text: str, fields: dict, extra: dict, key: str) -> None:
+    for f, v in values.struct_fields(text):
+        if f in ("generation", "member_id", "member_epoch", "protocol", "group_id", "instance_id"):
+            fields.setdefault(f, v)
+        else:
+            extra.setdefault(f, v)
+
+
+def _h_connect(text: str, fields: dict, extra: dict, key: str) -> None:
+    # Connect ExtendedAssignment#toString: Assignment{error=0, leader='..', leaderUrl='..', offset=8, ...}
+    for k2 in ("leaderUrl", "offset", "error"):
+        m2 = re.search(rf"\b{k2}='?([^,'}}]*)'?", text)
+        if m2:
+            extra[f"connect_{k2}"] = m2.group(1)
+    m2 = re.search(r"\bleader='([^']*)'", text)
+    if m2:
+        extra["leader"] = m2.group(1)
+
+
+def _h_bool(text: str, fields: dict, extra: dict, key: str) -> None:
+    extra[key] = text == "true"
+
+
+@lru_cache(maxsize=1024)
+def _handler(key: str):
+    base = key.rsplit("_", 1)[0] if key[-1:].isdigit() and key[-2:-1] == "_" else key
+    if base in ("generation", "member_epoch", "offset"):
+        return _h_int if base == key else None
+    if base == "generation_obj":
+        return _h_generation
+    if base in ("group_id", "member_id", "instance_id", "protocol"):
+        return _h_str if base == key else None
+    table = {
+        "coordinator": _h_coordinator, "tp": _h_tp, "position": _h_position, "offsets": _h_offsets,
+        "partitions": _h_partitions, "assignment": _h_partitions, "from_state": _h_extra_str,
+        "to_state": _h_extra_str, "error": _h_error, "reason": _h_reason, "struct": _h_struct,
+        "connect_assignment": _h_connect, "disconnect_ms": _h_extra_int, "backoff_ms": _h_extra_int,
+        "delay_ms": _h_extra_int, "protocol_version": _h_extra_int, "is_disconnected": _h_bool,
+        "api": _h_extra_str, "request": _h_extra_str, "assignor": _h_extra_str, "topics": _h_extra_str,
+    }
+    return table.get(base)
 
 
 def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None, dict[str, Any]]:
     fields: dict[str, Any] = {}
     extra: dict[str, Any] = {}
-    kind = rule.kind
     for key, raw in groups.items():
         if raw is None:
             continue
-        text = raw.strip()
-        base = key.split("_")[0] if key[-2:-1] == "_" and key[-1].isdigit() else key
-        if key in ("generation", "member_epoch", "offset"):
-            try:
-                fields[key] = int(text)
-            except ValueError:
-                pass
-        elif base == "generation_obj" or key.startswith("generation_obj"):
-            gen, member, proto = values.generation(text)
-            if gen is not None:
-                fields.setdefault("generation", gen)
-            if member:
-                fields.setdefault("member_id", member)
-            if proto:
-                fields.setdefault("protocol", proto)
-        elif key in ("group_id", "member_id", "instance_id", "protocol"):
-            if text and text not in ("...", "null"):
-                fields[key] = text
-        elif key.startswith("coordinator"):
-            coord, nid = values.node(text)
-            if coord is not None:
-                fields.setdefault("coordinator", coord)
-            if nid is not None:
-                extra.setdefault("coordinator_id", nid)
-        elif key.startswith("tp"):
-            topic, part = values.topic_partition(text)
-            if topic is not None:
-                fields.setdefault("topic", topic)
-                fields.setdefault("partition", part)
-                fields.setdefault("partitions", (f"{topic}-{part}",))
-        elif key == "position":
-            off = values.fetch_position_offset(text)
-            if off is not None:
-                fields["offset"] = off
-        elif key.startswith("offsets"):
-            entries = values.offsets_map(text)
-            if entries:
-                fields.setdefault("partitions", tuple(e[0] for e in entries))
-                extra["offsets"] = {e[0]: e[1] for e in entries}
-                if len(entries) == 1:
-                    topic, part = values.topic_partition(entries[0][0])
-                    fields.setdefault("topic", topic)
-                    fields.setdefault("partition", part)
-                    fields.setdefault("offset", entries[0][1])
-            else:
-                parts = values.partitions(text)
-                if parts:
-                    fields.setdefault("partitions", parts)
-        elif key.startswith("partitions") or key.startswith("assignment"):
-            _put_partitions(fields, extra, key, text)
-        elif key in ("from_state", "to_state"):
-            extra[key] = text
-        elif key.startswith("error"):
-            fields.setdefault("error", text)
-        elif key.startswith("reason"):
-            fields.setdefault("reason", text)
-        elif key.startswith("struct"):
-            for f, v in values.struct_fields(text):
-                if f in ("generation", "member_id", "member_epoch", "protocol", "group_id", "instance_id"):
-                    fields.setdefault(f, v)
-                else:
-                    extra.setdefault(f, v)
-        elif key == "connect_assignment":
-            for k2 in ("leader", "leaderUrl", "offset", "error"):
-                m2 = re.search(rf"\b{k2}='?([^,'}}]*)'?", text)
-                if m2:
-                    extra.setdefault(f"connect_{k2}", m2.group(1))
-            m2 = re.search(r"\bleader='([^']*)'", text)
-            if m2:
-                extra["leader"] = m2.group(1)
-        elif key in ("disconnect_ms", "backoff_ms", "delay_ms", "protocol_version"):
-            try:
-                extra[key] = int(text)
-            except ValueError:
-                pass
-        elif key == "is_disconnected":
-            extra[key] = text == "true"
-        elif key == "api":
-            extra["api"] = text
-        elif key in ("request", "assignor", "topics"):
-            extra[key] = text
+        h = _handler(key)
+        if h is not None:
+            h(raw.strip(), fields, extra, key)
+    kind = rule.kind
     reason = fields.get("reason")
     if reason and kind in ("leave_group", "join_started", "generation_reset"):
         for rx, k in _REASON_KINDS:
@@ -385,8 +445,8 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, tup
         found = _GENERIC.find(head, body, logger_cls)
     if found is None:
         return None
-    rule, m = found
-    kind, fields = _fields_from(rule, m.groupdict())
+    rule, groups = found
+    kind, fields = _fields_from(rule, groups)
     if rule.version_hint:
         fields.setdefault("kafka_version_hint", rule.version_hint)
     return rule.name, kind, tuple(fields.items())
@@ -430,8 +490,8 @@ def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
     return (), message
 
 
-def parse_client_message(message: str, logger: str | None) -> Match | Any | None:
-    """One client log message (LogContext prefix included; continuation lines joined with '\\n')."""
+def parse_client(message: str, logger: str | None):
+    """(rule, kind, fields) | IGNORE | None: parse_client_message without building a Match (hot path)."""
     prefix, body = _split_fast(message)
     res = _parse_body(body, logger_class(logger))
     if res is None:
@@ -449,7 +509,15 @@ def parse_client_message(message: str, logger: str | None) -> Match | Any | None
             fields.setdefault("extra", {}).update(v)
         elif k not in fields and k != "context":
             fields[k] = v
-    return Match(rule, kind, fields)
+    return rule, kind, fields
+
+
+def parse_client_message(message: str, logger: str | None) -> Match | Any | None:
+    """One client log message (LogContext prefix included; continuation lines joined with '\\n')."""
+    res = parse_client(message, logger)
+    if res is None or res is IGNORE:
+        return res
+    return Match(*res)
 
 
 def explain_rule(name: str) -> Rule | None:

@@ -42,6 +42,11 @@ class Layout:
     fallback: re.Pattern[str] | None = None
 
     def split(self, line: str) -> Split | None:
+        if self.regex is LOG4J:  # the commonest layout, inlined
+            m = LOG4J.match(line)
+            if m is not None:
+                ts, level, msg, logger = m.group("ts", "level", "msg", "logger")
+                return Split(parse_ts(ts), level, None, logger, msg)
         if self.name == "json":
             return split_json(line)
         if self.name == "plain":

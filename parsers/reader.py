@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from parsers import client, layouts
 from parsers.base import IGNORE, Match
@@ -49,8 +49,9 @@ class FileFormat:
     wrappers: tuple[str, ...] = ()  # additive: wrappers stripped from every line (layouts.WRAPPERS)
 
 
-@dataclass(frozen=True, slots=True)
-class LineOutcome:
+class LineOutcome(NamedTuple):
+    """One input line's fate (immutable; a NamedTuple because one is built per input line)."""
+
     line_no: int
     status: str  # "parsed" | "ignored" | "unparsed"
     event: Event | None
@@ -211,9 +212,16 @@ class _Record:
     def __init__(self, no: int, split: layouts.Split, text: str) -> None:
         self.first_no = no
         self.split = split
-        self.nos: list[int] = []  # continuation line numbers
-        self.texts: list[str] = []  # continuation texts
+        self.nos: list[int] | None = None  # continuation line numbers (lazily created)
+        self.texts: list[str] | None = None  # continuation texts
         self.lines = text
+
+    def add(self, no: int, text: str) -> None:
+        if self.nos is None:
+            self.nos, self.texts = [no], [text]
+        else:
+            self.nos.append(no)
+            self.texts.append(text)  # type: ignore[union-attr]
 
 
 @lru_cache(maxsize=1024)
@@ -271,14 +279,12 @@ class _LogParser:
             if m is not None:  # the second line of a java.util.logging record
                 p.split.level = m.group("level")
                 p.split.message = m.group("msg")
-                p.nos.append(no)
-                p.texts.append(text)
+                p.add(no, text)
                 return
         sp = self.layout.split(text)
         if sp is None:
             if p is not None and layouts.is_continuation(text):
-                p.nos.append(no)
-                p.texts.append(text)
+                p.add(no, text)
                 return
             if text.startswith("$ "):  # a shell command pasted above its output
                 self.flush(out)
@@ -307,8 +313,9 @@ class _LogParser:
             self.last_ts = ts
         status, event, why = self._classify(p)
         out.append(LineOutcome(p.first_no, status, event, why))
-        for no in p.nos:
-            out.append(LineOutcome(no, status, None, None))
+        if p.nos:
+            for no in p.nos:
+                out.append(LineOutcome(no, status, None, None))
 
     def _classify(self, p: _Record) -> tuple[str, Event | None, str | None]:
         sp = p.split
@@ -330,8 +337,26 @@ class _LogParser:
                 res = broker.parse_broker_message(msg, logger)
                 why = "no broker rule matched"
         else:
-            res = client.parse_client_message(msg, logger)
+            res = client.parse_client(msg, logger)
             why = "no client rule matched"
+            if type(res) is tuple:  # hot path: (rule, kind, fields)
+                raw = p.lines if p.texts is None else p.lines + "\n" + "\n".join(p.texts)
+                if len(raw) > MAX_RAW:
+                    raw = raw[:MAX_RAW]
+                rule, kind, f = res
+                extra = f.pop("extra", None) or {}
+                extra["rule"] = rule
+                if sp.level:
+                    extra["level"] = sp.level
+                if sp.thread:
+                    extra["thread"] = sp.thread
+                if logger:
+                    extra["logger"] = logger
+                if sp.extra:
+                    extra.update(sp.extra)
+                if self.version is not None:
+                    f["kafka_version_hint"] = self.version
+                return "parsed", Event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra=extra, **f), None
         if res is IGNORE:
             return "ignored", None, None
         raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines

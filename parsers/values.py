@@ -127,3 +127,13 @@ def struct_fields(text: str) -> tuple[tuple[str, Any], ...]:
             continue
         out[f] = v
     return tuple(out.items())
+
+
+# ConsumerPartitionAssignor.Assignment#toString keyed by member (leader's "Finished assignment" map):
+# {member-1=Assignment(partitions=[t-0, t-1]), member-2=Assignment(partitions=[t-2])}
+_ASSIGNMENT_ENTRY = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")
+
+
+@lru_cache(maxsize=4096)
+def assignment_map(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple((m.group(1), partitions(m.group(2))) for m in _ASSIGNMENT_ENTRY.finditer(text))
