@@ -127,8 +127,8 @@ _CONTINUATION_RX = (
 
 
 def _java_safe_literal(word: str) -> str:
-    # escape every non-alphanumeric character: valid and literal in both Python re and Java regex
-    return "".join(c if c.isalnum() or c == " " else "\\" + c for c in word)
+    # escape only the metacharacters: the result means the same in Python re, Java regex and RE2
+    return "".join("\\" + c if c in "\\.[]{}()*+?^$|" else c for c in word)
 
 
 CANDIDATE_WORDS: tuple[str, ...] = tuple(_candidate_words())
@@ -138,6 +138,18 @@ _CANDIDATE = re.compile(CANDIDATE_REGEX)
 
 def is_candidate(line: str) -> bool:
     return _CANDIDATE.search(line) is not None
+
+
+def candidate_mask(texts: list[str]) -> list[bool]:
+    """CANDIDATE_REGEX over a batch of lines at C speed (RE2 through pyarrow.compute, the same
+    regex the JVM side uses); falls back to Python `re` without pyarrow."""
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:  # pragma: no cover - pyarrow is a dependency of the distribution
+        search = _CANDIDATE.search
+        return [search(t) is not None for t in texts]
+    return pc.match_substring_regex(pa.array(texts, type=pa.string()), CANDIDATE_REGEX).to_pylist()
 
 
 def prefilter(lines: Iterable[tuple[int, str]], counts: Counter | None = None) -> Iterator[tuple[int, str]]:

@@ -161,3 +161,25 @@ def test_006_collector_suffix_and_031_compose_wrappers(shared_dir):
     _, s31, ev31 = _parse(shared_dir, "031-broker-log4j.log")
     assert s31.wrappers == ("compose",) and s31.layout == "log4j"
     assert all(e.side == "broker" and e.ts_ms == 1562754116387 + d for e, d in zip(ev31[:1], (0,), strict=True))
+
+
+@pytest.mark.parametrize("name", CLIENT_FILES)
+def test_jvm_filter_path_agrees_with_full_parse(shared_dir, name):
+    """What the pipeline does (drop non-candidate lines on the JVM, parse the rest with gaps) gives
+    the same outcome per candidate line as parsing the whole file, and every dropped line was
+    'ignored' by the full parse."""
+    from parsers import parse_lines, sniff
+    from parsers.reader import is_candidate
+
+    text = (shared_dir / "real_logs" / name).read_text(encoding="utf-8").splitlines()
+    numbered = list(enumerate(text, 1))
+    fmt = sniff(text)
+    full = {o.line_no: o for o in parse_lines(name, numbered, fmt)}
+    kept = [(n, t) for n, t in numbered if is_candidate(t)]
+    filtered = {o.line_no: o for o in parse_lines(name, kept, fmt)}
+    for n, t in numbered:
+        if n in filtered:
+            a, b = full[n], filtered[n]
+            assert (a.status, a.event and a.event.kind) == (b.status, b.event and b.event.kind), (n, t)
+        else:
+            assert full[n].status == "ignored", (n, t)

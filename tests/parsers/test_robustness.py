@@ -105,3 +105,39 @@ def test_candidate_regex_is_plain_java_compatible_syntax():
     for non_candidate in ("[2024-03-01 10:15:30,123] INFO Kafka startTimeMs: 1 (org.apache.kafka.common.utils.AppInfoParser)",
                           "2017-03-02 08:44:19.733  INFO 3880 --- [main] o.a.k.clients.producer.ProducerConfig : ProducerConfig values:"):
         assert rx.search(non_candidate) is None
+
+
+def test_candidate_regex_compiles_in_re2_and_java(tmp_path):
+    """Spark's rlike is Java regex; the batch prefilter is RE2 (pyarrow): both must accept it and
+    agree with Python on real lines."""
+    import shutil
+    import subprocess
+
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from parsers.reader import candidate_mask
+
+    lines = [LINE, "[2024-03-01 10:15:30,123] INFO Kafka startTimeMs: 1 (org.apache.kafka.common.utils.AppInfoParser)",
+             "\tat org.apache.kafka.Foo.bar(Foo.java:1)", "org.apache.kafka.common.errors.TimeoutException",
+             "Mar 02, 2017 8:44:19 AM org.apache.kafka.clients.consumer.internals.AbstractCoordinator x"]
+    py = [re.search(CANDIDATE_REGEX, t) is not None for t in lines]
+    assert py == [True, False, True, True, True]
+    assert pc.match_substring_regex(pa.array(lines), CANDIDATE_REGEX).to_pylist() == py
+    assert candidate_mask(lines) == py
+    java = shutil.which("java")
+    if java is None:
+        return
+    src = tmp_path / "Check.java"
+    src.write_text(
+        "import java.util.regex.*; import java.nio.file.*;\n"
+        "public class Check { public static void main(String[] a) throws Exception {\n"
+        "  Pattern p = Pattern.compile(Files.readString(Path.of(a[0])));\n"
+        "  for (String l : Files.readAllLines(Path.of(a[1]))) System.out.println(p.matcher(l).find());\n"
+        "} }\n")
+    (tmp_path / "rx.txt").write_text(CANDIDATE_REGEX)
+    (tmp_path / "lines.txt").write_text("\n".join(lines) + "\n")
+    r = subprocess.run([java, str(src), str(tmp_path / "rx.txt"), str(tmp_path / "lines.txt")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert [x == "true" for x in r.stdout.split()] == py
