@@ -16,7 +16,6 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable
-from contextlib import contextmanager
 from typing import Any
 
 from . import errors as E
@@ -46,6 +45,9 @@ from .timers import TimerWheel
 # GroupCoordinatorService checks isGroupIdNotEmpty only for the group-management APIs)
 _EMPTY_ID_OK = frozenset({"commit", "fetch", "describe", "delete"})
 
+# heartbeat answers carry only an error: share one immutable response per error
+_HEARTBEAT_RESPONSES = {err: HeartbeatResponse(err) for err in E.CODES}
+
 INITIAL = "initial"
 NORMAL = "normal"
 
@@ -69,6 +71,7 @@ class GroupCoordinator:
         owned = self.config.owned_offsets_partitions
         self._owned: set[int] | None = None if owned is None else set(owned)
         self.stats: Counter[str] = Counter()
+        self._partitions: dict[str, int] = {}
 
     # ================================================================== clock, queues, snapshots
     @property
@@ -100,7 +103,10 @@ class GroupCoordinator:
         return list(self._groups)
 
     def partition_for(self, group_id: str) -> int:
-        return partition_for(group_id, self.config.offsets_topic_num_partitions)
+        p = self._partitions.get(group_id)
+        if p is None:
+            p = self._partitions[group_id] = partition_for(group_id, self.config.offsets_topic_num_partitions)
+        return p
 
     def group(self, group_id: str) -> GroupSnapshot | None:
         g = self._groups.get(group_id)
@@ -135,13 +141,6 @@ class GroupCoordinator:
         self.stats[f"requests_{op}"] += 1
         return Ticket(self._next_request, op, group_id, member_id, self._timers.now_ms)
 
-    @contextmanager
-    def _serving(self, ticket: Ticket):
-        previous, self._current = self._current, ticket
-        try:
-            yield ticket
-        finally:
-            self._current = previous
 
     def _deliver(self, ticket: Ticket, response: Any) -> None:
         ticket.response = response
@@ -226,10 +225,13 @@ class GroupCoordinator:
         member_id = member_id or ""
         protos = tuple((str(n), m) for n, m in protocols)
         t = self._ticket("join", group_id, member_id)
-        with self._serving(t):
+        previous, self._current = self._current, t
+        try:
             self._join(t, group_id, member_id, instance_id, client_id, client_host, protocol_type or "",
                        protos, session_timeout_ms, rebalance_timeout_ms, require_known_member_id,
                        supports_skip_assignment, new_member_id, reason)
+        finally:
+            self._current = previous
         return t
 
     def _join(self, t: Ticket, group_id: str, member_id: str, instance_id: str | None, client_id: str,
@@ -641,9 +643,12 @@ class GroupCoordinator:
         """handleSyncGroup (Scala) / classicGroupSync (Java)."""
         self._begin(now_ms)
         t = self._ticket("sync", group_id, member_id)
-        with self._serving(t):
+        previous, self._current = self._current, t
+        try:
             self._sync(t, group_id, member_id, generation, instance_id, protocol_type, protocol_name,
                        assignment or {})
+        finally:
+            self._current = previous
         return t
 
     def _sync(self, t: Ticket, group_id: str, member_id: str, generation: int, instance_id: str | None,
@@ -713,8 +718,13 @@ class GroupCoordinator:
         """handleHeartbeat (Scala) / classicGroupHeartbeat (Java)."""
         self._begin(now_ms)
         t = self._ticket("heartbeat", group_id, member_id)
-        with self._serving(t):
-            self._deliver(t, HeartbeatResponse(self._heartbeat(group_id, member_id, generation, instance_id)))
+        previous, self._current = self._current, t
+        try:
+            err = self._heartbeat(group_id, member_id, generation, instance_id)
+            resp = _HEARTBEAT_RESPONSES.get(err)
+            self._deliver(t, resp if resp is not None else HeartbeatResponse(err))
+        finally:
+            self._current = previous
         return t
 
     def _heartbeat(self, group_id: str, member_id: str, generation: int, instance_id: str | None) -> str:
@@ -745,8 +755,11 @@ class GroupCoordinator:
         self._begin(now_ms)
         identities = [(m, None) if isinstance(m, str) else (m[0] or "", m[1]) for m in members]
         t = self._ticket("leave", group_id, identities[0][0] if len(identities) == 1 else "")
-        with self._serving(t):
+        previous, self._current = self._current, t
+        try:
             self._deliver(t, self._leave(group_id, identities))
+        finally:
+            self._current = previous
         return t
 
     def _leave(self, group_id: str, identities: list[tuple[str, str | None]]) -> LeaveResponse:
@@ -810,9 +823,12 @@ class GroupCoordinator:
         self._begin(now_ms)
         offsets = dict(offsets or {})
         t = self._ticket("commit", group_id, member_id or "")
-        with self._serving(t):
+        previous, self._current = self._current, t
+        try:
             err = self._commit(group_id, member_id or "", generation, offsets, instance_id, api_version)
             self._deliver(t, CommitResponse(err, {p: err for p in offsets}))
+        finally:
+            self._current = previous
         return t
 
     def _commit(self, group_id: str, member_id: str, generation: int, offsets: dict[str, int],
@@ -871,7 +887,8 @@ class GroupCoordinator:
         """handleFetchOffsets: stored offsets in any state, -1 where none (requireStable not modelled)."""
         self._begin(now_ms)
         t = self._ticket("fetch", group_id, "")
-        with self._serving(t):
+        previous, self._current = self._current, t
+        try:
             err = self._validate_group_status(group_id, "fetch")
             if err is not None:
                 self._deliver(t, FetchResponse(err, {}))
@@ -883,6 +900,8 @@ class GroupCoordinator:
                 else:
                     result = {p: stored.get(p, -1) for p in partitions}
                 self._deliver(t, FetchResponse(E.NONE, result))
+        finally:
+            self._current = previous
         return t
 
     # ================================================================== group deletion, failover

@@ -6,28 +6,32 @@ CoordinatorTimer (Java trunk): scheduling a key replaces the timer already under
 DelayedJoin / DelayedSync). A timer fires once the clock reaches its deadline; timers sharing a
 deadline fire in scheduling order. While a timer fires the clock reads its deadline, so a timer
 armed by a firing timer counts from that deadline, as on a real broker.
+
+Session timers are re-armed on every heartbeat, so a re-arm that only pushes the deadline later
+updates the entry in place and the heap re-files it lazily when its old slot comes up.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
 
 
-@dataclass(order=True)
 class _Entry:
-    deadline: int
-    seq: int
-    key: Hashable = field(compare=False)
-    action: Callable[[], None] = field(compare=False)
-    live: bool = field(default=True, compare=False)
+    __slots__ = ("deadline", "seq", "key", "action", "live")
+
+    def __init__(self, deadline: int, seq: int, key: Hashable, action: Callable[[], None]) -> None:
+        self.deadline = deadline
+        self.seq = seq
+        self.key = key
+        self.action = action
+        self.live = True
 
 
 class TimerWheel:
     def __init__(self, now_ms: int = 0) -> None:
         self._now = now_ms
-        self._heap: list[_Entry] = []
+        self._heap: list[tuple[int, int, _Entry]] = []
         self._by_key: dict[Hashable, _Entry] = {}
         self._seq = 0
 
@@ -37,12 +41,21 @@ class TimerWheel:
 
     def schedule(self, key: Hashable, delay_ms: int, action: Callable[[], None]) -> int:
         """Arm (or re-arm) `key` to run `action` at now + delay; returns the deadline."""
-        self.cancel(key)
+        deadline = self._now + (delay_ms if delay_ms > 0 else 0)
         self._seq += 1
-        entry = _Entry(self._now + max(0, int(delay_ms)), self._seq, key, action)
+        entry = self._by_key.get(key)
+        if entry is not None and deadline >= entry.deadline:
+            # later (or equal) deadline: update in place; the heap slot is re-filed when reached
+            entry.deadline = deadline
+            entry.seq = self._seq
+            entry.action = action
+            return deadline
+        if entry is not None:
+            entry.live = False
+        entry = _Entry(deadline, self._seq, key, action)
         self._by_key[key] = entry
-        heapq.heappush(self._heap, entry)
-        return entry.deadline
+        heapq.heappush(self._heap, (deadline, self._seq, entry))
+        return deadline
 
     def cancel(self, key: Hashable) -> bool:
         entry = self._by_key.pop(key, None)
@@ -58,27 +71,35 @@ class TimerWheel:
     def is_scheduled(self, key: Hashable) -> bool:
         return key in self._by_key
 
-    def next_deadline(self) -> int | None:
-        self._drop_dead()
-        return self._heap[0].deadline if self._heap else None
-
     def __len__(self) -> int:
         return len(self._by_key)
 
-    def _drop_dead(self) -> None:
+    def _settle_top(self) -> _Entry | None:
+        """Drop cancelled slots and re-file moved ones until the top slot is current."""
         heap = self._heap
-        while heap and not heap[0].live:
-            heapq.heappop(heap)
+        while heap:
+            deadline, seq, entry = heap[0]
+            if not entry.live:
+                heapq.heappop(heap)
+            elif entry.deadline != deadline or entry.seq != seq:
+                heapq.heapreplace(heap, (entry.deadline, entry.seq, entry))
+            else:
+                return entry
+        return None
+
+    def next_deadline(self) -> int | None:
+        entry = self._settle_top()
+        return entry.deadline if entry is not None else None
 
     def advance(self, now_ms: int) -> int:
         """Move the clock to `now_ms` (never backwards), firing due timers; returns how many fired."""
         fired = 0
         heap = self._heap
-        while True:
-            self._drop_dead()
-            if not heap or heap[0].deadline > now_ms:
+        while heap and heap[0][0] <= now_ms:
+            entry = self._settle_top()
+            if entry is None or entry.deadline > now_ms:
                 break
-            entry = heapq.heappop(heap)
+            heapq.heappop(heap)
             del self._by_key[entry.key]
             entry.live = False
             if entry.deadline > self._now:
