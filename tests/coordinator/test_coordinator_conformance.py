@@ -114,3 +114,15 @@ def test_a_case_that_crashes_the_model_is_a_failed_case(tmp_path, repo_root, exa
     path.write_text(json.dumps([case]))
     proc = _run(repo_root, path)
     assert proc.returncode == 1 and "unknown op 'explode'" in proc.stdout
+
+
+def test_impl_specific_cases_run_only_under_their_implementation(repo_root):
+    path = repo_root / "tests" / "coordinator" / "data" / "scenarios-divergences.json"
+    cases = json.loads(path.read_text())
+    proc = _run(repo_root, path)
+    assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1] == f"{len(cases)} passed, 0 failed"
+    for case in cases:
+        if case.get("impl"):
+            other = "java" if case["impl"] == "scala" else "scala"
+            assert run_scenario(case, case["impl"]) is None
+            assert run_scenario(case, other) is not None, f"{case['id']} does not tell the implementations apart"
