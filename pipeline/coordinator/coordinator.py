@@ -48,6 +48,8 @@ _EMPTY_ID_OK = frozenset({"commit", "fetch", "describe", "delete"})
 # heartbeat answers carry only an error: share one immutable response per error
 _HEARTBEAT_RESPONSES = {err: HeartbeatResponse(err) for err in E.CODES}
 
+_STAT_KEYS = {op: f"requests_{op}" for op in ("join", "sync", "heartbeat", "leave", "commit", "fetch")}
+
 INITIAL = "initial"
 NORMAL = "normal"
 
@@ -133,18 +135,23 @@ class GroupCoordinator:
 
     # ================================================================== plumbing
     def _begin(self, now_ms: int | None) -> None:
-        if now_ms is not None:
-            self.advance_time(now_ms)
+        if now_ms is None:
+            return
+        timers = self._timers
+        heap = timers._heap
+        if now_ms == timers._now and (not heap or heap[0][0] > now_ms):
+            return  # same instant, nothing due: the common case of a burst of requests
+        self.advance_time(now_ms)
 
     def _ticket(self, op: str, group_id: str, member_id: str) -> Ticket:
         self._next_request += 1
-        self.stats[f"requests_{op}"] += 1
-        return Ticket(self._next_request, op, group_id, member_id, self._timers.now_ms)
+        self.stats[_STAT_KEYS.get(op) or f"requests_{op}"] += 1
+        return Ticket(self._next_request, op, group_id, member_id, self._timers._now)
 
 
     def _deliver(self, ticket: Ticket, response: Any) -> None:
         ticket.response = response
-        ticket.answered_at_ms = self._timers.now_ms
+        ticket.answered_at_ms = self._timers._now
         if ticket is self._current:
             return  # answered while its own request is being served: an immediate response
         d = Delivered(ticket.request_id, ticket.op, ticket.group_id, ticket.member_id,
