@@ -237,6 +237,16 @@ def _run_step(coord: GroupCoordinator, cfg: dict, step: dict, syms: _Symbols, gi
                             now_ms=at)
     if op == "fetch_offsets":
         return coord.fetch_offsets(gid, step.get("partitions"), now_ms=at)
+    # extensions beyond the shared format (documented in docs/coordinator.md)
+    if op == "mark_dead":
+        coord.mark_dead(gid, now_ms=at)
+        return None
+    if op == "resign":
+        coord.resign(int(step["partition"]), now_ms=at)
+        return None
+    if op == "elect":
+        coord.elect(int(step["partition"]), now_ms=at)
+        return None
     raise Mismatch(f"unknown op {op!r}")
 
 

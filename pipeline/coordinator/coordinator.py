@@ -929,6 +929,22 @@ class GroupCoordinator:
         self._persisted.pop(group_id, None)
         return E.NONE
 
+    def mark_dead(self, group_id: str, *, now_ms: int | None = None) -> bool:
+        """Leave the group in the Dead state without unloading it: the transient state a request can
+        meet right after another thread deleted or unloaded the group (Kafka's tests reach it with
+        `group.transitionTo(Dead)`). Requests then get COORDINATOR_NOT_AVAILABLE."""
+        self._begin(now_ms)
+        group = self._groups.get(group_id)
+        if group is None:
+            return False
+        group.transition_to(S.DEAD, self._timers.now_ms)
+        for mid in list(group.members) + list(group.pending_members):
+            self._cancel_heartbeat(group, mid)
+        self._cancel_join(group)
+        self._timers.cancel(("sync", group.group_id))
+        self._event(group, "group_dead", None, "marked")
+        return True
+
     def _drop_group(self, group: Group) -> None:
         for mid in list(group.members) + list(group.pending_members):
             self._cancel_heartbeat(group, mid)

@@ -403,3 +403,21 @@ def test_coordinator_failover_unloads_and_reloads_the_group(impl):
     assert (snap.state, snap.generation, set(snap.member_ids)) == ("Stable", 1, {m1, m2})
     assert snap.offsets == {"t-0": 11}
     assert c.heartbeat(GROUP, m1, 1, now_ms=t + 3).error == "NONE"
+
+
+@BOTH
+def test_dead_group_answers_coordinator_not_available(impl):
+    """testJoinGroupUnknownConsumerNewDeadGroup, testSyncDeadGroup, testHeartbeatDeadGroup,
+    testOffsetCommitDeadGroup, testSingleLeaveDeadGroup / testExistingMemberJoinDeadGroup."""
+    c = make(impl)
+    (m1,), t = stable_group(c, 1)
+    assert c.mark_dead(GROUP)
+    assert join(c).error == "COORDINATOR_NOT_AVAILABLE"
+    assert join(c, m1).error == "COORDINATOR_NOT_AVAILABLE"
+    assert c.sync(GROUP, m1, 1).error == "COORDINATOR_NOT_AVAILABLE"
+    assert c.heartbeat(GROUP, m1, 1).error == "COORDINATOR_NOT_AVAILABLE"
+    assert c.commit(GROUP, m1, 1, {"t-0": 1}).error == "COORDINATOR_NOT_AVAILABLE"
+    leave = c.leave(GROUP, [(m1, None)]).response
+    assert (leave.error, leave.member_errors) == ("COORDINATOR_NOT_AVAILABLE", ())
+    c.advance_time(t + 10_000)  # no timer of a dead group fires
+    assert c.group(GROUP).state == "Dead" and c.group(GROUP).member_ids == (m1,)
