@@ -421,3 +421,71 @@ def test_dead_group_answers_coordinator_not_available(impl):
     assert (leave.error, leave.member_errors) == ("COORDINATOR_NOT_AVAILABLE", ())
     c.advance_time(t + 10_000)  # no timer of a dead group fires
     assert c.group(GROUP).state == "Dead" and c.group(GROUP).member_ids == (m1,)
+
+
+SUPERSET = (("range", b"m"), ("roundrobin", b"m"))
+
+
+def _two_static_members(c, session_ms=500):
+    kw = dict(protocols=SUPERSET, session_timeout_ms=session_ms)
+    lead, fol = join(c, instance_id="leader", at=0, **kw), join(c, instance_id="follower", at=0, **kw)
+    t = settle(c, [lead, fol], 0)
+    L, F = lead.member_id, fol.member_id
+    assert c.sync(GROUP, L, 1, assignment={L: "aL", F: "aF"}, now_ms=t).error == "NONE"
+    assert c.sync(GROUP, F, 1, now_ms=t).error == "NONE"
+    return L, F, t
+
+
+@BOTH
+@pytest.mark.parametrize("leader_returns", [False, True])
+def test_group_stuck_on_a_non_rejoined_static_member(impl, leader_returns):
+    """groupStuckInRebalanceTimeoutDueToNonjoinedStaticMember and its two endings
+    (testLeaderFailToRejoin... / testLeaderRejoinBeforeFinalRebalanceTimeoutWithLongSessionTimeout)."""
+    c = make(impl)
+    L, F, t = _two_static_members(c, session_ms=1000)
+    dyn = join(c, at=t, protocols=SUPERSET, session_timeout_ms=1000)
+    c.advance_time(t + 501)
+    r = dyn.response
+    assert (r.error, r.generation, r.leader, len(r.members)) == ("NONE", 2, dyn.member_id, 3)
+    assert c.leave(GROUP, [(F, None)], now_ms=t + 501).response.member_errors == ("NONE",)
+    assert c.group(GROUP).state == "PreparingRebalance"
+    c.advance_time(t + 1002)  # the dynamic member did not rejoin: dropped; the static leader is kept
+    snap = c.group(GROUP)
+    assert (snap.member_ids, snap.generation, snap.state, snap.leader) == ((L,), 2, "PreparingRebalance", L)
+    if leader_returns:
+        back = join(c, instance_id="leader", at=t + 1002, protocols=SUPERSET, session_timeout_ms=1000)
+        r = back.response
+        assert (r.error, r.generation, r.leader, [m[1] for m in r.members]) == ("NONE", 3, back.member_id, ["leader"])
+        assert c.group(GROUP).state == "CompletingRebalance"
+    else:
+        c.advance_time(t + 1503)  # its session runs out: the last member leaves, the generation ends Empty
+        snap = c.group(GROUP)
+        assert (snap.members, snap.leader, snap.generation, snap.state) == ((), None, 3, "Empty")
+
+
+@BOTH
+def test_static_follower_changing_the_selected_protocol_forces_a_rebalance(impl):
+    """staticMemberRejoinWithUnknownMemberIdAndChangeOfProtocolWithSelectedProtocolChanged."""
+    c = make(impl)
+    L, F, t = _two_static_members(c, session_ms=1000)
+    newf = join(c, instance_id="follower", at=t + 1, protocols=(("roundrobin", b"m"),))
+    assert newf.pending and c.group(GROUP).state == "PreparingRebalance"
+    c.advance_time(t + 502)
+    r = newf.response
+    assert (r.error, r.generation, r.protocol, r.leader) == ("NONE", 2, "roundrobin", newf.member_id)
+    assert set(c.group(GROUP).static_members) == {"leader", "follower"}
+
+
+@BOTH
+def test_static_follower_restart_keeps_its_assignment_without_rebalance(impl):
+    """staticMemberRejoinAsFollowerWithUnknownMemberId (+ updated timeouts are stored)."""
+    c = make(impl)
+    L, F, t = _two_static_members(c)
+    newf = join(c, instance_id="follower", at=t + 1, protocols=SUPERSET, session_timeout_ms=1000,
+                rebalance_timeout_ms=1000)
+    r = newf.response
+    assert (r.error, r.generation, r.members, r.leader, r.skip_assignment) == ("NONE", 1, (), L, False)
+    assert newf.member_id != F and c.group(GROUP).state == "Stable"
+    assert c.sync(GROUP, newf.member_id, 1, now_ms=t + 1).response.assignment == "aF"
+    m = c.group(GROUP).member(newf.member_id)
+    assert (m.session_timeout_ms, m.rebalance_timeout_ms) == (1000, 1000)
