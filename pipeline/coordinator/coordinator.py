@@ -417,7 +417,7 @@ class GroupCoordinator:
         # a new member's JoinGroup may wait at most new_member_join_timeout_ms (NewMemberJoinTimeoutMs)
         self._schedule_heartbeat(group, member, self.config.new_member_join_timeout_ms)
         self._event(group, "member_added", member_id, reason, instance_id=instance_id)
-        self._maybe_prepare_rebalance_or_complete(group, "member_joined")
+        self._maybe_prepare_rebalance_or_complete(group, "member_joined", member_id)
 
     def _update_member_and_rebalance(self, t: Ticket, group: Group, member: Member, protocols: tuple,
                                      rebalance_timeout_ms: int, session_timeout_ms: int, reason: str) -> None:
@@ -581,7 +581,7 @@ class GroupCoordinator:
                 self._event(group, "member_removed", mid, "sync_timeout")
             group.remove(mid)
             self._cancel_heartbeat(group, mid)
-        self._prepare_rebalance(group, "sync_timeout")
+        self._prepare_rebalance(group, "sync_timeout", missing[0] if len(missing) == 1 else None)
 
     def _reset_and_propagate_assignment_error(self, group: Group, error: str) -> None:
         for m in group.members.values():
