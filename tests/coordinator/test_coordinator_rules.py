@@ -489,3 +489,30 @@ def test_static_follower_restart_keeps_its_assignment_without_rebalance(impl):
     assert c.sync(GROUP, newf.member_id, 1, now_ms=t + 1).response.assignment == "aF"
     m = c.group(GROUP).member(newf.member_id)
     assert (m.session_timeout_ms, m.rebalance_timeout_ms) == (1000, 1000)
+
+
+def test_events_tell_why_each_rebalance_happened():
+    c = make("scala")
+    a = join(c, at=0, session_timeout_ms=100, rebalance_timeout_ms=200)
+    c.advance_time(60)
+    A = a.member_id
+    c.sync(GROUP, A, 1, assignment={A: "x"}, now_ms=60)
+    b = join(c, at=70, session_timeout_ms=100, rebalance_timeout_ms=200)
+    c.advance_time(1000)
+    B = b.member_id
+    got = [(e.at_ms, e.kind, e.member_id, e.generation, e.reason) for e in c.drain_events()]
+    assert got == [
+        (0, "group_created", None, 0, None),
+        (0, "member_added", A, 0, None),
+        (0, "rebalance_prepared", A, 0, "member_joined"),
+        (50, "join_completed", A, 1, None),
+        (60, "group_stable", A, 1, None),
+        (70, "member_added", B, 1, None),
+        (70, "rebalance_prepared", B, 1, "member_joined"),
+        (160, "member_removed", A, 1, "session_timeout"),  # A stopped heartbeating after its sync at 60
+        (160, "join_completed", B, 2, None),  # everyone left has rejoined: no need to wait 200 ms
+        (260, "member_removed", B, 2, "session_timeout"),
+        (260, "rebalance_prepared", B, 2, "session_timeout"),
+        (260, "group_empty", None, 3, None),
+    ]
+    assert c.drain_events() == []
