@@ -516,3 +516,22 @@ def test_events_tell_why_each_rebalance_happened():
         (260, "group_empty", None, 3, None),
     ]
     assert c.drain_events() == []
+
+
+def test_a_clock_going_backwards_is_counted_not_obeyed():
+    c = make("scala")
+    (m1,), t = stable_group(c, 1)
+    c.advance_time(t + 300)
+    assert c.heartbeat(GROUP, m1, 1, now_ms=t + 100).error == "NONE"  # served at the current clock
+    assert c.now_ms == t + 300 and c.stats["clock_backwards"] == 1
+    assert c.advance_time(t) == 0 and c.stats["clock_backwards"] == 2
+    # the session restarted at t+300 (the coordinator's clock), not at the stale t+100
+    assert c.group(GROUP).member(m1).session_deadline_ms == t + 300 + 500
+
+
+def test_config_rejects_nonsense():
+    from pipeline.coordinator import CoordinatorConfig
+    for bad in (dict(impl="rust"), dict(group_max_size=0), dict(group_min_session_timeout_ms=10,
+                                                             group_max_session_timeout_ms=5)):
+        with pytest.raises(ValueError):
+            CoordinatorConfig(**bad)
