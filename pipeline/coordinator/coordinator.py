@@ -313,6 +313,10 @@ class GroupCoordinator:
             return self._deliver(t, join_error("", E.COORDINATOR_NOT_AVAILABLE))
         if not group.supports_protocols(protocol_type, {n for n, _ in protocols}):
             return self._deliver(t, join_error("", E.INCONSISTENT_GROUP_PROTOCOL))
+        if new_member_id and (group.has(new_member_id) or group.is_pending_member(new_member_id)):
+            # a replayed id that is already taken cannot be handed out twice: generate one instead
+            self.stats["new_member_id_in_use"] += 1
+            new_member_id = None
         new_id = new_member_id or self._generate_member_id(client_id, instance_id)
         t.member_id = new_id
         if instance_id is not None:

@@ -535,3 +535,12 @@ def test_config_rejects_nonsense():
                                                              group_max_session_timeout_ms=5)):
         with pytest.raises(ValueError):
             CoordinatorConfig(**bad)
+
+
+def test_replayed_member_ids_are_used_unless_taken():
+    c = make("scala")
+    a = join(c, at=0, new_member_id="consumer-1-aaaa")
+    assert a.member_id == "consumer-1-aaaa"
+    b = join(c, at=0, new_member_id="consumer-1-aaaa")  # already a member: a fresh id instead
+    assert b.member_id not in ("", "consumer-1-aaaa") and c.stats["new_member_id_in_use"] == 1
+    assert set(c.group(GROUP).member_ids) == {"consumer-1-aaaa", b.member_id}
