@@ -865,7 +865,6 @@ class GroupCoordinator:
             self._schedule_heartbeat(group, group.get(member_id))  # a commit also proves liveness
         for p, off in offsets.items():
             group.offsets[p] = int(off)
-            group.offset_metadata[p] = (member_id, self._timers.now_ms)
         if group.group_id not in self._persisted:
             # offsets alone are enough for a reload to recreate the (Empty) group
             self._persisted[group.group_id] = {
