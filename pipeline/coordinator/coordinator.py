@@ -57,7 +57,7 @@ NORMAL = "normal"
 class GroupCoordinator:
     def __init__(self, config: CoordinatorConfig | None = None, *,
                  on_delivered: Callable[[Delivered], None] | None = None,
-                 start_ms: int = 0, keep_events: bool = True) -> None:
+                 start_ms: int = 0, keep_events: bool = True, queue_delivered: bool = True) -> None:
         self.config = config or CoordinatorConfig()
         self._scala = self.config.is_scala
         self._timers = TimerWheel(start_ms)
@@ -66,6 +66,7 @@ class GroupCoordinator:
         self._delivered: list[Delivered] = []
         self._events: list[CoordinatorEvent] = []
         self._keep_events = keep_events
+        self._queue_delivered = queue_delivered
         self._on_delivered = on_delivered
         self._next_request = 0
         self._id_counter = 0
@@ -156,7 +157,8 @@ class GroupCoordinator:
             return  # answered while its own request is being served: an immediate response
         d = Delivered(ticket.request_id, ticket.op, ticket.group_id, ticket.member_id,
                       self._timers.now_ms, response)
-        self._delivered.append(d)
+        if self._queue_delivered:
+            self._delivered.append(d)
         if self._on_delivered is not None:
             self._on_delivered(d)
 

@@ -544,3 +544,16 @@ def test_replayed_member_ids_are_used_unless_taken():
     b = join(c, at=0, new_member_id="consumer-1-aaaa")  # already a member: a fresh id instead
     assert b.member_id not in ("", "consumer-1-aaaa") and c.stats["new_member_id_in_use"] == 1
     assert set(c.group(GROUP).member_ids) == {"consumer-1-aaaa", b.member_id}
+
+
+def test_delivery_callback_sees_the_group_at_the_moment_of_the_answer():
+    from pipeline.coordinator import CoordinatorConfig, GroupCoordinator
+    seen = []
+    c = GroupCoordinator(CoordinatorConfig(group_min_session_timeout_ms=10, group_initial_rebalance_delay_ms=50),
+                         on_delivered=lambda d: seen.append((d.op, d.at_ms, c.group(GROUP).state)),
+                         queue_delivered=False)
+    t = join(c, at=0)
+    c.advance_time(1000)  # answered at 50; the member then times out (session 500) at 550
+    assert seen == [("join", 50, "CompletingRebalance")]
+    assert t.answered_at_ms == 50 and c.drain_delivered() == []
+    assert c.group(GROUP).state == "Empty"
