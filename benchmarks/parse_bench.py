@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 
 from parsers import parse_lines  # noqa: E402
 from parsers.catalog_tools import hole_fields, render  # noqa: E402
-from parsers.reader import FileFormat, _CANDIDATE, prefilter  # noqa: E402
+from parsers.reader import _CANDIDATE, FileFormat, prefilter  # noqa: E402
 
 TSV = REPO.parent / "shared" / "formats" / "kafka-coordinator-log-templates.tsv"
 LOG4J_SPLIT = re.compile(r"\[(?P<ts>[^\]]+)\] (?P<level>\w+) (?P<msg>.*) \((?P<logger>[^()]+)\)$")
