@@ -26,6 +26,7 @@ from typing import Any
 from parsers import values
 from parsers.base import IGNORE, Match
 from parsers.client_catalog import RULES as CATALOG_RULES
+from parsers.grammar import parse_prefix
 
 # LogContext prefixes: KafkaConsumer.java 1.0-2.2 ("[Consumer clientId=.., groupId=..] "), 2.3+ with
 # "instanceId=" (KIP-345), ConsumerUtils.createLogContext 3.7+; Connect WorkerGroupMember.java
@@ -249,6 +250,9 @@ def logger_class(logger: str | None) -> str | None:
 
 @lru_cache(maxsize=4096)
 def _prefix_fields(prefix: str) -> tuple[tuple[str, Any], ...]:
+    parsed = parse_prefix(prefix)  # the grammar's `prefix` rule, once per distinct prefix
+    if parsed is not None:
+        return tuple((k, v) for k, v in parsed.items() if v is not None and v not in ("...", "null"))
     m = PREFIX.match(prefix)
     if m is None:
         return ()

@@ -1,7 +1,11 @@
 """Values embedded in Kafka client messages (Java `toString` renderings) -> Event fields.
 
-Each function takes the text of one `{}` placeholder. Results are memoised: the same generation
-object, node or partition list recurs on many lines.
+Each function takes the text of one `{}` placeholder. Structured values (Generation{..}, nodes,
+Coordinator(..), request/response dumps, assignment maps, FetchPosition{..}) are parsed by the
+LALR value grammar (parsers/grammars/client.lark via parsers.grammar); the flat, high-volume ones
+(partition lists, commit offset maps) by a regex with the same meaning (tests check both agree),
+and every function falls back to a regex when text is outside the grammar (truncated or redacted
+lines). Results are memoised: the same generation, node or partition list recurs on many lines.
 """
 
 from __future__ import annotations
@@ -9,6 +13,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from typing import Any
+
+from parsers.grammar import parse_value
 
 # AbstractCoordinator.Generation#toString (1.0+): Generation{generationId=5, memberId='m', protocol='range'}
 _GENERATION = re.compile(r"Generation\{generationId=(-?\d+), memberId='([^']*)', protocol='([^']*)'\}")
@@ -45,6 +51,12 @@ _STRUCT_FIELD = {
 @lru_cache(maxsize=8192)
 def generation(text: str) -> tuple[int | None, str | None, str | None]:
     """Generation{...} or a bare integer -> (generation, member_id, protocol)."""
+    v = parse_value(text) if "Generation{" in text else None
+    if isinstance(v, dict) and v.get("@type") == "Generation":
+        try:
+            return int(v["generationId"]), v.get("memberId") or None, v.get("protocol") or None
+        except (KeyError, TypeError, ValueError):
+            pass
     m = _GENERATION.search(text)
     if m:
         return int(m.group(1)), m.group(2) or None, m.group(3) or None
@@ -57,6 +69,17 @@ def generation(text: str) -> tuple[int | None, str | None, str | None]:
 @lru_cache(maxsize=4096)
 def node(text: str) -> tuple[str | None, int | None]:
     """A coordinator rendering -> ("host:port" or id text, node id)."""
+    v = parse_value(text) if "(" in text else None
+    if isinstance(v, dict) and v.get("@type") in ("Node", "Coordinator"):
+        host = v.get("host")
+        port = v.get("port")
+        nid = v.get("id", v.get("nodeId"))
+        if host in (None, "...") or nid in (None, "..."):
+            return None, None
+        try:
+            return (f"{host}:{port}" if port else host), int(nid)
+        except (TypeError, ValueError):
+            return (f"{host}:{port}" if port else host), None
     for rx in (_NODE, _COORD_DATA, _NODE_OLD):
         m = rx.search(text)
         if m:
@@ -105,27 +128,46 @@ def fetch_position_offset(text: str) -> int | None:
     t = text.strip()
     if t.lstrip("-").isdigit():
         return int(t)
+    v = parse_value(t) if t.startswith("FetchPosition{") else None
+    if isinstance(v, dict) and str(v.get("offset", "")).lstrip("-").isdigit():
+        return int(v["offset"])
     m = _FETCH_POSITION.search(t)
     return int(m.group(1)) if m else None
 
 
+def _struct_value(field: str, v: Any) -> Any:
+    if field in ("generation", "member_epoch", "error_code"):
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            return None
+    return None if v in (None, "", "null") else v
+
+
 @lru_cache(maxsize=4096)
 def struct_fields(text: str) -> tuple[tuple[str, Any], ...]:
-    """Known keys of a request/response dump -> ((field, value), ...); first occurrence wins."""
+    """Known keys of a request/response dump -> ((field, value), ...).
+
+    Grammar first (top-level keys of the Struct/Data rendering, so a nested member's id does not
+    shadow the response's own); regex over the text (first occurrence wins) when the dump is
+    truncated or otherwise outside the grammar."""
     out: dict[str, Any] = {}
+    v = parse_value(text)
+    if isinstance(v, dict):
+        for k, val in v.items():
+            f = _STRUCT_FIELD.get(k)
+            if f is not None and f not in out and (val is None or isinstance(val, str)):
+                conv = _struct_value(f, val)
+                if conv is not None:
+                    out[f] = conv
+        return tuple(out.items())
     for m in _STRUCT_KEYS.finditer(text):
         f = _STRUCT_FIELD[m.group(1)]
         if f in out:
             continue
-        v: Any = m.group(3)
-        if f in ("generation", "member_epoch", "error_code"):
-            try:
-                v = int(v)
-            except ValueError:
-                continue
-        elif v in ("", "null"):
-            continue
-        out[f] = v
+        conv = _struct_value(f, m.group(3))
+        if conv is not None:
+            out[f] = conv
     return tuple(out.items())
 
 
@@ -136,4 +178,7 @@ _ASSIGNMENT_ENTRY = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\
 
 @lru_cache(maxsize=4096)
 def assignment_map(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    v = parse_value(text) if "=Assignment(" in text else None
+    if isinstance(v, dict) and all(isinstance(a, dict) and a.get("@type") == "Assignment" for a in v.values()):
+        return tuple((member, tuple(a.get("partitions") or ())) for member, a in v.items())
     return tuple((m.group(1), partitions(m.group(2))) for m in _ASSIGNMENT_ENTRY.finditer(text))
