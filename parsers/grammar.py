@@ -8,14 +8,14 @@ keep their regex fallback.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 GRAMMAR = Path(__file__).with_name("grammars") / "client.lark"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parser(start: str):
     from lark import Lark, Transformer, v_args
 
