@@ -445,7 +445,8 @@ def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None,
 
 
 @lru_cache(maxsize=65536)
-def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, tuple[tuple[str, Any], ...]] | None:
+def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any]] | None:
+    """(rule name, kind, fields) for a message body; memoised, so callers copy `fields`."""
     head = body.split("\n", 1)[0] if "\n" in body else body
     word = head.split(" ", 1)[0]
     found = None
@@ -460,7 +461,7 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, tup
     kind, fields = _fields_from(rule, groups)
     if rule.version_hint:
         fields.setdefault("kafka_version_hint", rule.version_hint)
-    return rule.name, kind, tuple(fields.items())
+    return rule.name, kind, fields
 
 
 _KAFKA_LOGGER = re.compile(r"(?:org\.apache\.kafka|o\.a\.k|o\.a\.kafka|kafka|k|a\.k|utils|internals|distributed)\.")
@@ -509,12 +510,12 @@ def parse_client(message: str, logger: str | None):
         if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
             return None
         return IGNORE
-    rule, kind, items = res
+    rule, kind, cached = res
     if kind is None:
         return IGNORE
-    fields = dict(items)
+    fields = cached.copy()
     if "extra" in fields:
-        fields["extra"] = dict(fields["extra"])
+        fields["extra"] = fields["extra"].copy()
     for k, v in prefix:
         if k == "extra":
             fields.setdefault("extra", {}).update(v)

@@ -131,13 +131,32 @@ def _java_safe_literal(word: str) -> str:
     return "".join("\\" + c if c in "\\.[]{}()*+?^$|" else c for c in word)
 
 
+def _trie(words: Iterable[str]) -> str:
+    """The same words as one regex factored by leading character (Python's engine tries far fewer
+    alternatives per position)."""
+    by_first: dict[str, list[str]] = {}
+    for w in sorted(set(words)):
+        by_first.setdefault(w[0], []).append(w[1:])
+    parts = []
+    for c, rests in sorted(by_first.items()):
+        rests = sorted(set(rests), key=len, reverse=True)
+        if "" in rests:
+            parts.append(re.escape(c))
+        else:
+            parts.append(re.escape(c) + "(?:" + "|".join(re.escape(r) for r in rests) + ")")
+    return "|".join(parts)
+
+
 CANDIDATE_WORDS: tuple[str, ...] = tuple(_candidate_words())
 CANDIDATE_REGEX: str = "(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + _CONTINUATION_RX
 _CANDIDATE = re.compile(CANDIDATE_REGEX)
+# Python-side twin of CANDIDATE_REGEX, same meaning, faster: words (trie) anywhere + anchored forms at 0
+_CANDIDATE_WORDS_RX = re.compile(_trie(CANDIDATE_WORDS))
+_CANDIDATE_START_RX = re.compile(_CONTINUATION_RX.replace("|^", "|").lstrip("^"))
 
 
 def is_candidate(line: str) -> bool:
-    return _CANDIDATE.search(line) is not None
+    return _CANDIDATE_WORDS_RX.search(line) is not None or _CANDIDATE_START_RX.match(line) is not None
 
 
 def candidate_mask(texts: list[str]) -> list[bool]:
@@ -154,9 +173,8 @@ def candidate_mask(texts: list[str]) -> list[bool]:
 
 def prefilter(lines: Iterable[tuple[int, str]], counts: Counter | None = None) -> Iterator[tuple[int, str]]:
     """The Python twin of the JVM-side `rlike(CANDIDATE_REGEX)` filter."""
-    search = _CANDIDATE.search
     for no, text in lines:
-        if search(text) is not None:
+        if is_candidate(text):
             yield no, text
         elif counts is not None:
             counts["ignored"] += 1
@@ -272,7 +290,7 @@ class _LogParser:
             text = layouts.strip_wrappers(text, self.wrappers)
         gap = no != self.last_no + 1
         self.last_no = no
-        if len(text) > MAX_LINE or _GARBAGE.search(text) is not None:
+        if len(text) > MAX_LINE or (not text.isprintable() and _GARBAGE.search(text) is not None):
             reason = _reject_reason(text)
             if reason is not None:
                 self.flush(out)

@@ -141,3 +141,19 @@ def test_candidate_regex_compiles_in_re2_and_java(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert [x == "true" for x in r.stdout.split()] == py
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("GroupMembe rgenaticoffs\t:_-.[]ExcpError0123ACP,")), max_size=60))
+def test_python_candidate_twin_equals_candidate_regex(text):
+    from parsers.reader import is_candidate
+
+    assert is_candidate(text) == (re.search(CANDIDATE_REGEX, text) is not None)
+
+
+def test_python_candidate_twin_on_real_lines(shared_dir):
+    from parsers.reader import is_candidate
+
+    for path in sorted((shared_dir / "real_logs").glob("*.log")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            assert is_candidate(line) == (re.search(CANDIDATE_REGEX, line) is not None), line
