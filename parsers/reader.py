@@ -215,7 +215,7 @@ _GARBAGE = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 
 def _reject_reason(text: str) -> str | None:
     if len(text) > MAX_LINE:
-        return f"line too long ({len(text)} characters > {MAX_LINE})"
+        return f"line too long (more than {MAX_LINE} characters)"
     if "\x00" in text:
         return "binary data (NUL bytes) in line"
     if _GARBAGE.search(text) is not None:
@@ -532,9 +532,20 @@ def _open_text(path: str) -> tuple[io.TextIOBase, bool]:
 
 
 def _numbered(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[tuple[int, str]]:
+    """(line number, text) pairs; an overlong line is cut at MAX_LINE + 1 characters while reading
+    (the rest is skipped without being held in memory) so the reader rejects it as too long."""
     no = 0
-    for line in text_stream:
+    readline = text_stream.readline
+    while True:
+        line = readline(MAX_LINE + 1)
+        if not line:
+            return
         no += 1
+        if len(line) > MAX_LINE and not line.endswith(("\n", "\r")):
+            while True:  # skip the rest of the overlong line
+                rest = readline(MAX_LINE + 1)
+                if not rest or rest.endswith(("\n", "\r")):
+                    break
         line = line.rstrip("\r\n")
         if "\ufffd" in line:
             stats["decode_errors"] = stats.get("decode_errors", 0) + 1

@@ -30,6 +30,7 @@ _TP_ONE = re.compile(r"([A-Za-z0-9._\-]+)-(\d+)$")
 # OffsetAndMetadata{offset=6, leaderEpoch=0, metadata=''} keyed by partition in commit maps
 _OFFSET_ENTRY = re.compile(r"([A-Za-z0-9._\-]+-\d+)=OffsetAndMetadata\{offset=(-?\d+)(?:, leaderEpoch=([^,}]*))?")
 _FETCH_POSITION = re.compile(r"offset=(-?\d+)")
+_FETCH_POSITION_HEAD = re.compile(r"FetchPosition\{offset=(-?\d+)[,}]")
 # Struct / *Data toString keys of the 0.9-2.x request/response dumps and 2.x+ generated messages
 _STRUCT_KEYS = re.compile(
     r"\b(generation_id|generationId|member_id|memberId|memberEpoch|member_epoch|group_id|groupId|"
@@ -51,6 +52,9 @@ _STRUCT_FIELD = {
 @lru_cache(maxsize=8192)
 def generation(text: str) -> tuple[int | None, str | None, str | None]:
     """Generation{...} or a bare integer -> (generation, member_id, protocol)."""
+    m = _GENERATION.fullmatch(text.strip())
+    if m:  # fast path for the exact rendering; the grammar handles the rest
+        return int(m.group(1)), m.group(2) or None, m.group(3) or None
     v = parse_value(text) if "Generation{" in text else None
     if isinstance(v, dict) and v.get("@type") == "Generation":
         try:
@@ -69,6 +73,9 @@ def generation(text: str) -> tuple[int | None, str | None, str | None]:
 @lru_cache(maxsize=4096)
 def node(text: str) -> tuple[str | None, int | None]:
     """A coordinator rendering -> ("host:port" or id text, node id)."""
+    m = _NODE.fullmatch(text.strip())
+    if m:  # fast path for the exact Node rendering; the grammar handles the rest
+        return f"{m.group('host')}:{m.group('port')}", int(m.group("id"))
     v = parse_value(text) if "(" in text else None
     if isinstance(v, dict) and v.get("@type") in ("Node", "Coordinator"):
         host = v.get("host")
@@ -128,7 +135,10 @@ def fetch_position_offset(text: str) -> int | None:
     t = text.strip()
     if t.lstrip("-").isdigit():
         return int(t)
-    v = parse_value(t) if t.startswith("FetchPosition{") else None
+    m = _FETCH_POSITION_HEAD.match(t)
+    if m:  # FetchPosition{offset=N, ...}: the offset comes first
+        return int(m.group(1))
+    v = parse_value(t) if "{" in t else None
     if isinstance(v, dict) and str(v.get("offset", "")).lstrip("-").isdigit():
         return int(v["offset"])
     m = _FETCH_POSITION.search(t)

@@ -157,3 +157,15 @@ def test_python_candidate_twin_on_real_lines(shared_dir):
     for path in sorted((shared_dir / "real_logs").glob("*.log")):
         for line in path.read_text(encoding="utf-8").splitlines():
             assert is_candidate(line) == (re.search(CANDIDATE_REGEX, line) is not None), line
+
+
+def test_huge_single_line_is_cut_while_reading(tmp_path):
+    p = tmp_path / "huge.log"
+    with p.open("w") as fh:
+        fh.write(LINE + "\n")
+        fh.write("x" * (5 * MAX_LINE) + "\n")
+        fh.write(LINE + "\n")
+    outcomes, s = parse_path(str(p))
+    outs = list(outcomes)
+    assert [(o.line_no, o.status) for o in outs] == [(1, "parsed"), (2, "ignored"), (3, "parsed")]
+    assert s.rejected == 1 and "line too long" in outs[1].why
