@@ -233,6 +233,7 @@ _BROKER_LOGGERS = frozenset({
     "GroupMetadata$", "CoordinatorLoaderImpl", "CoordinatorLoader", "ConsumerGroup",
 })
 _BROKER_MSG = ("[GroupCoordinator", "[GroupMetadataManager", "[Group Metadata Manager")
+_CLIENT, _BROKER = Side.CLIENT.value, Side.BROKER.value
 _VERSION = re.compile(r"Kafka version ?: ?(\S+)")
 
 
@@ -357,9 +358,9 @@ class _LogParser:
                 self.version = m.group(1)
                 return "ignored", None, None
         logger = sp.logger
-        side = Side.CLIENT
+        side = _CLIENT
         if (head[:2] == "[G" and head.startswith(_BROKER_MSG)) or (logger is not None and _broker_logger(logger)):
-            side = Side.BROKER
+            side = _BROKER
             if broker is None:
                 res: Any = None
                 why = "broker coordinator line (the broker grammar is not installed)"
@@ -387,6 +388,11 @@ class _LogParser:
                 if self.version is not None:
                     f["kafka_version_hint"] = self.version
                 return "parsed", Event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra=extra, **f), None
+            if res is None and broker is not None:
+                # a broker line without its ident or logger (pasted, bare layout)
+                alt = broker.parse_broker_message(msg, logger)
+                if isinstance(alt, Match):
+                    res, side = alt, _BROKER
         if res is IGNORE:
             return "ignored", None, None
         raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines
@@ -433,7 +439,7 @@ class _LogParser:
         self.stats.setdefault("reject_reasons", Counter())[reason.split(" (")[0]] += 1
         head = text[:2000]
         if is_candidate(head) and "\x00" not in head:
-            ev = Event(source=self.source, line_no=no, side=Side.CLIENT, kind=Kind.UNPARSED.value, raw=head,
+            ev = Event(source=self.source, line_no=no, side=_CLIENT, kind=Kind.UNPARSED.value, raw=head,
                        extra={"rejected": reason})
             return LineOutcome(no, "unparsed", ev, reason)
         return LineOutcome(no, "ignored", None, reason)
@@ -442,9 +448,9 @@ class _LogParser:
 def _record_parser(source: str, fmt: FileFormat, stats: dict[str, Any]):
     """Per-line parsers for the non-log kinds (dumps, describe tables)."""
     if fmt.kind == "offsets_dump" and offsets_dump is not None:
-        return Side.OFFSETS, offsets_dump.parse_offsets_dump_line
+        return Side.OFFSETS.value, offsets_dump.parse_offsets_dump_line
     if fmt.kind == "groups_describe" and groups_describe is not None:
-        return Side.DESCRIBE, groups_describe.DescribeParser().feed
+        return Side.DESCRIBE.value, groups_describe.DescribeParser().feed
     return None, None
 
 
