@@ -171,7 +171,7 @@ class _Bucket:
             return None
         alts = []
         for i, r in enumerate(rules):
-            body = re.sub(r"\(\?P<(\w+)>", lambda m, i=i: f"(?P<r{i}__{m.group(1)}>", r.regex.pattern)
+            body = re.sub(r"\(\?P<(\w+)>", rf"(?P<r{i}__\1>", r.regex.pattern)
             alts.append(f"(?P<r{i}>{body})")
         rx = re.compile("|".join(alts), re.S)
         # per rule: its field names and their group numbers in the combined regex
