@@ -20,26 +20,13 @@ from importlib import resources
 from typing import Any
 
 from parsers.base import Match
-from parsers.broker_rules import RULES, STARTS
+from parsers.broker_rules import CONTEXT_BOUND, RULES, STARTS, TEXT_WORDS
 
 # Literal substrings of which every line these rules can match contains at least one (the reader
-# builds CANDIDATE_REGEX from them). Generic runtime templates ("Shutting down.") are only accepted
-# behind a coordinator ident or logger, both of which contain "Coordinator"/"coordinator"/"GroupMetadataManager".
-CANDIDATE_WORDS: tuple[str, ...] = (
-    "GroupCoordinator",
-    "GroupMetadataManager",
-    "Group Metadata Manager",
-    "coordinator",
-    "Coordinator",
-    "[GroupId",
-    "[Group ",
-    "group",
-    "Group",
-    "member",
-    "Member",
-    "offsets",
-    "Offset",
-)
+# builds CANDIDATE_REGEX from them). Templates without any of TEXT_WORDS ("Shutting down.", runtime
+# internals) are only accepted behind a coordinator ident or logger, which contain "Coordinator"/"coordinator".
+CANDIDATE_WORDS: tuple[str, ...] = ("GroupCoordinator", "GroupMetadataManager", "Group Metadata Manager",
+                                    "[GroupId", *TEXT_WORDS)
 
 # Kafka sources: GroupCoordinator.scala logIdent "[GroupCoordinator $brokerId]: " (0.9 .. 3.x);
 # GroupMetadataManager.scala "[Group Metadata Manager on Broker $brokerId]: " (0.9 .. 0.11) and
@@ -58,7 +45,7 @@ _MM_FIELD = re.compile(
 )
 _TP_OFFSETS = re.compile(r"__consumer_offsets-(\d+)$")
 _REASON_MEMBER = re.compile(r"(?:[Mm]ember|Leader) (?!with\b|id\b)(\S+?)(?:[;,]|\s|$)")
-_REASON_INSTANCE = re.compile(r"group instance ?id (\S+?)(?:[;,)]|\s|$)")
+_REASON_INSTANCE = re.compile(r"group instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|[^\s;,)]+)")
 _REASON_CLASS = (
     ("heartbeat expiration", "heartbeat_expiration"),
     ("LeaveGroup", "leave_group"),
@@ -68,8 +55,6 @@ _REASON_CLASS = (
     ("removing member", "member_removed"),
 )
 
-# rules whose message has no group/member hole: only trusted behind a coordinator ident or logger
-_GENERIC = {r for r, (_k, names) in RULES.items() if not names}
 _WORD_START = {s[2:]: s for s in STARTS}
 _STAR_START = "s__"
 
@@ -147,7 +132,7 @@ def _reason_facts(reason: str, extra: dict[str, Any]) -> None:
         extra["trigger_member_id"] = m.group(1)
     m = _REASON_INSTANCE.search(reason)
     if m and _instance(m.group(1)):
-        extra["trigger_instance_id"] = m.group(1)
+        extra["trigger_instance_id"] = _instance(m.group(1))
     if "; client reason: " in reason:
         extra["client_reason"] = reason.split("; client reason: ", 1)[1]
 
@@ -231,7 +216,7 @@ def parse_broker_message(message: str, logger: str | None = None) -> Match | Non
     if parsed is None:
         return None
     rule, kind, items = parsed
-    if rule in _GENERIC and not m and not (logger and _COORD_LOGGER.search(logger)):
+    if rule in CONTEXT_BOUND and not m and not (logger and _COORD_LOGGER.search(logger)):
         return None  # "Shutting down." from some other component
     fields = dict(items)
     if "extra" in fields:

@@ -377,6 +377,12 @@ EVENT_FIELDS = {"group_id", "member_id", "instance_id", "generation", "member_ep
                 "error", "topic", "partition", "offset", "client_id"}
 
 
+# Words in the message text that make a line a coordinator candidate even without its ident or logger.
+# Templates whose literal text has none of them (CoordinatorRuntime internals, "Shutting down.") are
+# context-bound: accepted only behind a coordinator ident or logger (see parsers/broker.py).
+TEXT_WORDS = ("group", "Group", "member", "Member", "offsets", "Offset", "coordinator", "Coordinator", "generation")
+
+
 def name_holes(template: str) -> list[str]:
     if template in OVERRIDES:
         return OVERRIDES[template]
@@ -469,6 +475,7 @@ def generate(tsv: Path) -> tuple[str, str]:
     lines: list[str] = []
     table: list[str] = []
     seen_seq: dict[tuple, str] = {}
+    context_bound: list[str] = []
     family_count: dict[str, int] = {}
     for t in templates:
         names = name_holes(t.text)
@@ -491,6 +498,9 @@ def generate(tsv: Path) -> tuple[str, str]:
         family_count[t.event_class] = family_count.get(t.event_class, 0) + 1
         rule = f"{t.event_class}_{family_count[t.event_class]}"
         seen_seq[key] = rule
+        literal_text = " ".join(parts)
+        if not any(w in literal_text for w in TEXT_WORDS):
+            context_bound.append(rule)
         start = "s_" + dispatch_key(first_word(t.text))
         rules_by_start.setdefault(start, []).append(rule)
         lines.append(f"// {'; '.join(t.origins)} [{t.event_class}]")
@@ -523,6 +533,11 @@ def generate(tsv: Path) -> tuple[str, str]:
         "from __future__ import annotations",
         "",
         f"STARTS: tuple[str, ...] = {tuple(starts)!r}",
+        "",
+        f"TEXT_WORDS: tuple[str, ...] = {TEXT_WORDS!r}",
+        "",
+        "# rules whose literal text has none of TEXT_WORDS: only trusted behind a coordinator ident or logger",
+        f"CONTEXT_BOUND: frozenset[str] = frozenset({sorted(context_bound)!r})",
         "",
         "RULES: dict[str, tuple[str, tuple[str, ...]]] = {",
         *table,
