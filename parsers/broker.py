@@ -15,12 +15,13 @@ Results are memoized per message (the same coordinator line repeats a lot in a r
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from parsers.base import Match
 from parsers.broker_rules import CONTEXT_BOUND, RULES, STARTS, TEXT_WORDS
+from parsers.lark_regex import CompiledStart, compile_starts, match_start
 
 # Literal substrings of which every line these rules can match contains at least one (the reader
 # builds CANDIDATE_REGEX from them). Templates without any of TEXT_WORDS ("Shutting down.", runtime
@@ -60,7 +61,11 @@ _STAR_START = "s__"
 
 
 def _first_word_key(text: str) -> str | None:
-    word = text.split(" ", 1)[0]
+    return _word_start(text.split(" ", 1)[0])
+
+
+@lru_cache(maxsize=4096)
+def _word_start(word: str) -> str | None:
     key = re.sub(r"[^A-Za-z0-9]", "_", word).lower()
     if key in _WORD_START:
         return _WORD_START[key]
@@ -72,20 +77,16 @@ def _first_word_key(text: str) -> str | None:
 
 
 @lru_cache(maxsize=1)
+def _compiled() -> dict[str, CompiledStart]:
+    return compile_starts(_parser(), STARTS)
+
+
+@lru_cache(maxsize=1)
 def _parser() -> Any:
     from lark import Lark
 
     grammar = resources.files("parsers").joinpath("grammars/broker.lark").read_text()
     return Lark(grammar, parser="lalr", lexer="contextual", start=list(STARTS), cache=True)
-
-
-def _try(start: str, text: str) -> Any:
-    from lark.exceptions import LarkError
-
-    try:
-        return _parser().parse(text, start=start)
-    except LarkError:
-        return None
 
 
 def _member_metadata(value: str, out: dict[str, Any], extra: dict[str, Any], prefix: str = "") -> str:
@@ -142,40 +143,58 @@ _EVENT_FIELDS = {"group_id", "member_id", "instance_id", "generation", "member_e
 _MEMBER_EXTRA = {"leader", "old_member_id", "existing_member_id", "new_leader"}
 
 
-def _fields(rule: str, tokens: list[Any]) -> tuple[str, dict[str, Any]]:
+@cache
+def _plan(rule: str) -> tuple[str, tuple[tuple[str, bool, str], ...]]:
+    """Per rule, once: (kind, [(field key, is int, how to store)]) from the generated hole names."""
     kind, names = RULES[rule]
+    steps = []
+    for name in names:
+        key = name.rstrip("#")
+        if key == "member_id":
+            how = "member"
+        elif key in _MEMBER_EXTRA:
+            how = "member_extra"
+        elif key == "instance_id":
+            how = "instance"
+        elif key == "tp":
+            how = "tp"
+        elif key == "offsets_partition":
+            how = "extra"
+        elif key == "offsets_topic":
+            how = "skip"
+        else:
+            how = "event" if key in _EVENT_FIELDS else "extra"
+        steps.append((key, name.endswith("#"), how))
+    return kind, tuple(steps)
+
+
+def _fields(rule: str, tokens: list[Any]) -> tuple[str, dict[str, Any]]:
+    kind, steps = _plan(rule)
     out: dict[str, Any] = {}
     extra: dict[str, Any] = {}
-    for name, tok in zip(names, tokens, strict=False):
-        value: Any = str(tok)
-        key = name.rstrip("#")
-        if name.endswith("#"):
+    for (key, is_int, how), value in zip(steps, tokens, strict=False):
+        if is_int:
             try:
                 value = int(value)
             except ValueError:
                 pass
-        if key == "member_id":
-            value = _member_metadata(value, out, extra)
-        elif key in _MEMBER_EXTRA:
-            value = _member_metadata(value, out, extra, prefix=key)
-        elif key == "instance_id":
-            value = _instance(value)
-            if value is None:
-                continue
-        elif key == "tp":
-            m = _TP_OFFSETS.search(value)
-            if m:
-                extra["offsets_partition"] = int(m.group(1))
-        elif key == "offsets_partition":
-            extra["offsets_partition"] = value
-            continue
-        elif key == "offsets_topic":
-            continue
-        if key in _EVENT_FIELDS:
+        if how == "event":
             out[key] = value
-        else:
+        elif how == "extra":
             extra[key] = value
-    if "reason" in out and kind == "broker_rebalance_preparing":
+        elif how == "member":
+            out[key] = _member_metadata(value, out, extra) if value.startswith("MemberMetadata(") else value
+        elif how == "member_extra":
+            extra[key] = _member_metadata(value, out, extra, prefix=key) if value.startswith("MemberMetadata(") else value
+        elif how == "instance":
+            value = _instance(value)
+            if value is not None:
+                out[key] = value
+        elif how == "tp":
+            extra[key] = value
+            if value.startswith("__consumer_offsets-") and value[19:].isdigit():
+                extra["offsets_partition"] = int(value[19:])
+    if kind == "broker_rebalance_preparing" and "reason" in out:
         _reason_facts(out["reason"], extra)
     if extra:
         out["extra"] = extra
@@ -184,15 +203,36 @@ def _fields(rule: str, tokens: list[Any]) -> tuple[str, dict[str, Any]]:
 
 @lru_cache(maxsize=8192)
 def _parse_body(text: str) -> tuple[str, str, tuple[tuple[str, Any], ...]] | None:
+    """Fast path: the grammar's rules compiled to one anchored regex per start symbol."""
+    compiled = _compiled()
     start = _first_word_key(text)
-    tree = _try(start, text) if start else None
-    if tree is None and _STAR_START in STARTS:
-        tree = _try(_STAR_START, text)
-    if tree is None:
+    hit = match_start(compiled[start], text) if start else None
+    if hit is None and _STAR_START in compiled:
+        hit = match_start(compiled[_STAR_START], text)
+    if hit is None:
         return None
-    rule = str(tree.data)
-    kind, fields = _fields(rule, tree.children)
+    rule, tokens = hit
+    kind, fields = _fields(rule, list(tokens))
     return rule, kind, tuple(fields.items())
+
+
+def lark_parse_body(text: str) -> tuple[str, str, dict[str, Any]] | tuple[None, str, dict[str, Any]]:
+    """The same parse through the Lark LALR parser (for `coordscope explain` and the equivalence tests):
+    (rule, kind, fields) or (None, why, {}) with Lark's account of where matching stopped."""
+    from lark.exceptions import UnexpectedInput
+
+    start = _first_word_key(text)
+    tried = [s for s in (start, _STAR_START) if s and s in STARTS]
+    why = "no grammar start for the first word"
+    for s in tried:
+        try:
+            tree = _parser().parse(text, start=s)
+        except UnexpectedInput as exc:
+            why = f"start {s}: stopped at column {exc.column}: {str(exc).splitlines()[0]}"
+            continue
+        kind, fields = _fields(str(tree.data), [str(t) for t in tree.children])
+        return str(tree.data), kind, fields
+    return None, why, {}
 
 
 def looks_like_broker_message(message: str, logger: str | None = None) -> bool:
@@ -202,15 +242,9 @@ def looks_like_broker_message(message: str, logger: str | None = None) -> bool:
 
 def parse_broker_message(message: str, logger: str | None = None) -> Match | None:
     """One broker coordinator message (no timestamp/level/logger) -> Match, or None when no rule fits."""
-    if not message:
-        return None
     text = message.strip()
-    ident: dict[str, Any] = {}
-    m = _IDENT.match(text)
+    m = _IDENT.match(text) if text.startswith("[Group") else None
     if m:
-        ident["coordinator"] = m.group("b1") or m.group("b2") or m.group("b3")
-        if m.group("part") is not None:
-            ident["offsets_partition"] = int(m.group("part"))
         text = text[m.end():]
     parsed = _parse_body(text)
     if parsed is None:
@@ -221,8 +255,9 @@ def parse_broker_message(message: str, logger: str | None = None) -> Match | Non
     fields = dict(items)
     if "extra" in fields:
         fields["extra"] = dict(fields["extra"])
-    if ident:
-        fields["coordinator"] = ident["coordinator"]
-        if "offsets_partition" in ident:
-            fields.setdefault("extra", {}).setdefault("offsets_partition", ident["offsets_partition"])
+    if m:
+        fields["coordinator"] = m.group("b1") or m.group("b2") or m.group("b3")
+        part = m.group("part")
+        if part is not None:
+            fields.setdefault("extra", {}).setdefault("offsets_partition", int(part))
     return Match(rule, kind, fields)

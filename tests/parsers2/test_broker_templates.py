@@ -213,3 +213,28 @@ def test_candidate_words_cover_templates(shared_dir):
             assert parse_broker_message(msg, "kafka.server.KafkaApis") is None, t
             assert parse_broker_message(msg, "org.apache.kafka.coordinator.common.runtime.CoordinatorRuntime") or (
                 parse_broker_message("[GroupCoordinator 1]: " + msg, None)), t
+
+
+def test_fast_path_agrees_with_the_lark_parser(shared_dir):
+    """The regexes compiled from broker.lark and Lark's own LALR parse give the same rule and fields."""
+    from parsers.broker import _parse_body, lark_parse_body
+
+    checked = 0
+    for row in broker_rows(shared_dir):
+        template = row["template"].rstrip()
+        names = name_holes(template)
+        parts = template.split("{}")
+        message = parts[0] + "".join(fill(n) + lit for n, lit in zip(names, parts[1:], strict=True))
+        fast = _parse_body(message)
+        rule, kind, fields = lark_parse_body(message)
+        assert fast is not None and rule is not None, (message, kind)
+        assert (fast[0], fast[1], dict(fast[2])) == (rule, kind, fields), message
+        checked += 1
+    assert checked > 400
+
+
+def test_lark_path_explains_where_matching_stopped():
+    from parsers.broker import lark_parse_body
+
+    rule, why, fields = lark_parse_body("Preparing to rebalance group g1 because of reasons")
+    assert rule is None and "column" in why and fields == {}
