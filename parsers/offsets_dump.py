@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
+from parsers.lark_regex import CompiledStart, compile_starts, match_start
 
 CANDIDATE_WORDS: tuple[str, ...] = ("::", " key: ", '{"key":', "OffsetAndMetadata", "GroupMetadata")
 
@@ -47,16 +48,30 @@ def _parser() -> Any:
     from lark import Lark
 
     grammar = resources.files("parsers").joinpath("grammars/offsets_dump.lark").read_text()
-    return Lark(grammar, parser="lalr", lexer="contextual", start=["formatter_line", "dump_key"], cache=True)
+    return Lark(grammar, parser="lalr", lexer="contextual", start=list(_STARTS), cache=True)
 
 
-def _parse(text: str, start: str) -> Any:
-    from lark.exceptions import LarkError
+_STARTS = ("formatter_line", "dump_key")
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> dict[str, CompiledStart]:
+    return compile_starts(_parser(), _STARTS)
+
+
+def _parse(text: str, start: str) -> tuple[str, tuple[str | None, ...]] | None:
+    """(rule, tokens) through the regexes compiled from the grammar (fast path)."""
+    return match_start(_compiled()[start], text)
+
+
+def lark_parse(text: str, start: str = "formatter_line") -> tuple[str | None, str]:
+    """The same through Lark's LALR parser: (rule, "") or (None, where matching stopped)."""
+    from lark.exceptions import UnexpectedInput
 
     try:
-        return _parser().parse(text, start=start)
-    except LarkError:
-        return None
+        return str(_parser().parse(text, start=start).data), ""
+    except UnexpectedInput as exc:
+        return None, f"stopped at column {exc.column}: {str(exc).splitlines()[0]}"
 
 
 def looks_like_offsets_dump(lines: list[str]) -> bool:
@@ -111,48 +126,43 @@ def parse_offsets_dump_records(line: str) -> list[Match] | _Ignore | None:
 
 
 def _formatter_line(s: str) -> Match | None:
-    tree = _parse(s, "formatter_line")
-    if tree is None:
+    hit = _parse(s, "formatter_line")
+    if hit is None:
         return None
-    rule = str(tree.data)
-    if rule in ("offsets_line",):
-        gtp, value = tree.children
-        group, topic, partition = _split_gtp(str(gtp))
+    rule, tok = hit
+    t = [x or "" for x in tok]
+    if rule in ("oam_old", "oam_new", "offset_tombstone"):
+        group, topic, partition = _split_gtp(t[0])
         if partition is None:
             return None
         base = {"group_id": group, "topic": topic, "partition": partition}
-        vrule = str(value.data)
-        t = ["" if c is None else str(c) for c in value.children]
-        if vrule == "offset_tombstone":
+        if rule == "offset_tombstone":
             return Match("formatter_offset_tombstone", "tombstone", {**base, "extra": {"record": "offset_commit"}})
-        if vrule == "oam_old":
-            offset, meta, commit, expire = t
+        if rule == "oam_old":
+            _g, offset, meta, commit, expire = t
+            meta = meta[1:]  # the terminal carries the "," before the metadata
             extra = {"metadata": "" if meta == "NO_METADATA" else meta, "expire_ms": int(expire),
                      "format": "OffsetMetadata (0.9-2.0)"}
             return Match("formatter_offset_metadata_old", "offset_record",
                          {**base, "offset": int(offset), "ts_ms": int(commit), "extra": extra})
-        offset, epoch, meta, commit, expire = t
-        extra = {"leader_epoch": _epoch(epoch), "metadata": meta, "expire_ms": _expire(expire),
+        _g, offset, epoch, meta, commit, expire = t
+        extra = {"leader_epoch": _epoch(epoch), "metadata": meta[len(", metadata="):], "expire_ms": _expire(expire),
                  "format": "OffsetAndMetadata (2.1-3.9)"}
         return Match("formatter_offset_and_metadata", "offset_record",
                      {**base, "offset": int(offset), "ts_ms": int(commit), "extra": extra})
-    # group_line
-    key, value = tree.children
-    group = str(key)
-    vrule = str(value.data)
-    if vrule == "group_tombstone":
+    group = t[0]
+    if rule == "group_tombstone":
         return Match("formatter_group_tombstone", "tombstone", {"group_id": group, "extra": {"record": "group_metadata"}})
-    if vrule == "gm_old":
-        body = str(value.children[0])
-        parts = body.split(",", 3)
+    if rule == "gm_old":
+        parts = t[1].split(",", 3)
         if len(parts) < 4:
             return None
         _g, pt, state, members = parts
-        extra = {"protocol_type": pt, "state": state, "members": _members_map(members),
+        mlist = _members_map(members)
+        extra = {"protocol_type": pt, "state": state, "members": mlist, "member_count": len(mlist),
                  "format": "GroupMetadata (0.9-0.10)"}
-        extra["member_count"] = len(extra["members"])
         return Match("formatter_group_metadata_old", "group_metadata_record", {"group_id": group, "extra": extra})
-    gid, gen, pt, state, members = ("" if c is None else str(c) for c in value.children)
+    _key, gid, gen, pt, state, members = t
     pt_v = pt[5:-1] if pt.startswith("Some(") else None
     mlist = _members_map(members)
     extra = {"protocol_type": pt_v, "state": state, "members": mlist, "member_count": len(mlist),
@@ -234,11 +244,11 @@ def _dump_record(m: re.Match[str]) -> list[Match] | None:
                 v, dict) else None
         rec = _json_record(k, v, base_extra, "dump_json", type_field=("type", "version"))
         return [rec] if rec else None
-    tree = _parse(key, "dump_key")
-    if tree is None:
+    hit = _parse(key, "dump_key")
+    if hit is None:
         return None
-    rule = str(tree.data)
-    parts = [str(c) for c in tree.children]
+    rule, tok = hit
+    parts = [x or "" for x in tok]
     if rule in ("key_offset_v0", "key_offset_commit"):
         if rule == "key_offset_v0":  # offset::group:topic:partition
             gtp = parts[0].rsplit(":", 2)

@@ -135,3 +135,17 @@ def test_real_034_dump_log_json(shared_dir):
 def test_sniffing_rejects_other_files(shared_dir):
     assert not looks_like_offsets_dump(real_log(shared_dir, "006"))
     assert not looks_like_offsets_dump(real_log(shared_dir, "002"))
+
+
+def test_fast_path_agrees_with_lark(shared_dir):
+    from parsers.offsets_dump import _parse, lark_parse
+
+    lines = [line for line in doc_examples(shared_dir) if "::" in line and not line.startswith(("|", "offset:"))]
+    assert len(lines) >= 7
+    for line in lines:
+        hit = _parse(line, "formatter_line")
+        rule, why = lark_parse(line)
+        assert hit is not None and hit[0] == rule, (line, why)
+    assert lark_parse("[g,t,0]::Nope")[0] is None
+    for key in ("offset::g:t:0", "metadata::g", "offset_commit::group=g,partition=t-1", "group_metadata::group=g"):
+        assert _parse(key, "dump_key")[0] == lark_parse(key, "dump_key")[0]
