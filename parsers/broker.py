@@ -240,8 +240,15 @@ def looks_like_broker_message(message: str, logger: str | None = None) -> bool:
     return bool(_IDENT.match(message.lstrip()) or (logger and _COORD_LOGGER.search(logger)))
 
 
+MAX_MESSAGE = 65_536
+"""Longer messages are not matched (None: the reader keeps them as unparsed). The rules' free-text
+holes are lazy matches, quadratic on adversarial input; real coordinator messages are far shorter."""
+
+
 def parse_broker_message(message: str, logger: str | None = None) -> Match | None:
     """One broker coordinator message (no timestamp/level/logger) -> Match, or None when no rule fits."""
+    if len(message) > MAX_MESSAGE:
+        return None
     text = message.strip()
     m = _IDENT.match(text) if text.startswith("[Group") else None
     if m:

@@ -105,7 +105,14 @@ def parse_offsets_dump_line(line: str) -> Match | _Ignore | None:
     return res
 
 
+MAX_LINE = 1_000_000
+"""Longer lines are not parsed (None: kept as unparsed by the reader); a GroupMetadata record with
+thousands of members stays well below this."""
+
+
 def parse_offsets_dump_records(line: str) -> list[Match] | _Ignore | None:
+    if len(line) > MAX_LINE:
+        return None
     s = line.strip()
     if not s or _STRUCTURAL.search(line) or s in ("...", "…"):
         return IGNORE
@@ -234,7 +241,7 @@ def _dump_record(m: re.Match[str]) -> list[Match] | None:
         try:
             k = json.loads(key)
             v = None if payload in (None, "<DELETE>") else json.loads(payload)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):
             return None
         if isinstance(k, dict) and isinstance(k.get("metadata"), str):  # 1.0 .. 2.4 group key
             if v is None:
@@ -286,7 +293,7 @@ def _dump_record(m: re.Match[str]) -> list[Match] | None:
     if payload.startswith("{"):
         try:
             v = json.loads(payload)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         return [_group_from_text_json(f"dump_{rule}", group, v, base_extra)]
     # 0.10-0.11: protocolType:protocol:generationId:assignment
@@ -323,7 +330,7 @@ def _json_formatter_records(s: str) -> list[Match] | None:
     while i < len(s):
         try:
             obj, end = dec.raw_decode(s, i)
-        except ValueError:
+        except (ValueError, RecursionError):
             return out or None
         i = end
         while i < len(s) and s[i] in " \t,":
