@@ -249,7 +249,8 @@ def parse_broker_message(message: str, logger: str | None = None) -> Match | Non
     """One broker coordinator message (no timestamp/level/logger) -> Match, or None when no rule fits."""
     if len(message) > MAX_MESSAGE:
         return None
-    text = message.strip()
+    # a record with continuation lines (stack trace of an ERROR line): the rules match its first line
+    text = message.split("\n", 1)[0].strip() if "\n" in message else message.strip()
     m = _IDENT.match(text) if text.startswith("[Group") else None
     if m:
         text = text[m.end():]

@@ -19,8 +19,7 @@ from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
 
-# Headers and banners carry these words; data rows are recognised by their numeric columns
-# (partition, offsets and lag, or the #PARTITIONS count), expressed as Java/Python-compatible regex.
+# Literal words of the headers, banners and command lines (the reader escapes and ORs them).
 CANDIDATE_WORDS: tuple[str, ...] = (
     "CURRENT-OFFSET",
     "CONSUMER-ID",
@@ -30,10 +29,15 @@ CANDIDATE_WORDS: tuple[str, ...] = (
     "does not exist",
     "kafka-consumer-groups",
     "ConsumerGroupCommand",
-    r"\s\d+\s+(?:-?\d+|-|unknown)\s+(?:-?\d+|-|unknown)\s+(?:-?\d+|-|unknown)(?:\s|$)",
-    r"\s\d+\s*$",
-    r"\s\(\d+\)\s",
 )
+
+ROW_REGEX = (
+    r"\s\d+\s+(?:-?\d+|-|unknown)\s+(?:-?\d+|-|unknown)\s+(?:-?\d+|-|unknown)(?:\s|$)"
+    r"|\s\d+\s*$|\s\d+\s+\S*\(|\s\(-?\d+\)\s"
+)
+"""Data rows carry no fixed word: this regex (valid in Python and Java) matches every row the parser can
+turn into an event (offsets rows by their numeric columns, --members rows by #PARTITIONS, --state rows by
+the coordinator id). A JVM-side pre-filter of describe files must OR it in, or better not filter them."""
 
 _HEADER_START = re.compile(r"^(?:GROUP\s+(?:TOPIC|CONSUMER-ID|COORDINATOR \(ID\))|TOPIC\s+PARTITION|CONSUMER-ID\s+HOST|"
                            r"COORDINATOR \(ID\))(?:\s|$)")

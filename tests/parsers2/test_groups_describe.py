@@ -109,3 +109,29 @@ def test_headerless_rows_and_garbage():
 def test_sniffing():
     assert not looks_like_groups_describe(["[2024-01-01 00:00:00,000] INFO hello (kafka.server.KafkaServer)"])
     assert looks_like_groups_describe(["$ kafka-consumer-groups --bootstrap-server x:9092 \\", "  --describe --group g"])
+
+
+def test_row_regex_matches_every_parsed_row(shared_dir):
+    import re
+
+    from parsers.groups_describe import ROW_REGEX
+
+    rx = re.compile(ROW_REGEX)
+    tables = [
+        real_log(shared_dir, "002"),
+        real_log(shared_dir, "028"),
+        ["GROUP CONSUMER-ID GROUP-INSTANCE-ID HOST CLIENT-ID #PARTITIONS ASSIGNMENT",
+         "g  c-1-77aa  pod-1  /10.0.0.5  c-1  3  orders(0,1), audit(4)",
+         "g  c-2-88bb  -  /10.0.0.6  c-2  0"],
+        ["GROUP                     COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE           #MEMBERS",
+         "g                         broker-2.example:9092  (2) range                Stable          2"],
+    ]
+    parsed = 0
+    for lines in tables:
+        p = DescribeParser()
+        for line in lines:
+            out = p.feed(line)
+            if out is not None and out is not IGNORE:
+                parsed += 1
+                assert rx.search(line), line
+    assert parsed == 6 + 5 + 2 + 1
