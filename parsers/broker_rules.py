@@ -293,7 +293,7 @@ RULES: dict[str, tuple[str, tuple[str, ...]]] = {
     'offsets_expired_14': ('broker_offsets_expired', ('group_id', 'topic', 'partition#')),  # '[GroupId {}] Expired offset for partition={}-{}'
     'member_removed_25': ('broker_member_removed', ('group_id', 'member_id', 'member_epoch#')),  # '[GroupId {}] Ignoring rebalance timeout for {} because the member left the epoch'
     'group_state_change_4': ('broker_group_state_changed', ('group_id', 'member_id')),  # '[GroupId {}] Ignoring revocation timeout for {} because the member state does no'
-    'member_fenced_6': ('broker_member_fenced', ('group_id', 'member_id', 'duration_ms#')),  # '[GroupId {}] Member {} fenced from the group because it failed to revoke partiti'
+    'member_fenced_6': ('broker_member_fenced', ('group_id', 'member_id', 'timeout_ms#')),  # '[GroupId {}] Member {} fenced from the group because it failed to revoke partiti'
     'member_fenced_7': ('broker_member_fenced', ('group_id', 'member_id', 'member_epoch#', 'timeout_ms#')),  # '[GroupId {}] Member {} fenced from the group because it failed to transition fro'
     'member_fenced_8': ('broker_member_fenced', ('group_id', 'member_id')),  # '[GroupId {}] Member {} fenced from the group because its session expired.'
     'member_fenced_9': ('broker_member_fenced', ('group_id', 'member_id', 'reason')),  # '[GroupId {}] Member {} fenced from the group because {}.'

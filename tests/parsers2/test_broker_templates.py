@@ -238,3 +238,22 @@ def test_lark_path_explains_where_matching_stopped():
 
     rule, why, fields = lark_parse_body("Preparing to rebalance group g1 because of reasons")
     assert rule is None and "column" in why and fields == {}
+
+
+def test_generated_grammar_is_up_to_date(shared_dir, repo_root):
+    from parsers.gen_broker_grammar import generate
+
+    grammar, rules = generate(shared_dir / "formats" / "kafka-coordinator-log-templates.tsv")
+    assert (repo_root / "parsers" / "grammars" / "broker.lark").read_text() == grammar, (
+        "re-run: python -m parsers.gen_broker_grammar")
+    assert (repo_root / "parsers" / "broker_rules.py").read_text() == rules
+
+
+def test_every_rule_names_its_kafka_source():
+    from importlib import resources
+
+    lines = resources.files("parsers").joinpath("grammars/broker.lark").read_text().splitlines()
+    rule_lines = [i for i, line in enumerate(lines) if re.match(r"^[a-z_]+_\d+: ", line)]
+    assert len(rule_lines) == 317
+    for i in rule_lines:
+        assert re.match(r"^// \w+\.(?:scala|java) \S+\.\.\S+", lines[i - 1]), lines[i]
