@@ -45,14 +45,22 @@ _MM_FIELD = re.compile(
     r"(memberId|groupInstanceId|clientId|clientHost|sessionTimeoutMs|rebalanceTimeoutMs)=([^,()]*(?:\([^()]*\))?)"
 )
 _TP_OFFSETS = re.compile(r"__consumer_offsets-(\d+)$")
-_REASON_MEMBER = re.compile(r"(?:[Mm]ember|Leader) (?!with\b|id\b)(\S+?)(?:[;,]|\s|$)")
-_REASON_INSTANCE = re.compile(r"group instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|[^\s;,)]+)")
+# GroupCoordinator.scala (2.1 .. 3.x) and GroupMetadataManager.java (3.6+) rebalance reasons
+_REASON_MEMBER = re.compile(r"(?:[Mm]ember:?|Leader) (?!with\b|id\b)([^\s;,)]+)")
+_REASON_INSTANCE = re.compile(r"instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|[^\s;,)]+)")
 _REASON_CLASS = (
     ("heartbeat expiration", "heartbeat_expiration"),
     ("LeaveGroup", "leave_group"),
     ("Adding new member", "new_member"),
+    ("Updating metadata for static member", "static_member_update"),
     ("Updating metadata for member", "member_metadata_update"),
     ("re-joining group", "leader_rejoin"),
+    ("joining group during", "member_rejoin"),
+    ("pending sync request expiration", "pending_sync_expiration"),
+    ("when storing group assignment", "sync_store_error"),
+    ("over capacity", "over_capacity"),
+    ("selectedProtocol will change", "static_protocol_change"),
+    ("Downgrade group", "group_downgrade"),
     ("removing member", "member_removed"),
 )
 

@@ -257,3 +257,36 @@ def test_every_rule_names_its_kafka_source():
     assert len(rule_lines) == 317
     for i in rule_lines:
         assert re.match(r"^// \w+\.(?:scala|java) \S+\.\.\S+", lines[i - 1]), lines[i]
+
+
+@pytest.mark.parametrize(
+    "reason, trigger, member, instance",
+    [
+        # GroupCoordinator.scala 2.3 spelling, 2.4+ spelling with Some(..), 3.2+ with client reason
+        ("Adding new member m-1 with group instanceid None", "new_member", "m-1", None),
+        ("Adding new member m-1 with group instance id Some(pod-1); client reason: rebalance enforced by user",
+         "new_member", "m-1", "pod-1"),
+        ("removing member m-2 on heartbeat expiration", "heartbeat_expiration", "m-2", None),
+        ("removing member m-2 on heartbeat expiration.", "heartbeat_expiration", "m-2", None),  # 3.6+ Java
+        ("Removing member m-3 on LeaveGroup; client reason: the consumer is being closed", "leave_group", "m-3", None),
+        ("Leader m-4 re-joining group during Stable; client reason: not provided", "leader_rejoin", "m-4", None),
+        ("Member m-5 joining group during CompletingRebalance; client reason: x", "member_rejoin", "m-5", None),
+        ("Updating metadata for member m-6 during Stable; client reason: x", "member_metadata_update", "m-6", None),
+        ("Updating metadata for static member m-7 with instance id pod-7; client reason: x", "static_member_update",
+         "m-7", "pod-7"),
+        ("Error NOT_COORDINATOR when storing group assignment during SyncGroup (member: m-8)", "sync_store_error",
+         "m-8", None),
+        ("Removing Set(m-9, m-10) on pending sync request expiration", "pending_sync_expiration", None, None),
+        ("Freshly-loaded group is over capacity (10). Rebalancing in order to give a chance for consumers to commit "
+         "offsets", "over_capacity", None, None),
+    ],
+)
+def test_rebalance_reasons(reason, trigger, member, instance):
+    m = parse_broker_message(
+        f"[GroupCoordinator 1]: Preparing to rebalance group g in state Stable with old generation 3 "
+        f"(__consumer_offsets-1) (reason: {reason})", None)
+    assert m.fields["reason"] == reason
+    extra = m.fields["extra"]
+    assert extra.get("trigger") == trigger
+    assert extra.get("trigger_member_id") == member
+    assert extra.get("trigger_instance_id") == instance
