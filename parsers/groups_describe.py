@@ -76,6 +76,7 @@ _COLUMN = {
     "CURRENT-ASSIGNMENT": "assignment",
     "TARGET-EPOCH": "target_epoch",
     "TARGET-ASSIGNMENT": "target_assignment",
+    "UPGRADED": "upgraded",
 }
 _INT_FIELDS = {"partition", "offset", "log_end_offset", "lag", "partition_count", "member_count", "leader_epoch",
                "group_epoch", "target_assignment_epoch", "member_epoch", "target_epoch"}
@@ -123,6 +124,7 @@ class DescribeParser:
 
     def __init__(self) -> None:
         self.columns: list[str] | None = None
+        self.offsets: list[int] | None = None  # where each header column starts (for aligned rows)
         self.group_from_command: str | None = None
         self.group_state: dict[str, str] = {}
         self._continuation = False
@@ -149,19 +151,22 @@ class DescribeParser:
             cols = _split_header(s)
             if cols:
                 self.columns = cols
+                self.offsets = _column_offsets(raw.lstrip(), cols)
                 return IGNORE
             return None
         if _NOISE.match(s):
             return IGNORE
-        return self._row(s)
+        return self._row(s, raw.lstrip())
 
-    def _row(self, s: str) -> Match | None:
+    def _row(self, s: str, raw_row: str = "") -> Match | None:
         columns = self.columns
         if columns is None:
             columns = _GUESS.get(len(s.split()))
             if columns is None:
                 return None
         cells = self._cells(s, columns)
+        if cells is None and self.columns is not None and self.offsets:
+            cells = _aligned_cells(raw_row, self.offsets)
         if cells is None:
             return None
         fields: dict[str, Any] = {}
@@ -189,6 +194,10 @@ class DescribeParser:
                 parts = _assignment_partitions(value)
                 if parts:
                     fields["partitions"] = parts
+                continue
+            if name == "target_assignment" and value is not None:
+                extra["target_assignment"] = value
+                extra["target_partitions"] = list(_assignment_partitions(value))
                 continue
             if value is None:
                 if name in ("offset", "lag", "log_end_offset"):
@@ -219,7 +228,9 @@ class DescribeParser:
         if "COORDINATOR (ID)" in columns:
             parts = [re.sub(r"^(\S+:\d+)\((-?\d+)\)$", r"\1  (\2)", p) for p in parts]
         n = len(columns)
-        if columns[-1] in ("ASSIGNMENT", "CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT") and len(parts) >= n - 1:
+        spacey = ("ASSIGNMENT", "CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT")
+        only_last = columns[-1] in spacey and not any(c in spacey for c in columns[:-1])
+        if only_last and len(parts) >= n - 1:
             # trailing assignment list holds ", " separators; it may also be absent (non-verbose rows)
             head = parts[: n - 1]
             tail = " ".join(parts[n - 1:])
@@ -229,14 +240,44 @@ class DescribeParser:
         return parts
 
 
+def _column_offsets(header: str, cols: list[str]) -> list[int]:
+    offsets, pos = [], 0
+    for col in cols:
+        pos = header.index(col, pos)
+        offsets.append(pos)
+        pos += len(col)
+    return offsets
+
+
+def _aligned_cells(row: str, offsets: list[int]) -> list[str] | None:
+    """Cut a row at the header's column starts: for cells holding spaces in the middle of a row (4.x
+    `--members --verbose` CURRENT-ASSIGNMENT). Only when every cut falls on a space."""
+    cells = []
+    for i, start in enumerate(offsets):
+        end = offsets[i + 1] if i + 1 < len(offsets) else len(row)
+        if start > len(row) or (start > 0 and not row[start - 1].isspace()):
+            return None
+        cell = row[start:end].strip()
+        if not cell:
+            return None
+        cells.append(cell)
+    return cells
+
+
 _TP_GROUP = re.compile(r"([^\s(,]*)\(([\d,]*)\)")
+_TP_COLON = re.compile(r"([^;:\s]+):([\d,]+)")
 
 
 def _assignment_partitions(text: str) -> tuple[str, ...]:
-    """`orders(0,1,2), audit(3)` -> ("orders-0", ..., "audit-3"); topic-less 3.x renderings give ()."""
+    """Assignment cells -> ("orders-0", ...): 2.x/3.x `orders(0,1,2), audit(3)`, 4.x `audit:3;orders:0,1,2`;
+    the topic-less 3.x rendering `(0,1), (3)` gives ()."""
     out: list[str] = []
-    for topic, nums in _TP_GROUP.findall(text):
-        if not topic:
-            return ()
-        out.extend(f"{topic}-{n}" for n in nums.split(",") if n)
+    if "(" in text:
+        for topic, nums in _TP_GROUP.findall(text):
+            if not topic:
+                return ()
+            out.extend(f"{topic}-{n}" for n in nums.split(",") if n)
+    else:
+        for topic, nums in _TP_COLON.findall(text):
+            out.extend(f"{topic}-{n}" for n in nums.split(",") if n)
     return tuple(out)

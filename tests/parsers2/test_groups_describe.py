@@ -135,3 +135,34 @@ def test_row_regex_matches_every_parsed_row(shared_dir):
                 parsed += 1
                 assert rx.search(line), line
     assert parsed == 6 + 5 + 2 + 1
+
+
+def test_4x_members_verbose_epochs_and_assignments():
+    # tools/.../ConsumerGroupCommand.java (4.x): assignments print as "topic:0,1;topic2:3"
+    lines = [
+        "GROUP           CONSUMER-ID                HOST            CLIENT-ID       #PARTITIONS     "
+        "CURRENT-EPOCH   CURRENT-ASSIGNMENT   TARGET-EPOCH    TARGET-ASSIGNMENT",
+        "g               m-77aa                     /10.0.0.5       c-1             3               "
+        "12              audit:4;orders:0,1   13              orders:0,1",
+        "g               m-88bb                     /10.0.0.6       c-2             0               "
+        "13              -                    13              audit:4",
+    ]
+    a, b = rows(feed_all(lines))
+    assert a.fields["member_epoch"] == 12 and a.fields["partitions"] == ("audit-4", "orders-0", "orders-1")
+    assert a.fields["extra"]["target_epoch"] == 13 and a.fields["extra"]["target_partitions"] == ["orders-0", "orders-1"]
+    assert "partitions" not in b.fields and b.fields["extra"]["target_partitions"] == ["audit-4"]
+
+
+def test_cells_with_spaces_mid_row_fall_back_to_header_alignment():
+    head = ("GROUP           CONSUMER-ID                HOST            CLIENT-ID       #PARTITIONS     "
+            "CURRENT-EPOCH   CURRENT-ASSIGNMENT           TARGET-EPOCH    TARGET-ASSIGNMENT")
+    row = ("g               m-77aa                     /10.0.0.5       c-1             3               "
+           "12              orders:0,1, audit:4          13              orders:0,1")
+    p = DescribeParser()
+    assert p.feed(head) is IGNORE
+    r = p.feed(row)
+    assert r is not None and r is not IGNORE
+    assert r.fields["member_id"] == "m-77aa" and r.fields["member_epoch"] == 12
+    assert r.fields["extra"]["assignment"] == "orders:0,1, audit:4"
+    assert r.fields["extra"]["target_epoch"] == 13 and r.fields["extra"]["target_assignment"] == "orders:0,1"
+    assert r.fields["partitions"] == ("orders-0", "orders-1", "audit-4")
