@@ -20,7 +20,7 @@ from importlib import resources
 from typing import Any
 
 from parsers.base import Match
-from parsers.broker_rules import CONTEXT_BOUND, RULES, STARTS, TEXT_WORDS
+from parsers.broker_rules import CONTEXT_BOUND, RULES, STARTS, TEMPLATES, TEXT_WORDS
 from parsers.lark_regex import CompiledStart, compile_starts, match_start
 
 # Literal substrings of which every line these rules can match contains at least one (the reader
@@ -277,3 +277,38 @@ def parse_broker_message(message: str, logger: str | None = None) -> Match | Non
         if part is not None:
             fields.setdefault("extra", {}).setdefault("offsets_partition", int(part))
     return Match(rule, kind, fields)
+
+
+def explain_broker_message(message: str, logger: str | None = None) -> dict[str, Any]:
+    """For `coordscope explain`: the ident, the start symbol the first word chose, the rule that matched
+    with its catalogue template and Kafka source, the fields; or, when nothing matched, where Lark's
+    LALR parse stopped and the closest templates."""
+    import difflib
+
+    text = message.split("\n", 1)[0].strip()
+    out: dict[str, Any] = {"side": "broker"}
+    m = _IDENT.match(text)
+    if m:
+        out["ident"] = m.group(0).strip()
+        text = text[m.end():]
+    out["body"] = text
+    out["start"] = _first_word_key(text) or _STAR_START
+    res = parse_broker_message(message, logger)
+    if res is not None:
+        template, source = TEMPLATES[res.rule]
+        out.update(result="parsed", rule=res.rule, kind=res.kind, template=template, source=source,
+                   fields=res.fields)
+        return out
+    rule, why, _fields_ = lark_parse_body(text)
+    if rule is not None and rule in CONTEXT_BOUND:
+        out.update(result="unparsed", rule=rule,
+                   why="matches a generic coordinator template, but the line has neither a coordinator "
+                       "ident nor a coordinator logger")
+        return out
+    scored = sorted(((difflib.SequenceMatcher(None, text, t.replace("{}", "")).ratio(), r, t, src)
+                     for r, (t, src) in TEMPLATES.items()), reverse=True)[:3]
+    out.update(result="unparsed", why=why,
+               closest=[{"rule": r, "similarity": round(ratio, 2), "template": t, "source": src}
+                        for ratio, r, t, src in scored])
+    return out
+

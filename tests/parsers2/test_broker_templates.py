@@ -290,3 +290,18 @@ def test_rebalance_reasons(reason, trigger, member, instance):
     assert extra.get("trigger") == trigger
     assert extra.get("trigger_member_id") == member
     assert extra.get("trigger_instance_id") == instance
+
+
+def test_explain_names_the_template_and_its_source():
+    from parsers.broker import explain_broker_message
+
+    out = explain_broker_message(
+        "[GroupCoordinator 0]: Stabilized group opal generation 15 (__consumer_offsets-7)", None)
+    assert out["result"] == "parsed" and out["ident"] == "[GroupCoordinator 0]:"
+    assert out["template"] == "Stabilized group {} generation {} ({}-{})"
+    assert out["source"] == "GroupCoordinator.scala 0.11.0.0..2.7.2" and out["start"] == "s_stabilized"
+    bad = explain_broker_message("[GroupCoordinator 0]: Stabilized group opal at generation 15", None)
+    assert bad["result"] == "unparsed" and "column" in bad["why"]
+    assert bad["closest"][0]["template"].startswith("Stabilized group {} generation {}")
+    generic = explain_broker_message("Shutting down.", "kafka.server.ReplicaManager")
+    assert generic["result"] == "unparsed" and "ident" in generic["why"]
