@@ -396,10 +396,10 @@ def _json_record(key: Any, value: Any, base_extra: dict[str, Any], rule: str,
         group = kd.get("groupId") or kd.get("group")
         extra.update(record_type=ktype, key=kd, value=vd)
         kind = "tombstone" if value is None else "group_metadata_record"
-        fields: dict[str, Any] = {"group_id": group, "extra": extra}
+        kfields: dict[str, Any] = {"group_id": group, "extra": extra}
         if isinstance(vd, dict) and isinstance(vd.get("epoch"), int):
-            fields["generation"] = vd["epoch"]
+            kfields["generation"] = vd["epoch"]
         if "memberId" in kd:
-            fields["member_id"] = kd["memberId"]
-        return Match(f"{rule}_record_type_{ktype}", kind, fields)
+            kfields["member_id"] = kd["memberId"]
+        return Match(f"{rule}_record_type_{ktype}", kind, kfields)
     return None

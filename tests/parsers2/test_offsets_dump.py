@@ -149,3 +149,24 @@ def test_fast_path_agrees_with_lark(shared_dir):
     assert lark_parse("[g,t,0]::Nope")[0] is None
     for key in ("offset::g:t:0", "metadata::g", "offset_commit::group=g,partition=t-1", "group_metadata::group=g"):
         assert _parse(key, "dump_key")[0] == lark_parse(key, "dump_key")[0]
+
+
+def test_kip848_consumer_group_records_in_dump_log():
+    # DumpLogSegments 3.8+: record types 3.. are the new consumer-group records (KIP-848)
+    meta = ('| offset: 40 CreateTime: 1720000000000 keySize: 10 valueSize: 12 sequence: -1 headerKeys: [] '
+            'key: {"type":"3","data":{"groupId":"g"}} payload: {"version":"0","data":{"epoch":5}}')
+    member = ('| offset: 41 CreateTime: 1720000000001 keySize: 20 valueSize: -1 sequence: -1 headerKeys: [] '
+              'key: {"type":"5","data":{"groupId":"g","memberId":"m-1"}} payload: <DELETE>')
+    a = parse_offsets_dump_line(meta)
+    assert a.kind == "group_metadata_record" and a.fields["group_id"] == "g" and a.fields["generation"] == 5
+    assert a.fields["extra"]["record_type"] == 3
+    b = parse_offsets_dump_line(member)
+    assert b.kind == "tombstone" and b.fields["member_id"] == "m-1" and b.fields["extra"]["record_type"] == 5
+
+
+def test_every_result_is_json_serialisable(shared_dir):
+    import json
+
+    for line in doc_examples(shared_dir):
+        m = parse_offsets_dump_line(line)
+        json.dumps(m.fields)
