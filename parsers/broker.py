@@ -136,8 +136,11 @@ def _reason_facts(reason: str, extra: dict[str, Any]) -> None:
         if needle in reason:
             extra["trigger"] = cls
             break
+    mm = re.search(r"MemberMetadata\(memberId=([^,)]+)", reason)
     m = _REASON_MEMBER.search(reason)
-    if m:
+    if mm:
+        extra["trigger_member_id"] = mm.group(1)
+    elif m:
         extra["trigger_member_id"] = m.group(1)
     m = _REASON_INSTANCE.search(reason)
     if m and _instance(m.group(1)):

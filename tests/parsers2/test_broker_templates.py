@@ -277,6 +277,8 @@ def test_every_rule_names_its_kafka_source():
         ("Error NOT_COORDINATOR when storing group assignment during SyncGroup (member: m-8)", "sync_store_error",
          "m-8", None),
         ("Removing Set(m-9, m-10) on pending sync request expiration", "pending_sync_expiration", None, None),
+        ("removing member MemberMetadata(memberId=m-11, groupInstanceId=None, clientId=c) on heartbeat expiration",
+         "heartbeat_expiration", "m-11", None),
         ("Freshly-loaded group is over capacity (10). Rebalancing in order to give a chance for consumers to commit "
          "offsets", "over_capacity", None, None),
     ],
