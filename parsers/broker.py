@@ -265,7 +265,8 @@ def parse_broker_message(message: str, logger: str | None = None) -> Match | Non
     m = _IDENT.match(text) if text.startswith("[Group") else None
     if m:
         text = text[m.end():]
-    parsed = _parse_body(text)
+    # memo only short messages: a cache of long lines would hold megabytes
+    parsed = _parse_body(text) if len(text) <= 1024 else _parse_body.__wrapped__(text)
     if parsed is None:
         return None
     rule, kind, items = parsed
