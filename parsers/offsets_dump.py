@@ -25,16 +25,14 @@ from parsers.lark_regex import CompiledStart, compile_starts, match_start
 
 CANDIDATE_WORDS: tuple[str, ...] = ("::", " key: ", '{"key":', "OffsetAndMetadata", "GroupMetadata")
 
-_RECORD = re.compile(
-    r"^\|?\s*offset: (?P<log_offset>\d+)\b(?P<mid>.*?) key: (?P<key>.*?)(?: payload: (?P<payload>.*))?$"
-)
+# DumpLogSegments record line: "[| ]offset: N <record fields> key: K[ payload: V]" (cut with str.find)
+_RECORD_HEAD = re.compile(r"\|?\s*offset: (\d+)\b")
 _CREATE_TIME = re.compile(r"\b(?:CreateTime|LogAppendTime): (-?\d+)")
+# shell commands and their continuations, tool banners, batch headers, elisions (matched at the start)
 _STRUCTURAL = re.compile(
-    r"^(?:\$ |# |> |\.\.\.|…|Dumping |Starting offset: |Log starting offset: |baseOffset: |WARNING: |"
-    r"Processed a total of |\s+--|\|? ?offset: \d+ .*(?:endTxnMarker|isControl: true))"
-    r"|\\$"
+    r"(?:\$ |# |> |\.\.\.|…|Dumping |Starting offset: |Log starting offset: |baseOffset: |WARNING: |"
+    r"Processed a total of |\s+--)"
 )
-_DUMP_RECORD_NO_KEY = re.compile(r"^\|?\s*offset: \d+ ")
 _MEMBER_SPLIT = re.compile(r"(?:^|, )(\S+) -> (?=MemberMetadata\(|\[)")
 _MM_FIELD = re.compile(
     r"(memberId|groupInstanceId|clientId|clientHost|sessionTimeoutMs|rebalanceTimeoutMs|supportedProtocols)="
@@ -83,7 +81,7 @@ def looks_like_offsets_dump(lines: list[str]) -> bool:
             return True
         if s.startswith('{"key":{') or re.match(r"^\[[^\]]*,[^\],]*,\d+\]::", s) or "::GroupMetadata(" in s:
             hits += 1
-        elif _RECORD.match(s) and re.search(r" key: (?:offset(?:_commit)?::|group_metadata::|metadata::|\{\")", s):
+        elif _RECORD_HEAD.match(s) and re.search(r" key: (?:offset(?:_commit)?::|group_metadata::|metadata::|\{\")", s):
             hits += 1
         elif re.match(r"^[^\s\[]\S*::NULL$", s):
             hits += 1
@@ -114,15 +112,18 @@ def parse_offsets_dump_records(line: str) -> list[Match] | _Ignore | None:
     if len(line) > MAX_LINE:
         return None
     s = line.strip()
-    if not s or _STRUCTURAL.search(line) or s in ("...", "…"):
+    if not s or _STRUCTURAL.match(line) or _STRUCTURAL.match(s) or s.endswith("\\"):
         return IGNORE
     if s.startswith("{"):
         return _json_formatter_records(s)
-    m = _RECORD.match(s)
-    if m:
-        return _dump_record(m)
-    if _DUMP_RECORD_NO_KEY.match(s):
-        return IGNORE  # a record line without key/payload (control record, 0.10 tombstone)
+    head = _RECORD_HEAD.match(s)
+    if head:
+        k = s.find(" key: ", head.end())
+        if k < 0:
+            return IGNORE  # a record line without key/payload (control record, 0.10 tombstone)
+        p = s.find(" payload: ", k + 6)
+        key, payload = (s[k + 6:p], s[p + 10:]) if p >= 0 else (s[k + 6:], None)
+        return _dump_record(int(head.group(1)), s[head.end():k], key, payload)
     if "::" in s:
         one = _formatter_line(s)
         return [one] if one else None
@@ -230,11 +231,11 @@ def _int(v: Any) -> int | None:
 # ---------------------------------------------------------------- B: DumpLogSegments --offsets-decoder
 
 
-def _dump_record(m: re.Match[str]) -> list[Match] | None:
-    key, payload = m.group("key").strip(), m.group("payload")
+def _dump_record(log_offset: int, mid: str, key: str, payload: str | None) -> list[Match] | None:
+    key = key.strip()
     payload = payload.strip() if payload is not None else None
-    ct = _CREATE_TIME.search(m.group("mid"))
-    base_extra: dict[str, Any] = {"log_offset": int(m.group("log_offset"))}
+    ct = _CREATE_TIME.search(mid)
+    base_extra: dict[str, Any] = {"log_offset": log_offset}
     if ct:
         base_extra["create_time_ms"] = int(ct.group(1))
     if key.startswith("{"):
