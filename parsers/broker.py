@@ -309,8 +309,19 @@ def explain_broker_message(message: str, logger: str | None = None) -> dict[str,
                    why="matches a generic coordinator template, but the line has neither a coordinator "
                        "ident nor a coordinator logger")
         return out
-    scored = sorted(((difflib.SequenceMatcher(None, text, t.replace("{}", "")).ratio(), r, t, src)
-                     for r, (t, src) in TEMPLATES.items()), reverse=True)[:3]
+    probe = text[:400]
+    sm = difflib.SequenceMatcher(autojunk=False)
+    sm.set_seq2(probe)
+    rough = []
+    for r, (t, src) in TEMPLATES.items():
+        sm.set_seq1(t.replace("{}", ""))
+        rough.append((sm.quick_ratio(), r, t, src))
+    rough.sort(reverse=True)
+    scored = []
+    for _q, r, t, src in rough[:20]:  # exact ratio only for the best rough candidates
+        sm.set_seq1(t.replace("{}", ""))
+        scored.append((sm.ratio(), r, t, src))
+    scored = sorted(scored, reverse=True)[:3]
     out.update(result="unparsed", why=why,
                closest=[{"rule": r, "similarity": round(ratio, 2), "template": t, "source": src}
                         for ratio, r, t, src in scored])

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsers.base import IGNORE, Match
-from parsers.broker import parse_broker_message
+from parsers.broker import explain_broker_message, parse_broker_message
 from parsers.groups_describe import DescribeParser, looks_like_groups_describe
 from parsers.offsets_dump import looks_like_offsets_dump, parse_offsets_dump_line, parse_offsets_dump_records
 
@@ -28,6 +28,8 @@ FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCh
 def test_broker_never_raises(message, logger):
     m = parse_broker_message(message, logger)
     assert m is None or (isinstance(m, Match) and m.kind.startswith("broker_"))
+    out = explain_broker_message(message, logger)
+    assert out["result"] == ("unparsed" if m is None else "parsed")
 
 
 @FAST
