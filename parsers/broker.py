@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from parsers.base import Match
+from parsers.base import IGNORE, Match, _Ignore
 from parsers.broker_rules import CONTEXT_BOUND, RULES, STARTS, TEMPLATES, TEXT_WORDS
 from parsers.lark_regex import CompiledStart, compile_starts, match_start
 
@@ -38,7 +38,17 @@ _IDENT = re.compile(
     r"|GroupMetadataManager brokerId=(?P<b2>\d+)"
     r"|Group Metadata Manager on Broker (?P<b3>\d+))\]:? ?"
 )
-_COORD_LOGGER = re.compile(r"[Cc]oordinator|GroupMetadataManager|GroupMetadata\b|ClassicGroup|GenericGroup")
+# Loggers of the group coordinator: kafka.coordinator.GroupCoordinator (0.9-0.10), kafka.coordinator.group.*
+# (0.11+), org.apache.kafka.coordinator.group.* (3.6+), also abbreviated by logback ("k.c.g.GroupCoordinator").
+_GROUP_CLASSES = ("GroupCoordinator", "GroupMetadataManager", "GroupMetadata", "MemberMetadata", "ClassicGroup",
+                  "GenericGroup", "ConsumerGroup", "GroupCoordinatorService", "GroupCoordinatorShard",
+                  "OffsetMetadataManager", "CoordinatorLoaderImpl", "DelayedJoin", "DelayedHeartbeat")
+_COORD_LOGGER = re.compile(r"coordinator\.group\.|\bc\.g\.|(?:^|\.)(?:" + "|".join(_GROUP_CLASSES) + r")(?:\$\w*)?$")
+# The other coordinators share words and the runtime with the group coordinator; their lines are not ours.
+_OTHER_COORDINATOR_LOGGER = re.compile(r"coordinator\.(?:transaction|share)\.|Transaction(?:Coordinator|StateManager|"
+                                       r"MarkerChannelManager)|ShareCoordinator")
+_OTHER_COORDINATOR_IDENT = re.compile(r"\[(?:TransactionCoordinator|Transaction State Manager|Transaction Marker|"
+                                      r"ShareCoordinator)")
 
 _MEMBER_METADATA = re.compile(r"MemberMetadata\((.*)\)$", re.S)
 _MM_FIELD = re.compile(
@@ -251,13 +261,21 @@ def looks_like_broker_message(message: str, logger: str | None = None) -> bool:
     return bool(_IDENT.match(message.lstrip()) or (logger and _COORD_LOGGER.search(logger)))
 
 
+def _other_coordinator(text: str, logger: str | None) -> bool:
+    """Transaction / share coordinator lines (same packages, same runtime, not consumer-group facts)."""
+    if text.startswith("[") and _OTHER_COORDINATOR_IDENT.match(text):
+        return True
+    return bool(logger and _OTHER_COORDINATOR_LOGGER.search(logger) and not text.startswith("[Group"))
+
+
 MAX_MESSAGE = 65_536
 """Longer messages are not matched (None: the reader keeps them as unparsed). The rules' free-text
 holes are lazy matches, quadratic on adversarial input; real coordinator messages are far shorter."""
 
 
-def parse_broker_message(message: str, logger: str | None = None) -> Match | None:
-    """One broker coordinator message (no timestamp/level/logger) -> Match, or None when no rule fits."""
+def parse_broker_message(message: str, logger: str | None = None) -> Match | _Ignore | None:
+    """One broker coordinator message (no timestamp/level/logger) -> Match, or None when no rule fits;
+    IGNORE for transaction/share coordinator lines (their packages and words overlap ours)."""
     if len(message) > MAX_MESSAGE:
         return None
     # a record with continuation lines (stack trace of an ERROR line): the rules match its first line
@@ -265,6 +283,8 @@ def parse_broker_message(message: str, logger: str | None = None) -> Match | Non
     m = _IDENT.match(text) if text.startswith("[Group") else None
     if m:
         text = text[m.end():]
+    elif _other_coordinator(text, logger):
+        return IGNORE
     # memo only short messages: a cache of long lines would hold megabytes
     parsed = _parse_body(text) if len(text) <= 1024 else _parse_body.__wrapped__(text)
     if parsed is None:
@@ -298,7 +318,10 @@ def explain_broker_message(message: str, logger: str | None = None) -> dict[str,
     out["body"] = text
     out["start"] = _first_word_key(text) or _STAR_START
     res = parse_broker_message(message, logger)
-    if res is not None:
+    if res is IGNORE:
+        out.update(result="ignored", why="a transaction or share coordinator line, not the group coordinator")
+        return out
+    if isinstance(res, Match):
         template, source = TEMPLATES[res.rule]
         out.update(result="parsed", rule=res.rule, kind=res.kind, template=template, source=source,
                    fields=res.fields)

@@ -307,3 +307,25 @@ def test_explain_names_the_template_and_its_source():
     assert bad["closest"][0]["template"].startswith("Stabilized group {} generation {}")
     generic = explain_broker_message("Shutting down.", "kafka.server.ReplicaManager")
     assert generic["result"] == "unparsed" and "ident" in generic["why"]
+
+
+def test_other_coordinators_are_ignored_and_group_loggers_recognised():
+    from parsers.base import IGNORE
+    from parsers.broker import looks_like_broker_message
+
+    tc = "kafka.coordinator.transaction.TransactionCoordinator"
+    assert parse_broker_message("[TransactionCoordinator id=1] Starting up.", tc) is IGNORE
+    assert parse_broker_message("Shutting down.", tc) is IGNORE
+    assert parse_broker_message("[ShareCoordinator id=1 topic=__share_group_state partition=3] Startup complete.",
+                                "org.apache.kafka.coordinator.common.runtime.CoordinatorRuntime") is IGNORE
+    runtime = "org.apache.kafka.coordinator.common.runtime.CoordinatorRuntime"
+    m = parse_broker_message("[GroupCoordinator id=1 topic=__consumer_offsets partition=3] Started unloading "
+                             "metadata for __consumer_offsets-3 with epoch 4.", runtime)
+    assert m.kind == "broker_group_unloaded" and m.fields["extra"]["offsets_partition"] == 3
+    for logger in ("kafka.coordinator.GroupCoordinator", "kafka.coordinator.group.GroupMetadataManager",
+                   "org.apache.kafka.coordinator.group.GroupMetadataManager", "k.c.g.GroupCoordinator",
+                   "kafka.coordinator.group.GroupMetadataManager$"):
+        assert looks_like_broker_message("Shutting down.", logger), logger
+        assert parse_broker_message("Shutting down.", logger).kind == "broker_coordinator_lifecycle"
+    for logger in (tc, "kafka.server.ReplicaManager", "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator"):
+        assert not looks_like_broker_message("Shutting down.", logger), logger
