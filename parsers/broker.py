@@ -296,8 +296,8 @@ def parse_broker_message(message: str, logger: str | None = None) -> Match | _Ig
     if "extra" in fields:
         fields["extra"] = dict(fields["extra"])
     if m:
-        fields["coordinator"] = m.group("b1") or m.group("b2") or m.group("b3")
-        part = m.group("part")
+        b1, b2, b3, part = m.group("b1", "b2", "b3", "part")
+        fields["coordinator"] = b1 or b2 or b3
         if part is not None:
             fields.setdefault("extra", {}).setdefault("offsets_partition", int(part))
     return Match(rule, kind, fields)

@@ -20,6 +20,8 @@ class CompiledStart:
     regex: re.Pattern[str]
     # rule name -> (index of its first kept token group, number of kept tokens)
     groups: dict[str, tuple[int, int]]
+    # regex group name -> (rule name, slice start, slice end) into m.groups(): the hot-path lookup
+    by_label: dict[str, tuple[str, int, int]]
 
 
 def compile_starts(lark: Any, starts: list[str] | tuple[str, ...]) -> dict[str, CompiledStart]:
@@ -60,7 +62,8 @@ def compile_starts(lark: Any, starts: list[str] | tuple[str, ...]) -> dict[str, 
             alts.append(f"(?P<{_group_name(label)}>{''.join(parts)})")
             spans[label] = (next_group + 1, kept)
             next_group += 1 + kept
-        out[start] = CompiledStart(re.compile("(?:" + "|".join(alts) + r")\Z", re.S), spans)
+        by_label = {_group_name(r): (r, first - 1, first - 1 + n) for r, (first, n) in spans.items()}
+        out[start] = CompiledStart(re.compile("(?:" + "|".join(alts) + r")\Z", re.S), spans, by_label)
     return out
 
 
@@ -73,12 +76,8 @@ def match_start(compiled: CompiledStart, text: str) -> tuple[str, tuple[str | No
     m = compiled.regex.match(text)
     if m is None:
         return None
-    label = m.lastgroup
-    if label is None:
+    hit = compiled.by_label.get(m.lastgroup or "")
+    if hit is None:
         return None
-    rule = label[2:]
-    spans = compiled.groups
-    if rule not in spans:  # aliases with characters outside \w were renamed
-        rule = next(r for r in spans if _group_name(r) == label)
-    first, n = spans[rule]
-    return rule, m.groups()[first - 1: first - 1 + n]
+    rule, a, b = hit
+    return rule, m.groups()[a:b]
