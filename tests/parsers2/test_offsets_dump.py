@@ -170,3 +170,17 @@ def test_every_result_is_json_serialisable(shared_dir):
     for line in doc_examples(shared_dir):
         m = parse_offsets_dump_line(line)
         json.dumps(m.fields)
+
+
+def test_sniffers_pick_exactly_their_real_files(shared_dir):
+    from parsers.groups_describe import looks_like_groups_describe
+
+    dumps, describes = set(), set()
+    for path in sorted((shared_dir / "real_logs").glob("0*.log")):
+        lines = path.read_text(errors="replace").splitlines()
+        if looks_like_offsets_dump(lines):
+            dumps.add(path.name[:3])
+        if looks_like_groups_describe(lines):
+            describes.add(path.name[:3])
+    assert dumps == {"027", "034"}
+    assert describes == {"002", "028"}
