@@ -48,6 +48,14 @@ class Kind(StrEnum):
     OFFSET_RESET = "offset_reset"
     OFFSET_SEEK = "offset_seek"
     SUBSCRIPTION_CHANGED = "subscription_changed"
+    # additive (branch parsers): finer client kinds the template catalog distinguishes
+    COORDINATOR_LOOKUP = "coordinator_lookup"  # FindCoordinator / group metadata request sent
+    HEARTBEAT_SENT = "heartbeat_sent"  # DEBUG "Sending Heartbeat request ..."
+    HEARTBEAT_THREAD = "heartbeat_thread"  # heartbeat thread started/paused/closed/failed
+    SYNC_STARTED = "sync_started"  # leader/follower SyncGroup request sent
+    OFFSET_COMMIT_SENT = "offset_commit_sent"  # OffsetCommit request sent/enqueued (not yet acked)
+    REBALANCE_STARTED = "rebalance_started"  # Connect WorkerCoordinator "Rebalance started"
+    STREAMS_STATE_CHANGED = "streams_state_changed"  # Streams thread/client "State transition from A to B"
     # broker (GroupCoordinator / GroupMetadataManager, Scala <= 3.x and Java 3.7+)
     BROKER_REBALANCE_PREPARING = "broker_rebalance_preparing"
     BROKER_GROUP_STABILIZED = "broker_group_stabilized"
