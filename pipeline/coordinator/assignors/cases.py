@@ -154,7 +154,8 @@ def load_cases(path: str) -> list:
     return data
 
 
-def run_file(path: str, out=sys.stdout) -> tuple[int, int]:
+def run_file(path: str, out=None) -> tuple[int, int]:
+    out = out or sys.stdout
     cases = load_cases(path)
     passed = failed = 0
     for i, case in enumerate(cases):
