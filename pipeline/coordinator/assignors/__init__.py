@@ -61,6 +61,20 @@ def _check_ppt(partitions_per_topic: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
+def _check_racks(partition_racks) -> dict[str, list[frozenset[str]]]:
+    if partition_racks is None:
+        return {}
+    if not isinstance(partition_racks, Mapping):
+        raise AssignorError("partition_racks must be a mapping {topic: [[racks of partition 0], ...]}")
+    out = {}
+    for topic, lst in partition_racks.items():
+        if not isinstance(lst, Sequence) or isinstance(lst, str) or not all(
+                isinstance(r, Sequence) and not isinstance(r, str) for r in lst):
+            raise AssignorError(f"partition_racks[{topic!r}] must be a list of rack lists, one per partition")
+        out[topic] = [frozenset(r for r in racks if r) for racks in lst]
+    return out
+
+
 def new_assignor(name: str) -> AbstractStickyAssignor | None:
     """A fresh sticky assignor object (it carries maxGeneration across calls, as in Kafka), or None
     for the stateless range/roundrobin assignors."""
@@ -92,17 +106,21 @@ def cluster_metadata_view(partitions_per_topic: Mapping[str, int], subscriptions
 def assign_detailed(name: str, subscriptions: Mapping[str, object], partitions_per_topic: Mapping[str, int], *,
                     assignor: AbstractStickyAssignor | None = None, member_order: Sequence[str] | None = None,
                     partition_racks: Mapping[str, Sequence[Sequence[str]]] | None = None,
-                    as_cluster_metadata: bool = False) -> AssignOutcome:
+                    as_cluster_metadata: bool = False, prefer_rack_aware_logic: bool = False) -> AssignOutcome:
     """One assignor call. ``partitions_per_topic`` is given to the assignor as is (as Kafka's tests
     call assignPartitions) unless ``as_cluster_metadata`` filters it the way a consumer's leader does.
-    ``member_order`` overrides the modelled HashMap order of the member ids (sticky assignors)."""
+    ``member_order`` overrides the modelled HashMap order of the member ids (sticky assignors).
+    ``partition_racks`` ({topic: [[replica racks of partition 0], ...]}) with ``rack`` in the
+    subscriptions enables the rack-aware range assignment; ``prefer_rack_aware_logic`` is Kafka's
+    test-only switch AbstractPartitionAssignor.preferRackAwareLogic. The sticky assignors are modelled
+    without racks (see docs/assignors.md)."""
     subs = to_subscriptions(subscriptions)
     ppt = _check_ppt(partitions_per_topic)
     if as_cluster_metadata:
         ppt = cluster_metadata_view(ppt, subs)
     if name == "range":
-        racks = {t: [frozenset(r) for r in lst] for t, lst in (partition_racks or {}).items()}
-        return AssignOutcome(assign_range(ppt, subs, racks))
+        racks = _check_racks(partition_racks)
+        return AssignOutcome(assign_range(ppt, subs, racks, prefer_rack_aware_logic))
     if name == "roundrobin":
         return AssignOutcome(assign_roundrobin(ppt, subs))
     obj = assignor if assignor is not None else new_assignor(name)

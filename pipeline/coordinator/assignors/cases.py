@@ -103,12 +103,15 @@ def _run(case: dict) -> str | None:
     order = case.get("java_hashmap_iteration_order")
     if order is not None and sorted(order) != sorted(subs):
         order = None  # the hint names other members: fall back to the modelled HashMap order
-    racks = case.get("partition_racks")
+    racks = case.get("partition_racks")  # extension: replica racks per partition (range only)
+    if racks is not None and name != "range":
+        return f"partition_racks are supported for the range assignor only, not {name}"
 
     if name == "cooperative-sticky":
         rounds = cooperative_rounds(subs, ppt, member_order=order)
     else:
-        rounds = [(subs, assign_detailed(name, subs, ppt, member_order=order, partition_racks=racks))]
+        rounds = [(subs, assign_detailed(name, subs, ppt, member_order=order, partition_racks=racks,
+                                          prefer_rack_aware_logic=bool(case.get("prefer_rack_aware_logic"))))]
     first = rounds[0][1]
     final = rounds[-1][1].assignment
 

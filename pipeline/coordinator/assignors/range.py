@@ -21,7 +21,7 @@ class _TopicState:
 
     def __init__(self, topic: str, num_partitions: int, members: list[str],
                  subscriptions: Mapping[str, Subscription],
-                 partition_racks: Sequence[frozenset[str]] | None) -> None:
+                 partition_racks: Sequence[frozenset[str]] | None, prefer_rack_aware: bool = False) -> None:
         self.topic = topic
         # consumers sorted by MemberInfo.compareTo; duplicates collapse (toMap merge keeps first)
         ordered = sorted(dict.fromkeys(members), key=lambda m: member_sort_key(m, subscriptions[m].group_instance_id))
@@ -40,9 +40,10 @@ class _TopicState:
                 racks = frozenset(known[p]) if p < len(known) else frozenset()
                 self.partition_racks[TopicPartition(topic, p)] = racks
                 all_partition_racks |= racks
-        # AbstractPartitionAssignor.useRackAwareAssignment (preferRackAwareLogic = false)
-        self.needs_rack_aware = bool(consumer_racks) and not consumer_racks.isdisjoint(all_partition_racks) and any(
-            racks != all_partition_racks for racks in self.partition_racks.values()
+        # AbstractPartitionAssignor.useRackAwareAssignment: only if consumer and replica racks overlap
+        # and some partition is not on every rack (or the test-only preferRackAwareLogic is set)
+        self.needs_rack_aware = bool(consumer_racks) and not consumer_racks.isdisjoint(all_partition_racks) and (
+            prefer_rack_aware or any(racks != all_partition_racks for racks in self.partition_racks.values())
         )
 
     def racks_match(self, consumer: str, tp: TopicPartition) -> bool:
@@ -91,14 +92,16 @@ def _assign_co_partitioned(consumers: list[str], num_partitions: int, states: li
 
 
 def assign_range(partitions_per_topic: Mapping[str, int], subscriptions: Mapping[str, Subscription],
-                 partition_racks: Mapping[str, Sequence[frozenset[str]]] | None = None) -> dict[str, list[TopicPartition]]:
+                 partition_racks: Mapping[str, Sequence[frozenset[str]]] | None = None,
+                 prefer_rack_aware: bool = False) -> dict[str, list[TopicPartition]]:
+    """``partition_racks[topic][p]`` = racks of partition p's replicas; ``Subscription.rack`` = client.rack."""
     members_per_topic: dict[str, list[str]] = {}
     for member, sub in subscriptions.items():
         for topic in sub.topics:
             members_per_topic.setdefault(topic, []).append(member)
     racks = partition_racks or {}
     states = [
-        _TopicState(topic, n, members_per_topic.get(topic, []), subscriptions, racks.get(topic))
+        _TopicState(topic, n, members_per_topic.get(topic, []), subscriptions, racks.get(topic), prefer_rack_aware)
         for topic, n in partitions_per_topic.items() if n > 0  # RangeAssignor skips topics with no partitions
     ]
     assignment: dict[str, list[TopicPartition]] = {m: [] for m in subscriptions}

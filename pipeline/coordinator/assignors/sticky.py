@@ -155,7 +155,10 @@ class AbstractStickyAssignor:
         multi: set[TopicPartition] = set()
         if self._all_subscriptions_equal(partitions_per_topic, subscriptions, order, owned, multi):
             self.partitions_transferring_ownership = {}
-            return self._constrained(partitions_per_topic, owned, multi)
+            # consumerToOwnedPartitions is a second HashMap over the same member ids, filled in the
+            # order of the first; an explicit member_order stands for both maps' iteration order
+            walk = order if member_order is not None else list(JavaHashMapOrder.of(owned, java_string_hash))
+            return self._constrained(partitions_per_topic, owned, multi, walk)
         self.partitions_transferring_ownership = None
         return self._general(partitions_per_topic, owned, subscriptions, order)
 
@@ -197,7 +200,8 @@ class AbstractStickyAssignor:
         return equal
 
     # -- ConstrainedAssignmentBuilder ----------------------------------------------------------
-    def _constrained(self, ppt, current: dict[str, list[TopicPartition]], multi: set[TopicPartition]) -> Assignment:
+    def _constrained(self, ppt, current: dict[str, list[TopicPartition]], multi: set[TopicPartition],
+                     walk: list[str]) -> Assignment:
         transferring = self.partitions_transferring_ownership
         assert transferring is not None
         total = sum(ppt.values())
@@ -212,8 +216,7 @@ class AbstractStickyAssignor:
         assignment: Assignment = {c: [] for c in current}
         assigned: list[TopicPartition] = []
 
-        # consumerToOwnedPartitions is itself a HashMap filled in subscription order
-        for consumer in JavaHashMapOrder.of(current, java_string_hash):
+        for consumer in walk:
             owned = sorted(current[consumer], key=lambda tp: (tp.partition, java_str_key(tp.topic)))
             for tp in multi:
                 if tp in owned:
