@@ -12,6 +12,7 @@ change the result.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import islice
 
 from .model import Subscription, TopicPartition, member_sort_key, tp_sort_key
 
@@ -67,7 +68,7 @@ def _assign_ranges(state: _TopicState, may_assign, assignment: dict[str, list[To
         if not state.unassigned:
             break
         limit = state.max_assignable(consumer)
-        chosen = [tp for tp in state.unassigned if may_assign(consumer, tp)][:limit]
+        chosen = list(islice((tp for tp in state.unassigned if may_assign(consumer, tp)), limit))
         if chosen:
             assignment[consumer].extend(chosen)
             state.on_assigned(consumer, chosen)

@@ -371,15 +371,15 @@ class AbstractStickyAssignor:
                                     "has no current assignment")
             return len(tps)
 
+        partitions_of = {t: [TopicPartition(t, p) for p in range(n)] for t, n in ppt.items()}
+
         def is_balanced() -> bool:
             lo = len(current[sorted_members.first()])
             hi = len(current[sorted_members.last()])
             if lo >= hi - 1:
                 return True
-            owner_of: dict[TopicPartition, str] = {}
-            for consumer, tps in current.items():
-                for tp in tps:
-                    owner_of[tp] = consumer
+            owner_of = {tp: consumer for consumer, tps in current.items() for tp in tps}
+            sizes = {consumer: len(tps) for consumer, tps in current.items()}
             for consumer in sorted_members:
                 mine = current[consumer]
                 count = len(mine)
@@ -388,13 +388,12 @@ class AbstractStickyAssignor:
                     continue
                 mine_set = set(mine)
                 for t in topics:
-                    for p in range(ppt[t]):
-                        tp = TopicPartition(t, p)
+                    for tp in partitions_of[t]:
                         if tp not in mine_set:
                             other = owner_of.get(tp)
                             if other is None:
                                 raise AssignorError(f"NullPointerException in isBalanced: {tp} has no owner")
-                            if count + 1 < len(current[other]):
+                            if count + 1 < sizes[other]:
                                 return False
             return True
 
