@@ -1,0 +1,647 @@
+"""The collecting pass: deduplicate, order, and fold one group's events into generations,
+memberships, member lives, ownership intervals and observations.
+
+Ordering: events are sorted by time, but every cross-host conclusion is drawn from generation
+numbers and per-stream (single-clock) order, so a few seconds of skew between hosts do not change
+which generation an event belongs to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from parsers.events import Event
+from pipeline.replay_rules.reasons import (
+    ASSIGNMENT_FROM_LEADER,
+    PREPARE_OLD_GEN,
+    STATIC_REPLACE,
+    classify_leave,
+    classify_removal,
+)
+from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
+
+FENCING_ERRORS = ("FENCED_INSTANCE_ID", "FencedInstanceId")
+STALE_ERRORS = ("ILLEGAL_GENERATION", "UNKNOWN_MEMBER_ID", "REBALANCE_IN_PROGRESS", "CommitFailed",
+                "IllegalGeneration", "UnknownMemberId", "RebalanceInProgress")
+EXPELLED_ERRORS = ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "UnknownMemberId", "IllegalGeneration")
+
+
+def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[str]]:
+    """Drop lines ingested twice (same raw text and time from another source), give untimed lines
+    the time of the line before them in their source, and sort by (time, source, line).
+
+    The n-th occurrence of a (raw, ts) pair in one source matches the n-th occurrence in another,
+    so a file that legitimately repeats a line keeps every repetition.
+    Returns (events, duplicates dropped, evidence of the dropped copies)."""
+    by_source: dict[str, list[Event]] = {}
+    for ev in events:
+        by_source.setdefault(ev.source, []).append(ev)
+    first_source: dict[tuple[str, int | None, int], str] = {}
+    kept: list[tuple[int, str, int, int, Event]] = []
+    dropped: list[str] = []
+    i = 0
+    for source in sorted(by_source):
+        evs = by_source[source]
+        evs.sort(key=_line_no)
+        seen_here: dict[tuple[str, int | None], int] = {}
+        last_ts = None
+        for ev in evs:
+            ts = ev.ts_ms
+            key0 = (ev.raw, ts)
+            n = seen_here.get(key0, 0)
+            seen_here[key0] = n + 1
+            key = (ev.raw, ts, n)
+            owner = first_source.get(key)
+            if owner is None:
+                first_source[key] = source
+            elif owner != source:
+                dropped.append(ev.evidence)
+                continue
+            if ts is None:
+                ts = last_ts if last_ts is not None else -1
+            else:
+                last_ts = ts
+            kept.append((ts, source, ev.line_no, i, ev))
+            i += 1
+    kept.sort()
+    return [k[4] for k in kept], len(dropped), dropped
+
+
+def _line_no(ev: Event) -> int:
+    return ev.line_no
+
+
+def _ts(ev: Event) -> int | None:
+    return ev.ts_ms
+
+
+@dataclass
+class GroupState:
+    group_id: str | None
+    gens: dict[int, Gen] = field(default_factory=dict)
+    streams: dict[tuple[str, str | None], Stream] = field(default_factory=dict)
+    lives: dict[str, MemberLife] = field(default_factory=dict)
+    intervals: list[Interval] = field(default_factory=list)
+    obs: list[Observation] = field(default_factory=list)
+    offsets: list[tuple[str, int, str, int, int | None, str | None, str | None, str, str]] = field(default_factory=list)
+    coordinator: str | None = None
+    broker_gen: int | None = None
+    first_ms: int | None = None
+    last_ms: int | None = None
+    last_ev: str | None = None
+    n_events: int = 0
+    duplicates: int = 0
+    instance_of: dict[str, str] = field(default_factory=dict)   # member id -> group.instance.id
+    by_kind: dict[str, list[Observation]] = field(default_factory=dict)   # obs indexed after the pass
+
+    def index(self) -> None:
+        self.by_kind = {}
+        for ob in self.obs:
+            self.by_kind.setdefault(ob.kind, []).append(ob)
+
+    def observed(self, kind: str) -> list[Observation]:
+        return self.by_kind.get(kind, [])
+
+
+class Collector:
+    """Folds ordered events into a GroupState. One instance per group; no shared state."""
+
+    def __init__(self, group_id: str | None, session_timeout_ms: int) -> None:
+        self.st = GroupState(group_id)
+        self.session_timeout_ms = session_timeout_ms
+        self._dispatch = {
+            "heartbeat_succeeded": self._heartbeat_ok,
+            "heartbeat_failed": self._heartbeat_failed,
+            "join_started": self._join_started,
+            "join_succeeded": self._join_succeeded,
+            "join_failed": self._join_failed,
+            "sync_succeeded": self._sync_succeeded,
+            "sync_failed": self._sync_failed,
+            "assignment_received": self._assignment_received,
+            "partitions_assigned": self._partitions_assigned,
+            "partitions_revoked": self._partitions_revoked,
+            "partitions_lost": self._partitions_lost,
+            "leave_group": self._leave_group,
+            "poll_timeout": self._poll_timeout,
+            "member_fenced": self._member_fenced,
+            "generation_reset": self._touch,
+            "rebalance_failed": self._touch,
+            "member_state_changed": self._touch,
+            "subscription_changed": self._subscription_changed,
+            "coordinator_discovered": self._coordinator_discovered,
+            "coordinator_lost": self._coordinator_lost,
+            "offset_committed": self._offset,
+            "offset_commit_failed": self._offset_commit_failed,
+            "offset_fetched": self._offset,
+            "no_committed_offset": self._offset,
+            "offset_reset": self._offset,
+            "offset_seek": self._offset,
+            "offset_record": self._offset,
+            "describe_row": self._describe_row,
+            "broker_rebalance_preparing": self._broker_preparing,
+            "broker_group_stabilized": self._broker_stabilized,
+            "broker_assignment_received": self._broker_assignment,
+            "broker_member_removed": self._broker_member_removed,
+            "broker_member_joined": self._broker_member_joined,
+            "broker_group_empty": self._broker_group_empty,
+            "broker_group_dead": self._broker_group_dead,
+            "broker_group_loaded": self._broker_group_loaded,
+            "broker_group_unloaded": self._broker_group_unloaded,
+            "group_metadata_record": self._group_metadata_record,
+            "tombstone": self._tombstone,
+        }
+
+    # ---------------------------------------------------------------- driver
+    def run(self, ordered: list[Event]) -> GroupState:
+        st = self.st
+        dispatch = self._dispatch
+        touch = self._touch
+        for ev in ordered:
+            ts = ev.ts_ms
+            if ts is not None:
+                if st.first_ms is None:
+                    st.first_ms = ts
+                if st.last_ms is None or ts >= st.last_ms:
+                    st.last_ms, st.last_ev = ts, None
+            dispatch.get(ev.kind, touch)(ev)
+        st.n_events = len(ordered)
+        if ordered:
+            st.last_ev = ordered[-1].evidence
+        st.index()
+        return st
+
+    # ---------------------------------------------------------------- helpers
+    def gen(self, g: int) -> Gen:
+        rec = self.st.gens.get(g)
+        if rec is None:
+            rec = self.st.gens[g] = Gen(g)
+        return rec
+
+    def membership(self, g: int, member_id: str, ev: Event | None = None, stream: Stream | None = None) -> Membership:
+        gen = self.gen(g)
+        m = gen.members.get(member_id)
+        if m is None:
+            m = gen.members[member_id] = Membership(g, member_id)
+        if stream is not None:
+            m.stream = (stream.source, stream.client_id)
+            m.client_id = m.client_id or stream.client_id
+            m.host = m.host or stream.source
+            m.instance_id = m.instance_id or stream.instance_id
+        if ev is not None:
+            m.evidence.append(ev.evidence)
+            if ev.instance_id and not m.instance_id:
+                m.instance_id = ev.instance_id
+            host = ev.extra.get("host") or ev.extra.get("client_host") if ev.extra else None
+            if host and ev.side != "client":
+                m.host = m.host or str(host)
+        return m
+
+    def stream(self, ev: Event) -> Stream:
+        key = (ev.source, ev.client_id)
+        s = self.st.streams.get(key)
+        if s is None:
+            s = self.st.streams[key] = Stream(ev.source, ev.client_id)
+        if ev.member_id and ev.member_id != s.member_id:
+            s.member_id = ev.member_id
+            s.left = False
+        if ev.instance_id:
+            s.instance_id = ev.instance_id
+        return s
+
+    def life(self, member_id: str) -> MemberLife:
+        lf = self.st.lives.get(member_id)
+        if lf is None:
+            lf = self.st.lives[member_id] = MemberLife(member_id)
+        return lf
+
+    def _alive(self, s: Stream, ev: Event, heartbeat: bool = False) -> None:
+        ts = ev.ts_ms
+        s.last_ms, s.last_ev = ts, ev.evidence
+        mid = s.member_id
+        if mid is None:
+            return
+        lf = self.st.lives.get(mid)
+        if lf is None:
+            lf = self.life(mid)
+        if lf.first_ms is None:
+            lf.first_ms, lf.source, lf.client_id = ts, s.source, s.client_id
+            lf.instance_id = s.instance_id
+        lf.last_ms, lf.last_ev = ts, ev.evidence
+        if heartbeat:
+            lf.last_hb_ms, lf.last_hb_ev = ts, ev.evidence
+        if lf.removed_ms is not None and ts is not None and ts > lf.removed_ms and len(lf.alive_after_removal) < 5:
+            lf.alive_after_removal.append(ev.evidence)
+
+    def _touch(self, ev: Event) -> None:
+        if ev.side == "client":
+            self._alive(self.stream(ev), ev)
+
+    # ---------------------------------------------------------------- client rules
+    def _heartbeat_ok(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev, heartbeat=True)
+
+    def _heartbeat_failed(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        err = (ev.error or "") + " " + (ev.reason or "")
+        if "REBALANCE_IN_PROGRESS" in err or "rebalanc" in err.lower():
+            # AbstractCoordinator.HeartbeatResponseHandler: REBALANCE_IN_PROGRESS -> the group is
+            # already preparing the next generation; the client rejoins
+            if s.gen is not None:
+                self.gen(s.gen + 1).rebalance_in_progress.append((ev.ts_ms or 0, ev.evidence))
+        if any(e in err for e in FENCING_ERRORS):
+            self._fenced(ev, s)
+        elif any(e in err for e in EXPELLED_ERRORS):
+            self.st.obs.append(Observation("expelled_seen", ev.ts_ms, [ev.evidence], s.member_id, s.gen,
+                                           {"error": ev.error}))
+
+    def _join_started(self, ev: Event) -> None:
+        s = self.stream(ev)
+        if s.left or (s.last_ms is not None and ev.ts_ms is not None
+                      and ev.ts_ms - s.last_ms > self.session_timeout_ms and not ev.member_id):
+            # a client that left (or fell silent beyond its session) starts over with a new member id
+            s.member_id, s.gen, s.left = None, None, False
+        if s.pending_join is None:
+            s.pending_join = (ev.ts_ms or 0, ev.evidence, ev.reason)
+        self._alive(s, ev)
+
+    def _join_succeeded(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        g = ev.generation
+        mid = ev.member_id or s.member_id
+        if g is None or mid is None:
+            return
+        prev = s.gen
+        if prev is not None and g < prev:
+            self.st.obs.append(Observation("generation_backwards", ev.ts_ms, [ev.evidence], mid, g,
+                                           {"previous_generation": prev}))
+        s.gen = g
+        m = self.membership(g, mid, ev, s)
+        m.joined_ms = m.joined_ms if m.joined_ms is not None else ev.ts_ms
+        if s.pending_join is not None:
+            m.join_start_ms, m.join_start_ev, m.join_reason = s.pending_join
+            m.evidence.append(m.join_start_ev)
+            s.pending_join = None
+        gen = self.gen(g)
+        if ev.protocol:
+            gen.protocols_seen.setdefault(ev.protocol, ev.evidence)
+            gen.protocol = gen.protocol or ev.protocol
+        self._leader_facts(gen, mid, ev)
+        if ev.coordinator:
+            gen.coordinator = gen.coordinator or ev.coordinator
+        elif s.coordinator:
+            gen.coordinator = gen.coordinator or s.coordinator
+
+    def _leader_facts(self, gen: Gen, mid: str, ev: Event) -> None:
+        x = ev.extra
+        if not x:
+            return
+        leader = x.get("leader") or x.get("leader_id")
+        if leader:
+            gen.leader = str(leader)
+        if x.get("is_leader") is True:
+            gen.leader = mid
+        assignments = x.get("assignments") or x.get("assignment")
+        if isinstance(assignments, dict):
+            # ConsumerCoordinator (2.4+, leader only): "Finished assignment for group at generation N: {...}"
+            gen.leader = gen.leader or mid
+            for member, parts in assignments.items():
+                mm = self.membership(gen.generation, str(member), ev)
+                if mm.assigned is None:
+                    mm.assigned = sorted(map(str, parts or []))
+
+    def _join_failed(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        err = f"{ev.error or ''} {ev.reason or ''}"
+        if "INCONSISTENT_GROUP_PROTOCOL" in err or "InconsistentGroupProtocol" in err:
+            self.st.obs.append(Observation("inconsistent_protocol", ev.ts_ms, [ev.evidence], s.member_id, s.gen,
+                                           {"error": ev.error, "client_id": ev.client_id, "protocol": ev.protocol}))
+        elif any(e in err for e in FENCING_ERRORS):
+            self._fenced(ev, s)
+        elif "MEMBER_ID_REQUIRED" in err and ev.member_id:
+            s.member_id = ev.member_id
+
+    def _sync_succeeded(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        g = ev.generation if ev.generation is not None else s.gen
+        mid = ev.member_id or s.member_id
+        if g is None or mid is None:
+            return
+        if s.gen is None or g > s.gen:
+            s.gen = g
+        m = self.membership(g, mid, ev, s)
+        if m.synced_ms is None:
+            m.synced_ms = ev.ts_ms
+        if ev.protocol:
+            gen = self.gen(g)
+            gen.protocols_seen.setdefault(ev.protocol, ev.evidence)
+            gen.protocol = gen.protocol or ev.protocol
+        self._leader_facts(self.gen(g), mid, ev)
+
+    def _sync_failed(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        err = f"{ev.error or ''} {ev.reason or ''}"
+        if any(e in err for e in FENCING_ERRORS):
+            self._fenced(ev, s)
+
+    def _assignment_received(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        if s.gen is None or s.member_id is None or ev.partitions is None:
+            return
+        m = self.membership(ev.generation if ev.generation is not None else s.gen, s.member_id, ev, s)
+        m.assigned = sorted(ev.partitions)
+
+    def _partitions_assigned(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        ts = ev.ts_ms or 0
+        for tp in ev.partitions or ():
+            if tp not in s.owned:
+                s.owned[tp] = (ts, ev.evidence, s.gen, s.member_id)
+        if s.gen is not None and s.member_id is not None:
+            m = self.membership(s.gen, s.member_id, ev, s)
+            if m.synced_ms is None:
+                m.synced_ms = ev.ts_ms
+            # the member's whole assignment in this generation is what it owns after the callback
+            if m.assigned is None or not set(s.owned) <= set(m.assigned):
+                m.assigned = sorted(s.owned)
+
+    def _close(self, s: Stream, tps: Iterable[str], ev: Event, reason: str) -> list[str]:
+        closed = []
+        for tp in tps:
+            got = s.owned.pop(tp, None)
+            if got is None:
+                continue
+            start, sev, g, mid = got
+            self.st.intervals.append(Interval(tp, mid, s.client_id, g, start, sev, ev.ts_ms, reason, ev.evidence,
+                                              s.source))
+            closed.append(tp)
+        return closed
+
+    def _partitions_revoked(self, ev: Event, reason: str = "revoked") -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        parts = list(ev.partitions) if ev.partitions is not None else list(s.owned)
+        self._close(s, parts, ev, reason)
+        if s.gen is not None and s.member_id is not None and parts:
+            m = self.membership(s.gen, s.member_id, ev, s)
+            m.revoked.extend(p for p in parts if p not in m.revoked)
+
+    def _partitions_lost(self, ev: Event) -> None:
+        self._partitions_revoked(ev, "lost")
+
+    def _leave_group(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        why = classify_leave(ev.reason, ev.raw)
+        mid = ev.member_id or s.member_id
+        if mid is not None and s.gen is not None:
+            m = self.membership(s.gen, mid, ev, s)
+            if m.left_ms is None:
+                m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, why, ev.evidence
+        self.st.obs.append(Observation("leave", ev.ts_ms, [ev.evidence], mid, s.gen, {"why": why, "reason": ev.reason}))
+        s.left = True
+
+    def _poll_timeout(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        mid = ev.member_id or s.member_id
+        if mid is not None and s.gen is not None:
+            m = self.membership(s.gen, mid, ev, s)
+            if m.left_ms is None or m.leave_reason != "poll_timeout":
+                m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, "poll_timeout", ev.evidence
+        self.st.obs.append(Observation("poll_timeout", ev.ts_ms, [ev.evidence], mid, s.gen,
+                                       {"client_id": s.client_id}))
+
+    def _fenced(self, ev: Event, s: Stream) -> None:
+        self.st.obs.append(Observation("fenced", ev.ts_ms, [ev.evidence], ev.member_id or s.member_id, s.gen,
+                                       {"instance_id": ev.instance_id or s.instance_id, "error": ev.error,
+                                        "client_id": s.client_id}))
+
+    def _member_fenced(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        self._fenced(ev, s)
+
+    def _subscription_changed(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        self.st.obs.append(Observation("subscription_changed", ev.ts_ms, [ev.evidence], s.member_id, s.gen, {}))
+
+    def _coordinator_change(self, ev: Event, new: str | None, how: str) -> None:
+        st = self.st
+        if new is None:
+            return
+        if st.coordinator is not None and new != st.coordinator:
+            st.obs.append(Observation("coordinator_change", ev.ts_ms, [ev.evidence], None, st.broker_gen,
+                                      {"from": st.coordinator, "to": new, "how": how}))
+        st.coordinator = new
+
+    def _coordinator_discovered(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        coord = ev.coordinator
+        if coord is not None:
+            coord = _node_of(coord, ev.extra)
+            s.coordinator = coord
+            self._coordinator_change(ev, coord, "discovered by a client")
+
+    def _coordinator_lost(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        self.st.obs.append(Observation("coordinator_lost", ev.ts_ms, [ev.evidence], s.member_id, s.gen,
+                                       {"coordinator": ev.coordinator, "reason": ev.reason}))
+
+    # ---------------------------------------------------------------- offsets
+    def _offset(self, ev: Event) -> None:
+        if ev.side == "client":
+            s = self.stream(ev)
+            self._alive(s, ev)
+            mid, g = s.member_id, s.gen
+        else:
+            mid, g = ev.member_id, ev.generation
+        topic, part = ev.topic, ev.partition
+        if (topic is None or part is None) and ev.partitions and len(ev.partitions) == 1:
+            topic, _, p = ev.partitions[0].rpartition("-")
+            part = int(p) if p.isdigit() else None
+        if topic is None or part is None:
+            return
+        self.st.offsets.append((ev.kind, ev.ts_ms or 0, topic, part, ev.offset, mid,
+                                ev.reason or ev.error, ev.evidence, ev.source))
+
+    def _offset_commit_failed(self, ev: Event) -> None:
+        s = self.stream(ev) if ev.side == "client" else None
+        if s is not None:
+            self._alive(s, ev)
+        err = f"{ev.error or ''} {ev.reason or ''} {ev.raw}"
+        if any(e in err for e in STALE_ERRORS) or "generation" in err.lower() or "rebalanc" in err.lower():
+            self.st.obs.append(Observation(
+                "stale_commit", ev.ts_ms, [ev.evidence], ev.member_id or (s.member_id if s else None),
+                ev.generation if ev.generation is not None else (s.gen if s else None),
+                {"error": ev.error, "reason": ev.reason, "partitions": list(ev.partitions or ()),
+                 "topic": ev.topic, "partition": ev.partition, "offset": ev.offset}))
+        self._offset(ev) if ev.offset is not None else None
+
+    def _describe_row(self, ev: Event) -> None:
+        self.st.obs.append(Observation("describe", ev.ts_ms, [ev.evidence], ev.member_id, None,
+                                       {"topic": ev.topic, "partition": ev.partition, "client_id": ev.client_id}))
+        if ev.offset is not None:
+            self._offset(ev)
+
+    # ---------------------------------------------------------------- broker rules
+    def _broker_preparing(self, ev: Event) -> None:
+        # GroupCoordinator.prepareRebalance: "Preparing to rebalance group G in state S with old
+        # generation N (...) (reason: R)"; the generation being prepared is N+1
+        m = PREPARE_OLD_GEN.search(ev.raw or "")
+        if m:
+            old = int(m.group(1))
+        elif ev.extra and ev.extra.get("old_generation") is not None:
+            old = int(ev.extra["old_generation"])
+        elif ev.generation is not None:
+            old = ev.generation
+        else:
+            return
+        g = self.gen(old + 1)
+        if g.prepare_ms is None:
+            g.prepare_ms, g.prepare_ev, g.prepare_reason = ev.ts_ms, ev.evidence, ev.reason
+            g.coordinator = g.coordinator or _node_of(ev.coordinator, ev.extra)
+        g.evidence.append(ev.evidence)
+        self.st.broker_gen = old
+        self._coordinator_change(ev, _node_of(ev.coordinator, ev.extra), "broker log")
+
+    def _broker_stabilized(self, ev: Event) -> None:
+        # GroupCoordinator.onCompleteJoin: "Stabilized group G generation N" when the join phase
+        # completes (CompletingRebalance), before the leader's SyncGroup
+        if ev.generation is None:
+            return
+        g = self.gen(ev.generation)
+        if g.completing_ms is None:
+            g.completing_ms, g.completing_ev = ev.ts_ms, ev.evidence
+        g.evidence.append(ev.evidence)
+        g.coordinator = g.coordinator or _node_of(ev.coordinator, ev.extra)
+        self.st.broker_gen = ev.generation
+        self._coordinator_change(ev, _node_of(ev.coordinator, ev.extra), "broker log")
+
+    def _broker_assignment(self, ev: Event) -> None:
+        # GroupCoordinator.handleSyncGroup: "Assignment received from leader [X] for group G for
+        # generation N" -> setAndPropagateAssignment, the group becomes Stable
+        g_no = ev.generation if ev.generation is not None else self.st.broker_gen
+        if g_no is None:
+            return
+        g = self.gen(g_no)
+        if g.stable_ms is None:
+            g.stable_ms, g.stable_ev = ev.ts_ms, ev.evidence
+        g.evidence.append(ev.evidence)
+        m = ASSIGNMENT_FROM_LEADER.search(ev.raw or "")
+        leader = (m.group(1) if m else None) or ev.member_id or (ev.extra.get("leader") if ev.extra else None)
+        if leader:
+            g.leader = str(leader)
+        self.st.broker_gen = g_no
+
+    def _broker_member_removed(self, ev: Event) -> None:
+        mid = ev.member_id
+        if mid is None:
+            return
+        why = classify_removal(ev.reason, ev.raw)
+        lf = self.life(mid)
+        if lf.removed_ms is None or (ev.ts_ms is not None and ev.ts_ms > lf.removed_ms + self.session_timeout_ms):
+            lf.removed_ms, lf.removed_reason, lf.removed_ev = ev.ts_ms, why, ev.evidence
+            lf.alive_after_removal = []
+        g = self.st.broker_gen
+        if g is not None:
+            mem = self.gen(g).members.get(mid)
+            if mem is not None and mem.left_ms is None:
+                mem.left_ms, mem.leave_reason, mem.leave_ev = ev.ts_ms, why, ev.evidence
+                mem.evidence.append(ev.evidence)
+        self.st.obs.append(Observation("removed", ev.ts_ms, [ev.evidence], mid, g, {"why": why}))
+
+    def _broker_member_joined(self, ev: Event) -> None:
+        m = STATIC_REPLACE.search(ev.raw or "")
+        if m:
+            # GroupCoordinator.updateStaticMemberAndRebalance (2.3+): the old member id is fenced
+            instance, new, old = m.group(1), m.group(2), m.group(3)
+            self.st.instance_of[new] = instance
+            self.st.instance_of[old] = instance
+            self.st.obs.append(Observation("static_replaced", ev.ts_ms, [ev.evidence], old, self.st.broker_gen,
+                                           {"instance_id": instance, "new_member": new, "old_member": old}))
+            lf = self.life(old)
+            lf.removed_ms, lf.removed_reason, lf.removed_ev = ev.ts_ms, "fenced", ev.evidence
+            lf.alive_after_removal = []
+        elif ev.member_id and ev.instance_id:
+            self.st.instance_of[ev.member_id] = ev.instance_id
+
+    def _broker_group_empty(self, ev: Event) -> None:
+        if ev.generation is None:
+            return
+        g = self.gen(ev.generation)
+        g.empty_ms, g.empty_ev = ev.ts_ms, ev.evidence
+        g.evidence.append(ev.evidence)
+        self.st.broker_gen = ev.generation
+
+    def _broker_group_dead(self, ev: Event) -> None:
+        g = ev.generation if ev.generation is not None else self.st.broker_gen
+        if g is not None and g in self.st.gens:
+            rec = self.st.gens[g]
+            rec.dead_ms = rec.dead_ms or ev.ts_ms
+            rec.evidence.append(ev.evidence)
+        self.st.obs.append(Observation("group_dead", ev.ts_ms, [ev.evidence], None, g, {}))
+
+    def _broker_group_loaded(self, ev: Event) -> None:
+        node = _node_of(ev.coordinator, ev.extra)
+        self.st.obs.append(Observation("group_loaded", ev.ts_ms, [ev.evidence], None, ev.generation,
+                                       {"coordinator": node}))
+        self._coordinator_change(ev, node, "group loaded by a broker")
+
+    def _broker_group_unloaded(self, ev: Event) -> None:
+        self.st.obs.append(Observation("group_unloaded", ev.ts_ms, [ev.evidence], None, ev.generation,
+                                       {"coordinator": _node_of(ev.coordinator, ev.extra)}))
+
+    def _group_metadata_record(self, ev: Event) -> None:
+        # GroupMetadataManager.storeGroup: written when the leader's assignment is stored (Stable)
+        if ev.generation is None:
+            return
+        g = self.gen(ev.generation)
+        if g.record_ms is None:
+            g.record_ms, g.record_ev = ev.ts_ms, ev.evidence
+        g.evidence.append(ev.evidence)
+        x = ev.extra or {}
+        g.protocol = g.protocol or ev.protocol or x.get("protocol")
+        g.protocol_type = g.protocol_type or x.get("protocol_type")
+        if x.get("leader"):
+            g.leader = str(x["leader"])
+        for item in x.get("members") or ():
+            if isinstance(item, dict):
+                mid = item.get("member_id") or item.get("memberId")
+                if not mid:
+                    continue
+                mm = self.membership(ev.generation, str(mid), ev)
+                mm.client_id = mm.client_id or item.get("client_id") or item.get("clientId")
+                mm.instance_id = mm.instance_id or item.get("instance_id") or item.get("groupInstanceId")
+                mm.host = mm.host or item.get("host") or item.get("clientHost")
+                parts = item.get("assignment") or item.get("partitions")
+                if parts is not None and mm.assigned is None:
+                    mm.assigned = sorted(map(str, parts))
+            elif item:
+                self.membership(ev.generation, str(item), ev)
+
+    def _tombstone(self, ev: Event) -> None:
+        if ev.topic is None:   # a group metadata tombstone: the group was deleted
+            self.st.obs.append(Observation("group_dead", ev.ts_ms, [ev.evidence], None, self.st.broker_gen, {}))
+
+
+def _node_of(coordinator: Any, extra: dict[str, Any] | None) -> str | None:
+    if coordinator is not None:
+        return str(coordinator)
+    if extra:
+        for k in ("coordinator", "broker_id", "node_id"):
+            if extra.get(k) is not None:
+                return str(extra[k])
+    return None
