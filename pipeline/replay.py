@@ -58,7 +58,7 @@ def replay_group(events: Iterable[Event], settings: ReplaySettings | None = None
     st = Collector(group_id, cfg.session_timeout_ms).run(ordered)
     st.duplicates = dup_count
     views = gens_mod.build(st, cfg)
-    own_mod.close_open(st)
+    own_mod.close_open(st, views)
     own_mod.from_assignments(views, st, cfg)
     issues = offsets_mod.analyse(st.offsets, cfg)
     findings = FindingRules(st, views, cfg).run(issues)
@@ -105,7 +105,7 @@ def events_from_frame(pdf: Any) -> list[Event]:
     out: list[Event] = []
     cols = [c for c in schemas.columns("events") if c in pdf.columns]
     for rec in pdf[cols].itertuples(index=False, name=None):
-        d = dict(zip(cols, rec))
+        d = dict(zip(cols, rec, strict=True))
         kw: dict[str, Any] = {}
         for k, v in d.items():
             if v is None or (isinstance(v, float) and math.isnan(v)) or v is _pd_na():

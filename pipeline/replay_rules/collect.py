@@ -408,6 +408,9 @@ class Collector:
             if m.left_ms is None:
                 m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, why, ev.evidence
         self.st.obs.append(Observation("leave", ev.ts_ms, [ev.evidence], mid, s.gen, {"why": why, "reason": ev.reason}))
+        # the member gave up its partitions with its membership (the broker reassigns them now);
+        # a callback logged later by the same process cannot extend that
+        self._close(s, list(s.owned), ev, why)
         s.left = True
 
     def _poll_timeout(self, ev: Event) -> None:
@@ -465,9 +468,9 @@ class Collector:
         if ev.side == "client":
             s = self.stream(ev)
             self._alive(s, ev)
-            mid, g = s.member_id, s.gen
+            mid = s.member_id
         else:
-            mid, g = ev.member_id, ev.generation
+            mid = ev.member_id
         topic, part = ev.topic, ev.partition
         if (topic is None or part is None) and ev.partitions and len(ev.partitions) == 1:
             topic, _, p = ev.partitions[0].rpartition("-")

@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline.replay_rules import ownership
 from pipeline.replay_rules.collect import GroupState
-from pipeline.replay_rules.generations import GenView, _fmt_ms, _uniq, _who
+from pipeline.replay_rules.generations import GenView, _fmt_ms, _uniq, _who, cap
 from pipeline.replay_rules.offsets import OffsetIssue
 from pipeline.replay_rules.settings import EffectiveSettings
 
@@ -138,8 +138,8 @@ class FindingRules:
                 self.add("session_expiry", "high", c.facts.get("last_seen_ms") or c.at_ms, c.at_ms or v.started_ms,
                          members=[m] if m else [], generation=v.gen.generation - 1,
                          partitions=self._assigned(v.gen.generation - 1, m),
-                         title=f"{_who(m, self.st)} expelled after {_fmt_ms(silence)} without heartbeat"
-                         if silence is not None else f"{_who(m, self.st)} expelled (session timeout)",
+                         title=f"{cap(_who(m, self.st))} expelled after {_fmt_ms(silence)} without heartbeat"
+                         if silence is not None else f"{cap(_who(m, self.st))} expelled (session timeout)",
                          explanation=(c.detail + " The coordinator removes a member that sends no heartbeat "
                                       "within session.timeout.ms; usual causes are long GC pauses, a blocked or "
                                       "crashed process, or network trouble between the member and the coordinator. "
@@ -151,7 +151,7 @@ class FindingRules:
             if ob.facts.get("why") == "session_expiry" and ob.member_id not in seen:
                 seen.add(ob.member_id or "")
                 self.add("session_expiry", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id],
-                         generation=ob.generation, title=f"{_who(ob.member_id, self.st)} expelled (session timeout)",
+                         generation=ob.generation, title=f"{cap(_who(ob.member_id, self.st))} expelled (session timeout)",
                          explanation=(f"The coordinator removed {_who(ob.member_id, self.st)} because it sent no "
                                       f"heartbeat within session.timeout.ms ({cfg.session_timeout_ms} ms). This "
                                       "happened while the group was already rebalancing, so it did not start a "
@@ -174,8 +174,8 @@ class FindingRules:
             done.add(key)
             self.add("poll_timeout", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
                      partitions=self._assigned(ob.generation, ob.member_id),
-                     title=f"{_who(ob.member_id, self.st)} exceeded max.poll.interval.ms",
-                     explanation=(f"{_who(ob.member_id, self.st)} spent more than max.poll.interval.ms "
+                     title=f"{cap(_who(ob.member_id, self.st))} exceeded max.poll.interval.ms",
+                     explanation=(f"{cap(_who(ob.member_id, self.st))} spent more than max.poll.interval.ms "
                                   f"({cfg.max_poll_interval_ms} ms) between two poll() calls, so its heartbeat thread "
                                   "left the group and its partitions were given to others. Records it was still "
                                   "processing will be processed again by the new owner. Process batches faster, "
@@ -188,7 +188,7 @@ class FindingRules:
                 self.add("poll_timeout", "high", c.at_ms, c.at_ms, members=[c.trigger_member],
                          generation=v.gen.generation - 1,
                          partitions=self._assigned(v.gen.generation - 1, c.trigger_member),
-                         title=f"{_who(c.trigger_member, self.st)} exceeded max.poll.interval.ms",
+                         title=f"{cap(_who(c.trigger_member, self.st))} exceeded max.poll.interval.ms",
                          explanation=c.detail + " Its partitions were reassigned in generation "
                          f"{v.gen.generation}; records it was processing will be processed again.",
                          details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=c.evidence)
@@ -275,7 +275,7 @@ class FindingRules:
                      partitions=parts, generation=ob.generation,
                      title=f"commit rejected from generation {ob.generation if ob.generation is not None else '?'}"
                      + (f" (group at {now})" if now is not None else ""),
-                     explanation=(f"{_who(ob.member_id, self.st)} committed offsets as a member of generation "
+                     explanation=(f"{cap(_who(ob.member_id, self.st))} committed offsets as a member of generation "
                                   f"{ob.generation if ob.generation is not None else '?'} after the group had moved on"
                                   + (f" to generation {now}" if now is not None else "")
                                   + "; the coordinator rejected it (ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID / "
@@ -316,7 +316,7 @@ class FindingRules:
             self.add("double_ownership", "critical", lo, hi, members=[a.member_id, b.member_id], partitions=[tp],
                      generation=b.generation,
                      title=f"{tp} owned by two members for {_fmt_ms(hi - lo)}",
-                     explanation=(f"{_who(a.member_id, self.st)} (generation {a.generation}) still held {tp} when "
+                     explanation=(f"{cap(_who(a.member_id, self.st))} (generation {a.generation}) still held {tp} when "
                                   f"{_who(b.member_id, self.st)} (generation {b.generation}) was assigned it; for "
                                   f"{_fmt_ms(hi - lo)} both could fetch and process the same records. This happens "
                                   "when an expelled member (a zombie) keeps processing until it notices it lost the "
@@ -373,7 +373,7 @@ class FindingRules:
                                                               **{k: x for k, x in v.cause.facts.items() if k != "missing"}},
                          evidence=v.cause.evidence or v.gen.evidence[:3])
         nums = [v.gen.generation for v in self.views]
-        for a, b in zip(nums, nums[1:]):
+        for a, b in zip(nums, nums[1:], strict=False):
             if b > a + 1:
                 va = self.views[nums.index(a)]
                 self.add("unexplained", "low", va.ended_ms, va.ended_ms, generation=a + 1,
@@ -399,7 +399,7 @@ class FindingRules:
             hb_after = lf.last_hb_ms is not None and lf.last_hb_ms > lf.removed_ms + cfg.skew_tolerance_ms
             if hb_after:
                 self.add("unexplained", "medium", lf.removed_ms, lf.last_hb_ms, members=[mid],
-                         title=f"{_who(mid, self.st)} heartbeated successfully after the coordinator removed it",
+                         title=f"{cap(_who(mid, self.st))} heartbeated successfully after the coordinator removed it",
                          explanation=("The broker removed this member, yet the member's log shows successful "
                                       "heartbeats afterwards. A removed member gets UNKNOWN_MEMBER_ID on its next "
                                       "heartbeat (GroupCoordinator.handleHeartbeat), so either the clocks differ by "

@@ -11,8 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from pipeline.replay_rules.reasons import CAUSES, classify_client_reason, classify_prepare_reason, client_reason_of
 from pipeline.replay_rules.collect import GroupState
+from pipeline.replay_rules.reasons import (
+    CAUSES,
+    classify_client_reason,
+    classify_prepare_reason,
+    client_reason_of,
+)
 from pipeline.replay_rules.settings import EffectiveSettings
 from pipeline.replay_rules.state import Gen, Membership
 
@@ -46,6 +51,10 @@ class GenView:
     end_kind: str
     cause: Cause
     inferred: bool
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _who(m: str | None, st: GroupState) -> str:
@@ -220,13 +229,16 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
             missing.append("a rejoin reason in the clients' logs (printed from Kafka 3.0)")
         detail = (f"Nothing in the logs shows why generation {gen.generation} was formed; missing evidence: "
                   + "; ".join(missing) + ".")
-        return Cause("unknown", detail, None, gen.evidence[:3], None, True, {"missing": missing})
+        ev = [*gen.evidence[:3], *(m.evidence[0] for m in gen.members.values() if m.evidence)]
+        return Cause("unknown", detail, None, _uniq(ev)[:6], None, True, {"missing": missing})
     cands.sort(key=lambda c: (c[0], c[1]))
     return cands[0][2]
 
 
 def _failover_override(c: Cause, gen: Gen, started: int | None, st: GroupState, cfg: EffectiveSettings) -> Cause:
-    if started is None or c.cause not in ("unknown", "session_expiry"):
+    # a leader rejoining with no stated reason right after a coordinator move is explained by the move
+    if started is None or c.cause not in ("unknown", "session_expiry") and not (
+            c.cause == "leader_rejoin" and c.inferred):
         return c
     lo = started - cfg.session_timeout_ms - cfg.skew_tolerance_ms
     moves = [ob for ob in (*st.observed("coordinator_change"), *st.observed("group_loaded"))
@@ -271,8 +283,10 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
                 starts = [gen.empty_ms]
             started, inferred = (min(starts) if starts else None), True
         cause = _failover_override(cause, gen, started, st, cfg)
-        # Stable is entered when the leader's SyncGroup arrives (GroupCoordinator.handleSyncGroup)
         leader = gen.leader
+        if leader is None and len(gen.members) == 1:
+            gen.leader = leader = next(iter(gen.members))   # a lone member is its own leader
+        # Stable is entered when the leader's SyncGroup arrives (GroupCoordinator.handleSyncGroup)
         syncs = [m.synced_ms for m in gen.members.values() if m.synced_ms is not None]
         if gen.stable_ms is not None:
             stabilized = gen.stable_ms

@@ -58,7 +58,8 @@ def analyse(records: list[tuple], cfg: EffectiveSettings) -> list[OffsetIssue]:
         def order_certain(a: _Mark, ts: int, source: str) -> bool:
             return a.source == source or ts - a.ts > cfg.skew_tolerance_ms
 
-        def emit(kind: str, lo: int, hi: int, first: _Mark, ts: int, ev: str, member: str | None, how: str) -> None:
+        def emit(kind: str, lo: int, hi: int, first: _Mark, ts: int, ev: str, member: str | None, how: str,
+                 seen: set = seen, topic: str = topic, part: int = part) -> None:
             key = (kind, lo, hi)
             if lo >= hi or key in seen:
                 return

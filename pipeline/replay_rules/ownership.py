@@ -15,8 +15,16 @@ from pipeline.replay_rules.settings import EffectiveSettings
 from pipeline.replay_rules.state import Interval
 
 
-def close_open(st: GroupState) -> None:
-    """Intervals still open at the end of the pass end when their owner was removed, else at log end."""
+def close_open(st: GroupState, views: list[GenView]) -> None:
+    """Intervals still open at the end of the pass end when their owner was removed (seen in a broker
+    log or inferred, e.g. an expiry), provided the process never logged again; else at log end."""
+    gone: dict[str, tuple[int, str, str | None]] = {}
+    for v in views:
+        for mid, mem in v.gen.members.items():
+            if mem.left_ms is not None:
+                gone[mid] = (mem.left_ms, mem.leave_reason or "left", mem.leave_ev)
+            else:
+                gone.pop(mid, None)
     for s in st.streams.values():
         for tp, (start, sev, g, mid) in list(s.owned.items()):
             end, reason, eev = st.last_ms, "log_end", None
@@ -25,6 +33,8 @@ def close_open(st: GroupState) -> None:
                     and (s.last_ms is None or s.last_ms <= lf.removed_ms):
                 # the process never logged again: the broker's removal ended what it held
                 end, reason, eev = lf.removed_ms, lf.removed_reason or "removed", lf.removed_ev
+            elif mid in gone and gone[mid][0] >= start and (s.last_ms is None or s.last_ms <= gone[mid][0]):
+                end, reason, eev = gone[mid]
             st.intervals.append(Interval(tp, mid, s.client_id, g, start, sev, end, reason, eev, s.source))
         s.owned.clear()
 

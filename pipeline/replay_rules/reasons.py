@@ -36,7 +36,7 @@ _PREPARE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # GroupCoordinator.handleLeaveGroup (2.4+): "Removing member X on LeaveGroup[; client reason: ...]"
     (re.compile(r"[Rr]emoving member " + _MEMBER + r" on LeaveGroup"), "member_left"),
     # GroupCoordinator.addMemberAndRebalance: "Adding new member X with group instance id Y"
-    (re.compile(r"Adding new member " + _MEMBER + r" with group ?instance ?id (\S+?)(?:;|\)|$)"), "member_joined"),
+    (re.compile(r"Adding new member " + _MEMBER + r" with group ?instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|\S+?)(?:;|\)|$)"), "member_joined"),
     # updateStaticMemberAndRebalance (2.3+): "Updating metadata for static member X with instance id Y"
     (re.compile(r"Updating metadata for static member " + _MEMBER + r" with instance id"), "static_member_restart"),
     (re.compile(r"static member " + _MEMBER + r" with instance id \S+ joined with change of protocol"),
@@ -90,7 +90,7 @@ def classify_prepare_reason(reason: str | None) -> tuple[str, str | None, str | 
         instance = None
         if cause == "member_joined" and m.lastindex and m.lastindex >= 2:
             inst = m.group(2)
-            sm = re.match(r"Some\((.*)\)", inst or "")
+            sm = re.match(r"(?:Some\(|Optional\[)(.*)[)\]]$", inst or "")
             instance = sm.group(1) if sm else (None if inst in (None, "None", "null", "Optional.empty") else inst)
         client = client_reason_of(reason)
         ccause = classify_client_reason(client)
