@@ -8,6 +8,7 @@ which generation an event belongs to.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ from pipeline.replay_rules.reasons import (
 )
 from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
 
+_MEMBER_COUNT = re.compile(r"with (\d+) members")
 FENCING_ERRORS = ("FENCED_INSTANCE_ID", "FencedInstanceId")
 STALE_ERRORS = ("ILLEGAL_GENERATION", "UNKNOWN_MEMBER_ID", "REBALANCE_IN_PROGRESS", "CommitFailed",
                 "IllegalGeneration", "UnknownMemberId", "RebalanceInProgress")
@@ -528,6 +530,9 @@ class Collector:
         g = self.gen(ev.generation)
         if g.completing_ms is None:
             g.completing_ms, g.completing_ev = ev.ts_ms, ev.evidence
+            n = _MEMBER_COUNT.search(ev.raw or "")
+            if n:
+                g.broker_member_count = int(n.group(1))
         g.evidence.append(ev.evidence)
         g.coordinator = g.coordinator or _node_of(ev.coordinator, ev.extra)
         self.st.broker_gen = ev.generation

@@ -84,7 +84,7 @@ class FindingRules:
     # -------------------------------------------------------------- rebalances
     def storms(self) -> None:
         cfg = self.cfg
-        vs = sorted((v for v in self.views if v.started_ms is not None and v.gen.members), key=lambda v: v.started_ms)
+        vs = sorted((v for v in self.views if v.started_ms is not None and not _emptied(v)), key=lambda v: v.started_ms)
         starts = [v.started_ms for v in vs]
         # a generation is in a storm when some window of storm_window_ms holding it has storm_count
         # rebalances; consecutive such generations form one episode
@@ -196,14 +196,14 @@ class FindingRules:
     def stuck(self) -> None:
         limit = self.cfg.rebalance_timeout_ms
         for v in self.views:
-            if v.started_ms is None or not v.gen.members:
+            if v.started_ms is None or _emptied(v):
                 continue
             end = v.stabilized_ms
             took = (end - v.started_ms) if end is not None else None
             never = end is None and v.ended_ms is not None and v.ended_ms - v.started_ms > limit + self.cfg.skew_tolerance_ms
             if (took is not None and took > limit + self.cfg.skew_tolerance_ms) or never:
                 prev = self.st.gens.get(v.gen.generation - 1)
-                late = sorted(set(prev.members) - set(v.gen.members)) if prev else []
+                late = sorted(set(prev.members) - set(v.gen.members)) if prev and v.gen.members else []
                 span_end = end if end is not None else v.ended_ms
                 self.add("rebalance_stuck", "high", v.started_ms, span_end, members=late,
                          generation=v.gen.generation,
@@ -268,20 +268,24 @@ class FindingRules:
     def stale_commits(self) -> None:
         for ob in self.st.observed("stale_commit"):
             now = self.gen_at(ob.ts_ms)
+            g = ob.generation
             parts = list(ob.facts.get("partitions") or [])
             if ob.facts.get("topic") is not None and ob.facts.get("partition") is not None:
                 parts.append(f"{ob.facts['topic']}-{ob.facts['partition']}")
+            if g is not None and now is not None and now > g:
+                when = f"as a member of generation {g} after the group had moved on to generation {now}"
+            else:
+                when = (f"as a member of generation {g if g is not None else '?'} while the group was rebalancing "
+                        "(its membership was no longer current)")
             self.add("stale_generation_commit", "medium", ob.ts_ms, ob.ts_ms, members=[ob.member_id],
-                     partitions=parts, generation=ob.generation,
-                     title=f"commit rejected from generation {ob.generation if ob.generation is not None else '?'}"
-                     + (f" (group at {now})" if now is not None else ""),
-                     explanation=(f"{cap(_who(ob.member_id, self.st))} committed offsets as a member of generation "
-                                  f"{ob.generation if ob.generation is not None else '?'} after the group had moved on"
-                                  + (f" to generation {now}" if now is not None else "")
-                                  + "; the coordinator rejected it (ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID / "
-                                  "REBALANCE_IN_PROGRESS, CommitFailedException). The records behind that commit "
-                                  "will be processed again by the partition's next owner."),
-                     details={k: v for k, v in {**ob.facts, "group_generation": now}.items() if v is not None},
+                     partitions=parts, generation=g,
+                     title=f"offset commit rejected: {ob.facts.get('error') or 'stale generation'}"
+                     + (f" (generation {g})" if g is not None else ""),
+                     explanation=(f"{cap(_who(ob.member_id, self.st))} committed offsets {when}; the coordinator "
+                                  "rejected the commit (ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID / REBALANCE_IN_PROGRESS, "
+                                  "CommitFailedException in the client). The records behind that commit will be "
+                                  "processed again by the partition's next owner."),
+                     details={k: v for k, v in {**ob.facts, "group_generation": now}.items() if v not in (None, [])},
                      evidence=ob.evidence)
 
     def offsets(self, issues: list[OffsetIssue]) -> None:
@@ -383,8 +387,7 @@ class FindingRules:
                                       "one per rebalance, so the logs miss " + str(b - a - 1) + " rebalance(s) "
                                       "(missing evidence: the broker log and the clients' logs of that period)."),
                          details={"missing_generations": list(range(a + 1, b))},
-                         evidence=[va.gen.evidence[-1] if va.gen.evidence else None,
-                                   *(self.views[nums.index(b)].gen.evidence[:1])])
+                         evidence=[*_any_evidence(va)[-1:], *_any_evidence(self.views[nums.index(b)])[:1]])
         for ob in self.st.observed("generation_backwards"):
             self.add("unexplained", "medium", ob.ts_ms, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
                      title=f"member joined generation {ob.generation} after {ob.facts['previous_generation']}",
@@ -406,3 +409,14 @@ class FindingRules:
                                       "more than the skew tolerance or the heartbeats went to another coordinator."),
                          details={"removed_ms": lf.removed_ms, "last_heartbeat_ms": lf.last_hb_ms},
                          evidence=[lf.removed_ev, lf.last_hb_ev])
+
+
+def _emptied(v: GenView) -> bool:
+    """An empty generation (GroupCoordinator: "... is now empty") is not a rebalance of members."""
+    return v.gen.empty_ms is not None and not v.gen.members
+
+
+def _any_evidence(v: GenView) -> list[str]:
+    if v.gen.evidence:
+        return list(v.gen.evidence)
+    return [e for m in v.gen.members.values() for e in m.evidence[:1]]

@@ -162,7 +162,7 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
             cands.append((ts, _RANK[cause.cause], cause))
 
     prev_members = prev.members if prev is not None else {}
-    if prev is not None:
+    if prev is not None and gen.members:   # a generation seen only by the broker has no member list
         for mid, mem in prev_members.items():
             if mid in gen.members:
                 continue
@@ -269,7 +269,8 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
         prev_known = st.gens[nums[i - 1]] if i > 0 else None
         cause = _broker_cause(gen, prev or prev_known, st, cfg) if gen.prepare_ms is not None else None
         if cause is None:
-            cause = _client_cause(gen, prev or prev_known, st, cfg)
+            # without the exact predecessor (a gap in the logs) a comparison of members would guess
+            cause = _client_cause(gen, prev, st, cfg)
         if gen.prepare_ms is not None:
             started, inferred = gen.prepare_ms, False
         else:
@@ -325,7 +326,8 @@ def _finish_memberships(views: list[GenView], st: GroupState, cfg: EffectiveSett
                 if nxt is None or mid not in nxt.gen.members:
                     mem.left_ms, mem.leave_reason, mem.leave_ev = lf.removed_ms, lf.removed_reason, lf.removed_ev
                     continue
-            if nxt is None or nxt.gen.generation != v.gen.generation + 1 or mid in nxt.gen.members:
+            if nxt is None or nxt.gen.generation != v.gen.generation + 1 or mid in nxt.gen.members \
+                    or not nxt.gen.members:
                 continue
             if nxt.cause.trigger_member == mid and nxt.cause.cause in ("session_expiry", "poll_timeout",
                                                                        "member_left", "coordinator_failover"):
@@ -345,7 +347,8 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
         started, stab = v.started_ms, v.stabilized_ms
         rows.append({
             "group_id": group_id, "generation": g.generation, "protocol_type": g.protocol_type or "consumer",
-            "protocol": g.protocol, "leader": g.leader, "members": members, "member_count": len(members),
+            "protocol": g.protocol, "leader": g.leader, "members": members,
+            "member_count": len(members) if members or g.broker_member_count is None else g.broker_member_count,
             "assignment_json": json.dumps(assignment, sort_keys=True),
             "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
             "rebalance_ms": (stab - started) if started is not None and stab is not None else None,

@@ -45,6 +45,7 @@ class Gen:
     prepare_reason: str | None = None
     completing_ms: int | None = None     # broker "Stabilized group ... generation g" (join phase done)
     completing_ev: str | None = None
+    broker_member_count: int | None = None   # "Stabilized group ... with N members" (2.x+)
     stable_ms: int | None = None         # broker "Assignment received from leader" (Stable entered)
     stable_ev: str | None = None
     empty_ms: int | None = None          # broker "Group ... with generation g is now empty"

@@ -120,3 +120,82 @@ def unknown_cause() -> list[Event]:
     a.join(T0 + 40_000, 6, "A", ["t-0", "t-1"])
     b.join(T0 + 40_000, 6, "B", ["t-2", "t-3"])
     return merged(a, b)
+
+
+def storm(n: int = 6, every_ms: int = 20_000) -> list[Event]:
+    """B crash-loops: joins, is killed, rejoins as a new member; the broker logs every rebalance."""
+    k = Host("broker1/server.log", side="broker")
+    a = Host("hostA/app.log", "c-a")
+    a.join(T0, 1, "A", ["t-0", "t-1"])
+    t = T0 + 1_000
+    for i in range(n):
+        g = 2 + i
+        mid = f"B{i}"
+        if i % 2 == 0:
+            k.preparing(t, g - 1, f"Adding new member {mid} with group instance id None; client reason: not provided")
+        else:
+            k.preparing(t, g - 1, f"removing member B{i - 1} on heartbeat expiration")
+        k.stabilized(t + 100, g, 2)
+        k.assignment(t + 150, g, "A")
+        t += every_ms
+    return merged(a, k)
+
+
+def stuck() -> list[Event]:
+    """A rebalance waits 400 s for a member stuck in a long poll loop (max.poll.interval.ms 300000)."""
+    a, b, k = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b"), Host("broker1/server.log", side="broker")
+    stable_pair(a, b)
+    k.preparing(T0 + 20_000, 2, "Adding new member C with group instance id None; client reason: not provided")
+    k.stabilized(T0 + 420_000, 3, 2)
+    k.assignment(T0 + 420_100, 3, "A")
+    return merged(a, b, k)
+
+
+def fenced() -> list[Event]:
+    a = Host("hostA/app.log", "c-a")
+    a.join(T0, 1, "A", ["t-0"], instance_id="inst-a")
+    a.ev(T0 + 5_000, "heartbeat_failed", error="FENCED_INSTANCE_ID", instance_id="inst-a")
+    return merged(a)
+
+
+def inconsistent_protocol() -> list[Event]:
+    a, c = Host("hostA/app.log", "c-a"), Host("hostC/app.log", "c-c")
+    a.join(T0, 1, "A", ["t-0"])
+    c.ev(T0 + 5_000, "join_failed", error="INCONSISTENT_GROUP_PROTOCOL", protocol="roundrobin")
+    return merged(a, c)
+
+
+def rewind_after_failed_commit() -> list[Event]:
+    """A commits 100, processes to 150, its commit of 150 fails (rebalance); B resumes at 100."""
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "A", ["t-0"])
+    a.ev(T0 + 1_000, "offset_committed", topic="t", partition=0, offset=100)
+    a.ev(T0 + 9_000, "offset_commit_failed", topic="t", partition=0, offset=150, error="ILLEGAL_GENERATION",
+         generation=1)
+    b.ev(T0 + 9_500, "offset_fetched", topic="t", partition=0, offset=100)
+    return merged(a, b)
+
+
+def skip_after_reset() -> list[Event]:
+    """The dump shows a commit of 200; later the offsets expired and the consumer reset to latest (500)."""
+    d, a = Host("dump/offsets.txt", side="offsets"), Host("hostA/app.log", "c-a")
+    d.ev(T0, "offset_record", topic="t", partition=0, offset=200)
+    a.ev(T0 + 86_400_000, "no_committed_offset", topic="t", partition=0)
+    a.ev(T0 + 86_400_001, "offset_reset", topic="t", partition=0, offset=500, reason="latest")
+    return merged(d, a)
+
+
+def unowned() -> list[Event]:
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "A", ["t-0"])
+    a.revoke(T0 + 10_000, ["t-0"])
+    a.ev(T0 + 10_001, "leave_group", member_id="A", reason="the consumer is being closed")
+    b.join(T0 + 100_000, 2, "B", ["t-0"])
+    return merged(a, b)
+
+
+def generation_gap() -> list[Event]:
+    a = Host("hostA/app.log", "c-a")
+    a.join(T0, 3, "A", ["t-0"])
+    a.join(T0 + 30_000, 6, "A", ["t-0"])
+    return merged(a)
