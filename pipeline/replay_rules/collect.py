@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsers.events import Event
@@ -63,6 +63,8 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
                 continue
             if ts is None:
                 ts = last_ts if last_ts is not None else -1
+                if last_ts is not None:
+                    ev = replace(ev, ts_ms=last_ts, extra={**ev.extra, "ts_inferred": True})
             else:
                 last_ts = ts
             kept.append((ts, source, ev.line_no, i, ev))

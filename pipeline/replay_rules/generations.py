@@ -156,6 +156,7 @@ def _uniq(items: list[str | None]) -> list[str]:
 def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSettings) -> Cause:
     """No broker reason: infer the trigger from the members of g-1 and g."""
     cands: list[tuple[int, int, Cause]] = []
+    leader_rejoin: tuple[int, Cause] | None = None
 
     def add(ts: int | None, cause: Cause) -> None:
         if ts is not None:
@@ -210,7 +211,7 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         elif prev is None and why == "member_joined":
             add(start, _describe("member_joined", mid, gen, prev, st, cfg, ev, start, True))
         elif prev is not None and prev.leader == mid and why is None and mem.join_start_ms is not None:
-            add(start, _describe("leader_rejoin", mid, gen, prev, st, cfg, ev, start, True))
+            leader_rejoin = (start, _describe("leader_rejoin", mid, gen, prev, st, cfg, ev, start, True))
     for ob in st.observed("subscription_changed"):
         if prev is not None and ob.generation == prev.generation:
             add(ob.ts_ms, _describe("metadata_or_subscription_change", ob.member_id, gen, prev, st, cfg,
@@ -221,6 +222,10 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
             _describe("member_joined", first.member_id, gen, prev, st, cfg,
                       [first.join_start_ev or (first.evidence[0] if first.evidence else None)],
                       first.join_start_ms or first.joined_ms, True))
+    if not cands and leader_rejoin is not None:
+        # weakest evidence: a reason-less rejoin of the leader (clients before 3.0 print no reason),
+        # used only when nobody joined, left or changed
+        add(*leader_rejoin)
     if not cands:
         missing = ["broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason)"]
         if prev is None:
@@ -231,8 +236,12 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                   + "; ".join(missing) + ".")
         ev = [*gen.evidence[:3], *(m.evidence[0] for m in gen.members.values() if m.evidence)]
         return Cause("unknown", detail, None, _uniq(ev)[:6], None, True, {"missing": missing})
+    # the earliest trigger; candidates from other hosts within the clock-skew tolerance of it cannot be
+    # ordered by time, so the more direct kind of evidence wins among them
     cands.sort(key=lambda c: (c[0], c[1]))
-    return cands[0][2]
+    first = cands[0][0]
+    close = [c for c in cands if c[0] - first <= cfg.skew_tolerance_ms]
+    return min(close, key=lambda c: (c[1], c[0]))[2]
 
 
 def _failover_override(c: Cause, gen: Gen, started: int | None, st: GroupState, cfg: EffectiveSettings) -> Cause:
