@@ -24,10 +24,12 @@ from pipeline.replay_rules import offsets as offsets_mod
 from pipeline.replay_rules import ownership as own_mod
 from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_order
 from pipeline.replay_rules.findings import FINDING_KINDS, FindingRules
+from pipeline.replay_rules.generations import GenView
 from pipeline.replay_rules.reasons import CAUSES
 from pipeline.replay_rules.settings import EffectiveSettings, ReplaySettings, resolve
 
-__all__ = ["CAUSES", "FINDING_KINDS", "ReplayResult", "ReplaySettings", "replay_group", "replay_group_frame"]
+__all__ = ["CAUSES", "FINDING_KINDS", "ReplayResult", "ReplaySettings", "replay_group", "replay_group_frame",
+           "what_if"]
 
 OUTPUT_TABLES = ("generations", "memberships", "ownership", "findings")
 
@@ -44,6 +46,7 @@ class ReplayResult:
     settings: EffectiveSettings | None = None
     stats: dict[str, Any] = field(default_factory=dict)
     state: GroupState | None = None     # the reconstructed state, for what-if analysis
+    views: list[GenView] = field(default_factory=list)
 
     def table(self, name: str) -> list[dict[str, Any]]:
         return getattr(self, name)
@@ -55,7 +58,7 @@ def replay_group(events: Iterable[Event], settings: ReplaySettings | None = None
     ordered, dup_count, _dropped = dedupe_and_order(events)
     group_id = _group_of(ordered)
     cfg = resolve(ordered, explicit)
-    st = Collector(group_id, cfg.session_timeout_ms).run(ordered)
+    st = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms).run(ordered)
     st.duplicates = dup_count
     views = gens_mod.build(st, cfg)
     own_mod.close_open(st, views)
@@ -72,6 +75,7 @@ def replay_group(events: Iterable[Event], settings: ReplaySettings | None = None
         stats={"events": len(ordered), "duplicates_dropped": dup_count, "generations": len(views),
                "members": len(st.lives), "first_ms": st.first_ms, "last_ms": st.last_ms},
         state=st,
+        views=views,
     )
     for name in OUTPUT_TABLES:
         _check_columns(name, result.table(name))
@@ -168,3 +172,16 @@ def replay_group_frame(pdf: Any, settings: ReplaySettings | None = None) -> dict
     """One group's `events` rows -> {table: DataFrame} for generations, memberships, ownership, findings."""
     result = replay_group(events_from_frame(pdf), settings)
     return {name: rows_to_frame(name, result.table(name)) for name in OUTPUT_TABLES}
+
+
+def what_if(events: Iterable[Event], changes: dict[str, str], settings: ReplaySettings | None = None) -> Any:
+    """Replay as observed, then evaluate the same behaviour under `changes` ({"session.timeout.ms": "60000"}).
+    Returns (observed ReplayResult, pipeline.replay_rules.whatif.WhatIf)."""
+    from pipeline.replay_rules import whatif
+
+    events = list(events)
+    base_settings = settings or ReplaySettings()
+    observed = replay_group(events, base_settings)
+    new_cfg = resolve(events, base_settings.with_overrides(changes))
+    assert observed.state is not None and observed.settings is not None
+    return observed, whatif.analyse(observed.views, observed.state, observed.settings, new_cfg)

@@ -23,6 +23,10 @@ from pipeline.replay_rules.reasons import (
 )
 from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
 
+# kinds logged by the consumer's own (poll) thread, not its heartbeat thread
+_MAIN_THREAD = frozenset({"partitions_revoked", "partitions_lost", "partitions_assigned", "join_started",
+                          "offset_committed", "offset_commit_failed", "offset_fetched", "sync_succeeded",
+                          "join_succeeded", "generation_reset"})
 _MEMBER_COUNT = re.compile(r"with (\d+) members")
 FENCING_ERRORS = ("FENCED_INSTANCE_ID", "FencedInstanceId")
 STALE_ERRORS = ("ILLEGAL_GENERATION", "UNKNOWN_MEMBER_ID", "REBALANCE_IN_PROGRESS", "CommitFailed",
@@ -112,9 +116,11 @@ class GroupState:
 class Collector:
     """Folds ordered events into a GroupState. One instance per group; no shared state."""
 
-    def __init__(self, group_id: str | None, session_timeout_ms: int) -> None:
+    def __init__(self, group_id: str | None, session_timeout_ms: int, heartbeat_interval_ms: int = 3000) -> None:
         self.st = GroupState(group_id)
         self.session_timeout_ms = session_timeout_ms
+        # heartbeat silences shorter than this are ordinary jitter, not worth keeping
+        self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
         self._dispatch = {
             "heartbeat_succeeded": self._heartbeat_ok,
             "heartbeat_failed": self._heartbeat_failed,
@@ -223,6 +229,10 @@ class Collector:
     def _alive(self, s: Stream, ev: Event, heartbeat: bool = False) -> None:
         ts = ev.ts_ms
         s.last_ms, s.last_ev = ts, ev.evidence
+        if s.stalled is not None and ev.kind in _MAIN_THREAD:
+            # the poll loop is back: the end of the stall that caused a poll timeout
+            s.stalled.facts["resumed_ms"], s.stalled.facts["resumed_ev"] = ts, ev.evidence
+            s.stalled = None
         mid = s.member_id
         if mid is None:
             return
@@ -233,7 +243,12 @@ class Collector:
             lf.first_ms, lf.source, lf.client_id = ts, s.source, s.client_id
             lf.instance_id = s.instance_id
         lf.last_ms, lf.last_ev = ts, ev.evidence
+        if ts is not None:
+            lf.times.append(ts)
         if heartbeat:
+            prev = lf.last_hb_ms
+            if prev is not None and ts is not None and ts - prev > self.gap_floor_ms:
+                lf.hb_gaps.append((prev, ts, lf.last_hb_ev, ev.evidence))
             lf.last_hb_ms, lf.last_hb_ev = ts, ev.evidence
         if lf.removed_ms is not None and ts is not None and ts > lf.removed_ms and len(lf.alive_after_removal) < 5:
             lf.alive_after_removal.append(ev.evidence)
@@ -425,8 +440,10 @@ class Collector:
             m = self.membership(s.gen, mid, ev, s)
             if m.left_ms is None or m.leave_reason != "poll_timeout":
                 m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, "poll_timeout", ev.evidence
-        self.st.obs.append(Observation("poll_timeout", ev.ts_ms, [ev.evidence], mid, s.gen,
-                                       {"client_id": s.client_id}))
+        ob = Observation("poll_timeout", ev.ts_ms, [ev.evidence], mid, s.gen,
+                         {"client_id": s.client_id, "source": s.source})
+        self.st.obs.append(ob)
+        s.stalled = ob
 
     def _fenced(self, ev: Event, s: Stream) -> None:
         self.st.obs.append(Observation("fenced", ev.ts_ms, [ev.evidence], ev.member_id or s.member_id, s.gen,

@@ -120,7 +120,11 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
     ev = [e for e in evidence if e]
     if cause == "session_expiry":
         silence, last_ev, last_ms = _silence(st, member, at_ms, cfg)
-        facts.update(session_timeout_ms=cfg.session_timeout_ms, silence_ms=silence, last_seen_ms=last_ms)
+        lf = st.lives.get(member or "")
+        back = lf.next_after(last_ms) if lf is not None and last_ms is not None else None
+        # the whole silence: until the member's next sign of life (None: it never came back)
+        facts.update(session_timeout_ms=cfg.session_timeout_ms, silence_ms=silence, last_seen_ms=last_ms,
+                     silence_total_ms=(back - last_ms) if back is not None else None, came_back=back is not None)
         if silence is not None:
             detail = (f"The coordinator expired {who}: it was silent for {_fmt_ms(silence)} "
                       f"(session.timeout.ms = {cfg.session_timeout_ms}) before it was removed.")

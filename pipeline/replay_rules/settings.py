@@ -192,7 +192,7 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
     printed, origin, version = printed_settings(events)
     if explicit.kafka_version:
         version = parse_version(explicit.kafka_version) or version
-    vlabel = f"Kafka {version[0]}.{version[1]}.{version[2]}" if version else "Kafka 3.x (version not seen in the logs)"
+    vlabel = f"Kafka {version[0]}.{version[1]}.{version[2]}" if version else "Kafka 3.x assumed, no version in the logs"
     dflt = defaults_for(version)
     dflt.update(heartbeat_interval_ms=3000, initial_rebalance_delay_ms=3000 if (version or (3, 0, 0)) >= (0, 11, 0) else 0)
     values: dict[str, Any] = {}
@@ -204,7 +204,7 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
         elif name in printed:
             values[name] = printed[name]
         else:
-            values[name], origin[name] = dflt[name], f"default ({vlabel})"
+            values[name], origin[name] = dflt[name], f"default of {vlabel}"
     # the rebalance timeout is the JoinGroup's rebalanceTimeoutMs: max.poll.interval.ms since KIP-62
     # (AbstractCoordinator 0.10.1+), the session timeout before (JoinGroup v0)
     if explicit.rebalance_timeout_ms is not None:

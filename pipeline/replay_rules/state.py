@@ -73,6 +73,7 @@ class Stream:
     pending_join: tuple[int, str, str | None] | None = None
     owned: dict[str, tuple[int, str, int | None, str | None]] = field(default_factory=dict)
     coordinator: str | None = None
+    stalled: Observation | None = None      # a poll timeout waiting for the poll loop to come back
 
 
 @dataclass(slots=True)
@@ -92,6 +93,16 @@ class MemberLife:
     removed_reason: str | None = None
     removed_ev: str | None = None
     alive_after_removal: list[str] = field(default_factory=list)   # evidence of activity after removal
+    # silences between consecutive heartbeats longer than the gap floor: (start, end, start ev, end ev)
+    hb_gaps: list[tuple[int, int, str | None, str]] = field(default_factory=list)
+    times: list[int] = field(default_factory=list)     # every sign of life, in processing order
+
+    def next_after(self, t: int) -> int | None:
+        """The first sign of life strictly after t (the end of a silence), if the member came back."""
+        import bisect
+
+        i = bisect.bisect_right(self.times, t)
+        return self.times[i] if i < len(self.times) else None
 
 
 @dataclass(slots=True)
