@@ -148,3 +148,55 @@ def test_cli_reads_a_run_dir(tmp_path, repo_root):
     assert "gen    3" in r.stdout and "poll_timeout, trigger B" in r.stdout and "group other" not in r.stdout
     r = cli(repo_root, tmp_path)
     assert "group other" in r.stdout and "group payments" in r.stdout
+
+
+def model_compare(events, changes):
+    from pipeline.replay import ReplaySettings, replay_group
+    from pipeline.replay_rules import model_drive
+    from pipeline.replay_rules.settings import resolve
+
+    r = replay_group(events)
+    return model_drive.compare(events, r, resolve(events, ReplaySettings().with_overrides(changes)))
+
+
+def test_reference_coordinator_agrees_on_the_avoided_expiry():
+    m = model_compare(S.session_expiry_broker(), {"session.timeout.ms": "75000"})
+    assert (m["impl"], m["processes"], m["members_not_driven"]) == ("scala", 2, 0)
+    # formation, B joins, B expires -> with 75 s the expiry (and its rebalance) is gone
+    assert (m["rebalances_observed_settings"], m["rebalances_new_settings"]) == (3, 2)
+    assert m["expelled_observed_settings"] == ["c-b@hostB/app.log"] and m["expelled_new_settings"] == []
+    m = model_compare(S.session_expiry_broker(), {"session.timeout.ms": "60000"})
+    assert m["expelled_new_settings"] == ["c-b@hostB/app.log"]
+
+
+def test_reference_coordinator_expels_on_a_shorter_timeout():
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    S.stable_pair(a, b)
+    a.heartbeats(T0 + 12_000, T0 + 120_000)
+    b.heartbeats(T0 + 12_000, T0 + 30_000)
+    b.heartbeats(T0 + 50_000, T0 + 120_000)      # a 20 s pause, tolerated by the 45 s default
+    m = model_compare(merged(a, b), {"session.timeout.ms": "10000"})
+    assert m["expelled_observed_settings"] == []
+    assert m["expelled_new_settings"] == ["c-b@hostB/app.log"]
+    assert m["rebalances_new_settings"] == m["rebalances_observed_settings"] + 2   # expiry, then its rejoin
+
+
+def test_reference_coordinator_poll_timeout():
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    S.stable_pair(a, b)
+    a.heartbeats(T0 + 12_000, T0 + 420_000)
+    b.heartbeats(T0 + 12_000, T0 + 420_000)
+    b.ev(T0 + 311_000, "poll_timeout")
+    b.ev(T0 + 311_001, "leave_group", member_id="B", reason="consumer poll timeout has expired.")
+    b.ev(T0 + 400_000, "partitions_lost", partitions=("t-2", "t-3"))
+    m = model_compare(merged(a, b), {"max.poll.interval.ms": "400000"})
+    assert m["poll_timeouts_observed_settings"] == ["c-b@hostB/app.log"] and m["poll_timeouts_new_settings"] == []
+    assert m["rebalances_new_settings"] < m["rebalances_observed_settings"]
+
+
+def test_cli_prints_the_reference_coordinator_line(tmp_path, repo_root):
+    path = tmp_path / "events.jsonl"
+    write_events(path, S.session_expiry_broker(), junk=False)
+    r = cli(repo_root, path, "--set", "session.timeout.ms=75000")
+    assert ("reference coordinator (scala): 3 rebalance(s) with the observed settings, 2 with the new ones; "
+            "expelled: nobody (observed settings: c-b@hostB/app.log)") in r.stdout
