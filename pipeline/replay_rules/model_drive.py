@@ -79,7 +79,7 @@ def behaviours(st: GroupState, cfg: EffectiveSettings) -> tuple[list[Proc], int]
             t = next((x for x in starts if end is not None and x > end), None)
     # silences and stalls of every member id a process used
     floor = max(2 * cfg.heartbeat_interval_ms, 5_000)
-    for mid, lf in st.lives.items():
+    for lf in st.lives.values():
         p = procs.get((lf.source, lf.client_id))
         if p is None:
             continue
