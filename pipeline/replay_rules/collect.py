@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from operator import attrgetter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,50 +40,66 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     the time of the line before them in their source, and sort by (time, source, line).
 
     The n-th occurrence of a (raw, ts) pair in one source matches the n-th occurrence in another,
-    so a file that legitimately repeats a line keeps every repetition.
-    Returns (events, duplicates dropped, evidence of the dropped copies)."""
+    so a file that legitimately repeats a line keeps every repetition. The source that sorts first
+    keeps its evidence. Returns (events, duplicates dropped, evidence of the dropped copies)."""
     by_source: dict[str, list[Event]] = {}
+    # raw texts seen in more than one source are the only candidates for dropping
+    owner: dict[str, str] = {}
+    shared: set[str] = set()
+    untimed = False
     for ev in events:
-        by_source.setdefault(ev.source, []).append(ev)
-    first_source: dict[tuple[str, int | None, int], str] = {}
-    kept: list[tuple[int, str, int, int, Event]] = []
+        src = ev.source
+        lst = by_source.get(src)
+        if lst is None:
+            lst = by_source[src] = []
+        lst.append(ev)
+        if owner.setdefault(ev.raw, src) != src:
+            shared.add(ev.raw)
+        if ev.ts_ms is None:
+            untimed = True
+    sources = sorted(by_source)
+    for src in sources:
+        by_source[src].sort(key=_line_no)    # linear when already in line order
+    if not shared and not untimed:
+        kept = [ev for src in sources for ev in by_source[src]]
+        kept.sort(key=_ts_only)
+        return kept, 0, []
+    kept: list[Event] = []
     dropped: list[str] = []
-    i = 0
-    for source in sorted(by_source):
-        evs = by_source[source]
-        evs.sort(key=_line_no)
-        seen_here: dict[tuple[str, int | None], int] = {}
+    nth: dict[tuple[str, str, int | None], int] = {}
+    first_source: dict[tuple[str, int | None, int], str] = {}
+    for src in sources:
         last_ts = None
-        for ev in evs:
+        for ev in by_source[src]:
             ts = ev.ts_ms
-            key0 = (ev.raw, ts)
-            n = seen_here.get(key0, 0)
-            seen_here[key0] = n + 1
-            key = (ev.raw, ts, n)
-            owner = first_source.get(key)
-            if owner is None:
-                first_source[key] = source
-            elif owner != source:
-                dropped.append(ev.evidence)
-                continue
+            if shared and ev.raw in shared:
+                k = (src, ev.raw, ts)
+                n = nth.get(k, 0)
+                nth[k] = n + 1
+                if first_source.setdefault((ev.raw, ts, n), src) != src:
+                    dropped.append(ev.evidence)
+                    continue
             if ts is None:
-                ts = last_ts if last_ts is not None else -1
                 if last_ts is not None:
                     ev = replace(ev, ts_ms=last_ts, extra={**ev.extra, "ts_inferred": True})
             else:
                 last_ts = ts
-            kept.append((ts, source, ev.line_no, i, ev))
-            i += 1
-    kept.sort()
-    return [k[4] for k in kept], len(dropped), dropped
+            kept.append(ev)
+    # stable sort by time keeps (source, line) order among equal times; untimed lines at the start
+    # of a source (nothing to inherit) go first
+    kept.sort(key=_ts_key)
+    return kept, len(dropped), dropped
 
 
-def _line_no(ev: Event) -> int:
-    return ev.line_no
+_line_no = attrgetter("line_no")
 
 
-def _ts(ev: Event) -> int | None:
-    return ev.ts_ms
+def _ts_key(ev: Event) -> int:
+    ts = ev.ts_ms
+    return -1 if ts is None else ts
+
+
+_ts_only = attrgetter("ts_ms")
 
 
 @dataclass
@@ -228,7 +245,7 @@ class Collector:
 
     def _alive(self, s: Stream, ev: Event, heartbeat: bool = False) -> None:
         ts = ev.ts_ms
-        s.last_ms, s.last_ev = ts, ev.evidence
+        s.last_ms = ts
         if s.stalled is not None and ev.kind in _MAIN_THREAD:
             # the poll loop is back: the end of the stall that caused a poll timeout
             s.stalled.facts["resumed_ms"], s.stalled.facts["resumed_ev"] = ts, ev.evidence
@@ -242,16 +259,16 @@ class Collector:
         if lf.first_ms is None:
             lf.first_ms, lf.source, lf.client_id = ts, s.source, s.client_id
             lf.instance_id = s.instance_id
-        lf.last_ms, lf.last_ev = ts, ev.evidence
+        lf.last_ms, lf.last_event = ts, ev
         if ts is not None:
             lf.times.append(ts)
-        if heartbeat:
-            prev = lf.last_hb_ms
-            if prev is not None and ts is not None and ts - prev > self.gap_floor_ms:
-                lf.hb_gaps.append((prev, ts, lf.last_hb_ev, ev.evidence))
-            lf.last_hb_ms, lf.last_hb_ev = ts, ev.evidence
-        if lf.removed_ms is not None and ts is not None and ts > lf.removed_ms and len(lf.alive_after_removal) < 5:
-            lf.alive_after_removal.append(ev.evidence)
+            if heartbeat:
+                prev = lf.last_hb_ms
+                if prev is not None and ts - prev > self.gap_floor_ms:
+                    lf.hb_gaps.append((prev, ts, lf.last_hb_ev, ev.evidence))
+                lf.last_hb_ms, lf.last_hb_event = ts, ev
+            if lf.removed_ms is not None and ts > lf.removed_ms and len(lf.alive_after_removal) < 5:
+                lf.alive_after_removal.append(ev.evidence)
 
     def _touch(self, ev: Event) -> None:
         if ev.side == "client":
@@ -259,7 +276,10 @@ class Collector:
 
     # ---------------------------------------------------------------- client rules
     def _heartbeat_ok(self, ev: Event) -> None:
-        s = self.stream(ev)
+        # the most frequent line of a DEBUG client log: keep this path short
+        s = self.st.streams.get((ev.source, ev.client_id))
+        if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
+            s = self.stream(ev)
         self._alive(s, ev, heartbeat=True)
 
     def _heartbeat_failed(self, ev: Event) -> None:

@@ -148,7 +148,12 @@ _EXTRA_KEYS = {
     "rebalance_timeout_ms": ("rebalance_timeout_ms", "rebalanceTimeoutMs"),
     "assignor": ("assignor", "partition.assignment.strategy"),
 }
-_HINT_WORDS = ("timeout", "interval", "strategy", "TimeoutMs=")
+# the bulk of a long history, never carrying settings or a version worth a look of their own
+_BULK = frozenset({"heartbeat_succeeded", "offset_committed", "offset_record"})
+_HINT = re.compile(r"timeout|interval|strategy|TimeoutMs=")
+# high-volume kinds whose lines never print settings
+_NO_SETTINGS = frozenset({"heartbeat_succeeded", "offset_committed", "offset_record", "partitions_assigned",
+                          "partitions_revoked", "sync_succeeded", "join_succeeded", "offset_fetched"})
 
 
 def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str, str], tuple[int, int, int] | None]:
@@ -157,6 +162,8 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
     origin: dict[str, str] = {}
     version: tuple[int, int, int] | None = None
     for ev in events:
+        if ev.kind in _BULK:
+            continue
         if version is None and ev.kafka_version_hint:
             version = parse_version(ev.kafka_version_hint)
         if ev.extra:
@@ -172,7 +179,7 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
                         origin[name] = f"log {ev.evidence}"
                         break
         raw = ev.raw
-        if raw and any(w in raw for w in _HINT_WORDS):
+        if raw and ev.kind not in _NO_SETTINGS and _HINT.search(raw):
             for name, rx in _PRINTED:
                 if name in found:
                     continue

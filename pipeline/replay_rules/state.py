@@ -68,7 +68,6 @@ class Stream:
     instance_id: str | None = None
     gen: int | None = None
     last_ms: int | None = None
-    last_ev: str | None = None
     left: bool = False
     pending_join: tuple[int, str, str | None] | None = None
     owned: dict[str, tuple[int, str, int | None, str | None]] = field(default_factory=dict)
@@ -82,9 +81,9 @@ class MemberLife:
 
     member_id: str
     last_ms: int | None = None
-    last_ev: str | None = None
+    last_event: Any = None               # the Event itself: its evidence string is built only if used
     last_hb_ms: int | None = None
-    last_hb_ev: str | None = None
+    last_hb_event: Any = None
     first_ms: int | None = None
     source: str | None = None
     client_id: str | None = None
@@ -96,6 +95,14 @@ class MemberLife:
     # silences between consecutive heartbeats longer than the gap floor: (start, end, start ev, end ev)
     hb_gaps: list[tuple[int, int, str | None, str]] = field(default_factory=list)
     times: list[int] = field(default_factory=list)     # every sign of life, in processing order
+
+    @property
+    def last_ev(self) -> str | None:
+        return self.last_event.evidence if self.last_event is not None else None
+
+    @property
+    def last_hb_ev(self) -> str | None:
+        return self.last_hb_event.evidence if self.last_hb_event is not None else None
 
     def next_after(self, t: int) -> int | None:
         """The first sign of life strictly after t (the end of a silence), if the member came back."""
