@@ -45,6 +45,7 @@ def generate(hours: float, members: int, partitions: int, seed: int) -> list[Eve
     mid = {i: f"c{i}-m0" for i in range(members)}
     restarts = {i: 0 for i in range(members)}
     broker = "broker1/server.log"
+    offsets = {p: rng.randint(0, 10_000) for p in range(partitions)}
     while t < end:
         gen += 1
         live = [i for i in range(members) if alive[i]]
@@ -70,15 +71,14 @@ def generate(hours: float, members: int, partitions: int, seed: int) -> list[Eve
              generation=gen)
         span = rng.randint(60_000, 900_000)
         stop = min(end, t + span)
-        offsets = {p: rng.randint(0, 10_000) for p in range(partitions)}
         victim = rng.choice(live) if len(live) > 1 and rng.random() < 0.5 else None
-        for tick in range(t + 3_000, stop, 3_000):
+        for k, tick in enumerate(range(t + 3_000, stop, 3_000)):
             for i in live:
                 src, cid = f"host{i}/app.log", f"c{i}"
                 if i == victim and tick > stop - 50_000:
                     continue                       # silent: the broker expires it
                 emit(src, tick, "client", "heartbeat_succeeded", f"[{cid}] heartbeat ok {tick}", client_id=cid)
-                if tick % 6_000 == 0:
+                if k % 2 == 0:                     # auto-commit every other heartbeat
                     for tp in assign[i]:
                         p = int(tp.rsplit("-", 1)[1])
                         offsets[p] += rng.randint(1, 50)

@@ -12,6 +12,7 @@ See docs/replay.md for the causes and findings vocabulary.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -54,6 +55,19 @@ class ReplayResult:
 
 def replay_group(events: Iterable[Event], settings: ReplaySettings | None = None) -> ReplayResult:
     """Reconstruct one group's history from its events (see the module docstring)."""
+    # The replay allocates many small records and frees none until the end; CPython's cyclic
+    # collector would rescan them all repeatedly (a third of the run time on long histories).
+    # Paused for the call only and restored as it was.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _replay(events, settings)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayResult:
     explicit = settings or ReplaySettings()
     ordered, dup_count, _dropped = dedupe_and_order(events)
     group_id = _group_of(ordered)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from operator import attrgetter
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any
 
 from parsers.events import Event
@@ -110,7 +110,8 @@ class GroupState:
     lives: dict[str, MemberLife] = field(default_factory=dict)
     intervals: list[Interval] = field(default_factory=list)
     obs: list[Observation] = field(default_factory=list)
-    offsets: list[tuple[str, int, str, int, int | None, str | None, str | None, str, str]] = field(default_factory=list)
+    # (kind, ts, topic, partition, offset, member, reason, Event), in time order
+    offsets: list[tuple[str, int, str, int, int | None, str | None, str | None, Event]] = field(default_factory=list)
     coordinator: str | None = None
     broker_gen: int | None = None
     first_ms: int | None = None
@@ -518,8 +519,8 @@ class Collector:
             part = int(p) if p.isdigit() else None
         if topic is None or part is None:
             return
-        self.st.offsets.append((ev.kind, ev.ts_ms or 0, topic, part, ev.offset, mid,
-                                ev.reason or ev.error, ev.evidence, ev.source))
+        # the Event itself rides along: its evidence string is built only for a finding
+        self.st.offsets.append((ev.kind, ev.ts_ms or 0, topic, part, ev.offset, mid, ev.reason or ev.error, ev))
 
     def _offset_commit_failed(self, ev: Event) -> None:
         s = self.stream(ev) if ev.side == "client" else None

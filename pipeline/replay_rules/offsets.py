@@ -15,6 +15,7 @@ than the clock-skew tolerance apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pipeline.replay_rules.settings import EffectiveSettings
 
@@ -35,65 +36,81 @@ class OffsetIssue:
     how: str                  # plain words
 
 
-@dataclass
 class _Mark:
-    offset: int
-    ts: int
-    ev: str
-    source: str
-    member: str | None
+    """A remembered offset: where it came from (the Event, for evidence and its host's clock)."""
+
+    __slots__ = ("offset", "ts", "event", "member")
+
+    def __init__(self, offset: int, ts: int, event: Any, member: str | None) -> None:
+        self.offset, self.ts, self.event, self.member = offset, ts, event, member
+
+    @property
+    def ev(self) -> str:
+        return self.event.evidence
+
+    @property
+    def source(self) -> str:
+        return self.event.source
 
 
 def analyse(records: list[tuple], cfg: EffectiveSettings) -> list[OffsetIssue]:
+    """`records` in time order (the collecting pass appends them so)."""
     by_tp: dict[tuple[str, int], list[tuple]] = {}
     for r in records:
-        by_tp.setdefault((r[2], r[3]), []).append(r)
+        key = (r[2], r[3])
+        lst = by_tp.get(key)
+        if lst is None:
+            lst = by_tp[key] = []
+        lst.append(r)
     issues: list[OffsetIssue] = []
+    skew = cfg.skew_tolerance_ms
     for (topic, part), rs in sorted(by_tp.items()):
-        rs.sort(key=lambda r: r[1])
         last_commit: _Mark | None = None
         high: _Mark | None = None
         seen: set[tuple[str, int, int]] = set()
 
-        def order_certain(a: _Mark, ts: int, source: str) -> bool:
-            return a.source == source or ts - a.ts > cfg.skew_tolerance_ms
-
-        def emit(kind: str, lo: int, hi: int, first: _Mark, ts: int, ev: str, member: str | None, how: str,
+        def emit(kind: str, lo: int, hi: int, first: _Mark, ts: int, event: Any, member: str | None, how: str,
                  seen: set = seen, topic: str = topic, part: int = part) -> None:
             key = (kind, lo, hi)
             if lo >= hi or key in seen:
                 return
             seen.add(key)
             members = sorted({m for m in (first.member, member) if m})
-            issues.append(OffsetIssue(kind, topic, part, lo, hi, first.ts, ts, members, [first.ev, ev], how))
+            issues.append(OffsetIssue(kind, topic, part, lo, hi, first.ts, ts, members,
+                                      [first.ev, event.evidence], how))
 
-        for kind, ts, _t, _p, off, member, reason, ev, source in rs:
+        for kind, ts, _t, _p, off, member, reason, event in rs:
             if off is None:
                 continue
             if kind in COMMITS:
-                if last_commit is not None and off < last_commit.offset and order_certain(last_commit, ts, source):
-                    emit("offset_rewind", off, last_commit.offset, last_commit, ts, ev, member,
-                         f"the committed offset went back from {last_commit.offset} to {off}")
-                last_commit = _Mark(off, ts, ev, source, member)
+                if last_commit is not None:
+                    if off < last_commit.offset and (last_commit.event.source == event.source
+                                                     or ts - last_commit.ts > skew):
+                        emit("offset_rewind", off, last_commit.offset, last_commit, ts, event, member,
+                             f"the committed offset went back from {last_commit.offset} to {off}")
+                    if last_commit.offset == off and last_commit.member == member:
+                        last_commit.ts, last_commit.event = ts, event    # a repeated commit: no new mark
+                        continue
+                last_commit = _Mark(off, ts, event, member)
                 if high is None or off > high.offset:
-                    high = _Mark(off, ts, ev, source, member)
+                    high = last_commit
             elif kind == "offset_commit_failed":
                 if high is None or off > high.offset:
-                    high = _Mark(off, ts, ev, source, member)
+                    high = _Mark(off, ts, event, member)
             elif kind in ("offset_fetched", "offset_seek"):
                 # same host: its order is certain; another host: the resume follows the handover
                 if high is not None and off < high.offset:
                     what = ("the application sought back to" if kind == "offset_seek"
                             else "a member resumed from the committed offset")
-                    emit("offset_rewind", off, high.offset, high, ts, ev, member,
+                    emit("offset_rewind", off, high.offset, high, ts, event, member,
                          f"{what} {off} although offsets up to {high.offset} had already been processed")
             elif kind == "offset_reset":
                 if last_commit is not None and off > last_commit.offset:
-                    emit("offset_skip", last_commit.offset, off, last_commit, ts, ev, member,
+                    emit("offset_skip", last_commit.offset, off, last_commit, ts, event, member,
                          f"the position was reset to {off} ({reason or 'auto.offset.reset'}) past the last "
                          f"committed offset {last_commit.offset}")
                 elif high is not None and off < high.offset:
-                    emit("offset_rewind", off, high.offset, high, ts, ev, member,
+                    emit("offset_rewind", off, high.offset, high, ts, event, member,
                          f"the position was reset back to {off} ({reason or 'auto.offset.reset'}) although offsets "
                          f"up to {high.offset} had been processed")
     return issues
