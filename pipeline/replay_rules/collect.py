@@ -513,6 +513,15 @@ class Collector:
             mid = s.member_id
         else:
             mid = ev.member_id
+        kind, ts, why = ev.kind, ev.ts_ms or 0, ev.reason or ev.error
+        many = ev.extra.get("offsets") if ev.extra else None
+        if isinstance(many, dict) and len(many) > 1:
+            # one commit of several partitions ({t-0=OffsetAndMetadata{offset=6, ...}, ...})
+            for tp, off in many.items():
+                topic, _, p = str(tp).rpartition("-")
+                if topic and p.isdigit() and isinstance(off, int):
+                    self.st.offsets.append((kind, ts, topic, int(p), off, mid, why, ev))
+            return
         topic, part = ev.topic, ev.partition
         if (topic is None or part is None) and ev.partitions and len(ev.partitions) == 1:
             topic, _, p = ev.partitions[0].rpartition("-")
@@ -520,7 +529,7 @@ class Collector:
         if topic is None or part is None:
             return
         # the Event itself rides along: its evidence string is built only for a finding
-        self.st.offsets.append((ev.kind, ev.ts_ms or 0, topic, part, ev.offset, mid, ev.reason or ev.error, ev))
+        self.st.offsets.append((kind, ts, topic, part, ev.offset, mid, why, ev))
 
     def _offset_commit_failed(self, ev: Event) -> None:
         s = self.stream(ev) if ev.side == "client" else None
@@ -533,7 +542,8 @@ class Collector:
                 ev.generation if ev.generation is not None else (s.gen if s else None),
                 {"error": ev.error, "reason": ev.reason, "partitions": list(ev.partitions or ()),
                  "topic": ev.topic, "partition": ev.partition, "offset": ev.offset}))
-        self._offset(ev) if ev.offset is not None else None
+        if ev.offset is not None or (ev.extra and ev.extra.get("offsets")):
+            self._offset(ev)
 
     def _describe_row(self, ev: Event) -> None:
         self.st.obs.append(Observation("describe", ev.ts_ms, [ev.evidence], ev.member_id, None,

@@ -167,6 +167,14 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
         if version is None and ev.kafka_version_hint:
             version = parse_version(ev.kafka_version_hint)
         if ev.extra:
+            members = ev.extra.get("members")
+            if isinstance(members, list) and members and isinstance(members[0], dict):
+                # a group metadata record prints each member's timeouts (MemberMetadata)
+                for name, key in (("session_timeout_ms", "session_timeout_ms"),
+                                  ("rebalance_timeout_ms", "rebalance_timeout_ms")):
+                    val = members[0].get(key)
+                    if name not in found and isinstance(val, int):
+                        found[name], origin[name] = val, f"log {ev.evidence}"
             for name, keys in _EXTRA_KEYS.items():
                 if name in found:
                     continue

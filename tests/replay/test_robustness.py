@@ -155,3 +155,20 @@ def test_frame_bridge_with_nulls_from_parquet_and_no_rows():
     assert frames["generations"]["cause"].tolist() == ["member_joined", "member_joined", "poll_timeout"]
     empty = replay_group_frame(df.iloc[0:0])
     assert all(len(f) == 0 and list(f.columns) == schemas.columns(n) for n, f in empty.items())
+
+
+def test_multi_partition_commit_map_and_dump_member_settings():
+    a, d = Host("hostA/app.log", "c-a"), Host("dump/offsets.txt", side="offsets")
+    d.ev(T0, "group_metadata_record", generation=4, protocol="range",
+         extra={"protocol_type": "consumer", "members": [
+             {"member_id": "A", "client_id": "c-a", "host": "/10.0.0.1", "session_timeout_ms": 25000,
+              "rebalance_timeout_ms": 120000, "partitions": ["t-0", "t-1"]}]})
+    a.ev(T0 + 1_000, "offset_committed", partitions=("t-0", "t-1"), extra={"offsets": {"t-0": 50, "t-1": 70}})
+    a.ev(T0 + 9_000, "offset_committed", partitions=("t-0", "t-1"), extra={"offsets": {"t-0": 40, "t-1": 90}})
+    r = replay_group(merged(d, a))
+    assert (r.settings.session_timeout_ms, r.settings.rebalance_timeout_ms) == (25_000, 120_000)
+    (g,) = r.generations
+    assert (g["generation"], g["members"], json.loads(g["assignment_json"])) == (4, ["A"], {"A": ["t-0", "t-1"]})
+    assert r.memberships[0]["host"] == "/10.0.0.1" and r.memberships[0]["client_id"] == "c-a"
+    (rw,) = [f for f in r.findings if f["kind"] == "offset_rewind"]
+    assert rw["partitions"] == ["t-0"] and json.loads(rw["details_json"])["from_offset"] == 40
