@@ -141,6 +141,11 @@ class Collector:
         self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
         self._dispatch = {
             "heartbeat_succeeded": self._heartbeat_ok,
+            "heartbeat_sent": self._heartbeat_ok,          # DEBUG "Sending Heartbeat request" (parsers, additive kind)
+            "rebalance_started": self._join_started,       # Connect WorkerCoordinator "Rebalance started"
+            "broker_member_fenced": self._broker_member_fenced,
+            "broker_offset_committed": self._offset,
+            "broker_offset_commit_failed": self._offset_commit_failed,
             "heartbeat_failed": self._heartbeat_failed,
             "join_started": self._join_started,
             "join_succeeded": self._join_succeeded,
@@ -262,12 +267,13 @@ class Collector:
             lf.instance_id = s.instance_id
         lf.last_ms, lf.last_event = ts, ev
         if ts is not None:
-            lf.times.append(ts)
+            lf.events.append(ev)
             if heartbeat:
                 prev = lf.last_hb_ms
                 if prev is not None and ts - prev > self.gap_floor_ms:
                     lf.hb_gaps.append((prev, ts, lf.last_hb_ev, ev.evidence))
                 lf.last_hb_ms, lf.last_hb_event = ts, ev
+                lf.hb_events.append(ev)
             if lf.removed_ms is not None and ts > lf.removed_ms and len(lf.alive_after_removal) < 5:
                 lf.alive_after_removal.append(ev.evidence)
 
@@ -394,6 +400,11 @@ class Collector:
     def _assignment_received(self, ev: Event) -> None:
         s = self.stream(ev)
         self._alive(s, ev)
+        g = ev.generation if ev.generation is not None else s.gen
+        if ev.extra and isinstance(ev.extra.get("assignments"), dict) and g is not None and s.member_id:
+            # the leader's "Finished assignment for group at generation N: {member=Assignment(...)}"
+            self._leader_facts(self.gen(g), s.member_id, ev)
+            return
         if s.gen is None or s.member_id is None or ev.partitions is None:
             return
         m = self.membership(ev.generation if ev.generation is not None else s.gen, s.member_id, ev, s)
@@ -513,7 +524,9 @@ class Collector:
             mid = s.member_id
         else:
             mid = ev.member_id
-        kind, ts, why = ev.kind, ev.ts_ms or 0, ev.reason or ev.error
+        if ev.ts_ms is None or ev.ts_ms < 0:
+            return   # an untimed snapshot (a describe row) cannot be ordered against commits
+        kind, ts, why = ev.kind, ev.ts_ms, ev.reason or ev.error
         many = ev.extra.get("offsets") if ev.extra else None
         if isinstance(many, dict) and len(many) > 1:
             # one commit of several partitions ({t-0=OffsetAndMetadata{offset=6, ...}, ...})
@@ -635,6 +648,11 @@ class Collector:
             lf.alive_after_removal = []
         elif ev.member_id and ev.instance_id:
             self.st.instance_of[ev.member_id] = ev.instance_id
+
+    def _broker_member_fenced(self, ev: Event) -> None:
+        # GroupCoordinator / GroupMetadataManager: a static member fenced by a newer one (FENCED_INSTANCE_ID)
+        self.st.obs.append(Observation("fenced", ev.ts_ms, [ev.evidence], ev.member_id, self.st.broker_gen,
+                                       {"instance_id": ev.instance_id, "error": ev.error or "FENCED_INSTANCE_ID"}))
 
     def _broker_group_empty(self, ev: Event) -> None:
         if ev.generation is None:

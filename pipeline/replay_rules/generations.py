@@ -72,17 +72,18 @@ def _fmt_ms(ms: int | None) -> str:
 
 
 def _silence(st: GroupState, member: str | None, until: int | None, cfg: EffectiveSettings) -> tuple[int | None, str | None, int | None]:
-    """(silence in ms, evidence of the last sign of life, its time) of a member before `until`."""
+    """(silence in ms, evidence of the last sign of life, its time) of a member before `until`: its
+    last heartbeat if heartbeats are logged, else its last line of any kind (the clock-skew
+    tolerance allows a line of its host to look slightly later than the broker's expiry)."""
     if member is None or until is None:
         return None, None, None
     lf = st.lives.get(member)
     if lf is None:
         return None, None, None
-    last, ev = (lf.last_hb_ms, lf.last_hb_ev) if lf.last_hb_ms is not None else (lf.last_ms, lf.last_ev)
-    if last is None or last > until + cfg.skew_tolerance_ms:
-        # the member logged after the expiry: use the last line before it, if the stream shows one
+    last = lf.last_before(until + cfg.skew_tolerance_ms)
+    if last is None:
         return None, None, None
-    return max(0, until - last), ev, last
+    return max(0, until - last.ts_ms), last.evidence, last.ts_ms
 
 
 def _broker_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSettings) -> Cause | None:

@@ -160,12 +160,15 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
     """Settings the logs print (first occurrence wins), their evidence, and the Kafka version seen."""
     found: dict[str, Any] = {}
     origin: dict[str, str] = {}
-    version: tuple[int, int, int] | None = None
+    versions: dict[tuple[int, int, int], int] = {}
     for ev in events:
         if ev.kind in _BULK:
             continue
-        if version is None and ev.kafka_version_hint:
-            version = parse_version(ev.kafka_version_hint)
+        hint = ev.kafka_version_hint
+        if hint and ".." not in hint:     # "0.9.0.0..current" is a template's range, not the version
+            v = parse_version(hint)
+            if v is not None:
+                versions[v] = versions.get(v, 0) + 1
         if ev.extra:
             members = ev.extra.get("members")
             if isinstance(members, list) and members and isinstance(members[0], dict):
@@ -199,6 +202,7 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
                     except ValueError:
                         continue
                     origin[name] = f"log {ev.evidence}"
+    version = max(versions.items(), key=lambda kv: (kv[1], kv[0]))[0] if versions else None
     return found, origin, version
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,7 +95,8 @@ class MemberLife:
     alive_after_removal: list[str] = field(default_factory=list)   # evidence of activity after removal
     # silences between consecutive heartbeats longer than the gap floor: (start, end, start ev, end ev)
     hb_gaps: list[tuple[int, int, str | None, str]] = field(default_factory=list)
-    times: list[int] = field(default_factory=list)     # every sign of life, in processing order
+    events: list[Any] = field(default_factory=list)     # every sign of life (Events), in time order
+    hb_events: list[Any] = field(default_factory=list)  # the heartbeats among them
 
     @property
     def last_ev(self) -> str | None:
@@ -106,10 +108,16 @@ class MemberLife:
 
     def next_after(self, t: int) -> int | None:
         """The first sign of life strictly after t (the end of a silence), if the member came back."""
-        import bisect
+        i = bisect.bisect_right(self.events, t, key=_ts)
+        return self.events[i].ts_ms if i < len(self.events) else None
 
-        i = bisect.bisect_right(self.times, t)
-        return self.times[i] if i < len(self.times) else None
+    def last_before(self, t: int) -> Any:
+        """The member's last heartbeat at or before t, else its last sign of life of any kind (an Event)."""
+        for evs in (self.hb_events, self.events):
+            i = bisect.bisect_right(evs, t, key=_ts)
+            if i:
+                return evs[i - 1]
+        return None
 
 
 @dataclass(slots=True)
@@ -136,3 +144,7 @@ class Observation:
     member_id: str | None = None
     generation: int | None = None
     facts: dict[str, Any] = field(default_factory=dict)
+
+
+def _ts(ev: Any) -> int:
+    return ev.ts_ms
