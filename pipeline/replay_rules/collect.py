@@ -113,6 +113,7 @@ class GroupState:
     # (kind, ts, topic, partition, offset, member, reason, Event), in time order
     offsets: list[tuple[str, int, str, int, int | None, str | None, str | None, Event]] = field(default_factory=list)
     coordinator: str | None = None
+    coordinators: dict[str, str] = field(default_factory=dict)   # "id" | "address" -> last seen
     broker_gen: int | None = None
     first_ms: int | None = None
     last_ms: int | None = None
@@ -496,17 +497,20 @@ class Collector:
         st = self.st
         if new is None:
             return
-        if st.coordinator is not None and new != st.coordinator:
+        # a broker id and a host:port cannot be compared: each kind of name is followed on its own
+        space = "id" if new.isdigit() else "address"
+        old = st.coordinators.get(space)
+        if old is not None and new != old:
             st.obs.append(Observation("coordinator_change", ev.ts_ms, [ev.evidence], None, st.broker_gen,
-                                      {"from": st.coordinator, "to": new, "how": how}))
+                                      {"from": old, "to": new, "how": how}))
+        st.coordinators[space] = new
         st.coordinator = new
 
     def _coordinator_discovered(self, ev: Event) -> None:
         s = self.stream(ev)
         self._alive(s, ev)
-        coord = ev.coordinator
+        coord = _node_of(ev.coordinator, ev.extra)
         if coord is not None:
-            coord = _node_of(coord, ev.extra)
             s.coordinator = coord
             self._coordinator_change(ev, coord, "discovered by a client")
 
@@ -713,11 +717,29 @@ class Collector:
             self.st.obs.append(Observation("group_dead", ev.ts_ms, [ev.evidence], None, self.st.broker_gen, {}))
 
 
+_MAX_INT = 2147483647
+
+
 def _node_of(coordinator: Any, extra: dict[str, Any] | None) -> str | None:
+    """A coordinator as a broker id where the line allows it. Clients connect to the coordinator under
+    the id Integer.MAX_VALUE - broker id (AbstractCoordinator, 0.9+), printed as "(id: 2147483646 ...)"."""
+    cid = extra.get("coordinator_id") if extra else None
+    if isinstance(cid, str) and cid.lstrip("-").isdigit():
+        cid = int(cid)
+    if isinstance(cid, int):
+        return str(_MAX_INT - cid) if cid > _MAX_INT // 2 else str(cid)
     if coordinator is not None:
-        return str(coordinator)
+        text = str(coordinator)
+        m = _ID_IN_TEXT.search(text)
+        if m:
+            n = int(m.group(1))
+            return str(_MAX_INT - n) if n > _MAX_INT // 2 else str(n)
+        return text
     if extra:
         for k in ("coordinator", "broker_id", "node_id"):
             if extra.get(k) is not None:
                 return str(extra[k])
     return None
+
+
+_ID_IN_TEXT = re.compile(r"\(id: (\d+)")

@@ -8,6 +8,7 @@ order, picking the earliest trigger (ties broken by how directly each kind of ev
 
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass, field
 
@@ -86,6 +87,42 @@ def _silence(st: GroupState, member: str | None, until: int | None, cfg: Effecti
     return max(0, until - last.ts_ms), last.evidence, last.ts_ms
 
 
+def _expiry_facts(st: GroupState, member: str | None, at_ms: int | None, cfg: EffectiveSettings) -> dict:
+    """How long an expired member was silent. With heartbeats in its log the silence is measured;
+    without, it lies between session.timeout.ms (GroupCoordinator.onExpireHeartbeat fires that long
+    after the last heartbeat) and the time since its last line. `silence_total` runs on to the
+    member's next sign of life (None: it never came back, e.g. a crash)."""
+    out: dict = {"session_timeout_ms": cfg.session_timeout_ms, "silence_ms": None, "last_seen_ms": None,
+                 "came_back": False, "silence_total_ms": None}
+    lf = st.lives.get(member or "")
+    if lf is None or at_ms is None:
+        return out
+    horizon = at_ms + cfg.skew_tolerance_ms
+    back = lf.next_after(horizon)
+    out["came_back"] = back is not None
+    i = bisect.bisect_right(lf.hb_events, horizon, key=_ts)
+    if i:
+        hb = lf.hb_events[i - 1]
+        out.update(silence_ms=max(0, at_ms - hb.ts_ms), last_seen_ms=hb.ts_ms, _last_ev=hb.evidence)
+        if back is not None:
+            out["silence_total_ms"] = back - hb.ts_ms
+        return out
+    i = bisect.bisect_right(lf.events, horizon, key=_ts)
+    if i:
+        line = lf.events[i - 1]
+        start_latest = at_ms - cfg.session_timeout_ms
+        out.update(last_line_ms=line.ts_ms, silence_max_ms=max(cfg.session_timeout_ms, at_ms - line.ts_ms),
+                   last_seen_ms=max(line.ts_ms, start_latest), _last_ev=line.evidence)
+        if back is not None:
+            out["silence_total_min_ms"] = back - start_latest
+            out["silence_total_max_ms"] = back - min(line.ts_ms, start_latest)
+    return out
+
+
+def _ts(ev) -> int:
+    return ev.ts_ms
+
+
 def _broker_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSettings) -> Cause | None:
     reason = gen.prepare_reason
     if reason is None:
@@ -120,15 +157,18 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
     detail = CAUSES[cause][0].upper() + CAUSES[cause][1:] + ": " + who + "."
     ev = [e for e in evidence if e]
     if cause == "session_expiry":
-        silence, last_ev, last_ms = _silence(st, member, at_ms, cfg)
-        lf = st.lives.get(member or "")
-        back = lf.next_after(last_ms) if lf is not None and last_ms is not None else None
-        # the whole silence: until the member's next sign of life (None: it never came back)
-        facts.update(session_timeout_ms=cfg.session_timeout_ms, silence_ms=silence, last_seen_ms=last_ms,
-                     silence_total_ms=(back - last_ms) if back is not None else None, came_back=back is not None)
-        if silence is not None:
-            detail = (f"The coordinator expired {who}: it was silent for {_fmt_ms(silence)} "
+        facts.update(_expiry_facts(st, member, at_ms, cfg))
+        last_ev = facts.pop("_last_ev", None)
+        if facts.get("silence_ms") is not None:
+            detail = (f"The coordinator expired {who}: it was silent for {_fmt_ms(facts['silence_ms'])} "
                       f"(session.timeout.ms = {cfg.session_timeout_ms}) before it was removed.")
+            ev.append(last_ev)
+        elif facts.get("last_line_ms") is not None:
+            detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "
+                      f"without a heartbeat. Its log does not show heartbeats (they are logged at DEBUG); its "
+                      f"last line before the expiry came {_fmt_ms(facts['silence_max_ms'])} earlier, so it went "
+                      f"silent between {_fmt_ms(cfg.session_timeout_ms)} and {_fmt_ms(facts['silence_max_ms'])} "
+                      "before it was removed.")
             ev.append(last_ev)
         else:
             detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "

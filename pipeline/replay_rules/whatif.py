@@ -64,21 +64,28 @@ def analyse(views: list[GenView], st: GroupState, old: EffectiveSettings, new: E
         cause, member = g["cause"], g["trigger_member"]
         facts = g["facts"]
         if cause in ("session_expiry",) or (cause == "coordinator_failover" and facts.get("silence_ms") is not None):
-            if facts.get("silence_ms") is None:
-                w.undetermined.append({"generation": g["generation"], "member": member, "cause": cause,
-                                       "why": "the member's silence is not in the logs (missing its client log)"})
-                continue
             if not facts.get("came_back"):
+                if facts.get("silence_ms") is None and facts.get("last_line_ms") is None:
+                    w.undetermined.append({"generation": g["generation"], "member": member, "cause": cause,
+                                           "why": "the member's silence is not in the logs (missing its client log)"})
                 continue   # the process never logged again (a crash): expelled under any session timeout
-            silence = facts["silence_total_ms"]
-            if silence < new.session_timeout_ms:
-                item = {"generation": g["generation"], "member": member, "silence_ms": silence,
-                        "session_timeout_ms": [old.session_timeout_ms, new.session_timeout_ms]}
-                w.expulsions_avoided.append(item)
-                w.rebalances_avoided.append({"generation": g["generation"], "cause": cause, "member": member,
-                                             "why": f"a {silence} ms silence stays under session.timeout.ms = "
-                                                    f"{new.session_timeout_ms}"})
-                avoided_triggers.append((member, _stream_of(st, member), g["started_ms"]))
+            lo = facts.get("silence_total_ms") or facts.get("silence_total_min_ms")
+            hi = facts.get("silence_total_ms") or facts.get("silence_total_max_ms")
+            if lo is None or hi is None:
+                continue
+            if hi >= new.session_timeout_ms:
+                if lo < new.session_timeout_ms:
+                    w.undetermined.append({"generation": g["generation"], "member": member, "cause": cause,
+                                           "why": f"its silence lasted between {lo} and {hi} ms (heartbeats are not "
+                                                  "logged); the new timeout falls inside that range"})
+                continue
+            # the whole silence (at most `hi`) stays under the new timeout: no expiry
+            w.expulsions_avoided.append({"generation": g["generation"], "member": member, "silence_ms": hi,
+                                         "session_timeout_ms": [old.session_timeout_ms, new.session_timeout_ms]})
+            w.rebalances_avoided.append({"generation": g["generation"], "cause": cause, "member": member,
+                                         "why": f"a {hi} ms silence stays under session.timeout.ms = "
+                                                f"{new.session_timeout_ms}"})
+            avoided_triggers.append((member, _stream_of(st, member), g["started_ms"]))
         elif cause == "poll_timeout":
             stall = _stall(st, member, g, old)
             limit = new.max_poll_interval_ms

@@ -151,3 +151,24 @@ def test_unknown_names_missing_evidence():
     assert [f["generation"] for f in unexplained] == [5, 6]
     assert all(f["evidence"] for f in unexplained)
     assert json.loads(unexplained[0]["details_json"])["missing"][0].startswith("broker GroupCoordinator log")
+
+
+def test_session_expiry_without_heartbeat_lines_gives_bounds():
+    """INFO-level client logs: no heartbeats, so the silence is only bounded."""
+    from pipeline.replay import what_if
+    from tests.replay.builders import Host, merged
+
+    a, b, k = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b"), Host("broker1/server.log", side="broker")
+    S.stable_pair(a, b)                                  # B's last line: T0+11080 (partitions assigned)
+    k.preparing(T0 + 71_000, 2, "removing member B on heartbeat expiration")
+    a.join(T0 + 71_100, 3, "A", ["t-0", "t-1", "t-2", "t-3"])
+    b.ev(T0 + 80_000, "heartbeat_failed", error="UNKNOWN_MEMBER_ID")    # it wakes up
+    events = merged(a, b, k)
+    g3 = gens(events)[3]
+    assert g3["cause"] == "session_expiry"
+    assert "between 45.0 s and 59.9 s" in g3["cause_detail"] and g3["evidence"][1] == "hostB/app.log:4"
+    # the whole silence ran from [T0+11080, T0+26000] to T0+80000: 54 to 68.9 s
+    _, w = what_if(events, {"session.timeout.ms": "70000"})
+    assert [x["silence_ms"] for x in w.expulsions_avoided] == [68_920]
+    _, w = what_if(events, {"session.timeout.ms": "60000"})
+    assert w.expulsions_avoided == [] and "between 54000 and 68920 ms" in w.undetermined[0]["why"]
