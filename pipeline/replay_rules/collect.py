@@ -329,6 +329,13 @@ class Collector:
         s.gen = g
         m = self.membership(g, mid, ev, s)
         m.joined_ms = m.joined_ms if m.joined_ms is not None else ev.ts_ms
+        if m.instance_id:
+            # a static member that restarts while the group is Stable gets a new member id in the same
+            # generation, without a rebalance (GroupCoordinator.updateStaticMemberAndRebalance, 2.3+)
+            for other in self.gen(g).members.values():
+                if other is not m and other.instance_id == m.instance_id and other.left_ms is None \
+                        and (other.joined_ms or 0) <= (m.joined_ms or 0):
+                    other.left_ms, other.leave_reason, other.leave_ev = ev.ts_ms, "static_replaced", ev.evidence
         if s.pending_join is not None:
             m.join_start_ms, m.join_start_ev, m.join_reason = s.pending_join
             m.evidence.append(m.join_start_ev)
@@ -357,7 +364,8 @@ class Collector:
             # ConsumerCoordinator (2.4+, leader only): "Finished assignment for group at generation N: {...}"
             gen.leader = gen.leader or mid
             for member, parts in assignments.items():
-                mm = self.membership(gen.generation, str(member), ev)
+                mm = self.membership(gen.generation, str(member))   # not `ev`: its instance id is the leader's
+                mm.evidence.append(ev.evidence)
                 if mm.assigned is None:
                     mm.assigned = sorted(map(str, parts or []))
 

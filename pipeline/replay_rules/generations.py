@@ -210,7 +210,7 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
     prev_members = prev.members if prev is not None else {}
     if prev is not None and gen.members:   # a generation seen only by the broker has no member list
         for mid, mem in prev_members.items():
-            if mid in gen.members:
+            if mid in gen.members or mem.leave_reason == "static_replaced":
                 continue
             lf = st.lives.get(mid)
             why = mem.leave_reason
@@ -243,7 +243,8 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         ev = [mem.join_start_ev or (mem.evidence[0] if mem.evidence else None)]
         if prev is not None and mid not in prev_members:
             inst = mem.instance_id or st.instance_of.get(mid)
-            if inst and any((m.instance_id or st.instance_of.get(m.member_id)) == inst for m in prev_members.values()):
+            if inst and any((m.instance_id or st.instance_of.get(m.member_id)) == inst and m.left_ms is None
+                            for m in prev_members.values()):
                 add(start, _describe("static_member_restart", mid, gen, prev, st, cfg, ev, start, True))
             else:
                 add(start, _describe("member_joined", mid, gen, prev, st, cfg, ev, start, True))
@@ -396,7 +397,8 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
     rows = []
     for v in views:
         g = v.gen
-        members = sorted(g.members) if not (g.empty_ms is not None and not g.members) else []
+        # members at the generation's end: a static member replaced by its own restart is not listed
+        members = sorted(m for m, mem in g.members.items() if mem.leave_reason != "static_replaced")
         assignment = {m: (g.members[m].assigned or []) for m in members}
         started, stab = v.started_ms, v.stabilized_ms
         rows.append({
