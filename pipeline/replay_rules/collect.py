@@ -121,6 +121,7 @@ class GroupState:
     n_events: int = 0
     duplicates: int = 0
     instance_of: dict[str, str] = field(default_factory=dict)   # member id -> group.instance.id
+    pseudo_ids: set[str] = field(default_factory=set)          # names given to members that log no id
     by_kind: dict[str, list[Observation]] = field(default_factory=dict)   # obs indexed after the pass
 
     def index(self) -> None:
@@ -305,24 +306,52 @@ class Collector:
             self.st.obs.append(Observation("expelled_seen", ev.ts_ms, [ev.evidence], s.member_id, s.gen,
                                            {"error": ev.error}))
 
+    def _new_process(self, s: Stream, ev: Event) -> None:
+        """Notice that a client's log now comes from a new process (restart): the old member is gone.
+
+        A client that left, or fell silent beyond its session, starts over with a new member id. And
+        a live eager member revokes everything before it rejoins (ConsumerCoordinator.onJoinPrepare
+        logs the revocation before AbstractCoordinator's "(Re-)joining group", 0.9+) and rediscovers
+        its coordinator only after losing it; so a join or a discovery from a stream still holding
+        partitions, without those steps, is a new process on the same host."""
+        if ev.member_id:
+            return
+        eager_holding = bool(s.owned) and s.gen is not None and not (s.protocol or "").startswith("cooperative")
+        silent = s.last_ms is not None and ev.ts_ms is not None and ev.ts_ms - s.last_ms > self.session_timeout_ms
+        fresh = s.left or silent or (eager_holding and (ev.kind != "coordinator_discovered" or not s.coord_lost))
+        if not fresh:
+            return
+        # whatever the old process still held ends with it (refined to its expiry afterwards)
+        if s.owned and s.last_ms is not None:
+            last = Event(s.source, 0, "client", "process_gone", "", ts_ms=s.last_ms)
+            self._close(s, list(s.owned), last, "process_gone")
+        s.member_id, s.gen, s.left, s.coord_lost = None, None, False, False
+
     def _join_started(self, ev: Event) -> None:
         s = self.stream(ev)
-        if s.left or (s.last_ms is not None and ev.ts_ms is not None
-                      and ev.ts_ms - s.last_ms > self.session_timeout_ms and not ev.member_id):
-            # a client that left (or fell silent beyond its session) starts over with a new member id
-            s.member_id, s.gen, s.left = None, None, False
+        self._new_process(s, ev)
         if s.pending_join is None:
             s.pending_join = (ev.ts_ms or 0, ev.evidence, ev.reason)
         self._alive(s, ev)
 
     def _join_succeeded(self, ev: Event) -> None:
         s = self.stream(ev)
-        self._alive(s, ev)
         g = ev.generation
+        if g is not None and ev.member_id is None and s.member_id is None:
+            # clients before 1.0 log no member id: name the process after its log stream, one name per
+            # (re)start; pipeline.replay_rules.aliases later swaps in the real id where the broker's or
+            # a dump's records identify it
+            s.pseudo_n += 1
+            s.member_id = f"{s.client_id or 'consumer'}@{s.source}" + (f"#{s.pseudo_n}" if s.pseudo_n > 1 else "")
+            self.st.pseudo_ids.add(s.member_id)
+        self._alive(s, ev)
         mid = ev.member_id or s.member_id
         if g is None or mid is None:
             return
         prev = s.gen
+        s.coord_lost = False
+        if ev.protocol:
+            s.protocol = ev.protocol
         if prev is not None and g < prev:
             self.st.obs.append(Observation("generation_backwards", ev.ts_ms, [ev.evidence], mid, g,
                                            {"previous_generation": prev}))
@@ -516,6 +545,8 @@ class Collector:
 
     def _coordinator_discovered(self, ev: Event) -> None:
         s = self.stream(ev)
+        if s.gen is not None:
+            self._new_process(s, ev)
         self._alive(s, ev)
         coord = _node_of(ev.coordinator, ev.extra)
         if coord is not None:
@@ -524,6 +555,7 @@ class Collector:
 
     def _coordinator_lost(self, ev: Event) -> None:
         s = self.stream(ev)
+        s.coord_lost = True
         self._alive(s, ev)
         self.st.obs.append(Observation("coordinator_lost", ev.ts_ms, [ev.evidence], s.member_id, s.gen,
                                        {"coordinator": ev.coordinator, "reason": ev.reason}))

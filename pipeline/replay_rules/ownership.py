@@ -25,6 +25,26 @@ def close_open(st: GroupState, views: list[GenView]) -> None:
                 gone[mid] = (mem.left_ms, mem.leave_reason or "left", mem.leave_ev)
             else:
                 gone.pop(mid, None)
+    # the first generation after each one that a member is not part of: by then it owns nothing
+    dropped_at: dict[tuple[str, int], int] = {}
+    for i, v in enumerate(views):
+        for later in views[i + 1:]:
+            if later.started_ms is not None and later.gen.members:
+                for mid in v.gen.members:
+                    if mid not in later.gen.members:
+                        dropped_at[(mid, v.gen.generation)] = later.started_ms
+                break
+    for iv in st.intervals:
+        if iv.end_reason == "process_gone":
+            # the process stopped logging, then restarted: its partitions stayed its own until the
+            # coordinator removed it (or it left), at the latest when a generation formed without it
+            iv.end_ev = None
+            got = gone.get(iv.member_id or "")
+            if got is not None and got[0] >= (iv.end_ms or 0):
+                iv.end_ms, iv.end_reason, iv.end_ev = got
+            cap = dropped_at.get((iv.member_id or "", iv.generation if iv.generation is not None else -1))
+            if cap is not None and iv.end_ms is not None and iv.end_ms > cap >= iv.start_ms:
+                iv.end_ms = cap
     for s in st.streams.values():
         for tp, (start, sev, g, mid) in list(s.owned.items()):
             end, reason, eev = st.last_ms, "log_end", None

@@ -74,6 +74,9 @@ class Stream:
     owned: dict[str, tuple[int, str, int | None, str | None]] = field(default_factory=dict)
     coordinator: str | None = None
     stalled: Observation | None = None      # a poll timeout waiting for the poll loop to come back
+    pseudo_n: int = 0                       # (re)starts of a client that logs no member id
+    protocol: str | None = None             # the assignor of its last generation
+    coord_lost: bool = False                # it lost its coordinator since it last joined
 
 
 @dataclass(slots=True)
