@@ -67,6 +67,18 @@ class Kind(StrEnum):
     BROKER_GROUP_LOADED = "broker_group_loaded"
     BROKER_GROUP_UNLOADED = "broker_group_unloaded"
     BROKER_OFFSETS_EXPIRED = "broker_offsets_expired"
+    # additive (parsers2): the other broker template families of the catalogue
+    BROKER_MEMBER_FENCED = "broker_member_fenced"  # static-member fencing, 4.x session/revocation fencing
+    BROKER_REBALANCE_FAILED = "broker_rebalance_failed"  # leader/members did not rejoin in time
+    BROKER_SUBSCRIPTION_CHANGED = "broker_subscription_changed"  # 4.x subscribed topics/regex updates
+    BROKER_OFFSET_COMMITTED = "broker_offset_committed"  # DEBUG/TRACE commit lines, txn offset commits
+    BROKER_OFFSET_COMMIT_FAILED = "broker_offset_commit_failed"
+    BROKER_OFFSET_FETCHED = "broker_offset_fetched"
+    BROKER_GROUP_STATE_CHANGED = "broker_group_state_changed"  # unexpected-state and 4.x member transitions
+    BROKER_GROUP_MIGRATED = "broker_group_migrated"  # classic <-> consumer group upgrade/downgrade
+    BROKER_GROUP_METADATA_WRITE_FAILED = "broker_group_metadata_write_failed"
+    BROKER_COORDINATOR_LIFECYCLE = "broker_coordinator_lifecycle"  # startup/shutdown of the coordinator
+    BROKER_COORDINATOR_RUNTIME = "broker_coordinator_runtime"  # 3.6+ CoordinatorRuntime internals
     # __consumer_offsets dumps
     OFFSET_RECORD = "offset_record"
     GROUP_METADATA_RECORD = "group_metadata_record"
