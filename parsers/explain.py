@@ -9,7 +9,7 @@ import difflib
 from typing import Any
 
 from parsers import client, layouts, reader
-from parsers.base import IGNORE
+from parsers.base import IGNORE, Match
 
 
 def _closest_rules(body: str, n: int = 3) -> list[tuple[float, client.Rule]]:
@@ -53,31 +53,25 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     out["prefix"] = {k: v for k, v in prefix.items()}
     if reader._is_broker(sp.logger, message):
         out["side"] = "broker"
-        if reader.broker is None:
-            out["result"] = "unparsed"
-            out["why"] = "broker coordinator line; the broker grammar (parsers.broker) is not installed"
-            return out
         res = reader.broker.parse_broker_message(message, sp.logger)
-        detail = getattr(reader.broker, "explain_broker_message", None)
-        if detail is not None:
-            b = detail(message, sp.logger)
-            out["broker_explain"] = b
-            if res is None or res is IGNORE:
-                out["result"] = "ignored" if res is IGNORE else "unparsed"
-                out["why"] = b.get("why") or ("not a group-coordinator line" if res is IGNORE else "no broker rule matched")
-                out["closest_rules"] = [
-                    {"rule": c.get("rule"), "similarity": c.get("similarity"), "template": c.get("template"),
-                     "agrees_for_chars": _divergence(b.get("body", ""), c.get("template") or ""),
-                     "source": c.get("source"), "versions": ""} for c in b.get("closest", [])]
-                return out
-            out["result"] = "parsed"
-            out["rule"] = res.rule
-            out["template"] = b.get("template")
-            out["source"] = b.get("source")
-            out["versions"] = ""
-            out["kind"] = res.kind
-            out["fields"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in res.fields.items()}
+        b = reader.broker.explain_broker_message(message, sp.logger)  # the broker module explains its rules
+        out["broker_explain"] = b
+        if not isinstance(res, Match):
+            out["result"] = "ignored" if res is IGNORE else "unparsed"
+            out["why"] = b.get("why") or ("not a group-coordinator line" if res is IGNORE else "no broker rule matched")
+            out["closest_rules"] = [
+                {"rule": c.get("rule"), "similarity": c.get("similarity"), "template": c.get("template"),
+                 "agrees_for_chars": _divergence(b.get("body", ""), c.get("template") or ""),
+                 "source": c.get("source"), "versions": ""} for c in b.get("closest", [])]
             return out
+        out["result"] = "parsed"
+        out["rule"] = res.rule
+        out["template"] = b.get("template")
+        out["source"] = b.get("source")
+        out["versions"] = ""
+        out["kind"] = res.kind
+        out["fields"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in res.fields.items()}
+        return out
     else:
         out["side"] = "client"
         res = client.parse_client_message(message, sp.logger)

@@ -9,7 +9,6 @@ line and outcomes with the same status and no event on the others.
 from __future__ import annotations
 
 import gzip
-import importlib
 import io
 import os
 import re
@@ -17,25 +16,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import ModuleType
 from typing import Any, NamedTuple
 
-from parsers import client, layouts
+from parsers import broker, client, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
 from parsers.events import Event, Kind, Side
-
-
-def _optional(name: str) -> ModuleType | None:
-    # broker, dump and describe parsers come from a sibling branch; the reader works without them
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-broker = _optional("parsers.broker")
-offsets_dump = _optional("parsers.offsets_dump")
-groups_describe = _optional("parsers.groups_describe")
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
 MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
@@ -107,13 +92,7 @@ class FileSummary:
 def _candidate_words() -> list[str]:
     words = set(client.CANDIDATE_WORDS)
     for mod in (broker, offsets_dump, groups_describe):
-        words.update(getattr(mod, "CANDIDATE_WORDS", ()) if mod else ())
-    if broker is None:  # until the broker grammar lands: its prefixes
-        words.update(("GroupCoordinator", "GroupMetadataManager", "Group Metadata Manager", "[GroupId"))
-    if offsets_dump is None:
-        words.update(("::", "OffsetAndMetadata", "GroupMetadata", "offset: ", "__consumer_offsets"))
-    if groups_describe is None:
-        words.update(("CURRENT-OFFSET", "LOG-END-OFFSET", "has no active members", "CONSUMER-ID"))
+        words.update(mod.CANDIDATE_WORDS)
     words.add("Kafka version")  # AppInfoParser: the file states its client version
     return sorted(words)
 
@@ -200,9 +179,9 @@ def sniff(first_lines: list[str], name: str = "") -> FileFormat:
         return FileFormat("binary", "n/a")
     wrappers = layouts.detect_wrappers(lines)
     stripped = [layouts.strip_wrappers(ln, wrappers) for ln in lines] if wrappers else lines
-    if offsets_dump is not None and offsets_dump.looks_like_offsets_dump(stripped):
+    if offsets_dump.looks_like_offsets_dump(stripped):
         return FileFormat("offsets_dump", "n/a", wrappers)
-    if groups_describe is not None and groups_describe.looks_like_groups_describe(stripped):
+    if groups_describe.looks_like_groups_describe(stripped):
         return FileFormat("groups_describe", "n/a", wrappers)
     layout, _hits = layouts.best_layout(stripped)
     return FileFormat("log", layout, wrappers)
@@ -361,12 +340,8 @@ class _LogParser:
         side = _CLIENT
         if (head[:2] == "[G" and head.startswith(_BROKER_MSG)) or (logger is not None and _broker_logger(logger)):
             side = _BROKER
-            if broker is None:
-                res: Any = None
-                why = "broker coordinator line (the broker grammar is not installed)"
-            else:
-                res = broker.parse_broker_message(msg, logger)
-                why = "no broker rule matched"
+            res: Any = broker.parse_broker_message(msg, logger)
+            why = "no broker rule matched"
         else:
             res = client.parse_client(msg, logger)
             why = "no client rule matched"
@@ -388,7 +363,7 @@ class _LogParser:
                 if self.version is not None:
                     f["kafka_version_hint"] = self.version
                 return "parsed", Event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra=extra, **f), None
-            if res is None and broker is not None:
+            if res is None:
                 # a broker line without its ident or logger (pasted, bare layout)
                 alt = broker.parse_broker_message(msg, logger)
                 if isinstance(alt, Match):
@@ -447,9 +422,9 @@ class _LogParser:
 
 def _record_parser(source: str, fmt: FileFormat, stats: dict[str, Any]):
     """Per-line parsers for the non-log kinds (dumps, describe tables)."""
-    if fmt.kind == "offsets_dump" and offsets_dump is not None:
+    if fmt.kind == "offsets_dump":
         return Side.OFFSETS.value, offsets_dump.parse_offsets_dump_line
-    if fmt.kind == "groups_describe" and groups_describe is not None:
+    if fmt.kind == "groups_describe":
         return Side.DESCRIBE.value, groups_describe.DescribeParser().feed
     return None, None
 
