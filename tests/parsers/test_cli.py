@@ -63,3 +63,14 @@ def test_explain_parsed_and_unmatched(repo_root):
     info = json.loads(r.stdout)
     assert info["result"] == "unparsed"
     assert info["closest_rules"][0]["template"].startswith("Successfully joined group")
+
+
+def test_explain_dump_and_describe_lines(repo_root, shared_dir):
+    r = _cli(repo_root, "explain", "--json", "[g1,orders,3]::OffsetAndMetadata(offset=42, leaderEpoch=Optional.empty, "
+             "metadata=, commitTimestamp=1548381505084, expireTimestamp=None)")
+    info = json.loads(r.stdout)
+    assert r.returncode == 0 and info["kind"] == "offset_record"
+    assert (info["fields"]["group_id"], info["fields"]["partition"], info["fields"]["offset"]) == ("g1", 3, 42)
+    lines = (shared_dir / "real_logs" / "002-groups_describe-describe.log").read_text().splitlines()[:2]
+    r = _cli(repo_root, "explain", "-", stdin="\n".join(lines) + "\n")
+    assert r.returncode == 0 and "kind:      describe_row" in r.stdout and "partition = 4" in r.stdout
