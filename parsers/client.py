@@ -444,6 +444,9 @@ def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None,
     return kind, fields
 
 
+MEMO_MAX = 2048  # characters of a message body that may be memoised
+
+
 @lru_cache(maxsize=65536)
 def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any]] | None:
     """(rule name, kind, fields) for a message body; memoised, so callers copy `fields`."""
@@ -505,7 +508,9 @@ def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
 def parse_client(message: str, logger: str | None):
     """(rule, kind, fields) | IGNORE | None: parse_client_message without building a Match (hot path)."""
     prefix, body = _split_fast(message)
-    res = _parse_body(body, logger_class(logger))
+    # memoise ordinary messages only: a cache of huge ones would hold megabytes
+    parse = _parse_body if len(body) <= MEMO_MAX else _parse_body.__wrapped__
+    res = parse(body, logger_class(logger))
     if res is None:
         if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
             return None

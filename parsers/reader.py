@@ -25,6 +25,8 @@ from parsers.events import Event, Kind, Side
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
 MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
 SNIFF_LINES = 200
+MAX_CONTINUATION_PARSED = 16
+MAX_CONTINUATION_KEPT = 512  # continuation texts held for `raw` (which is capped at MAX_RAW anyway)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +233,8 @@ class _Record:
             self.nos, self.texts = [no], [text]
         else:
             self.nos.append(no)
-            self.texts.append(text)  # type: ignore[union-attr]
+            if len(self.texts) < MAX_CONTINUATION_KEPT:  # type: ignore[arg-type]
+                self.texts.append(text)  # type: ignore[union-attr]
 
 
 @lru_cache(maxsize=1024)
@@ -330,7 +333,9 @@ class _LogParser:
     def _classify(self, p: _Record) -> tuple[str, Event | None, str | None]:
         sp = p.split
         head = sp.message
-        msg = head + "\n" + "\n".join(p.texts) if p.texts else head
+        # rules read at most the first continuation lines (multi-line templates have 6); a long
+        # stack trace is kept in `raw` (capped) but not handed to the rules
+        msg = head + "\n" + "\n".join(p.texts[:MAX_CONTINUATION_PARSED]) if p.texts else head
         if "Kafka version" in head[:40]:
             m = _VERSION.search(head)
             if m:
