@@ -155,8 +155,8 @@ def _literal_first_word(pattern: str) -> str:
     return "".join(out)
 
 
-class _Bucket:
-    """Rules sharing a first word, found and decoded with one combined regex (one match per line)."""
+class _Combo:
+    """Rules found and decoded with one combined regex (one match per line)."""
 
     __slots__ = ("rules", "single", "multi")
 
@@ -215,6 +215,46 @@ class _Bucket:
             if fm is not None:
                 return r, fm.groupdict()
         return None
+
+
+def _signature(rule: Rule) -> str:
+    """The longest literal phrase after a template's first placeholder ("Member {} with epoch {}
+    transitioned from {} to {}." -> "transitioned from"): a substring test on it narrows a big
+    bucket before any regex runs. Phrases with runs of spaces or line breaks are not used (the rule
+    regexes allow those to vary)."""
+    parts = rule.template.replace("\\n", "\n").replace("\\t", "\t").split("{}") if rule.template else []
+    best = ""
+    for seg in parts[1:]:
+        seg = seg.strip(" .,:;()[]'")
+        if "  " in seg or "\n" in seg or "\t" in seg:
+            continue
+        if len(seg) > len(best):
+            best = seg
+    return best if len(best) >= 4 else ""
+
+
+class _Bucket:
+    """Rules sharing a first word, sub-grouped by signature word; the rule that comes first in the
+    bucket's order (most specific) wins when several groups match."""
+
+    __slots__ = ("groups", "order")
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self.order = {r.name: i for i, r in enumerate(rules)}
+        by_sig: dict[str, list[Rule]] = {}
+        for r in rules:
+            by_sig.setdefault(_signature(r) if len(rules) > 8 else "", []).append(r)
+        self.groups = [(sig, _Combo(rs)) for sig, rs in by_sig.items()]
+
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, dict[str, str | None]] | None:
+        best = None
+        for sig, combo in self.groups:
+            if sig and sig not in head:
+                continue
+            found = combo.find(head, full, logger_cls)
+            if found is not None and (best is None or self.order[found[0].name] < self.order[best[0].name]):
+                best = found
+        return best
 
 
 ALL_RULES, _BUCKET_RULES, _GENERIC_RULES = _compile_rules()
@@ -332,13 +372,18 @@ def _h_position(text: str, fields: dict, extra: dict, key: str) -> None:
 def _h_offsets(text: str, fields: dict, extra: dict, key: str) -> None:
     entries = values.offsets_map(text)
     if entries:
+        if len(entries) == 1:  # the common case: one partition per commit line
+            tp, off, _epoch = entries[0]
+            topic, part = values.topic_partition(tp)
+            fields.setdefault("partitions", (tp,))
+            extra["offsets"] = {tp: off}
+            if topic is not None:
+                fields.setdefault("topic", topic)
+                fields.setdefault("partition", part)
+            fields.setdefault("offset", off)
+            return
         fields.setdefault("partitions", tuple(e[0] for e in entries))
         extra["offsets"] = {e[0]: e[1] for e in entries}
-        if len(entries) == 1:
-            topic, part = values.topic_partition(entries[0][0])
-            fields.setdefault("topic", topic)
-            fields.setdefault("partition", part)
-            fields.setdefault("offset", entries[0][1])
         return
     parts = values.partitions(text)
     if parts:

@@ -119,10 +119,11 @@ def partitions(text: str) -> tuple[str, ...]:
 
 
 def topic_partition(text: str) -> tuple[str | None, int | None]:
-    m = _TP_ONE.match(text.strip())
-    if not m:
+    """"topic-N" -> (topic, N); (None, None) for anything else (TopicPartition#toString)."""
+    topic, sep, part = text.strip().rpartition("-")
+    if not sep or not part.isdigit() or not topic or " " in topic:
         return None, None
-    return m.group(1), int(m.group(2))
+    return topic, int(part)
 
 
 @lru_cache(maxsize=8192)
@@ -139,7 +140,7 @@ def offsets_map(text: str) -> tuple[tuple[str, int, str | None], ...]:
     for before, after in zip(pieces[:-1], pieces[1:], strict=True):
         tp = before[max(before.rfind("{"), before.rfind(" ")) + 1:]
         m = _OFFSET_TAIL.match(after)
-        if m is None or _TP_ONE.match(tp) is None:
+        if m is None or not tp.rpartition("-")[2].isdigit():
             continue
         out.append((tp, int(m.group(1)), m.group(2)))
     return tuple(out)
