@@ -468,13 +468,20 @@ def _handler(key: str):
     return table.get(base)
 
 
+_HANDLERS: dict[str, Any] = {}  # placeholder name -> handler (or None), filled on first sight
+_UNKNOWN = object()
+
+
 def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None, dict[str, Any]]:
     fields: dict[str, Any] = {}
     extra: dict[str, Any] = {}
+    handlers = _HANDLERS
     for key, raw in groups.items():
         if raw is None:
             continue
-        h = _handler(key)
+        h = handlers.get(key, _UNKNOWN)
+        if h is _UNKNOWN:
+            h = handlers[key] = _handler(key)
         if h is not None:
             h(raw.strip(), fields, extra, key)
     kind = rule.kind

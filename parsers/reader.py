@@ -15,7 +15,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from parsers import broker, client, groups_describe, layouts, offsets_dump
@@ -237,9 +236,14 @@ class _Record:
                 self.texts.append(text)  # type: ignore[union-attr]
 
 
-@lru_cache(maxsize=1024)
+_BROKER_LOGGER_MEMO: dict[str, bool] = {}
+
+
 def _broker_logger(logger: str) -> bool:
-    return _is_broker(logger, "")
+    res = _is_broker(logger, "")
+    if len(_BROKER_LOGGER_MEMO) < 4096:
+        _BROKER_LOGGER_MEMO[logger] = res
+    return res
 
 
 def _is_broker(logger: str | None, message: str) -> bool:
@@ -343,7 +347,12 @@ class _LogParser:
                 return "ignored", None, None
         logger = sp.logger
         side = _CLIENT
-        if (head[:2] == "[G" and head.startswith(_BROKER_MSG)) or (logger is not None and _broker_logger(logger)):
+        is_broker = False
+        if logger is not None:
+            is_broker = _BROKER_LOGGER_MEMO.get(logger)  # type: ignore[assignment]
+            if is_broker is None:
+                is_broker = _broker_logger(logger)
+        if is_broker or (head[:2] == "[G" and head.startswith(_BROKER_MSG)):
             side = _BROKER
             res: Any = broker.parse_broker_message(msg, logger)
             why = "no broker rule matched"
