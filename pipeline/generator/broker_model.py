@@ -70,7 +70,7 @@ class ModelDriver:
 
     def join(self, now: int, **kw: Any) -> list[Completion]:
         self.requests.append({"at_ms": now, "op": "join", **kw})
-        out = self.core.join(now, self.group_id, **{k: v for k, v in kw.items() if k != "reason"})
+        out = self.core.join(now, self.group_id, **kw)
         for ref, resp in out:
             if ref == kw["ref"] and resp.get("error") == "MEMBER_ID_REQUIRED":
                 self.facts.append(BrokerFact(now, "member_id_created", {

@@ -64,8 +64,14 @@ class FallbackCoordinator:
         self.offsets: dict[str, dict[str, int]] = {}
 
     # ids: GroupCoordinator.scala newMemberId = clientId + "-" + UUID
+    def new_member_id(self, client_id: str, instance_id: str | None) -> str:
+        # GroupMetadata.generateMemberId: clientId-UUID (dynamic) / groupInstanceId-UUID (static)
+        u = uuid.UUID(int=self._rng.getrandbits(128), version=4)
+        return f"{instance_id if instance_id is not None else client_id}-{u}"
+
     def _new_member_id(self, client_id: str) -> str:
-        return f"{client_id}-{uuid.UUID(int=self._rng.getrandbits(128), version=4)}"
+        nid, self._next_id = getattr(self, "_next_id", None), None
+        return nid or self.new_member_id(client_id, None)
 
     def _group(self, gid: str) -> _Group:
         return self.groups.setdefault(gid, _Group(gid))
@@ -74,8 +80,10 @@ class FallbackCoordinator:
     #    doStaticNewMemberJoinGroup; Kafka 2.3-3.9)
     def join(self, now: int, group_id: str, ref: str, member_id: str, instance_id: str | None,
              client_id: str, host: str, protocols: list[tuple[str, str]], session_ms: int,
-             rebalance_ms: int, require_known_member_id: bool = True) -> list[Completion]:
+             rebalance_ms: int, require_known_member_id: bool = True, new_member_id: str | None = None,
+             reason: str | None = None) -> list[Completion]:
         g = self._group(group_id)
+        self._next_id = new_member_id
         out: list[Completion] = []
         if g.state != "Empty" and g.members and g.protocol is not None:
             names = {n for n, _ in protocols}

@@ -248,7 +248,8 @@ class Simulation:
         self.at(self.now + NET_MS, self._broker_join, c, ref, c.member_id, reason)
 
     def _broker_join(self, c: Client, ref: str, member_id: str, reason: str | None) -> None:
-        out = self.driver.join(self.now, ref=ref, member_id=member_id, instance_id=c.spec.instance_id,
+        new_id = None if member_id else self.driver.core.new_member_id(c.client_id, c.spec.instance_id)
+        out = self.driver.join(self.now, ref=ref, member_id=member_id, new_member_id=new_id, instance_id=c.spec.instance_id,
                                client_id=c.client_id, host=c.spec.ip,
                                protocols=[(a, ",".join(sorted(self.sc.topics))) for a in c.spec.assignors],
                                session_ms=self.sc.session_ms, rebalance_ms=self.sc.max_poll_ms,
@@ -440,12 +441,12 @@ class Simulation:
         if not self._broker_up():
             self.fact(c, "main", "WARN", "commit_failed_coordinator", offsets=offsets, broker=self.coordinator)
             return
-        err = self.driver.commit(self.now + NET_MS, member_id=c.member_id, generation=c.generation,
+        err = self.driver.commit(self.now, member_id=c.member_id, generation=c.generation,
                                  offsets=offsets)
         if err == "NONE":
             for tp, off in offsets.items():
                 self.committed[tp] = off
-                self.commits.append({"ts": self.now + NET_MS, "partition": tp, "offset": off,
+                self.commits.append({"ts": self.now, "partition": tp, "offset": off,
                                      "member_id": c.member_id, "generation": c.generation, "kind": kind})
         else:
             self.fact(c, "main", "ERROR" if kind == "manual" else "WARN", "commit_failed", offsets=offsets,
@@ -472,7 +473,7 @@ class Simulation:
                               if len(self.coordinator_log) > 1 else self.coordinator, cause="NOT_COORDINATOR")
                     self.at(self.unreachable_until + self.rng.randrange(100, 600), self._discover, c, inc)
             else:
-                err = self.driver.heartbeat(self.now + NET_MS, member_id=c.member_id, generation=c.generation)
+                err = self.driver.heartbeat(self.now, member_id=c.member_id, generation=c.generation)
                 if err == "REBALANCE_IN_PROGRESS" and c.state == "STABLE" and c.rejoin_reason is None:
                     c.rejoin_reason = "group is already rebalancing"
                     self.fact(c, "hb", "INFO", "hb_rebalancing", reason=c.rejoin_reason)
