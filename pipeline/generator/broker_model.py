@@ -199,9 +199,6 @@ class ModelDriver:
             self.facts.append(BrokerFact(now, "assignment_received", {
                 "leader": after["leader"], "generation": after["generation"],
                 "members": len(after["members"]), "static": static}))
-        if self.generations and after["leader"] != before["leader"] and \
-                after["generation"] == before["generation"] and after["leader"]:
-            self.generations[-1].leader = after["leader"]
 
     def finish(self, now: int) -> None:
         if self.generations and self.generations[-1].ended_ms is None and \
