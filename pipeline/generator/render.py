@@ -367,9 +367,9 @@ def render_dump(sim: Simulation, fmt: str) -> list[str]:
         lines += [f"Dumping /var/lib/kafka/data/__consumer_offsets-{p}/00000000000000{base:06d}.log",
                   f"Log starting offset: {base}"]
     pos = 0
+    entries: list[tuple[int, Any, str, str]] = []
     for i, (ts, kind, r) in enumerate(recs):
         abs_ts = sc.epoch_ms + ts
-        off = base + i
         if kind == "offset":
             t, _, part = r["partition"].rpartition("-")
             if fmt == "formatter_old":
@@ -412,14 +412,29 @@ def render_dump(sim: Simulation, fmt: str) -> list[str]:
                 proto = f'"{r.protocol}"' if r.protocol else "null"
                 payload = (f'{{"protocolType":"consumer","protocol":{proto},"generationId":{r.generation},'
                            f'"assignment":"{{{assignment}}}"}}')
-        ks, vs = len(key.encode()) // 2 + 4, len(payload.encode()) // 2 + 6
-        lines.append(f"baseOffset: {off} lastOffset: {off} count: 1 baseSequence: -1 lastSequence: -1 producerId: -1 "
-                     f"producerEpoch: -1 partitionLeaderEpoch: 11 isTransactional: false isControl: false "
-                     f"deleteHorizonMs: OptionalLong.empty position: {pos} CreateTime: {abs_ts} size: {ks + vs + 70} "
-                     f"magic: 2 compresscodec: none crc: {(off * 2654435761) % 4294967296} isvalid: true")
-        lines.append(f"| offset: {off} CreateTime: {abs_ts} keySize: {ks} valueSize: {vs} sequence: -1 "
-                     f"headerKeys: [] key: {key} payload: {payload}")
-        pos += ks + vs + 70
+        entries.append((abs_ts, (ts, kind, r.get("member_id") if kind == "offset" else i), key, payload))
+    # one OffsetCommit request is one record batch (all its partitions); a group record is its own batch
+    j = 0
+    off = base
+    while j < len(entries):
+        k = j
+        while k + 1 < len(entries) and entries[k + 1][1] == entries[j][1]:
+            k += 1
+        batch = entries[j:k + 1]
+        sizes = [(len(e[2].encode()) // 2 + 4, len(e[3].encode()) // 2 + 6) for e in batch]
+        size = sum(a + b + 12 for a, b in sizes) + 61
+        abs_ts = batch[0][0]
+        lines.append(f"baseOffset: {off} lastOffset: {off + len(batch) - 1} count: {len(batch)} baseSequence: -1 "
+                     f"lastSequence: -1 producerId: -1 producerEpoch: -1 partitionLeaderEpoch: 11 isTransactional: "
+                     f"false isControl: false deleteHorizonMs: OptionalLong.empty position: {pos} CreateTime: "
+                     f"{abs_ts} size: {size} magic: 2 compresscodec: none crc: {(off * 2654435761) % 4294967296} "
+                     f"isvalid: true")
+        for n, ((_ts, _b, key, payload), (ks, vs)) in enumerate(zip(batch, sizes, strict=True)):
+            lines.append(f"| offset: {off + n} CreateTime: {abs_ts} keySize: {ks} valueSize: {vs} sequence: -1 "
+                         f"headerKeys: [] key: {key} payload: {payload}")
+        off += len(batch)
+        pos += size
+        j = k + 1
     return lines
 
 

@@ -11,9 +11,10 @@ ground truth (ownership, commits, processed ranges) for truth.json.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Callable
+from typing import Any
 
 from pipeline.generator.assign import Sub, assign
 from pipeline.generator.broker_model import ModelDriver, encode, make_core

@@ -102,7 +102,7 @@ def _insert(seen: list[tuple[int, int, dict[str, Any]]], item: tuple[int, int, d
     """Insert an interval, keeping the list sorted and disjoint (the earliest processing wins)."""
     a, b, r = item
     pieces = [(a, b)]
-    for x, y, first in seen:
+    for x, y, _first in seen:
         nxt = []
         for p, q in pieces:
             if q <= x or p >= y:
