@@ -59,13 +59,30 @@ class ModelDriver:
         self._open_cause: dict[str, Any] | None = None
         self._opened_ms: int | None = None
         self._prev = core.snapshot(group_id)
-        self.reachable = True
+        self.suspended = False  # between resign and elect the group is not loaded anywhere
 
     # each public call: advance timers, apply the request, diff the snapshot
     def advance(self, now: int) -> list[Completion]:
         out = self.core.advance(now)
         if out or self.core.snapshot(self.group_id) != self._prev:
             self._diff(now, {"op": "timer"})
+        return out
+
+    def resign(self, now: int) -> list[Completion]:
+        self.requests.append({"at_ms": now, "op": "resign"})
+        self.suspended = True
+        return self.core.resign(now, self.group_id)
+
+    def elect(self, now: int) -> list[Completion]:
+        self.requests.append({"at_ms": now, "op": "elect"})
+        out = self.core.elect(now, self.group_id)
+        self.suspended = False
+        loaded = self.core.snapshot(self.group_id)
+        if (loaded["generation"], loaded["leader"], sorted(loaded["members"])) == \
+                (self._prev["generation"], self._prev["leader"], sorted(self._prev["members"])):
+            self._prev = loaded  # the same group, reloaded: nothing was decided
+        else:
+            self._diff(now, {"op": "elect"})
         return out
 
     def join(self, now: int, **kw: Any) -> list[Completion]:
@@ -134,6 +151,8 @@ class ModelDriver:
         return {"kind": "other", "detail": op}
 
     def _diff(self, now: int, req: dict[str, Any]) -> None:
+        if self.suspended:
+            return
         before, after = self._prev, self.core.snapshot(self.group_id)
         self._prev = after
         if before == after:

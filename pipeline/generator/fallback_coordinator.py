@@ -336,6 +336,15 @@ class FallbackCoordinator:
         self.offsets.setdefault(group_id, {}).update(offsets)
         return "NONE"
 
+    # -- coordinator failover: the group is persisted, so it comes back as it was; sessions restart
+    def resign(self, now: int, group_id: str) -> list[Completion]:
+        return []
+
+    def elect(self, now: int, group_id: str) -> list[Completion]:
+        for m in self._group(group_id).members.values():
+            m.deadline = now + m.session_ms
+        return []
+
     # -- timers: DelayedHeartbeat, DelayedJoin / InitialDelayedJoin, DelayedSync
     def advance(self, now: int) -> list[Completion]:
         out: list[Completion] = []

@@ -101,6 +101,15 @@ class ReferenceCore:
                 return sorted(errs)[0]
         return r.error
 
+    # coordinator failover (GroupCoordinator.onResignation / onElection): unload, then reload from the log
+    def resign(self, now: int, group_id: str) -> list[Completion]:
+        self.coord.resign(self.coord.partition_for(group_id), now_ms=now)
+        return self._collect()
+
+    def elect(self, now: int, group_id: str) -> list[Completion]:
+        self.coord.elect(self.coord.partition_for(group_id), now_ms=now)
+        return self._collect()
+
     def advance(self, now: int) -> list[Completion]:
         if now > self.coord.now_ms:
             self.coord.advance_time(now)

@@ -431,7 +431,7 @@ class Simulation:
 
     def _end_ownership(self, c: Client, why: str) -> None:
         for o in self.ownership:
-            if o["member_id"] == c.member_id and o["to_ms"] is None and o["host"] == c.spec.name:
+            if o["to_ms"] is None and o["host"] == c.spec.name:  # one consumer per host
                 o["to_ms"], o["end"] = self.now, why
 
     def _commit_positions(self, c: Client, kind: str, sync: bool) -> None:
@@ -510,6 +510,8 @@ class Simulation:
         self.driver.facts.append(_bf(self.now, "coordinator_resigned", broker=old))
         self.driver.facts.append(_bf(self.now + outage_ms - 40, "coordinator_elected", broker=to, snapshot=snap,
                                      offsets=len(self.committed)))
+        self._deliver(self.driver.resign(self.now))
+        self.at(self.now + outage_ms - 40, lambda: self._deliver(self.driver.elect(self.now)))
 
     def _admin_reset(self, args: dict[str, Any]) -> None:
         mode = args["to"]  # earliest | latest | shift

@@ -44,6 +44,10 @@ def replay(requests: list[dict], group: str, delay_ms: int, end_ms: int) -> list
             coord.heartbeat(group, r["member_id"], r["generation"], now_ms=now)
         elif op == "leave":
             coord.leave(group, [(r["member_id"], None)], now_ms=now)
+        elif op == "resign":
+            coord.resign(coord.partition_for(group), now_ms=now)
+        elif op == "elect":
+            coord.elect(coord.partition_for(group), now_ms=now)
         elif op == "commit":
             coord.commit(group, r["member_id"], r["generation"], dict(r["offsets"]), now_ms=now)
         collect()
