@@ -212,5 +212,6 @@ def broker_noise(sim: Simulation, broker: int, rng: Random) -> list[Rec]:
                                    "\tat org.apache.kafka.clients.NetworkClientUtils.sendAndReceive(NetworkClientUtils.java:100)",
                                    "\tat kafka.server.ReplicaFetcherBlockingSend.sendRequest(ReplicaFetcherBlockingSend.scala:110)",
                                    "\tat kafka.server.ReplicaFetcherThread.fetchFromLeader(ReplicaFetcherThread.scala:217)"]))
-        t += rng.randrange(2000, int(12000 / max(0.05, sim.sc.noise)))
+        scale = max(0.05, sim.sc.noise)
+        t += rng.randrange(max(50, int(2000 / scale)), max(100, int(12000 / scale)))
     return out
