@@ -117,21 +117,24 @@ def cooperative_sticky_assign(subs: list[Sub], partitions: dict[str, int]) -> di
     return {m: [tp for tp in tps if owner.get(tp, m) == m] for m, tps in raw.items()}
 
 
-def _reference(name: str):  # pragma: no cover - depends on what is on main
+def _reference():  # the reference assignors, once they are on this branch
     try:
-        from pipeline.coordinator import assignors as ref  # type: ignore[attr-defined]
-    except Exception:
+        from pipeline.coordinator.assignors import assign as ref_assign  # type: ignore[import-not-found]
+    except ImportError:
         return None
-    fn = getattr(ref, "assign", None)
-    if fn is None:
-        return None
-    return lambda subs, parts: fn(name, subs, parts)
+    return ref_assign
 
 
 LOCAL = {"range": range_assign, "roundrobin": roundrobin_assign, "sticky": sticky_assign,
          "cooperative-sticky": cooperative_sticky_assign}
 
 
-def assign(name: str, subs: list[Sub], partitions: dict[str, int]) -> dict[str, list[str]]:
-    """Assignment the consumer leader computes with assignor `name`."""
-    return LOCAL[name](subs, partitions)
+def assign(name: str, subs: list[Sub], partitions: dict[str, int], local: bool = False) -> dict[str, list[str]]:
+    """Assignment the consumer leader computes with assignor `name` (reference model when present)."""
+    ref = None if local else _reference()
+    if ref is None:
+        return LOCAL[name](subs, partitions)
+    got = ref(name, {s.member_id: {"topics": list(s.topics), "owned_partitions": list(s.owned),
+                                   "generation": s.generation, "group_instance_id": s.instance_id}
+                     for s in subs}, dict(partitions))
+    return {m: list(p) for m, p in got.items()}
