@@ -84,6 +84,7 @@ class Simulation:
         self.ownership: list[dict[str, Any]] = []
         self.position_jumps: list[dict[str, Any]] = []
         self.members_truth: dict[str, dict[str, Any]] = {}
+        self.client_end: dict[str, str] = {}  # member id -> what its process did when it stopped being one
         self.snapshots: list[dict[str, Any]] = []
         self.base_offset: dict[str, int] = {}
         for t, n in sc.topics.items():
@@ -215,6 +216,8 @@ class Simulation:
         if c.state == "STABLE" and c.assigned:
             self._commit_positions(c, "close", sync=True)
             self._revoke(c, "main")
+        self.client_end.setdefault(c.member_id, "closed (static member: no LeaveGroup)" if c.spec.instance_id
+                                   else "closed gracefully (LeaveGroup)")
         if c.member_id and not c.spec.instance_id and c.state != "DOWN":
             reason = "the consumer is being closed"
             self.fact(c, "main", "INFO", "leave", member_id=c.member_id, reason=reason, broker=self.coordinator)
@@ -228,6 +231,7 @@ class Simulation:
         self._deliver(out)
 
     def _crash(self, c: Client, error: str) -> None:
+        self.client_end.setdefault(c.member_id, "process crashed (no LeaveGroup)")
         self.fact(c, "main", "ERROR", "crash", error=error)
         self._end_ownership(c, "crash")
         c.up, c.state = False, "DOWN"
@@ -460,6 +464,7 @@ class Simulation:
         nxt = self.now + self.sc.heartbeat_ms
         if c.state == "STABLE" and self.now - c.last_poll > self.sc.max_poll_ms and c.member_id:
             reason = "consumer poll timeout has expired."
+            self.client_end.setdefault(c.member_id, "poll loop stalled past max.poll.interval.ms (LeaveGroup)")
             self.fact(c, "hb", "WARN", "poll_timeout", member_id=c.member_id, broker=self.coordinator)
             self.at(self.now + NET_MS, self._send_leave, c.member_id, reason)
             self._end_ownership(c, "poll_timeout")
@@ -479,6 +484,9 @@ class Simulation:
                     c.rejoin_reason = "group is already rebalancing"
                     self.fact(c, "hb", "INFO", "hb_rebalancing", reason=c.rejoin_reason)
                 elif err in ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION"):
+                    paused = c.paused_until and self.now - c.paused_until < self.sc.heartbeat_ms * 2
+                    self.client_end.setdefault(c.member_id, "process paused (GC) past session.timeout.ms" if paused
+                                               else f"heartbeat answered {err}")
                     self.fact(c, "hb", "INFO", "hb_reset", error=err, generation=c.generation,
                               member_id=c.member_id, protocol=c.protocol, instance_id=c.spec.instance_id)
                     if err == "UNKNOWN_MEMBER_ID":
@@ -554,7 +562,8 @@ class Simulation:
         for r in self.driver.removals:
             m = self.members_truth.get(r["member_id"])
             if m is not None and m["left_ms"] is None:
-                m["left_ms"], m["leave"] = r["ts"], {"why": r["why"], "reason": r["reason"]}
+                m["left_ms"], m["leave"] = r["ts"], {"why": r["why"], "reason": r["reason"],
+                                                     "client_side": self.client_end.get(r["member_id"])}
 
 
 def _bf(ts: int, key: str, **args: Any) -> Any:

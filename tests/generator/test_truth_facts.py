@@ -42,8 +42,8 @@ def test_rolling_deploy(generated):
     t = truth(generated, "rolling_deploy")
     assert causes(t) == ["member_joined"] + ["member_left", "member_joined"] * 4
     left = [m for m in t["members"] if m["leave"]]
-    assert len(left) == 4 and all(m["leave"] == {"why": "leave_group", "reason": "the consumer is being closed"}
-                                  for m in left)
+    assert len(left) == 4 and all(m["leave"] == {"why": "leave_group", "reason": "the consumer is being closed",
+                                                  "client_side": "closed gracefully (LeaveGroup)"} for m in left)
     log = text(generated, "rolling_deploy", "billing-worker-2.log")
     assert "sending LeaveGroup request to coordinator" in log and " INFO " in log and "--- [" in log
 
@@ -52,7 +52,9 @@ def test_poll_timeout(generated):
     t = truth(generated, "poll_timeout_slow_processing")
     assert causes(t) == ["member_joined", "member_left", "member_joined"]
     slow = [m for m in t["members"] if m["host"] == "fraud-scorer-2" and m["leave"]]
-    assert slow[0]["leave"] == {"why": "leave_group", "reason": "consumer poll timeout has expired."}
+    assert slow[0]["leave"]["why"] == "leave_group"
+    assert slow[0]["leave"]["reason"] == "consumer poll timeout has expired."
+    assert "max.poll.interval.ms" in slow[0]["leave"]["client_side"]
     assert t["reprocessed"], "the partitions taken from the slow member are re-read from the last commit"
     recs = [json.loads(line) for line in text(generated, "poll_timeout_slow_processing", "fraud-scorer-2.json").splitlines()]
     assert any(r["message"].endswith("with max.poll.records.") and r["level"] == "WARN" for r in recs)
@@ -64,6 +66,7 @@ def test_gc_pause_session_expiry(generated):
     assert causes(t) == ["member_joined", "session_expired", "member_joined"]
     expired = [m for m in t["members"] if m["leave"] and m["leave"]["why"] == "session_expired"]
     assert [m["host"] for m in expired] == ["inventory-sync-3"]
+    assert expired[0]["leave"]["client_side"] == "process paused (GC) past session.timeout.ms"
     gen2 = t["generations"][1]
     assert gen2["cause"]["member_id"] == expired[0]["member_id"]
     # the paused member still believed it owned its partitions after the broker gave them away
@@ -77,6 +80,8 @@ def test_rebalance_storm(generated):
     t = truth(generated, "rebalance_storm")
     c = Counter(causes(t))
     assert len(t["generations"]) >= 15 and c["session_expired"] == 7
+    crashed = [m for m in t["members"] if m["leave"] and m["leave"]["client_side"] == "process crashed (no LeaveGroup)"]
+    assert len(crashed) == 7 and {m["leave"]["why"] for m in crashed} == {"session_expired"}
     server = text(generated, "rebalance_storm", "kafka-1-server.log")
     assert server.count("Preparing to restabilize group search-indexer") == len(t["generations"])
     assert "(kafka.coordinator.GroupCoordinator)" in server  # 0.10 logger name
