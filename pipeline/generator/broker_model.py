@@ -136,8 +136,13 @@ class ModelDriver:
             mid = req.get("member_id") or ""
             if mid and mid in before["members"]:
                 if mid == before["leader"]:
-                    return {"kind": "leader_rejoin", "member_id": mid, "detail": req.get("reason")}
-                return {"kind": "metadata_change", "member_id": mid, "detail": req.get("reason")}
+                    # the leader rejoins when its metadata snapshot changed (ConsumerCoordinator
+                    # rejoinNeededOrPending); anything else is a plain leader rejoin
+                    kind = ("metadata_or_subscription_change"
+                            if "metadata has changed" in (req.get("reason") or "") or
+                            "subscription has changed" in (req.get("reason") or "") else "leader_rejoin")
+                    return {"kind": kind, "member_id": mid, "leader": True, "detail": req.get("reason")}
+                return {"kind": "metadata_or_subscription_change", "member_id": mid, "detail": req.get("reason")}
             new = [m for m in after["members"] if m not in before["members"]]
             if req.get("instance_id") and gone:
                 return {"kind": "static_member_restart", "member_id": new[0] if new else None,
@@ -145,9 +150,10 @@ class ModelDriver:
             return {"kind": "member_joined", "member_id": new[0] if new else mid,
                     "instance_id": req.get("instance_id"), "detail": req.get("reason")}
         if op == "leave":
-            return {"kind": "member_left", "member_id": req["member_id"], "detail": req.get("reason")}
+            kind = "poll_timeout" if "poll timeout" in (req.get("reason") or "") else "member_left"
+            return {"kind": kind, "member_id": req["member_id"], "detail": req.get("reason")}
         if op == "timer" and gone:
-            return {"kind": "session_expired", "member_id": gone[0]}
+            return {"kind": "session_expiry", "member_id": gone[0]}
         return {"kind": "other", "detail": op}
 
     def _diff(self, now: int, req: dict[str, Any]) -> None:
@@ -168,14 +174,14 @@ class ModelDriver:
                     before["members"][mid]["instance_id"] == req.get("instance_id"):
                 why = "static_replaced"
             else:
-                why = "session_expired"
+                why = "session_expiry"
             self.removals.append({"ts": now, "member_id": mid, "why": why,
                                   "reason": req.get("reason") if why == "leave_group" else None})
             if why == "leave_group":
                 self.facts.append(BrokerFact(now, "member_left", {
                     "member_id": mid, "instance_id": before["members"][mid]["instance_id"],
                     "reason": req.get("reason") or "not provided"}))
-            elif why == "session_expired":
+            elif why == "session_expiry":
                 self.facts.append(BrokerFact(now, "member_failed", {"member_id": mid}))
             elif why == "not_rejoined":
                 self.facts.append(BrokerFact(now, "removed_not_joined", {"member_id": mid}))

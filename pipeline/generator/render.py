@@ -278,13 +278,13 @@ class BrokerRenderer:
         if k == "member_joined":
             iid = cause.get("instance_id")
             return f"Adding new member {mid} with group instance id {f'Some({iid})' if iid else 'None'}{client}"
-        if k == "leader_rejoin":
+        if k == "leader_rejoin" or (k == "metadata_or_subscription_change" and cause.get("leader")):
             return f"{'Leader' if new else 'leader'} {mid} re-joining group during Stable{client}"
-        if k == "metadata_change":
+        if k == "metadata_or_subscription_change":
             return f"Updating metadata for member {mid} during Stable{client}"
-        if k == "member_left":
+        if k in ("member_left", "poll_timeout"):
             return f"removing member {mid} on LeaveGroup{client}"
-        if k == "session_expired":
+        if k == "session_expiry":
             return f"removing member {mid} on heartbeat expiration"
         return "Removing member(s) that did not sync in time"
 
