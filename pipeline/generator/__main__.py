@@ -29,7 +29,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for name in names:
         t0 = time.perf_counter()
-        files = write_scenario(scenarios[name], os.path.join(args.out_dir, name))
+        try:
+            files = write_scenario(scenarios[name], os.path.join(args.out_dir, name))
+        except OSError as e:
+            print(f"cannot write {os.path.join(args.out_dir, name)}: {e.strerror or e}", file=sys.stderr)
+            return 2
         print(f"{name}: {len(files)} files + truth.json in {time.perf_counter() - t0:.2f}s")
     return 0
 

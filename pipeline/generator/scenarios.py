@@ -18,7 +18,7 @@ def healthy_scale_out() -> Scenario:
         c.start_ms = 3 * MIN + (cs.index(c) - 2) * 20_000
     return Scenario(
         name="healthy_scale_out", seed=101, group_id="orders-enricher", topics={"orders": 8}, consumers=cs,
-        actions=[], duration_ms=7 * MIN, client_version="3.x", broker_version="3.x", layout="log4j",
+        actions=[], duration_ms=5 * MIN, client_version="3.x", broker_version="3.x", layout="log4j",
         dump_format="dump_log", title="Healthy scale-out from 2 to 4 consumers",
         story="Two consumers run the group; at 03:00 and 03:20 two more instances start. Each start is one "
               "clean rebalance (new member joins, everybody rejoins, range assignment spreads 8 partitions).")
@@ -32,7 +32,7 @@ def rolling_deploy() -> Scenario:
         acts += [Action(t, "stop", c.name), Action(t + 15_000, "start", c.name)]
     return Scenario(
         name="rolling_deploy", seed=202, group_id="billing-events", topics={"invoices": 12}, consumers=cs,
-        actions=acts, duration_ms=8 * MIN, client_version="2.x", broker_version="2.x", layout="spring_boot",
+        actions=acts, duration_ms=6 * MIN + 30_000, client_version="2.x", broker_version="2.x", layout="spring_boot",
         spring_boot=2, session_ms=10_000, dump_format="formatter", title="Rolling deploy of 4 Spring Boot workers",
         story="Each of four billing workers is restarted in turn (graceful close, new process 15 s later). Every "
               "close sends a LeaveGroup and every start joins with a new member id: two rebalances per instance.")
@@ -43,7 +43,7 @@ def poll_timeout_slow_processing() -> Scenario:
     return Scenario(
         name="poll_timeout_slow_processing", seed=303, group_id="fraud-scoring", topics={"payments": 6},
         consumers=cs, actions=[Action(3 * MIN, "slow_batch", "fraud-scorer-2", {"ms": 95_000})],
-        duration_ms=8 * MIN, client_version="3.x", broker_version="3.x", layout="json", max_poll_ms=60_000,
+        duration_ms=6 * MIN, client_version="3.x", broker_version="3.x", layout="json", max_poll_ms=60_000,
         dump_format="dump_log", title="Poll timeout from one slow batch",
         story="fraud-scorer-2 spends 95 s on one batch while max.poll.interval.ms is 60 s. Its heartbeat thread "
               "leaves the group; its partitions move to the others, who re-read from the last commit; the slow "
@@ -55,7 +55,7 @@ def gc_pause_session_expiry() -> Scenario:
     return Scenario(
         name="gc_pause_session_expiry", seed=404, group_id="inventory-sync", topics={"stock-levels": 6},
         consumers=cs, actions=[Action(3 * MIN, "gc_pause", "inventory-sync-3", {"ms": 17_500})],
-        duration_ms=7 * MIN, client_version="2.x", broker_version="2.x", layout="log4j", session_ms=10_000,
+        duration_ms=5 * MIN, client_version="2.x", broker_version="2.x", layout="log4j", session_ms=10_000,
         dump_format="dump_log", title="Session expiry caused by a 17.5 s GC pause",
         story="inventory-sync-3 freezes for 17.5 s (stop-the-world GC). With session.timeout.ms=10000 the broker "
               "expires it, rebalances the other two; when the JVM wakes up its heartbeat gets UNKNOWN_MEMBER_ID, it "
@@ -71,7 +71,7 @@ def rebalance_storm() -> Scenario:
         t += 32_000
     return Scenario(
         name="rebalance_storm", seed=505, group_id="search-indexer", topics={"catalog-updates": 10},
-        consumers=cs, actions=acts, duration_ms=8 * MIN, client_version="0.10", broker_version="0.10",
+        consumers=cs, actions=acts, duration_ms=6 * MIN + 30_000, client_version="0.10", broker_version="0.10",
         layout="spring_boot", spring_boot=2, session_ms=10_000, dump_format="formatter_old",
         title="Rebalance storm from a crash-looping instance (0.10 clients)",
         story="search-indexer-4 dies with OutOfMemoryError shortly after every start and is restarted by its "
@@ -84,7 +84,7 @@ def coordinator_failover() -> Scenario:
     cs.append(ConsumerSpec(name="shipping-router-4", ip="10.0.2.14", start_ms=5 * MIN + 30_000))
     return Scenario(
         name="coordinator_failover", seed=606, group_id="shipping-router", topics={"shipments": 6}, consumers=cs,
-        actions=[Action(3 * MIN, "failover", args={"to": 3, "outage_ms": 2600})], duration_ms=8 * MIN,
+        actions=[Action(3 * MIN, "failover", args={"to": 3, "outage_ms": 2600})], duration_ms=7 * MIN,
         client_version="4.x", broker_version="3.x", layout="log4j", coordinator=1, dump_format="dump_log_json",
         title="Group coordinator moves from broker 1 to broker 3",
         story="At 03:00 broker 1 loses leadership of the group's __consumer_offsets partition; broker 3 loads the "
@@ -102,7 +102,7 @@ def offset_reset_skip_and_rewind() -> Scenario:
              Action(8 * MIN + 30_000, "reset_offsets", args={"to": "shift", "by": -3000})]
     return Scenario(
         name="offset_reset_skip_and_rewind", seed=707, group_id="ledger-writer", topics={"ledger": 6}, consumers=cs,
-        actions=acts, duration_ms=11 * MIN, client_version="3.x", broker_version="3.x", layout="spring_boot",
+        actions=acts, duration_ms=10 * MIN + 30_000, client_version="3.x", broker_version="3.x", layout="spring_boot",
         spring_boot=3, dump_format="dump_log", title="Offsets skipped (reset to latest) and rewound (shift-by -3000)",
         story="At 02:00 the topic grows from 6 to 8 partitions; the new ones have no committed offset and "
               "auto.offset.reset=latest skips what was written to them before the leader noticed. At 05:30, with "
@@ -121,15 +121,26 @@ def static_member_restart() -> Scenario:
     acts += [Action(4 * MIN, "stop", "session-store-3"), Action(4 * MIN + 70_000, "start", "session-store-3")]
     return Scenario(
         name="static_member_restart", seed=808, group_id="session-store", topics={"sessions": 6}, consumers=cs,
-        actions=acts, duration_ms=7 * MIN, client_version="4.x", broker_version="3.x", layout="json",
+        actions=acts, duration_ms=6 * MIN, client_version="4.x", broker_version="3.x", layout="json",
         dump_format="dump_log_json", title="Static members (group.instance.id) restarting",
         story="Three static members. Two restart within the 45 s session timeout: the broker maps their "
               "group.instance.id to a new member id without a rebalance. The third stays down 70 s: its session "
               "expires, the group rebalances without it, and again when it comes back.")
 
 
+def scale_in_roundrobin() -> Scenario:
+    cs = _consumers(4, prefix="email-sender", assignors=("roundrobin", "range"))
+    acts = [Action(3 * MIN, "stop", "email-sender-4"), Action(3 * MIN + 30_000, "stop", "email-sender-3")]
+    return Scenario(
+        name="scale_in_roundrobin", seed=909, group_id="email-sender", topics={"emails": 6, "email-retries": 2},
+        consumers=cs, actions=acts, duration_ms=6 * MIN, client_version="2.x", broker_version="2.x", layout="json",
+        session_ms=10_000, dump_format="formatter", title="Scale-in from 4 to 2 consumers (roundrobin, two topics)",
+        story="Four email-sender instances share two topics with the roundrobin assignor (range offered second). "
+              "At 02:03:00 and 02:03:30 two instances are scaled in: each close is one clean rebalance.")
+
+
 ALL = [healthy_scale_out, rolling_deploy, poll_timeout_slow_processing, gc_pause_session_expiry, rebalance_storm,
-       coordinator_failover, offset_reset_skip_and_rewind, static_member_restart]
+       coordinator_failover, offset_reset_skip_and_rewind, static_member_restart, scale_in_roundrobin]
 
 
 def by_name() -> dict[str, Scenario]:

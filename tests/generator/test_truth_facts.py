@@ -116,3 +116,13 @@ def test_static_member_restart(generated):
     server = text(generated, "static_member_restart", "kafka-1-server.log")
     assert server.count("Replacing previously mapped member") == 2
     assert all(m["member_id"].startswith(m["instance_id"] + "-") for m in t["members"])
+
+
+def test_scale_in_roundrobin(generated):
+    t = truth(generated, "scale_in_roundrobin")
+    assert causes(t) == ["member_joined", "member_left", "member_left"]
+    assert {g["protocol"] for g in t["generations"]} == {"roundrobin"}
+    last = t["generations"][-1]["assignment"]
+    assert sorted(len(p) for p in last.values()) == [4, 4]
+    assert sorted(p for ps in last.values() for p in ps) == sorted(
+        [f"emails-{i}" for i in range(6)] + ["email-retries-0", "email-retries-1"])
