@@ -26,7 +26,7 @@ def startup(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
     out: list[Rec] = []
     if cr.sc.layout == "spring_boot":
         out.append(_rec(t - 6000, "INFO", "main", "com.acme.orders.OrdersApplication",
-                        f"Starting OrdersApplication v1.14.2 using Java 17.0.10 on {cr.host} with PID 4242 "
+                        f"Starting OrdersApplication v1.14.2 using Java 17.0.10 on {cr.host} with PID {cr.pid} "
                         "(/app/orders.jar started by app in /app)"))
         out.append(_rec(t - 5990, "INFO", "main", "com.acme.orders.OrdersApplication",
                         "No active profile set, falling back to 1 default profile: \"default\""))

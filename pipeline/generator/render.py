@@ -89,6 +89,7 @@ class ClientRenderer:
                             else f"{sc.group_id}-consumer-0")
         self.hb_thread = f"kafka-coordinator-heartbeat-thread | {sc.group_id}"
         self.batch_n = 0
+        self.pid = rng.randrange(1000, 60000)  # the JVM's process id, printed by Spring Boot layouts
 
     def prefix(self) -> str:
         if self.era == "0.10":
@@ -484,7 +485,7 @@ def client_log(sim: Simulation, host: str, rng: Random) -> list[str]:
     cr = ClientRenderer(sim, host, rng)
     recs = cr.records() + noise.client_noise(cr)
     order = sorted(range(len(recs)), key=lambda i: (recs[i].ms, i))
-    lay = Layout(sim.sc.layout, pid=rng.randrange(1000, 60000), spring_boot=sim.sc.spring_boot)
+    lay = Layout(sim.sc.layout, pid=cr.pid, spring_boot=sim.sc.spring_boot)
     skew = sim.skew[host]
     out: list[str] = []
     for i in order:
