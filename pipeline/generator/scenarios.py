@@ -143,5 +143,15 @@ ALL = [healthy_scale_out, rolling_deploy, poll_timeout_slow_processing, gc_pause
        coordinator_failover, offset_reset_skip_and_rewind, static_member_restart, scale_in_roundrobin]
 
 
+DAY = 86_400_000
+
+
 def by_name() -> dict[str, Scenario]:
-    return {f.__name__: f() for f in ALL}
+    """Every sample scenario; each starts at 02:00 UTC on its own day (2024-03-11, -12, ...), so that
+    ingesting all of sample_logs/ together shows separate incidents."""
+    out = {}
+    for i, f in enumerate(ALL):
+        sc = f()
+        sc.epoch_ms = 1_710_122_400_000 + i * DAY  # 2024-03-11T02:00:00Z + i days
+        out[f.__name__] = sc
+    return out
