@@ -38,25 +38,25 @@ COORD = re.compile(rb"AbstractCoordinator|ConsumerCoordinator|GroupCoordinator|G
                    rb"Subscribed to topic")
 
 
-def _scenarios():
+def _scenarios(minutes: int = 20):
     out = []
     for make, group in ((healthy_scale_out, "checkout-events"), (rebalance_storm, "catalog-indexer"),
                         (gc_pause_session_expiry, "stock-sync")):
         sc = make()
         sc.group_id = group
         sc.broker_version = "3.x"  # one cluster: every group's lines in the same broker's server.log
-        sc.duration_ms = 20 * MIN
+        sc.duration_ms = minutes * MIN
         sc.noise = 3.0  # application and client chatter around the coordinator lines
         out.append(sc)
     return out
 
 
-def build_blocks() -> dict[str, bytes]:
+def build_blocks(minutes: int = 20) -> dict[str, bytes]:
     """{output file name: one block with markers}; each block covers less than one hour from HH:00."""
     blocks: dict[str, bytes] = {}
     broker_recs: dict[int, list] = {}
     first = None
-    for sc in _scenarios():
+    for sc in _scenarios(minutes):
         sim = simulate(sc)
         start = datetime.fromtimestamp(sc.epoch_ms / 1000, tz=UTC)
         hour, hour_t = start.strftime("%Y-%m-%d %H").encode(), start.strftime("%Y-%m-%dT%H").encode()
@@ -76,7 +76,7 @@ def build_blocks() -> dict[str, bytes]:
             blocks[name] = data
     for b, recs in broker_recs.items():
         data = ("\n".join(broker_server_log(first, b, recs, Random(b))) + "\n").encode()
-        for sc in _scenarios():
+        for sc in _scenarios(minutes):
             data = data.replace(sc.group_id.encode(), sc.group_id.encode() + b"-r" + ID_MARK)
         blocks[f"kafka-{b}-server.log"] = data.replace(hour, HOUR_MARK).replace(hour_t, HOUR_MARK_T)
     return blocks
