@@ -13,7 +13,7 @@ def _tree(d: str) -> list[str]:
     return sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs)
 
 
-def test_same_seed_gives_identical_bytes(tmp_path):
+def test_same_seed_gives_identical_bytes(tmp_path, repo_root):
     a, b = tmp_path / "a", tmp_path / "b"
     for name, sc in by_name().items():
         write_scenario(sc, str(a / name))
@@ -24,6 +24,12 @@ def test_same_seed_gives_identical_bytes(tmp_path):
     assert len(files) >= 8 * 5
     _, mismatch, errors = filecmp.cmpfiles(a, b, files, shallow=False)
     assert mismatch == [] and errors == []
+    # the committed sample_logs/ are exactly what `python -m pipeline.generator sample_logs/` writes
+    samples = os.path.join(repo_root, "sample_logs")
+    committed = [f for f in _tree(samples) if f != "README.md"]
+    assert committed == files
+    _, stale, errors = filecmp.cmpfiles(a, samples, files, shallow=False)
+    assert stale == [] and errors == [], "sample_logs/ is stale: run python -m pipeline.generator sample_logs/"
 
 
 def test_other_seed_changes_output(tmp_path):
