@@ -1,8 +1,7 @@
 """The seam between the simulation and the coordinator model.
 
-`ModelDriver` sends the simulated clients' requests to a coordinator core (the reference model in
-`pipeline/coordinator/` when importable, `fallback_coordinator.FallbackCoordinator` otherwise),
-records every request (so tests can replay them through a fresh model), and turns the differences
+`ModelDriver` sends the simulated clients' requests to the coordinator core (the reference model in
+`pipeline/coordinator/`, through `reference_core.ReferenceCore`), records every request (so tests can replay them through a fresh model), and turns the differences
 between the group snapshots before and after each request into what the broker decided: broker
 log facts (rebalance prepared, stabilized, member removed, group empty ...) and the generations of
 the truth file.
@@ -14,17 +13,12 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from pipeline.generator.fallback_coordinator import Completion, FallbackCoordinator
+from pipeline.generator.reference_core import Completion, ReferenceCore
 
 
-def make_core(rng: Random, initial_rebalance_delay_ms: int = 3000) -> Any:
-    """The coordinator core the simulation drives."""
-    try:  # the reference model, once it is on main
-        from pipeline.generator.reference_core import ReferenceCore  # type: ignore[import-not-found]
-
-        return ReferenceCore(rng, initial_rebalance_delay_ms)
-    except ImportError:
-        return FallbackCoordinator(rng, initial_rebalance_delay_ms)
+def make_core(rng: Random, initial_rebalance_delay_ms: int = 3000) -> ReferenceCore:
+    """The coordinator core the simulation drives: the reference model behind the request adapter."""
+    return ReferenceCore(rng, initial_rebalance_delay_ms)
 
 
 @dataclass

@@ -1,5 +1,7 @@
 """Adapter: the reference coordinator (`pipeline.coordinator.GroupCoordinator`) behind the small
-request API the simulation uses (see fallback_coordinator.py for the same API)."""
+request API the simulation uses: join/sync/heartbeat/leave/commit/resign/elect/advance take the
+time in ms and return the parked or immediate answers as (request ref, response dict) pairs;
+`snapshot` gives the group as plain data."""
 
 from __future__ import annotations
 
@@ -84,7 +86,7 @@ class ReferenceCore:
         return out
 
     def heartbeat(self, now: int, group_id: str, member_id: str, generation: int) -> str:
-        return self.coord.heartbeat(group_id, member_id, generation, now_ms=now).error
+        return str(self.coord.heartbeat(group_id, member_id, generation, now_ms=now).error)
 
     def leave(self, now: int, group_id: str, member_id: str, reason: str) -> tuple[str, list[Completion]]:
         t = self.coord.leave(group_id, [(member_id, None)], now_ms=now)
