@@ -129,6 +129,11 @@ class ModelDriver:
         if op == "join":
             mid = req.get("member_id") or ""
             if mid and mid in before["members"]:
+                if "need to revoke partitions" in (req.get("reason") or ""):
+                    # COOPERATIVE: the member revoked what moved away and rejoins so that the
+                    # partitions reach their new owners (ConsumerCoordinator.onJoinComplete)
+                    return {"kind": "cooperative_follow_up", "member_id": mid,
+                            "leader": mid == before["leader"], "detail": req.get("reason")}
                 if mid == before["leader"]:
                     # the leader rejoins when its metadata snapshot changed (ConsumerCoordinator
                     # rejoinNeededOrPending); anything else is a plain leader rejoin

@@ -136,7 +136,13 @@ class ClientRenderer:
         elif f.key == "join_start":
             self.line(out, f, "join_start", *( [g] if era == "0.10" else []))
         elif f.key == "rejoin_requested":
-            self.line(out, f, "request_rejoin", a["reason"])
+            if era == "2.x" and a["reason"].startswith("need to revoke partitions "):
+                self.line(out, f, "need_revoke", a["reason"].split(" as indicated")[0][len("need to revoke partitions "):])
+            else:
+                self.line(out, f, "request_rejoin", a["reason"])
+        elif f.key == "updating_assignment":
+            self.line(out, f, "updating_assignment", *("[" + ", ".join(a[k]) + "]"
+                                                        for k in ("assigned", "owned", "added", "revoked")))
         elif f.key == "joined":
             if era == "0.10":
                 self.line(out, f, "joined", g, a["generation"])
@@ -279,9 +285,10 @@ class BrokerRenderer:
         if k == "member_joined":
             iid = cause.get("instance_id")
             return f"Adding new member {mid} with group instance id {f'Some({iid})' if iid else 'None'}{client}"
-        if k == "leader_rejoin" or (k == "metadata_or_subscription_change" and cause.get("leader")):
+        if k == "leader_rejoin" or (k in ("metadata_or_subscription_change", "cooperative_follow_up")
+                                    and cause.get("leader")):
             return f"{'Leader' if new else 'leader'} {mid} re-joining group during Stable{client}"
-        if k == "metadata_or_subscription_change":
+        if k in ("metadata_or_subscription_change", "cooperative_follow_up"):
             return f"Updating metadata for member {mid} during Stable{client}"
         if k in ("member_left", "poll_timeout"):
             return f"removing member {mid} on LeaveGroup{client}"

@@ -139,8 +139,23 @@ def scale_in_roundrobin() -> Scenario:
               "At 02:03:00 and 02:03:30 two instances are scaled in: each close is one clean rebalance.")
 
 
+def cooperative_scale_out() -> Scenario:
+    cs = _consumers(3, prefix="risk-aggregator", assignors=("cooperative-sticky",))
+    cs.append(ConsumerSpec(name="risk-aggregator-4", ip="10.0.2.14", start_ms=2 * MIN + 30_000,
+                           assignors=("cooperative-sticky",)))
+    return Scenario(
+        name="cooperative_scale_out", seed=1010, group_id="risk-aggregator", topics={"trades": 12},
+        consumers=cs, actions=[Action(4 * MIN + 30_000, "crash", "risk-aggregator-2")],
+        duration_ms=6 * MIN + 30_000, client_version="3.x", broker_version="3.x", layout="spring_boot",
+        spring_boot=2, dump_format="dump_log", title="Cooperative (incremental) rebalancing: scale-out, then a crash",
+        story="Three consumers with the cooperative-sticky assignor; a fourth joins at 02:02:30 and one crashes "
+              "at 02:04:30. Members keep their partitions while rejoining; moved partitions are revoked "
+              "first and handed over in a follow-up rebalance.")
+
+
 ALL = [healthy_scale_out, rolling_deploy, poll_timeout_slow_processing, gc_pause_session_expiry, rebalance_storm,
-       coordinator_failover, offset_reset_skip_and_rewind, static_member_restart, scale_in_roundrobin]
+       coordinator_failover, offset_reset_skip_and_rewind, static_member_restart, scale_in_roundrobin,
+       cooperative_scale_out]
 
 
 DAY = 86_400_000

@@ -256,11 +256,20 @@ class Simulation:
         new_id = None if member_id else self.driver.core.new_member_id(c.client_id, c.spec.instance_id)
         out = self.driver.join(self.now, ref=ref, member_id=member_id, new_member_id=new_id, instance_id=c.spec.instance_id,
                                client_id=c.client_id, host=c.spec.ip,
-                               protocols=[(a, ",".join(sorted(self.sc.topics))) for a in c.spec.assignors],
+                               protocols=[(a, self._metadata(c)) for a in c.spec.assignors],
                                session_ms=self.sc.session_ms, rebalance_ms=self.sc.max_poll_ms,
                                require_known_member_id=self.sc.client_version != "0.10",  # JoinGroup v4+ (2.2+)
                                reason=reason or "not provided")
         self._deliver(out)
+
+    def _cooperative(self, c: Client) -> bool:
+        # ConsumerCoordinator: the protocol is COOPERATIVE when every offered assignor supports it
+        return all(a == "cooperative-sticky" for a in c.spec.assignors)
+
+    def _metadata(self, c: Client) -> str:
+        """Subscription metadata: topics, and (2.4+) the partitions owned when joining."""
+        owned = ",".join(c.assigned) if self._cooperative(c) else ""
+        return ",".join(sorted(self.sc.topics)) + "|" + owned
 
     def _on_response(self, c: Client, inc: int, kind: str, ref: str, resp: dict[str, Any]) -> None:
         if not self._alive(c, inc):
@@ -333,7 +342,34 @@ class Simulation:
         parts = [p for p in resp["assignment"].split(",") if p]
         self.fact(c, "main", "INFO", "synced", generation=c.generation, member_id=c.member_id,
                   protocol=c.protocol, partitions=parts)
+        if self._cooperative(c):
+            self._reconcile(c, parts)
+            return
         c.state, c.assigned = "STABLE", parts
+        self._take(c, parts)
+
+    def _reconcile(self, c: Client, parts: list[str]) -> None:
+        """ConsumerCoordinator.onJoinComplete, COOPERATIVE: revoke only what moved away, add the rest,
+        and rejoin when something was revoked (its new owner gets it in the next rebalance)."""
+        owned = list(c.assigned)
+        added = [tp for tp in parts if tp not in owned]
+        revoked = [tp for tp in owned if tp not in parts]
+        self.fact(c, "main", "INFO", "updating_assignment", assigned=parts, owned=owned, added=added,
+                  revoked=revoked)
+        if revoked:
+            self.fact(c, "main", "INFO", "revoked", partitions=revoked)
+            for o in self.ownership:
+                if o["to_ms"] is None and o["host"] == c.spec.name and o["partition"] in revoked:
+                    o["to_ms"], o["end"] = self.now, "revoked"
+            c.rejoin_reason = "need to revoke partitions and re-join"
+            self.fact(c, "main", "INFO", "rejoin_requested",
+                      reason=f"need to revoke partitions {_jlist(revoked)} as indicated by the current "
+                             "assignment and re-join")
+        c.state, c.assigned = "STABLE", parts
+        self._take(c, added)
+
+    def _take(self, c: Client, parts: list[str]) -> None:
+        """Newly assigned partitions: ownership starts, positions come from the committed offsets."""
         for tp in parts:
             self.ownership.append({"partition": tp, "member_id": c.member_id, "host": c.spec.name,
                                    "generation": c.generation, "from_ms": self.now, "to_ms": None})
@@ -386,7 +422,8 @@ class Simulation:
             if c.state == "STABLE":
                 if c.spec.auto_commit and c.assigned:
                     self._commit_positions(c, "auto", sync=True)
-                self._revoke(c, "main")
+                if not self._cooperative(c):  # COOPERATIVE keeps its partitions while rejoining
+                    self._revoke(c, "main")
             if not c.coordinator_known:
                 self.at(self.now + 100, self._poll, c, inc)
                 return
@@ -564,6 +601,10 @@ class Simulation:
             if m is not None and m["left_ms"] is None:
                 m["left_ms"], m["leave"] = r["ts"], {"why": r["why"], "reason": r["reason"],
                                                      "client_side": self.client_end.get(r["member_id"])}
+
+
+def _jlist(parts: list[str]) -> str:
+    return "[" + ", ".join(parts) + "]"
 
 
 def _bf(ts: int, key: str, **args: Any) -> Any:

@@ -83,6 +83,12 @@ CLIENT: dict[str, dict[str, tuple[str, str]]] = {
     "join_failed": _same(_AC, "JoinGroup failed: {} Need to re-join the group. Sent generation was {}"),
     "metadata_changed": {"2.x": (CC, "Requesting to re-join the group and trigger rebalance since the assignment metadata has changed from {} to {}"),
                          **_same({"3.x": CC, "4.x": CC}, "Request joining group due to: {}")},
+    "updating_assignment": _same({"2.x": CC, "3.x": CC, "4.x": CC},
+                                 "Updating assignment with\n\tAssigned partitions:                       {}\n"
+                                 "\tCurrent owned partitions:                  {}\n"
+                                 "\tAdded partitions (assigned - owned):       {}\n"
+                                 "\tRevoked partitions (owned - assigned):     {}\n"),
+    "need_revoke": {"2.x": (CC, "Need to revoke partitions {} and re-join the group")},
     "subscribed": {"2.x": (KC, "Subscribed to topic(s): {}"), "3.x": (KC, "Subscribed to topic(s): {}"),
                    "4.x": (CKC, "Subscribed to topic(s): {}")},
 }

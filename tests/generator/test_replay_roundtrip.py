@@ -38,7 +38,8 @@ def _same_cause(replayed: str, truth_gen: dict) -> bool:
 
 @pytest.mark.parametrize("name", ["healthy_scale_out", "rolling_deploy", "poll_timeout_slow_processing",
                                   "gc_pause_session_expiry", "rebalance_storm", "coordinator_failover",
-                                  "offset_reset_skip_and_rewind", "static_member_restart", "scale_in_roundrobin"])
+                                  "offset_reset_skip_and_rewind", "static_member_restart", "scale_in_roundrobin",
+                                  "cooperative_scale_out"])
 def test_replay_of_parsed_logs_matches_truth(name, repo_root):
     from pipeline.replay import replay_group
 

@@ -25,7 +25,10 @@ def tsv_rows(shared_dir):
     if not os.path.exists(path):
         pytest.skip("shared formats catalog not present")
     with open(path, encoding="utf-8") as fh:
-        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    for r in rows:  # multi-line templates are written with \n and \t escapes in the TSV
+        r["template"] = r["template"].replace("\\n", "\n").replace("\\t", "\t")
+    return rows
 
 
 def _cases():

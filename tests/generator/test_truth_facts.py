@@ -126,3 +126,17 @@ def test_scale_in_roundrobin(generated):
     assert sorted(len(p) for p in last.values()) == [4, 4]
     assert sorted(p for ps in last.values() for p in ps) == sorted(
         [f"emails-{i}" for i in range(6)] + ["email-retries-0", "email-retries-1"])
+
+
+def test_cooperative_scale_out(generated):
+    t = truth(generated, "cooperative_scale_out")
+    assert causes(t) == ["member_joined", "member_joined", "cooperative_follow_up", "session_expiry"]
+    g2, g3 = t["generations"][1], t["generations"][2]
+    newcomer = g2["cause"]["member_id"]
+    # the first round withholds the partitions still owned by others; the follow-up hands them over
+    assert g2["assignment"][newcomer] == [] and len(g3["assignment"][newcomer]) == 3
+    kept = {m: set(p) for m, p in g2["assignment"].items() if m != newcomer}
+    assert all(kept[m] <= set(g3["assignment"][m]) for m in kept)
+    log = text(generated, "cooperative_scale_out", "risk-aggregator-1.log")
+    assert "Updating assignment with\n\tAssigned partitions:" in log
+    assert "as indicated by the current assignment and re-join" in log
