@@ -49,9 +49,25 @@ def write_scenario(sc: Scenario, out_dir: str) -> dict[str, str]:
     files["consumer-groups-describe.txt"] = "kafka-consumer-groups --describe at the end"
     truth = build_truth(sim, files)
     with open(os.path.join(out_dir, "truth.json"), "w", encoding="utf-8", newline="\n") as fh:
-        json.dump(truth, fh, indent=1, sort_keys=False)
-        fh.write("\n")
+        fh.write(compact_json(truth) + "\n")
     return files
+
+
+def compact_json(value: object, indent: int = 0) -> str:
+    """JSON with one level of indentation per container, except that containers holding only
+    scalars are written on one line (a commit, an ownership interval, a partition list)."""
+    def flat(v: object) -> bool:
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        return all(not isinstance(x, (dict, list)) for x in items)
+
+    if not isinstance(value, (dict, list)) or flat(value):
+        return json.dumps(value, ensure_ascii=False)
+    pad, inner = " " * indent, " " * (indent + 1)
+    if isinstance(value, dict):
+        body = ",\n".join(f"{inner}{json.dumps(k)}: {compact_json(v, indent + 1)}" for k, v in value.items())
+        return "{\n" + body + "\n" + pad + "}"
+    body = ",\n".join(inner + compact_json(v, indent + 1) for v in value)
+    return "[\n" + body + "\n" + pad + "]"
 
 
 def _write(out_dir: str, name: str, lines: list[str]) -> None:
