@@ -140,3 +140,25 @@ def test_cooperative_scale_out(generated):
     log = text(generated, "cooperative_scale_out", "risk-aggregator-1.log")
     assert "Updating assignment with\n\tAssigned partitions:" in log
     assert "as indicated by the current assignment and re-join" in log
+
+
+def test_admin_reset_to_earliest_reprocesses_from_log_start(tmp_path):
+    from pipeline.generator.generate import write_scenario
+    from pipeline.generator.scenario import Action, ConsumerSpec, Scenario
+
+    cs = [ConsumerSpec("app-1", "10.0.0.1"), ConsumerSpec("app-2", "10.0.0.2")]
+    acts = [Action(120_000, "stop", "app-1"), Action(120_000, "stop", "app-2"),
+            Action(130_000, "reset_offsets", args={"to": "earliest"}),
+            Action(140_000, "start", "app-1"), Action(140_000, "start", "app-2")]
+    sc = Scenario(name="earliest", seed=5, group_id="g-earliest", topics={"t": 2}, consumers=cs, actions=acts,
+                  duration_ms=240_000, produce_rate=5.0)
+    write_scenario(sc, str(tmp_path))
+    t = json.loads((tmp_path / "truth.json").read_text(encoding="utf-8"))
+    assert [r["mode"] for r in t["admin_resets"]] == ["earliest"]
+    admin = [c for cs_ in t["commits"].values() for c in cs_ if c["kind"] == "admin_reset"]
+    assert len(admin) == 2 and all(c["member_id"] is None and c["generation"] == -1 for c in admin)
+    rewound = {r["partition"] for r in t["reprocessed"] if "rewind" in r["cause"]}
+    assert rewound == {"t-0", "t-1"}
+    for r in t["reprocessed"]:
+        start = t["commits"][r["partition"]][0]["offset"]  # first commit = where the group was at start
+        assert r["from"] >= start - 40
