@@ -1,8 +1,8 @@
 """AbstractStickyAssignor, StickyAssignor and CooperativeStickyAssignor (Kafka 3.8.0).
 
 Mirrors clients/.../consumer/internals/AbstractStickyAssignor.java, StickyAssignor.java and
-CooperativeStickyAssignor.java, without rack awareness (the conformance format carries no racks;
-with no consumer racks Kafka's RackInfo is empty and every rack branch is skipped).
+CooperativeStickyAssignor.java, including the rack-aware branches (RackInfo): they run only when
+replica racks are given and members have racks; otherwise Kafka skips every rack branch too.
 
 Where Kafka's result depends on java.util.HashMap iteration order we reproduce that order with
 ``javaorder.JavaHashMapOrder``:
@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 
 from .javaorder import JavaHashMapOrder, java_str_key, java_string_hash, topic_partition_hash
 from .model import DEFAULT_GENERATION, AssignorError, Subscription, TopicPartition
+from .rackinfo import RackInfo
 
 Assignment = dict[str, list[TopicPartition]]
 
@@ -142,15 +143,23 @@ class AbstractStickyAssignor:
 
     # -- entry point ---------------------------------------------------------------------------
     def assign_partitions(self, partitions_per_topic: Mapping[str, int], subscriptions: Mapping[str, Subscription],
-                          member_order: Sequence[str] | None = None) -> Assignment:
+                          member_order: Sequence[str] | None = None,
+                          partition_racks: Mapping[str, Sequence[frozenset[str]]] | None = None,
+                          prefer_rack_aware: bool = False, map_capacity: int | None = None) -> Assignment:
         """``partitions_per_topic`` is passed as Kafka's assignPartitions receives it; ``member_order``
         is the HashMap iteration order of ``subscriptions`` (default: modelled from insertion order)."""
         if not subscriptions:
             return {}
-        order = list(member_order) if member_order is not None else list(
-            JavaHashMapOrder.of(subscriptions, java_string_hash))
+        if member_order is not None:
+            order = list(member_order)
+        else:  # new HashMap<>() (or new HashMap<>(map_capacity)) filled in the caller's member order
+            hashed: JavaHashMapOrder[str] = JavaHashMapOrder(java_string_hash, map_capacity)
+            for member in subscriptions:
+                hashed.add(member)
+            order = list(hashed)
         if sorted(order) != sorted(subscriptions):
             raise AssignorError("member_order must list exactly the subscribed members")
+        rack = RackInfo(partitions_per_topic, subscriptions, order, partition_racks, prefer_rack_aware)
         owned: dict[str, list[TopicPartition]] = {}
         multi: set[TopicPartition] = set()
         if self._all_subscriptions_equal(partitions_per_topic, subscriptions, order, owned, multi):
@@ -158,9 +167,9 @@ class AbstractStickyAssignor:
             # consumerToOwnedPartitions is a second HashMap over the same member ids, filled in the
             # order of the first; an explicit member_order stands for both maps' iteration order
             walk = order if member_order is not None else list(JavaHashMapOrder.of(owned, java_string_hash))
-            return self._constrained(partitions_per_topic, owned, multi, walk)
+            return self._constrained(partitions_per_topic, owned, multi, walk, rack)
         self.partitions_transferring_ownership = None
-        return self._general(partitions_per_topic, owned, subscriptions, order)
+        return self._general(partitions_per_topic, owned, subscriptions, order, rack)
 
     # -- AbstractStickyAssignor.allSubscriptionsEqual -----------------------------------------
     def _all_subscriptions_equal(self, ppt, subscriptions, order, owned_out, multi) -> bool:
@@ -201,7 +210,7 @@ class AbstractStickyAssignor:
 
     # -- ConstrainedAssignmentBuilder ----------------------------------------------------------
     def _constrained(self, ppt, current: dict[str, list[TopicPartition]], multi: set[TopicPartition],
-                     walk: list[str]) -> Assignment:
+                     walk: list[str], rack: RackInfo) -> Assignment:
         transferring = self.partitions_transferring_ownership
         assert transferring is not None
         total = sum(ppt.values())
@@ -217,7 +226,13 @@ class AbstractStickyAssignor:
         assigned: list[TopicPartition] = []
 
         for consumer in walk:
-            owned = sorted(current[consumer], key=lambda tp: (tp.partition, java_str_key(tp.topic)))
+            matching = []
+            for tp in current[consumer]:
+                if rack.racks_mismatch(consumer, tp):  # rack-aware: a mismatched owned partition may move
+                    maybe_revoked[tp] = consumer
+                else:
+                    matching.append(tp)
+            owned = sorted(matching, key=lambda tp: (tp.partition, java_str_key(tp.topic)))
             for tp in multi:
                 if tp in owned:
                     owned.remove(tp)
@@ -249,6 +264,7 @@ class AbstractStickyAssignor:
 
         under.sort(key=java_str_key)
         exact.sort(key=java_str_key)
+        unassigned = rack.sort_partitions_by_rack_consumers(unassigned)
 
         def assign_new(tp: TopicPartition, consumer: str) -> int:
             mine = assignment[consumer]
@@ -256,6 +272,38 @@ class AbstractStickyAssignor:
             if (tp in maybe_revoked and maybe_revoked[tp] != consumer) or tp in multi:
                 transferring[tp] = consumer
             return len(mine)
+
+        # assignRackAwareRoundRobin: fill within racks first, up to the quotas
+        if rack.consumer_racks:
+            next_index = 0
+            remaining: list[TopicPartition] = []
+            for tp in unassigned:
+                consumer = None
+                index = rack.next_rack_consumer(tp, under, next_index)
+                if index >= 0:
+                    consumer = under[index]
+                    count = len(assignment[consumer]) + 1
+                    if count >= min_quota:
+                        under.remove(consumer)
+                        if count < max_quota and current_over < expected_over:
+                            exact.append(consumer)
+                    else:
+                        index += 1
+                    next_index = index % len(under) if under else 0
+                elif exact:
+                    first = rack.next_rack_consumer(tp, exact, 0)
+                    if first >= 0:
+                        consumer = exact[first]
+                        if len(assignment[consumer]) + 1 == max_quota:
+                            del exact[first]
+                            current_over += 1
+                            if current_over == expected_over:
+                                exact.clear()
+                if consumer is not None:
+                    assign_new(tp, consumer)
+                else:
+                    remaining.append(tp)
+            unassigned = remaining
 
         # assignRoundRobin: an explicit LinkedList iterator over `under` (with remove)
         pos = 0
@@ -296,7 +344,7 @@ class AbstractStickyAssignor:
         return assignment
 
     # -- GeneralAssignmentBuilder --------------------------------------------------------------
-    def _general(self, ppt, current: dict[str, list[TopicPartition]], subscriptions, order) -> Assignment:
+    def _general(self, ppt, current: dict[str, list[TopicPartition]], subscriptions, order, rack: RackInfo) -> Assignment:
         topic_consumers: dict[str, list[str]] = {t: [] for t in ppt}
         consumer_topics: dict[str, list[str]] = {}
         for consumer in order:
@@ -343,7 +391,7 @@ class AbstractStickyAssignor:
             for tp in tps:
                 if tp.topic not in topic_consumers:
                     partition_consumer.pop(tp, None)
-                elif tp.topic not in topics:
+                elif tp.topic not in topics or rack.racks_mismatch(consumer, tp):
                     revocation_required = True
                 else:
                     kept.append(tp)
@@ -430,6 +478,21 @@ class AbstractStickyAssignor:
                         reassign(tp, prev[tp][0])
                         performed = modified = True
                         continue
+                    # a better-suited consumer on the partition's racks first (rack-aware only)
+                    found_rack_consumer = False
+                    consumer_rack = rack.consumer_racks.get(consumer)
+                    replica_racks = rack.partition_racks.get(tp)
+                    if consumer_rack is not None and replica_racks and consumer_rack in replica_racks:
+                        for other in topic_consumers[tp.topic]:
+                            other_rack = rack.consumer_racks.get(other)
+                            if other_rack is None or other_rack not in replica_racks:
+                                continue
+                            if size_of(consumer) > size_of(other) + 1:
+                                reassign(tp)
+                                performed = modified = found_rack_consumer = True
+                                break
+                    if found_rack_consumer:
+                        continue
                     for other in topic_consumers[tp.topic]:
                         if size_of(consumer) > size_of(other) + 1:
                             reassign(tp)
@@ -440,16 +503,30 @@ class AbstractStickyAssignor:
 
         # balance()
         initializing = len(current[sorted_members.last()]) == 0
-        for tp in unassigned:  # maybeAssign(unassigned, null, false)
-            if not topic_consumers[tp.topic]:
-                continue
-            for consumer in sorted_members:
-                if tp.topic in consumer_topics[consumer]:
-                    sorted_members.remove(consumer)
-                    current[consumer].append(tp)
-                    partition_consumer[tp] = consumer
-                    sorted_members.add(consumer)
-                    break
+
+        def maybe_assign(partitions: list[TopicPartition], match_racks: bool) -> list[TopicPartition]:
+            """maybeAssign: give each partition to the least loaded subscriber (on its racks if
+            match_racks); returns the partitions left unassigned."""
+            left = []
+            for tp in partitions:
+                if not topic_consumers[tp.topic]:
+                    left.append(tp)
+                    continue
+                for consumer in sorted_members:
+                    if tp.topic in consumer_topics[consumer] and not (match_racks and rack.racks_mismatch(consumer, tp)):
+                        sorted_members.remove(consumer)
+                        current[consumer].append(tp)
+                        partition_consumer[tp] = consumer
+                        sorted_members.add(consumer)
+                        break
+                else:
+                    left.append(tp)
+            return left
+
+        to_assign = unassigned
+        if rack.consumer_racks:  # rack-matching pass first, on a copy (LinkedList) of the list
+            to_assign = maybe_assign(unassigned, True)
+        maybe_assign(to_assign, False)
 
         fixed_topics = {t for t, cs in topic_consumers.items() if len(cs) < 2}
         if fixed_topics:
@@ -522,8 +599,10 @@ class StickyAssignor(AbstractStickyAssignor):
 
     name = "sticky"
 
-    def assign(self, partitions_per_topic, subscriptions, member_order=None) -> Assignment:
-        return self.assign_partitions(partitions_per_topic, subscriptions, member_order)
+    def assign(self, partitions_per_topic, subscriptions, member_order=None, partition_racks=None,
+               prefer_rack_aware=False, map_capacity=None) -> Assignment:
+        return self.assign_partitions(partitions_per_topic, subscriptions, member_order, partition_racks, prefer_rack_aware,
+                                      map_capacity)
 
 
 class CooperativeStickyAssignor(AbstractStickyAssignor):
@@ -532,8 +611,10 @@ class CooperativeStickyAssignor(AbstractStickyAssignor):
 
     name = "cooperative-sticky"
 
-    def assign(self, partitions_per_topic, subscriptions, member_order=None) -> Assignment:
-        assignment = self.assign_partitions(partitions_per_topic, subscriptions, member_order)
+    def assign(self, partitions_per_topic, subscriptions, member_order=None, partition_racks=None,
+               prefer_rack_aware=False, map_capacity=None) -> Assignment:
+        assignment = self.assign_partitions(partitions_per_topic, subscriptions, member_order, partition_racks,
+                                            prefer_rack_aware, map_capacity)
         transferring = self.partitions_transferring_ownership
         if transferring is None:
             transferring = compute_partitions_transferring_ownership(subscriptions, assignment)
