@@ -158,10 +158,14 @@ def cooperative_rounds(subscriptions: Mapping[str, object], partitions_per_topic
     subs = to_subscriptions(subscriptions)
     obj = CooperativeStickyAssignor()
     rounds = []
-    extra = {"partition_racks": partition_racks, "prefer_rack_aware_logic": prefer_rack_aware_logic,
-             "subscriptions_map_capacity": subscriptions_map_capacity}
-    outcome = assign_detailed("cooperative-sticky", subs, partitions_per_topic, assignor=obj, member_order=member_order,
-                              **extra)
+
+    def one_round(round_subs: Mapping[str, Subscription]) -> AssignOutcome:
+        return assign_detailed("cooperative-sticky", round_subs, partitions_per_topic, assignor=obj,
+                               member_order=member_order, partition_racks=partition_racks,
+                               prefer_rack_aware_logic=prefer_rack_aware_logic,
+                               subscriptions_map_capacity=subscriptions_map_capacity)
+
+    outcome = one_round(subs)
     rounds.append((subs, outcome))
     followups = 0
     while revoked_partitions(outcome.assignment, subs):
@@ -170,7 +174,6 @@ def cooperative_rounds(subscriptions: Mapping[str, object], partitions_per_topic
             raise AssignorError(f"cooperative-sticky still revoking after {max_followups} follow-up rebalances")
         subs = {m: Subscription(s.topics, tuple(outcome.assignment.get(m, ())), FOLLOWUP_GENERATION,
                                 s.group_instance_id, s.rack) for m, s in subs.items()}
-        outcome = assign_detailed("cooperative-sticky", subs, partitions_per_topic, assignor=obj,
-                                  member_order=member_order, **extra)
+        outcome = one_round(subs)
         rounds.append((subs, outcome))
     return rounds

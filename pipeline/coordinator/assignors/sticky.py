@@ -278,29 +278,29 @@ class AbstractStickyAssignor:
             next_index = 0
             remaining: list[TopicPartition] = []
             for tp in unassigned:
-                consumer = None
+                chosen: str | None = None
                 index = rack.next_rack_consumer(tp, under, next_index)
                 if index >= 0:
-                    consumer = under[index]
-                    count = len(assignment[consumer]) + 1
+                    chosen = under[index]
+                    count = len(assignment[chosen]) + 1
                     if count >= min_quota:
-                        under.remove(consumer)
+                        under.remove(chosen)
                         if count < max_quota and current_over < expected_over:
-                            exact.append(consumer)
+                            exact.append(chosen)
                     else:
                         index += 1
                     next_index = index % len(under) if under else 0
                 elif exact:
                     first = rack.next_rack_consumer(tp, exact, 0)
                     if first >= 0:
-                        consumer = exact[first]
-                        if len(assignment[consumer]) + 1 == max_quota:
+                        chosen = exact[first]
+                        if len(assignment[chosen]) + 1 == max_quota:
                             del exact[first]
                             current_over += 1
                             if current_over == expected_over:
                                 exact.clear()
-                if consumer is not None:
-                    assign_new(tp, consumer)
+                if chosen is not None:
+                    assign_new(tp, chosen)
                 else:
                     remaining.append(tp)
             unassigned = remaining
