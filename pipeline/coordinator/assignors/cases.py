@@ -88,8 +88,10 @@ def run_case(case: dict) -> str | None:
         return _run(case)
     except AssignorError as exc:
         return f"error: {exc}"
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         return f"malformed case: {type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - one failed case must not stop a file of cases
+        return f"model error: {type(exc).__name__}: {exc}"
 
 
 def _run(case: dict) -> str | None:
