@@ -46,6 +46,7 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     # raw texts seen in more than one source are the only candidates for dropping
     owner: dict[str, str] = {}
     shared: set[str] = set()
+    pairs: dict[tuple[str, str], int] = {}
     untimed = False
     for ev in events:
         src = ev.source
@@ -53,13 +54,20 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
         if lst is None:
             lst = by_source[src] = []
         lst.append(ev)
-        if owner.setdefault(ev.raw, src) != src:
+        first = owner.setdefault(ev.raw, src)
+        if first != src:
             shared.add(ev.raw)
+            pairs[(first, src)] = pairs.get((first, src), 0) + 1
         if ev.ts_ms is None:
             untimed = True
     sources = sorted(by_source)
     for src in sources:
         by_source[src].sort(key=_line_no)    # linear when already in line order
+    # two sources are copies of one file when at least half the lines of the smaller one recur in the
+    # other; hosts that happen to log one identical line (old clients print no ids) are not
+    copies = {(a, b) for (a, b), n in pairs.items() if 2 * n >= min(len(by_source[a]), len(by_source[b]))}
+    if not copies:
+        shared = set()
     if not shared and not untimed:
         kept = [ev for src in sources for ev in by_source[src]]
         kept.sort(key=_ts_only)
@@ -76,7 +84,8 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
                 k = (src, ev.raw, ts)
                 n = nth.get(k, 0)
                 nth[k] = n + 1
-                if first_source.setdefault((ev.raw, ts, n), src) != src:
+                first = first_source.setdefault((ev.raw, ts, n), src)
+                if first != src and ((first, src) in copies or (src, first) in copies):
                     dropped.append(ev.evidence)
                     continue
             if ts is None:
@@ -314,7 +323,8 @@ class Collector:
         logs the revocation before AbstractCoordinator's "(Re-)joining group", 0.9+) and rediscovers
         its coordinator only after losing it; so a join or a discovery from a stream still holding
         partitions, without those steps, is a new process on the same host."""
-        if ev.member_id:
+        if ev.member_id or ev.reason:
+            # "Request joining group due to: ..." (3.0+) comes from a live member, before its revocation
             return
         eager_holding = bool(s.owned) and s.gen is not None and not (s.protocol or "").startswith("cooperative")
         silent = s.last_ms is not None and ev.ts_ms is not None and ev.ts_ms - s.last_ms > self.session_timeout_ms
@@ -365,6 +375,7 @@ class Collector:
                 if other is not m and other.instance_id == m.instance_id and other.left_ms is None \
                         and (other.joined_ms or 0) <= (m.joined_ms or 0):
                     other.left_ms, other.leave_reason, other.leave_ev = ev.ts_ms, "static_replaced", ev.evidence
+                    m.replaced = other.member_id
         if s.pending_join is not None:
             m.join_start_ms, m.join_start_ev, m.join_reason = s.pending_join
             m.evidence.append(m.join_start_ev)

@@ -53,8 +53,19 @@ class _Mark:
         return self.event.source
 
 
-def analyse(records: list[tuple], cfg: EffectiveSettings) -> list[OffsetIssue]:
-    """`records` in time order (the collecting pass appends them so)."""
+def analyse(records: list[tuple], cfg: EffectiveSettings,
+            empty_spans: list[tuple[int, int]] | None = None) -> list[OffsetIssue]:
+    """`records` in time order (the collecting pass appends them so). `empty_spans`: when the group
+    had no members; a commit then comes from an administrator (kafka-consumer-groups --reset-offsets
+    refuses to run against an active group, ConsumerGroupCommand 0.11+)."""
+    # the members' own last commits can land just after the group emptied (commit on close, host
+    # clocks): only a commit some seconds into an empty span is taken for an administrator's
+    margin = max(cfg.skew_tolerance_ms, 5_000)
+    spans = sorted((a + margin, b) for a, b in (empty_spans or []) if b > a + margin)
+
+    def admin(ts: int) -> bool:
+        return any(a <= ts < b for a, b in spans)
+
     by_tp: dict[tuple[str, int], list[tuple]] = {}
     for r in records:
         key = (r[2], r[3])
@@ -67,6 +78,7 @@ def analyse(records: list[tuple], cfg: EffectiveSettings) -> list[OffsetIssue]:
     for (topic, part), rs in sorted(by_tp.items()):
         last_commit: _Mark | None = None
         high: _Mark | None = None
+        no_commit = False
         seen: set[tuple[str, int, int]] = set()
 
         def emit(kind: str, lo: int, hi: int, first: _Mark, ts: int, event: Any, member: str | None, how: str,
@@ -80,9 +92,24 @@ def analyse(records: list[tuple], cfg: EffectiveSettings) -> list[OffsetIssue]:
                                       [first.ev, event.evidence], how))
 
         for kind, ts, _t, _p, off, member, reason, event in rs:
+            if kind == "no_committed_offset":
+                no_commit = True
+                continue
             if off is None:
                 continue
             if kind in COMMITS:
+                if spans and last_commit is not None and admin(ts):
+                    if off > last_commit.offset:
+                        emit("offset_skip", last_commit.offset, off, last_commit, ts, event, member,
+                             f"the committed offset was moved forward from {last_commit.offset} to {off} while the "
+                             "group had no members (an administrator's offset reset)")
+                    elif high is not None and off < high.offset:
+                        emit("offset_rewind", off, high.offset, high, ts, event, member,
+                             f"the committed offset was moved back to {off} while the group had no members (an "
+                             f"administrator's offset reset), although offsets up to {high.offset} had been processed")
+                    last_commit = _Mark(off, ts, event, member)
+                    high = last_commit
+                    continue
                 if last_commit is not None:
                     if off < last_commit.offset and (last_commit.event.source == event.source
                                                      or ts - last_commit.ts > skew):
@@ -105,7 +132,15 @@ def analyse(records: list[tuple], cfg: EffectiveSettings) -> list[OffsetIssue]:
                     emit("offset_rewind", off, high.offset, high, ts, event, member,
                          f"{what} {off} although offsets up to {high.offset} had already been processed")
             elif kind == "offset_reset":
-                if last_commit is not None and off > last_commit.offset:
+                if last_commit is None and no_commit and off > 0:
+                    # SubscriptionState.resetInitializingPositions with no committed offset: a reset to a
+                    # position above 0 is auto.offset.reset=latest unless retention already removed the
+                    # older records; the range assumes the log starts at 0 (a new partition)
+                    start = _Mark(0, ts, event, member)
+                    emit("offset_skip", 0, off, start, ts, event, member,
+                         f"with no committed offset the position was reset to {off} (auto.offset.reset=latest); "
+                         "the range assumes the partition's log starts at 0")
+                elif last_commit is not None and off > last_commit.offset:
                     emit("offset_skip", last_commit.offset, off, last_commit, ts, event, member,
                          f"the position was reset to {off} ({reason or 'auto.offset.reset'}) past the last "
                          f"committed offset {last_commit.offset}")

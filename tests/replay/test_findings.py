@@ -131,3 +131,30 @@ def test_every_finding_is_well_formed():
             assert f["evidence"] and all(":" in e for e in f["evidence"])
             assert f["start_ms"] is not None and f["end_ms"] >= f["start_ms"]
             json.loads(f["details_json"])
+
+
+def test_admin_reset_while_group_empty_and_reset_without_commit():
+    """Shapes of the generator's offset_reset_skip_and_rewind scenario, written by hand."""
+    from tests.replay.builders import Host, merged
+
+    a, d, k = Host("hostA/app.log", "c-a"), Host("dump/offsets.txt", side="offsets"), Host("broker1/server.log", side="broker")
+    a.join(T0, 1, "A", ["t-0", "t-1"])
+    a.ev(T0 + 200, "no_committed_offset", topic="t", partition=1)
+    a.ev(T0 + 201, "offset_reset", topic="t", partition=1, offset=1079)   # auto.offset.reset=latest
+    d.ev(T0 + 5_000, "offset_record", topic="t", partition=0, offset=400)
+    a.ev(T0 + 9_000, "leave_group", member_id="A", reason="the consumer is being closed")
+    k.ev(T0 + 9_010, "broker_group_empty", generation=2,
+         raw="[GroupCoordinator 1]: Group payments with generation 2 is now empty (__consumer_offsets-12)")
+    d.ev(T0 + 9_020, "offset_record", topic="t", partition=0, offset=410)      # its commit on close: not admin
+    d.ev(T0 + 60_000, "offset_record", topic="t", partition=0, offset=900)     # --reset-offsets --to-latest
+    d.ev(T0 + 90_000, "offset_record", topic="t", partition=0, offset=700)     # --shift-by -200
+    r = replay_group(merged(a, d, k))
+    got = sorted((f["kind"], f["partitions"][0], json.loads(f["details_json"])["from_offset"],
+                  json.loads(f["details_json"])["to_offset_exclusive"]) for f in r.findings
+                 if f["kind"] in ("offset_skip", "offset_rewind"))
+    assert got == [("offset_rewind", "t-0", 700, 900), ("offset_skip", "t-0", 410, 900), ("offset_skip", "t-1", 0, 1079)]
+    skip = next(f for f in r.findings if f["kind"] == "offset_skip" and f["partitions"] == ["t-0"])
+    assert "while the group had no members" in skip["explanation"]
+    assert skip["evidence"] == ["dump/offsets.txt:2", "dump/offsets.txt:3"]
+    # the group was stopped, so the idle partitions are not reported as left behind
+    assert not [f for f in r.findings if f["kind"] == "unowned_partitions"]
