@@ -292,15 +292,18 @@ class FindingRules:
         for it in issues:
             tp = f"{it.topic}-{it.partition}"
             n = it.to_offset - it.from_offset
+            est = getattr(it, "estimated", False)
             if it.kind == "offset_rewind":
                 self.add("offset_rewind", "high" if n >= 10_000 else "medium", it.start_ms, it.end_ms,
                          members=it.members, partitions=[tp], generation=self.gen_at(it.end_ms),
-                         title=f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} processed again ({n} records)",
+                         title=(f"{tp}: about {n} records from offset {it.from_offset} processed again (estimated)"
+                                if est else f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} processed again "
+                                f"({n} records)"),
                          explanation=(f"On {tp} {it.how}, so the {n} records from offset {it.from_offset} to "
                                       f"{it.to_offset - 1} were (or will be) processed a second time. Downstream "
                                       "effects of these records must be idempotent."),
                          details={"topic": it.topic, "partition": it.partition, "from_offset": it.from_offset,
-                                  "to_offset_exclusive": it.to_offset, "records": n},
+                                  "to_offset_exclusive": it.to_offset, "records": n, "estimated": est},
                          evidence=it.evidence)
             else:
                 self.add("offset_skip", "high", it.start_ms, it.end_ms, members=it.members, partitions=[tp],

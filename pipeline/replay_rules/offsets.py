@@ -149,3 +149,82 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
                          f"the position was reset back to {off} ({reason or 'auto.offset.reset'}) although offsets "
                          f"up to {high.offset} had been processed")
     return issues
+
+
+# interval ends after which the previous owner's uncommitted progress is lost
+UNCLEAN_ENDS = frozenset({"lost", "session_expiry", "poll_timeout", "process_gone", "fenced", "not_rejoined",
+                          "rebalance_timeout", "removed"})
+
+
+def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
+                           cfg: EffectiveSettings | None = None) -> list[OffsetIssue]:
+    """Ranges processed twice although no log line names their end.
+
+    When a partition's owner loses it without committing (expelled, poll timeout, crash), the next
+    owner resumes from the last committed offset C (ConsumerCoordinator.refreshCommittedOffsets) and
+    processes again what the old owner did after its last commit. The old owner's pace (offsets per
+    second between its own recent commits) times the time it kept working after that commit gives
+    the range's likely end; the finding says it is an estimate."""
+    covered = {(i.topic, i.partition) for i in already if i.kind == "offset_rewind"}
+    by_tp: dict[tuple[str, int], list[tuple]] = {}
+    for r in records:
+        if r[0] in COMMITS or r[0] == "offset_fetched":
+            by_tp.setdefault((r[2], r[3]), []).append(r)
+    ends: dict[str, list] = {}
+    for iv in intervals:
+        if iv.end_reason in UNCLEAN_ENDS and iv.end_ms is not None:
+            ends.setdefault(iv.topic_partition, []).append(iv)
+    out: list[OffsetIssue] = []
+    for (topic, part), rs in sorted(by_tp.items()):
+        if (topic, part) in covered:
+            continue
+        tp = f"{topic}-{part}"
+        gone = ends.get(tp)
+        if not gone:
+            continue
+        commits = [r for r in rs if r[0] in COMMITS and r[4] is not None]
+        for r in rs:
+            if r[0] != "offset_fetched" or r[4] is None:
+                continue
+            resume_ts, c, new_member, ev = r[1], r[4], r[5], r[7]
+            prev = [iv for iv in gone if iv.start_ms < resume_ts and iv.end_ms <= resume_ts + 60_000
+                    and iv.end_ms >= resume_ts - 600_000]
+            if not prev:
+                continue
+            old = max(prev, key=lambda iv: iv.end_ms)
+            before = [x for x in commits if x[1] <= resume_ts and x[4] <= c]
+            if not before or before[-1][4] != c:
+                continue
+            last = before[-1]
+            pace = _pace(before[-6:])
+            stop = min(old.end_ms, resume_ts)
+            if old.end_reason in ("session_expiry", "lost", "process_gone") and cfg is not None:
+                # an expired member stopped working when its heartbeats stopped: session.timeout.ms
+                # before the coordinator expired it, at the latest
+                expired = old.end_ms if old.end_reason == "session_expiry" else resume_ts
+                stop = min(stop, expired - cfg.session_timeout_ms)
+            worked = stop - last[1]
+            if pace is None or worked <= 0:
+                continue
+            n = int(pace * worked)
+            if n <= 0:
+                continue
+            members = sorted({m for m in (old.member_id, new_member) if m})
+            how = (f"{old.member_id or 'the previous owner'} lost the partition ({old.end_reason}) about "
+                   f"{worked / 1000:.1f} s after its last commit at offset {c}; at its pace of {pace * 1000:.1f} "
+                   f"records/s it had processed about {n} more, which the next owner processed again from {c} "
+                   "(an estimate: no log line shows where the old owner stopped)")
+            out.append(OffsetIssue("offset_rewind", topic, part, c, c + n, last[1], resume_ts, members,
+                                   [last[7].evidence, ev.evidence], how))
+            out[-1].estimated = True   # type: ignore[attr-defined]
+    return out
+
+
+def _pace(commits: list[tuple]) -> float | None:
+    """Offsets per ms between the first and last of these commits (None if they do not advance)."""
+    if len(commits) < 2:
+        return None
+    (t0, o0), (t1, o1) = (commits[0][1], commits[0][4]), (commits[-1][1], commits[-1][4])
+    if t1 <= t0 or o1 <= o0:
+        return None
+    return (o1 - o0) / (t1 - t0)

@@ -158,3 +158,24 @@ def test_admin_reset_while_group_empty_and_reset_without_commit():
     assert skip["evidence"] == ["dump/offsets.txt:2", "dump/offsets.txt:3"]
     # the group was stopped, so the idle partitions are not reported as left behind
     assert not [f for f in r.findings if f["kind"] == "unowned_partitions"]
+
+
+def test_estimated_reprocessing_after_a_zombie_loses_its_partition():
+    from tests.replay.builders import merged
+
+    events = S.session_expiry_broker()
+    extra = []
+    from tests.replay.builders import Host
+
+    b, a = Host("hostB/app.log.more", "c-b"), Host("hostA/app.log.more", "c-a")
+    b.ev(T0 + 12_000, "offset_committed", topic="t", partition=2, offset=100, member_id="B")
+    b.ev(T0 + 17_000, "offset_committed", topic="t", partition=2, offset=200, member_id="B")
+    a.ev(T0 + 67_200, "offset_fetched", topic="t", partition=2, offset=200, member_id="A")
+    extra = merged(b, a)
+    r = replay_group(events + extra)
+    (f,) = [f for f in r.findings if f["kind"] == "offset_rewind"]
+    d = json.loads(f["details_json"])
+    # pace 20 records/s; B worked until its heartbeats stopped (45 s before the expiry seen at
+    # A's resume: T0+22200), 5.2 s after its last commit -> about 104 records from 200
+    assert (d["from_offset"], d["to_offset_exclusive"], d["estimated"]) == (200, 304, True)
+    assert f["members"] == ["A", "B"] and "estimated" in f["title"]
