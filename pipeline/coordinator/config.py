@@ -6,7 +6,7 @@ org.apache.kafka.coordinator.group.GroupCoordinatorConfig (trunk 2024-10-25).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 SCALA = "scala"
 JAVA = "java"
@@ -29,7 +29,6 @@ class CoordinatorConfig:
     owned_offsets_partitions: frozenset[int] | None = None
     # seed of the deterministic UUIDs in generated member ids (Kafka uses UUID.randomUUID)
     member_id_seed: int = 0
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.impl not in IMPLS:

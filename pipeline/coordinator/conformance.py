@@ -237,6 +237,16 @@ def _run_step(coord: GroupCoordinator, cfg: dict, step: dict, syms: _Symbols, gi
                             now_ms=at)
     if op == "fetch_offsets":
         return coord.fetch_offsets(gid, step.get("partitions"), now_ms=at)
+    # extensions beyond the shared format (documented in docs/coordinator.md)
+    if op == "mark_dead":
+        coord.mark_dead(gid, now_ms=at)
+        return None
+    if op == "resign":
+        coord.resign(int(step["partition"]), now_ms=at)
+        return None
+    if op == "elect":
+        coord.elect(int(step["partition"]), now_ms=at)
+        return None
     raise Mismatch(f"unknown op {op!r}")
 
 
@@ -271,10 +281,14 @@ def run_scenario(case: dict, impl: str) -> str | None:
                     raise Mismatch(f"{where}: responses names unknown ref {ref!r}")
                 rop, rt = tickets[ref]
                 d = delivered.get(rt.request_id)
-                if d is None:
+                if d is not None:
+                    answer = d.response
+                elif rt is ticket and not rt.pending:
+                    answer = rt.response  # the step's own request, answered immediately
+                else:
                     state = "still parked" if rt.pending else "answered earlier"
                     raise Mismatch(f"{where}: expected {ref} to be answered now, it is {state}")
-                _check_response(f"{where} response {ref}", rop, d.response, fields, syms)
+                _check_response(f"{where} response {ref}", rop, answer, fields, syms)
             for ref in step.get("still_pending") or []:
                 if ref not in tickets:
                     raise Mismatch(f"{where}: still_pending names unknown ref {ref!r}")

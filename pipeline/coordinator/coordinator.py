@@ -57,7 +57,7 @@ NORMAL = "normal"
 class GroupCoordinator:
     def __init__(self, config: CoordinatorConfig | None = None, *,
                  on_delivered: Callable[[Delivered], None] | None = None,
-                 start_ms: int = 0, keep_events: bool = True) -> None:
+                 start_ms: int = 0, keep_events: bool = True, queue_delivered: bool = True) -> None:
         self.config = config or CoordinatorConfig()
         self._scala = self.config.is_scala
         self._timers = TimerWheel(start_ms)
@@ -66,6 +66,7 @@ class GroupCoordinator:
         self._delivered: list[Delivered] = []
         self._events: list[CoordinatorEvent] = []
         self._keep_events = keep_events
+        self._queue_delivered = queue_delivered
         self._on_delivered = on_delivered
         self._next_request = 0
         self._id_counter = 0
@@ -156,7 +157,8 @@ class GroupCoordinator:
             return  # answered while its own request is being served: an immediate response
         d = Delivered(ticket.request_id, ticket.op, ticket.group_id, ticket.member_id,
                       self._timers.now_ms, response)
-        self._delivered.append(d)
+        if self._queue_delivered:
+            self._delivered.append(d)
         if self._on_delivered is not None:
             self._on_delivered(d)
 
@@ -313,6 +315,10 @@ class GroupCoordinator:
             return self._deliver(t, join_error("", E.COORDINATOR_NOT_AVAILABLE))
         if not group.supports_protocols(protocol_type, {n for n, _ in protocols}):
             return self._deliver(t, join_error("", E.INCONSISTENT_GROUP_PROTOCOL))
+        if new_member_id and (group.has(new_member_id) or group.is_pending_member(new_member_id)):
+            # a replayed id that is already taken cannot be handed out twice: generate one instead
+            self.stats["new_member_id_in_use"] += 1
+            new_member_id = None
         new_id = new_member_id or self._generate_member_id(client_id, instance_id)
         t.member_id = new_id
         if instance_id is not None:
@@ -417,7 +423,7 @@ class GroupCoordinator:
         # a new member's JoinGroup may wait at most new_member_join_timeout_ms (NewMemberJoinTimeoutMs)
         self._schedule_heartbeat(group, member, self.config.new_member_join_timeout_ms)
         self._event(group, "member_added", member_id, reason, instance_id=instance_id)
-        self._maybe_prepare_rebalance_or_complete(group, "member_joined")
+        self._maybe_prepare_rebalance_or_complete(group, "member_joined", member_id)
 
     def _update_member_and_rebalance(self, t: Ticket, group: Group, member: Member, protocols: tuple,
                                      rebalance_timeout_ms: int, session_timeout_ms: int, reason: str) -> None:
@@ -581,7 +587,7 @@ class GroupCoordinator:
                 self._event(group, "member_removed", mid, "sync_timeout")
             group.remove(mid)
             self._cancel_heartbeat(group, mid)
-        self._prepare_rebalance(group, "sync_timeout")
+        self._prepare_rebalance(group, "sync_timeout", missing[0] if len(missing) == 1 else None)
 
     def _reset_and_propagate_assignment_error(self, group: Group, error: str) -> None:
         for m in group.members.values():
@@ -861,7 +867,6 @@ class GroupCoordinator:
             self._schedule_heartbeat(group, group.get(member_id))  # a commit also proves liveness
         for p, off in offsets.items():
             group.offsets[p] = int(off)
-            group.offset_metadata[p] = (member_id, self._timers.now_ms)
         if group.group_id not in self._persisted:
             # offsets alone are enough for a reload to recreate the (Empty) group
             self._persisted[group.group_id] = {
@@ -928,6 +933,22 @@ class GroupCoordinator:
         self._drop_group(group)
         self._persisted.pop(group_id, None)
         return E.NONE
+
+    def mark_dead(self, group_id: str, *, now_ms: int | None = None) -> bool:
+        """Leave the group in the Dead state without unloading it: the transient state a request can
+        meet right after another thread deleted or unloaded the group (Kafka's tests reach it with
+        `group.transitionTo(Dead)`). Requests then get COORDINATOR_NOT_AVAILABLE."""
+        self._begin(now_ms)
+        group = self._groups.get(group_id)
+        if group is None:
+            return False
+        group.transition_to(S.DEAD, self._timers.now_ms)
+        for mid in list(group.members) + list(group.pending_members):
+            self._cancel_heartbeat(group, mid)
+        self._cancel_join(group)
+        self._timers.cancel(("sync", group.group_id))
+        self._event(group, "group_dead", None, "marked")
+        return True
 
     def _drop_group(self, group: Group) -> None:
         for mid in list(group.members) + list(group.pending_members):

@@ -38,7 +38,6 @@ class Group:
         # DelayedJoin completes early when all members joined, InitialDelayedJoin never does
         self.join_timer_kind: str | None = None
         self.offsets: dict[str, int] = {}
-        self.offset_metadata: dict[str, tuple[str, int]] = {}  # partition -> (committing member, at_ms)
 
     # ----------------------------------------------------------------- queries
     def is_(self, state: str) -> bool:

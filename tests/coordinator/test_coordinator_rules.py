@@ -403,3 +403,157 @@ def test_coordinator_failover_unloads_and_reloads_the_group(impl):
     assert (snap.state, snap.generation, set(snap.member_ids)) == ("Stable", 1, {m1, m2})
     assert snap.offsets == {"t-0": 11}
     assert c.heartbeat(GROUP, m1, 1, now_ms=t + 3).error == "NONE"
+
+
+@BOTH
+def test_dead_group_answers_coordinator_not_available(impl):
+    """testJoinGroupUnknownConsumerNewDeadGroup, testSyncDeadGroup, testHeartbeatDeadGroup,
+    testOffsetCommitDeadGroup, testSingleLeaveDeadGroup / testExistingMemberJoinDeadGroup."""
+    c = make(impl)
+    (m1,), t = stable_group(c, 1)
+    assert c.mark_dead(GROUP)
+    assert join(c).error == "COORDINATOR_NOT_AVAILABLE"
+    assert join(c, m1).error == "COORDINATOR_NOT_AVAILABLE"
+    assert c.sync(GROUP, m1, 1).error == "COORDINATOR_NOT_AVAILABLE"
+    assert c.heartbeat(GROUP, m1, 1).error == "COORDINATOR_NOT_AVAILABLE"
+    assert c.commit(GROUP, m1, 1, {"t-0": 1}).error == "COORDINATOR_NOT_AVAILABLE"
+    leave = c.leave(GROUP, [(m1, None)]).response
+    assert (leave.error, leave.member_errors) == ("COORDINATOR_NOT_AVAILABLE", ())
+    c.advance_time(t + 10_000)  # no timer of a dead group fires
+    assert c.group(GROUP).state == "Dead" and c.group(GROUP).member_ids == (m1,)
+
+
+SUPERSET = (("range", b"m"), ("roundrobin", b"m"))
+
+
+def _two_static_members(c, session_ms=500):
+    kw = dict(protocols=SUPERSET, session_timeout_ms=session_ms)
+    lead, fol = join(c, instance_id="leader", at=0, **kw), join(c, instance_id="follower", at=0, **kw)
+    t = settle(c, [lead, fol], 0)
+    L, F = lead.member_id, fol.member_id
+    assert c.sync(GROUP, L, 1, assignment={L: "aL", F: "aF"}, now_ms=t).error == "NONE"
+    assert c.sync(GROUP, F, 1, now_ms=t).error == "NONE"
+    return L, F, t
+
+
+@BOTH
+@pytest.mark.parametrize("leader_returns", [False, True])
+def test_group_stuck_on_a_non_rejoined_static_member(impl, leader_returns):
+    """groupStuckInRebalanceTimeoutDueToNonjoinedStaticMember and its two endings
+    (testLeaderFailToRejoin... / testLeaderRejoinBeforeFinalRebalanceTimeoutWithLongSessionTimeout)."""
+    c = make(impl)
+    L, F, t = _two_static_members(c, session_ms=1000)
+    dyn = join(c, at=t, protocols=SUPERSET, session_timeout_ms=1000)
+    c.advance_time(t + 501)
+    r = dyn.response
+    assert (r.error, r.generation, r.leader, len(r.members)) == ("NONE", 2, dyn.member_id, 3)
+    assert c.leave(GROUP, [(F, None)], now_ms=t + 501).response.member_errors == ("NONE",)
+    assert c.group(GROUP).state == "PreparingRebalance"
+    c.advance_time(t + 1002)  # the dynamic member did not rejoin: dropped; the static leader is kept
+    snap = c.group(GROUP)
+    assert (snap.member_ids, snap.generation, snap.state, snap.leader) == ((L,), 2, "PreparingRebalance", L)
+    if leader_returns:
+        back = join(c, instance_id="leader", at=t + 1002, protocols=SUPERSET, session_timeout_ms=1000)
+        r = back.response
+        assert (r.error, r.generation, r.leader, [m[1] for m in r.members]) == ("NONE", 3, back.member_id, ["leader"])
+        assert c.group(GROUP).state == "CompletingRebalance"
+    else:
+        c.advance_time(t + 1503)  # its session runs out: the last member leaves, the generation ends Empty
+        snap = c.group(GROUP)
+        assert (snap.members, snap.leader, snap.generation, snap.state) == ((), None, 3, "Empty")
+
+
+@BOTH
+def test_static_follower_changing_the_selected_protocol_forces_a_rebalance(impl):
+    """staticMemberRejoinWithUnknownMemberIdAndChangeOfProtocolWithSelectedProtocolChanged."""
+    c = make(impl)
+    L, F, t = _two_static_members(c, session_ms=1000)
+    newf = join(c, instance_id="follower", at=t + 1, protocols=(("roundrobin", b"m"),))
+    assert newf.pending and c.group(GROUP).state == "PreparingRebalance"
+    c.advance_time(t + 502)
+    r = newf.response
+    assert (r.error, r.generation, r.protocol, r.leader) == ("NONE", 2, "roundrobin", newf.member_id)
+    assert set(c.group(GROUP).static_members) == {"leader", "follower"}
+
+
+@BOTH
+def test_static_follower_restart_keeps_its_assignment_without_rebalance(impl):
+    """staticMemberRejoinAsFollowerWithUnknownMemberId (+ updated timeouts are stored)."""
+    c = make(impl)
+    L, F, t = _two_static_members(c)
+    newf = join(c, instance_id="follower", at=t + 1, protocols=SUPERSET, session_timeout_ms=1000,
+                rebalance_timeout_ms=1000)
+    r = newf.response
+    assert (r.error, r.generation, r.members, r.leader, r.skip_assignment) == ("NONE", 1, (), L, False)
+    assert newf.member_id != F and c.group(GROUP).state == "Stable"
+    assert c.sync(GROUP, newf.member_id, 1, now_ms=t + 1).response.assignment == "aF"
+    m = c.group(GROUP).member(newf.member_id)
+    assert (m.session_timeout_ms, m.rebalance_timeout_ms) == (1000, 1000)
+
+
+def test_events_tell_why_each_rebalance_happened():
+    c = make("scala")
+    a = join(c, at=0, session_timeout_ms=100, rebalance_timeout_ms=200)
+    c.advance_time(60)
+    A = a.member_id
+    c.sync(GROUP, A, 1, assignment={A: "x"}, now_ms=60)
+    b = join(c, at=70, session_timeout_ms=100, rebalance_timeout_ms=200)
+    c.advance_time(1000)
+    B = b.member_id
+    got = [(e.at_ms, e.kind, e.member_id, e.generation, e.reason) for e in c.drain_events()]
+    assert got == [
+        (0, "group_created", None, 0, None),
+        (0, "member_added", A, 0, None),
+        (0, "rebalance_prepared", A, 0, "member_joined"),
+        (50, "join_completed", A, 1, None),
+        (60, "group_stable", A, 1, None),
+        (70, "member_added", B, 1, None),
+        (70, "rebalance_prepared", B, 1, "member_joined"),
+        (160, "member_removed", A, 1, "session_timeout"),  # A stopped heartbeating after its sync at 60
+        (160, "join_completed", B, 2, None),  # everyone left has rejoined: no need to wait 200 ms
+        (260, "member_removed", B, 2, "session_timeout"),
+        (260, "rebalance_prepared", B, 2, "session_timeout"),
+        (260, "group_empty", None, 3, None),
+    ]
+    assert c.drain_events() == []
+
+
+def test_a_clock_going_backwards_is_counted_not_obeyed():
+    c = make("scala")
+    (m1,), t = stable_group(c, 1)
+    c.advance_time(t + 300)
+    assert c.heartbeat(GROUP, m1, 1, now_ms=t + 100).error == "NONE"  # served at the current clock
+    assert c.now_ms == t + 300 and c.stats["clock_backwards"] == 1
+    assert c.advance_time(t) == 0 and c.stats["clock_backwards"] == 2
+    # the session restarted at t+300 (the coordinator's clock), not at the stale t+100
+    assert c.group(GROUP).member(m1).session_deadline_ms == t + 300 + 500
+
+
+def test_config_rejects_nonsense():
+    from pipeline.coordinator import CoordinatorConfig
+    for bad in (dict(impl="rust"), dict(group_max_size=0), dict(group_min_session_timeout_ms=10,
+                                                             group_max_session_timeout_ms=5)):
+        with pytest.raises(ValueError):
+            CoordinatorConfig(**bad)
+
+
+def test_replayed_member_ids_are_used_unless_taken():
+    c = make("scala")
+    a = join(c, at=0, new_member_id="consumer-1-aaaa")
+    assert a.member_id == "consumer-1-aaaa"
+    b = join(c, at=0, new_member_id="consumer-1-aaaa")  # already a member: a fresh id instead
+    assert b.member_id not in ("", "consumer-1-aaaa") and c.stats["new_member_id_in_use"] == 1
+    assert set(c.group(GROUP).member_ids) == {"consumer-1-aaaa", b.member_id}
+
+
+def test_delivery_callback_sees_the_group_at_the_moment_of_the_answer():
+    from pipeline.coordinator import CoordinatorConfig, GroupCoordinator
+    seen = []
+    c = GroupCoordinator(CoordinatorConfig(group_min_session_timeout_ms=10, group_initial_rebalance_delay_ms=50),
+                         on_delivered=lambda d: seen.append((d.op, d.at_ms, c.group(GROUP).state)),
+                         queue_delivered=False)
+    t = join(c, at=0)
+    c.advance_time(1000)  # answered at 50; the member then times out (session 500) at 550
+    assert seen == [("join", 50, "CompletingRebalance")]
+    assert t.answered_at_ms == 50 and c.drain_delivered() == []
+    assert c.group(GROUP).state == "Empty"
