@@ -43,9 +43,10 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     so a file that legitimately repeats a line keeps every repetition. The source that sorts first
     keeps its evidence. Returns (events, duplicates dropped, evidence of the dropped copies)."""
     by_source: dict[str, list[Event]] = {}
-    # raw texts seen in more than one source are the only candidates for dropping
+    # Copies are found on a sample that two copies of one file share: its first lines and the lines
+    # whose text hashes to 0 mod 16 (the same lines in every copy), so most lines cost no lookup.
     owner: dict[str, str] = {}
-    shared: set[str] = set()
+    sampled: dict[str, int] = {}
     pairs: dict[tuple[str, str], int] = {}
     untimed = False
     for ev in events:
@@ -54,21 +55,22 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
         if lst is None:
             lst = by_source[src] = []
         lst.append(ev)
-        first = owner.setdefault(ev.raw, src)
-        if first != src:
-            shared.add(ev.raw)
-            pairs[(first, src)] = pairs.get((first, src), 0) + 1
+        raw = ev.raw
+        if ev.line_no <= 64 or not hash(raw) & 15:
+            sampled[src] = sampled.get(src, 0) + 1
+            first = owner.setdefault(raw, src)
+            if first != src:
+                pairs[(first, src)] = pairs.get((first, src), 0) + 1
         if ev.ts_ms is None:
             untimed = True
     sources = sorted(by_source)
     for src in sources:
         by_source[src].sort(key=_line_no)    # linear when already in line order
-    # two sources are copies of one file when at least half the lines of the smaller one recur in the
-    # other; hosts that happen to log one identical line (old clients print no ids) are not
-    copies = {(a, b) for (a, b), n in pairs.items() if 2 * n >= min(len(by_source[a]), len(by_source[b]))}
-    if not copies:
-        shared = set()
-    if not shared and not untimed:
+    # two sources are copies of one file when at least half the sampled lines of the smaller one recur
+    # in the other; hosts that happen to log one identical line (old clients print no ids) are not
+    copies = {(a, b) for (a, b), n in pairs.items() if 2 * n >= min(sampled[a], sampled[b])}
+    in_copies = {x for pair in copies for x in pair}
+    if not in_copies and not untimed:
         kept = [ev for src in sources for ev in by_source[src]]
         kept.sort(key=_ts_only)
         return kept, 0, []
@@ -80,7 +82,7 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
         last_ts = None
         for ev in by_source[src]:
             ts = ev.ts_ms
-            if shared and ev.raw in shared:
+            if src in in_copies:
                 k = (src, ev.raw, ts)
                 n = nth.get(k, 0)
                 nth[k] = n + 1
@@ -574,14 +576,22 @@ class Collector:
     # ---------------------------------------------------------------- offsets
     def _offset(self, ev: Event) -> None:
         if ev.side == "client":
-            s = self.stream(ev)
+            # a busy consumer's commits are the second most frequent line: the stream lookup inline
+            s = self.st.streams.get((ev.source, ev.client_id))
+            if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
+                s = self.stream(ev)
             self._alive(s, ev)
             mid = s.member_id
         else:
             mid = ev.member_id
-        if ev.ts_ms is None or ev.ts_ms < 0:
+        ts = ev.ts_ms
+        if ts is None or ts < 0:
             return   # an untimed snapshot (a describe row) cannot be ordered against commits
-        kind, ts, why = ev.kind, ev.ts_ms, ev.reason or ev.error
+        topic, part = ev.topic, ev.partition
+        if topic is not None and part is not None and not ev.extra.get("offsets"):
+            self.st.offsets.append((ev.kind, ts, topic, part, ev.offset, mid, ev.reason or ev.error, ev))
+            return
+        kind, why = ev.kind, ev.reason or ev.error
         many = ev.extra.get("offsets") if ev.extra else None
         if isinstance(many, dict) and len(many) > 1:
             # one commit of several partitions ({t-0=OffsetAndMetadata{offset=6, ...}, ...})
