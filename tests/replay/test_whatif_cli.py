@@ -70,12 +70,29 @@ def test_poll_timeout_avoided_when_the_stall_fits():
     assert w.poll_timeouts_avoided == []
 
 
-def test_cooperative_assignor_keeps_partitions():
+def test_cooperative_assignor_through_kafkas_assignors():
     _, w = what_if(S.member_left(), {"partition.assignment.strategy": "cooperative-sticky"})
-    assert w.assignor["from"] == "range" and w.assignor["to"] == "cooperative-sticky"
-    # gen1 A[t0..t3] -> gen2 A[t0,t1] B[t2,t3] -> gen3 A[t0..t3]: A keeps 2 then 2; 2 move each time
-    assert (w.assignor["partitions_kept_across_rebalances"], w.assignor["partitions_moved"]) == (4, 4)
+    assert (w.assignor["from"], w.assignor["to"]) == ("range", "cooperative-sticky")
+    # observed (range, eager): A revokes 4 when B joins, then 2 when B leaves = 6. Cooperative-sticky:
+    # A gives up only the 2 that move to B (one follow-up rebalance hands them over), and nothing when
+    # B leaves (B's partitions go to A without a revocation)
+    assert (w.assignor["partitions_revoked_observed"], w.assignor["partitions_revoked_what_if"]) == (6, 2)
     assert [x["after_generation"] for x in w.rebalances_added] == [2]
+    assert w.rebalances_after == w.rebalances_observed + 1
+    _, w = what_if(S.member_left(), {"partition.assignment.strategy": "roundrobin"})
+    assert (w.assignor["partitions_revoked_what_if"], w.rebalances_added) == (6, [])
+
+
+def test_assignor_effect_from_observed_assignments_without_the_model():
+    from pipeline.replay_rules import whatif
+
+    obs, _ = what_if(S.member_left(), {})
+    gens = [whatif._row(v) for v in obs.views]
+    eff = whatif._assignor_effect(gens, "range", "cooperative-sticky")
+    # gen1 A[t0..t3] -> gen2 A[t0,t1] B[t2,t3] -> gen3 A[t0..t3]: A keeps 2 then 2; 2 move each time;
+    # only the first move takes a partition from a member that stays (a cooperative follow-up)
+    assert (eff["partitions_kept_across_rebalances"], eff["partitions_moved"]) == (4, 4)
+    assert [x["after_generation"] for x in eff["extra_rebalances"]] == [2]
 
 
 def write_events(path, events, junk=True):
