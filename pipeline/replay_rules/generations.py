@@ -276,6 +276,17 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
             _describe("member_joined", first.member_id, gen, prev, st, cfg,
                       [first.join_start_ev or (first.evidence[0] if first.evidence else None)],
                       first.join_start_ms or first.joined_ms, True))
+    if not cands and gen.prepare_ms is None:
+        # no "Preparing to rebalance" line, but the broker logged a removal just before this
+        # generation formed: in Stable a removal starts the rebalance at once
+        # (GroupCoordinator.removeMemberAndUpdateGroup -> maybePrepareRebalance)
+        formed = gen.completing_ms if gen.completing_ms is not None else gen.stable_ms
+        if formed is not None:
+            for ob in st.observed("removed"):
+                if ob.ts_ms is not None and formed - cfg.rebalance_timeout_ms <= ob.ts_ms <= formed:
+                    why = ob.facts["why"]
+                    cause = {"session_expiry": "session_expiry", "poll_timeout": "poll_timeout"}.get(why, "member_left")
+                    add(ob.ts_ms, _describe(cause, ob.member_id, gen, prev, st, cfg, ob.evidence, ob.ts_ms, True))
     if not cands and leader_rejoin is not None:
         # weakest evidence: a reason-less rejoin of the leader (clients before 3.0 print no reason),
         # used only when nobody joined, left or changed

@@ -217,3 +217,24 @@ def test_cli_prints_the_reference_coordinator_line(tmp_path, repo_root):
     r = cli(repo_root, path, "--set", "session.timeout.ms=75000")
     assert ("reference coordinator (scala): 3 rebalance(s) with the observed settings, 2 with the new ones; "
             "expelled: nobody (observed settings: c-b@hostB/app.log)") in r.stdout
+
+
+@pytest.mark.parametrize("log, group, expected", [
+    # MSK 2.8 broker: "has failed" + "Preparing ... (reason: removing member ... on heartbeat expiration)"
+    ("006-broker-log4j.log", "RY-Topic_magpie_lark",
+     "session_expiry, trigger consumer-RY-Topic_magpie_lark-1-b1fbbe5a-170c-41e1-a4d2-bce2e4d41236"),
+    # 3.x broker: an explicit LeaveGroup, then "Stabilized group hotel_group generation 234" (no prepare line)
+    ("032-broker-log4j.log", "hotel_group", "member_left, trigger rdkafka-63aece33-c727-4eb0-8f3c-c794e27641bd"),
+    # 2.3 broker in docker-compose: a rebalance loop of new members
+    ("031-broker-log4j.log", "opal_consumer",
+     "member_joined, trigger nonode@nohost/<0.1083.0>-3cd8a2d1-71d7-44a2-bb70-8f8fbbdae613"),
+])
+def test_real_logs_parsed_then_replayed(shared_dir, repo_root, tmp_path, log, group, expected):
+    parsed = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", str(shared_dir / "real_logs" / log)],
+                            cwd=repo_root, capture_output=True, text=True, timeout=120)
+    assert parsed.returncode == 0, parsed.stderr
+    path = tmp_path / "events.jsonl"
+    path.write_text(parsed.stdout)
+    r = cli(repo_root, path, "--group", group)
+    assert r.returncode == 0, r.stderr
+    assert expected in r.stdout
