@@ -151,17 +151,12 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
     return issues
 
 
-# interval ends after which the previous owner's uncommitted progress is lost
-UNCLEAN_ENDS = frozenset({"lost", "session_expiry", "poll_timeout", "process_gone", "fenced", "not_rejoined",
-                          "rebalance_timeout", "removed"})
-
-
 def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
                            cfg: EffectiveSettings | None = None) -> list[OffsetIssue]:
     """Ranges processed twice although no log line names their end.
 
-    When a partition's owner loses it without committing (expelled, poll timeout, crash), the next
-    owner resumes from the last committed offset C (ConsumerCoordinator.refreshCommittedOffsets) and
+    When a partition's owner gives it up well after its last commit (expelled, poll timeout, crash, or
+    a revocation without a commit), the next owner resumes from the last committed offset C (ConsumerCoordinator.refreshCommittedOffsets) and
     processes again what the old owner did after its last commit. The old owner's pace (offsets per
     second between its own recent commits) times the time it kept working after that commit gives
     the range's likely end; the finding says it is an estimate."""
@@ -172,7 +167,10 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
             by_tp.setdefault((r[2], r[3]), []).append(r)
     ends: dict[str, list] = {}
     for iv in intervals:
-        if iv.end_reason in UNCLEAN_ENDS and iv.end_ms is not None:
+        # any hand-over counts: a member that revokes without committing (enable.auto.commit=false and
+        # no commit in onPartitionsRevoked) loses its progress as surely as an expelled one; with
+        # auto-commit, ConsumerCoordinator.onJoinPrepare commits first and nothing is lost
+        if iv.end_ms is not None and iv.end_reason != "log_end":
             ends.setdefault(iv.topic_partition, []).append(iv)
     out: list[OffsetIssue] = []
     for (topic, part), rs in sorted(by_tp.items()):
@@ -204,8 +202,9 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                 expired = old.end_ms if old.end_reason == "session_expiry" else resume_ts
                 stop = min(stop, expired - cfg.session_timeout_ms)
             worked = stop - last[1]
-            if pace is None or worked <= 0:
-                continue
+            skew = cfg.skew_tolerance_ms if cfg is not None else 2_000
+            if pace is None or worked <= skew:
+                continue   # committed at the hand-over (or within clock skew of it): nothing lost
             n = int(pace * worked)
             if n <= 0:
                 continue
