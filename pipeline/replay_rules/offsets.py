@@ -14,6 +14,7 @@ than the clock-skew tolerance apart.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,6 +182,7 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
         if not gone:
             continue
         commits = [r for r in rs if r[0] in COMMITS and r[4] is not None]
+        commit_ts = [r[1] for r in commits]
         for r in rs:
             if r[0] != "offset_fetched" or r[4] is None:
                 continue
@@ -190,11 +192,13 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
             if not prev:
                 continue
             old = max(prev, key=lambda iv: iv.end_ms)
-            before = [x for x in commits if x[1] <= resume_ts and x[4] <= c]
-            if not before or before[-1][4] != c:
+            i = bisect.bisect_right(commit_ts, resume_ts)
+            while i and commits[i - 1][4] > c:     # commits after the resumed offset are not its source
+                i -= 1
+            if not i or commits[i - 1][4] != c:
                 continue
-            last = before[-1]
-            pace = _pace(before[-6:])
+            last = commits[i - 1]
+            pace = _pace(commits[max(0, i - 6):i])
             stop = min(old.end_ms, resume_ts)
             if old.end_reason in ("session_expiry", "lost", "process_gone") and cfg is not None:
                 # an expired member stopped working when its heartbeats stopped: session.timeout.ms

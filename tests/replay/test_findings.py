@@ -179,3 +179,31 @@ def test_estimated_reprocessing_after_a_zombie_loses_its_partition():
     # A's resume: T0+22200), 5.2 s after its last commit -> about 104 records from 200
     assert (d["from_offset"], d["to_offset_exclusive"], d["estimated"]) == (200, 304, True)
     assert f["members"] == ["A", "B"] and "estimated" in f["title"]
+
+
+def test_estimated_reprocessing_after_a_revocation_without_commit():
+    """enable.auto.commit=false and no commit in onPartitionsRevoked: the progress since the last
+    commit is processed again by the next owner, although the hand-over was clean."""
+    from tests.replay.builders import Host, merged
+
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "A", ["t-0"])
+    a.ev(T0 + 10_000, "offset_committed", topic="t", partition=0, offset=1_000)
+    a.ev(T0 + 20_000, "offset_committed", topic="t", partition=0, offset=2_000)     # 100 records/s
+    a.revoke(T0 + 26_000, ["t-0"])                                                    # 6 s later, no commit
+    a.ev(T0 + 26_001, "leave_group", member_id="A", reason="the consumer is being closed")
+    b.join(T0 + 26_500, 2, "B", ["t-0"])
+    b.ev(T0 + 26_700, "offset_fetched", topic="t", partition=0, offset=2_000)
+    (f,) = [f for f in replay_group(merged(a, b)).findings if f["kind"] == "offset_rewind"]
+    d = json.loads(f["details_json"])
+    assert (d["from_offset"], d["to_offset_exclusive"], d["estimated"]) == (2_000, 2_600, True)
+    # had A committed at the revocation, nothing would be reported
+    a2 = Host("hostA/app.log", "c-a")
+    a2.join(T0, 1, "A", ["t-0"])
+    a2.ev(T0 + 10_000, "offset_committed", topic="t", partition=0, offset=1_000)
+    a2.ev(T0 + 25_900, "offset_committed", topic="t", partition=0, offset=2_590)
+    a2.revoke(T0 + 26_000, ["t-0"])
+    b2 = Host("hostB/app.log", "c-b")
+    b2.join(T0 + 26_500, 2, "B", ["t-0"])
+    b2.ev(T0 + 26_700, "offset_fetched", topic="t", partition=0, offset=2_590)
+    assert not [f for f in replay_group(merged(a2, b2)).findings if f["kind"] == "offset_rewind"]
