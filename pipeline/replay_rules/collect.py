@@ -24,6 +24,7 @@ from pipeline.replay_rules.reasons import (
 )
 from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
 
+JOINED_FRESH = "joined the group (consumer protocol, from UNSUBSCRIBED)"
 # kinds logged by the consumer's own (poll) thread, not its heartbeat thread
 _MAIN_THREAD = frozenset({"partitions_revoked", "partitions_lost", "partitions_assigned", "join_started",
                           "offset_committed", "offset_commit_failed", "offset_fetched", "sync_succeeded",
@@ -150,6 +151,7 @@ class Collector:
     def __init__(self, group_id: str | None, session_timeout_ms: int, heartbeat_interval_ms: int = 3000) -> None:
         self.st = GroupState(group_id)
         self.session_timeout_ms = session_timeout_ms
+        self._stable_seen: set[tuple[int, str]] = set()
         # heartbeat silences shorter than this are ordinary jitter, not worth keeping
         self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
         self._dispatch = {
@@ -174,7 +176,7 @@ class Collector:
             "member_fenced": self._member_fenced,
             "generation_reset": self._touch,
             "rebalance_failed": self._touch,
-            "member_state_changed": self._touch,
+            "member_state_changed": self._member_state_changed,
             "subscription_changed": self._subscription_changed,
             "coordinator_discovered": self._coordinator_discovered,
             "coordinator_lost": self._coordinator_lost,
@@ -358,7 +360,7 @@ class Collector:
             self.st.pseudo_ids.add(s.member_id)
         self._alive(s, ev)
         mid = ev.member_id or s.member_id
-        if g is None or mid is None:
+        if g is None or g < 1 or mid is None:   # -1 is AbstractCoordinator.Generation.NO_GENERATION
             return
         prev = s.gen
         s.coord_lost = False
@@ -411,6 +413,49 @@ class Collector:
                 if mm.assigned is None:
                     mm.assigned = sorted(map(str, parts or []))
 
+    def _member_state_changed(self, ev: Event) -> None:
+        """KIP-848 consumer protocol (3.7+ AsyncKafkaConsumer, MembershipManager): no generations; the
+        member epoch is the group epoch of the assignment it reconciles, so each epoch a member
+        reaches is taken as its generation (docs/replay.md)."""
+        s = self.stream(ev)
+        self._alive(s, ev)
+        x = ev.extra or {}
+        to = str(x.get("to_state") or x.get("new_state") or x.get("state") or "").upper()
+        mid, epoch = ev.member_id or s.member_id, ev.member_epoch
+        if mid is None:
+            return
+        if to in ("LEAVING", "PREPARE_LEAVING", "UNSUBSCRIBED") and s.gen is not None:
+            m = self.membership(s.gen, mid, ev, s)
+            if m.left_ms is None:
+                m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, "left", ev.evidence
+            self._close(s, list(s.owned), ev, "left")
+            return
+        if to == "FENCED":
+            self._fenced(ev, s)
+            return
+        if to == "JOINING":
+            frm = str(x.get("from_state") or x.get("old_state") or "").upper()
+            if s.pending_join is None:
+                why = JOINED_FRESH if frm in ("UNSUBSCRIBED", "") else f"rejoining from {frm}"
+                s.pending_join = (ev.ts_ms or 0, ev.evidence, why)
+            return
+        if epoch is None or epoch <= 0 or to not in ("RECONCILING", "ACKNOWLEDGING", "STABLE"):
+            return
+        if s.gen is None or epoch > s.gen:
+            s.gen = epoch
+        m = self.membership(epoch, mid, ev, s)
+        gen = self.gen(epoch)
+        gen.protocol_type = gen.protocol_type or "consumer (KIP-848)"
+        if m.joined_ms is None:
+            m.joined_ms = ev.ts_ms
+            if s.pending_join is not None:
+                m.join_start_ms, m.join_start_ev, m.join_reason = s.pending_join
+                s.pending_join = None
+        if to == "STABLE" and (epoch, mid) not in self._stable_seen:
+            # the member acknowledged its assignment for this epoch: its "sync"
+            self._stable_seen.add((epoch, mid))
+            m.synced_ms = ev.ts_ms
+
     def _join_failed(self, ev: Event) -> None:
         s = self.stream(ev)
         self._alive(s, ev)
@@ -428,7 +473,7 @@ class Collector:
         self._alive(s, ev)
         g = ev.generation if ev.generation is not None else s.gen
         mid = ev.member_id or s.member_id
-        if g is None or mid is None:
+        if g is None or g < 1 or mid is None:
             return
         if s.gen is None or g > s.gen:
             s.gen = g
@@ -642,6 +687,8 @@ class Collector:
             old = ev.generation
         else:
             return
+        if old < 0:
+            return
         g = self.gen(old + 1)
         if g.prepare_ms is None:
             g.prepare_ms, g.prepare_ev, g.prepare_reason = ev.ts_ms, ev.evidence, ev.reason
@@ -653,7 +700,7 @@ class Collector:
     def _broker_stabilized(self, ev: Event) -> None:
         # GroupCoordinator.onCompleteJoin: "Stabilized group G generation N" when the join phase
         # completes (CompletingRebalance), before the leader's SyncGroup
-        if ev.generation is None:
+        if ev.generation is None or ev.generation < 1:
             return
         g = self.gen(ev.generation)
         if g.completing_ms is None:
@@ -670,7 +717,7 @@ class Collector:
         # GroupCoordinator.handleSyncGroup: "Assignment received from leader [X] for group G for
         # generation N" -> setAndPropagateAssignment, the group becomes Stable
         g_no = ev.generation if ev.generation is not None else self.st.broker_gen
-        if g_no is None:
+        if g_no is None or g_no < 1:
             return
         g = self.gen(g_no)
         if g.stable_ms is None:
@@ -692,8 +739,8 @@ class Collector:
             lf.removed_ms, lf.removed_reason, lf.removed_ev = ev.ts_ms, why, ev.evidence
             lf.alive_after_removal = []
         g = self.st.broker_gen
-        if g is not None:
-            mem = self.gen(g).members.get(mid)
+        if g is not None and g in self.st.gens:
+            mem = self.st.gens[g].members.get(mid)
             if mem is not None and mem.left_ms is None:
                 mem.left_ms, mem.leave_reason, mem.leave_ev = ev.ts_ms, why, ev.evidence
                 mem.evidence.append(ev.evidence)

@@ -55,6 +55,7 @@ _PREPARE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 # client reasons, as printed by "Request joining group due to: {}" or after "client reason: "
 _CLIENT_RULES: tuple[tuple[str, str], ...] = (
+    ("from unsubscribed", "member_joined"),          # KIP-848 member: UNSUBSCRIBED -> JOINING
     ("poll timeout", "poll_timeout"),
     ("being closed", "member_left"),
     ("unsubscribed", "metadata_or_subscription_change"),

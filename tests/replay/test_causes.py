@@ -215,3 +215,27 @@ def test_static_member_restart_without_rebalance():
     assert [g["members"] for g in r.generations] == [["A", "B1"]]
     b1m = next(m for m in r.memberships if m["member_id"] == "B1")
     assert (b1m["left_ms"], b1m["leave_reason"]) == (T0 + 30_100, "static_replaced")
+
+
+def test_consumer_protocol_member_epochs_as_generations():
+    """KIP-848 (AsyncKafkaConsumer): member state transitions with epochs, no generations."""
+    from tests.replay.builders import Host
+
+    a = Host("hostA/app.log", "c-a")
+    a.ev(T0, "member_state_changed", member_id="m1", member_epoch=0,
+         extra={"from_state": "UNSUBSCRIBED", "to_state": "JOINING"})
+    a.ev(T0 + 50, "member_state_changed", member_id="m1", member_epoch=2,
+         extra={"from_state": "JOINING", "to_state": "RECONCILING"})
+    a.ev(T0 + 60, "partitions_assigned", partitions=("t-2",))
+    a.ev(T0 + 70, "member_state_changed", member_id="m1", member_epoch=2,
+         extra={"from_state": "ACKNOWLEDGING", "to_state": "STABLE"})
+    a.ev(T0 + 9_000, "member_state_changed", member_id="m1", member_epoch=2,
+         extra={"from_state": "STABLE", "to_state": "LEAVING"})
+    r = replay_group(a.events)
+    (g,) = r.generations
+    assert (g["generation"], g["protocol_type"], g["members"], g["cause"]) == (2, "consumer (KIP-848)", ["m1"],
+                                                                               "member_joined")
+    assert (g["started_ms"], g["stabilized_ms"]) == (T0, T0 + 70)
+    (m,) = r.memberships
+    assert (m["assigned"], m["left_ms"], m["leave_reason"]) == (["t-2"], T0 + 9_000, "left")
+    assert [(o["start_ms"], o["end_ms"], o["end_reason"]) for o in r.ownership] == [(T0 + 60, T0 + 9_000, "left")]
