@@ -252,13 +252,7 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                 add(start, _describe("member_joined", mid, gen, prev, st, cfg, ev, start, True))
             continue
         why = classify_client_reason(mem.join_reason)
-        if why == "metadata_or_subscription_change" and prev is not None and prev.leader == mid:
-            # the leader notices metadata changes and rejoins (ConsumerCoordinator.rejoinNeededOrPending);
-            # the broker logs it as "Leader ... re-joining group"
-            c = _describe("leader_rejoin", mid, gen, prev, st, cfg, ev, start, True)
-            c.detail += f" Its rejoin reason: {mem.join_reason!r}."
-            add(start, c)
-        elif why in ("metadata_or_subscription_change", "enforced_rebalance", "cooperative_follow_up"):
+        if why in ("metadata_or_subscription_change", "enforced_rebalance", "cooperative_follow_up"):
             c = _describe(why, mid, gen, prev, st, cfg, ev, start, True)
             c.detail += f" Its rejoin reason: {mem.join_reason!r}."
             add(start, c)

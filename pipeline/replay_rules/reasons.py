@@ -97,10 +97,11 @@ def classify_prepare_reason(reason: str | None) -> tuple[str, str | None, str | 
         ccause = classify_client_reason(client)
         if cause == "member_left" and ccause in ("poll_timeout", "metadata_or_subscription_change"):
             cause = ccause if ccause == "poll_timeout" else "member_left"
-        elif cause in ("metadata_or_subscription_change", "member_joined") and ccause in (
+        elif cause in ("leader_rejoin", "metadata_or_subscription_change", "member_joined") and ccause in (
                 "metadata_or_subscription_change", "enforced_rebalance", "cooperative_follow_up"):
-            # a member rejoined *because* of what its client reason says; a leader's rejoin stays
-            # leader_rejoin (the broker's own words), its reason goes into the detail
+            # the leader (or a member) rejoined *because* of what its client reason says: the leader
+            # watches topic metadata (ConsumerCoordinator.rejoinNeededOrPending) and hands revoked
+            # partitions over in the cooperative protocol; without such a reason it stays leader_rejoin
             cause = ccause
         return cause, member, instance
     return "unknown", None, None

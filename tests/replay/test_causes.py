@@ -97,8 +97,11 @@ def test_static_member_restart():
 
 
 @pytest.mark.parametrize("reason, cause, trigger", [
-    ("Leader A re-joining group during Stable; client reason: cached metadata has changed", "leader_rejoin", "A"),
+    ("Leader A re-joining group during Stable; client reason: cached metadata has changed",
+     "metadata_or_subscription_change", "A"),
     ("Leader A re-joining group during Stable; client reason: not provided", "leader_rejoin", "A"),
+    ("Leader A re-joining group during Stable; client reason: need to revoke partitions and re-join",
+     "cooperative_follow_up", "A"),
     ("Updating metadata for member B during Stable; client reason: subscription has changed",
      "metadata_or_subscription_change", "B"),
     ("Adding new member C with group instance id None; client reason: need to re-join with the given member-id: C",
