@@ -82,3 +82,27 @@ def test_offset_scenario_ranges_exact(repo_root):
                       json.loads(f["details_json"])["to_offset_exclusive"]) for f in r.findings
                      if f["kind"] == "offset_rewind")
     assert rewinds == sorted((x["partition"], x["from"], x["to"]) for x in truth["reprocessed"])
+
+
+def test_what_if_on_the_gc_pause_sample(repo_root):
+    """The member paused 3 min 10 s; with a 5 min session timeout it would not have been expelled,
+    and neither its expiry nor its rejoin would have rebalanced the group."""
+    from pipeline.replay import ReplaySettings, what_if
+    from pipeline.replay_rules import model_drive
+    from pipeline.replay_rules.settings import resolve
+
+    if not (repo_root / "sample_logs" / "gc_pause_session_expiry" / "truth.json").is_file():
+        pytest.skip("sample_logs/gc_pause_session_expiry not present")
+    truth = json.loads((repo_root / "sample_logs" / "gc_pause_session_expiry" / "truth.json").read_text())
+    folder = repo_root / "sample_logs" / "gc_pause_session_expiry"
+    files = sorted(str(p) for p in folder.iterdir() if p.name not in ("truth.json", "README.md"))
+    out = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", *files], cwd=repo_root,
+                         capture_output=True, text=True, timeout=600)
+    events = [e for e in (Event.from_dict(json.loads(x)) for x in out.stdout.splitlines() if x.strip())
+              if e.group_id == truth["group_id"]]
+    observed, w = what_if(events, {"session.timeout.ms": "300000"})
+    assert [a["generation"] for a in w.rebalances_avoided] == [2, 3]
+    assert w.rebalances_observed == 3 and w.rebalances_after == 1
+    m = model_drive.compare(events, observed, resolve(events, ReplaySettings(session_timeout_ms=300_000)))
+    assert (m["rebalances_observed_settings"], m["rebalances_new_settings"]) == (3, 1)
+    assert m["expelled_new_settings"] == [] and len(m["expelled_observed_settings"]) == 1
