@@ -24,6 +24,7 @@ from pipeline.replay_rules.reasons import (
 )
 from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
 
+JOINED_FRESH = "joined the group (consumer protocol, from UNSUBSCRIBED)"
 # kinds logged by the consumer's own (poll) thread, not its heartbeat thread
 _MAIN_THREAD = frozenset({"partitions_revoked", "partitions_lost", "partitions_assigned", "join_started",
                           "offset_committed", "offset_commit_failed", "offset_fetched", "sync_succeeded",
@@ -43,9 +44,11 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     so a file that legitimately repeats a line keeps every repetition. The source that sorts first
     keeps its evidence. Returns (events, duplicates dropped, evidence of the dropped copies)."""
     by_source: dict[str, list[Event]] = {}
-    # raw texts seen in more than one source are the only candidates for dropping
+    # Copies are found on a sample that two copies of one file share: its first lines and the lines
+    # whose text hashes to 0 mod 16 (the same lines in every copy), so most lines cost no lookup.
     owner: dict[str, str] = {}
-    shared: set[str] = set()
+    sampled: dict[str, int] = {}
+    pairs: dict[tuple[str, str], int] = {}
     untimed = False
     for ev in events:
         src = ev.source
@@ -53,14 +56,22 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
         if lst is None:
             lst = by_source[src] = []
         lst.append(ev)
-        if owner.setdefault(ev.raw, src) != src:
-            shared.add(ev.raw)
+        raw = ev.raw
+        if ev.line_no <= 64 or not hash(raw) & 15:
+            sampled[src] = sampled.get(src, 0) + 1
+            first = owner.setdefault(raw, src)
+            if first != src:
+                pairs[(first, src)] = pairs.get((first, src), 0) + 1
         if ev.ts_ms is None:
             untimed = True
     sources = sorted(by_source)
     for src in sources:
         by_source[src].sort(key=_line_no)    # linear when already in line order
-    if not shared and not untimed:
+    # two sources are copies of one file when at least half the sampled lines of the smaller one recur
+    # in the other; hosts that happen to log one identical line (old clients print no ids) are not
+    copies = {(a, b) for (a, b), n in pairs.items() if 2 * n >= min(sampled[a], sampled[b])}
+    in_copies = {x for pair in copies for x in pair}
+    if not in_copies and not untimed:
         kept = [ev for src in sources for ev in by_source[src]]
         kept.sort(key=_ts_only)
         return kept, 0, []
@@ -72,11 +83,12 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
         last_ts = None
         for ev in by_source[src]:
             ts = ev.ts_ms
-            if shared and ev.raw in shared:
+            if src in in_copies:
                 k = (src, ev.raw, ts)
                 n = nth.get(k, 0)
                 nth[k] = n + 1
-                if first_source.setdefault((ev.raw, ts, n), src) != src:
+                first = first_source.setdefault((ev.raw, ts, n), src)
+                if first != src and ((first, src) in copies or (src, first) in copies):
                     dropped.append(ev.evidence)
                     continue
             if ts is None:
@@ -139,6 +151,7 @@ class Collector:
     def __init__(self, group_id: str | None, session_timeout_ms: int, heartbeat_interval_ms: int = 3000) -> None:
         self.st = GroupState(group_id)
         self.session_timeout_ms = session_timeout_ms
+        self._stable_seen: set[tuple[int, str]] = set()
         # heartbeat silences shorter than this are ordinary jitter, not worth keeping
         self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
         self._dispatch = {
@@ -163,7 +176,7 @@ class Collector:
             "member_fenced": self._member_fenced,
             "generation_reset": self._touch,
             "rebalance_failed": self._touch,
-            "member_state_changed": self._touch,
+            "member_state_changed": self._member_state_changed,
             "subscription_changed": self._subscription_changed,
             "coordinator_discovered": self._coordinator_discovered,
             "coordinator_lost": self._coordinator_lost,
@@ -314,7 +327,8 @@ class Collector:
         logs the revocation before AbstractCoordinator's "(Re-)joining group", 0.9+) and rediscovers
         its coordinator only after losing it; so a join or a discovery from a stream still holding
         partitions, without those steps, is a new process on the same host."""
-        if ev.member_id:
+        if ev.member_id or ev.reason:
+            # "Request joining group due to: ..." (3.0+) comes from a live member, before its revocation
             return
         eager_holding = bool(s.owned) and s.gen is not None and not (s.protocol or "").startswith("cooperative")
         silent = s.last_ms is not None and ev.ts_ms is not None and ev.ts_ms - s.last_ms > self.session_timeout_ms
@@ -346,7 +360,7 @@ class Collector:
             self.st.pseudo_ids.add(s.member_id)
         self._alive(s, ev)
         mid = ev.member_id or s.member_id
-        if g is None or mid is None:
+        if g is None or g < 1 or mid is None:   # -1 is AbstractCoordinator.Generation.NO_GENERATION
             return
         prev = s.gen
         s.coord_lost = False
@@ -365,6 +379,7 @@ class Collector:
                 if other is not m and other.instance_id == m.instance_id and other.left_ms is None \
                         and (other.joined_ms or 0) <= (m.joined_ms or 0):
                     other.left_ms, other.leave_reason, other.leave_ev = ev.ts_ms, "static_replaced", ev.evidence
+                    m.replaced = other.member_id
         if s.pending_join is not None:
             m.join_start_ms, m.join_start_ev, m.join_reason = s.pending_join
             m.evidence.append(m.join_start_ev)
@@ -398,6 +413,49 @@ class Collector:
                 if mm.assigned is None:
                     mm.assigned = sorted(map(str, parts or []))
 
+    def _member_state_changed(self, ev: Event) -> None:
+        """KIP-848 consumer protocol (3.7+ AsyncKafkaConsumer, MembershipManager): no generations; the
+        member epoch is the group epoch of the assignment it reconciles, so each epoch a member
+        reaches is taken as its generation (docs/replay.md)."""
+        s = self.stream(ev)
+        self._alive(s, ev)
+        x = ev.extra or {}
+        to = str(x.get("to_state") or x.get("new_state") or x.get("state") or "").upper()
+        mid, epoch = ev.member_id or s.member_id, ev.member_epoch
+        if mid is None:
+            return
+        if to in ("LEAVING", "PREPARE_LEAVING", "UNSUBSCRIBED") and s.gen is not None:
+            m = self.membership(s.gen, mid, ev, s)
+            if m.left_ms is None:
+                m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, "left", ev.evidence
+            self._close(s, list(s.owned), ev, "left")
+            return
+        if to == "FENCED":
+            self._fenced(ev, s)
+            return
+        if to == "JOINING":
+            frm = str(x.get("from_state") or x.get("old_state") or "").upper()
+            if s.pending_join is None:
+                why = JOINED_FRESH if frm in ("UNSUBSCRIBED", "") else f"rejoining from {frm}"
+                s.pending_join = (ev.ts_ms or 0, ev.evidence, why)
+            return
+        if epoch is None or epoch <= 0 or to not in ("RECONCILING", "ACKNOWLEDGING", "STABLE"):
+            return
+        if s.gen is None or epoch > s.gen:
+            s.gen = epoch
+        m = self.membership(epoch, mid, ev, s)
+        gen = self.gen(epoch)
+        gen.protocol_type = gen.protocol_type or "consumer (KIP-848)"
+        if m.joined_ms is None:
+            m.joined_ms = ev.ts_ms
+            if s.pending_join is not None:
+                m.join_start_ms, m.join_start_ev, m.join_reason = s.pending_join
+                s.pending_join = None
+        if to == "STABLE" and (epoch, mid) not in self._stable_seen:
+            # the member acknowledged its assignment for this epoch: its "sync"
+            self._stable_seen.add((epoch, mid))
+            m.synced_ms = ev.ts_ms
+
     def _join_failed(self, ev: Event) -> None:
         s = self.stream(ev)
         self._alive(s, ev)
@@ -415,7 +473,7 @@ class Collector:
         self._alive(s, ev)
         g = ev.generation if ev.generation is not None else s.gen
         mid = ev.member_id or s.member_id
-        if g is None or mid is None:
+        if g is None or g < 1 or mid is None:
             return
         if s.gen is None or g > s.gen:
             s.gen = g
@@ -563,14 +621,22 @@ class Collector:
     # ---------------------------------------------------------------- offsets
     def _offset(self, ev: Event) -> None:
         if ev.side == "client":
-            s = self.stream(ev)
+            # a busy consumer's commits are the second most frequent line: the stream lookup inline
+            s = self.st.streams.get((ev.source, ev.client_id))
+            if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
+                s = self.stream(ev)
             self._alive(s, ev)
             mid = s.member_id
         else:
             mid = ev.member_id
-        if ev.ts_ms is None or ev.ts_ms < 0:
+        ts = ev.ts_ms
+        if ts is None or ts < 0:
             return   # an untimed snapshot (a describe row) cannot be ordered against commits
-        kind, ts, why = ev.kind, ev.ts_ms, ev.reason or ev.error
+        topic, part = ev.topic, ev.partition
+        if topic is not None and part is not None and not ev.extra.get("offsets"):
+            self.st.offsets.append((ev.kind, ts, topic, part, ev.offset, mid, ev.reason or ev.error, ev))
+            return
+        kind, why = ev.kind, ev.reason or ev.error
         many = ev.extra.get("offsets") if ev.extra else None
         if isinstance(many, dict) and len(many) > 1:
             # one commit of several partitions ({t-0=OffsetAndMetadata{offset=6, ...}, ...})
@@ -621,6 +687,8 @@ class Collector:
             old = ev.generation
         else:
             return
+        if old < 0:
+            return
         g = self.gen(old + 1)
         if g.prepare_ms is None:
             g.prepare_ms, g.prepare_ev, g.prepare_reason = ev.ts_ms, ev.evidence, ev.reason
@@ -632,7 +700,7 @@ class Collector:
     def _broker_stabilized(self, ev: Event) -> None:
         # GroupCoordinator.onCompleteJoin: "Stabilized group G generation N" when the join phase
         # completes (CompletingRebalance), before the leader's SyncGroup
-        if ev.generation is None:
+        if ev.generation is None or ev.generation < 1:
             return
         g = self.gen(ev.generation)
         if g.completing_ms is None:
@@ -649,7 +717,7 @@ class Collector:
         # GroupCoordinator.handleSyncGroup: "Assignment received from leader [X] for group G for
         # generation N" -> setAndPropagateAssignment, the group becomes Stable
         g_no = ev.generation if ev.generation is not None else self.st.broker_gen
-        if g_no is None:
+        if g_no is None or g_no < 1:
             return
         g = self.gen(g_no)
         if g.stable_ms is None:
@@ -671,8 +739,8 @@ class Collector:
             lf.removed_ms, lf.removed_reason, lf.removed_ev = ev.ts_ms, why, ev.evidence
             lf.alive_after_removal = []
         g = self.st.broker_gen
-        if g is not None:
-            mem = self.gen(g).members.get(mid)
+        if g is not None and g in self.st.gens:
+            mem = self.st.gens[g].members.get(mid)
             if mem is not None and mem.left_ms is None:
                 mem.left_ms, mem.leave_reason, mem.leave_ev = ev.ts_ms, why, ev.evidence
                 mem.evidence.append(ev.evidence)

@@ -292,15 +292,18 @@ class FindingRules:
         for it in issues:
             tp = f"{it.topic}-{it.partition}"
             n = it.to_offset - it.from_offset
+            est = getattr(it, "estimated", False)
             if it.kind == "offset_rewind":
                 self.add("offset_rewind", "high" if n >= 10_000 else "medium", it.start_ms, it.end_ms,
                          members=it.members, partitions=[tp], generation=self.gen_at(it.end_ms),
-                         title=f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} processed again ({n} records)",
+                         title=(f"{tp}: about {n} records from offset {it.from_offset} processed again (estimated)"
+                                if est else f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} processed again "
+                                f"({n} records)"),
                          explanation=(f"On {tp} {it.how}, so the {n} records from offset {it.from_offset} to "
                                       f"{it.to_offset - 1} were (or will be) processed a second time. Downstream "
                                       "effects of these records must be idempotent."),
                          details={"topic": it.topic, "partition": it.partition, "from_offset": it.from_offset,
-                                  "to_offset_exclusive": it.to_offset, "records": n},
+                                  "to_offset_exclusive": it.to_offset, "records": n, "estimated": est},
                          evidence=it.evidence)
             else:
                 self.add("offset_skip", "high", it.start_ms, it.end_ms, members=it.members, partitions=[tp],
@@ -330,7 +333,14 @@ class FindingRules:
                                                                "end_reason": a.end_reason},
                               "later": {"member": b.member_id, "generation": b.generation}},
                      evidence=[a.start_ev, a.end_ev, b.start_ev])
+        from pipeline.replay_rules.generations import empty_spans
+
+        spans = empty_spans(self.views, self.st)
         for tp, a, b, gap in ownership.unowned(parts, self.cfg):
+            lo, hi = _end_of(a), b.start_ms
+            idle = sum(max(0, min(hi, y) - max(lo, x)) for x, y in spans)
+            if idle * 2 >= gap:
+                continue   # the whole group was stopped (no members): not a partition left behind
             self.add("unowned_partitions", "high" if gap > 10 * self.cfg.unowned_threshold_ms else "medium",
                      a.end_ms, b.start_ms, members=[a.member_id, b.member_id], partitions=[tp],
                      generation=b.generation, title=f"{tp} had no owner for {_fmt_ms(gap)}",
@@ -420,3 +430,7 @@ def _any_evidence(v: GenView) -> list[str]:
     if v.gen.evidence:
         return list(v.gen.evidence)
     return [e for m in v.gen.members.values() for e in m.evidence[:1]]
+
+
+def _end_of(iv) -> int:
+    return iv.end_ms if iv.end_ms is not None else iv.start_ms

@@ -137,8 +137,10 @@ def _broker_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
     cause, member, instance = classify_prepare_reason(reason)
     evidence = [gen.prepare_ev] if gen.prepare_ev else []
     if cause == "member_joined" and instance and prev is not None:
-        if any(m.instance_id == instance and m.member_id != member for m in prev.members.values()) \
-                or any(i == instance and mid != member for mid, i in st.instance_of.items()):
+        # a restart while its old member is still in the group; a static member that comes back
+        # after it was expired or left is a new member to the broker ("Adding new member")
+        if any((m.instance_id or st.instance_of.get(m.member_id)) == instance and m.member_id != member
+               and m.left_ms is None for m in prev.members.values()):
             cause = "static_member_restart"
     if cause == "unknown":
         return Cause("unknown", f"the broker gave a reason this tool does not recognise: {reason!r}",
@@ -268,6 +270,17 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
             _describe("member_joined", first.member_id, gen, prev, st, cfg,
                       [first.join_start_ev or (first.evidence[0] if first.evidence else None)],
                       first.join_start_ms or first.joined_ms, True))
+    if not cands and gen.prepare_ms is None:
+        # no "Preparing to rebalance" line, but the broker logged a removal just before this
+        # generation formed: in Stable a removal starts the rebalance at once
+        # (GroupCoordinator.removeMemberAndUpdateGroup -> maybePrepareRebalance)
+        formed = gen.completing_ms if gen.completing_ms is not None else gen.stable_ms
+        if formed is not None:
+            for ob in st.observed("removed"):
+                if ob.ts_ms is not None and formed - cfg.rebalance_timeout_ms <= ob.ts_ms <= formed:
+                    why = ob.facts["why"]
+                    cause = {"session_expiry": "session_expiry", "poll_timeout": "poll_timeout"}.get(why, "member_left")
+                    add(ob.ts_ms, _describe(cause, ob.member_id, gen, prev, st, cfg, ob.evidence, ob.ts_ms, True))
     if not cands and leader_rejoin is not None:
         # weakest evidence: a reason-less rejoin of the leader (clients before 3.0 print no reason),
         # used only when nobody joined, left or changed
@@ -397,8 +410,9 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
     rows = []
     for v in views:
         g = v.gen
-        # members at the generation's end: a static member replaced by its own restart is not listed
-        members = sorted(m for m, mem in g.members.items() if mem.leave_reason != "static_replaced")
+        # the members the generation was formed with: a static member that restarted mid-generation
+        # (a new member id, no rebalance) appears in the memberships table, not here
+        members = sorted(m for m, mem in g.members.items() if mem.replaced is None)
         assignment = {m: (g.members[m].assigned or []) for m in members}
         started, stab = v.started_ms, v.stabilized_ms
         rows.append({
@@ -430,3 +444,18 @@ def membership_rows(views: list[GenView], group_id: str | None) -> list[dict]:
                 "evidence": _uniq([*m.evidence[:8], m.leave_ev]),
             })
     return rows
+
+
+def empty_spans(views: list[GenView], st: GroupState) -> list[tuple[int, int]]:
+    """When the group had no members: after the broker's "is now empty", or after every member of a
+    generation left, until the next rebalance began."""
+    out = []
+    for i, v in enumerate(views):
+        nxt = views[i + 1].started_ms if i + 1 < len(views) else None
+        end = nxt if nxt is not None else (st.last_ms or 0) + 1
+        if v.gen.empty_ms is not None and not v.gen.members:
+            out.append((v.gen.empty_ms, end))
+        elif v.gen.members and all(m.left_ms is not None and m.leave_reason in ("shutdown", "left", "unsubscribed")
+                                   for m in v.gen.members.values()):
+            out.append((max(m.left_ms for m in v.gen.members.values()), end))
+    return out

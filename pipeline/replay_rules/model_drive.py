@@ -37,6 +37,7 @@ class Proc:
     silences: list[tuple[int, int]] = field(default_factory=list)
     stalls: list[tuple[int, int | None]] = field(default_factory=list)      # (last poll, poll loop back)
     last_ms: int = 0
+    crashed_at: int | None = None
     # simulation state
     member_id: str = ""
     generation: int = -1
@@ -79,17 +80,33 @@ def behaviours(st: GroupState, cfg: EffectiveSettings) -> tuple[list[Proc], int]
             t = next((x for x in starts if end is not None and x > end), None)
     # silences and stalls of every member id a process used
     floor = max(2 * cfg.heartbeat_interval_ms, 5_000)
+    # expiries, from the broker's removal or inferred by the replay (the member's left time)
+    expired: dict[str, int] = {}
+    for gen in st.gens.values():
+        for mem in gen.members.values():
+            if mem.leave_reason == "session_expiry" and mem.left_ms is not None:
+                expired[mem.member_id] = mem.left_ms
+    for lf in st.lives.values():
+        if lf.removed_reason == "session_expiry" and lf.removed_ms is not None:
+            expired[lf.member_id] = lf.removed_ms
     for lf in st.lives.values():
         p = procs.get((lf.source, lf.client_id))
         if p is None:
             continue
         for a, b, _, _ in lf.hb_gaps:
             p.silences.append((a, b))
-        if lf.removed_reason == "session_expiry" and lf.removed_ms is not None:
-            last = lf.last_hb_ms if lf.last_hb_ms is not None and lf.last_hb_ms <= lf.removed_ms else None
-            if last is not None:
-                back = lf.next_after(lf.removed_ms)
-                p.silences.append((last, back if back is not None else (st.last_ms or last)))
+        at = expired.get(lf.member_id)
+        if at is not None:
+            # the silence that led to the expiry: from the last heartbeat if the log has heartbeats,
+            # else (INFO logs) from session.timeout.ms before the expiry, to the next sign of life
+            if lf.last_hb_ms is not None and lf.last_hb_ms <= at:
+                last = lf.last_hb_ms
+            else:
+                last = at - cfg.session_timeout_ms
+            back = lf.next_after(at)
+            if back is None:
+                p.crashed_at = last   # it never logged again: it stopped for good
+            p.silences.append((last, back if back is not None else max(st.last_ms or last, last)))
     for ob in st.observed("poll_timeout"):
         p = procs.get((ob.facts.get("source"), ob.facts.get("client_id")))
         if p is not None and ob.ts_ms is not None and cfg.max_poll_interval_ms is not None:
@@ -124,8 +141,10 @@ def simulate(procs: list[Proc], cfg: EffectiveSettings, end_ms: int, group_id: s
             push(start, "start", i)
             if leave is not None:
                 push(leave, "stop", i)
-        if not any(leave is not None for _, leave in p.lifetimes[-1:]) and p.last_ms and end_ms - p.last_ms > cfg.session_timeout_ms:
-            push(p.last_ms, "crash", i)
+        if p.crashed_at is not None and not any(leave is not None for _, leave in p.lifetimes[-1:]):
+            # only a process the replay saw expelled and never heard of again crashed; a quiet INFO
+            # log is not a dead consumer
+            push(p.crashed_at, "crash", i)
         for last_poll, back in p.stalls:
             if cfg.max_poll_interval_ms is not None and (back is None or back - last_poll > cfg.max_poll_interval_ms):
                 push(last_poll + cfg.max_poll_interval_ms, "poll_timeout", i, back)
@@ -253,7 +272,7 @@ def compare(events: Any, result: Any, new_cfg: EffectiveSettings) -> dict[str, A
 
     def fresh() -> list[Proc]:
         return [Proc(p.name, p.client_id, p.instance_id, list(p.lifetimes), list(p.silences), list(p.stalls),
-                     p.last_ms) for p in procs]
+                     p.last_ms, p.crashed_at) for p in procs]
 
     before = simulate(fresh(), old_cfg, st.last_ms, gid, impl)
     after = simulate(fresh(), new_cfg, st.last_ms, gid, impl)

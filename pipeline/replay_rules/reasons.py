@@ -55,6 +55,7 @@ _PREPARE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 # client reasons, as printed by "Request joining group due to: {}" or after "client reason: "
 _CLIENT_RULES: tuple[tuple[str, str], ...] = (
+    ("from unsubscribed", "member_joined"),          # KIP-848 member: UNSUBSCRIBED -> JOINING
     ("poll timeout", "poll_timeout"),
     ("being closed", "member_left"),
     ("unsubscribed", "metadata_or_subscription_change"),
@@ -98,7 +99,9 @@ def classify_prepare_reason(reason: str | None) -> tuple[str, str | None, str | 
             cause = ccause if ccause == "poll_timeout" else "member_left"
         elif cause in ("leader_rejoin", "metadata_or_subscription_change", "member_joined") and ccause in (
                 "metadata_or_subscription_change", "enforced_rebalance", "cooperative_follow_up"):
-            # the leader (or a member) rejoined *because* of what its client reason says
+            # the leader (or a member) rejoined *because* of what its client reason says: the leader
+            # watches topic metadata (ConsumerCoordinator.rejoinNeededOrPending) and hands revoked
+            # partitions over in the cooperative protocol; without such a reason it stays leader_rejoin
             cause = ccause
         return cause, member, instance
     return "unknown", None, None

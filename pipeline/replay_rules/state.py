@@ -28,6 +28,7 @@ class Membership:
     join_start_ev: str | None = None
     join_reason: str | None = None
     stream: tuple[str, str | None] | None = None
+    replaced: str | None = None          # the member id this static member took over mid-generation
     evidence: list[str] = field(default_factory=list)
 
 

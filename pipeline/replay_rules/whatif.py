@@ -133,7 +133,8 @@ def analyse(views: list[GenView], st: GroupState, old: EffectiveSettings, new: E
                                                "why": f"a {gap} ms heartbeat silence exceeds session.timeout.ms = "
                                                       f"{new.session_timeout_ms}"})
     if new.assignor != old.assignor:
-        w.assignor = _assignor_effect(gens, old.assignor, new.assignor)
+        w.assignor = _assignor_model(gens, old.assignor, new.assignor) or _assignor_effect(gens, old.assignor,
+                                                                                           new.assignor)
         w.rebalances_added.extend(w.assignor.pop("extra_rebalances"))
     return w
 
@@ -197,3 +198,78 @@ def _assignor_effect(gens: list[dict], old: str, new: str) -> dict:
         effect["note"] = f"{old} and {new} are both {'eager' if eager_old else 'cooperative'}; revocations do not change"
         effect["extra_rebalances"] = []
     return effect
+
+
+def _assignor_model(gens: list[dict], old: str, new: str) -> dict | None:
+    """Re-run every observed rebalance through Kafka's assignors (pipeline.coordinator.assignors,
+    Kafka 3.8.0 RangeAssignor / RoundRobinAssignor / StickyAssignor / CooperativeStickyAssignor) with
+    the new strategy: same members, same topics, each member owning what the new strategy gave it in
+    the generation before. Counts partitions revoked under each protocol and the follow-up
+    rebalances cooperative needs. None when the model is unavailable or the history has no assignments."""
+    try:
+        from pipeline.coordinator.assignors import AssignorError, assign, cooperative_rounds
+    except ImportError:
+        return None
+    counts: dict[str, int] = {}
+    for g in gens:
+        for tps in g["assignment"].values():
+            for tp in tps:
+                topic, _, p = tp.rpartition("-")
+                if topic and p.isdigit():
+                    counts[topic] = max(counts.get(topic, 0), int(p) + 1)
+    if not counts:
+        return None
+    topics = sorted(counts)
+    eager_old = not old.startswith("cooperative")
+    eager_new = not new.startswith("cooperative")
+    sticky = new in ("sticky", "cooperative-sticky")
+    revoked_old = revoked_new = moved_new = 0
+    follow_ups: list[dict] = []
+    prev_obs: dict[str, list[str]] | None = None
+    prev_new: dict[str, list[str]] | None = None
+    prev_gen = -1
+    for g in gens:
+        members = sorted(m for m, tps in g["assignment"].items()) if g["assignment"] else []
+        if not members:
+            continue
+        subs = {m: {"topics": topics,
+                    "owned_partitions": list((prev_new or {}).get(m, [])) if sticky else [],
+                    "generation": prev_gen if prev_new and m in prev_new else -1} for m in members}
+        try:
+            if new == "cooperative-sticky":
+                rounds = cooperative_rounds(subs, counts)
+                result = {m: [str(tp) for tp in tps] for m, tps in rounds[0][1].assignment.items()}
+                # what the members hold once the follow-up rebalances have handed revoked partitions over
+                final = {m: [str(tp) for tp in tps] for m, tps in rounds[-1][1].assignment.items()}
+            else:
+                result = final = assign(new, subs, counts)
+        except (AssignorError, ValueError, KeyError) as exc:
+            return {"from": old, "to": new, "note": f"the assignor model refused the history ({exc})",
+                    "extra_rebalances": []}
+        if prev_obs is not None:
+            # observed protocol: eager members revoke everything they held; cooperative only what moved
+            cur_obs = g["assignment"]
+            for m, tps in prev_obs.items():
+                if m in cur_obs:
+                    revoked_old += len(tps) if eager_old else len(set(tps) - set(cur_obs[m]))
+            for m, tps in (prev_new or {}).items():
+                if m in result:
+                    lost = set(tps) - set(result[m])
+                    revoked_new += len(tps) if eager_new else len(lost)
+                    moved_new += len(lost)
+                    if lost and not eager_new:
+                        follow_ups.append({"after_generation": g["generation"], "at_ms": g["stabilized_ms"],
+                                           "why": f"cooperative hand-over of {len(lost)} partition(s) revoked "
+                                                  f"from {m}"})
+        prev_obs, prev_new, prev_gen = g["assignment"], final, g["generation"]
+    # one follow-up rebalance per generation, however many members gave something up
+    seen: set = set()
+    follow_ups = [f for f in follow_ups if not (f["after_generation"] in seen or seen.add(f["after_generation"]))]
+    return {"from": old, "to": new, "model": "Kafka 3.8.0 assignors (pipeline.coordinator.assignors)",
+            "partitions_revoked_observed": revoked_old, "partitions_revoked_what_if": revoked_new,
+            "partitions_moved_what_if": moved_new,
+            "note": (f"re-running the {len(gens)} rebalances through {new}: {revoked_new} partition revocation(s) "
+                     f"instead of {revoked_old} under {old}"
+                     + (f", and {len(follow_ups)} follow-up rebalance(s) to hand moved partitions over" if follow_ups
+                        else "")),
+            "extra_rebalances": follow_ups}

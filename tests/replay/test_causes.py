@@ -100,6 +100,8 @@ def test_static_member_restart():
     ("Leader A re-joining group during Stable; client reason: cached metadata has changed",
      "metadata_or_subscription_change", "A"),
     ("Leader A re-joining group during Stable; client reason: not provided", "leader_rejoin", "A"),
+    ("Leader A re-joining group during Stable; client reason: need to revoke partitions and re-join",
+     "cooperative_follow_up", "A"),
     ("Updating metadata for member B during Stable; client reason: subscription has changed",
      "metadata_or_subscription_change", "B"),
     ("Adding new member C with group instance id None; client reason: need to re-join with the given member-id: C",
@@ -172,3 +174,71 @@ def test_session_expiry_without_heartbeat_lines_gives_bounds():
     assert [x["silence_ms"] for x in w.expulsions_avoided] == [68_920]
     _, w = what_if(events, {"session.timeout.ms": "60000"})
     assert w.expulsions_avoided == [] and "between 54000 and 68920 ms" in w.undetermined[0]["why"]
+
+
+def test_clients_without_member_ids_crash_looping():
+    """0.10-era client lines carry no member id: one name per process, restarts noticed."""
+    from tests.replay.builders import Host, merged
+
+    a, b = Host("hostA/app.log", None), Host("hostB/app.log", None)
+    a.ev(T0, "join_started")
+    a.ev(T0 + 100, "join_succeeded", generation=1)
+    a.ev(T0 + 150, "partitions_assigned", partitions=("t-0", "t-1"))
+    b.ev(T0 + 10_000, "join_started")
+    a.revoke(T0 + 10_200, ["t-0", "t-1"])
+    a.ev(T0 + 10_201, "join_started")
+    for h in (a, b):
+        h.ev(T0 + 10_300, "join_succeeded", generation=2)
+    a.ev(T0 + 10_400, "partitions_assigned", partitions=("t-0",))
+    b.ev(T0 + 10_400, "partitions_assigned", partitions=("t-1",))
+    # B's process dies and restarts 5 s later (no revocation, no leave): a new process
+    b.ev(T0 + 15_000, "coordinator_discovered", coordinator="kafka-1:9092 (id: 2147483646 rack: null)")
+    b.ev(T0 + 15_100, "join_started")
+    a.revoke(T0 + 25_000, ["t-0"])
+    a.ev(T0 + 25_001, "join_started")
+    for h in (a, b):
+        h.ev(T0 + 25_100, "join_succeeded", generation=3)
+    g = gens(merged(a, b))
+    assert g[2]["members"] == ["consumer@hostA/app.log", "consumer@hostB/app.log"]
+    assert (g[3]["cause"], g[3]["trigger_member"]) == ("member_joined", "consumer@hostB/app.log#2")
+    assert g[3]["members"] == ["consumer@hostA/app.log", "consumer@hostB/app.log#2"]
+    own = [o for o in replay_group(merged(a, b)).ownership if o["member_id"] == "consumer@hostB/app.log"]
+    # the dead process held t-1 until generation 3 formed without it
+    assert [(o["partition"], o["end_ms"]) for o in own] == [(1, T0 + 15_100)]
+
+
+def test_static_member_restart_without_rebalance():
+    from tests.replay.builders import Host, merged
+
+    a, b1, b2 = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b"), Host("hostB/app2.log", "c-b")
+    a.join(T0, 1, "A", ["t-0"], instance_id="ia")
+    b1.join(T0, 1, "B1", ["t-1"], instance_id="ib")
+    b2.join(T0 + 30_000, 1, "B2", ["t-1"], instance_id="ib")     # same generation: no rebalance (KIP-345)
+    r = replay_group(merged(a, b1, b2))
+    assert [g["members"] for g in r.generations] == [["A", "B1"]]
+    b1m = next(m for m in r.memberships if m["member_id"] == "B1")
+    assert (b1m["left_ms"], b1m["leave_reason"]) == (T0 + 30_100, "static_replaced")
+
+
+def test_consumer_protocol_member_epochs_as_generations():
+    """KIP-848 (AsyncKafkaConsumer): member state transitions with epochs, no generations."""
+    from tests.replay.builders import Host
+
+    a = Host("hostA/app.log", "c-a")
+    a.ev(T0, "member_state_changed", member_id="m1", member_epoch=0,
+         extra={"from_state": "UNSUBSCRIBED", "to_state": "JOINING"})
+    a.ev(T0 + 50, "member_state_changed", member_id="m1", member_epoch=2,
+         extra={"from_state": "JOINING", "to_state": "RECONCILING"})
+    a.ev(T0 + 60, "partitions_assigned", partitions=("t-2",))
+    a.ev(T0 + 70, "member_state_changed", member_id="m1", member_epoch=2,
+         extra={"from_state": "ACKNOWLEDGING", "to_state": "STABLE"})
+    a.ev(T0 + 9_000, "member_state_changed", member_id="m1", member_epoch=2,
+         extra={"from_state": "STABLE", "to_state": "LEAVING"})
+    r = replay_group(a.events)
+    (g,) = r.generations
+    assert (g["generation"], g["protocol_type"], g["members"], g["cause"]) == (2, "consumer (KIP-848)", ["m1"],
+                                                                               "member_joined")
+    assert (g["started_ms"], g["stabilized_ms"]) == (T0, T0 + 70)
+    (m,) = r.memberships
+    assert (m["assigned"], m["left_ms"], m["leave_reason"]) == (["t-2"], T0 + 9_000, "left")
+    assert [(o["start_ms"], o["end_ms"], o["end_reason"]) for o in r.ownership] == [(T0 + 60, T0 + 9_000, "left")]

@@ -131,3 +131,79 @@ def test_every_finding_is_well_formed():
             assert f["evidence"] and all(":" in e for e in f["evidence"])
             assert f["start_ms"] is not None and f["end_ms"] >= f["start_ms"]
             json.loads(f["details_json"])
+
+
+def test_admin_reset_while_group_empty_and_reset_without_commit():
+    """Shapes of the generator's offset_reset_skip_and_rewind scenario, written by hand."""
+    from tests.replay.builders import Host, merged
+
+    a, d, k = Host("hostA/app.log", "c-a"), Host("dump/offsets.txt", side="offsets"), Host("broker1/server.log", side="broker")
+    a.join(T0, 1, "A", ["t-0", "t-1"])
+    a.ev(T0 + 200, "no_committed_offset", topic="t", partition=1)
+    a.ev(T0 + 201, "offset_reset", topic="t", partition=1, offset=1079)   # auto.offset.reset=latest
+    d.ev(T0 + 5_000, "offset_record", topic="t", partition=0, offset=400)
+    a.ev(T0 + 9_000, "leave_group", member_id="A", reason="the consumer is being closed")
+    k.ev(T0 + 9_010, "broker_group_empty", generation=2,
+         raw="[GroupCoordinator 1]: Group payments with generation 2 is now empty (__consumer_offsets-12)")
+    d.ev(T0 + 9_020, "offset_record", topic="t", partition=0, offset=410)      # its commit on close: not admin
+    d.ev(T0 + 60_000, "offset_record", topic="t", partition=0, offset=900)     # --reset-offsets --to-latest
+    d.ev(T0 + 90_000, "offset_record", topic="t", partition=0, offset=700)     # --shift-by -200
+    r = replay_group(merged(a, d, k))
+    got = sorted((f["kind"], f["partitions"][0], json.loads(f["details_json"])["from_offset"],
+                  json.loads(f["details_json"])["to_offset_exclusive"]) for f in r.findings
+                 if f["kind"] in ("offset_skip", "offset_rewind"))
+    assert got == [("offset_rewind", "t-0", 700, 900), ("offset_skip", "t-0", 410, 900), ("offset_skip", "t-1", 0, 1079)]
+    skip = next(f for f in r.findings if f["kind"] == "offset_skip" and f["partitions"] == ["t-0"])
+    assert "while the group had no members" in skip["explanation"]
+    assert skip["evidence"] == ["dump/offsets.txt:2", "dump/offsets.txt:3"]
+    # the group was stopped, so the idle partitions are not reported as left behind
+    assert not [f for f in r.findings if f["kind"] == "unowned_partitions"]
+
+
+def test_estimated_reprocessing_after_a_zombie_loses_its_partition():
+    from tests.replay.builders import merged
+
+    events = S.session_expiry_broker()
+    extra = []
+    from tests.replay.builders import Host
+
+    b, a = Host("hostB/app.log.more", "c-b"), Host("hostA/app.log.more", "c-a")
+    b.ev(T0 + 12_000, "offset_committed", topic="t", partition=2, offset=100, member_id="B")
+    b.ev(T0 + 17_000, "offset_committed", topic="t", partition=2, offset=200, member_id="B")
+    a.ev(T0 + 67_200, "offset_fetched", topic="t", partition=2, offset=200, member_id="A")
+    extra = merged(b, a)
+    r = replay_group(events + extra)
+    (f,) = [f for f in r.findings if f["kind"] == "offset_rewind"]
+    d = json.loads(f["details_json"])
+    # pace 20 records/s; B worked until its heartbeats stopped (45 s before the expiry seen at
+    # A's resume: T0+22200), 5.2 s after its last commit -> about 104 records from 200
+    assert (d["from_offset"], d["to_offset_exclusive"], d["estimated"]) == (200, 304, True)
+    assert f["members"] == ["A", "B"] and "estimated" in f["title"]
+
+
+def test_estimated_reprocessing_after_a_revocation_without_commit():
+    """enable.auto.commit=false and no commit in onPartitionsRevoked: the progress since the last
+    commit is processed again by the next owner, although the hand-over was clean."""
+    from tests.replay.builders import Host, merged
+
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "A", ["t-0"])
+    a.ev(T0 + 10_000, "offset_committed", topic="t", partition=0, offset=1_000)
+    a.ev(T0 + 20_000, "offset_committed", topic="t", partition=0, offset=2_000)     # 100 records/s
+    a.revoke(T0 + 26_000, ["t-0"])                                                    # 6 s later, no commit
+    a.ev(T0 + 26_001, "leave_group", member_id="A", reason="the consumer is being closed")
+    b.join(T0 + 26_500, 2, "B", ["t-0"])
+    b.ev(T0 + 26_700, "offset_fetched", topic="t", partition=0, offset=2_000)
+    (f,) = [f for f in replay_group(merged(a, b)).findings if f["kind"] == "offset_rewind"]
+    d = json.loads(f["details_json"])
+    assert (d["from_offset"], d["to_offset_exclusive"], d["estimated"]) == (2_000, 2_600, True)
+    # had A committed at the revocation, nothing would be reported
+    a2 = Host("hostA/app.log", "c-a")
+    a2.join(T0, 1, "A", ["t-0"])
+    a2.ev(T0 + 10_000, "offset_committed", topic="t", partition=0, offset=1_000)
+    a2.ev(T0 + 25_900, "offset_committed", topic="t", partition=0, offset=2_590)
+    a2.revoke(T0 + 26_000, ["t-0"])
+    b2 = Host("hostB/app.log", "c-b")
+    b2.join(T0 + 26_500, 2, "B", ["t-0"])
+    b2.ev(T0 + 26_700, "offset_fetched", topic="t", partition=0, offset=2_590)
+    assert not [f for f in replay_group(merged(a2, b2)).findings if f["kind"] == "offset_rewind"]
