@@ -1,0 +1,233 @@
+"""Offset history per partition: ranges processed twice (rewind) and ranges never processed (skip).
+
+A consumer resumes a partition from the group's committed offset (ConsumerCoordinator.refreshCommittedOffsets,
+logged by ConsumerUtils/ConsumerCoordinator "Setting offset for partition X to the committed offset"); with
+no committed offset, or one out of range, it resets per auto.offset.reset (SubscriptionState /
+Fetcher "Resetting offset for partition X to position ..."). So:
+  * a commit lower than the previous commit, or a resume position lower than what was already
+    processed (a commit attempted but failed, e.g. CommitFailedException after a rebalance), means the
+    records in between are processed twice;
+  * a reset to a position above the last commit means the records in between are never processed.
+Offsets from different hosts are compared only when their order is certain: same source, or more
+than the clock-skew tolerance apart.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.replay_rules.settings import EffectiveSettings
+
+COMMITS = ("offset_committed", "offset_record", "describe_row")
+
+
+@dataclass
+class OffsetIssue:
+    kind: str                 # offset_rewind | offset_skip
+    topic: str
+    partition: int
+    from_offset: int          # first offset of the range (inclusive)
+    to_offset: int            # end of the range (exclusive)
+    start_ms: int
+    end_ms: int
+    members: list[str]
+    evidence: list[str]
+    how: str                  # plain words
+
+
+class _Mark:
+    """A remembered offset: where it came from (the Event, for evidence and its host's clock)."""
+
+    __slots__ = ("offset", "ts", "event", "member")
+
+    def __init__(self, offset: int, ts: int, event: Any, member: str | None) -> None:
+        self.offset, self.ts, self.event, self.member = offset, ts, event, member
+
+    @property
+    def ev(self) -> str:
+        return self.event.evidence
+
+    @property
+    def source(self) -> str:
+        return self.event.source
+
+
+def analyse(records: list[tuple], cfg: EffectiveSettings,
+            empty_spans: list[tuple[int, int]] | None = None) -> list[OffsetIssue]:
+    """`records` in time order (the collecting pass appends them so). `empty_spans`: when the group
+    had no members; a commit then comes from an administrator (kafka-consumer-groups --reset-offsets
+    refuses to run against an active group, ConsumerGroupCommand 0.11+)."""
+    # the members' own last commits can land just after the group emptied (commit on close, host
+    # clocks): only a commit some seconds into an empty span is taken for an administrator's
+    margin = max(cfg.skew_tolerance_ms, 5_000)
+    spans = sorted((a + margin, b) for a, b in (empty_spans or []) if b > a + margin)
+
+    def admin(ts: int) -> bool:
+        return any(a <= ts < b for a, b in spans)
+
+    by_tp: dict[tuple[str, int], list[tuple]] = {}
+    for r in records:
+        key = (r[2], r[3])
+        lst = by_tp.get(key)
+        if lst is None:
+            lst = by_tp[key] = []
+        lst.append(r)
+    issues: list[OffsetIssue] = []
+    skew = cfg.skew_tolerance_ms
+    for (topic, part), rs in sorted(by_tp.items()):
+        last_commit: _Mark | None = None
+        high: _Mark | None = None
+        no_commit = False
+        seen: set[tuple[str, int, int]] = set()
+
+        def emit(kind: str, lo: int, hi: int, first: _Mark, ts: int, event: Any, member: str | None, how: str,
+                 seen: set = seen, topic: str = topic, part: int = part) -> None:
+            key = (kind, lo, hi)
+            if lo >= hi or key in seen:
+                return
+            seen.add(key)
+            members = sorted({m for m in (first.member, member) if m})
+            issues.append(OffsetIssue(kind, topic, part, lo, hi, first.ts, ts, members,
+                                      [first.ev, event.evidence], how))
+
+        for kind, ts, _t, _p, off, member, reason, event in rs:
+            if kind == "no_committed_offset":
+                no_commit = True
+                continue
+            if off is None:
+                continue
+            if kind in COMMITS:
+                if spans and last_commit is not None and admin(ts):
+                    if off > last_commit.offset:
+                        emit("offset_skip", last_commit.offset, off, last_commit, ts, event, member,
+                             f"the committed offset was moved forward from {last_commit.offset} to {off} while the "
+                             "group had no members (an administrator's offset reset)")
+                    elif high is not None and off < high.offset:
+                        emit("offset_rewind", off, high.offset, high, ts, event, member,
+                             f"the committed offset was moved back to {off} while the group had no members (an "
+                             f"administrator's offset reset), although offsets up to {high.offset} had been processed")
+                    last_commit = _Mark(off, ts, event, member)
+                    high = last_commit
+                    continue
+                if last_commit is not None:
+                    if off < last_commit.offset and (last_commit.event.source == event.source
+                                                     or ts - last_commit.ts > skew):
+                        emit("offset_rewind", off, last_commit.offset, last_commit, ts, event, member,
+                             f"the committed offset went back from {last_commit.offset} to {off}")
+                    if last_commit.offset == off and last_commit.member == member:
+                        last_commit.ts, last_commit.event = ts, event    # a repeated commit: no new mark
+                        continue
+                last_commit = _Mark(off, ts, event, member)
+                if high is None or off > high.offset:
+                    high = last_commit
+            elif kind == "offset_commit_failed":
+                if high is None or off > high.offset:
+                    high = _Mark(off, ts, event, member)
+            elif kind in ("offset_fetched", "offset_seek"):
+                # same host: its order is certain; another host: the resume follows the handover
+                if high is not None and off < high.offset:
+                    what = ("the application sought back to" if kind == "offset_seek"
+                            else "a member resumed from the committed offset")
+                    emit("offset_rewind", off, high.offset, high, ts, event, member,
+                         f"{what} {off} although offsets up to {high.offset} had already been processed")
+            elif kind == "offset_reset":
+                if last_commit is None and no_commit and off > 0:
+                    # SubscriptionState.resetInitializingPositions with no committed offset: a reset to a
+                    # position above 0 is auto.offset.reset=latest unless retention already removed the
+                    # older records; the range assumes the log starts at 0 (a new partition)
+                    start = _Mark(0, ts, event, member)
+                    emit("offset_skip", 0, off, start, ts, event, member,
+                         f"with no committed offset the position was reset to {off} (auto.offset.reset=latest); "
+                         "the range assumes the partition's log starts at 0")
+                elif last_commit is not None and off > last_commit.offset:
+                    emit("offset_skip", last_commit.offset, off, last_commit, ts, event, member,
+                         f"the position was reset to {off} ({reason or 'auto.offset.reset'}) past the last "
+                         f"committed offset {last_commit.offset}")
+                elif high is not None and off < high.offset:
+                    emit("offset_rewind", off, high.offset, high, ts, event, member,
+                         f"the position was reset back to {off} ({reason or 'auto.offset.reset'}) although offsets "
+                         f"up to {high.offset} had been processed")
+    return issues
+
+
+def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
+                           cfg: EffectiveSettings | None = None) -> list[OffsetIssue]:
+    """Ranges processed twice although no log line names their end.
+
+    When a partition's owner gives it up well after its last commit (expelled, poll timeout, crash, or
+    a revocation without a commit), the next owner resumes from the last committed offset C (ConsumerCoordinator.refreshCommittedOffsets) and
+    processes again what the old owner did after its last commit. The old owner's pace (offsets per
+    second between its own recent commits) times the time it kept working after that commit gives
+    the range's likely end; the finding says it is an estimate."""
+    covered = {(i.topic, i.partition) for i in already if i.kind == "offset_rewind"}
+    by_tp: dict[tuple[str, int], list[tuple]] = {}
+    for r in records:
+        if r[0] in COMMITS or r[0] == "offset_fetched":
+            by_tp.setdefault((r[2], r[3]), []).append(r)
+    ends: dict[str, list] = {}
+    for iv in intervals:
+        # any hand-over counts: a member that revokes without committing (enable.auto.commit=false and
+        # no commit in onPartitionsRevoked) loses its progress as surely as an expelled one; with
+        # auto-commit, ConsumerCoordinator.onJoinPrepare commits first and nothing is lost
+        if iv.end_ms is not None and iv.end_reason != "log_end":
+            ends.setdefault(iv.topic_partition, []).append(iv)
+    out: list[OffsetIssue] = []
+    for (topic, part), rs in sorted(by_tp.items()):
+        if (topic, part) in covered:
+            continue
+        tp = f"{topic}-{part}"
+        gone = ends.get(tp)
+        if not gone:
+            continue
+        commits = [r for r in rs if r[0] in COMMITS and r[4] is not None]
+        commit_ts = [r[1] for r in commits]
+        for r in rs:
+            if r[0] != "offset_fetched" or r[4] is None:
+                continue
+            resume_ts, c, new_member, ev = r[1], r[4], r[5], r[7]
+            prev = [iv for iv in gone if iv.start_ms < resume_ts and iv.end_ms <= resume_ts + 60_000
+                    and iv.end_ms >= resume_ts - 600_000]
+            if not prev:
+                continue
+            old = max(prev, key=lambda iv: iv.end_ms)
+            i = bisect.bisect_right(commit_ts, resume_ts)
+            while i and commits[i - 1][4] > c:     # commits after the resumed offset are not its source
+                i -= 1
+            if not i or commits[i - 1][4] != c:
+                continue
+            last = commits[i - 1]
+            pace = _pace(commits[max(0, i - 6):i])
+            stop = min(old.end_ms, resume_ts)
+            if old.end_reason in ("session_expiry", "lost", "process_gone") and cfg is not None:
+                # an expired member stopped working when its heartbeats stopped: session.timeout.ms
+                # before the coordinator expired it, at the latest
+                expired = old.end_ms if old.end_reason == "session_expiry" else resume_ts
+                stop = min(stop, expired - cfg.session_timeout_ms)
+            worked = stop - last[1]
+            skew = cfg.skew_tolerance_ms if cfg is not None else 2_000
+            if pace is None or worked <= skew:
+                continue   # committed at the hand-over (or within clock skew of it): nothing lost
+            n = int(pace * worked)
+            if n <= 0:
+                continue
+            members = sorted({m for m in (old.member_id, new_member) if m})
+            how = (f"{old.member_id or 'the previous owner'} lost the partition ({old.end_reason}) about "
+                   f"{worked / 1000:.1f} s after its last commit at offset {c}; at its pace of {pace * 1000:.1f} "
+                   f"records/s it had processed about {n} more, which the next owner processed again from {c} "
+                   "(an estimate: no log line shows where the old owner stopped)")
+            out.append(OffsetIssue("offset_rewind", topic, part, c, c + n, last[1], resume_ts, members,
+                                   [last[7].evidence, ev.evidence], how))
+            out[-1].estimated = True   # type: ignore[attr-defined]
+    return out
+
+
+def _pace(commits: list[tuple]) -> float | None:
+    """Offsets per ms between the first and last of these commits (None if they do not advance)."""
+    if len(commits) < 2:
+        return None
+    (t0, o0), (t1, o1) = (commits[0][1], commits[0][4]), (commits[-1][1], commits[-1][4])
+    if t1 <= t0 or o1 <= o0:
+        return None
+    return (o1 - o0) / (t1 - t0)
