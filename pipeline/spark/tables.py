@@ -120,12 +120,13 @@ def ownership(events: DataFrame) -> DataFrame:
                          F.explode("partitions").alias("tp"), evidence().alias("ev"))
     w = Window.partitionBy(*_client_key(), "tp").orderBy("ts_ms", "line_no")
     after = w.rowsBetween(1, Window.unboundedFollowing)
-    # A partition announced again in the same generation without a revoke stays owned (several
-    # log lines announce one assignment); announced in a new generation without a revoke (a
-    # restarted process, a crash) it starts a new interval and closes the old one.
+    # A partition announced again by the same member without a revoke stays owned (several log
+    # lines announce one assignment; a cooperative rebalance keeps what it does not revoke, across
+    # generations); announced under a new member id without a revoke (a restarted or crashed
+    # process) it starts a new interval and closes the old one.
     moves = moves.withColumn("is_start", F.col("kind").isin(*OWNERSHIP_START) & (
         F.lag("kind").over(w).isNull() | F.lag("kind").over(w).isin(*OWNERSHIP_END)
-        | ~F.lag("ctx_generation").over(w).eqNullSafe(F.col("ctx_generation"))))
+        | ~F.lag("ctx_member").over(w).eqNullSafe(F.col("ctx_member"))))
     boundary = F.col("kind").isin(*OWNERSHIP_END) | F.col("is_start")
     reason = F.when(F.col("is_start"), F.lit("reassigned")).otherwise(F.regexp_replace("kind", "^partitions_", ""))
     moves = (moves.withColumn("next_ts", F.first(F.when(boundary, F.col("ts_ms")), ignorenulls=True).over(after))
