@@ -126,7 +126,9 @@ def ownership(events: DataFrame) -> DataFrame:
     # process) it starts a new interval and closes the old one.
     moves = moves.withColumn("is_start", F.col("kind").isin(*OWNERSHIP_START) & (
         F.lag("kind").over(w).isNull() | F.lag("kind").over(w).isin(*OWNERSHIP_END)
-        | ~F.lag("ctx_member").over(w).eqNullSafe(F.col("ctx_member"))))
+        | ~F.lag("ctx_member").over(w).eqNullSafe(F.col("ctx_member"))
+        # clients before 2.x log no member id (and have no cooperative protocol): a new generation
+        | (F.col("ctx_member").isNull() & ~F.lag("ctx_generation").over(w).eqNullSafe(F.col("ctx_generation")))))
     boundary = F.col("kind").isin(*OWNERSHIP_END) | F.col("is_start")
     reason = F.when(F.col("is_start"), F.lit("reassigned")).otherwise(F.regexp_replace("kind", "^partitions_", ""))
     moves = (moves.withColumn("next_ts", F.first(F.when(boundary, F.col("ts_ms")), ignorenulls=True).over(after))
