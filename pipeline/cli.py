@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pipeline import __version__
 
 # Subcommands in the order `--help` shows them.
-SUBCOMMANDS: tuple[str, ...] = ("demo",)
+SUBCOMMANDS: tuple[str, ...] = ("demo", "dashboard")
 
 
 class UsageError(Exception):

@@ -1,0 +1,96 @@
+"""Overview: every group with its rebalances, time spent rebalancing, members and findings; the run's
+line accounting and input files from manifest.json."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pandas as pd
+from dash import Input, Output, dcc, html
+
+from dashboard import components, urls
+from dashboard.data import RunData, manifest_sections
+from pipeline import schemas
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~])")
+COLUMNS = [("group", "group"), ("rebalances", "rebalances"), ("rebalancing", "time rebalancing"),
+           ("members_seen", "members seen"), ("critical", "critical"), ("high", "high"), ("medium", "medium"),
+           ("low", "low"), ("info", "info"), ("events", "events"), ("first", "first event"), ("last", "last event")]
+
+
+def md_link(text: str, href: str) -> str:
+    """A Markdown link whose text is shown literally (every Markdown/HTML character escaped)."""
+    escaped = _MD_SPECIAL.sub(r"\\\1", text)
+    return f"[{escaped}]({href})"
+
+
+def fmt_duration(ms: int | float | None) -> str:
+    if ms is None or ms != ms:
+        return ""
+    ms = int(ms)
+    if ms < 1000:
+        return f"{ms} ms"
+    if ms < 60_000:
+        return f"{ms / 1000:.1f} s"
+    return f"{ms // 60_000} min {ms % 60_000 / 1000:.0f} s"
+
+
+def group_rows(data: RunData, q: str | None) -> list[dict[str, Any]]:
+    """The overview table's rows, filtered by a case-insensitive substring of the group id."""
+    summary = data.group_summary()
+    if q:
+        summary = summary[summary["group_id"].str.contains(q, case=False, regex=False)]
+    rows = []
+    for r in summary.to_dict("records"):
+        rows.append({
+            "id": r["group_id"], "group": md_link(r["group_id"], urls.group_url("", r["group_id"])),
+            "rebalances": r["rebalances"], "rebalancing": fmt_duration(r["rebalancing_ms"]),
+            "rebalancing_ms": r["rebalancing_ms"], "members_seen": r["members_seen"], "events": r["events"],
+            "first": urls.fmt_ms(r["first_ms"]), "last": urls.fmt_ms(r["last_ms"]),
+            **{s: r[s] for s in schemas.SEVERITIES},
+        })
+    return rows
+
+
+def accounting(data: RunData) -> html.Div:
+    flat, tables = manifest_sections(data.manifest)
+    children: list[Any] = [html.H3("Run"), html.Div(str(data.run_dir), className="muted")]
+    children.append(components.datatable("manifest-kv", pd.DataFrame(flat, columns=["key", "value"]),
+                                         page_size=25, filter_action="none"))
+    for name, rows in tables.items():
+        children += [html.H4(name), components.datatable(f"manifest-{name}", pd.DataFrame(rows), page_size=10)]
+    return html.Div(children, className="section")
+
+
+def layout(data: RunData, params: dict[str, str]) -> html.Div:
+    q = params.get("q", "")
+    summary = data.group_summary()
+    findings = data.table("findings")
+    stats = [("groups", len(summary)), ("rebalances", int(summary["rebalances"].sum()) if len(summary) else 0),
+             ("findings", len(findings)), ("events", len(data.table("events"))),
+             ("unparsed lines", len(data.table("unparsed")))]
+    table = components.datatable(
+        "groups-table", pd.DataFrame(group_rows(data, q)), COLUMNS, page_size=20,
+        markdown_options={"html": False, "link_target": "_self"},
+        sort_by=[{"column_id": "critical", "direction": "desc"}])
+    # the group column holds Markdown links (text escaped); sort time by the ms column
+    table.columns = [{**c, "presentation": "markdown"} if c["id"] == "group" else c for c in table.columns]
+    table.sort_action = "native"
+    return components.page(
+        "Consumer groups", components.stat_row(stats),
+        html.Div(className="filter", children=[
+            html.Label("filter groups", htmlFor="overview-q"),
+            dcc.Input(id="overview-q", type="text", value=q, placeholder="part of a group id", debounce=False),
+            dcc.Link("unparsed lines →", href=urls.unparsed_url(""), className="side-link"),
+        ]),
+        table, accounting(data),
+        subtitle="Click a group to open its timeline. Sort by any column; filter here or in the table's header row.",
+    )
+
+
+def register(app: Any, data: RunData) -> None:
+    @app.callback(Output("groups-table", "data"), Output("url", "search", allow_duplicate=True),
+                  Input("overview-q", "value"), prevent_initial_call=True)
+    def filter_groups(q: str | None):
+        return group_rows(data, q), urls.overview_url("", q or None).removeprefix("/")
