@@ -65,8 +65,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # under `python -m pipeline.cli` this file runs as __main__; dispatch through the imported module so
-    # `except UsageError` catches the class the subcommands raise (pipeline.cli.UsageError)
-    from pipeline.cli import main as _main
-
-    sys.exit(_main())
+    sys.exit(main())
