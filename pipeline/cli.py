@@ -13,13 +13,13 @@ import sys
 from collections.abc import Sequence
 
 from pipeline import __version__
+from pipeline.errors import UsageError  # re-exported: commands raise pipeline.cli.UsageError
 
 # Subcommands in the order `--help` shows them.
-SUBCOMMANDS: tuple[str, ...] = ("demo", "dashboard")
+SUBCOMMANDS: tuple[str, ...] = ("report", "dashboard", "demo")
 
 
-class UsageError(Exception):
-    """A bad argument or input named by the user: one clear line, exit 2."""
+__all__ = ["SUBCOMMANDS", "UsageError", "build_parser", "main"]
 
 
 class _Parser(argparse.ArgumentParser):

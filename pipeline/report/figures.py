@@ -1,0 +1,51 @@
+"""Plotly figures embedded in the HTML report (pure: report model in, figure out)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+
+PHASE_COLOURS = {"rebalancing": "#e4572e", "stable": "#4c9f70"}
+SEV_COLOURS = {"critical": "#8b0000", "high": "#e4572e", "medium": "#f3a712", "low": "#29335c", "info": "#888888"}
+
+
+def timeline_figure(group: dict[str, Any]) -> go.Figure | None:
+    """One bar per generation: rebalancing (start -> stabilized) then stable (-> ended); findings as markers."""
+    from datetime import datetime
+
+    def ts(text: str | None) -> datetime | None:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+
+    fig = go.Figure()
+    rows = [t for t in group["timeline"] if t["start"]]
+    if not rows:
+        return None
+    for phase, start_key, end_key in (("rebalancing", "start", "stabilized"), ("stable", "stabilized", "ended")):
+        ys, bases, widths, texts = [], [], [], []
+        for t in rows:
+            a, b = ts(t[start_key]), ts(t[end_key])
+            if a is None or b is None or b < a:
+                continue
+            ys.append(f"gen {t['generation']}")
+            bases.append(a)
+            widths.append((b - a).total_seconds() * 1000)
+            texts.append(f"gen {t['generation']}: {phase}, cause {t['cause']}")
+        if ys:
+            fig.add_trace(go.Bar(y=ys, x=widths, base=bases, orientation="h", name=phase,
+                                 marker_color=PHASE_COLOURS[phase], hovertext=texts, hoverinfo="text"))
+    for sev, colour in SEV_COLOURS.items():
+        pts = [f for f in group["findings"] if f["severity"] == sev and f["start"]]
+        if pts:
+            gens = [f"gen {f['generation']}" if f["generation"] is not None else f"gen {rows[0]['generation']}"
+                    for f in pts]
+            fig.add_trace(go.Scatter(x=[ts(f["start"]) for f in pts], y=gens, mode="markers", name=f"{sev} finding",
+                                     marker={"symbol": "x", "size": 11, "color": colour},
+                                     hovertext=[f["title"] for f in pts], hoverinfo="text"))
+    fig.update_layout(
+        barmode="overlay", height=140 + 22 * len(rows), margin={"l": 70, "r": 20, "t": 30, "b": 40},
+        xaxis={"type": "date", "title": "time (UTC)"}, yaxis={"autorange": "reversed"},
+        legend={"orientation": "h", "y": 1.12}, title={"text": f"Generations of {group['group_id']}", "x": 0},
+        template="plotly_white",
+    )
+    return fig

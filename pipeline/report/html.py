@@ -1,0 +1,129 @@
+"""Self-contained HTML rendering: one file, Plotly inlined once, readable on screen and on paper."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from pipeline.report.figures import timeline_figure
+from pipeline.timefmt import duration
+
+CSS = """
+body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;color:#1d1d1f;padding:0 1rem}
+h1{font-size:1.7rem}h2{border-bottom:2px solid #ddd;padding-bottom:.2rem;margin-top:2.2rem}
+table{border-collapse:collapse;width:100%;margin:.6rem 0 1rem;font-size:.9rem}
+th,td{border:1px solid #ccc;padding:.3rem .45rem;text-align:left;vertical-align:top}th{background:#f3f3f3}
+td.num{text-align:right}.headline{font-size:1.15rem;font-weight:600;padding:.7rem 1rem;border-radius:6px}
+.problems{background:#fdecea;border-left:6px solid #e4572e}.ok{background:#e8f5e9;border-left:6px solid #4c9f70}
+pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.5rem;white-space:pre-wrap;word-break:break-all;font-size:.8rem}
+.finding{border:1px solid #ddd;border-left:6px solid #888;padding:.4rem .9rem;margin:.8rem 0;border-radius:4px;page-break-inside:avoid}
+.sev-critical{border-left-color:#8b0000}.sev-high{border-left-color:#e4572e}.sev-medium{border-left-color:#f3a712}
+.sev-low{border-left-color:#29335c}.badge{color:#fff;border-radius:3px;padding:0 .4rem;font-size:.8rem;text-transform:uppercase;background:#888}
+.b-critical{background:#8b0000}.b-high{background:#e4572e}.b-medium{background:#b07800}.b-low{background:#29335c}.meta{color:#555;font-size:.85rem}code{background:#f3f3f3;padding:0 .2rem}
+@media print{body{margin:0;max-width:none;font-size:11pt}a{color:inherit;text-decoration:none}
+.figure{page-break-inside:avoid}h2{page-break-before:auto}}
+"""
+
+
+def _e(v: Any) -> str:
+    return escape("" if v is None else str(v))
+
+
+def _evidence(evidence: list[dict[str, Any]]) -> str:
+    if not evidence:
+        return ""
+    lines = "\n".join(f"{e['ref']}  {e.get('raw') or '(line text not in the run)'}" for e in evidence)
+    return f"<pre>{escape(lines)}</pre>"
+
+
+def _summary(report: dict[str, Any]) -> str:
+    s, imp = report["summary"], report["summary"]["impact"]
+    cls = "ok" if report["verdict"] == "nothing_wrong" else "problems"
+    rows = [
+        ("rebalances", imp["rebalances"]),
+        ("time spent rebalancing (total / longest)",
+         f"{duration(imp['rebalance_ms_total'])} / {duration(imp['rebalance_ms_longest'])}"),
+        ("partition-seconds without an owner", f"{imp['unowned_partition_seconds']:g}"),
+        ("members expelled", len(imp["members_expelled"])),
+        ("offsets reprocessed", f"{imp['reprocessed_messages']} in {len(imp['reprocessed_ranges'])} range(s)"),
+        ("offsets skipped (possible data loss)", f"{imp['skipped_messages']} in {len(imp['skipped_ranges'])} range(s)"),
+        ("findings", ", ".join(f"{n} {sev}" for sev, n in s["findings_by_severity"].items() if n) or "none"),
+    ]
+    out = [f'<p class="headline {cls}">{_e(s["headline"])}</p>']
+    if s["first"]:
+        out.append(f"<p>Time span {_e(s['first'])} to {_e(s['last'])}; groups: {_e(', '.join(s['groups']))}.</p>")
+    out.append("<table><tr><th>impact</th><th>value</th></tr>"
+               + "".join(f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in rows) + "</table>")
+    for key, label in (("reprocessed_ranges", "Reprocessed offset ranges"),
+                       ("skipped_ranges", "Skipped offset ranges (never processed)")):
+        if imp[key]:
+            out.append(f"<h3>{label}</h3><table><tr><th>group</th><th>partition</th><th>range</th><th>offsets</th>"
+                       "<th>at</th></tr>" + "".join(
+                           f"<tr><td>{_e(r['group_id'])}</td><td>{_e(r['topic'])}-{_e(r['partition'])}</td>"
+                           f"<td>[{r['from_offset']}, {r['to_offset']})</td><td class=num>{r['count']}</td>"
+                           f"<td>{_e(r['at'])}</td></tr>" for r in imp[key]) + "</table>")
+    if imp["members_expelled"]:
+        out.append("<h3>Members expelled</h3><ul>" + "".join(
+            f"<li><code>{_e(e['member_id'])}</code> ({_e(e['group_id'])}, generation {_e(e['generation'])}): "
+            f"{_e(e['reason'])} at {_e(e['at'])}</li>" for e in imp["members_expelled"]) + "</ul>")
+    if s["top_findings"]:
+        out.append("<h3>Top findings</h3><ol>" + "".join(
+            f"<li><b>{_e(f['title'])}</b> ({_e(f['severity'])}, {_e(f['group_id'])}): {_e(f['explanation'])}</li>"
+            for f in s["top_findings"]) + "</ol>")
+    return "\n".join(out)
+
+
+def render_html(report: dict[str, Any]) -> str:
+    scope = report["scope"]
+    title = "Incident report" + (f": group {scope['group']}" if scope["group"] else "")
+    body = [f"<h1>{_e(title)}</h1>",
+            f"<p class=meta>coordscope {_e(report['coordscope_version'])}, run <code>{_e(report['run_dir'])}</code>"
+            + (f", window {_e(scope['since'] or '…')} to {_e(scope['until'] or '…')}" if scope["since"] or scope["until"] else "")
+            + "</p>", "<h2>Summary</h2>", _summary(report)]
+    plotly_js_done = False
+    for g in report["groups"]:
+        link = f' <a href="{_e(g["dashboard_url"])}">open in the dashboard</a>' if g.get("dashboard_url") else ""
+        body.append(f"<h2>Group <code>{_e(g['group_id'])}</code>{link}</h2>")
+        body.append(f"<p>{g['rebalances']} rebalance(s), {_e(duration(g['rebalance_ms_total']))} spent rebalancing "
+                    f"(longest {_e(duration(g['rebalance_ms_longest']))}), {len(g['members_seen'])} member(s) seen.</p>")
+        fig = timeline_figure(g)
+        if fig is not None:
+            body.append('<div class="figure">' + fig.to_html(full_html=False, include_plotlyjs=not plotly_js_done,
+                                                             config={"displaylogo": False}) + "</div>")
+            plotly_js_done = True
+        if g["timeline"]:
+            body.append("<h3>Rebalance timeline</h3><table><tr><th>gen</th><th>start</th><th>duration</th><th>cause</th>"
+                        "<th>members in</th><th>members out</th><th>leader</th><th>assignor</th></tr>")
+            for t in g["timeline"]:
+                body.append(
+                    f"<tr><td class=num>{_e(t['generation'])}</td><td>{_e(t['start'])}</td><td class=num>{_e(t['duration'])}</td>"
+                    f"<td>{_e(t['cause'])}{' (inferred)' if t['inferred'] else ''}<br><small>{_e(t['cause_detail'])}</small>"
+                    f"{_evidence(t['evidence'])}</td><td>{_e(', '.join(t['members_in']) or '-')}</td>"
+                    f"<td>{_e(', '.join(t['members_out']) or '-')}</td><td>{_e(t['leader'])}</td><td>{_e(t['protocol'])}</td></tr>")
+            body.append("</table>")
+        body.append("<h3>Findings</h3>")
+        if not g["findings"]:
+            body.append("<p>No findings for this group.</p>")
+        for f in g["findings"]:
+            link = f' · <a href="{_e(f["dashboard_url"])}">dashboard</a>' if f.get("dashboard_url") else ""
+            body.append(
+                f'<div class="finding sev-{_e(f["severity"])}"><h4><span class="badge b-{_e(f["severity"])}">{_e(f["severity"])}</span> '
+                f"{_e(f['title'])}</h4><p class=meta>{_e(f['kind'])}, {_e(f['start'])}"
+                f"{' to ' + _e(f['end']) if f['end'] and f['end'] != f['start'] else ''}{link}</p>"
+                f"<p>{_e(f['explanation'])}</p>"
+                + (f"<p>Members: {_e(', '.join(f['members']))}</p>" if f["members"] else "")
+                + (f"<p>Partitions: {_e(', '.join(f['partitions']))}</p>" if f["partitions"] else "")
+                + _evidence(f["evidence"]) + "</div>")
+        body.append("<h3>Recommendations</h3>")
+        if not g["recommendations"]:
+            body.append("<p>None: nothing in this group calls for a change.</p>")
+        else:
+            body.append("<ul>" + "".join(
+                f"<li><b>{_e(r['title'])}.</b> {_e(r['text'])}"
+                + (f"<br>Setting <code>{_e(r['setting'])}</code>" + (f" = <code>{_e(r['value'])}</code>" if r["value"] is not None else "") if r["setting"] else "")
+                + (f"<br>What-if replay: <code>{_e(r['what_if']['command'])}</code>" if r["what_if"] else "")
+                + (f"<br>Result: {_e(r['what_if']['result'])}" if r["what_if"] and r["what_if"].get("result") else "")
+                + "</li>" for r in g["recommendations"]) + "</ul>")
+    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+            f"<meta name=viewport content='width=device-width,initial-scale=1'><title>{_e(title)}</title>"
+            f"<style>{CSS}</style></head><body>" + "\n".join(body) + "</body></html>\n")

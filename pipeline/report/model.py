@@ -1,0 +1,299 @@
+"""The incident report as data: built from a RUN_DIR's tables, rendered by markdown/html/json.
+
+The model is a plain JSON-able dict documented by `report.schema.json`; every renderer reads only
+this dict, so the three formats always say the same thing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline import __version__, rundir
+from pipeline.report.recommend import recommend
+from pipeline.schemas import SEVERITIES
+from pipeline.timefmt import duration, iso
+
+SCHEMA_VERSION = 1
+EXPELLED = ("session_expiry", "poll_timeout", "fenced", "static_member_fenced", "expired")
+TOP_FINDINGS = 5
+MAX_EVIDENCE_PER_ITEM = 6
+
+
+def _none(v: Any) -> Any:
+    """pandas/pyarrow missing values -> None; numpy scalars -> Python."""
+    if v is None:
+        return None
+    if isinstance(v, float) and v != v:
+        return None
+    if hasattr(v, "tolist"):  # numpy arrays (list columns) and numpy scalars
+        return v.tolist()
+    return v
+
+
+def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{k: _none(v) for k, v in row.items()} for row in df.to_dict("records")]
+
+
+def _in_window(df: pd.DataFrame, start: str, end: str, since: int | None, until: int | None) -> pd.DataFrame:
+    """Rows whose [start, end] span overlaps [since, until]; rows without times are kept."""
+    if df.empty or (since is None and until is None):
+        return df
+    s = df[start]
+    e = df[end] if end in df else s
+    keep = pd.Series(True, index=df.index)
+    if since is not None:
+        keep &= e.isna() | (e.fillna(s) >= since) | (s.isna())
+    if until is not None:
+        keep &= s.isna() | (s <= until)
+    return df[keep]
+
+
+class Tables:
+    """The RUN_DIR tables a report needs, filtered to one group and a time window."""
+
+    def __init__(self, run_dir: str | Path, group: str | None, since: int | None, until: int | None):
+        self.run_dir = Path(run_dir)
+        self.manifest = rundir.load_manifest(run_dir)
+
+        def load(table: str, start: str, end: str) -> pd.DataFrame:
+            df = rundir.load_table(run_dir, table)
+            if group is not None and "group_id" in df:
+                df = df[df["group_id"] == group]
+            return _in_window(df, start, end, since, until)
+
+        self.generations = load("generations", "started_ms", "ended_ms")
+        self.memberships = load("memberships", "joined_ms", "left_ms")
+        self.findings = load("findings", "start_ms", "end_ms")
+        self.ownership = load("ownership", "start_ms", "end_ms")
+        self.commits = load("offset_commits", "ts_ms", "ts_ms")
+        self.group_ids = sorted(
+            {*self.generations["group_id"].dropna(), *self.findings["group_id"].dropna(),
+             *self.commits["group_id"].dropna()}
+        )
+        if group is not None and group not in self.group_ids:
+            known = sorted(set(rundir.load_table(run_dir, "generations", ["group_id"])["group_id"].dropna()))
+            if not known or group not in known:
+                raise LookupError(
+                    f"group {group!r} is not in this run" + (f" (groups: {', '.join(known[:10])})" if known else "")
+                )
+
+    def raw_lines(self, refs: Iterable[str]) -> dict[str, str]:
+        """source:line_no -> raw text, read from the events and unparsed tables."""
+        wanted: dict[str, set[int]] = defaultdict(set)
+        for ref in refs:
+            source, _, line = ref.rpartition(":")
+            if source and line.isdigit():
+                wanted[source].add(int(line))
+        if not wanted:
+            return {}
+        import pyarrow.compute as pc
+        import pyarrow.dataset as ds
+
+        found: dict[str, str] = {}
+        for table in ("events", "unparsed"):
+            path = rundir.table_path(self.run_dir, table)
+            files = sorted(str(p) for p in path.glob("*.parquet")) if path.is_dir() else []
+            if not files:
+                continue
+            dataset = ds.dataset(files, format="parquet")
+            filt = pc.field("source").isin(list(wanted)) & pc.field("line_no").isin(
+                sorted({n for lines in wanted.values() for n in lines})
+            )
+            for row in dataset.to_table(columns=["source", "line_no", "raw"], filter=filt).to_pylist():
+                if row["line_no"] in wanted.get(row["source"], ()):
+                    found.setdefault(f"{row['source']}:{row['line_no']}", row["raw"])
+        return found
+
+
+def _evidence(refs: list[str] | None, raw: dict[str, str]) -> list[dict[str, str | None]]:
+    return [{"ref": r, "raw": raw.get(r)} for r in (refs or [])[:MAX_EVIDENCE_PER_ITEM]]
+
+
+def _unowned_partition_ms(ownership: pd.DataFrame) -> int:
+    """Sum over partitions of the gaps between consecutive ownership intervals."""
+    total = 0
+    if ownership.empty:
+        return 0
+    for _, part in ownership.dropna(subset=["start_ms"]).groupby(["group_id", "topic", "partition"]):
+        covered_until = None
+        for start, end in sorted(zip(part["start_ms"], part["end_ms"], strict=True), key=lambda t: t[0]):
+            end = start if end is None or end != end else end
+            if covered_until is not None and start > covered_until:
+                total += int(start - covered_until)
+            covered_until = end if covered_until is None else max(covered_until, end)
+    return total
+
+
+def _offset_ranges(commits: pd.DataFrame, flag: str) -> list[dict[str, Any]]:
+    """rewind: [offset, prev_offset) processed again; skip: [prev_offset, offset) never processed."""
+    rows = commits[commits["flag"] == flag] if not commits.empty else commits
+    out = []
+    for r in _records(rows):
+        lo, hi = (r["offset"], r["prev_offset"]) if flag == "rewind" else (r["prev_offset"], r["offset"])
+        if lo is None or hi is None or hi <= lo:
+            continue
+        out.append({
+            "group_id": r["group_id"], "topic": r["topic"], "partition": r["partition"],
+            "from_offset": int(lo), "to_offset": int(hi), "count": int(hi - lo),
+            "at": iso(r["ts_ms"]), "member_id": r["member_id"], "evidence": r["evidence"] or [],
+        })
+    return out
+
+
+def _members_in_out(gens: list[dict[str, Any]]) -> list[tuple[list[str], list[str]]]:
+    out, prev = [], set()
+    for g in gens:
+        cur = set(g["members"] or [])
+        out.append((sorted(cur - prev), sorted(prev - cur)))
+        prev = cur
+    return out
+
+
+def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> dict[str, Any]:
+    gens = _records(t.generations[t.generations["group_id"] == group].sort_values("generation"))
+    finds = _records(t.findings[t.findings["group_id"] == group])
+    finds.sort(key=lambda f: (SEVERITIES.index(f["severity"]) if f["severity"] in SEVERITIES else 9,
+                              f["start_ms"] or 0))
+    timeline = []
+    for g, (ins, outs) in zip(gens, _members_in_out(gens), strict=True):
+        timeline.append({
+            "generation": g["generation"], "start": iso(g["started_ms"]), "stabilized": iso(g["stabilized_ms"]),
+            "ended": iso(g["ended_ms"]), "duration_ms": g["rebalance_ms"],
+            "duration": duration(g["rebalance_ms"]), "cause": g["cause"] or "unknown",
+            "cause_detail": g["cause_detail"], "members_in": ins, "members_out": outs,
+            "member_count": g["member_count"], "leader": g["leader"], "protocol": g["protocol"],
+            "inferred": bool(g["inferred"]), "evidence": _evidence(g["evidence"], raw),
+        })
+    findings = []
+    for f in finds:
+        item = {
+            "id": f["finding_id"], "kind": f["kind"], "severity": f["severity"], "title": f["title"],
+            "explanation": f["explanation"], "start": iso(f["start_ms"]), "end": iso(f["end_ms"]),
+            "members": f["members"] or [], "partitions": f["partitions"] or [],
+            "generation": f["generation"], "details": json.loads(f["details_json"]) if f["details_json"] else {},
+            "evidence": _evidence(f["evidence"], raw),
+        }
+        if links:
+            item["dashboard_url"] = links.group(group, f["start_ms"], f["end_ms"])
+        findings.append(item)
+    members = t.memberships[t.memberships["group_id"] == group]
+    expelled = _records(members[members["leave_reason"].isin(EXPELLED)]) if not members.empty else []
+    durations = [g["rebalance_ms"] for g in gens if g["rebalance_ms"] is not None]
+    section = {
+        "group_id": group,
+        "generations_seen": len(gens),
+        "rebalances": len(gens),
+        "rebalance_ms_total": int(sum(durations)),
+        "rebalance_ms_longest": int(max(durations, default=0)),
+        "members_seen": sorted({m for g in gens for m in (g["members"] or [])}),
+        "timeline": timeline,
+        "findings": findings,
+        "expelled": [
+            {"member_id": m["member_id"], "client_id": m["client_id"], "generation": m["generation"],
+             "reason": m["leave_reason"], "at": iso(m["left_ms"])} for m in expelled
+        ],
+    }
+    section["recommendations"] = recommend(section, findings)
+    if links:
+        section["dashboard_url"] = links.group(group, None, None)
+    return section
+
+
+def _headline(impact: dict[str, Any], groups: list[dict[str, Any]], problems: bool) -> str:
+    if not problems:
+        n = len(groups)
+        return (f"Nothing wrong found: {n} group{'s' if n != 1 else ''} rebalanced only as expected, "
+                "no member was expelled and no offset range was reprocessed or skipped.")
+    parts = [f"{impact['rebalances']} rebalance{'s' if impact['rebalances'] != 1 else ''} "
+             f"across {len(groups)} group{'s' if len(groups) != 1 else ''} "
+             f"({duration(impact['rebalance_ms_total'])} spent rebalancing)"]
+    if impact["members_expelled"]:
+        parts.append(f"{len(impact['members_expelled'])} member(s) expelled")
+    if impact["reprocessed_messages"]:
+        parts.append(f"{impact['reprocessed_messages']} offsets reprocessed")
+    if impact["skipped_messages"]:
+        parts.append(f"{impact['skipped_messages']} offsets skipped (possible data loss)")
+    return "; ".join(parts) + "."
+
+
+def build_report(
+    run_dir: str | Path,
+    group: str | None = None,
+    since_ms: int | None = None,
+    until_ms: int | None = None,
+    dashboard_url: str | None = None,
+) -> dict[str, Any]:
+    t = Tables(run_dir, group, since_ms, until_ms)
+    links = _Links(dashboard_url, since_ms, until_ms) if dashboard_url else None
+    refs = [r for col in (t.generations.get("evidence"), t.findings.get("evidence")) if col is not None
+            for refs_ in col for r in (list(refs_)[:MAX_EVIDENCE_PER_ITEM] if refs_ is not None else [])]
+    raw = t.raw_lines(refs)
+    groups = [_group_section(t, g, raw, links) for g in t.group_ids]
+
+    all_findings = [f | {"group_id": g["group_id"]} for g in groups for f in g["findings"]]
+    by_sev = {s: sum(1 for f in all_findings if f["severity"] == s) for s in SEVERITIES}
+    expelled = [e | {"group_id": g["group_id"]} for g in groups for e in g["expelled"]]
+    reprocessed = _offset_ranges(t.commits, "rewind")
+    skipped = _offset_ranges(t.commits, "skip")
+    times = [v for df, cols in ((t.generations, ("started_ms", "ended_ms")), (t.findings, ("start_ms", "end_ms")))
+             for c in cols for v in df[c].dropna().tolist()]
+    impact = {
+        "rebalances": sum(g["rebalances"] for g in groups),
+        "rebalance_ms_total": sum(g["rebalance_ms_total"] for g in groups),
+        "rebalance_ms_longest": max((g["rebalance_ms_longest"] for g in groups), default=0),
+        "unowned_partition_seconds": round(_unowned_partition_ms(t.ownership) / 1000, 3),
+        "members_expelled": expelled,
+        "reprocessed_ranges": reprocessed,
+        "skipped_ranges": skipped,
+        "reprocessed_messages": sum(r["count"] for r in reprocessed),
+        "skipped_messages": sum(r["count"] for r in skipped),
+    }
+    problems = bool(
+        expelled or reprocessed or skipped
+        or any(by_sev[s] for s in ("critical", "high", "medium"))
+    )
+    top = sorted(all_findings, key=lambda f: (SEVERITIES.index(f["severity"]) if f["severity"] in SEVERITIES
+                                              else 9, f["start"] or ""))[:TOP_FINDINGS]
+    manifest = t.manifest
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "coordscope_version": __version__,
+        "run_dir": str(run_dir),
+        "scope": {"group": group, "since": iso(since_ms), "until": iso(until_ms)},
+        "inputs": manifest.get("inputs", []),
+        "line_accounting": manifest.get("accounting", manifest.get("line_accounting", {})),
+        "verdict": "problems_found" if problems else "nothing_wrong",
+        "summary": {
+            "headline": _headline(impact, groups, problems),
+            "first": iso(min(times)) if times else None,
+            "last": iso(max(times)) if times else None,
+            "groups": [g["group_id"] for g in groups],
+            "impact": impact,
+            "findings_by_severity": by_sev,
+            "top_findings": [
+                {k: f[k] for k in ("id", "group_id", "kind", "severity", "title", "explanation", "start")}
+                for f in top
+            ],
+        },
+        "groups": groups,
+        "dashboard_url": dashboard_url,
+    }
+
+
+class _Links:
+    """Dashboard links for the report, built by the dashboard's own URL helpers."""
+
+    def __init__(self, base: str, since: int | None, until: int | None):
+        self.base, self.since, self.until = base.rstrip("/"), since, until
+
+    def group(self, group: str, start: int | None, end: int | None) -> str:
+        from dashboard import urls
+
+        return urls.group_url(self.base, group, start if start is not None else self.since,
+                              end if end is not None else self.until)

@@ -1,0 +1,119 @@
+"""Concrete recommendations tied to findings and to the settings seen in the logs.
+
+Each rule looks at one group's findings (their `details` hold the observed figures and the
+settings in force) and says what to change, by how much, and which what-if replay supports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.timefmt import duration
+
+# Protocols whose rebalances stop the world (every member revokes everything): eager.
+EAGER = {"range", "roundrobin", "sticky"}
+LARGE_GROUP = 10
+
+
+def _num(details: dict[str, Any], *keys: str) -> int | None:
+    for k in keys:
+        v = details.get(k)
+        if isinstance(v, (int, float)) and v == v:
+            return int(v)
+    return None
+
+
+def _what_if(group: str, setting: str, value: Any) -> dict[str, str]:
+    return {"command": f"coordscope replay RUN_DIR --group {group} --set {setting}={value}"}
+
+
+def _round_up(ms: int, step: int = 5000) -> int:
+    return ((ms + step - 1) // step) * step
+
+
+def recommend(section: dict[str, Any], findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    group = section["group_id"]
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for f in findings:
+        by_kind.setdefault(f["kind"], []).append(f)
+    recs: list[dict[str, Any]] = []
+
+    def add(rid: str, title: str, text: str, because: list[dict[str, Any]], setting: str | None = None,
+            value: Any = None, what_if: dict[str, Any] | None = None) -> None:
+        recs.append({
+            "id": rid, "title": title, "text": text, "because": [f["id"] for f in because],
+            "setting": setting, "value": value, "what_if": what_if,
+        })
+
+    polls = by_kind.get("poll_timeout", [])
+    if polls:
+        observed = max((_num(f["details"], "observed_ms", "gap_ms", "processing_ms") or 0) for f in polls)
+        limit = min((_num(f["details"], "limit_ms", "max_poll_interval_ms") or 300000) for f in polls)
+        target = _round_up(max(int(observed * 1.5), limit + 1), 30000) if observed else None
+        text = (f"{len(polls)} member(s) were expelled because a poll loop took longer than "
+                f"max.poll.interval.ms ({duration(limit)})")
+        text += f"; the longest observed gap between polls was {duration(observed)}." if observed else "."
+        text += (" Raise max.poll.interval.ms above the slowest batch" + (f" (e.g. {target} ms)" if target else "")
+                 + ", or lower max.poll.records so one batch is processed in time.")
+        add("raise-max-poll-interval", "Give slow batches more time, or make batches smaller", text, polls,
+            "max.poll.interval.ms", target, _what_if(group, "max.poll.interval.ms", target) if target else None)
+
+    expiries = by_kind.get("session_expiry", [])
+    if expiries:
+        pause = max((_num(f["details"], "silence_ms", "gap_ms", "observed_ms") or 0) for f in expiries)
+        limit = min((_num(f["details"], "session_timeout_ms", "limit_ms") or 45000) for f in expiries)
+        target = _round_up(int(pause * 1.5), 5000) if pause else None
+        text = (f"{len(expiries)} member(s) went silent for longer than session.timeout.ms ({duration(limit)})"
+                + (f"; the longest silence was {duration(pause)}" if pause else "")
+                + ". Look for GC pauses or stalls on those hosts first; if such pauses are expected, raise "
+                "session.timeout.ms" + (f" to about {target} ms" if target else "")
+                + " (keep heartbeat.interval.ms at a third of it).")
+        add("raise-session-timeout", "Members were expelled for missing heartbeats", text, expiries,
+            "session.timeout.ms", target, _what_if(group, "session.timeout.ms", target) if target else None)
+
+    restarts = [g for g in section["timeline"] if g["cause"] in ("member_left", "member_joined", "static_member_restart")]
+    storms = by_kind.get("rebalance_storm", [])
+    if storms or len(restarts) >= 4:
+        text = (f"{len(restarts)} rebalances were caused by members leaving and joining"
+                + (f" and {len(storms)} rebalance storm(s) were found" if storms else "")
+                + ". If these are restarts (rolling deploys), give each instance a stable group.instance.id "
+                "(static membership) and a session.timeout.ms longer than a restart: a restarting static "
+                "member gets its partitions back without a rebalance.")
+        add("static-membership", "Use static membership for restarts", text, storms,
+            "group.instance.id", "<stable per instance>", None)
+
+    protocols = {g["protocol"] for g in section["timeline"] if g["protocol"]}
+    biggest = max((g["member_count"] or 0 for g in section["timeline"]), default=0)
+    slow = [g for g in section["timeline"] if (g["duration_ms"] or 0) > 10000]
+    if protocols & EAGER and (biggest >= LARGE_GROUP or len(slow) >= 2):
+        text = (f"The group uses the eager {', '.join(sorted(protocols & EAGER))} assignor; every rebalance "
+                f"stops all {biggest} members. cooperative-sticky revokes only the partitions that move, "
+                "so members keep processing during rebalances.")
+        add("cooperative-sticky", "Switch to cooperative rebalancing", text, by_kind.get("rebalance_storm", []),
+            "partition.assignment.strategy", "cooperative-sticky",
+            _what_if(group, "partition.assignment.strategy", "cooperative-sticky"))
+
+    skips = by_kind.get("offset_skip", [])
+    if skips:
+        add("offset-reset-policy", "Offsets were skipped: check auto.offset.reset and retention",
+            f"{len(skips)} jump(s) forward left offset ranges unprocessed (possible data loss). If a reset to "
+            "latest caused it, set auto.offset.reset=earliest, and make sure the group commits often enough "
+            "that its offsets do not expire (offsets.retention.minutes) while it is down.", skips,
+            "auto.offset.reset", "earliest")
+    rewinds = by_kind.get("offset_rewind", []) + by_kind.get("stale_generation_commit", [])
+    if rewinds:
+        add("commit-on-revoke", "Commit before partitions move",
+            f"{len(rewinds)} finding(s) show offsets committed late or from a stale generation, so ranges were "
+            "processed twice. Commit synchronously in onPartitionsRevoked (or use cooperative-sticky) so the "
+            "next owner starts where the previous one stopped; make processing idempotent.", rewinds)
+    doubles = by_kind.get("double_ownership", [])
+    if doubles:
+        add("stop-on-lost", "Stop processing when partitions are lost",
+            f"{len(doubles)} partition(s) were processed by two members at once: an expelled member kept "
+            "working. Stop processing in onPartitionsLost and check the poll loop for long stalls.", doubles)
+    failovers = by_kind.get("coordinator_failover", [])
+    if failovers:
+        add("broker-health", "Check the coordinator broker",
+            f"The group coordinator moved {len(failovers)} time(s). Check the health and restarts of the brokers "
+            "hosting the group's __consumer_offsets partition.", failovers)
+    return recs
