@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import rundirs  # noqa: E402
+from tests.dashboard import rundirs
 
 
 @pytest.fixture(scope="session")

@@ -4,11 +4,11 @@ import json
 
 import pandas as pd
 import pytest
-from rundirs import M2, M3, ORD, PAY, T0, XSS
 
 from dashboard import app as dash_app
 from dashboard import urls
 from dashboard.pages import group, member, offsets, overview, owner, unparsed
+from tests.dashboard.rundirs import M2, M3, ORD, PAY, T0, XSS
 
 # Dash 4 warns that DataTable will move out of the core package one day; it still ships in 4.x.
 pytestmark = pytest.mark.filterwarnings("ignore:.*dash_table.DataTable:DeprecationWarning")

@@ -6,7 +6,8 @@ import time
 import urllib.request
 
 import pytest
-from browser import free_port
+
+from tests.dashboard.browser import free_port
 
 
 def _cli(repo_root, *args, timeout=60):

@@ -1,9 +1,9 @@
 import pytest
-import rundirs
-from rundirs import M1, M2, M3, ORD, PAY, T0
 
 from dashboard.data import RunData, bucket_downsample, manifest_sections, split_evidence
 from pipeline.rundir import RunDirError
+from tests.dashboard import rundirs
+from tests.dashboard.rundirs import M1, M2, M3, ORD, PAY, T0
 
 
 def test_group_summary(small_data):
