@@ -11,7 +11,7 @@ from dashboard.pages import group, member, offsets, overview, owner, unparsed
 from tests.dashboard.rundirs import M2, M3, ORD, PAY, T0, XSS
 
 # Dash 4 warns that DataTable will move out of the core package one day; it still ships in 4.x.
-pytestmark = pytest.mark.filterwarnings("ignore:.*dash_table.DataTable:DeprecationWarning")
+pytestmark = pytest.mark.filterwarnings(r"ignore:\s*The dash_table.DataTable:DeprecationWarning")
 
 
 def _text(component) -> str:
