@@ -35,7 +35,7 @@ LANE_CATEGORIES: dict[str, str] = {
 # Categories drawn one marker per event when sparse; heartbeats and commits are the dense ones.
 LANE_ORDER: tuple[str, ...] = ("join", "sync", "revoke", "leave", "expiry", "heartbeat", "commit", "other")
 
-DEFAULT_MAX_POINTS = 4000
+DEFAULT_MAX_POINTS = 3000
 HEATMAP_BUCKETS = 240
 
 
@@ -217,19 +217,32 @@ class RunData:
             return gens.reset_index(drop=True)
         return self._cached(("phases", group), build)
 
+    def lane_events(self, group: str) -> pd.DataFrame:
+        """A group's member events classified into lane categories (cached; zooms reuse it)."""
+        def build() -> pd.DataFrame:
+            evs = self.group_rows("events", group)
+            evs = evs[evs["ts_ms"].notna() & (evs["member_id"].notna() | evs["client_id"].notna())]
+            cols = ["source", "line_no", "ts_ms", "kind", "member_id", "client_id", "reason", "generation"]
+            frame = evs[cols].sort_values("ts_ms", kind="stable").reset_index(drop=True)
+            frame["lane"] = frame["member_id"].fillna(frame["client_id"])
+            cat = frame["kind"].map(LANE_CATEGORIES).fillna("other")
+            leaving = frame["kind"].isin(["broker_member_removed", "leave_group"])
+            expired = np.zeros(len(frame), dtype=bool)
+            expired[leaving.to_numpy()] = frame.loc[leaving, "reason"].fillna("").astype(str).str.contains(
+                "expir|timeout|timed out", case=False, regex=True).to_numpy(dtype=bool)
+            frame["category"] = cat.mask(expired, "expiry")
+            return frame
+        return self._cached(("lane_events", group), build)
+
     def lane_points(self, group: str, since: int | None, until: int | None,
                     max_points: int = DEFAULT_MAX_POINTS) -> pd.DataFrame:
         """Events of one group as lane markers (member x category), bucketed when dense."""
-        evs = self.group_rows("events", group)
-        evs = in_window(evs[evs["ts_ms"].notna()], "ts_ms", since, until)
-        evs = evs[evs["member_id"].notna() | evs["client_id"].notna()]
-        cols = ["source", "line_no", "ts_ms", "kind", "member_id", "client_id", "reason", "generation"]
-        frame = evs[cols].copy()
-        frame["lane"] = frame["member_id"].fillna(frame["client_id"])
-        cat = frame["kind"].map(LANE_CATEGORIES).fillna("other")
-        expired = frame["kind"].isin(["broker_member_removed", "leave_group"]) & frame["reason"].fillna(
-            "").str.contains("expir|timeout|timed out", case=False, regex=True)
-        frame["category"] = cat.mask(expired, "expiry")
+        frame = self.lane_events(group)
+        if since is not None or until is not None:
+            t = frame["ts_ms"].to_numpy()
+            lo = 0 if since is None else int(np.searchsorted(t, since, side="left"))
+            hi = len(t) if until is None else int(np.searchsorted(t, until, side="right"))
+            frame = frame.iloc[lo:hi]
         sparse = ~frame["category"].isin(["heartbeat", "commit", "other"])
         return bucket_downsample(frame, "ts_ms", ["lane", "category"], max_points, keep=sparse)
 

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.common import CATEGORY_STYLE, base_layout, empty_figure, esc, short_id, to_dt
+from dashboard.figures.common import CATEGORY_STYLE, base_layout, empty_figure, esc, short_id
 
 
 def lanes_figure(points: pd.DataFrame, x_range: Iterable[Any] | None = None) -> go.Figure:
@@ -20,23 +20,26 @@ def lanes_figure(points: pd.DataFrame, x_range: Iterable[Any] | None = None) -> 
     if points.empty:
         return empty_figure(title, "no member events for this group in this window")
     lanes = sorted(points["lane"].unique().tolist())
-    labels = {lane: short_id(lane) for lane in lanes}
+    index = {lane: i for i, lane in enumerate(lanes)}
     fig = go.Figure()
     for category, (symbol, color) in CATEGORY_STYLE.items():
         rows = points[points["category"] == category]
         if rows.empty:
             continue
+        # compact payload: numeric x (epoch ms on a date axis) and y (lane index) travel as typed arrays
         hover = [
-            f"<b>{esc(k)}</b> ×{c}<br>{esc(m)}<br>{esc(s)}:{ln}" + (f"<br>reason: {esc(r)}" if r else "")
-            for k, c, m, s, ln, r in zip(rows["kind"], rows["count"], rows["lane"], rows["source"], rows["line_no"],
-                                         rows["reason"].fillna(""), strict=True)
+            f"<b>{esc(k)}</b>" + (f" ×{c}" if c > 1 else "") + f"<br>{esc(s)}:{ln}" + (f"<br>{esc(r)}" if r else "")
+            for k, c, s, ln, r in zip(rows["kind"], rows["count"], rows["source"], rows["line_no"],
+                                      rows["reason"].fillna(""), strict=True)
         ]
         fig.add_trace(go.Scattergl(
-            name=category, mode="markers", x=to_dt(rows["ts_ms"]), y=[labels[v] for v in rows["lane"]],
+            name=category, mode="markers", x=rows["ts_ms"].to_numpy(dtype="float64"),
+            y=rows["lane"].map(index).to_numpy(dtype="float64"),
             marker={"symbol": symbol, "size": 11 if category not in ("heartbeat", "commit") else 8,
                     "color": color, "line": {"width": 1.5, "color": color}},
             customdata=[f"{s}:{ln}" for s, ln in zip(rows["source"], rows["line_no"], strict=True)],
             hovertext=hover, hoverinfo="text",
         ))
-    fig.update_yaxes(categoryorder="array", categoryarray=[labels[v] for v in reversed(lanes)], fixedrange=True)
+    fig.update_yaxes(tickvals=list(range(len(lanes))), ticktext=[esc(short_id(v)) for v in lanes],
+                     range=[len(lanes) - 0.5, -0.5], fixedrange=True, showgrid=False, zeroline=False)
     return base_layout(fig, title, max(260, 90 + 34 * len(lanes)), x_range)

@@ -27,7 +27,8 @@ def ownership_figure(grid: dict[str, Any], x_range: Iterable[Any] | None = None)
         return empty_figure(title, "no ownership intervals for this group in this window")
     members = grid["members"]
     n = max(1, len(members))
-    hover = [[f"{esc(p)}<br>{esc(members[v]) if v is not None else 'unowned'}" for v in row]
+    names = [esc(short_id(m, 40)) for m in members]
+    hover = [[f"{esc(p)}<br>{names[v] if v is not None else 'unowned'}" for v in row]
              for p, row in zip(grid["partitions"], grid["z"], strict=True)]
     fig = go.Figure(go.Heatmap(
         x=to_dt(pd.Series(grid["times"])), y=grid["partitions"], z=grid["z"],

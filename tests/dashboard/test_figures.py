@@ -55,9 +55,10 @@ def test_lanes_one_scattergl_trace_per_category():
     fig = lanes_figure(pts)
     assert [t.type for t in fig.data] == ["scattergl"] * 3
     assert [t.name for t in fig.data] == ["join", "expiry", "heartbeat"]
-    assert list(fig.data[0].y) == ["m1", "m2"] and list(fig.data[1].customdata) == ["a.log:4"]
+    assert list(fig.data[0].y) == [0, 1] and list(fig.data[1].customdata) == ["a.log:4"]
+    assert list(fig.data[1].x) == [T + 9000] and "max.poll" in fig.data[1].hovertext[0]
     assert "×40" in fig.data[2].hovertext[0]
-    assert list(fig.layout.yaxis.categoryarray) == ["m2", "m1"]
+    assert list(fig.layout.yaxis.ticktext) == ["m1", "m2"] and list(fig.layout.yaxis.range) == [1.5, -0.5]
 
 
 def test_ownership_heatmap_discrete_members():
