@@ -69,7 +69,10 @@ def _members_list(data: RunData, group: str) -> html.Ul:
         rows = mems[mems["member_id"] == m]
         gens = sorted(rows["generation"].dropna().astype(int).tolist())
         reasons = sorted(set(rows["leave_reason"].dropna().tolist()))
-        text = f"  generations {', '.join(map(str, gens))}" if gens else "  (seen in events only)"
+        if len(gens) > 12:  # long-lived members: a count and the span, not eighty numbers
+            text = f"  {len(gens)} generations ({gens[0]}–{gens[-1]})"
+        else:
+            text = f"  generations {', '.join(map(str, gens))}" if gens else "  (seen in events only)"
         if reasons:
             text += f" · left: {', '.join(reasons)}"
         items.append(html.Li([dcc.Link(m, href=urls.member_url("", group, m)), html.Span(text, className="muted")]))

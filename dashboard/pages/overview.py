@@ -53,9 +53,27 @@ def group_rows(data: RunData, q: str | None) -> list[dict[str, Any]]:
     return rows
 
 
+def line_accounting(manifest: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The run's line accounting: every input line is parsed, ignored or unparsed, exactly once."""
+    acc = manifest.get("accounting") or {}
+    if not isinstance(acc, dict) or "lines_read" not in acc:  # older/smaller manifests: {"lines": {...}}
+        lines = manifest.get("lines") or {}
+        acc = {"lines_read": lines.get("read"), "parsed": lines.get("parsed"), "ignored": lines.get("ignored"),
+               "unparsed": lines.get("unparsed")} if isinstance(lines, dict) else {}
+    if acc.get("lines_read") is None:
+        return []
+    parts = [acc.get(k) or 0 for k in ("parsed", "ignored", "unparsed")]
+    adds_up = acc.get("adds_up", acc["lines_read"] == sum(parts))
+    return [("lines read", acc["lines_read"]), ("parsed", parts[0]), ("ignored", parts[1]),
+            ("unparsed", parts[2]), ("adds up", "yes" if adds_up else "NO")]
+
+
 def accounting(data: RunData) -> html.Div:
     flat, tables = manifest_sections(data.manifest)
     children: list[Any] = [html.H3("Run"), html.Div(str(data.run_dir), className="muted")]
+    acc = line_accounting(data.manifest)
+    if acc:
+        children += [html.H4("Line accounting"), components.stat_row(acc)]
     children.append(components.datatable("manifest-kv", pd.DataFrame(flat, columns=["key", "value"]),
                                          page_size=25, filter_action="none"))
     for name, rows in tables.items():

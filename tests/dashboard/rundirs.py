@@ -293,11 +293,18 @@ def build_small(run_dir: str | Path) -> Path:
                  "ownership", "findings"):
         write_table(run_dir, name, tables.get(name, []))
     n_events, n_unparsed = len(tables["events"]), len(tables["unparsed"])
+    # the shape `coordscope ingest` writes (pipeline/spark/manifest.py), abridged
+    inputs = [{"source": s, "size_bytes": 120 * c, "layout": "log4j", "status": "read", "lines_read": c - 1 + 10,
+               "parsed": c - 1, "ignored": 10, "unparsed": 0} for s, c in sorted(lines.next_line.items())]
+    inputs.append({"source": "logs/garbage.bin", "size_bytes": 4096, "layout": None, "status": "rejected",
+                   "lines_read": 1, "parsed": 0, "ignored": 0, "unparsed": 1})
+    read = sum(i["lines_read"] for i in inputs) + n_unparsed - 1
     write_manifest(run_dir, {
-        "coordscope_version": "test",
-        "inputs": [{"path": s, "bytes": 1000 * c, "layout": "log4j", "lines": c}
-                   for s, c in sorted(lines.next_line.items())],
-        "lines": {"read": n_events + n_unparsed + 40, "parsed": n_events, "unparsed": n_unparsed, "ignored": 40},
+        "tool": "coordscope ingest", "versions": {"coordscope": "test", "spark": "4.0.0"},
+        "inputs": inputs,
+        "accounting": {"lines_read": read, "parsed": n_events, "ignored": 10 * (len(inputs) - 1),
+                       "unparsed": n_unparsed, "adds_up": True},
+        "rejects": [{"source": "logs/garbage.bin", "reason": "binary content"}],
         "timings_s": {"total": 4.2},
     })
     return run_dir

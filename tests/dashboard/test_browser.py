@@ -43,7 +43,7 @@ def _no_console_errors(driver):
 
 
 PAGES = [
-    ("overview", urls.overview_url(""), "Consumer groups", ["payments", "inventory/eu", "lines.parsed"]),
+    ("overview", urls.overview_url(""), "Consumer groups", ["payments", "inventory/eu", "Line accounting", "adds up", "logs/garbage.bin"]),
     ("group", urls.group_url("", PAY), "Group payments", ["Findings", "session_timeout", M3]),
     ("group-window", urls.group_url("", PAY, T0 + 100_000, T0 + 210_000), "Group payments", ["poll_timeout"]),
     ("group-slash", urls.group_url("", "inventory/eu"), "Group inventory/eu", ["single-member group"]),

@@ -109,6 +109,14 @@ def test_overview_filter_and_escaped_links(small_data):
     assert overview.md_link("<b>x</b>", "/g") == r"[\<b\>x\</b\>](/g)"
 
 
+def test_overview_line_accounting(small_data):
+    acc = dict(overview.line_accounting(small_data.manifest))
+    assert acc == {"lines read": 492, "parsed": 438, "ignored": 50, "unparsed": 4, "adds up": "yes"}
+    assert dict(overview.line_accounting({"lines": {"read": 5, "parsed": 2, "ignored": 2, "unparsed": 0}}))[
+        "adds up"] == "NO"
+    assert overview.line_accounting({}) == []
+
+
 def test_unparsed_rows(small_data):
     rows = unparsed.line_rows(small_data, "GroupCoordinator <*>: <script>")
     assert [r["raw"] for r in rows] == [XSS]
