@@ -59,6 +59,15 @@ def window_controls(since: int | None, until: int | None) -> html.Div:
     ])
 
 
+def params_match(params: dict[str, Any] | None, search: str | None, *keys: str) -> bool:
+    """Whether a page's params store belongs to the current address. A window change and a page
+    change can reach the server together; the store of the page being replaced must not win."""
+    if not params:
+        return False
+    query = urls.parse_query(search)
+    return all(params.get(k) == query.get(k) for k in keys)
+
+
 def zoomable(name: str, figure: Any = None) -> dcc.Graph:
     return dcc.Graph(id={"type": "zoomable", "name": name}, figure=figure or {"data": [], "layout": {}},
                      config={"displaylogo": False, "scrollZoom": False}, className="graph")

@@ -93,6 +93,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
                            stabilized=gens["stabilized_ms"].map(urls.fmt_ms),
                            rebalance=gens["rebalance_ms"].map(fmt_duration))
     find_rows = findings.assign(id=findings["finding_id"], start=findings["start_ms"].map(urls.fmt_ms))
+    timeline, lanes, heat = build_figures(data, group, {"since": since, "until": until})
     return components.page(
         f"Group {group}",
         components.stat_row([("generations", int(summary["generations"])), ("rebalances", int(summary["rebalances"])),
@@ -104,11 +105,12 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
         ]),
         dcc.Store(id="group-params", data={"group": group}),
         components.window_controls(since, until),
-        dcc.Loading(components.zoomable("timeline"), type="dot"),
+        # first figures ship with the page (no extra round trip); zooms go through the callback
+        components.zoomable("timeline", timeline),
         html.Div(id="group-evidence", className="panel",
                  children=components.finding_panel(data, None)),
-        components.zoomable("lanes"),
-        components.zoomable("ownership"),
+        components.zoomable("lanes", lanes),
+        components.zoomable("ownership", heat),
         html.H3("Findings"),
         components.datatable("group-findings", find_rows[["id", *[c for c, _ in FINDING_COLUMNS if c in find_rows]]],
                              FINDING_COLUMNS, page_size=10),
@@ -123,9 +125,10 @@ def register(app: Any, data: RunData) -> None:
     @app.callback(Output({"type": "zoomable", "name": "timeline"}, "figure"),
                   Output({"type": "zoomable", "name": "lanes"}, "figure"),
                   Output({"type": "zoomable", "name": "ownership"}, "figure"),
-                  Input("window", "data"), State("group-params", "data"))
-    def group_figures(window, params):
-        if not params:
+                  Input("window", "data"), State("group-params", "data"), State("url", "search"),
+                  prevent_initial_call=True)
+    def group_figures(window, params, search):
+        if not components.params_match(params, search, "group"):
             raise PreventUpdate
         return build_figures(data, params["group"], window)
 

@@ -61,7 +61,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
                              ("longest poll gap (ms)", worst["poll"])]),
         dcc.Store(id="member-params", data={"group": group, "member": member}),
         components.window_controls(since, until),
-        components.zoomable("gaps"),
+        components.zoomable("gaps", build_gaps(data, group, member, {"since": since, "until": until})),
         html.H3("Assignments per generation"),
         components.datatable("member-assignments", rows, ASSIGN_COLUMNS, page_size=15),
         html.H3("Raw evidence lines"),
@@ -77,16 +77,17 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
 
 def register(app: Any, data: RunData) -> None:
     @app.callback(Output({"type": "zoomable", "name": "gaps"}, "figure"),
-                  Input("window", "data"), State("member-params", "data"))
-    def member_gaps(window, params):
-        if not params:
+                  Input("window", "data"), State("member-params", "data"), State("url", "search"),
+                  prevent_initial_call=True)
+    def member_gaps(window, params, search):
+        if not components.params_match(params, search, "group", "member"):
             raise PreventUpdate
         return build_gaps(data, params["group"], params["member"], window)
 
     @app.callback(Output("member-lines", "data"), Output("member-lines", "page_count"),
                   Input("member-lines", "page_current"), Input("member-kind", "value"), Input("window", "data"),
-                  State("member-params", "data"))
-    def member_lines(page, kind, window, params):
-        if not params:
+                  State("member-params", "data"), State("url", "search"))
+    def member_lines(page, kind, window, params, search):
+        if not components.params_match(params, search, "group", "member"):
             raise PreventUpdate
         return events_page(data, params["group"], params["member"], window, kind, page or 0)

@@ -54,12 +54,14 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
     partition = params.get("partition") if params.get("partition") in names else (names[0] if names else None)
     chosen: list[Any] = [html.P("This group has no recorded commits.", className="muted")]
     if partition:
+        fig, ranges = build_offsets(data, group, partition, {"since": since, "until": until})
         chosen = [
             dcc.Store(id="offsets-params", data={"group": group, "partition": partition}),
             components.window_controls(since, until),
-            components.zoomable("offsets"),
+            components.zoomable("offsets", fig),
             html.H3(f"Reprocessed and skipped ranges of {partition}"),
-            components.datatable("offsets-ranges", pd.DataFrame(columns=[c for c, _ in RANGE_COLUMNS]), RANGE_COLUMNS, page_size=15),
+            components.datatable("offsets-ranges", pd.DataFrame(ranges, columns=[c for c, _ in RANGE_COLUMNS]),
+                                 RANGE_COLUMNS, page_size=15),
         ]
     links = [dcc.Link(n, href=urls.offsets_url("", group, n, since, until), className="chip") for n in names]
     return components.page(
@@ -79,9 +81,10 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
 
 def register(app: Any, data: RunData) -> None:
     @app.callback(Output({"type": "zoomable", "name": "offsets"}, "figure"), Output("offsets-ranges", "data"),
-                  Input("window", "data"), State("offsets-params", "data"))
-    def offsets_view(window, params):
-        if not params:
+                  Input("window", "data"), State("offsets-params", "data"), State("url", "search"),
+                  prevent_initial_call=True)
+    def offsets_view(window, params, search):
+        if not components.params_match(params, search, "group"):
             raise PreventUpdate
         return build_offsets(data, params["group"], params["partition"], window)
 

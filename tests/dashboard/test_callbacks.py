@@ -171,3 +171,12 @@ def test_http_static_routes_refuse_traversal(client):
     assert client.get("/assets/style.css").status_code == 200
     # any page address serves the same app shell (routing happens in the browser)
     assert "_dash-config" in client.get("/group?group=../secret.txt").get_data(as_text=True)
+
+
+def test_stale_page_params_are_ignored():
+    from dashboard.components import params_match
+
+    assert params_match({"group": "a/b"}, "?group=a%2Fb&since=5", "group")
+    assert not params_match({"group": "a"}, "?group=b", "group")  # the page being replaced
+    assert not params_match(None, "?group=a", "group")
+    assert not params_match({"group": "g", "member": "m1"}, "?group=g&member=m2", "group", "member")
