@@ -73,6 +73,13 @@ def zoomable(name: str, figure: Any = None) -> dcc.Graph:
                      config={"displaylogo": False, "scrollZoom": False}, className="graph")
 
 
+# columns holding ISO times: wide enough that a timestamp stays on one line
+TIME_COLUMNS = ("time", "joined", "synced", "left", "started", "stabilized", "start", "first", "last")
+
+# free-text columns that need room to be read
+WIDE_COLUMNS = ("cause_detail", "title", "explanation", "example", "raw")
+
+
 def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, str]] | None = None,
               page_size: int = 15, **kwargs: Any) -> dash_table.DataTable:
     """A sortable, filterable text table; `columns` is [(column, header)]."""
@@ -80,6 +87,11 @@ def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, s
     options: dict[str, Any] = {"sort_action": "native", "filter_action": "native", "page_action": "native",
                                "page_size": page_size, **TABLE_STYLE}
     options.update(kwargs)
+    options.setdefault("style_cell_conditional", [
+        {"if": {"column_id": c}, "minWidth": "205px", "whiteSpace": "nowrap"} for c, _ in cols if c in TIME_COLUMNS
+    ] + [{"if": {"column_id": c}, "minWidth": "300px"} for c, _ in cols if c in WIDE_COLUMNS]
+      + [{"if": {"column_id": c}, "whiteSpace": "nowrap"} for c, _ in cols
+         if c in ("cause", "kind", "severity", "leader", "trigger_member", "member_id")])
     return dash_table.DataTable(
         id=table_id, data=records(frame),
         columns=[{"name": header, "id": col} for col, header in cols], **options)

@@ -25,6 +25,9 @@ def gaps_figure(gaps: pd.DataFrame, x_range: Iterable[Any] | None = None) -> go.
         kinds = ("heartbeat", "log") if kind == "heartbeat" else ("poll",)
         rows = gaps[gaps["kind"].isin(kinds)].sort_values("end_ms")
         if rows.empty:
+            fig.add_annotation(text=f"no {kind} gaps recorded", showarrow=False, font={"color": "#666"},
+                               xref=f"x{row if row > 1 else ''} domain", yref=f"y{row if row > 1 else ''} domain",
+                               x=0.5, y=0.5)
             continue
         exceeded = rows["exceeded"].fillna(False).astype(bool)
         for flag, color, name in ((False, "#4e79a7", f"{kind} gap"), (True, "#d62728", f"{kind} gap over limit")):

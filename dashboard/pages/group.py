@@ -11,6 +11,7 @@ from dash.exceptions import PreventUpdate
 from dashboard import components, urls
 from dashboard.data import RunData, overlapping
 from dashboard.figures import lanes_figure, ownership_figure, timeline_figure
+from dashboard.figures.common import short_id
 from dashboard.pages.overview import fmt_duration
 
 GEN_COLUMNS = [("generation", "gen"), ("cause", "cause"), ("cause_detail", "what happened"),
@@ -91,7 +92,10 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
     findings = data.findings(group)
     gen_rows = gens.assign(started=gens["started_ms"].map(urls.fmt_ms),
                            stabilized=gens["stabilized_ms"].map(urls.fmt_ms),
-                           rebalance=gens["rebalance_ms"].map(fmt_duration))
+                           rebalance=gens["rebalance_ms"].map(fmt_duration),
+                           # ids shortened for the table; the members list below links the full ids
+                           leader=gens["leader"].map(lambda m: short_id(m) if isinstance(m, str) else m),
+                           trigger_member=gens["trigger_member"].map(lambda m: short_id(m) if isinstance(m, str) else m))
     find_rows = findings.assign(id=findings["finding_id"], start=findings["start_ms"].map(urls.fmt_ms))
     timeline, lanes, heat = build_figures(data, group, {"since": since, "until": until})
     return components.page(

@@ -71,7 +71,9 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
                          placeholder="all kinds", clearable=True, className="dropdown"),
         ]),
         dash_table.DataTable(id="member-lines", columns=[{"name": h, "id": c} for c, h in LINE_COLUMNS],
-                             page_action="custom", page_current=0, page_size=PAGE_SIZE, **components.TABLE_STYLE),
+                             page_action="custom", page_current=0, page_size=PAGE_SIZE, **components.TABLE_STYLE,
+                             style_cell_conditional=[{"if": {"column_id": "time"}, "minWidth": "205px",
+                                                      "whiteSpace": "nowrap"}]),
     )
 
 
