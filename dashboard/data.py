@@ -326,7 +326,8 @@ class RunData:
         gaps = self.group_rows("heartbeat_gaps", group)
         gaps = gaps[gaps["member_id"] == member]
         gaps = overlapping(gaps, "start_ms", "end_ms", since, until)
-        return max_downsample(gaps, "end_ms", "gap_ms", ["kind"], max_points, keep=gaps["exceeded"].fillna(False))
+        return max_downsample(gaps, "end_ms", "gap_ms", ["kind"], max_points,
+                              keep=gaps["exceeded"].fillna(False).astype(bool))
 
     def member_memberships(self, group: str, member: str) -> pd.DataFrame:
         mems = self.group_rows("memberships", group)

@@ -42,4 +42,7 @@ def lanes_figure(points: pd.DataFrame, x_range: Iterable[Any] | None = None) -> 
         ))
     fig.update_yaxes(tickvals=list(range(len(lanes))), ticktext=[esc(short_id(v)) for v in lanes],
                      range=[len(lanes) - 0.5, -0.5], fixedrange=True, showgrid=False, zeroline=False)
-    return base_layout(fig, title, max(260, 90 + 34 * len(lanes)), x_range)
+    per_lane = 34 if len(lanes) <= 30 else 16  # many members: thinner lanes, smaller labels
+    if len(lanes) > 30:
+        fig.update_yaxes(tickfont={"size": 9})
+    return base_layout(fig, title, min(1400, max(260, 90 + per_lane * len(lanes))), x_range)

@@ -10,6 +10,9 @@ import plotly.graph_objects as go
 
 from dashboard.figures.common import MEMBER_PALETTE, base_layout, empty_figure, esc, short_id, to_dt
 
+MAX_HEIGHT = 1000
+MAX_COLORBAR_MEMBERS = 30
+
 
 def _discrete_scale(n: int) -> list[list[Any]]:
     """A step colorscale: value i in [0, n) maps to palette colour i (zmin=-0.5, zmax=n-0.5)."""
@@ -37,5 +40,7 @@ def ownership_figure(grid: dict[str, Any], x_range: Iterable[Any] | None = None)
         colorbar={"title": {"text": "member"}, "tickvals": list(range(n)),
                   "ticktext": [esc(short_id(m, 22)) for m in members], "len": 1.0},
     ))
+    if n > MAX_COLORBAR_MEMBERS:  # a colour key that long is unreadable; the hover names the member
+        fig.update_traces(showscale=False)
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(grid["partitions"])), fixedrange=True)
-    return base_layout(fig, title, max(240, 90 + 22 * len(grid["partitions"])), x_range)
+    return base_layout(fig, title, min(MAX_HEIGHT, max(240, 90 + 22 * len(grid["partitions"]))), x_range)

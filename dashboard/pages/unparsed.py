@@ -23,6 +23,20 @@ def line_rows(data: RunData, shape: str | None, contains: str | None = None) -> 
              "why": r.why, "raw": r.raw} for r in lines.head(5000).itertuples(index=False)]
 
 
+def report_text(data: RunData, shape: str, examples: int = 5) -> str:
+    """A plain-text block to paste into a bug report: the shape, counts and a few example lines."""
+    lines = data.unparsed_lines(shape)
+    head = lines.head(examples)
+    why = ", ".join(sorted(set(lines["why"].dropna().astype(str))))
+    out = ["coordscope: candidate lines no grammar rule matched", f"shape: {shape}",
+           f"lines: {len(lines)} in {lines['source'].nunique()} file(s); why: {why or '-'}",
+           f"layouts: {', '.join(sorted(set(lines['layout'].dropna().astype(str)))) or '-'}; "
+           f"loggers: {', '.join(sorted(set(lines['logger'].dropna().astype(str)))) or '-'}",
+           "examples:"]
+    out += [f"  {r.source}:{r.line_no}: {r.raw}" for r in head.itertuples(index=False)]
+    return "\n".join(out)
+
+
 def layout(data: RunData, params: dict[str, str]) -> html.Div:
     shapes = data.unparsed_shapes()
     shape = params.get("shape")
@@ -36,6 +50,12 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
                className="muted"),
         components.datatable("unparsed-shapes", rows, SHAPE_COLUMNS, page_size=15),
         html.H3(f"Lines of shape: {shape}" if shape else "All unparsed lines"),
+        html.Div(className="panel", children=[
+            html.Div(["For a bug report ", dcc.Clipboard(target_id="unparsed-report", title="copy",
+                                                           style={"display": "inline-block"})],
+                     className="muted"),
+            html.Pre(report_text(data, shape), id="unparsed-report", className="raw"),
+        ]) if shape else None,
         html.Div(className="filter", children=[
             html.Label("text contains", htmlFor="unparsed-q"),
             dcc.Input(id="unparsed-q", type="text", value=params.get("q", ""), placeholder="filter lines"),

@@ -180,3 +180,47 @@ def test_stale_page_params_are_ignored():
     assert not params_match({"group": "a"}, "?group=b", "group")  # the page being replaced
     assert not params_match(None, "?group=a", "group")
     assert not params_match({"group": "g", "member": "m1"}, "?group=g&member=m2", "group", "member")
+
+
+def test_an_empty_run_renders_every_page(tmp_path):
+    from pipeline import schemas
+    from pipeline.rundir import write_manifest, write_table
+
+    for table in schemas.TABLES:
+        write_table(tmp_path, table, [])
+    write_manifest(tmp_path, {"inputs": [], "accounting": {"lines_read": 0, "parsed": 0, "ignored": 0,
+                                                            "unparsed": 0, "adds_up": True}})
+    from dashboard.data import RunData
+
+    data = RunData(tmp_path)
+    assert "Consumer groups" in _text(dash_app.render_page(data, "/", ""))
+    assert "Unparsed" in _text(dash_app.render_page(data, "/unparsed", ""))
+    assert "Pick a group" in _text(dash_app.render_page(data, "/owner", ""))
+    assert "Group not found" in _text(dash_app.render_page(data, "/group", "?group=x"))
+    assert overview.group_rows(data, None) == []
+
+
+def test_a_group_with_only_events_renders(tmp_path):
+    from pipeline import schemas
+    from pipeline.rundir import write_manifest, write_table
+
+    for table in schemas.TABLES:
+        write_table(tmp_path, table, [])
+    write_table(tmp_path, "events", [
+        {"source": "a.log", "line_no": 1, "ts_ms": T0, "kind": "heartbeat_succeeded", "group_id": "g", "member_id": "m"},
+        {"source": "a.log", "line_no": 2, "ts_ms": None, "kind": "join_started", "group_id": "g", "member_id": "m"},
+    ])
+    write_manifest(tmp_path, {})
+    from dashboard.data import RunData
+
+    data = RunData(tmp_path)
+    text = _text(dash_app.render_page(data, "/group", "?group=g"))
+    assert "Group g" in text and "(seen in events only)" in text
+    assert "Member m" in _text(dash_app.render_page(data, "/member", "?group=g&member=m"))
+    assert "no recorded commits" in _text(dash_app.render_page(data, "/offsets", "?group=g"))
+
+
+def test_unparsed_report_text(small_data):
+    text = unparsed.report_text(small_data, "ConsumerCoordinator: Rebalance <*> in <*> ms")
+    assert "lines: 2 in 1 file(s); why: no rule matched" in text
+    assert "logs/payments-app-1.log:901: [2026-01-01 00:02:00,000] INFO ConsumerCoordinator: Rebalance finished in 97 ms" in text
