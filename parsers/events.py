@@ -48,6 +48,14 @@ class Kind(StrEnum):
     OFFSET_RESET = "offset_reset"
     OFFSET_SEEK = "offset_seek"
     SUBSCRIPTION_CHANGED = "subscription_changed"
+    # additive (branch parsers): finer client kinds the template catalog distinguishes
+    COORDINATOR_LOOKUP = "coordinator_lookup"  # FindCoordinator / group metadata request sent
+    HEARTBEAT_SENT = "heartbeat_sent"  # DEBUG "Sending Heartbeat request ..."
+    HEARTBEAT_THREAD = "heartbeat_thread"  # heartbeat thread started/paused/closed/failed
+    SYNC_STARTED = "sync_started"  # leader/follower SyncGroup request sent
+    OFFSET_COMMIT_SENT = "offset_commit_sent"  # OffsetCommit request sent/enqueued (not yet acked)
+    REBALANCE_STARTED = "rebalance_started"  # Connect WorkerCoordinator "Rebalance started"
+    STREAMS_STATE_CHANGED = "streams_state_changed"  # Streams thread/client "State transition from A to B"
     # broker (GroupCoordinator / GroupMetadataManager, Scala <= 3.x and Java 3.7+)
     BROKER_REBALANCE_PREPARING = "broker_rebalance_preparing"
     BROKER_GROUP_STABILIZED = "broker_group_stabilized"
@@ -59,6 +67,18 @@ class Kind(StrEnum):
     BROKER_GROUP_LOADED = "broker_group_loaded"
     BROKER_GROUP_UNLOADED = "broker_group_unloaded"
     BROKER_OFFSETS_EXPIRED = "broker_offsets_expired"
+    # additive (parsers2): the other broker template families of the catalogue
+    BROKER_MEMBER_FENCED = "broker_member_fenced"  # static-member fencing, 4.x session/revocation fencing
+    BROKER_REBALANCE_FAILED = "broker_rebalance_failed"  # leader/members did not rejoin in time
+    BROKER_SUBSCRIPTION_CHANGED = "broker_subscription_changed"  # 4.x subscribed topics/regex updates
+    BROKER_OFFSET_COMMITTED = "broker_offset_committed"  # DEBUG/TRACE commit lines, txn offset commits
+    BROKER_OFFSET_COMMIT_FAILED = "broker_offset_commit_failed"
+    BROKER_OFFSET_FETCHED = "broker_offset_fetched"
+    BROKER_GROUP_STATE_CHANGED = "broker_group_state_changed"  # unexpected-state and 4.x member transitions
+    BROKER_GROUP_MIGRATED = "broker_group_migrated"  # classic <-> consumer group upgrade/downgrade
+    BROKER_GROUP_METADATA_WRITE_FAILED = "broker_group_metadata_write_failed"
+    BROKER_COORDINATOR_LIFECYCLE = "broker_coordinator_lifecycle"  # startup/shutdown of the coordinator
+    BROKER_COORDINATOR_RUNTIME = "broker_coordinator_runtime"  # 3.6+ CoordinatorRuntime internals
     # __consumer_offsets dumps
     OFFSET_RECORD = "offset_record"
     GROUP_METADATA_RECORD = "group_metadata_record"

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 MIN_JAVA = 17
 
@@ -50,6 +51,9 @@ def check_java() -> int:
 def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_conf: dict | None = None):
     """A SparkSession in UTC with the UI off and few shuffle partitions (batch of modest size)."""
     check_java()
+    # Python workers must run this interpreter (its virtualenv has pandas/pyarrow/parsers);
+    # PySpark otherwise starts a bare `python3`. A deployment's own PYSPARK_PYTHON wins.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
     builder = (

@@ -1,0 +1,536 @@
+"""Kafka client coordinator messages -> Match (AbstractCoordinator, ConsumerCoordinator, the 3.7+/4.x
+membership, heartbeat and commit request managers, Connect's WorkerCoordinator, Streams threads).
+
+How a message is matched (fast and explainable):
+1. the LogContext prefix (`[Consumer clientId=.., groupId=..] `, `[Consumer instanceId=.., ...]`,
+   `[Worker clientId=.., groupId=..] `, `stream-thread [..] `) is split off and parsed once per
+   distinct prefix;
+2. the body's first word selects a bucket of rules (one per catalog template, see
+   `parsers/client_catalog.py`, plus the hand-written rules below); one combined regex per bucket
+   finds the rule, that rule's own regex extracts the fields;
+3. placeholder values (Generation{...}, nodes, partition lists, offset maps, request dumps) are
+   decoded by `parsers.values` (memoised), and the whole body result is memoised, so constant
+   messages (heartbeats, "(Re-)joining group") cost one dictionary lookup.
+
+`parse_client_message` returns a Match, IGNORE (a Kafka line with no coordination event) or None
+(a line that looks like a coordinator line but matches no rule: the reader keeps it as `unparsed`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from parsers import values
+from parsers.base import IGNORE, Match
+from parsers.client_catalog import RULES as CATALOG_RULES
+from parsers.grammar import parse_prefix
+
+# LogContext prefixes: KafkaConsumer.java 1.0-2.2 ("[Consumer clientId=.., groupId=..] "), 2.3+ with
+# "instanceId=" (KIP-345), ConsumerUtils.createLogContext 3.7+; Connect WorkerGroupMember.java
+# ("[Worker clientId=.., groupId=..] ") 1.0+; ShareConsumer 4.x.
+PREFIX = re.compile(
+    r"\[(?P<ctx>Consumer|Worker|ShareConsumer|Producer|AdminClient|StreamsKafkaClient|[A-Z][A-Za-z]*)"
+    r" (?:instanceId=(?P<instance>[^,\]]*), )?clientId=(?P<client>[^,\]]*)"
+    r"(?:, groupId=(?P<group>[^\]]*))?\] "
+)
+# Kafka Streams StreamThread/KafkaStreams LogContext: "stream-thread [name] ", "stream-client [name]"
+STREAMS_PREFIX = re.compile(r"stream-(?P<scope>thread|client) \[(?P<name>[^\]]*)\] ?")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    name: str
+    kind: str | None  # None: the rule recognises the line as carrying no event (IGNORE)
+    regex: re.Pattern[str]
+    source: str
+    first: str
+    last: str
+    weak_loggers: tuple[str, ...] = ()
+    template: str = ""
+
+    @property
+    def multiline(self) -> bool:
+        return "\n" in self.regex.pattern or "\\n" in self.regex.pattern
+
+    @property
+    def version_hint(self) -> str | None:
+        if not self.first:
+            return None
+        last = "current" if self.last in ("current",) else self.last
+        return f"{self.first}..{last}"
+
+
+# Hand-written rules for wordings the template catalog does not class as coordinator events but
+# which matter (tried before the catalog rules).
+HAND_RULES: tuple[Rule, ...] = (
+    # AbstractCoordinator.java 0.9.0.x DEBUG: "Issuing request (JOIN_GROUP: {...}) to coordinator N"
+    Rule("issuing_request", "join_started",
+         re.compile(r"^Issuing request \((?P<api>JOIN_GROUP): (?P<struct>.*)\) to coordinator (?P<coordinator>\S+)\s*$"),
+         "AbstractCoordinator.java", "0.9.0.0", "0.9.0.1"),
+    # Connect DistributedHerder.java 2.3+ (incremental cooperative; protocol version 1/2)
+    Rule("connect_joined_with_assignment", "assignment_received",
+         re.compile(r"^Joined group at generation (?P<generation>-?\d+) with protocol version (?P<protocol_version>\d+) "
+                    r"and got assignment: (?P<connect_assignment>.*?)(?: with rebalance delay: (?P<delay_ms>\d+))?\s*$"),
+         "DistributedHerder.java", "2.3.0", "current"),
+    # Connect DistributedHerder.java 0.10-2.2 (eager protocol)
+    Rule("connect_joined_eager", "assignment_received",
+         re.compile(r"^Joined group and got assignment: (?P<connect_assignment>.*)$"),
+         "DistributedHerder.java", "0.10.0.0", "2.2.2"),
+    # Connect WorkerCoordinator.java onJoinPrepare 2.3+: "Rebalance started"
+    Rule("connect_rebalance_started", "rebalance_started", re.compile(r"^Rebalance started\s*$"),
+         "WorkerCoordinator.java", "2.3.0", "current"),
+    # Streams StreamThread.java / KafkaStreams.java: "State transition from A to B"
+    Rule("streams_state_transition", "streams_state_changed",
+         re.compile(r"^State transition from (?P<from_state>[A-Z_]+) to (?P<to_state>[A-Z_]+)\s*$"),
+         "StreamThread.java,KafkaStreams.java", "1.0.0", "current"),
+    # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
+    Rule("streams_callback_timing", None,
+         re.compile(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
+)
+
+# the new consumer's reasons (kafka-coordinator-reason-strings.tsv) that change what a line means
+_REASON_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"consumer poll timeout has expired", re.I), "poll_timeout"),
+    (re.compile(r"rebalance failed due to"), "rebalance_failed"),
+)
+
+# loggers (simple class names) whose lines are coordinator lines by construction
+COORDINATOR_LOGGERS = frozenset({
+    "AbstractCoordinator", "ConsumerCoordinator", "WorkerCoordinator", "MembershipManagerImpl",
+    "ConsumerMembershipManager", "AbstractMembershipManager", "ShareMembershipManager",
+    "HeartbeatRequestManager", "ConsumerHeartbeatRequestManager", "AbstractHeartbeatRequestManager",
+    "CommitRequestManager", "CoordinatorRequestManager", "ConsumerRebalanceListenerInvoker",
+    "StreamsRebalanceListener", "StreamsPartitionAssignor",
+})
+# wording that marks a coordinator line whatever the logger says
+# (each alternative contains a CANDIDATE_WORDS entry, so the JVM-side filter keeps these lines too)
+STRONG = re.compile(
+    r"[Gg]eneration|[Cc]oordinator|[Rr]ebalanc|[Hh]eartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|"
+    r"OffsetFetch|committed offset|member epoch|with epoch|newly assigned|assigned partitions|"
+    r"[Rr]evok|joining group|joined group|[Ss]ubscribed to|auto-commit|[Rr]esetting offset|[Ss]eeking to"
+)
+
+# literal substrings, one of which every line any client rule can match contains
+CANDIDATE_WORDS: tuple[str, ...] = ()  # filled below from the rules
+
+
+def _compile_rules() -> tuple[list[Rule], dict[str, list[Rule]], list[Rule]]:
+    rules: list[Rule] = list(HAND_RULES)
+    for name, kind, _cls, rx, src, first, last, weak, template in CATALOG_RULES:
+        rules.append(Rule(name, kind, re.compile(rx, re.S), src, first, last, tuple(weak), template))
+    buckets: dict[str, list[Rule]] = {}
+    generic: list[Rule] = []
+    for r in rules:
+        key = _literal_first_word(r.regex.pattern)
+        if key:
+            buckets.setdefault(key, []).append(r)
+        else:
+            generic.append(r)
+    return rules, buckets, generic
+
+
+def _literal_first_word(pattern: str) -> str:
+    """The first word of a `^literal...` rule regex, unescaped; '' when it starts with a group."""
+    p = pattern[1:] if pattern.startswith("^") else pattern
+    out = []
+    i = 0
+    while i < len(p):
+        c = p[i]
+        if c == "\\" and i + 1 < len(p):
+            nxt = p[i + 1]
+            if nxt == " " or nxt in "sdwSDWn":
+                break
+            out.append(nxt)
+            i += 2
+            continue
+        if c in "([.*+?|{$^":
+            return ""
+        if c == " ":
+            break
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+class _Bucket:
+    """Rules sharing a first word, found and decoded with one combined regex (one match per line)."""
+
+    __slots__ = ("rules", "single", "multi")
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self.rules = rules
+        self.single = self._combine([r for r in rules if not r.multiline])
+        self.multi = self._combine([r for r in rules if r.multiline])
+
+    @staticmethod
+    def _combine(rules: list[Rule]):
+        if not rules:
+            return None
+        alts = []
+        for i, r in enumerate(rules):
+            body = re.sub(r"\(\?P<(\w+)>", lambda m, i=i: f"(?P<r{i}__{m.group(1)}>", r.regex.pattern)
+            alts.append(f"(?P<r{i}>{body})")
+        rx = re.compile("|".join(alts), re.S)
+        # per rule: its field names and their group numbers in the combined regex
+        slots: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+        for i, r in enumerate(rules):
+            names = [n for n in r.regex.groupindex]
+            slots.append((tuple(names), tuple(rx.groupindex[f"r{i}__{n}"] for n in names)))
+        return rx, rules, slots
+
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, dict[str, str | None]] | None:
+        for combo, text in ((self.multi, full), (self.single, head)):
+            if combo is None or (combo is self.multi and "\n" not in full):
+                continue
+            rx, rules, slots = combo
+            m = rx.match(text)
+            if m is None:
+                continue
+            idx = int(m.lastgroup[1:])  # type: ignore[index]
+            r = rules[idx]
+            if r.weak_loggers and logger_cls not in r.weak_loggers:
+                # a near-empty template outside its logger: try the remaining rules one by one
+                found = self._find_slow(text, logger_cls, rules[idx + 1:])
+                if found is not None:
+                    return found
+                continue
+            names, nums = slots[idx]
+            if not nums:
+                return r, {}
+            vals = m.group(*nums)
+            if len(nums) == 1:
+                return r, {names[0]: vals}
+            return r, dict(zip(names, vals, strict=True))
+        return None
+
+    @staticmethod
+    def _find_slow(text: str, logger_cls: str | None, rules: list[Rule]) -> tuple[Rule, dict[str, str | None]] | None:
+        for r in rules:
+            if r.weak_loggers and logger_cls not in r.weak_loggers:
+                continue
+            fm = r.regex.match(text)
+            if fm is not None:
+                return r, fm.groupdict()
+        return None
+
+
+ALL_RULES, _BUCKET_RULES, _GENERIC_RULES = _compile_rules()
+_BUCKETS = {k: _Bucket(v) for k, v in _BUCKET_RULES.items()}
+_GENERIC = _Bucket(_GENERIC_RULES)
+RULES_BY_NAME = {r.name: r for r in ALL_RULES}
+
+
+def _candidate_words() -> tuple[str, ...]:
+    # a cover of every client template's literal text (tests check each rendered template contains
+    # one), chosen to avoid what non-coordinator lines carry: not "roup" (every LogContext prefix has
+    # "groupId="), not "partition"/"offset" alone (broker log housekeeping is full of them)
+    return (
+        "oordinator", "eneration", "ommit", "eartbeat", "ssign", "evok", "evocation", "ebalanc",
+        "ubscri", "Member", "member", "epoch", "group ", "Group", "oined group", "joining group",
+        "active group", "oll timeout", "econcil", "nstance", "Protocol Name", "ffsetFetch", "ffset fetch",
+        "esetting offset", "esponded successfully", "failed because", "failed due to",
+        "completed with error", "State transition", "etch offset", "etching offset", "eeking to",
+        "User provided listener", "nstable offsets", "pause flag", "ms: ",
+    )
+
+
+CANDIDATE_WORDS = _candidate_words()
+
+
+@lru_cache(maxsize=4096)
+def logger_class(logger: str | None) -> str | None:
+    if not logger:
+        return None
+    cls = logger.rsplit(".", 1)[-1]
+    return cls.split(":", 1)[0]
+
+
+@lru_cache(maxsize=4096)
+def _prefix_fields(prefix: str) -> tuple[tuple[str, Any], ...]:
+    parsed = parse_prefix(prefix)  # the grammar's `prefix` rule, once per distinct prefix
+    if parsed is not None:
+        return tuple((k, v) for k, v in parsed.items() if v is not None and v not in ("...", "null"))
+    m = PREFIX.match(prefix)
+    if m is None:
+        return ()
+    out: list[tuple[str, Any]] = [("context", m.group("ctx"))]
+    for key, f in (("client", "client_id"), ("group", "group_id"), ("instance", "instance_id")):
+        v = m.group(key)
+        if v and v not in ("...", "null"):
+            out.append((f, v))
+    return tuple(out)
+
+
+def split_prefix(message: str) -> tuple[dict[str, Any], str]:
+    """LogContext prefix fields and the message body."""
+    if message.startswith("["):
+        m = PREFIX.match(message)
+        if m is not None:
+            return dict(_prefix_fields(m.group(0))), message[m.end():]
+        return {}, message
+    if message.startswith("stream-"):
+        m = STREAMS_PREFIX.match(message)
+        if m is not None:
+            fields: dict[str, Any] = {"context": f"stream-{m.group('scope')}"}
+            fields["extra"] = {f"stream_{m.group('scope')}": m.group("name")}
+            if m.group("scope") == "thread":
+                fields["client_id"] = m.group("name")
+            return fields, message[m.end():]
+    return {}, message
+
+
+# --- placeholder values -> Event fields: one handler per placeholder kind ----------------------
+# handler(text, fields, extra, key); the key decides the handler once (cached), not per line
+
+def _h_int(text: str, fields: dict, extra: dict, key: str) -> None:
+    try:
+        fields[key] = int(text)
+    except ValueError:
+        pass
+
+
+def _h_str(text: str, fields: dict, extra: dict, key: str) -> None:
+    if text and text not in ("...", "null"):
+        fields[key] = text
+
+
+def _h_generation(text: str, fields: dict, extra: dict, key: str) -> None:
+    gen, member, proto = values.generation(text)
+    if gen is not None:
+        fields.setdefault("generation", gen)
+    if member:
+        fields.setdefault("member_id", member)
+    if proto:
+        fields.setdefault("protocol", proto)
+
+
+def _h_coordinator(text: str, fields: dict, extra: dict, key: str) -> None:
+    coord, nid = values.node(text)
+    if coord is not None:
+        fields.setdefault("coordinator", coord)
+    if nid is not None:
+        extra.setdefault("coordinator_id", nid)
+
+
+def _h_tp(text: str, fields: dict, extra: dict, key: str) -> None:
+    topic, part = values.topic_partition(text)
+    if topic is not None:
+        fields.setdefault("topic", topic)
+        fields.setdefault("partition", part)
+        fields.setdefault("partitions", (f"{topic}-{part}",))
+
+
+def _h_position(text: str, fields: dict, extra: dict, key: str) -> None:
+    off = values.fetch_position_offset(text)
+    if off is not None:
+        fields["offset"] = off
+
+
+def _h_offsets(text: str, fields: dict, extra: dict, key: str) -> None:
+    entries = values.offsets_map(text)
+    if entries:
+        fields.setdefault("partitions", tuple(e[0] for e in entries))
+        extra["offsets"] = {e[0]: e[1] for e in entries}
+        if len(entries) == 1:
+            topic, part = values.topic_partition(entries[0][0])
+            fields.setdefault("topic", topic)
+            fields.setdefault("partition", part)
+            fields.setdefault("offset", entries[0][1])
+        return
+    parts = values.partitions(text)
+    if parts:
+        fields.setdefault("partitions", parts)
+
+
+_PARTITION_EXTRA = {"partitions_2": "owned_partitions", "partitions_3": "added_partitions",
+                    "partitions_4": "revoked_partitions"}
+
+
+def _h_partitions(text: str, fields: dict, extra: dict, key: str) -> None:
+    parts = values.partitions(text)
+    if key in _PARTITION_EXTRA:
+        extra[_PARTITION_EXTRA[key]] = list(parts)
+    elif "partitions" not in fields:
+        fields["partitions"] = parts
+    if key.startswith("assignment"):
+        assignments = values.assignment_map(text)
+        if assignments:
+            extra["assignments"] = {m: list(p) for m, p in assignments}
+
+
+def _h_extra_str(text: str, fields: dict, extra: dict, key: str) -> None:
+    extra[key] = text
+
+
+def _h_extra_int(text: str, fields: dict, extra: dict, key: str) -> None:
+    try:
+        extra[key] = int(text)
+    except ValueError:
+        pass
+
+
+def _h_error(text: str, fields: dict, extra: dict, key: str) -> None:
+    fields.setdefault("error", text)
+
+
+def _h_reason(text: str, fields: dict, extra: dict, key: str) -> None:
+    fields.setdefault("reason", text)
+
+
+def _h_struct(text: str, fields: dict, extra: dict, key: str) -> None:
+    for f, v in values.struct_fields(text):
+        if f in ("generation", "member_id", "member_epoch", "protocol", "group_id", "instance_id"):
+            fields.setdefault(f, v)
+        else:
+            extra.setdefault(f, v)
+
+
+def _h_connect(text: str, fields: dict, extra: dict, key: str) -> None:
+    # Connect ExtendedAssignment#toString: Assignment{error=0, leader='..', leaderUrl='..', offset=8, ...}
+    for k2 in ("leaderUrl", "offset", "error"):
+        m2 = re.search(rf"\b{k2}='?([^,'}}]*)'?", text)
+        if m2:
+            extra[f"connect_{k2}"] = m2.group(1)
+    m2 = re.search(r"\bleader='([^']*)'", text)
+    if m2:
+        extra["leader"] = m2.group(1)
+
+
+def _h_bool(text: str, fields: dict, extra: dict, key: str) -> None:
+    extra[key] = text == "true"
+
+
+@lru_cache(maxsize=1024)
+def _handler(key: str):
+    base = key.rsplit("_", 1)[0] if key[-1:].isdigit() and key[-2:-1] == "_" else key
+    if base in ("generation", "member_epoch", "offset"):
+        return _h_int if base == key else None
+    if base == "generation_obj":
+        return _h_generation
+    if base in ("group_id", "member_id", "instance_id", "protocol"):
+        return _h_str if base == key else None
+    table = {
+        "coordinator": _h_coordinator, "tp": _h_tp, "position": _h_position, "offsets": _h_offsets,
+        "partitions": _h_partitions, "assignment": _h_partitions, "from_state": _h_extra_str,
+        "to_state": _h_extra_str, "error": _h_error, "reason": _h_reason, "struct": _h_struct,
+        "connect_assignment": _h_connect, "disconnect_ms": _h_extra_int, "backoff_ms": _h_extra_int,
+        "delay_ms": _h_extra_int, "protocol_version": _h_extra_int, "is_disconnected": _h_bool,
+        "api": _h_extra_str, "request": _h_extra_str, "assignor": _h_extra_str, "topics": _h_extra_str,
+    }
+    return table.get(base)
+
+
+def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None, dict[str, Any]]:
+    fields: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, raw in groups.items():
+        if raw is None:
+            continue
+        h = _handler(key)
+        if h is not None:
+            h(raw.strip(), fields, extra, key)
+    kind = rule.kind
+    reason = fields.get("reason")
+    if reason and kind in ("leave_group", "join_started", "generation_reset"):
+        for rx, k in _REASON_KINDS:
+            if rx.search(reason):
+                kind = k
+                break
+    if extra:
+        fields["extra"] = extra
+    return kind, fields
+
+
+@lru_cache(maxsize=65536)
+def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any]] | None:
+    """(rule name, kind, fields) for a message body; memoised, so callers copy `fields`."""
+    head = body.split("\n", 1)[0] if "\n" in body else body
+    word = head.split(" ", 1)[0]
+    found = None
+    bucket = _BUCKETS.get(word)
+    if bucket is not None:
+        found = bucket.find(head, body, logger_cls)
+    if found is None:
+        found = _GENERIC.find(head, body, logger_cls)
+    if found is None:
+        return None
+    rule, groups = found
+    kind, fields = _fields_from(rule, groups)
+    if rule.version_hint:
+        fields.setdefault("kafka_version_hint", rule.version_hint)
+    return rule.name, kind, fields
+
+
+_KAFKA_LOGGER = re.compile(r"(?:org\.apache\.kafka|o\.a\.k|o\.a\.kafka|kafka|k|a\.k|utils|internals|distributed)\.")
+
+
+def kafka_logger(logger: str | None) -> bool:
+    """Unknown (no logger in the layout) or a Kafka client/Connect/Streams logger, maybe abbreviated."""
+    return not logger or _KAFKA_LOGGER.match(logger) is not None or logger_class(logger) in COORDINATOR_LOGGERS
+
+
+def looks_like_coordinator_line(body: str, logger: str | None) -> bool:
+    """Would an SRE expect a rule for this line? (then an unmatched line is `unparsed`, not ignored)"""
+    if logger_class(logger) in COORDINATOR_LOGGERS:
+        return True
+    return kafka_logger(logger) and STRONG.search(body) is not None
+
+
+@lru_cache(maxsize=4096)
+def _prefix_at(prefix: str) -> tuple[tuple[str, Any], ...] | None:
+    """Fields of a candidate "[...] " prefix, None when it is not a LogContext prefix."""
+    m = PREFIX.match(prefix)
+    if m is None or m.end() != len(prefix):
+        return None
+    return _prefix_fields(prefix)
+
+
+def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
+    if message[:1] == "[":
+        end = message.find("] ")
+        if end > 0:
+            pf = _prefix_at(message[: end + 2])
+            if pf is not None:
+                return pf, message[end + 2:]
+        return (), message
+    if message[:7] == "stream-":
+        d, body = split_prefix(message)
+        return tuple(d.items()), body
+    return (), message
+
+
+def parse_client(message: str, logger: str | None):
+    """(rule, kind, fields) | IGNORE | None: parse_client_message without building a Match (hot path)."""
+    prefix, body = _split_fast(message)
+    res = _parse_body(body, logger_class(logger))
+    if res is None:
+        if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
+            return None
+        return IGNORE
+    rule, kind, cached = res
+    if kind is None:
+        return IGNORE
+    fields = cached.copy()
+    if "extra" in fields:
+        fields["extra"] = fields["extra"].copy()
+    for k, v in prefix:
+        if k == "extra":
+            fields.setdefault("extra", {}).update(v)
+        elif k not in fields and k != "context":
+            fields[k] = v
+    return rule, kind, fields
+
+
+def parse_client_message(message: str, logger: str | None) -> Match | Any | None:
+    """One client log message (LogContext prefix included; continuation lines joined with '\\n')."""
+    res = parse_client(message, logger)
+    if res is None or res is IGNORE:
+        return res
+    return Match(*res)
+
+
+def explain_rule(name: str) -> Rule | None:
+    return RULES_BY_NAME.get(name)

@@ -1,0 +1,378 @@
+"""Log layouts: detect a file's layout and split each line into time, level, thread, logger, message.
+
+One compiled regular expression per layout (the layouts are regular; a grammar adds nothing here
+but time). Each regex names the logging configuration it mirrors; `docs/parsers.md` lists them with
+an example line each. Wrappers that tools add around whole lines (docker-compose `name | `, `> `
+quoting, `kubectl logs --timestamps`, trailing collector `,timestamp` suffixes) are detected per
+file and stripped before the layout regex runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from parsers.timestamps import epoch_number_ms, parse_ts
+
+LEVELS = r"(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FINEST)"
+_DATE = r"\d{4}-\d{2}-\d{2}"
+_ZONE = r"(?:Z|[+-]\d{2}:?\d{2})?"
+
+
+@dataclass(slots=True)
+class Split:
+    """One log record's header fields and its first message line."""
+
+    ts_ms: int | None
+    level: str | None
+    thread: str | None
+    logger: str | None
+    message: str
+    extra: dict | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    name: str
+    regex: re.Pattern[str] | None
+    doc: str
+    # an alternative regex tried when the first one fails (e.g. log4j lines without a logger)
+    fallback: re.Pattern[str] | None = None
+
+    def split(self, line: str) -> Split | None:
+        if self.regex is LOG4J:  # the commonest layout, inlined
+            m = LOG4J.match(line)
+            if m is not None:
+                ts, level, msg, logger = m.group("ts", "level", "msg", "logger")
+                return Split(parse_ts(ts), level, None, logger, msg)
+        if self.name == "json":
+            return split_json(line)
+        if self.name == "plain":
+            return Split(None, None, None, None, line)
+        m = self.regex.match(line) if self.regex is not None else None
+        if m is None and self.fallback is not None:
+            m = self.fallback.match(line)
+        if m is None:
+            return None
+        return _SPLITTERS[self.name](m)
+
+
+# --- the layouts -------------------------------------------------------------------------------
+
+# Kafka broker/tools default, log4j 1.x config/log4j.properties (0.9-3.9) and log4j2 log4j2.yaml
+# (4.x): "[%d] %p %m (%c)%n". Connect's connect-log4j.properties adds ":%L" -> "(%c:%L)".
+LOG4J = re.compile(
+    r"\[(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}(?:[,.]\d{1,9})?" + _ZONE + r")\] "
+    r"(?P<level>" + LEVELS + r")\s+(?P<msg>.*) \((?P<logger>[\w.$\-]+)(?::(?P<lineno>\d+))?\)$"
+)
+LOG4J_NO_LOGGER = re.compile(
+    r"\[(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}(?:[,.]\d{1,9})?" + _ZONE + r")\] "
+    r"(?P<level>" + LEVELS + r")\s+(?P<msg>.*)$"
+)
+# Kafka Streams apps with log4j "%d %-5p [%t] %c{2} (%F:%L) - %m%n", often indented (real_logs/041)
+STREAMS = re.compile(
+    r"\s*(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}[,.]\d{3})\s+(?P<level>" + LEVELS + r")\s+"
+    r"\[(?P<thread>.*?)\] (?P<logger>\S+) \((?P<file>[^()]*?):(?P<lineno>\d+|\?)\) - (?P<msg>.*)$"
+)
+# Spring Boot defaults.xml CONSOLE_LOG_PATTERN 1.5-3.4: "%d %5p PID --- [app] [%15.15t] [corr] logger : %m"
+SPRING_BOOT = re.compile(
+    r"(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}[.,]\d{3}" + _ZONE + r")\s+(?P<level>" + LEVELS + r")\s+"
+    r"(?:\d+\s+)?--- (?:\[[^\]]*\] )?\[(?P<thread>[^\]]*)\] (?:\[[^\]]*\] )?(?P<logger>\S+)\s*: (?P<msg>.*)$"
+)
+# logback/log4j2 patterns "%d %-5level [%thread] %logger - %msg" and "%d [%thread] %-5level %logger - %msg"
+LOGBACK = re.compile(
+    r"(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}[.,]\d{3}" + _ZONE + r")\s+"
+    r"(?:\[(?P<thread>[^\]]*)\]\s+)?(?P<level>" + LEVELS + r")\s+(?:\[(?P<thread2>[^\]]*)\]\s+)?"
+    r"(?P<logger>[\w.$\-]+)\s+-\s(?P<msg>.*)$"
+)
+# logback's own default "%d{HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg": no date, no ts_ms
+LOGBACK_TIME = re.compile(
+    r"(?P<time>\d{2}:\d{2}:\d{2}\.\d{3})\s+\[(?P<thread>[^\]]*)\]\s+(?P<level>" + LEVELS + r")\s+"
+    r"(?P<logger>[\w.$\-]+)\s+-\s(?P<msg>.*)$"
+)
+# Spark/Hadoop style log4j "%d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n"
+YY_SLASH = re.compile(
+    r"(?P<ts>\d{2}/\d{2}/\d{2} \d{2}:\d{2}:\d{2})\s+(?P<level>" + LEVELS + r")\s+(?P<logger>[\w.$\-]+): (?P<msg>.*)$"
+)
+# java.util.logging SimpleFormatter: "%1$tb %1$td, %1$tY %1$tl:%1$tM:%1$tS %1$Tp %2$s%n%4$s: %5$s%6$s%n"
+JUL_HEADER = re.compile(
+    r"(?P<ts>[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M) (?P<logger>[\w.$\-]+)(?: (?P<method>\S+))?$"
+)
+JUL_BODY = re.compile(r"(?P<level>SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST): (?P<msg>.*)$")
+# slf4j-simple: "[%thread] LEVEL logger - msg", with showDateTime and no format a relative time first
+SLF4J_SIMPLE = re.compile(
+    r"(?:(?P<rel>\d+) )?\[(?P<thread>[^\]]*)\] (?P<level>" + LEVELS + r") (?P<logger>[\w.$\-]+) - (?P<msg>.*)$"
+)
+# no time at all: "message (class:line)" (log4j "%m (%c:%L)%n" and pasted snippets)
+BARE = re.compile(
+    r"(?:(?P<level>" + LEVELS + r") )?(?P<msg>.*) \((?P<logger>[\w$\-]+(?:\.[\w$\-]+)+)(?::(?P<lineno>\d+))?\)$"
+)
+
+
+def _log4j(m: re.Match[str]) -> Split:
+    ts, level, msg = m.group("ts", "level", "msg")
+    return Split(parse_ts(ts), level, None, m.group("logger") if "logger" in m.re.groupindex else None, msg)
+
+
+def _streams(m: re.Match[str]) -> Split:
+    return Split(parse_ts(m["ts"]), m["level"], m["thread"], m["logger"], m["msg"])
+
+
+def _spring(m: re.Match[str]) -> Split:
+    return Split(parse_ts(m["ts"]), m["level"], m["thread"].strip(), m["logger"], m["msg"])
+
+
+def _logback(m: re.Match[str]) -> Split:
+    return Split(parse_ts(m["ts"]), m["level"], m["thread"] or m["thread2"], m["logger"], m["msg"])
+
+
+def _logback_time(m: re.Match[str]) -> Split:
+    return Split(None, m["level"], m["thread"], m["logger"], m["msg"], {"time_of_day": m["time"]})
+
+
+def _yy(m: re.Match[str]) -> Split:
+    return Split(parse_ts(m["ts"]), m["level"], None, m["logger"], m["msg"])
+
+
+def _jul(m: re.Match[str]) -> Split:
+    # the header carries time and source; the level and message come on the next line
+    return Split(parse_ts(m["ts"]), None, None, m["logger"], "", {"jul_method": m["method"]})
+
+
+def _slf4j(m: re.Match[str]) -> Split:
+    extra = {"relative_ms": int(m["rel"])} if m["rel"] else None
+    return Split(None, m["level"], m["thread"], m["logger"], m["msg"], extra)
+
+
+def _bare(m: re.Match[str]) -> Split:
+    return Split(None, m["level"], None, m["logger"], m["msg"])
+
+
+_SPLITTERS: dict[str, Callable[[re.Match[str]], Split]] = {
+    "log4j": _log4j,
+    "log4j_logger_line": _log4j,
+    "streams": _streams,
+    "spring_boot": _spring,
+    "logback": _logback,
+    "logback_time": _logback_time,
+    "yy_slash": _yy,
+    "jul": _jul,
+    "slf4j_simple": _slf4j,
+    "bare": _bare,
+}
+
+LAYOUTS: dict[str, Layout] = {
+    "json": Layout("json", None, "JSON lines (logstash, ECS, log4j2 JsonLayout, docker json-file), also objects inside a JSON array"),
+    "log4j": Layout("log4j", LOG4J, "Kafka default '[%d] %p %m (%c)%n'", LOG4J_NO_LOGGER),
+    "log4j_logger_line": Layout("log4j_logger_line", LOG4J, "Connect '[%d] %p %m (%c:%L)%n'", LOG4J_NO_LOGGER),
+    "streams": Layout("streams", STREAMS, "'%d %-5p [%t] %c{2} (%F:%L) - %m%n', maybe indented"),
+    "spring_boot": Layout("spring_boot", SPRING_BOOT, "Spring Boot default console pattern (1.5-3.4)"),
+    "logback": Layout("logback", LOGBACK, "'%d %-5level [%thread] %logger - %msg' and '%d [%thread] %-5level %logger - %msg'"),
+    "logback_time": Layout("logback_time", LOGBACK_TIME, "logback default '%d{HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg' (no date: no ts_ms)"),
+    "yy_slash": Layout("yy_slash", YY_SLASH, "'%d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n'"),
+    "jul": Layout("jul", JUL_HEADER, "java.util.logging SimpleFormatter two-line records"),
+    "slf4j_simple": Layout("slf4j_simple", SLF4J_SIMPLE, "slf4j-simple '[thread] LEVEL logger - msg' with optional relative ms"),
+    "bare": Layout("bare", BARE, "no time: 'message (class:line)'"),
+    "plain": Layout("plain", None, "fallback: the whole line is the message"),
+}
+# sniffing order: more specific first (ties go to the earlier layout)
+SNIFF_ORDER: tuple[str, ...] = (
+    "json", "log4j", "streams", "spring_boot", "logback", "logback_time", "yy_slash", "jul",
+    "slf4j_simple", "bare",
+)
+
+
+# --- JSON lines --------------------------------------------------------------------------------
+
+_JSON_TS_KEYS = ("@timestamp", "timestamp", "ts", "time", "date", "timeMillis", "datetime", "asctime")
+_JSON_MSG_KEYS = ("message", "msg", "log.message", "@message", "text")
+_JSON_LEVEL_KEYS = ("level", "log.level", "severity", "levelname", "loglevel")
+_JSON_LOGGER_KEYS = ("logger_name", "logger", "log.logger", "loggerName", "name", "category")
+_JSON_THREAD_KEYS = ("thread_name", "thread", "process.thread.name", "threadName")
+
+
+def _first(obj: dict, keys: Sequence[str]):
+    for k in keys:
+        v = obj.get(k)
+        if v is not None:
+            return v
+    return None
+
+
+def _flatten_ecs(obj: dict) -> dict:
+    # ECS nests {"log": {"level": .., "logger": ..}, "process": {"thread": {"name": ..}}}
+    flat = dict(obj)
+    log = obj.get("log")
+    if isinstance(log, dict):
+        for k, v in log.items():
+            flat.setdefault(f"log.{k}", v)
+    proc = obj.get("process")
+    if isinstance(proc, dict) and isinstance(proc.get("thread"), dict):
+        flat.setdefault("process.thread.name", proc["thread"].get("name"))
+    return flat
+
+
+def _json_ts(value) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return epoch_number_ms(value)
+    if isinstance(value, str):
+        ts = parse_ts(value)
+        if ts is None and value.replace(".", "", 1).isdigit():
+            return epoch_number_ms(float(value))
+        return ts
+    if isinstance(value, dict) and "epochSecond" in value:  # log4j2 JsonLayout "instant"
+        return int(value["epochSecond"]) * 1000 + int(value.get("nanoOfSecond", 0)) // 1_000_000
+    return None
+
+
+def json_object(line: str) -> dict | None:
+    s = line.strip()
+    if s.endswith(","):
+        s = s[:-1].rstrip()
+    if not (s.startswith("{") and s.endswith("}")):
+        return None
+    try:
+        obj = json.loads(s)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def split_json(line: str) -> Split | None:
+    obj = json_object(line)
+    if obj is None:
+        return None
+    flat = _flatten_ecs(obj)
+    msg = _first(flat, _JSON_MSG_KEYS)
+    inner = obj.get("log")
+    if msg is None and isinstance(inner, str):
+        # docker json-file: {"log": "<the original line>\n", "stream": .., "time": ..}
+        inner_split = split_any(inner.rstrip("\n"))
+        if inner_split is not None:
+            if inner_split.ts_ms is None:
+                inner_split.ts_ms = _json_ts(obj.get("time"))
+            return inner_split
+        msg = inner.rstrip("\n")
+    if not isinstance(msg, str):
+        msg = "" if msg is None else json.dumps(msg)
+    ts = _json_ts(_first(flat, _JSON_TS_KEYS))
+    if ts is None and isinstance(obj.get("instant"), dict):
+        ts = _json_ts(obj["instant"])
+    level = _first(flat, _JSON_LEVEL_KEYS)
+    logger = _first(flat, _JSON_LOGGER_KEYS)
+    thread = _first(flat, _JSON_THREAD_KEYS)
+    extra = None
+    stack = _first(flat, ("stack_trace", "error.stack_trace", "exception", "thrown"))
+    if isinstance(stack, str) and stack:
+        extra = {"stack_trace": stack[:4000]}
+    return Split(
+        ts,
+        str(level).upper() if level is not None else None,
+        str(thread) if thread is not None else None,
+        str(logger) if logger is not None else None,
+        msg,
+        extra,
+    )
+
+
+def split_any(line: str) -> Split | None:
+    """Try every layout (used for lines embedded in other formats)."""
+    for name in SNIFF_ORDER[1:]:
+        s = LAYOUTS[name].split(line)
+        if s is not None and name not in ("jul", "bare"):
+            return s
+    return None
+
+
+# --- wrappers ----------------------------------------------------------------------------------
+
+# docker-compose v1/v2 service prefix "kafka_1  | " / "kafka-1  | "
+COMPOSE = re.compile(r"[\w.\-]+\s*\| ")
+# e-mail / markdown quoting
+QUOTE = re.compile(r"(?:> ?)+")
+# kubectl logs --timestamps / journald-style leading RFC 3339 time before the real line
+K8S_TS = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (?=\S)")
+# trailing collector suffix, e.g. CloudWatch export ",2023-08-20 23:44:46.000"
+SUFFIX = re.compile(r"(?<=\)),\s?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?$")
+
+WRAPPERS: dict[str, re.Pattern[str]] = {"compose": COMPOSE, "quote": QUOTE, "k8s_ts": K8S_TS, "suffix": SUFFIX}
+
+
+def strip_wrappers(line: str, wrappers: Sequence[str]) -> str:
+    for w in wrappers:
+        if w == "suffix":
+            m = SUFFIX.search(line)
+            if m:
+                line = line[: m.start()]
+        else:
+            m = WRAPPERS[w].match(line)
+            if m:
+                line = line[m.end():]
+    return line
+
+
+def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
+    """Wrappers present on most non-blank lines, in the order they must be stripped."""
+    body = [ln for ln in lines if ln.strip()]
+    if not body:
+        return ()
+    found: list[str] = []
+    current = body
+    for w in ("compose", "quote", "k8s_ts", "suffix"):
+        rx = WRAPPERS[w]
+        hits = sum(1 for ln in current if (rx.search(ln) if w == "suffix" else rx.match(ln)))
+        if hits * 2 > len(current):
+            if w == "k8s_ts":
+                # only a wrapper when what follows is itself a known layout
+                stripped = [strip_wrappers(ln, (w,)) for ln in current]
+                (inner, inner_hits), (outer, outer_hits) = best_layout(stripped), best_layout(current)
+                if inner in ("bare", "plain") or inner_hits < outer_hits or (
+                        inner_hits == outer_hits and outer not in ("bare", "plain")):
+                    continue
+            found.append(w)
+            current = [strip_wrappers(ln, (w,)) for ln in current]
+    return tuple(found)
+
+
+def best_layout(lines: Sequence[str]) -> tuple[str, int]:
+    """The layout that splits most of these lines (ties: earlier in SNIFF_ORDER)."""
+    best, best_hits = "plain", 0
+    body = [ln for ln in lines if ln.strip() and ln.strip() not in ("[", "]")]
+    for name in SNIFF_ORDER:
+        layout = LAYOUTS[name]
+        hits = 0
+        for ln in body:
+            if layout.split(ln) is not None:
+                hits += 1
+        if hits > best_hits:
+            best, best_hits = name, hits
+    if best == "log4j":
+        with_line = sum(1 for ln in body if (m := LOG4J.match(ln)) and m["lineno"])
+        if with_line * 2 > best_hits:
+            best = "log4j_logger_line"
+    return best, best_hits
+
+
+def detect_layout(lines: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    wrappers = detect_wrappers(lines)
+    stripped = [strip_wrappers(ln, wrappers) for ln in lines] if wrappers else list(lines)
+    name, _ = best_layout(stripped)
+    return name, wrappers
+
+
+# --- continuation lines ------------------------------------------------------------------------
+
+CONTINUATION = re.compile(
+    r"(?:\s|at [\w$.<>/]+\(|Caused by: |Suppressed: |\.\.\. \d+ (?:more|common frames omitted)"
+    r"|(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error|Throwable)(?::|$))"
+)
+
+
+def is_continuation(line: str) -> bool:
+    """A line that belongs to the record above it (tab/space indented, stack frames, exception
+    headers). Blank lines are handled by the reader."""
+    return CONTINUATION.match(line) is not None

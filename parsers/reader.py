@@ -1,0 +1,628 @@
+"""The reader: files and lines -> one LineOutcome per input line (parsed, ignored or unparsed).
+
+Public API (PARSERS_API.md): FileFormat, sniff, LineOutcome, parse_lines, parse_path, FileSummary,
+CANDIDATE_REGEX. Every input line gets exactly one outcome, in input order; a multi-line record
+(tab-continued lines, stack traces, java.util.logging's second line) yields its event on its first
+line and outcomes with the same status and no event on the others.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import io
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from parsers import client, layouts
+from parsers.base import IGNORE, Match
+from parsers.events import Event, Kind, Side
+
+
+def _optional(name: str) -> ModuleType | None:
+    # broker, dump and describe parsers come from a sibling branch; the reader works without them
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+broker = _optional("parsers.broker")
+offsets_dump = _optional("parsers.offsets_dump")
+groups_describe = _optional("parsers.groups_describe")
+
+MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
+MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
+SNIFF_LINES = 200
+
+
+@dataclass(frozen=True, slots=True)
+class FileFormat:
+    kind: str  # "log" | "offsets_dump" | "groups_describe" | "empty" | "binary"
+    layout: str  # a layouts.LAYOUTS name for logs, "n/a" otherwise
+    wrappers: tuple[str, ...] = ()  # additive: wrappers stripped from every line (layouts.WRAPPERS)
+
+
+class LineOutcome(NamedTuple):
+    """One input line's fate (immutable; a NamedTuple because one is built per input line)."""
+
+    line_no: int
+    status: str  # "parsed" | "ignored" | "unparsed"
+    event: Event | None
+    why: str | None
+
+
+@dataclass(slots=True)
+class FileSummary:
+    """Line accounting for one input; complete once its outcome iterator is exhausted."""
+
+    source: str
+    kind: str = "log"
+    layout: str = "n/a"
+    wrappers: tuple[str, ...] = ()
+    lines_read: int = 0
+    parsed: int = 0
+    ignored: int = 0
+    unparsed: int = 0
+    rejected: int = 0  # lines refused as binary/garbage/overlong (counted in ignored or unparsed too)
+    decode_errors: int = 0  # lines that contained bytes invalid in UTF-8 (replaced by U+FFFD)
+    clock_backwards: int = 0  # records whose time is earlier than the record before
+    kinds: Counter = field(default_factory=Counter)
+    reject_reasons: Counter = field(default_factory=Counter)
+    messages: list[str] = field(default_factory=list)
+
+    def count(self, o: LineOutcome) -> None:
+        self.lines_read += 1
+        if o.status == "parsed":
+            self.parsed += 1
+        elif o.status == "ignored":
+            self.ignored += 1
+        else:
+            self.unparsed += 1
+        if o.event is not None:
+            self.kinds[o.event.kind] += 1
+
+    @property
+    def balanced(self) -> bool:
+        return self.lines_read == self.parsed + self.ignored + self.unparsed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "kind": self.kind, "layout": self.layout, "wrappers": list(self.wrappers),
+            "lines_read": self.lines_read, "parsed": self.parsed, "ignored": self.ignored,
+            "unparsed": self.unparsed, "rejected": self.rejected, "decode_errors": self.decode_errors,
+            "clock_backwards": self.clock_backwards, "kinds": dict(self.kinds),
+            "reject_reasons": dict(self.reject_reasons), "messages": list(self.messages),
+        }
+
+
+# --- candidate lines ---------------------------------------------------------------------------
+
+def _candidate_words() -> list[str]:
+    words = set(client.CANDIDATE_WORDS)
+    for mod in (broker, offsets_dump, groups_describe):
+        words.update(getattr(mod, "CANDIDATE_WORDS", ()) if mod else ())
+    if broker is None:  # until the broker grammar lands: its prefixes
+        words.update(("GroupCoordinator", "GroupMetadataManager", "Group Metadata Manager", "[GroupId"))
+    if offsets_dump is None:
+        words.update(("::", "OffsetAndMetadata", "GroupMetadata", "offset: ", "__consumer_offsets"))
+    if groups_describe is None:
+        words.update(("CURRENT-OFFSET", "LOG-END-OFFSET", "has no active members", "CONSUMER-ID"))
+    words.add("Kafka version")  # AppInfoParser: the file states its client version
+    return sorted(words)
+
+
+# lines that continue a record: indented (tab, spaces, stack frames), "Caused by:", exception
+# headers; and java.util.logging record headers (their message is on the next line)
+_CONTINUATION_RX = (
+    r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
+    r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
+)
+
+
+def _java_safe_literal(word: str) -> str:
+    # escape only the metacharacters: the result means the same in Python re, Java regex and RE2
+    return "".join("\\" + c if c in "\\.[]{}()*+?^$|" else c for c in word)
+
+
+def _trie(words: Iterable[str]) -> str:
+    """The same words as one regex factored by leading character (Python's engine tries far fewer
+    alternatives per position)."""
+    by_first: dict[str, list[str]] = {}
+    for w in sorted(set(words)):
+        by_first.setdefault(w[0], []).append(w[1:])
+    parts = []
+    for c, rests in sorted(by_first.items()):
+        rests = sorted(set(rests), key=len, reverse=True)
+        if "" in rests:
+            parts.append(re.escape(c))
+        else:
+            parts.append(re.escape(c) + "(?:" + "|".join(re.escape(r) for r in rests) + ")")
+    return "|".join(parts)
+
+
+CANDIDATE_WORDS: tuple[str, ...] = tuple(_candidate_words())
+CANDIDATE_REGEX: str = "(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + _CONTINUATION_RX
+_CANDIDATE = re.compile(CANDIDATE_REGEX)
+# Python-side twin of CANDIDATE_REGEX, same meaning, faster: words (trie) anywhere + anchored forms at 0
+_CANDIDATE_WORDS_RX = re.compile(_trie(CANDIDATE_WORDS))
+_CANDIDATE_START_RX = re.compile(_CONTINUATION_RX.replace("|^", "|").lstrip("^"))
+
+
+def is_candidate(line: str) -> bool:
+    return _CANDIDATE_WORDS_RX.search(line) is not None or _CANDIDATE_START_RX.match(line) is not None
+
+
+def candidate_mask(texts: list[str]) -> list[bool]:
+    """CANDIDATE_REGEX over a batch of lines at C speed (RE2 through pyarrow.compute, the same
+    regex the JVM side uses); falls back to Python `re` without pyarrow."""
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:  # pragma: no cover - pyarrow is a dependency of the distribution
+        search = _CANDIDATE.search
+        return [search(t) is not None for t in texts]
+    return pc.match_substring_regex(pa.array(texts, type=pa.string()), CANDIDATE_REGEX).to_pylist()
+
+
+def prefilter(lines: Iterable[tuple[int, str]], counts: Counter | None = None) -> Iterator[tuple[int, str]]:
+    """The Python twin of the JVM-side `rlike(CANDIDATE_REGEX)` filter."""
+    for no, text in lines:
+        if is_candidate(text):
+            yield no, text
+        elif counts is not None:
+            counts["ignored"] += 1
+
+
+# --- sniffing ----------------------------------------------------------------------------------
+
+def _looks_binary(lines: list[str]) -> bool:
+    sample = "".join(lines[:50])[:8192]
+    if not sample:
+        return False
+    if "\x00" in sample:
+        return True
+    bad = sum(1 for c in sample if (ord(c) < 32 and c not in "\t\r\n\f") or c == "\ufffd")
+    return bad * 10 > len(sample)
+
+
+def sniff(first_lines: list[str], name: str = "") -> FileFormat:
+    lines = list(first_lines[:SNIFF_LINES])
+    if not any(ln.strip() for ln in lines):
+        return FileFormat("empty", "n/a")
+    if _looks_binary(lines):
+        return FileFormat("binary", "n/a")
+    wrappers = layouts.detect_wrappers(lines)
+    stripped = [layouts.strip_wrappers(ln, wrappers) for ln in lines] if wrappers else lines
+    if offsets_dump is not None and offsets_dump.looks_like_offsets_dump(stripped):
+        return FileFormat("offsets_dump", "n/a", wrappers)
+    if groups_describe is not None and groups_describe.looks_like_groups_describe(stripped):
+        return FileFormat("groups_describe", "n/a", wrappers)
+    layout, _hits = layouts.best_layout(stripped)
+    return FileFormat("log", layout, wrappers)
+
+
+# --- line guards -------------------------------------------------------------------------------
+
+_GARBAGE = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def _reject_reason(text: str) -> str | None:
+    if len(text) > MAX_LINE:
+        return f"line too long (more than {MAX_LINE} characters)"
+    if "\x00" in text:
+        return "binary data (NUL bytes) in line"
+    if _GARBAGE.search(text) is not None:
+        bad = len(_GARBAGE.findall(text))
+        if bad * 20 > len(text) or bad > 8:
+            return f"garbage line ({bad} control characters)"
+    return None
+
+
+# --- records -----------------------------------------------------------------------------------
+
+_BROKER_LOGGERS = frozenset({
+    "GroupCoordinator", "GroupMetadataManager", "GroupCoordinatorService", "CoordinatorRuntime",
+    "GroupCoordinatorShard", "OffsetMetadataManager", "ClassicGroup", "GenericGroup", "GroupMetadata",
+    "GroupMetadata$", "CoordinatorLoaderImpl", "CoordinatorLoader", "ConsumerGroup",
+})
+_BROKER_MSG = ("[GroupCoordinator", "[GroupMetadataManager", "[Group Metadata Manager")
+_VERSION = re.compile(r"Kafka version ?: ?(\S+)")
+
+
+class _Record:
+    __slots__ = ("first_no", "split", "lines", "nos", "texts")
+
+    def __init__(self, no: int, split: layouts.Split, text: str) -> None:
+        self.first_no = no
+        self.split = split
+        self.nos: list[int] | None = None  # continuation line numbers (lazily created)
+        self.texts: list[str] | None = None  # continuation texts
+        self.lines = text
+
+    def add(self, no: int, text: str) -> None:
+        if self.nos is None:
+            self.nos, self.texts = [no], [text]
+        else:
+            self.nos.append(no)
+            self.texts.append(text)  # type: ignore[union-attr]
+
+
+@lru_cache(maxsize=1024)
+def _broker_logger(logger: str) -> bool:
+    return _is_broker(logger, "")
+
+
+def _is_broker(logger: str | None, message: str) -> bool:
+    if message.startswith(_BROKER_MSG):
+        return True
+    if not logger:
+        return False
+    if logger.startswith(("kafka.coordinator", "org.apache.kafka.coordinator", "o.a.k.coordinator")):
+        return True
+    return client.logger_class(logger) in _BROKER_LOGGERS
+
+
+class _LogParser:
+    """The state machine behind parse_lines for kind == "log"."""
+
+    def __init__(self, source: str, fmt: FileFormat, stats: dict[str, Any]) -> None:
+        self.source = source
+        self.layout = layouts.LAYOUTS.get(fmt.layout, layouts.LAYOUTS["plain"])
+        self.wrappers = fmt.wrappers
+        self.stats = stats
+        self.pending: _Record | None = None
+        self.last_no = 0
+        self.last_ts: int | None = None
+        self.version: str | None = None
+        self.jul = fmt.layout == "jul"
+
+    def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
+        """Append the outcomes this line completes (the record before it, or the line itself)."""
+        orig = text
+        if self.wrappers:
+            text = layouts.strip_wrappers(text, self.wrappers)
+        gap = no != self.last_no + 1
+        self.last_no = no
+        if len(text) > MAX_LINE or (not text.isprintable() and _GARBAGE.search(text) is not None):
+            reason = _reject_reason(text)
+            if reason is not None:
+                self.flush(out)
+                out.append(self._reject(no, text, reason))
+                return
+        p = self.pending
+        if p is not None and gap:
+            self.flush(out)
+            p = None
+        if not text or text.isspace():
+            self.flush(out)
+            out.append(LineOutcome(no, "ignored", None, None))
+            return
+        if self.jul and p is not None and p.split.level is None:
+            m = layouts.JUL_BODY.match(text)
+            if m is not None:  # the second line of a java.util.logging record
+                p.split.level = m.group("level")
+                p.split.message = m.group("msg")
+                p.add(no, text)
+                return
+        sp = self.layout.split(text)
+        if sp is None:
+            if p is not None and layouts.is_continuation(text):
+                p.add(no, text)
+                return
+            if text.startswith("$ "):  # a shell command pasted above its output
+                self.flush(out)
+                out.append(LineOutcome(no, "ignored", None, None))
+                return
+            stripped = text.strip()
+            if stripped in ("[", "]", "],", "{", "}"):  # JSON array brackets around JSON lines
+                self.flush(out)
+                out.append(LineOutcome(no, "ignored", None, None))
+                return
+            # a line outside the file's layout: its whole text is the message
+            sp = layouts.Split(None, None, None, None, text)
+        if p is not None:
+            self.flush(out)
+        self.pending = _Record(no, sp, orig)
+
+    def flush(self, out: list[LineOutcome]) -> None:
+        p = self.pending
+        if p is None:
+            return
+        self.pending = None
+        ts = p.split.ts_ms
+        if ts is not None:
+            if self.last_ts is not None and ts < self.last_ts:
+                self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
+            self.last_ts = ts
+        status, event, why = self._classify(p)
+        out.append(LineOutcome(p.first_no, status, event, why))
+        if p.nos:
+            for no in p.nos:
+                out.append(LineOutcome(no, status, None, None))
+
+    def _classify(self, p: _Record) -> tuple[str, Event | None, str | None]:
+        sp = p.split
+        head = sp.message
+        msg = head + "\n" + "\n".join(p.texts) if p.texts else head
+        if "Kafka version" in head[:40]:
+            m = _VERSION.search(head)
+            if m:
+                self.version = m.group(1)
+                return "ignored", None, None
+        logger = sp.logger
+        side = Side.CLIENT
+        if (head[:2] == "[G" and head.startswith(_BROKER_MSG)) or (logger is not None and _broker_logger(logger)):
+            side = Side.BROKER
+            if broker is None:
+                res: Any = None
+                why = "broker coordinator line (the broker grammar is not installed)"
+            else:
+                res = broker.parse_broker_message(msg, logger)
+                why = "no broker rule matched"
+        else:
+            res = client.parse_client(msg, logger)
+            why = "no client rule matched"
+            if type(res) is tuple:  # hot path: (rule, kind, fields)
+                raw = p.lines if p.texts is None else p.lines + "\n" + "\n".join(p.texts)
+                if len(raw) > MAX_RAW:
+                    raw = raw[:MAX_RAW]
+                rule, kind, f = res
+                extra = f.pop("extra", None) or {}
+                extra["rule"] = rule
+                if sp.level:
+                    extra["level"] = sp.level
+                if sp.thread:
+                    extra["thread"] = sp.thread
+                if logger:
+                    extra["logger"] = logger
+                if sp.extra:
+                    extra.update(sp.extra)
+                if self.version is not None:
+                    f["kafka_version_hint"] = self.version
+                return "parsed", Event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra=extra, **f), None
+        if res is IGNORE:
+            return "ignored", None, None
+        raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines
+        if len(raw) > MAX_RAW:
+            raw = raw[:MAX_RAW]
+        if res is None:
+            words = " ".join(client.split_prefix(head)[1].split()[:4])
+            return "unparsed", self._unparsed(p, side, raw, head), f"{why} (message starts: {words!r})"
+        return "parsed", self._event(p, side, raw, res), None
+
+    def _extra(self, sp: layouts.Split, extra: dict[str, Any] | None) -> dict[str, Any]:
+        out: dict[str, Any] = extra if extra is not None else {}
+        if sp.level:
+            out["level"] = sp.level
+        if sp.thread:
+            out["thread"] = sp.thread
+        if sp.logger:
+            out["logger"] = sp.logger
+        if sp.extra:
+            out.update(sp.extra)
+        return out
+
+    def _event(self, p: _Record, side: str, raw: str, res: Match) -> Event:
+        f = res.fields  # a fresh dict per Match: ours to consume
+        extra = self._extra(p.split, f.pop("extra", None))
+        extra["rule"] = res.rule
+        if self.version is not None:
+            f["kafka_version_hint"] = self.version
+        ts = p.split.ts_ms
+        if "ts_ms" in f:
+            rec_ts = f.pop("ts_ms")
+            ts = ts if ts is not None else rec_ts
+        return Event(self.source, p.first_no, side, res.kind, raw, ts, extra=extra, **f)
+
+    def _unparsed(self, p: _Record, side: str, raw: str, head: str) -> Event:
+        prefix, _ = client.split_prefix(head)
+        prefix.pop("context", None)
+        extra = self._extra(p.split, prefix.pop("extra", None))
+        return Event(source=self.source, line_no=p.first_no, side=side, kind=Kind.UNPARSED.value,
+                     raw=raw, ts_ms=p.split.ts_ms, extra=extra, **prefix)
+
+    def _reject(self, no: int, text: str, reason: str) -> LineOutcome:
+        self.stats["rejected"] = self.stats.get("rejected", 0) + 1
+        self.stats.setdefault("reject_reasons", Counter())[reason.split(" (")[0]] += 1
+        head = text[:2000]
+        if is_candidate(head) and "\x00" not in head:
+            ev = Event(source=self.source, line_no=no, side=Side.CLIENT, kind=Kind.UNPARSED.value, raw=head,
+                       extra={"rejected": reason})
+            return LineOutcome(no, "unparsed", ev, reason)
+        return LineOutcome(no, "ignored", None, reason)
+
+
+def _record_parser(source: str, fmt: FileFormat, stats: dict[str, Any]):
+    """Per-line parsers for the non-log kinds (dumps, describe tables)."""
+    if fmt.kind == "offsets_dump" and offsets_dump is not None:
+        return Side.OFFSETS, offsets_dump.parse_offsets_dump_line
+    if fmt.kind == "groups_describe" and groups_describe is not None:
+        return Side.DESCRIBE, groups_describe.DescribeParser().feed
+    return None, None
+
+
+def _parse_records(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat,
+                   stats: dict[str, Any]) -> Iterator[LineOutcome]:
+    side, feed = _record_parser(source, fmt, stats)
+    for no, text in lines:
+        if fmt.wrappers:
+            text = layouts.strip_wrappers(text, fmt.wrappers)
+        reason = _reject_reason(text)
+        if reason is not None:
+            stats["rejected"] = stats.get("rejected", 0) + 1
+            stats.setdefault("reject_reasons", Counter())[reason.split(" (")[0]] += 1
+            yield LineOutcome(no, "ignored", None, reason)
+            continue
+        if not text.strip() or feed is None:
+            yield LineOutcome(no, "ignored", None, None)
+            continue
+        res = feed(text)
+        if res is IGNORE:
+            yield LineOutcome(no, "ignored", None, None)
+        elif res is None:
+            if is_candidate(text):
+                ev = Event(source=source, line_no=no, side=side, kind=Kind.UNPARSED.value, raw=text[:MAX_RAW])
+                yield LineOutcome(no, "unparsed", ev, f"no {fmt.kind} rule matched")
+            else:
+                yield LineOutcome(no, "ignored", None, None)
+        else:
+            f = dict(res.fields)
+            extra = dict(f.pop("extra", None) or {})
+            extra["rule"] = res.rule
+            ev = Event(source=source, line_no=no, side=side, kind=res.kind, raw=text[:MAX_RAW], extra=extra, **f)
+            yield LineOutcome(no, "parsed", ev, None)
+
+
+def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat | None = None,
+                *, _stats: dict[str, Any] | None = None) -> Iterator[LineOutcome]:
+    """Outcomes for (line_no, text) pairs in file order (gaps allowed: filtered non-candidates)."""
+    stats: dict[str, Any] = _stats if _stats is not None else {}
+    it = iter(lines)
+    if fmt is None:
+        head: list[tuple[int, str]] = []
+        for pair in it:
+            head.append(pair)
+            if len(head) >= SNIFF_LINES:
+                break
+        fmt = sniff([t for _, t in head])
+        stats["format"] = fmt
+        it = _chain(head, it)
+    stats.setdefault("format", fmt)
+    if fmt.kind == "log":
+        lp = _LogParser(source, fmt, stats)
+        feed = lp.feed
+        out: list[LineOutcome] = []
+        for no, text in it:
+            feed(no, text, out)
+            if out:
+                yield from out
+                out.clear()
+        lp.flush(out)
+        yield from out
+    elif fmt.kind in ("empty", "binary"):
+        why = "binary file" if fmt.kind == "binary" else None
+        for no, _text in it:
+            yield LineOutcome(no, "ignored", None, why)
+            if why:
+                stats["rejected"] = stats.get("rejected", 0) + 1
+    else:
+        yield from _parse_records(source, it, fmt, stats)
+
+
+def _chain(head: list[tuple[int, str]], rest: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    yield from head
+    yield from rest
+
+
+# --- files -------------------------------------------------------------------------------------
+
+def _open_text(path: str) -> tuple[io.TextIOBase, bool]:
+    raw = open(path, "rb")  # noqa: SIM115 - closed by the caller's generator
+    magic = raw.read(2)
+    raw.seek(0)
+    stream: Any = gzip.GzipFile(fileobj=raw) if magic == b"\x1f\x8b" else raw
+    return io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None), magic == b"\x1f\x8b"
+
+
+def _numbered(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[tuple[int, str]]:
+    """(line number, text) pairs; an overlong line is cut at MAX_LINE + 1 characters while reading
+    (the rest is skipped without being held in memory) so the reader rejects it as too long."""
+    no = 0
+    readline = text_stream.readline
+    while True:
+        line = readline(MAX_LINE + 1)
+        if not line:
+            return
+        no += 1
+        if len(line) > MAX_LINE and not line.endswith(("\n", "\r")):
+            while True:  # skip the rest of the overlong line
+                rest = readline(MAX_LINE + 1)
+                if not rest or rest.endswith(("\n", "\r")):
+                    break
+        line = line.rstrip("\r\n")
+        if "\ufffd" in line:
+            stats["decode_errors"] = stats.get("decode_errors", 0) + 1
+        yield no, line
+
+
+def parse_path(path: str, layout: str | None = None) -> tuple[Iterator[LineOutcome], FileSummary]:
+    """Read one file (plain or gzip). The summary is complete once the iterator is exhausted."""
+    summary = FileSummary(source=path)
+    if path != "-" and not os.path.exists(path):
+        summary.kind = "missing"
+        summary.messages.append(f"{path}: no such file")
+        return iter(()), summary
+    if os.path.isdir(path):
+        summary.kind = "unreadable"
+        summary.messages.append(f"{path}: is a directory")
+        return iter(()), summary
+    if layout is not None and layout not in layouts.LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r} (known: {', '.join(sorted(layouts.LAYOUTS))})")
+    try:
+        stream, gz = _open_text(path)
+    except OSError as exc:
+        summary.kind = "unreadable"
+        summary.messages.append(f"{path}: cannot read ({exc.strerror or exc})")
+        return iter(()), summary
+    return _iterate(path, stream, layout, summary), summary
+
+
+def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str | None = None
+                 ) -> tuple[Iterator[LineOutcome], FileSummary]:
+    """Like parse_path for an already open binary stream (standard input); gzip is detected."""
+    if layout is not None and layout not in layouts.LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r} (known: {', '.join(sorted(layouts.LAYOUTS))})")
+    summary = FileSummary(source=source)
+    peek = binary.peek(2)[:2] if hasattr(binary, "peek") else b""
+    stream: Any = gzip.GzipFile(fileobj=binary) if peek == b"\x1f\x8b" else binary
+    text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None)
+    return _iterate(source, text, layout, summary), summary
+
+
+def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: FileSummary) -> Iterator[LineOutcome]:
+    stats: dict[str, Any] = {}
+    try:
+        numbered = _numbered(stream, stats)
+        head: list[tuple[int, str]] = []
+        try:
+            for pair in numbered:
+                head.append(pair)
+                if len(head) >= SNIFF_LINES:
+                    break
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            summary.messages.append(f"{source}: read error ({exc})")
+        fmt = sniff([t for _, t in head], source)
+        if layout is not None and fmt.kind in ("log", "offsets_dump", "groups_describe"):
+            fmt = FileFormat("log", layout, fmt.wrappers)
+        summary.kind, summary.layout, summary.wrappers = fmt.kind, fmt.layout, fmt.wrappers
+        if fmt.kind == "empty" and not head:
+            summary.messages.append(f"{source}: empty file")
+        elif fmt.kind == "binary":
+            summary.messages.append(f"{source}: binary file (NUL or control bytes), not parsed")
+        try:
+            for o in parse_lines(source, _chain(head, numbered), fmt, _stats=stats):
+                summary.count(o)
+                yield o
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            summary.messages.append(f"{source}: read error after line {summary.lines_read} ({exc})")
+    finally:
+        stream.close()
+        summary.rejected = stats.get("rejected", 0)
+        summary.reject_reasons = stats.get("reject_reasons", Counter())
+        summary.decode_errors = stats.get("decode_errors", 0)
+        summary.clock_backwards = stats.get("clock_backwards", 0)
+        if summary.decode_errors:
+            summary.messages.append(
+                f"{source}: {summary.decode_errors} line(s) not valid UTF-8 (bad bytes replaced by U+FFFD)")
+        if summary.rejected and summary.kind != "binary":
+            summary.messages.append(f"{source}: {summary.rejected} line(s) rejected: "
+                                    + ", ".join(f"{k} x{v}" for k, v in summary.reject_reasons.items()))
+        if summary.clock_backwards:
+            summary.messages.append(f"{source}: clock goes backwards {summary.clock_backwards} time(s)")

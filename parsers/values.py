@@ -1,0 +1,194 @@
+"""Values embedded in Kafka client messages (Java `toString` renderings) -> Event fields.
+
+Each function takes the text of one `{}` placeholder. Structured values (Generation{..}, nodes,
+Coordinator(..), request/response dumps, assignment maps, FetchPosition{..}) are parsed by the
+LALR value grammar (parsers/grammars/client.lark via parsers.grammar); the flat, high-volume ones
+(partition lists, commit offset maps) by a regex with the same meaning (tests check both agree),
+and every function falls back to a regex when text is outside the grammar (truncated or redacted
+lines). Results are memoised: the same generation, node or partition list recurs on many lines.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from parsers.grammar import parse_value
+
+# AbstractCoordinator.Generation#toString (1.0+): Generation{generationId=5, memberId='m', protocol='range'}
+_GENERATION = re.compile(r"Generation\{generationId=(-?\d+), memberId='([^']*)', protocol='([^']*)'\}")
+# Node#toString: "host:port (id: 1 rack: null)" (+ " isFenced: false" in 3.7+); older "Node(1, host, port)"
+_NODE = re.compile(r"(?P<host>\S+?):(?P<port>\d+) \(id: (?P<id>-?\d+|\.\.\.) rack: [^)]*\)")
+_NODE_ANY = re.compile(r"(?P<host>\S+) \(id: (?P<id>\S+) rack: [^)]*\)")
+_NODE_OLD = re.compile(r"Node\((?P<id>-?\d+), (?P<host>[^,]+), (?P<port>\d+)\)")
+# 3.7+ CoordinatorRequestManager: Coordinator(key='g', nodeId=1, host='kafka', port=29092, errorCode=0, ...)
+_COORD_DATA = re.compile(r"nodeId=(?P<id>-?\d+), host='(?P<host>[^']*)', port=(?P<port>\d+)")
+# TopicPartition#toString is "topic-N"; topic names are [a-zA-Z0-9._-]
+_TP = re.compile(r"(?<![\w.\-])([A-Za-z0-9._\-]+)-(\d+)(?![\w.\-])")
+_TP_ONE = re.compile(r"([A-Za-z0-9._\-]+)-(\d+)$")
+# OffsetAndMetadata{offset=6, leaderEpoch=0, metadata=''} keyed by partition in commit maps
+_OFFSET_ENTRY = re.compile(r"([A-Za-z0-9._\-]+-\d+)=OffsetAndMetadata\{offset=(-?\d+)(?:, leaderEpoch=([^,}]*))?")
+_FETCH_POSITION = re.compile(r"offset=(-?\d+)")
+_FETCH_POSITION_HEAD = re.compile(r"FetchPosition\{offset=(-?\d+)[,}]")
+# Struct / *Data toString keys of the 0.9-2.x request/response dumps and 2.x+ generated messages
+_STRUCT_KEYS = re.compile(
+    r"\b(generation_id|generationId|member_id|memberId|memberEpoch|member_epoch|group_id|groupId|"
+    r"leader_id|leader|protocol_name|protocolName|group_protocol|error_code|errorCode|"
+    r"group_instance_id|groupInstanceId)=('?)([^,)}\s']*)\2"
+)
+_STRUCT_FIELD = {
+    "generation_id": "generation", "generationId": "generation",
+    "member_id": "member_id", "memberId": "member_id",
+    "memberEpoch": "member_epoch", "member_epoch": "member_epoch",
+    "group_id": "group_id", "groupId": "group_id",
+    "leader_id": "leader", "leader": "leader",
+    "protocol_name": "protocol", "protocolName": "protocol", "group_protocol": "protocol",
+    "error_code": "error_code", "errorCode": "error_code",
+    "group_instance_id": "instance_id", "groupInstanceId": "instance_id",
+}
+
+
+@lru_cache(maxsize=8192)
+def generation(text: str) -> tuple[int | None, str | None, str | None]:
+    """Generation{...} or a bare integer -> (generation, member_id, protocol)."""
+    m = _GENERATION.fullmatch(text.strip())
+    if m:  # fast path for the exact rendering; the grammar handles the rest
+        return int(m.group(1)), m.group(2) or None, m.group(3) or None
+    v = parse_value(text) if "Generation{" in text else None
+    if isinstance(v, dict) and v.get("@type") == "Generation":
+        try:
+            return int(v["generationId"]), v.get("memberId") or None, v.get("protocol") or None
+        except (KeyError, TypeError, ValueError):
+            pass
+    m = _GENERATION.search(text)
+    if m:
+        return int(m.group(1)), m.group(2) or None, m.group(3) or None
+    t = text.strip()
+    if t.lstrip("-").isdigit():
+        return int(t), None, None
+    return None, None, None
+
+
+@lru_cache(maxsize=4096)
+def node(text: str) -> tuple[str | None, int | None]:
+    """A coordinator rendering -> ("host:port" or id text, node id)."""
+    m = _NODE.fullmatch(text.strip())
+    if m:  # fast path for the exact Node rendering; the grammar handles the rest
+        return f"{m.group('host')}:{m.group('port')}", int(m.group("id"))
+    v = parse_value(text) if "(" in text else None
+    if isinstance(v, dict) and v.get("@type") in ("Node", "Coordinator"):
+        host = v.get("host")
+        port = v.get("port")
+        nid = v.get("id", v.get("nodeId"))
+        if host in (None, "...") or nid in (None, "..."):
+            return None, None
+        try:
+            return (f"{host}:{port}" if port else host), int(nid)
+        except (TypeError, ValueError):
+            return (f"{host}:{port}" if port else host), None
+    for rx in (_NODE, _COORD_DATA, _NODE_OLD):
+        m = rx.search(text)
+        if m:
+            nid = m.group("id")
+            host = m.group("host")
+            if host == "..." or nid == "...":
+                return None, None  # redacted by whoever pasted the log
+            return f"{host}:{m.group('port')}", int(nid)
+    m = _NODE_ANY.search(text)
+    if m is not None:
+        host, nid = m.group("host"), m.group("id")
+        if host == "..." or nid == "...":
+            return None, None
+        return host, int(nid) if nid.lstrip("-").isdigit() else None
+    t = text.strip().rstrip(".")
+    if t.lstrip("-").isdigit():
+        return t, int(t)
+    if not t or t in ("...", "null"):
+        return None, None
+    return t, None
+
+
+@lru_cache(maxsize=16384)
+def partitions(text: str) -> tuple[str, ...]:
+    """Every "topic-N" in a partition list/set/map rendering, in order, without duplicates."""
+    seen: dict[str, None] = {}
+    for m in _TP.finditer(text):
+        seen.setdefault(f"{m.group(1)}-{m.group(2)}", None)
+    return tuple(seen)
+
+
+def topic_partition(text: str) -> tuple[str | None, int | None]:
+    m = _TP_ONE.match(text.strip())
+    if not m:
+        return None, None
+    return m.group(1), int(m.group(2))
+
+
+@lru_cache(maxsize=8192)
+def offsets_map(text: str) -> tuple[tuple[str, int, str | None], ...]:
+    """{tp=OffsetAndMetadata{offset=N, leaderEpoch=E, ...}, ...} -> ((tp, offset, epoch), ...)."""
+    return tuple((m.group(1), int(m.group(2)), m.group(3)) for m in _OFFSET_ENTRY.finditer(text))
+
+
+def fetch_position_offset(text: str) -> int | None:
+    t = text.strip()
+    if t.lstrip("-").isdigit():
+        return int(t)
+    m = _FETCH_POSITION_HEAD.match(t)
+    if m:  # FetchPosition{offset=N, ...}: the offset comes first
+        return int(m.group(1))
+    v = parse_value(t) if "{" in t else None
+    if isinstance(v, dict) and str(v.get("offset", "")).lstrip("-").isdigit():
+        return int(v["offset"])
+    m = _FETCH_POSITION.search(t)
+    return int(m.group(1)) if m else None
+
+
+def _struct_value(field: str, v: Any) -> Any:
+    if field in ("generation", "member_epoch", "error_code"):
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            return None
+    return None if v in (None, "", "null") else v
+
+
+@lru_cache(maxsize=4096)
+def struct_fields(text: str) -> tuple[tuple[str, Any], ...]:
+    """Known keys of a request/response dump -> ((field, value), ...).
+
+    Grammar first (top-level keys of the Struct/Data rendering, so a nested member's id does not
+    shadow the response's own); regex over the text (first occurrence wins) when the dump is
+    truncated or otherwise outside the grammar."""
+    out: dict[str, Any] = {}
+    v = parse_value(text)
+    if isinstance(v, dict):
+        for k, val in v.items():
+            f = _STRUCT_FIELD.get(k)
+            if f is not None and f not in out and (val is None or isinstance(val, str)):
+                conv = _struct_value(f, val)
+                if conv is not None:
+                    out[f] = conv
+        return tuple(out.items())
+    for m in _STRUCT_KEYS.finditer(text):
+        f = _STRUCT_FIELD[m.group(1)]
+        if f in out:
+            continue
+        conv = _struct_value(f, m.group(3))
+        if conv is not None:
+            out[f] = conv
+    return tuple(out.items())
+
+
+# ConsumerPartitionAssignor.Assignment#toString keyed by member (leader's "Finished assignment" map):
+# {member-1=Assignment(partitions=[t-0, t-1]), member-2=Assignment(partitions=[t-2])}
+_ASSIGNMENT_ENTRY = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")
+
+
+@lru_cache(maxsize=4096)
+def assignment_map(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    v = parse_value(text) if "=Assignment(" in text else None
+    if isinstance(v, dict) and all(isinstance(a, dict) and a.get("@type") == "Assignment" for a in v.values()):
+        return tuple((member, tuple(a.get("partitions") or ())) for member, a in v.items())
+    return tuple((m.group(1), partitions(m.group(2))) for m in _ASSIGNMENT_ENTRY.finditer(text))

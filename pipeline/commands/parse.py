@@ -1,0 +1,101 @@
+"""`coordscope parse`: log files, dumps and describe tables -> JSON lines of events."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "parse",
+        help="parse logs/dumps into coordination events (JSON lines on stdout, summary on stderr)",
+        description="Parse Kafka client and broker coordinator logs, __consumer_offsets dumps and "
+        "kafka-consumer-groups --describe output. Prints one JSON object per event (parsed and "
+        "unparsed candidate lines; not the ignored ones) on standard output and the line accounting "
+        "(lines read, ignored, parsed, unparsed, per-kind counts, each file's layout) on standard "
+        "error. Files may be gzip-compressed; directories are read recursively; '-' reads standard input.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="file, directory or '-' for standard input")
+    p.add_argument("--layout", metavar="NAME",
+                   help="force the log layout instead of detecting it (see 'docs/parsers.md'; "
+                   "e.g. log4j, log4j_logger_line, spring_boot, logback, yy_slash, json, jul, "
+                   "slf4j_simple, bare, streams, plain)")
+    p.add_argument("--summary-json", action="store_true", help="print the summary on stderr as one JSON object")
+    p.add_argument("--no-events", action="store_true", help="only the summary (no events on stdout)")
+    return p
+
+
+def _expand(paths: list[str]) -> list[str]:
+    out: list[str] = []
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                out.extend(os.path.join(root, f) for f in sorted(files) if not f.startswith("."))
+        else:
+            out.append(path)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from parsers import layouts
+    from parsers.reader import parse_path, parse_stream
+    from pipeline.cli import UsageError
+
+    if args.layout is not None and args.layout not in layouts.LAYOUTS:
+        raise UsageError(f"unknown layout {args.layout!r}; known layouts: {', '.join(sorted(layouts.LAYOUTS))}")
+    if args.paths.count("-") > 1:
+        raise UsageError("'-' (standard input) may be given only once")
+    out = sys.stdout
+    totals: Counter = Counter()
+    kinds: Counter = Counter()
+    files: list[dict] = []
+    failed = 0
+    for path in _expand(args.paths):
+        if path == "-":
+            outcomes, summary = parse_stream(sys.stdin.buffer, "-", args.layout)
+        else:
+            outcomes, summary = parse_path(path, args.layout)
+        for o in outcomes:
+            if o.event is None or args.no_events:
+                continue
+            d = o.event.to_dict()
+            if o.status == "unparsed" and o.why:
+                d["why"] = o.why
+            out.write(json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n")
+        if summary.kind in ("missing", "unreadable"):
+            failed += 1
+        for key in ("lines_read", "parsed", "ignored", "unparsed", "rejected", "decode_errors", "clock_backwards"):
+            totals[key] += getattr(summary, key)
+        kinds.update(summary.kinds)
+        files.append(summary.to_dict())
+    out.flush()
+    _print_summary(files, totals, kinds, args.summary_json)
+    return 1 if failed else 0
+
+
+def _print_summary(files: list[dict], totals: Counter, kinds: Counter, as_json: bool) -> None:
+    err = sys.stderr
+    if as_json:
+        err.write(json.dumps({"files": files, "totals": dict(totals), "kinds": dict(kinds)}) + "\n")
+        return
+    for f in files:
+        if f["kind"] in ("missing", "unreadable"):
+            for m in f["messages"]:
+                err.write(f"coordscope parse: {m}\n")
+            continue
+        wrappers = f" wrappers={','.join(f['wrappers'])}" if f["wrappers"] else ""
+        err.write(f"{f['source']}: {f['kind']} layout={f['layout']}{wrappers} lines={f['lines_read']} "
+                  f"parsed={f['parsed']} ignored={f['ignored']} unparsed={f['unparsed']} "
+                  f"rejected={f['rejected']}\n")
+        for m in f["messages"]:
+            err.write(f"  note: {m}\n")
+    err.write(f"total: {len(files)} input(s), lines read {totals['lines_read']}, ignored {totals['ignored']}, "
+              f"parsed {totals['parsed']}, unparsed {totals['unparsed']}, rejected {totals['rejected']}\n")
+    if kinds:
+        err.write("kinds: " + ", ".join(f"{k}={v}" for k, v in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+                  + "\n")

@@ -1,0 +1,785 @@
+"""The collecting pass: deduplicate, order, and fold one group's events into generations,
+memberships, member lives, ownership intervals and observations.
+
+Ordering: events are sorted by time, but every cross-host conclusion is drawn from generation
+numbers and per-stream (single-clock) order, so a few seconds of skew between hosts do not change
+which generation an event belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from operator import attrgetter
+from typing import Any
+
+from parsers.events import Event
+from pipeline.replay_rules.reasons import (
+    ASSIGNMENT_FROM_LEADER,
+    PREPARE_OLD_GEN,
+    STATIC_REPLACE,
+    classify_leave,
+    classify_removal,
+)
+from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
+
+# kinds logged by the consumer's own (poll) thread, not its heartbeat thread
+_MAIN_THREAD = frozenset({"partitions_revoked", "partitions_lost", "partitions_assigned", "join_started",
+                          "offset_committed", "offset_commit_failed", "offset_fetched", "sync_succeeded",
+                          "join_succeeded", "generation_reset"})
+_MEMBER_COUNT = re.compile(r"with (\d+) members")
+FENCING_ERRORS = ("FENCED_INSTANCE_ID", "FencedInstanceId")
+STALE_ERRORS = ("ILLEGAL_GENERATION", "UNKNOWN_MEMBER_ID", "REBALANCE_IN_PROGRESS", "CommitFailed",
+                "IllegalGeneration", "UnknownMemberId", "RebalanceInProgress")
+EXPELLED_ERRORS = ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "UnknownMemberId", "IllegalGeneration")
+
+
+def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[str]]:
+    """Drop lines ingested twice (same raw text and time from another source), give untimed lines
+    the time of the line before them in their source, and sort by (time, source, line).
+
+    The n-th occurrence of a (raw, ts) pair in one source matches the n-th occurrence in another,
+    so a file that legitimately repeats a line keeps every repetition. The source that sorts first
+    keeps its evidence. Returns (events, duplicates dropped, evidence of the dropped copies)."""
+    by_source: dict[str, list[Event]] = {}
+    # raw texts seen in more than one source are the only candidates for dropping
+    owner: dict[str, str] = {}
+    shared: set[str] = set()
+    untimed = False
+    for ev in events:
+        src = ev.source
+        lst = by_source.get(src)
+        if lst is None:
+            lst = by_source[src] = []
+        lst.append(ev)
+        if owner.setdefault(ev.raw, src) != src:
+            shared.add(ev.raw)
+        if ev.ts_ms is None:
+            untimed = True
+    sources = sorted(by_source)
+    for src in sources:
+        by_source[src].sort(key=_line_no)    # linear when already in line order
+    if not shared and not untimed:
+        kept = [ev for src in sources for ev in by_source[src]]
+        kept.sort(key=_ts_only)
+        return kept, 0, []
+    kept: list[Event] = []
+    dropped: list[str] = []
+    nth: dict[tuple[str, str, int | None], int] = {}
+    first_source: dict[tuple[str, int | None, int], str] = {}
+    for src in sources:
+        last_ts = None
+        for ev in by_source[src]:
+            ts = ev.ts_ms
+            if shared and ev.raw in shared:
+                k = (src, ev.raw, ts)
+                n = nth.get(k, 0)
+                nth[k] = n + 1
+                if first_source.setdefault((ev.raw, ts, n), src) != src:
+                    dropped.append(ev.evidence)
+                    continue
+            if ts is None:
+                if last_ts is not None:
+                    ev = replace(ev, ts_ms=last_ts, extra={**ev.extra, "ts_inferred": True})
+            else:
+                last_ts = ts
+            kept.append(ev)
+    # stable sort by time keeps (source, line) order among equal times; untimed lines at the start
+    # of a source (nothing to inherit) go first
+    kept.sort(key=_ts_key)
+    return kept, len(dropped), dropped
+
+
+_line_no = attrgetter("line_no")
+
+
+def _ts_key(ev: Event) -> int:
+    ts = ev.ts_ms
+    return -1 if ts is None else ts
+
+
+_ts_only = attrgetter("ts_ms")
+
+
+@dataclass
+class GroupState:
+    group_id: str | None
+    gens: dict[int, Gen] = field(default_factory=dict)
+    streams: dict[tuple[str, str | None], Stream] = field(default_factory=dict)
+    lives: dict[str, MemberLife] = field(default_factory=dict)
+    intervals: list[Interval] = field(default_factory=list)
+    obs: list[Observation] = field(default_factory=list)
+    # (kind, ts, topic, partition, offset, member, reason, Event), in time order
+    offsets: list[tuple[str, int, str, int, int | None, str | None, str | None, Event]] = field(default_factory=list)
+    coordinator: str | None = None
+    coordinators: dict[str, str] = field(default_factory=dict)   # "id" | "address" -> last seen
+    broker_gen: int | None = None
+    first_ms: int | None = None
+    last_ms: int | None = None
+    last_ev: str | None = None
+    n_events: int = 0
+    duplicates: int = 0
+    instance_of: dict[str, str] = field(default_factory=dict)   # member id -> group.instance.id
+    pseudo_ids: set[str] = field(default_factory=set)          # names given to members that log no id
+    by_kind: dict[str, list[Observation]] = field(default_factory=dict)   # obs indexed after the pass
+
+    def index(self) -> None:
+        self.by_kind = {}
+        for ob in self.obs:
+            self.by_kind.setdefault(ob.kind, []).append(ob)
+
+    def observed(self, kind: str) -> list[Observation]:
+        return self.by_kind.get(kind, [])
+
+
+class Collector:
+    """Folds ordered events into a GroupState. One instance per group; no shared state."""
+
+    def __init__(self, group_id: str | None, session_timeout_ms: int, heartbeat_interval_ms: int = 3000) -> None:
+        self.st = GroupState(group_id)
+        self.session_timeout_ms = session_timeout_ms
+        # heartbeat silences shorter than this are ordinary jitter, not worth keeping
+        self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
+        self._dispatch = {
+            "heartbeat_succeeded": self._heartbeat_ok,
+            "heartbeat_sent": self._heartbeat_ok,          # DEBUG "Sending Heartbeat request" (parsers, additive kind)
+            "rebalance_started": self._join_started,       # Connect WorkerCoordinator "Rebalance started"
+            "broker_member_fenced": self._broker_member_fenced,
+            "broker_offset_committed": self._offset,
+            "broker_offset_commit_failed": self._offset_commit_failed,
+            "heartbeat_failed": self._heartbeat_failed,
+            "join_started": self._join_started,
+            "join_succeeded": self._join_succeeded,
+            "join_failed": self._join_failed,
+            "sync_succeeded": self._sync_succeeded,
+            "sync_failed": self._sync_failed,
+            "assignment_received": self._assignment_received,
+            "partitions_assigned": self._partitions_assigned,
+            "partitions_revoked": self._partitions_revoked,
+            "partitions_lost": self._partitions_lost,
+            "leave_group": self._leave_group,
+            "poll_timeout": self._poll_timeout,
+            "member_fenced": self._member_fenced,
+            "generation_reset": self._touch,
+            "rebalance_failed": self._touch,
+            "member_state_changed": self._touch,
+            "subscription_changed": self._subscription_changed,
+            "coordinator_discovered": self._coordinator_discovered,
+            "coordinator_lost": self._coordinator_lost,
+            "offset_committed": self._offset,
+            "offset_commit_failed": self._offset_commit_failed,
+            "offset_fetched": self._offset,
+            "no_committed_offset": self._offset,
+            "offset_reset": self._offset,
+            "offset_seek": self._offset,
+            "offset_record": self._offset,
+            "describe_row": self._describe_row,
+            "broker_rebalance_preparing": self._broker_preparing,
+            "broker_group_stabilized": self._broker_stabilized,
+            "broker_assignment_received": self._broker_assignment,
+            "broker_member_removed": self._broker_member_removed,
+            "broker_member_joined": self._broker_member_joined,
+            "broker_group_empty": self._broker_group_empty,
+            "broker_group_dead": self._broker_group_dead,
+            "broker_group_loaded": self._broker_group_loaded,
+            "broker_group_unloaded": self._broker_group_unloaded,
+            "group_metadata_record": self._group_metadata_record,
+            "tombstone": self._tombstone,
+        }
+
+    # ---------------------------------------------------------------- driver
+    def run(self, ordered: list[Event]) -> GroupState:
+        st = self.st
+        dispatch = self._dispatch
+        touch = self._touch
+        for ev in ordered:
+            ts = ev.ts_ms
+            if ts is not None:
+                if st.first_ms is None:
+                    st.first_ms = ts
+                if st.last_ms is None or ts >= st.last_ms:
+                    st.last_ms, st.last_ev = ts, None
+            dispatch.get(ev.kind, touch)(ev)
+        st.n_events = len(ordered)
+        if ordered:
+            st.last_ev = ordered[-1].evidence
+        st.index()
+        return st
+
+    # ---------------------------------------------------------------- helpers
+    def gen(self, g: int) -> Gen:
+        rec = self.st.gens.get(g)
+        if rec is None:
+            rec = self.st.gens[g] = Gen(g)
+        return rec
+
+    def membership(self, g: int, member_id: str, ev: Event | None = None, stream: Stream | None = None) -> Membership:
+        gen = self.gen(g)
+        m = gen.members.get(member_id)
+        if m is None:
+            m = gen.members[member_id] = Membership(g, member_id)
+        if stream is not None:
+            m.stream = (stream.source, stream.client_id)
+            m.client_id = m.client_id or stream.client_id
+            m.host = m.host or stream.source
+            m.instance_id = m.instance_id or stream.instance_id
+        if ev is not None:
+            m.evidence.append(ev.evidence)
+            if ev.instance_id and not m.instance_id:
+                m.instance_id = ev.instance_id
+            host = ev.extra.get("host") or ev.extra.get("client_host") if ev.extra else None
+            if host and ev.side != "client":
+                m.host = m.host or str(host)
+        return m
+
+    def stream(self, ev: Event) -> Stream:
+        key = (ev.source, ev.client_id)
+        s = self.st.streams.get(key)
+        if s is None:
+            s = self.st.streams[key] = Stream(ev.source, ev.client_id)
+        if ev.member_id and ev.member_id != s.member_id:
+            s.member_id = ev.member_id
+            s.left = False
+        if ev.instance_id:
+            s.instance_id = ev.instance_id
+        return s
+
+    def life(self, member_id: str) -> MemberLife:
+        lf = self.st.lives.get(member_id)
+        if lf is None:
+            lf = self.st.lives[member_id] = MemberLife(member_id)
+        return lf
+
+    def _alive(self, s: Stream, ev: Event, heartbeat: bool = False) -> None:
+        ts = ev.ts_ms
+        s.last_ms = ts
+        if s.stalled is not None and ev.kind in _MAIN_THREAD:
+            # the poll loop is back: the end of the stall that caused a poll timeout
+            s.stalled.facts["resumed_ms"], s.stalled.facts["resumed_ev"] = ts, ev.evidence
+            s.stalled = None
+        mid = s.member_id
+        if mid is None:
+            return
+        lf = self.st.lives.get(mid)
+        if lf is None:
+            lf = self.life(mid)
+        if lf.first_ms is None:
+            lf.first_ms, lf.source, lf.client_id = ts, s.source, s.client_id
+            lf.instance_id = s.instance_id
+        lf.last_ms, lf.last_event = ts, ev
+        if ts is not None:
+            lf.events.append(ev)
+            if heartbeat:
+                prev = lf.last_hb_ms
+                if prev is not None and ts - prev > self.gap_floor_ms:
+                    lf.hb_gaps.append((prev, ts, lf.last_hb_ev, ev.evidence))
+                lf.last_hb_ms, lf.last_hb_event = ts, ev
+                lf.hb_events.append(ev)
+            if lf.removed_ms is not None and ts > lf.removed_ms and len(lf.alive_after_removal) < 5:
+                lf.alive_after_removal.append(ev.evidence)
+
+    def _touch(self, ev: Event) -> None:
+        if ev.side == "client":
+            self._alive(self.stream(ev), ev)
+
+    # ---------------------------------------------------------------- client rules
+    def _heartbeat_ok(self, ev: Event) -> None:
+        # the most frequent line of a DEBUG client log: keep this path short
+        s = self.st.streams.get((ev.source, ev.client_id))
+        if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
+            s = self.stream(ev)
+        self._alive(s, ev, heartbeat=True)
+
+    def _heartbeat_failed(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        err = (ev.error or "") + " " + (ev.reason or "")
+        if "REBALANCE_IN_PROGRESS" in err or "rebalanc" in err.lower():
+            # AbstractCoordinator.HeartbeatResponseHandler: REBALANCE_IN_PROGRESS -> the group is
+            # already preparing the next generation; the client rejoins
+            if s.gen is not None:
+                self.gen(s.gen + 1).rebalance_in_progress.append((ev.ts_ms or 0, ev.evidence))
+        if any(e in err for e in FENCING_ERRORS):
+            self._fenced(ev, s)
+        elif any(e in err for e in EXPELLED_ERRORS):
+            self.st.obs.append(Observation("expelled_seen", ev.ts_ms, [ev.evidence], s.member_id, s.gen,
+                                           {"error": ev.error}))
+
+    def _new_process(self, s: Stream, ev: Event) -> None:
+        """Notice that a client's log now comes from a new process (restart): the old member is gone.
+
+        A client that left, or fell silent beyond its session, starts over with a new member id. And
+        a live eager member revokes everything before it rejoins (ConsumerCoordinator.onJoinPrepare
+        logs the revocation before AbstractCoordinator's "(Re-)joining group", 0.9+) and rediscovers
+        its coordinator only after losing it; so a join or a discovery from a stream still holding
+        partitions, without those steps, is a new process on the same host."""
+        if ev.member_id:
+            return
+        eager_holding = bool(s.owned) and s.gen is not None and not (s.protocol or "").startswith("cooperative")
+        silent = s.last_ms is not None and ev.ts_ms is not None and ev.ts_ms - s.last_ms > self.session_timeout_ms
+        fresh = s.left or silent or (eager_holding and (ev.kind != "coordinator_discovered" or not s.coord_lost))
+        if not fresh:
+            return
+        # whatever the old process still held ends with it (refined to its expiry afterwards)
+        if s.owned and s.last_ms is not None:
+            last = Event(s.source, 0, "client", "process_gone", "", ts_ms=s.last_ms)
+            self._close(s, list(s.owned), last, "process_gone")
+        s.member_id, s.gen, s.left, s.coord_lost = None, None, False, False
+
+    def _join_started(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._new_process(s, ev)
+        if s.pending_join is None:
+            s.pending_join = (ev.ts_ms or 0, ev.evidence, ev.reason)
+        self._alive(s, ev)
+
+    def _join_succeeded(self, ev: Event) -> None:
+        s = self.stream(ev)
+        g = ev.generation
+        if g is not None and ev.member_id is None and s.member_id is None:
+            # clients before 1.0 log no member id: name the process after its log stream, one name per
+            # (re)start; pipeline.replay_rules.aliases later swaps in the real id where the broker's or
+            # a dump's records identify it
+            s.pseudo_n += 1
+            s.member_id = f"{s.client_id or 'consumer'}@{s.source}" + (f"#{s.pseudo_n}" if s.pseudo_n > 1 else "")
+            self.st.pseudo_ids.add(s.member_id)
+        self._alive(s, ev)
+        mid = ev.member_id or s.member_id
+        if g is None or mid is None:
+            return
+        prev = s.gen
+        s.coord_lost = False
+        if ev.protocol:
+            s.protocol = ev.protocol
+        if prev is not None and g < prev:
+            self.st.obs.append(Observation("generation_backwards", ev.ts_ms, [ev.evidence], mid, g,
+                                           {"previous_generation": prev}))
+        s.gen = g
+        m = self.membership(g, mid, ev, s)
+        m.joined_ms = m.joined_ms if m.joined_ms is not None else ev.ts_ms
+        if m.instance_id:
+            # a static member that restarts while the group is Stable gets a new member id in the same
+            # generation, without a rebalance (GroupCoordinator.updateStaticMemberAndRebalance, 2.3+)
+            for other in self.gen(g).members.values():
+                if other is not m and other.instance_id == m.instance_id and other.left_ms is None \
+                        and (other.joined_ms or 0) <= (m.joined_ms or 0):
+                    other.left_ms, other.leave_reason, other.leave_ev = ev.ts_ms, "static_replaced", ev.evidence
+        if s.pending_join is not None:
+            m.join_start_ms, m.join_start_ev, m.join_reason = s.pending_join
+            m.evidence.append(m.join_start_ev)
+            s.pending_join = None
+        gen = self.gen(g)
+        if ev.protocol:
+            gen.protocols_seen.setdefault(ev.protocol, ev.evidence)
+            gen.protocol = gen.protocol or ev.protocol
+        self._leader_facts(gen, mid, ev)
+        if ev.coordinator:
+            gen.coordinator = gen.coordinator or ev.coordinator
+        elif s.coordinator:
+            gen.coordinator = gen.coordinator or s.coordinator
+
+    def _leader_facts(self, gen: Gen, mid: str, ev: Event) -> None:
+        x = ev.extra
+        if not x:
+            return
+        leader = x.get("leader") or x.get("leader_id")
+        if leader:
+            gen.leader = str(leader)
+        if x.get("is_leader") is True:
+            gen.leader = mid
+        assignments = x.get("assignments") or x.get("assignment")
+        if isinstance(assignments, dict):
+            # ConsumerCoordinator (2.4+, leader only): "Finished assignment for group at generation N: {...}"
+            gen.leader = gen.leader or mid
+            for member, parts in assignments.items():
+                mm = self.membership(gen.generation, str(member))   # not `ev`: its instance id is the leader's
+                mm.evidence.append(ev.evidence)
+                if mm.assigned is None:
+                    mm.assigned = sorted(map(str, parts or []))
+
+    def _join_failed(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        err = f"{ev.error or ''} {ev.reason or ''}"
+        if "INCONSISTENT_GROUP_PROTOCOL" in err or "InconsistentGroupProtocol" in err:
+            self.st.obs.append(Observation("inconsistent_protocol", ev.ts_ms, [ev.evidence], s.member_id, s.gen,
+                                           {"error": ev.error, "client_id": ev.client_id, "protocol": ev.protocol}))
+        elif any(e in err for e in FENCING_ERRORS):
+            self._fenced(ev, s)
+        elif "MEMBER_ID_REQUIRED" in err and ev.member_id:
+            s.member_id = ev.member_id
+
+    def _sync_succeeded(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        g = ev.generation if ev.generation is not None else s.gen
+        mid = ev.member_id or s.member_id
+        if g is None or mid is None:
+            return
+        if s.gen is None or g > s.gen:
+            s.gen = g
+        m = self.membership(g, mid, ev, s)
+        if m.synced_ms is None:
+            m.synced_ms = ev.ts_ms
+        if ev.protocol:
+            gen = self.gen(g)
+            gen.protocols_seen.setdefault(ev.protocol, ev.evidence)
+            gen.protocol = gen.protocol or ev.protocol
+        self._leader_facts(self.gen(g), mid, ev)
+
+    def _sync_failed(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        err = f"{ev.error or ''} {ev.reason or ''}"
+        if any(e in err for e in FENCING_ERRORS):
+            self._fenced(ev, s)
+
+    def _assignment_received(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        g = ev.generation if ev.generation is not None else s.gen
+        if ev.extra and isinstance(ev.extra.get("assignments"), dict) and g is not None and s.member_id:
+            # the leader's "Finished assignment for group at generation N: {member=Assignment(...)}"
+            self._leader_facts(self.gen(g), s.member_id, ev)
+            return
+        if s.gen is None or s.member_id is None or ev.partitions is None:
+            return
+        m = self.membership(ev.generation if ev.generation is not None else s.gen, s.member_id, ev, s)
+        m.assigned = sorted(ev.partitions)
+
+    def _partitions_assigned(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        ts = ev.ts_ms or 0
+        for tp in ev.partitions or ():
+            if tp not in s.owned:
+                s.owned[tp] = (ts, ev.evidence, s.gen, s.member_id)
+        if s.gen is not None and s.member_id is not None:
+            m = self.membership(s.gen, s.member_id, ev, s)
+            if m.synced_ms is None:
+                m.synced_ms = ev.ts_ms
+            # the member's whole assignment in this generation is what it owns after the callback
+            if m.assigned is None or not set(s.owned) <= set(m.assigned):
+                m.assigned = sorted(s.owned)
+
+    def _close(self, s: Stream, tps: Iterable[str], ev: Event, reason: str) -> list[str]:
+        closed = []
+        for tp in tps:
+            got = s.owned.pop(tp, None)
+            if got is None:
+                continue
+            start, sev, g, mid = got
+            self.st.intervals.append(Interval(tp, mid, s.client_id, g, start, sev, ev.ts_ms, reason, ev.evidence,
+                                              s.source))
+            closed.append(tp)
+        return closed
+
+    def _partitions_revoked(self, ev: Event, reason: str = "revoked") -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        parts = list(ev.partitions) if ev.partitions is not None else list(s.owned)
+        self._close(s, parts, ev, reason)
+        if s.gen is not None and s.member_id is not None and parts:
+            m = self.membership(s.gen, s.member_id, ev, s)
+            m.revoked.extend(p for p in parts if p not in m.revoked)
+
+    def _partitions_lost(self, ev: Event) -> None:
+        self._partitions_revoked(ev, "lost")
+
+    def _leave_group(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        why = classify_leave(ev.reason, ev.raw)
+        mid = ev.member_id or s.member_id
+        if mid is not None and s.gen is not None:
+            m = self.membership(s.gen, mid, ev, s)
+            if m.left_ms is None:
+                m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, why, ev.evidence
+        self.st.obs.append(Observation("leave", ev.ts_ms, [ev.evidence], mid, s.gen, {"why": why, "reason": ev.reason}))
+        # the member gave up its partitions with its membership (the broker reassigns them now);
+        # a callback logged later by the same process cannot extend that
+        self._close(s, list(s.owned), ev, why)
+        s.left = True
+
+    def _poll_timeout(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        mid = ev.member_id or s.member_id
+        if mid is not None and s.gen is not None:
+            m = self.membership(s.gen, mid, ev, s)
+            if m.left_ms is None or m.leave_reason != "poll_timeout":
+                m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, "poll_timeout", ev.evidence
+        ob = Observation("poll_timeout", ev.ts_ms, [ev.evidence], mid, s.gen,
+                         {"client_id": s.client_id, "source": s.source})
+        self.st.obs.append(ob)
+        s.stalled = ob
+
+    def _fenced(self, ev: Event, s: Stream) -> None:
+        self.st.obs.append(Observation("fenced", ev.ts_ms, [ev.evidence], ev.member_id or s.member_id, s.gen,
+                                       {"instance_id": ev.instance_id or s.instance_id, "error": ev.error,
+                                        "client_id": s.client_id}))
+
+    def _member_fenced(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        self._fenced(ev, s)
+
+    def _subscription_changed(self, ev: Event) -> None:
+        s = self.stream(ev)
+        self._alive(s, ev)
+        self.st.obs.append(Observation("subscription_changed", ev.ts_ms, [ev.evidence], s.member_id, s.gen, {}))
+
+    def _coordinator_change(self, ev: Event, new: str | None, how: str) -> None:
+        st = self.st
+        if new is None:
+            return
+        # a broker id and a host:port cannot be compared: each kind of name is followed on its own
+        space = "id" if new.isdigit() else "address"
+        old = st.coordinators.get(space)
+        if old is not None and new != old:
+            st.obs.append(Observation("coordinator_change", ev.ts_ms, [ev.evidence], None, st.broker_gen,
+                                      {"from": old, "to": new, "how": how}))
+        st.coordinators[space] = new
+        st.coordinator = new
+
+    def _coordinator_discovered(self, ev: Event) -> None:
+        s = self.stream(ev)
+        if s.gen is not None:
+            self._new_process(s, ev)
+        self._alive(s, ev)
+        coord = _node_of(ev.coordinator, ev.extra)
+        if coord is not None:
+            s.coordinator = coord
+            self._coordinator_change(ev, coord, "discovered by a client")
+
+    def _coordinator_lost(self, ev: Event) -> None:
+        s = self.stream(ev)
+        s.coord_lost = True
+        self._alive(s, ev)
+        self.st.obs.append(Observation("coordinator_lost", ev.ts_ms, [ev.evidence], s.member_id, s.gen,
+                                       {"coordinator": ev.coordinator, "reason": ev.reason}))
+
+    # ---------------------------------------------------------------- offsets
+    def _offset(self, ev: Event) -> None:
+        if ev.side == "client":
+            s = self.stream(ev)
+            self._alive(s, ev)
+            mid = s.member_id
+        else:
+            mid = ev.member_id
+        if ev.ts_ms is None or ev.ts_ms < 0:
+            return   # an untimed snapshot (a describe row) cannot be ordered against commits
+        kind, ts, why = ev.kind, ev.ts_ms, ev.reason or ev.error
+        many = ev.extra.get("offsets") if ev.extra else None
+        if isinstance(many, dict) and len(many) > 1:
+            # one commit of several partitions ({t-0=OffsetAndMetadata{offset=6, ...}, ...})
+            for tp, off in many.items():
+                topic, _, p = str(tp).rpartition("-")
+                if topic and p.isdigit() and isinstance(off, int):
+                    self.st.offsets.append((kind, ts, topic, int(p), off, mid, why, ev))
+            return
+        topic, part = ev.topic, ev.partition
+        if (topic is None or part is None) and ev.partitions and len(ev.partitions) == 1:
+            topic, _, p = ev.partitions[0].rpartition("-")
+            part = int(p) if p.isdigit() else None
+        if topic is None or part is None:
+            return
+        # the Event itself rides along: its evidence string is built only for a finding
+        self.st.offsets.append((kind, ts, topic, part, ev.offset, mid, why, ev))
+
+    def _offset_commit_failed(self, ev: Event) -> None:
+        s = self.stream(ev) if ev.side == "client" else None
+        if s is not None:
+            self._alive(s, ev)
+        err = f"{ev.error or ''} {ev.reason or ''} {ev.raw}"
+        if any(e in err for e in STALE_ERRORS) or "generation" in err.lower() or "rebalanc" in err.lower():
+            self.st.obs.append(Observation(
+                "stale_commit", ev.ts_ms, [ev.evidence], ev.member_id or (s.member_id if s else None),
+                ev.generation if ev.generation is not None else (s.gen if s else None),
+                {"error": ev.error, "reason": ev.reason, "partitions": list(ev.partitions or ()),
+                 "topic": ev.topic, "partition": ev.partition, "offset": ev.offset}))
+        if ev.offset is not None or (ev.extra and ev.extra.get("offsets")):
+            self._offset(ev)
+
+    def _describe_row(self, ev: Event) -> None:
+        self.st.obs.append(Observation("describe", ev.ts_ms, [ev.evidence], ev.member_id, None,
+                                       {"topic": ev.topic, "partition": ev.partition, "client_id": ev.client_id}))
+        if ev.offset is not None:
+            self._offset(ev)
+
+    # ---------------------------------------------------------------- broker rules
+    def _broker_preparing(self, ev: Event) -> None:
+        # GroupCoordinator.prepareRebalance: "Preparing to rebalance group G in state S with old
+        # generation N (...) (reason: R)"; the generation being prepared is N+1
+        m = PREPARE_OLD_GEN.search(ev.raw or "")
+        if m:
+            old = int(m.group(1))
+        elif ev.extra and ev.extra.get("old_generation") is not None:
+            old = int(ev.extra["old_generation"])
+        elif ev.generation is not None:
+            old = ev.generation
+        else:
+            return
+        g = self.gen(old + 1)
+        if g.prepare_ms is None:
+            g.prepare_ms, g.prepare_ev, g.prepare_reason = ev.ts_ms, ev.evidence, ev.reason
+            g.coordinator = g.coordinator or _node_of(ev.coordinator, ev.extra)
+        g.evidence.append(ev.evidence)
+        self.st.broker_gen = old
+        self._coordinator_change(ev, _node_of(ev.coordinator, ev.extra), "broker log")
+
+    def _broker_stabilized(self, ev: Event) -> None:
+        # GroupCoordinator.onCompleteJoin: "Stabilized group G generation N" when the join phase
+        # completes (CompletingRebalance), before the leader's SyncGroup
+        if ev.generation is None:
+            return
+        g = self.gen(ev.generation)
+        if g.completing_ms is None:
+            g.completing_ms, g.completing_ev = ev.ts_ms, ev.evidence
+            n = _MEMBER_COUNT.search(ev.raw or "")
+            if n:
+                g.broker_member_count = int(n.group(1))
+        g.evidence.append(ev.evidence)
+        g.coordinator = g.coordinator or _node_of(ev.coordinator, ev.extra)
+        self.st.broker_gen = ev.generation
+        self._coordinator_change(ev, _node_of(ev.coordinator, ev.extra), "broker log")
+
+    def _broker_assignment(self, ev: Event) -> None:
+        # GroupCoordinator.handleSyncGroup: "Assignment received from leader [X] for group G for
+        # generation N" -> setAndPropagateAssignment, the group becomes Stable
+        g_no = ev.generation if ev.generation is not None else self.st.broker_gen
+        if g_no is None:
+            return
+        g = self.gen(g_no)
+        if g.stable_ms is None:
+            g.stable_ms, g.stable_ev = ev.ts_ms, ev.evidence
+        g.evidence.append(ev.evidence)
+        m = ASSIGNMENT_FROM_LEADER.search(ev.raw or "")
+        leader = (m.group(1) if m else None) or ev.member_id or (ev.extra.get("leader") if ev.extra else None)
+        if leader:
+            g.leader = str(leader)
+        self.st.broker_gen = g_no
+
+    def _broker_member_removed(self, ev: Event) -> None:
+        mid = ev.member_id
+        if mid is None:
+            return
+        why = classify_removal(ev.reason, ev.raw)
+        lf = self.life(mid)
+        if lf.removed_ms is None or (ev.ts_ms is not None and ev.ts_ms > lf.removed_ms + self.session_timeout_ms):
+            lf.removed_ms, lf.removed_reason, lf.removed_ev = ev.ts_ms, why, ev.evidence
+            lf.alive_after_removal = []
+        g = self.st.broker_gen
+        if g is not None:
+            mem = self.gen(g).members.get(mid)
+            if mem is not None and mem.left_ms is None:
+                mem.left_ms, mem.leave_reason, mem.leave_ev = ev.ts_ms, why, ev.evidence
+                mem.evidence.append(ev.evidence)
+        self.st.obs.append(Observation("removed", ev.ts_ms, [ev.evidence], mid, g, {"why": why}))
+
+    def _broker_member_joined(self, ev: Event) -> None:
+        m = STATIC_REPLACE.search(ev.raw or "")
+        if m:
+            # GroupCoordinator.updateStaticMemberAndRebalance (2.3+): the old member id is fenced
+            instance, new, old = m.group(1), m.group(2), m.group(3)
+            self.st.instance_of[new] = instance
+            self.st.instance_of[old] = instance
+            self.st.obs.append(Observation("static_replaced", ev.ts_ms, [ev.evidence], old, self.st.broker_gen,
+                                           {"instance_id": instance, "new_member": new, "old_member": old}))
+            lf = self.life(old)
+            lf.removed_ms, lf.removed_reason, lf.removed_ev = ev.ts_ms, "fenced", ev.evidence
+            lf.alive_after_removal = []
+        elif ev.member_id and ev.instance_id:
+            self.st.instance_of[ev.member_id] = ev.instance_id
+
+    def _broker_member_fenced(self, ev: Event) -> None:
+        # GroupCoordinator / GroupMetadataManager: a static member fenced by a newer one (FENCED_INSTANCE_ID)
+        self.st.obs.append(Observation("fenced", ev.ts_ms, [ev.evidence], ev.member_id, self.st.broker_gen,
+                                       {"instance_id": ev.instance_id, "error": ev.error or "FENCED_INSTANCE_ID"}))
+
+    def _broker_group_empty(self, ev: Event) -> None:
+        if ev.generation is None:
+            return
+        g = self.gen(ev.generation)
+        g.empty_ms, g.empty_ev = ev.ts_ms, ev.evidence
+        g.evidence.append(ev.evidence)
+        self.st.broker_gen = ev.generation
+
+    def _broker_group_dead(self, ev: Event) -> None:
+        g = ev.generation if ev.generation is not None else self.st.broker_gen
+        if g is not None and g in self.st.gens:
+            rec = self.st.gens[g]
+            rec.dead_ms = rec.dead_ms or ev.ts_ms
+            rec.evidence.append(ev.evidence)
+        self.st.obs.append(Observation("group_dead", ev.ts_ms, [ev.evidence], None, g, {}))
+
+    def _broker_group_loaded(self, ev: Event) -> None:
+        node = _node_of(ev.coordinator, ev.extra)
+        self.st.obs.append(Observation("group_loaded", ev.ts_ms, [ev.evidence], None, ev.generation,
+                                       {"coordinator": node}))
+        self._coordinator_change(ev, node, "group loaded by a broker")
+
+    def _broker_group_unloaded(self, ev: Event) -> None:
+        self.st.obs.append(Observation("group_unloaded", ev.ts_ms, [ev.evidence], None, ev.generation,
+                                       {"coordinator": _node_of(ev.coordinator, ev.extra)}))
+
+    def _group_metadata_record(self, ev: Event) -> None:
+        # GroupMetadataManager.storeGroup: written when the leader's assignment is stored (Stable)
+        if ev.generation is None:
+            return
+        g = self.gen(ev.generation)
+        if g.record_ms is None:
+            g.record_ms, g.record_ev = ev.ts_ms, ev.evidence
+        g.evidence.append(ev.evidence)
+        x = ev.extra or {}
+        g.protocol = g.protocol or ev.protocol or x.get("protocol")
+        g.protocol_type = g.protocol_type or x.get("protocol_type")
+        if x.get("leader"):
+            g.leader = str(x["leader"])
+        for item in x.get("members") or ():
+            if isinstance(item, dict):
+                mid = item.get("member_id") or item.get("memberId")
+                if not mid:
+                    continue
+                mm = self.membership(ev.generation, str(mid), ev)
+                mm.client_id = mm.client_id or item.get("client_id") or item.get("clientId")
+                mm.instance_id = mm.instance_id or item.get("instance_id") or item.get("groupInstanceId")
+                mm.host = mm.host or item.get("host") or item.get("clientHost")
+                parts = item.get("assignment") or item.get("partitions")
+                if parts is not None and mm.assigned is None:
+                    mm.assigned = sorted(map(str, parts))
+            elif item:
+                self.membership(ev.generation, str(item), ev)
+
+    def _tombstone(self, ev: Event) -> None:
+        if ev.topic is None:   # a group metadata tombstone: the group was deleted
+            self.st.obs.append(Observation("group_dead", ev.ts_ms, [ev.evidence], None, self.st.broker_gen, {}))
+
+
+_MAX_INT = 2147483647
+
+
+def _node_of(coordinator: Any, extra: dict[str, Any] | None) -> str | None:
+    """A coordinator as a broker id where the line allows it. Clients connect to the coordinator under
+    the id Integer.MAX_VALUE - broker id (AbstractCoordinator, 0.9+), printed as "(id: 2147483646 ...)"."""
+    cid = extra.get("coordinator_id") if extra else None
+    if isinstance(cid, str) and cid.lstrip("-").isdigit():
+        cid = int(cid)
+    if isinstance(cid, int):
+        return str(_MAX_INT - cid) if cid > _MAX_INT // 2 else str(cid)
+    if coordinator is not None:
+        text = str(coordinator)
+        m = _ID_IN_TEXT.search(text)
+        if m:
+            n = int(m.group(1))
+            return str(_MAX_INT - n) if n > _MAX_INT // 2 else str(n)
+        return text
+    if extra:
+        for k in ("coordinator", "broker_id", "node_id"):
+            if extra.get(k) is not None:
+                return str(extra[k])
+    return None
+
+
+_ID_IN_TEXT = re.compile(r"\(id: (\d+)")

@@ -1,0 +1,422 @@
+"""Findings: what an on-call engineer should look at, each with severity, time span, members,
+partitions, a one-paragraph explanation in plain words, machine-readable details and evidence."""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+from typing import Any
+
+from pipeline.replay_rules import ownership
+from pipeline.replay_rules.collect import GroupState
+from pipeline.replay_rules.generations import GenView, _fmt_ms, _uniq, _who, cap
+from pipeline.replay_rules.offsets import OffsetIssue
+from pipeline.replay_rules.settings import EffectiveSettings
+
+FINDING_KINDS: dict[str, str] = {
+    "rebalance_storm": "many rebalances in a short window",
+    "session_expiry": "a member was expelled for missing heartbeats",
+    "poll_timeout": "a member exceeded max.poll.interval.ms",
+    "rebalance_stuck": "a rebalance took longer than its rebalance timeout",
+    "static_member_fenced": "a static member was fenced by another process with the same group.instance.id",
+    "inconsistent_protocol": "a member's assignors share none with the group",
+    "stale_generation_commit": "an offset commit from an old generation was rejected",
+    "offset_rewind": "an offset range was processed twice",
+    "offset_skip": "an offset range was never processed",
+    "double_ownership": "two members owned one partition at the same time",
+    "unowned_partitions": "partitions had no owner for long",
+    "coordinator_failover": "the group's coordinator moved to another broker",
+    "unexplained": "what the protocol cannot produce, or a gap where evidence is missing",
+}
+
+MAX_EVIDENCE = 50
+
+
+def make(group_id: str | None, kind: str, severity: str, start: int | None, end: int | None, *,
+         members: list[str] | None = None, partitions: list[str] | None = None, generation: int | None = None,
+         title: str, explanation: str, details: dict[str, Any] | None = None,
+         evidence: list[str | None]) -> dict:
+    members = sorted({m for m in (members or []) if m})
+    partitions = sorted(set(partitions or []))
+    ev = _uniq(list(evidence))[:MAX_EVIDENCE]
+    key = json.dumps([group_id, kind, start, generation, members, partitions, title], default=str)
+    return {
+        "finding_id": hashlib.sha1(key.encode()).hexdigest()[:16], "kind": kind, "severity": severity,
+        "group_id": group_id, "start_ms": start, "end_ms": end if end is not None else start,
+        "members": members, "partitions": partitions, "generation": generation, "title": title,
+        "explanation": explanation, "details_json": json.dumps(details or {}, sort_keys=True, default=str),
+        "evidence": ev,
+    }
+
+
+class FindingRules:
+    def __init__(self, st: GroupState, views: list[GenView], cfg: EffectiveSettings) -> None:
+        self.st, self.views, self.cfg = st, views, cfg
+        self.gid = st.group_id
+        self.out: list[dict] = []
+        self._starts = [v.started_ms if v.started_ms is not None else -1 for v in views]
+
+    def gen_at(self, ts: int | None) -> int | None:
+        if ts is None or not self.views:
+            return None
+        i = bisect.bisect_right(self._starts, ts) - 1
+        return self.views[i].gen.generation if i >= 0 else None
+
+    def run(self, offset_issues: list[OffsetIssue]) -> list[dict]:
+        self.storms()
+        self.expiries()
+        self.poll_timeouts()
+        self.stuck()
+        self.fenced()
+        self.protocol()
+        self.stale_commits()
+        self.offsets(offset_issues)
+        self.ownership()
+        self.failovers()
+        self.unexplained()
+        self.out.sort(key=lambda f: (f["start_ms"] if f["start_ms"] is not None else -1, f["kind"], f["finding_id"]))
+        return self.out
+
+    def add(self, *args: Any, **kw: Any) -> None:
+        self.out.append(make(self.gid, *args, **kw))
+
+    # -------------------------------------------------------------- rebalances
+    def storms(self) -> None:
+        cfg = self.cfg
+        vs = sorted((v for v in self.views if v.started_ms is not None and not _emptied(v)), key=lambda v: v.started_ms)
+        starts = [v.started_ms for v in vs]
+        # a generation is in a storm when some window of storm_window_ms holding it has storm_count
+        # rebalances; consecutive such generations form one episode
+        mark = [0] * (len(vs) + 1)
+        for i in range(len(vs)):
+            j = bisect.bisect_right(starts, starts[i] + cfg.storm_window_ms) - 1
+            if j - i + 1 >= cfg.storm_count:
+                mark[i] += 1
+                mark[j + 1] -= 1
+        runs: list[tuple[int, int]] = []
+        depth = 0
+        for i in range(len(vs)):
+            depth += mark[i]
+            if depth > 0:
+                if runs and runs[-1][1] == i - 1:
+                    runs[-1] = (runs[-1][0], i)
+                else:
+                    runs.append((i, i))
+        for i, k in runs:
+            ep = vs[i:k + 1]
+            causes: dict[str, int] = {}
+            for v in ep:
+                causes[v.cause.cause] = causes.get(v.cause.cause, 0) + 1
+            top = max(causes.items(), key=lambda kv: (kv[1], kv[0]))
+            n = len(ep)
+            span = ep[-1].started_ms - ep[0].started_ms
+            sev = "critical" if n >= 4 * cfg.storm_count else "high"
+            members = [v.cause.trigger_member for v in ep]
+            self.add("rebalance_storm", sev, ep[0].started_ms, ep[-1].ended_ms or ep[-1].started_ms,
+                     members=members, generation=ep[0].gen.generation,
+                     title=f"{n} rebalances in {_fmt_ms(span)} (generations {ep[0].gen.generation}-{ep[-1].gen.generation})",
+                     explanation=(f"The group rebalanced {n} times within {_fmt_ms(span)} (threshold: "
+                                  f"{cfg.storm_count} in {_fmt_ms(cfg.storm_window_ms)}). While a rebalance runs, "
+                                  f"consumption stops on the affected partitions. The most frequent cause was "
+                                  f"{top[0]} ({top[1]} of {n}); fix that cause first."),
+                     details={"count": n, "window_ms": cfg.storm_window_ms, "causes": causes,
+                              "generations": [v.gen.generation for v in ep]},
+                     evidence=[e for v in ep for e in v.cause.evidence[:2]])
+
+    def expiries(self) -> None:
+        cfg = self.cfg
+        seen: set[str] = set()
+        for v in self.views:
+            c = v.cause
+            if c.cause == "session_expiry" or (c.cause == "coordinator_failover" and "silence_ms" in c.facts):
+                m = c.trigger_member
+                if m in seen:
+                    continue
+                seen.add(m or "")
+                silence = c.facts.get("silence_ms")
+                self.add("session_expiry", "high", c.facts.get("last_seen_ms") or c.at_ms, c.at_ms or v.started_ms,
+                         members=[m] if m else [], generation=v.gen.generation - 1,
+                         partitions=self._assigned(v.gen.generation - 1, m),
+                         title=f"{cap(_who(m, self.st))} expelled after {_fmt_ms(silence)} without heartbeat"
+                         if silence is not None else f"{cap(_who(m, self.st))} expelled (session timeout)",
+                         explanation=(c.detail + " The coordinator removes a member that sends no heartbeat "
+                                      "within session.timeout.ms; usual causes are long GC pauses, a blocked or "
+                                      "crashed process, or network trouble between the member and the coordinator. "
+                                      "Its partitions were reassigned in generation " + str(v.gen.generation) + "."),
+                         details={"silence_ms": silence, "session_timeout_ms": cfg.session_timeout_ms,
+                                  "inferred": c.inferred, "next_generation": v.gen.generation},
+                         evidence=c.evidence)
+        for ob in self.st.observed("removed"):
+            if ob.facts.get("why") == "session_expiry" and ob.member_id not in seen:
+                seen.add(ob.member_id or "")
+                self.add("session_expiry", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id],
+                         generation=ob.generation, title=f"{cap(_who(ob.member_id, self.st))} expelled (session timeout)",
+                         explanation=(f"The coordinator removed {_who(ob.member_id, self.st)} because it sent no "
+                                      f"heartbeat within session.timeout.ms ({cfg.session_timeout_ms} ms). This "
+                                      "happened while the group was already rebalancing, so it did not start a "
+                                      "rebalance of its own."),
+                         details={"session_timeout_ms": cfg.session_timeout_ms}, evidence=ob.evidence)
+
+    def _assigned(self, g: int | None, member: str | None) -> list[str]:
+        gen = self.st.gens.get(g) if g is not None else None
+        if gen is None or member is None or member not in gen.members:
+            return []
+        return list(gen.members[member].assigned or [])
+
+    def poll_timeouts(self) -> None:
+        cfg = self.cfg
+        done: set[tuple[str | None, int | None]] = set()
+        for ob in self.st.observed("poll_timeout"):
+            key = (ob.member_id, ob.generation)
+            if key in done:
+                continue
+            done.add(key)
+            self.add("poll_timeout", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
+                     partitions=self._assigned(ob.generation, ob.member_id),
+                     title=f"{cap(_who(ob.member_id, self.st))} exceeded max.poll.interval.ms",
+                     explanation=(f"{cap(_who(ob.member_id, self.st))} spent more than max.poll.interval.ms "
+                                  f"({cfg.max_poll_interval_ms} ms) between two poll() calls, so its heartbeat thread "
+                                  "left the group and its partitions were given to others. Records it was still "
+                                  "processing will be processed again by the new owner. Process batches faster, "
+                                  "lower max.poll.records, or raise max.poll.interval.ms."),
+                     details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=ob.evidence)
+        for v in self.views:
+            c = v.cause
+            if c.cause == "poll_timeout" and (c.trigger_member, v.gen.generation - 1) not in done:
+                done.add((c.trigger_member, v.gen.generation - 1))
+                self.add("poll_timeout", "high", c.at_ms, c.at_ms, members=[c.trigger_member],
+                         generation=v.gen.generation - 1,
+                         partitions=self._assigned(v.gen.generation - 1, c.trigger_member),
+                         title=f"{cap(_who(c.trigger_member, self.st))} exceeded max.poll.interval.ms",
+                         explanation=c.detail + " Its partitions were reassigned in generation "
+                         f"{v.gen.generation}; records it was processing will be processed again.",
+                         details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=c.evidence)
+
+    def stuck(self) -> None:
+        limit = self.cfg.rebalance_timeout_ms
+        for v in self.views:
+            if v.started_ms is None or _emptied(v):
+                continue
+            end = v.stabilized_ms
+            took = (end - v.started_ms) if end is not None else None
+            never = end is None and v.ended_ms is not None and v.ended_ms - v.started_ms > limit + self.cfg.skew_tolerance_ms
+            if (took is not None and took > limit + self.cfg.skew_tolerance_ms) or never:
+                prev = self.st.gens.get(v.gen.generation - 1)
+                late = sorted(set(prev.members) - set(v.gen.members)) if prev and v.gen.members else []
+                span_end = end if end is not None else v.ended_ms
+                self.add("rebalance_stuck", "high", v.started_ms, span_end, members=late,
+                         generation=v.gen.generation,
+                         title=(f"rebalance to generation {v.gen.generation} took {_fmt_ms(took)}" if took is not None
+                                else f"rebalance to generation {v.gen.generation} never completed"),
+                         explanation=(f"The rebalance that began at generation {v.gen.generation - 1} "
+                                      + (f"took {_fmt_ms(took)}" if took is not None else "did not complete in the logs")
+                                      + f", beyond its rebalance timeout of {limit} ms (the JoinGroup's "
+                                      "rebalanceTimeoutMs, i.e. max.poll.interval.ms). The coordinator waits that long "
+                                      "for every member to rejoin; members still inside a long poll loop or a slow "
+                                      "onPartitionsRevoked callback hold the whole group."
+                                      + (f" Members that did not make it: {', '.join(late)}." if late else "")),
+                         details={"rebalance_ms": took, "rebalance_timeout_ms": limit, "not_rejoined": late},
+                         evidence=[v.gen.prepare_ev, *(v.cause.evidence[:2]), v.gen.stable_ev, v.gen.completing_ev])
+
+    def fenced(self) -> None:
+        by_inst: dict[str, list] = {}
+        for ob in (*self.st.observed("fenced"), *self.st.observed("static_replaced")):
+            inst = ob.facts.get("instance_id") or self.st.instance_of.get(ob.member_id or "") or "?"
+            if ob.kind == "static_replaced":
+                lf = self.st.lives.get(ob.member_id or "")
+                if lf is None or not lf.alive_after_removal:
+                    continue   # the old process was gone: an ordinary static restart, not a fencing
+                ob.evidence = [*ob.evidence, *lf.alive_after_removal[:2]]
+            by_inst.setdefault(inst, []).append(ob)
+        for inst, obs in by_inst.items():
+            obs.sort(key=lambda o: o.ts_ms or 0)
+            n = len(obs)
+            members = [o.member_id for o in obs] + [o.facts.get("new_member") for o in obs]
+            self.add("static_member_fenced", "critical" if n >= 3 else "high", obs[0].ts_ms, obs[-1].ts_ms,
+                     members=[m for m in members if m], generation=obs[0].generation,
+                     title=f"static member {inst} fenced" + (f" {n} times" if n > 1 else ""),
+                     explanation=(f"The coordinator fenced a member using group.instance.id {inst!r} "
+                                  f"(FENCED_INSTANCE_ID): another process joined with the same instance id and took "
+                                  "over its member id. " + ("It happened repeatedly, which means two live processes "
+                                  "share the instance id and keep fencing each other; give each its own id." if n > 1
+                                  else "If the old process was still alive, two processes share this instance id.")),
+                     details={"instance_id": inst, "count": n}, evidence=[e for o in obs for e in o.evidence])
+
+    def protocol(self) -> None:
+        for ob in self.st.observed("inconsistent_protocol"):
+            self.add("inconsistent_protocol", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id],
+                     generation=self.gen_at(ob.ts_ms),
+                     title=f"{ob.facts.get('client_id') or 'a member'} rejected: INCONSISTENT_GROUP_PROTOCOL",
+                     explanation=("The coordinator refused a JoinGroup because the member's protocol type or "
+                                  "assignors (partition.assignment.strategy) have none in common with the members "
+                                  "already in the group (GroupCoordinator: INCONSISTENT_GROUP_PROTOCOL). Typical "
+                                  "during a rolling change of assignor without listing both, or when two different "
+                                  "applications use the same group.id."),
+                     details={k: v for k, v in ob.facts.items() if v is not None}, evidence=ob.evidence)
+        for v in self.views:
+            if len(v.gen.protocols_seen) > 1:
+                self.add("inconsistent_protocol", "high", v.started_ms, v.ended_ms, generation=v.gen.generation,
+                         title=f"members report different protocols in generation {v.gen.generation}",
+                         explanation=("Members of one generation report different selected protocols ("
+                                      + ", ".join(sorted(v.gen.protocols_seen)) + "); the coordinator selects one "
+                                      "protocol per generation, so this cannot come from one coordinator (two groups "
+                                      "with the same id on different clusters?)."),
+                         details={"protocols": sorted(v.gen.protocols_seen)},
+                         evidence=list(v.gen.protocols_seen.values()))
+
+    def stale_commits(self) -> None:
+        for ob in self.st.observed("stale_commit"):
+            now = self.gen_at(ob.ts_ms)
+            g = ob.generation
+            parts = list(ob.facts.get("partitions") or [])
+            if ob.facts.get("topic") is not None and ob.facts.get("partition") is not None:
+                parts.append(f"{ob.facts['topic']}-{ob.facts['partition']}")
+            if g is not None and now is not None and now > g:
+                when = f"as a member of generation {g} after the group had moved on to generation {now}"
+            else:
+                when = (f"as a member of generation {g if g is not None else '?'} while the group was rebalancing "
+                        "(its membership was no longer current)")
+            self.add("stale_generation_commit", "medium", ob.ts_ms, ob.ts_ms, members=[ob.member_id],
+                     partitions=parts, generation=g,
+                     title=f"offset commit rejected: {ob.facts.get('error') or 'stale generation'}"
+                     + (f" (generation {g})" if g is not None else ""),
+                     explanation=(f"{cap(_who(ob.member_id, self.st))} committed offsets {when}; the coordinator "
+                                  "rejected the commit (ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID / REBALANCE_IN_PROGRESS, "
+                                  "CommitFailedException in the client). The records behind that commit will be "
+                                  "processed again by the partition's next owner."),
+                     details={k: v for k, v in {**ob.facts, "group_generation": now}.items() if v not in (None, [])},
+                     evidence=ob.evidence)
+
+    def offsets(self, issues: list[OffsetIssue]) -> None:
+        for it in issues:
+            tp = f"{it.topic}-{it.partition}"
+            n = it.to_offset - it.from_offset
+            if it.kind == "offset_rewind":
+                self.add("offset_rewind", "high" if n >= 10_000 else "medium", it.start_ms, it.end_ms,
+                         members=it.members, partitions=[tp], generation=self.gen_at(it.end_ms),
+                         title=f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} processed again ({n} records)",
+                         explanation=(f"On {tp} {it.how}, so the {n} records from offset {it.from_offset} to "
+                                      f"{it.to_offset - 1} were (or will be) processed a second time. Downstream "
+                                      "effects of these records must be idempotent."),
+                         details={"topic": it.topic, "partition": it.partition, "from_offset": it.from_offset,
+                                  "to_offset_exclusive": it.to_offset, "records": n},
+                         evidence=it.evidence)
+            else:
+                self.add("offset_skip", "high", it.start_ms, it.end_ms, members=it.members, partitions=[tp],
+                         generation=self.gen_at(it.end_ms),
+                         title=f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} never processed ({n} records)",
+                         explanation=(f"On {tp} {it.how}, so the {n} records from offset {it.from_offset} to "
+                                      f"{it.to_offset - 1} were never processed by this group. This is what "
+                                      "auto.offset.reset=latest does when the committed offset is missing (expired "
+                                      "or deleted) or out of range."),
+                         details={"topic": it.topic, "partition": it.partition, "from_offset": it.from_offset,
+                                  "to_offset_exclusive": it.to_offset, "records": n},
+                         evidence=it.evidence)
+
+    def ownership(self) -> None:
+        parts = ownership.by_partition(self.st)
+        for tp, a, b, lo, hi in ownership.double_ownership(parts, self.cfg):
+            self.add("double_ownership", "critical", lo, hi, members=[a.member_id, b.member_id], partitions=[tp],
+                     generation=b.generation,
+                     title=f"{tp} owned by two members for {_fmt_ms(hi - lo)}",
+                     explanation=(f"{cap(_who(a.member_id, self.st))} (generation {a.generation}) still held {tp} when "
+                                  f"{_who(b.member_id, self.st)} (generation {b.generation}) was assigned it; for "
+                                  f"{_fmt_ms(hi - lo)} both could fetch and process the same records. This happens "
+                                  "when an expelled member (a zombie) keeps processing until it notices it lost the "
+                                  "partition. The overlap is longer than the clock-skew tolerance "
+                                  f"({self.cfg.skew_tolerance_ms} ms), so it is not an artefact of host clocks."),
+                     details={"overlap_ms": hi - lo, "earlier": {"member": a.member_id, "generation": a.generation,
+                                                               "end_reason": a.end_reason},
+                              "later": {"member": b.member_id, "generation": b.generation}},
+                     evidence=[a.start_ev, a.end_ev, b.start_ev])
+        for tp, a, b, gap in ownership.unowned(parts, self.cfg):
+            self.add("unowned_partitions", "high" if gap > 10 * self.cfg.unowned_threshold_ms else "medium",
+                     a.end_ms, b.start_ms, members=[a.member_id, b.member_id], partitions=[tp],
+                     generation=b.generation, title=f"{tp} had no owner for {_fmt_ms(gap)}",
+                     explanation=(f"Nobody consumed {tp} for {_fmt_ms(gap)}: {_who(a.member_id, self.st)} gave it up "
+                                  f"({a.end_reason}) and {_who(b.member_id, self.st)} got it only later. Lag grows on "
+                                  "the partition meanwhile (threshold: "
+                                  f"{_fmt_ms(self.cfg.unowned_threshold_ms)})."),
+                     details={"gap_ms": gap, "threshold_ms": self.cfg.unowned_threshold_ms},
+                     evidence=[a.end_ev, b.start_ev])
+
+    def failovers(self) -> None:
+        moves = sorted((*self.st.observed("coordinator_change"),), key=lambda o: o.ts_ms or 0)
+        caused = {v.gen.generation for v in self.views if v.cause.cause == "coordinator_failover"}
+        last_to = None
+        for ob in moves:
+            to = ob.facts.get("to")
+            if to == last_to:
+                continue
+            last_to = to
+            follow = [v for v in self.views if v.gen.generation in caused and v.started_ms is not None
+                      and ob.ts_ms is not None and 0 <= v.started_ms - ob.ts_ms <= self.cfg.session_timeout_ms + self.cfg.skew_tolerance_ms]
+            loaded = [o for o in self.st.observed("group_loaded") if o.facts.get("coordinator") == to]
+            self.add("coordinator_failover", "medium" if follow else "low", ob.ts_ms, ob.ts_ms,
+                     generation=ob.generation,
+                     title=f"coordinator moved from {ob.facts.get('from')} to {to}",
+                     explanation=(f"The group's coordinator moved from broker {ob.facts.get('from')} to {to} "
+                                  f"({ob.facts.get('how')}). Leadership of the group's __consumer_offsets partition "
+                                  "changed (broker restart, controlled shutdown or reassignment); members must find "
+                                  "the new coordinator and heartbeats fail meanwhile."
+                                  + (f" It was followed by the rebalance to generation {follow[0].gen.generation}."
+                                     if follow else " No rebalance followed.")),
+                     details={"from": ob.facts.get("from"), "to": to,
+                              "rebalances": [v.gen.generation for v in follow]},
+                     evidence=[*ob.evidence, *(o.evidence[0] for o in loaded[:1])])
+
+    def unexplained(self) -> None:
+        cfg = self.cfg
+        for v in self.views:
+            if v.cause.cause == "unknown":
+                self.add("unexplained", "low", v.started_ms, v.stabilized_ms or v.ended_ms,
+                         generation=v.gen.generation,
+                         title=f"cause of the rebalance to generation {v.gen.generation} not in the logs",
+                         explanation=v.cause.detail, details={"missing": v.cause.facts.get("missing", []),
+                                                              **{k: x for k, x in v.cause.facts.items() if k != "missing"}},
+                         evidence=v.cause.evidence or v.gen.evidence[:3])
+        nums = [v.gen.generation for v in self.views]
+        for a, b in zip(nums, nums[1:], strict=False):
+            if b > a + 1:
+                va = self.views[nums.index(a)]
+                self.add("unexplained", "low", va.ended_ms, va.ended_ms, generation=a + 1,
+                         title=f"generation{'s' if b > a + 2 else ''} {a + 1}" + (f"-{b - 1}" if b > a + 2 else "")
+                         + " missing from the logs",
+                         explanation=(f"The group went from generation {a} to {b}; the generation number grows by "
+                                      "one per rebalance, so the logs miss " + str(b - a - 1) + " rebalance(s) "
+                                      "(missing evidence: the broker log and the clients' logs of that period)."),
+                         details={"missing_generations": list(range(a + 1, b))},
+                         evidence=[*_any_evidence(va)[-1:], *_any_evidence(self.views[nums.index(b)])[:1]])
+        for ob in self.st.observed("generation_backwards"):
+            self.add("unexplained", "medium", ob.ts_ms, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
+                     title=f"member joined generation {ob.generation} after {ob.facts['previous_generation']}",
+                     explanation=("A member joined an older generation than one it had already joined. The "
+                                  "coordinator only increases generation ids, unless the group was deleted and "
+                                  "re-created or it is a different cluster with the same group id; no log shows "
+                                  "either (missing evidence: a group deletion or coordinator reload)."),
+                     details=ob.facts, evidence=ob.evidence)
+        for mid, lf in self.st.lives.items():
+            if lf.removed_ms is None or lf.removed_reason not in ("session_expiry", "left") or not lf.alive_after_removal:
+                continue
+            hb_after = lf.last_hb_ms is not None and lf.last_hb_ms > lf.removed_ms + cfg.skew_tolerance_ms
+            if hb_after:
+                self.add("unexplained", "medium", lf.removed_ms, lf.last_hb_ms, members=[mid],
+                         title=f"{cap(_who(mid, self.st))} heartbeated successfully after the coordinator removed it",
+                         explanation=("The broker removed this member, yet the member's log shows successful "
+                                      "heartbeats afterwards. A removed member gets UNKNOWN_MEMBER_ID on its next "
+                                      "heartbeat (GroupCoordinator.handleHeartbeat), so either the clocks differ by "
+                                      "more than the skew tolerance or the heartbeats went to another coordinator."),
+                         details={"removed_ms": lf.removed_ms, "last_heartbeat_ms": lf.last_hb_ms},
+                         evidence=[lf.removed_ev, lf.last_hb_ev])
+
+
+def _emptied(v: GenView) -> bool:
+    """An empty generation (GroupCoordinator: "... is now empty") is not a rebalance of members."""
+    return v.gen.empty_ms is not None and not v.gen.members
+
+
+def _any_evidence(v: GenView) -> list[str]:
+    if v.gen.evidence:
+        return list(v.gen.evidence)
+    return [e for m in v.gen.members.values() for e in m.evidence[:1]]

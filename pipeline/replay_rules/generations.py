@@ -1,0 +1,432 @@
+"""Generations and memberships from the collected state: when each rebalance began and ended, who
+was in it, and why it happened (the trigger, with its evidence).
+
+The broker's own reason wins (GroupCoordinator.prepareRebalance prints it, 2.x+); without broker
+logs the cause is inferred from what the members did between generation g-1 and g, in protocol
+order, picking the earliest trigger (ties broken by how directly each kind of evidence shows it).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass, field
+
+from pipeline.replay_rules.collect import GroupState
+from pipeline.replay_rules.reasons import (
+    CAUSES,
+    classify_client_reason,
+    classify_prepare_reason,
+    client_reason_of,
+)
+from pipeline.replay_rules.settings import EffectiveSettings
+from pipeline.replay_rules.state import Gen, Membership
+
+# tie-break: the more direct the evidence, the earlier in this list
+_PRIORITY = ("poll_timeout", "member_left", "session_expiry", "static_member_restart", "member_joined",
+             "metadata_or_subscription_change", "enforced_rebalance", "cooperative_follow_up", "leader_rejoin",
+             "sync_timeout", "assignment_store_failed", "coordinator_failover", "unknown")
+_RANK = {c: i for i, c in enumerate(_PRIORITY)}
+assert set(_PRIORITY) == set(CAUSES)
+
+
+@dataclass
+class Cause:
+    cause: str
+    detail: str
+    trigger_member: str | None = None
+    evidence: list[str] = field(default_factory=list)
+    at_ms: int | None = None            # when the trigger happened (may precede the first rejoin)
+    inferred: bool = False
+    facts: dict = field(default_factory=dict)
+
+
+@dataclass
+class GenView:
+    """A finished generation: the row plus what later rules need."""
+
+    gen: Gen
+    started_ms: int | None
+    stabilized_ms: int | None
+    ended_ms: int | None
+    end_kind: str
+    cause: Cause
+    inferred: bool
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _who(m: str | None, st: GroupState) -> str:
+    if m is None:
+        return "an unidentified member"
+    lf = st.lives.get(m)
+    cid = lf.client_id if lf else None
+    return f"member {m}" + (f" (client {cid})" if cid else "")
+
+
+def _fmt_ms(ms: int | None) -> str:
+    if ms is None:
+        return "?"
+    return f"{ms / 1000:.1f} s" if ms < 120_000 else f"{ms / 60000:.1f} min"
+
+
+def _silence(st: GroupState, member: str | None, until: int | None, cfg: EffectiveSettings) -> tuple[int | None, str | None, int | None]:
+    """(silence in ms, evidence of the last sign of life, its time) of a member before `until`: its
+    last heartbeat if heartbeats are logged, else its last line of any kind (the clock-skew
+    tolerance allows a line of its host to look slightly later than the broker's expiry)."""
+    if member is None or until is None:
+        return None, None, None
+    lf = st.lives.get(member)
+    if lf is None:
+        return None, None, None
+    last = lf.last_before(until + cfg.skew_tolerance_ms)
+    if last is None:
+        return None, None, None
+    return max(0, until - last.ts_ms), last.evidence, last.ts_ms
+
+
+def _expiry_facts(st: GroupState, member: str | None, at_ms: int | None, cfg: EffectiveSettings) -> dict:
+    """How long an expired member was silent. With heartbeats in its log the silence is measured;
+    without, it lies between session.timeout.ms (GroupCoordinator.onExpireHeartbeat fires that long
+    after the last heartbeat) and the time since its last line. `silence_total` runs on to the
+    member's next sign of life (None: it never came back, e.g. a crash)."""
+    out: dict = {"session_timeout_ms": cfg.session_timeout_ms, "silence_ms": None, "last_seen_ms": None,
+                 "came_back": False, "silence_total_ms": None}
+    lf = st.lives.get(member or "")
+    if lf is None or at_ms is None:
+        return out
+    horizon = at_ms + cfg.skew_tolerance_ms
+    back = lf.next_after(horizon)
+    out["came_back"] = back is not None
+    i = bisect.bisect_right(lf.hb_events, horizon, key=_ts)
+    if i:
+        hb = lf.hb_events[i - 1]
+        out.update(silence_ms=max(0, at_ms - hb.ts_ms), last_seen_ms=hb.ts_ms, _last_ev=hb.evidence)
+        if back is not None:
+            out["silence_total_ms"] = back - hb.ts_ms
+        return out
+    i = bisect.bisect_right(lf.events, horizon, key=_ts)
+    if i:
+        line = lf.events[i - 1]
+        start_latest = at_ms - cfg.session_timeout_ms
+        out.update(last_line_ms=line.ts_ms, silence_max_ms=max(cfg.session_timeout_ms, at_ms - line.ts_ms),
+                   last_seen_ms=max(line.ts_ms, start_latest), _last_ev=line.evidence)
+        if back is not None:
+            out["silence_total_min_ms"] = back - start_latest
+            out["silence_total_max_ms"] = back - min(line.ts_ms, start_latest)
+    return out
+
+
+def _ts(ev) -> int:
+    return ev.ts_ms
+
+
+def _broker_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSettings) -> Cause | None:
+    reason = gen.prepare_reason
+    if reason is None:
+        # 0.9 - 2.x brokers print no reason: a removal logged just before the prepare line is it
+        for ob in st.observed("removed"):
+            if ob.ts_ms is not None and ob.ts_ms is not None and gen.prepare_ms is not None \
+                    and 0 <= gen.prepare_ms - ob.ts_ms <= cfg.skew_tolerance_ms:
+                why = ob.facts["why"]
+                cause = {"session_expiry": "session_expiry", "poll_timeout": "poll_timeout"}.get(why, "member_left")
+                return _describe(cause, ob.member_id, gen, prev, st, cfg, [gen.prepare_ev, *ob.evidence], ob.ts_ms)
+        return None
+    cause, member, instance = classify_prepare_reason(reason)
+    evidence = [gen.prepare_ev] if gen.prepare_ev else []
+    if cause == "member_joined" and instance and prev is not None:
+        if any(m.instance_id == instance and m.member_id != member for m in prev.members.values()) \
+                or any(i == instance and mid != member for mid, i in st.instance_of.items()):
+            cause = "static_member_restart"
+    if cause == "unknown":
+        return Cause("unknown", f"the broker gave a reason this tool does not recognise: {reason!r}",
+                     None, evidence, gen.prepare_ms, facts={"broker_reason": reason})
+    c = _describe(cause, member, gen, prev, st, cfg, evidence, gen.prepare_ms)
+    client = client_reason_of(reason)
+    if client and client != "not provided":
+        c.detail += f" The client said: {client!r}."
+    return c
+
+
+def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: GroupState,
+              cfg: EffectiveSettings, evidence: list[str], at_ms: int | None, inferred: bool = False) -> Cause:
+    who = _who(member, st)
+    facts: dict = {}
+    detail = CAUSES[cause][0].upper() + CAUSES[cause][1:] + ": " + who + "."
+    ev = [e for e in evidence if e]
+    if cause == "session_expiry":
+        facts.update(_expiry_facts(st, member, at_ms, cfg))
+        last_ev = facts.pop("_last_ev", None)
+        if facts.get("silence_ms") is not None:
+            detail = (f"The coordinator expired {who}: it was silent for {_fmt_ms(facts['silence_ms'])} "
+                      f"(session.timeout.ms = {cfg.session_timeout_ms}) before it was removed.")
+            ev.append(last_ev)
+        elif facts.get("last_line_ms") is not None:
+            detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "
+                      f"without a heartbeat. Its log does not show heartbeats (they are logged at DEBUG); its "
+                      f"last line before the expiry came {_fmt_ms(facts['silence_max_ms'])} earlier, so it went "
+                      f"silent between {_fmt_ms(cfg.session_timeout_ms)} and {_fmt_ms(facts['silence_max_ms'])} "
+                      "before it was removed.")
+            ev.append(last_ev)
+        else:
+            detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "
+                      f"without a heartbeat; its own log does not show when it went silent (missing evidence: "
+                      f"that member's client log).")
+    elif cause in ("member_left", "poll_timeout") and prev is not None and member in prev.members:
+        mem = prev.members[member]
+        if mem.leave_ev:
+            ev.append(mem.leave_ev)
+        if cause == "poll_timeout":
+            detail = (f"{who[0].upper() + who[1:]} did not call poll() within max.poll.interval.ms = "
+                      f"{cfg.max_poll_interval_ms} ms, so its heartbeat thread left the group.")
+        elif mem.leave_reason:
+            detail = f"{who[0].upper() + who[1:]} left the group ({mem.leave_reason})."
+    elif cause == "member_joined" and member and member in gen.members:
+        mem = gen.members[member]
+        if mem.join_start_ev:
+            ev.append(mem.join_start_ev)
+    return Cause(cause, detail, member, _uniq(ev), at_ms, inferred, facts)
+
+
+def _uniq(items: list[str | None]) -> list[str]:
+    seen: dict[str, None] = {}
+    for x in items:
+        if x and x not in seen:
+            seen[x] = None
+    return list(seen)
+
+
+def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSettings) -> Cause:
+    """No broker reason: infer the trigger from the members of g-1 and g."""
+    cands: list[tuple[int, int, Cause]] = []
+    leader_rejoin: tuple[int, Cause] | None = None
+
+    def add(ts: int | None, cause: Cause) -> None:
+        if ts is not None:
+            cands.append((ts, _RANK[cause.cause], cause))
+
+    prev_members = prev.members if prev is not None else {}
+    if prev is not None and gen.members:   # a generation seen only by the broker has no member list
+        for mid, mem in prev_members.items():
+            if mid in gen.members or mem.leave_reason == "static_replaced":
+                continue
+            lf = st.lives.get(mid)
+            why = mem.leave_reason
+            if why == "poll_timeout":
+                add(mem.left_ms, _describe("poll_timeout", mid, gen, prev, st, cfg, [mem.leave_ev], mem.left_ms, True))
+            elif why in ("shutdown", "left", "unsubscribed"):
+                add(mem.left_ms, _describe("member_left", mid, gen, prev, st, cfg, [mem.leave_ev], mem.left_ms, True))
+            elif lf is not None and lf.removed_reason == "session_expiry":
+                add(lf.removed_ms, _describe("session_expiry", mid, gen, prev, st, cfg, [lf.removed_ev], lf.removed_ms, True))
+            elif lf is not None and lf.removed_reason == "fenced":
+                add(lf.removed_ms, _describe("static_member_restart", mid, gen, prev, st, cfg, [lf.removed_ev],
+                                             lf.removed_ms, True))
+            elif lf is not None and (lf.last_hb_ms is not None or lf.last_ms is not None):
+                # GroupCoordinator.onExpireHeartbeat (0.9+; Java GroupMetadataManager 3.7+): the member
+                # is removed session.timeout.ms after its last heartbeat
+                last = lf.last_hb_ms if lf.last_hb_ms is not None else lf.last_ms
+                at = last + cfg.session_timeout_ms
+                c = _describe("session_expiry", mid, gen, prev, st, cfg, [], at, True)
+                c.detail += (" Inferred: no broker log shows the removal; the member's last sign of life is "
+                             "followed by silence and it is absent from the next generation.")
+                add(at, c)
+            else:
+                c = Cause("unknown", f"{_who(mid, st)} of generation {prev.generation} is absent from generation "
+                          f"{gen.generation} and no log line says why (missing evidence: its client log and the "
+                          "broker's GroupCoordinator log).", mid, list(mem.evidence[:3]), None, True,
+                          {"missing": ["client log of " + mid, "broker GroupCoordinator log"]})
+                cands.append((1 << 62, _RANK["unknown"], c))
+    for mid, mem in gen.members.items():
+        start = mem.join_start_ms if mem.join_start_ms is not None else mem.joined_ms
+        ev = [mem.join_start_ev or (mem.evidence[0] if mem.evidence else None)]
+        if prev is not None and mid not in prev_members:
+            inst = mem.instance_id or st.instance_of.get(mid)
+            if inst and any((m.instance_id or st.instance_of.get(m.member_id)) == inst and m.left_ms is None
+                            for m in prev_members.values()):
+                add(start, _describe("static_member_restart", mid, gen, prev, st, cfg, ev, start, True))
+            else:
+                add(start, _describe("member_joined", mid, gen, prev, st, cfg, ev, start, True))
+            continue
+        why = classify_client_reason(mem.join_reason)
+        if why in ("metadata_or_subscription_change", "enforced_rebalance", "cooperative_follow_up"):
+            c = _describe(why, mid, gen, prev, st, cfg, ev, start, True)
+            c.detail += f" Its rejoin reason: {mem.join_reason!r}."
+            add(start, c)
+        elif prev is None and why == "member_joined":
+            add(start, _describe("member_joined", mid, gen, prev, st, cfg, ev, start, True))
+        elif prev is not None and prev.leader == mid and why is None and mem.join_start_ms is not None:
+            leader_rejoin = (start, _describe("leader_rejoin", mid, gen, prev, st, cfg, ev, start, True))
+    for ob in st.observed("subscription_changed"):
+        if prev is not None and ob.generation == prev.generation:
+            add(ob.ts_ms, _describe("metadata_or_subscription_change", ob.member_id, gen, prev, st, cfg,
+                                    ob.evidence, ob.ts_ms, True))
+    if prev is None and gen.generation <= 1 and gen.members:
+        first = min(gen.members.values(), key=lambda m: (m.join_start_ms or m.joined_ms or 0))
+        add(first.join_start_ms or first.joined_ms or 0,
+            _describe("member_joined", first.member_id, gen, prev, st, cfg,
+                      [first.join_start_ev or (first.evidence[0] if first.evidence else None)],
+                      first.join_start_ms or first.joined_ms, True))
+    if not cands and leader_rejoin is not None:
+        # weakest evidence: a reason-less rejoin of the leader (clients before 3.0 print no reason),
+        # used only when nobody joined, left or changed
+        add(*leader_rejoin)
+    if not cands:
+        missing = ["broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason)"]
+        if prev is None:
+            missing.append(f"any log of generation {gen.generation - 1} (the logs begin inside this history)")
+        else:
+            missing.append("a rejoin reason in the clients' logs (printed from Kafka 3.0)")
+        detail = (f"Nothing in the logs shows why generation {gen.generation} was formed; missing evidence: "
+                  + "; ".join(missing) + ".")
+        ev = [*gen.evidence[:3], *(m.evidence[0] for m in gen.members.values() if m.evidence)]
+        return Cause("unknown", detail, None, _uniq(ev)[:6], None, True, {"missing": missing})
+    # the earliest trigger; candidates from other hosts within the clock-skew tolerance of it cannot be
+    # ordered by time, so the more direct kind of evidence wins among them
+    cands.sort(key=lambda c: (c[0], c[1]))
+    first = cands[0][0]
+    close = [c for c in cands if c[0] - first <= cfg.skew_tolerance_ms]
+    return min(close, key=lambda c: (c[1], c[0]))[2]
+
+
+def _failover_override(c: Cause, gen: Gen, started: int | None, st: GroupState, cfg: EffectiveSettings) -> Cause:
+    # a leader rejoining with no stated reason right after a coordinator move is explained by the move
+    if started is None or c.cause not in ("unknown", "session_expiry") and not (
+            c.cause == "leader_rejoin" and c.inferred):
+        return c
+    lo = started - cfg.session_timeout_ms - cfg.skew_tolerance_ms
+    moves = [ob for ob in (*st.observed("coordinator_change"), *st.observed("group_loaded"))
+             if ob.ts_ms is not None and lo <= ob.ts_ms <= started + cfg.skew_tolerance_ms]
+    if not moves:
+        return c
+    if c.cause == "session_expiry":
+        silence_from = c.facts.get("last_seen_ms")
+        lost = [ob for ob in st.observed("coordinator_lost") if ob.member_id == c.trigger_member]
+        if not lost and (silence_from is None or not any(ob.ts_ms >= silence_from - cfg.skew_tolerance_ms
+                                                        for ob in moves)):
+            return c
+    mv = moves[0]
+    detail = (f"The group's coordinator moved ({mv.facts.get('from', '?')} -> "
+              f"{mv.facts.get('to') or mv.facts.get('coordinator') or '?'}) shortly before this rebalance")
+    detail += ("; " + c.detail[0].lower() + c.detail[1:]) if c.cause == "session_expiry" else "."
+    return Cause("coordinator_failover", detail, c.trigger_member, _uniq([*mv.evidence, *c.evidence]),
+                 mv.ts_ms, c.inferred, {**c.facts, "coordinator_from": mv.facts.get("from"),
+                                        "coordinator_to": mv.facts.get("to") or mv.facts.get("coordinator")})
+
+
+def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
+    nums = sorted(st.gens)
+    views: list[GenView] = []
+    for i, g in enumerate(nums):
+        gen = st.gens[g]
+        prev = st.gens.get(g - 1)
+        prev_known = st.gens[nums[i - 1]] if i > 0 else None
+        cause = _broker_cause(gen, prev or prev_known, st, cfg) if gen.prepare_ms is not None else None
+        if cause is None:
+            # without the exact predecessor (a gap in the logs) a comparison of members would guess
+            cause = _client_cause(gen, prev, st, cfg)
+        if gen.prepare_ms is not None:
+            started, inferred = gen.prepare_ms, False
+        else:
+            starts = [m.join_start_ms for m in gen.members.values() if m.join_start_ms is not None]
+            starts += [t for t, _ in gen.rebalance_in_progress]
+            if cause.at_ms is not None and cause.at_ms < (1 << 62):
+                starts.append(cause.at_ms)
+            if not starts:
+                starts = [m.joined_ms for m in gen.members.values() if m.joined_ms is not None]
+            if not starts and gen.empty_ms is not None:
+                starts = [gen.empty_ms]
+            started, inferred = (min(starts) if starts else None), True
+        cause = _failover_override(cause, gen, started, st, cfg)
+        leader = gen.leader
+        if leader is None and len(gen.members) == 1:
+            gen.leader = leader = next(iter(gen.members))   # a lone member is its own leader
+        # Stable is entered when the leader's SyncGroup arrives (GroupCoordinator.handleSyncGroup)
+        syncs = [m.synced_ms for m in gen.members.values() if m.synced_ms is not None]
+        if gen.stable_ms is not None:
+            stabilized = gen.stable_ms
+        elif leader and leader in gen.members and gen.members[leader].synced_ms is not None:
+            stabilized = gen.members[leader].synced_ms
+        elif syncs:
+            stabilized = min(syncs)
+        elif gen.record_ms is not None:
+            stabilized = gen.record_ms
+        else:
+            stabilized = gen.completing_ms
+        if gen.empty_ms is not None and not gen.members:
+            stabilized = None
+        views.append(GenView(gen, started, stabilized, None, "log_end", cause, inferred))
+    for i, v in enumerate(views):
+        nxt = views[i + 1] if i + 1 < len(views) else None
+        if nxt is not None and nxt.started_ms is not None:
+            v.ended_ms, v.end_kind = nxt.started_ms, "rebalance"
+        elif v.gen.dead_ms is not None:
+            v.ended_ms, v.end_kind = v.gen.dead_ms, "group_dead"
+        else:
+            v.ended_ms, v.end_kind = st.last_ms, "log_end"
+    _finish_memberships(views, st, cfg)
+    return views
+
+
+def _finish_memberships(views: list[GenView], st: GroupState, cfg: EffectiveSettings) -> None:
+    """Members absent from the next generation left it; say how and when."""
+    for i, v in enumerate(views):
+        nxt = views[i + 1] if i + 1 < len(views) else None
+        for mid, mem in v.gen.members.items():
+            if mem.left_ms is not None:
+                continue
+            lf = st.lives.get(mid)
+            if lf is not None and lf.removed_ms is not None and (v.started_ms is None or lf.removed_ms >= v.started_ms):
+                if nxt is None or mid not in nxt.gen.members:
+                    mem.left_ms, mem.leave_reason, mem.leave_ev = lf.removed_ms, lf.removed_reason, lf.removed_ev
+                    continue
+            if nxt is None or nxt.gen.generation != v.gen.generation + 1 or mid in nxt.gen.members \
+                    or not nxt.gen.members:
+                continue
+            if nxt.cause.trigger_member == mid and nxt.cause.cause in ("session_expiry", "poll_timeout",
+                                                                       "member_left", "coordinator_failover"):
+                mem.left_ms = nxt.cause.at_ms
+                mem.leave_reason = "session_expiry" if nxt.cause.cause == "coordinator_failover" else nxt.cause.cause
+                mem.leave_ev = nxt.cause.evidence[0] if nxt.cause.evidence else None
+            else:
+                mem.left_ms, mem.leave_reason = nxt.started_ms, "not_rejoined"
+
+
+def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
+    rows = []
+    for v in views:
+        g = v.gen
+        # members at the generation's end: a static member replaced by its own restart is not listed
+        members = sorted(m for m, mem in g.members.items() if mem.leave_reason != "static_replaced")
+        assignment = {m: (g.members[m].assigned or []) for m in members}
+        started, stab = v.started_ms, v.stabilized_ms
+        rows.append({
+            "group_id": group_id, "generation": g.generation, "protocol_type": g.protocol_type or "consumer",
+            "protocol": g.protocol, "leader": g.leader, "members": members,
+            "member_count": len(members) if members or g.broker_member_count is None else g.broker_member_count,
+            "assignment_json": json.dumps(assignment, sort_keys=True),
+            "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
+            "rebalance_ms": (stab - started) if started is not None and stab is not None else None,
+            "cause": v.cause.cause, "cause_detail": v.cause.detail, "trigger_member": v.cause.trigger_member,
+            "coordinator": g.coordinator, "inferred": v.inferred or v.cause.inferred,
+            "evidence": _uniq([*v.cause.evidence, g.prepare_ev, g.completing_ev, g.stable_ev, g.empty_ev,
+                               g.record_ev, *g.evidence[:5]]),
+        })
+    return rows
+
+
+def membership_rows(views: list[GenView], group_id: str | None) -> list[dict]:
+    rows = []
+    for v in views:
+        for mid in sorted(v.gen.members):
+            m: Membership = v.gen.members[mid]
+            rows.append({
+                "group_id": group_id, "generation": m.generation, "member_id": mid, "client_id": m.client_id,
+                "instance_id": m.instance_id, "host": m.host, "is_leader": v.gen.leader == mid,
+                "joined_ms": m.joined_ms, "synced_ms": m.synced_ms,
+                "assigned": list(m.assigned or []), "revoked": list(m.revoked),
+                "left_ms": m.left_ms, "leave_reason": m.leave_reason,
+                "evidence": _uniq([*m.evidence[:8], m.leave_ev]),
+            })
+    return rows

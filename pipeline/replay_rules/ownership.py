@@ -1,0 +1,163 @@
+"""Partition ownership intervals, and the findings they support (double ownership, long unowned).
+
+Client callbacks (ConsumerCoordinator onPartitionsAssigned / Revoked / Lost) give the intervals
+where the members' logs have them; members seen only through the broker or a __consumer_offsets dump
+own their generation's assignment from Stable until the next rebalance began. Under the eager
+protocol every member revokes everything when a rebalance begins (ConsumerCoordinator.onJoinPrepare,
+0.9+); under cooperative-sticky (2.4+, KIP-429) kept partitions stay owned across generations.
+"""
+
+from __future__ import annotations
+
+from pipeline.replay_rules.collect import GroupState
+from pipeline.replay_rules.generations import GenView
+from pipeline.replay_rules.settings import EffectiveSettings
+from pipeline.replay_rules.state import Interval
+
+
+def close_open(st: GroupState, views: list[GenView]) -> None:
+    """Intervals still open at the end of the pass end when their owner was removed (seen in a broker
+    log or inferred, e.g. an expiry), provided the process never logged again; else at log end."""
+    gone: dict[str, tuple[int, str, str | None]] = {}
+    for v in views:
+        for mid, mem in v.gen.members.items():
+            if mem.left_ms is not None:
+                gone[mid] = (mem.left_ms, mem.leave_reason or "left", mem.leave_ev)
+            else:
+                gone.pop(mid, None)
+    # the first generation after each one that a member is not part of: by then it owns nothing
+    dropped_at: dict[tuple[str, int], int] = {}
+    for i, v in enumerate(views):
+        for later in views[i + 1:]:
+            if later.started_ms is not None and later.gen.members:
+                for mid in v.gen.members:
+                    if mid not in later.gen.members:
+                        dropped_at[(mid, v.gen.generation)] = later.started_ms
+                break
+    for iv in st.intervals:
+        if iv.end_reason == "process_gone":
+            # the process stopped logging, then restarted: its partitions stayed its own until the
+            # coordinator removed it (or it left), at the latest when a generation formed without it
+            iv.end_ev = None
+            got = gone.get(iv.member_id or "")
+            if got is not None and got[0] >= (iv.end_ms or 0):
+                iv.end_ms, iv.end_reason, iv.end_ev = got
+            cap = dropped_at.get((iv.member_id or "", iv.generation if iv.generation is not None else -1))
+            if cap is not None and iv.end_ms is not None and iv.end_ms > cap >= iv.start_ms:
+                iv.end_ms = cap
+    for s in st.streams.values():
+        for tp, (start, sev, g, mid) in list(s.owned.items()):
+            end, reason, eev = st.last_ms, "log_end", None
+            lf = st.lives.get(mid) if mid else None
+            if lf is not None and lf.removed_ms is not None and lf.removed_ms >= start \
+                    and (s.last_ms is None or s.last_ms <= lf.removed_ms):
+                # the process never logged again: the broker's removal ended what it held
+                end, reason, eev = lf.removed_ms, lf.removed_reason or "removed", lf.removed_ev
+            elif mid in gone and gone[mid][0] >= start and (s.last_ms is None or s.last_ms <= gone[mid][0]):
+                end, reason, eev = gone[mid]
+            st.intervals.append(Interval(tp, mid, s.client_id, g, start, sev, end, reason, eev, s.source))
+        s.owned.clear()
+
+
+def from_assignments(views: list[GenView], st: GroupState, cfg: EffectiveSettings) -> None:
+    """Intervals for members whose own logs show no partition callbacks."""
+    with_callbacks = {iv.member_id for iv in st.intervals}
+    open_: dict[tuple[str, str], Interval] = {}
+    for i, v in enumerate(views):
+        cooperative = (v.gen.protocol or cfg.assignor or "").startswith("cooperative")
+        nxt = views[i + 1] if i + 1 < len(views) else None
+        for mid, mem in v.gen.members.items():
+            if mid in with_callbacks or not mem.assigned:
+                continue
+            start = mem.synced_ms if mem.synced_ms is not None else v.stabilized_ms
+            if start is None:
+                continue
+            ev = mem.evidence[0] if mem.evidence else (v.gen.stable_ev or v.gen.record_ev or "")
+            for tp in mem.assigned:
+                key = (tp, mid)
+                if cooperative and key in open_:
+                    continue   # kept across the cooperative rebalance
+                open_[key] = Interval(tp, mid, mem.client_id, v.gen.generation, start, ev, source=mem.host)
+            # when the generation ends, close what does not carry over
+            keeps = set()
+            if cooperative and nxt is not None and mid in nxt.gen.members:
+                keeps = set(nxt.gen.members[mid].assigned or ())
+            if mem.left_ms is not None:
+                end, reason, eev = mem.left_ms, mem.leave_reason or "left", mem.leave_ev
+                keeps = set()
+            else:
+                end, reason, eev = v.ended_ms, v.end_kind, (nxt.gen.prepare_ev if nxt else st.last_ev)
+            for tp in mem.assigned:
+                iv = open_.get((tp, mid))
+                if iv is None or tp in keeps:
+                    continue
+                iv.end_ms, iv.end_reason, iv.end_ev = end, "rebalance" if reason == "rebalance" else reason, eev
+                st.intervals.append(iv)
+                del open_[(tp, mid)]
+    for iv in open_.values():
+        iv.end_ms, iv.end_reason, iv.end_ev = st.last_ms, "log_end", None
+        st.intervals.append(iv)
+
+
+def split(tp: str) -> tuple[str, int | None]:
+    topic, _, p = tp.rpartition("-")
+    if not topic or not p.lstrip("-").isdigit():
+        return tp, None
+    return topic, int(p)
+
+
+def rows(st: GroupState) -> list[dict]:
+    out = []
+    for iv in sorted(st.intervals, key=lambda x: (x.topic_partition, x.start_ms, x.member_id or "")):
+        topic, part = split(iv.topic_partition)
+        out.append({
+            "group_id": st.group_id, "topic": topic, "partition": part, "member_id": iv.member_id,
+            "client_id": iv.client_id, "generation": iv.generation, "start_ms": iv.start_ms, "end_ms": iv.end_ms,
+            "end_reason": iv.end_reason, "evidence": list(dict.fromkeys(e for e in (iv.start_ev, iv.end_ev) if e)),
+        })
+    return out
+
+
+def by_partition(st: GroupState) -> dict[str, list[Interval]]:
+    out: dict[str, list[Interval]] = {}
+    for iv in st.intervals:
+        out.setdefault(iv.topic_partition, []).append(iv)
+    for ivs in out.values():
+        ivs.sort(key=lambda x: (x.start_ms, x.end_ms if x.end_ms is not None else 1 << 62))
+    return out
+
+
+def double_ownership(parts: dict[str, list[Interval]], cfg: EffectiveSettings) -> list[tuple[str, Interval, Interval, int, int]]:
+    """(partition, earlier, later, overlap start, overlap end) where two members held it at once for
+    longer than the clock-skew tolerance (a shorter overlap may be two hosts' clocks, not the group)."""
+    found = []
+    for tp, ivs in parts.items():
+        widest: Interval | None = None
+        for iv in ivs:
+            if widest is not None and widest.member_id != iv.member_id:
+                lo = iv.start_ms
+                hi = min(_end(widest), _end(iv))
+                if hi - lo > cfg.skew_tolerance_ms:
+                    found.append((tp, widest, iv, lo, hi))
+            if widest is None or _end(iv) > _end(widest):
+                widest = iv
+    return found
+
+
+def unowned(parts: dict[str, list[Interval]], cfg: EffectiveSettings) -> list[tuple[str, Interval, Interval, int]]:
+    """(partition, before, after, gap) where nobody owned it between two intervals for too long."""
+    found = []
+    for tp, ivs in parts.items():
+        reach: Interval | None = None
+        for iv in ivs:
+            if reach is not None:
+                gap = iv.start_ms - _end(reach)
+                if gap > cfg.unowned_threshold_ms:
+                    found.append((tp, reach, iv, gap))
+            if reach is None or _end(iv) > _end(reach):
+                reach = iv
+    return found
+
+
+def _end(iv: Interval) -> int:
+    return iv.end_ms if iv.end_ms is not None else (1 << 62)

@@ -1,0 +1,246 @@
+"""Replay settings: what the user sets, what the logs print, else Kafka's defaults per version.
+
+Defaults mirror `ConsumerConfig.java` (clients) per release line, as tabulated in
+shared/formats/log-prefixes-and-defaults.md section 5:
+  0.9.0 - 0.10.0.x  session 30000, no max.poll.interval.ms (JoinGroup v0: rebalance timeout = session timeout)
+  0.10.1 - 2.8.x    session 10000, max.poll.interval.ms 300000 (KIP-62: rebalance timeout = max.poll.interval.ms)
+  3.0.0+            session 45000 (KIP-735), max.poll.interval.ms 300000
+  heartbeat.interval.ms 3000 in all versions; assignor range (<3.0), [range, cooperative-sticky] (3.0+).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from parsers.events import Event
+
+# knobs a user may change with `--set name=value` (Kafka config names, plus replay's own)
+SETTABLE: dict[str, str] = {
+    "session.timeout.ms": "session_timeout_ms",
+    "max.poll.interval.ms": "max_poll_interval_ms",
+    "heartbeat.interval.ms": "heartbeat_interval_ms",
+    "rebalance.timeout.ms": "rebalance_timeout_ms",
+    "partition.assignment.strategy": "assignor",
+    "group.initial.rebalance.delay.ms": "initial_rebalance_delay_ms",
+    "storm.count": "storm_count",
+    "storm.window.ms": "storm_window_ms",
+    "clock.skew.tolerance.ms": "skew_tolerance_ms",
+    "unowned.threshold.ms": "unowned_threshold_ms",
+}
+
+
+@dataclass(frozen=True)
+class ReplaySettings:
+    """Explicit settings (None = take from the logs, else Kafka's default for the version seen)."""
+
+    session_timeout_ms: int | None = None
+    max_poll_interval_ms: int | None = None
+    heartbeat_interval_ms: int | None = None
+    rebalance_timeout_ms: int | None = None
+    assignor: str | None = None
+    initial_rebalance_delay_ms: int | None = None
+    kafka_version: str | None = None
+    # analysis thresholds (not Kafka settings)
+    storm_count: int = 5                 # this many rebalances ...
+    storm_window_ms: int = 600_000       # ... starting within this window make a storm
+    skew_tolerance_ms: int = 2_000       # clock skew between hosts tolerated before ordering claims
+    unowned_threshold_ms: int = 60_000   # a partition unowned longer than this is reported
+
+    def with_overrides(self, pairs: dict[str, str]) -> ReplaySettings:
+        """Apply `name=value` pairs (Kafka config names); raises ValueError naming a bad pair."""
+        changes: dict[str, Any] = {}
+        for name, value in pairs.items():
+            attr = SETTABLE.get(name)
+            if attr is None:
+                raise ValueError(f"unknown setting {name!r} (known: {', '.join(sorted(SETTABLE))})")
+            if attr == "assignor":
+                changes[attr] = normalize_assignor(value)
+                continue
+            try:
+                changes[attr] = int(value)
+            except ValueError:
+                raise ValueError(f"{name} needs an integer number of ms, got {value!r}") from None
+            if changes[attr] < 0:
+                raise ValueError(f"{name} must not be negative, got {value!r}")
+        return replace(self, **changes)
+
+
+@dataclass
+class EffectiveSettings:
+    """The settings in force for one group, each with where it came from."""
+
+    session_timeout_ms: int
+    max_poll_interval_ms: int | None
+    heartbeat_interval_ms: int
+    rebalance_timeout_ms: int
+    assignor: str
+    initial_rebalance_delay_ms: int
+    version: tuple[int, int, int] | None
+    storm_count: int
+    storm_window_ms: int
+    skew_tolerance_ms: int
+    unowned_threshold_ms: int
+    origin: dict[str, str] = field(default_factory=dict)   # setting -> "set" | "log source:line" | "default ..."
+
+    def as_dict(self) -> dict[str, Any]:
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("origin", "version")}
+        d["kafka_version"] = ".".join(map(str, self.version)) if self.version else None
+        return d
+
+
+_ASSIGNOR_NAMES = {
+    "range": "range", "rangeassignor": "range",
+    "roundrobin": "roundrobin", "roundrobinassignor": "roundrobin",
+    "sticky": "sticky", "stickyassignor": "sticky",
+    "cooperative-sticky": "cooperative-sticky", "cooperativestickyassignor": "cooperative-sticky",
+}
+
+
+def normalize_assignor(value: str) -> str:
+    """`org.apache...CooperativeStickyAssignor`, `cooperative-sticky`, `[range, cooperative-sticky]` -> first name."""
+    first = value.strip().strip("[]").split(",")[0].strip()
+    key = first.rsplit(".", 1)[-1].replace("class ", "").strip().lower()
+    if key not in _ASSIGNOR_NAMES:
+        raise ValueError(f"unknown assignor {value!r} (range, roundrobin, sticky, cooperative-sticky)")
+    return _ASSIGNOR_NAMES[key]
+
+
+_VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def parse_version(hint: str | None) -> tuple[int, int, int] | None:
+    if not hint:
+        return None
+    m = _VERSION.search(hint)
+    if not m:
+        return None
+    v = (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
+    # vendor builds such as "8.1.1-ce" (Confluent Platform numbering) are not Apache versions
+    return v if v[0] <= 4 else None
+
+
+def defaults_for(version: tuple[int, int, int] | None) -> dict[str, Any]:
+    """Kafka client defaults per release line (ConsumerConfig.java, see module docstring)."""
+    v = version or (3, 0, 0)
+    if v < (0, 10, 1):
+        return {"session_timeout_ms": 30000, "max_poll_interval_ms": None, "assignor": "range"}
+    if v < (3, 0, 0):
+        return {"session_timeout_ms": 10000, "max_poll_interval_ms": 300000, "assignor": "range"}
+    return {"session_timeout_ms": 45000, "max_poll_interval_ms": 300000, "assignor": "range"}
+
+
+# printed settings: ConsumerConfig dumps ("session.timeout.ms = 45000") and the broker's
+# MemberMetadata(... sessionTimeoutMs=30000, rebalanceTimeoutMs=30000 ...) (GroupCoordinator.scala 2.x-3.x)
+_PRINTED = (
+    ("session_timeout_ms", re.compile(r"session\.timeout\.ms\s*=\s*(\d+)|sessionTimeoutMs=(\d+)")),
+    ("max_poll_interval_ms", re.compile(r"max\.poll\.interval\.ms\s*=\s*(\d+)")),
+    ("heartbeat_interval_ms", re.compile(r"heartbeat\.interval\.ms\s*=\s*(\d+)")),
+    ("rebalance_timeout_ms", re.compile(r"rebalanceTimeoutMs=(\d+)")),
+    ("assignor", re.compile(r"partition\.assignment\.strategy\s*=\s*\[?([\w.$-]+)")),
+)
+_EXTRA_KEYS = {
+    "session_timeout_ms": ("session_timeout_ms", "sessionTimeoutMs", "session.timeout.ms"),
+    "max_poll_interval_ms": ("max_poll_interval_ms", "max.poll.interval.ms"),
+    "heartbeat_interval_ms": ("heartbeat_interval_ms", "heartbeat.interval.ms"),
+    "rebalance_timeout_ms": ("rebalance_timeout_ms", "rebalanceTimeoutMs"),
+    "assignor": ("assignor", "partition.assignment.strategy"),
+}
+# the bulk of a long history, never carrying settings or a version worth a look of their own
+_BULK = frozenset({"heartbeat_succeeded", "offset_committed", "offset_record"})
+_HINT = re.compile(r"timeout|interval|strategy|TimeoutMs=")
+# high-volume kinds whose lines never print settings
+_NO_SETTINGS = frozenset({"heartbeat_succeeded", "offset_committed", "offset_record", "partitions_assigned",
+                          "partitions_revoked", "sync_succeeded", "join_succeeded", "offset_fetched"})
+
+
+def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str, str], tuple[int, int, int] | None]:
+    """Settings the logs print (first occurrence wins), their evidence, and the Kafka version seen."""
+    found: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    versions: dict[tuple[int, int, int], int] = {}
+    for ev in events:
+        if ev.kind in _BULK:
+            continue
+        hint = ev.kafka_version_hint
+        if hint and ".." not in hint:     # "0.9.0.0..current" is a template's range, not the version
+            v = parse_version(hint)
+            if v is not None:
+                versions[v] = versions.get(v, 0) + 1
+        if ev.extra:
+            members = ev.extra.get("members")
+            if isinstance(members, list) and members and isinstance(members[0], dict):
+                # a group metadata record prints each member's timeouts (MemberMetadata)
+                for name, key in (("session_timeout_ms", "session_timeout_ms"),
+                                  ("rebalance_timeout_ms", "rebalance_timeout_ms")):
+                    val = members[0].get(key)
+                    if name not in found and isinstance(val, int):
+                        found[name], origin[name] = val, f"log {ev.evidence}"
+            for name, keys in _EXTRA_KEYS.items():
+                if name in found:
+                    continue
+                for k in keys:
+                    if k in ev.extra and ev.extra[k] is not None:
+                        try:
+                            found[name] = normalize_assignor(str(ev.extra[k])) if name == "assignor" else int(ev.extra[k])
+                        except ValueError:
+                            continue
+                        origin[name] = f"log {ev.evidence}"
+                        break
+        raw = ev.raw
+        if raw and ev.kind not in _NO_SETTINGS and _HINT.search(raw):
+            for name, rx in _PRINTED:
+                if name in found:
+                    continue
+                m = rx.search(raw)
+                if m:
+                    val = next(g for g in m.groups() if g is not None)
+                    try:
+                        found[name] = normalize_assignor(val) if name == "assignor" else int(val)
+                    except ValueError:
+                        continue
+                    origin[name] = f"log {ev.evidence}"
+    version = max(versions.items(), key=lambda kv: (kv[1], kv[0]))[0] if versions else None
+    return found, origin, version
+
+
+def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
+    """Explicit settings win, then what the logs print, then Kafka's defaults for the version seen."""
+    printed, origin, version = printed_settings(events)
+    if explicit.kafka_version:
+        version = parse_version(explicit.kafka_version) or version
+    vlabel = f"Kafka {version[0]}.{version[1]}.{version[2]}" if version else "Kafka 3.x assumed, no version in the logs"
+    dflt = defaults_for(version)
+    dflt.update(heartbeat_interval_ms=3000, initial_rebalance_delay_ms=3000 if (version or (3, 0, 0)) >= (0, 11, 0) else 0)
+    values: dict[str, Any] = {}
+    for name in ("session_timeout_ms", "max_poll_interval_ms", "heartbeat_interval_ms", "assignor",
+                 "initial_rebalance_delay_ms"):
+        mine = getattr(explicit, name)
+        if mine is not None:
+            values[name], origin[name] = mine, "set"
+        elif name in printed:
+            values[name] = printed[name]
+        else:
+            values[name], origin[name] = dflt[name], f"default of {vlabel}"
+    # the rebalance timeout is the JoinGroup's rebalanceTimeoutMs: max.poll.interval.ms since KIP-62
+    # (AbstractCoordinator 0.10.1+), the session timeout before (JoinGroup v0)
+    if explicit.rebalance_timeout_ms is not None:
+        rto, origin["rebalance_timeout_ms"] = explicit.rebalance_timeout_ms, "set"
+    elif explicit.max_poll_interval_ms is not None:
+        rto, origin["rebalance_timeout_ms"] = explicit.max_poll_interval_ms, "set (max.poll.interval.ms)"
+    elif "rebalance_timeout_ms" in printed:
+        rto = printed["rebalance_timeout_ms"]
+    elif values["max_poll_interval_ms"] is not None:
+        rto, origin["rebalance_timeout_ms"] = values["max_poll_interval_ms"], "= max.poll.interval.ms"
+    else:
+        rto, origin["rebalance_timeout_ms"] = values["session_timeout_ms"], "= session.timeout.ms (JoinGroup v0)"
+    return EffectiveSettings(
+        session_timeout_ms=values["session_timeout_ms"], max_poll_interval_ms=values["max_poll_interval_ms"],
+        heartbeat_interval_ms=values["heartbeat_interval_ms"], rebalance_timeout_ms=rto,
+        assignor=values["assignor"], initial_rebalance_delay_ms=values["initial_rebalance_delay_ms"],
+        version=version, storm_count=explicit.storm_count, storm_window_ms=explicit.storm_window_ms,
+        skew_tolerance_ms=explicit.skew_tolerance_ms, unowned_threshold_ms=explicit.unowned_threshold_ms,
+        origin=origin,
+    )

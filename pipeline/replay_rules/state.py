@@ -1,0 +1,153 @@
+"""Mutable records the collecting pass fills in; turned into table rows at the end."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class Membership:
+    """One member in one generation."""
+
+    generation: int
+    member_id: str
+    client_id: str | None = None
+    instance_id: str | None = None
+    host: str | None = None
+    is_leader: bool = False
+    joined_ms: int | None = None
+    synced_ms: int | None = None
+    assigned: list[str] | None = None
+    revoked: list[str] = field(default_factory=list)
+    left_ms: int | None = None
+    leave_reason: str | None = None
+    leave_ev: str | None = None
+    join_start_ms: int | None = None     # when this member began the JoinGroup that led here
+    join_start_ev: str | None = None
+    join_reason: str | None = None
+    stream: tuple[str, str | None] | None = None
+    evidence: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Gen:
+    """One generation as observed from every side."""
+
+    generation: int
+    members: dict[str, Membership] = field(default_factory=dict)
+    protocol_type: str | None = None
+    protocol: str | None = None
+    protocols_seen: dict[str, str] = field(default_factory=dict)   # protocol -> first evidence
+    leader: str | None = None
+    prepare_ms: int | None = None        # broker "Preparing to rebalance ... old generation g-1"
+    prepare_ev: str | None = None
+    prepare_reason: str | None = None
+    completing_ms: int | None = None     # broker "Stabilized group ... generation g" (join phase done)
+    completing_ev: str | None = None
+    broker_member_count: int | None = None   # "Stabilized group ... with N members" (2.x+)
+    stable_ms: int | None = None         # broker "Assignment received from leader" (Stable entered)
+    stable_ev: str | None = None
+    empty_ms: int | None = None          # broker "Group ... with generation g is now empty"
+    empty_ev: str | None = None
+    record_ms: int | None = None         # __consumer_offsets group metadata record
+    record_ev: str | None = None
+    dead_ms: int | None = None
+    coordinator: str | None = None
+    rebalance_in_progress: list[tuple[int, str]] = field(default_factory=list)  # clients told "rebalancing" (for g-1 -> g)
+    evidence: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Stream:
+    """One client's log stream: (source, client_id). Its clock is one host's clock."""
+
+    source: str
+    client_id: str | None
+    member_id: str | None = None
+    instance_id: str | None = None
+    gen: int | None = None
+    last_ms: int | None = None
+    left: bool = False
+    pending_join: tuple[int, str, str | None] | None = None
+    owned: dict[str, tuple[int, str, int | None, str | None]] = field(default_factory=dict)
+    coordinator: str | None = None
+    stalled: Observation | None = None      # a poll timeout waiting for the poll loop to come back
+    pseudo_n: int = 0                       # (re)starts of a client that logs no member id
+    protocol: str | None = None             # the assignor of its last generation
+    coord_lost: bool = False                # it lost its coordinator since it last joined
+
+
+@dataclass(slots=True)
+class MemberLife:
+    """Signs of life of one member id (across streams)."""
+
+    member_id: str
+    last_ms: int | None = None
+    last_event: Any = None               # the Event itself: its evidence string is built only if used
+    last_hb_ms: int | None = None
+    last_hb_event: Any = None
+    first_ms: int | None = None
+    source: str | None = None
+    client_id: str | None = None
+    instance_id: str | None = None
+    removed_ms: int | None = None        # broker removed it (session expiry, leave ...)
+    removed_reason: str | None = None
+    removed_ev: str | None = None
+    alive_after_removal: list[str] = field(default_factory=list)   # evidence of activity after removal
+    # silences between consecutive heartbeats longer than the gap floor: (start, end, start ev, end ev)
+    hb_gaps: list[tuple[int, int, str | None, str]] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)     # every sign of life (Events), in time order
+    hb_events: list[Any] = field(default_factory=list)  # the heartbeats among them
+
+    @property
+    def last_ev(self) -> str | None:
+        return self.last_event.evidence if self.last_event is not None else None
+
+    @property
+    def last_hb_ev(self) -> str | None:
+        return self.last_hb_event.evidence if self.last_hb_event is not None else None
+
+    def next_after(self, t: int) -> int | None:
+        """The first sign of life strictly after t (the end of a silence), if the member came back."""
+        i = bisect.bisect_right(self.events, t, key=_ts)
+        return self.events[i].ts_ms if i < len(self.events) else None
+
+    def last_before(self, t: int) -> Any:
+        """The member's last heartbeat at or before t, else its last sign of life of any kind (an Event)."""
+        for evs in (self.hb_events, self.events):
+            i = bisect.bisect_right(evs, t, key=_ts)
+            if i:
+                return evs[i - 1]
+        return None
+
+
+@dataclass(slots=True)
+class Interval:
+    topic_partition: str
+    member_id: str | None
+    client_id: str | None
+    generation: int | None
+    start_ms: int
+    start_ev: str
+    end_ms: int | None = None
+    end_reason: str | None = None
+    end_ev: str | None = None
+    source: str | None = None
+
+
+@dataclass(slots=True)
+class Observation:
+    """A fact kept for the finding rules (expiries, fencing, commit failures, coordinator moves ...)."""
+
+    kind: str
+    ts_ms: int | None
+    evidence: list[str]
+    member_id: str | None = None
+    generation: int | None = None
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+def _ts(ev: Any) -> int:
+    return ev.ts_ms

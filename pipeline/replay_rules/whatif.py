@@ -1,0 +1,199 @@
+"""What-if: the same members' observed behaviour (their silences, stalls, joins and leaves) under
+other settings. Which expulsions and rebalances would not have happened, which would have been added.
+
+The timeout rules are Kafka's:
+  * session expiry: the coordinator removes a member when no heartbeat arrives within
+    session.timeout.ms of the previous one (GroupCoordinator.onExpireHeartbeat / Java
+    GroupMetadataManager session timer, all versions);
+  * poll timeout: the client's heartbeat thread leaves the group when poll() was not called within
+    max.poll.interval.ms (AbstractCoordinator.HeartbeatThread, 0.10.1+, KIP-62);
+  * eager assignors revoke every partition at each rebalance (ConsumerCoordinator.onJoinPrepare);
+    cooperative-sticky (2.4+, KIP-429) revokes only the partitions that move, then rebalances once
+    more to hand them over.
+A rebalance is avoided when its trigger is avoided, together with the rejoin of the same process
+that the expulsion caused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.replay_rules.collect import GroupState
+from pipeline.replay_rules.generations import GenView
+from pipeline.replay_rules.settings import EffectiveSettings
+
+
+@dataclass
+class WhatIf:
+    group_id: str | None
+    changed: dict[str, tuple[Any, Any]]                  # setting -> (observed, what-if)
+    rebalances_observed: int
+    rebalances_avoided: list[dict] = field(default_factory=list)
+    rebalances_added: list[dict] = field(default_factory=list)
+    expulsions_avoided: list[dict] = field(default_factory=list)
+    expulsions_added: list[dict] = field(default_factory=list)
+    poll_timeouts_avoided: list[dict] = field(default_factory=list)
+    undetermined: list[dict] = field(default_factory=list)
+    assignor: dict | None = None
+    model: dict | None = None                            # the reference coordinator's replay, when run
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items()}
+
+    @property
+    def rebalances_after(self) -> int:
+        return self.rebalances_observed - len(self.rebalances_avoided) + len(self.rebalances_added)
+
+
+def _stream_of(st: GroupState, member: str | None) -> tuple[str | None, str | None]:
+    lf = st.lives.get(member or "")
+    return (lf.source, lf.client_id) if lf else (None, None)
+
+
+def analyse(views: list[GenView], st: GroupState, old: EffectiveSettings, new: EffectiveSettings) -> WhatIf:
+    changed = {k: (getattr(old, k), getattr(new, k))
+               for k in ("session_timeout_ms", "max_poll_interval_ms", "heartbeat_interval_ms", "assignor",
+                         "rebalance_timeout_ms")
+               if getattr(old, k) != getattr(new, k)}
+    gens = [_row(v) for v in views if v.started_ms is not None and not (v.gen.empty_ms is not None and not v.gen.members)]
+    w = WhatIf(st.group_id, changed, len(gens))
+    avoided_triggers: list[tuple[str | None, tuple[str | None, str | None], int]] = []
+
+    for g in gens:
+        cause, member = g["cause"], g["trigger_member"]
+        facts = g["facts"]
+        if cause in ("session_expiry",) or (cause == "coordinator_failover" and facts.get("silence_ms") is not None):
+            if not facts.get("came_back"):
+                if facts.get("silence_ms") is None and facts.get("last_line_ms") is None:
+                    w.undetermined.append({"generation": g["generation"], "member": member, "cause": cause,
+                                           "why": "the member's silence is not in the logs (missing its client log)"})
+                continue   # the process never logged again (a crash): expelled under any session timeout
+            lo = facts.get("silence_total_ms") or facts.get("silence_total_min_ms")
+            hi = facts.get("silence_total_ms") or facts.get("silence_total_max_ms")
+            if lo is None or hi is None:
+                continue
+            if hi >= new.session_timeout_ms:
+                if lo < new.session_timeout_ms:
+                    w.undetermined.append({"generation": g["generation"], "member": member, "cause": cause,
+                                           "why": f"its silence lasted between {lo} and {hi} ms (heartbeats are not "
+                                                  "logged); the new timeout falls inside that range"})
+                continue
+            # the whole silence (at most `hi`) stays under the new timeout: no expiry
+            w.expulsions_avoided.append({"generation": g["generation"], "member": member, "silence_ms": hi,
+                                         "session_timeout_ms": [old.session_timeout_ms, new.session_timeout_ms]})
+            w.rebalances_avoided.append({"generation": g["generation"], "cause": cause, "member": member,
+                                         "why": f"a {hi} ms silence stays under session.timeout.ms = "
+                                                f"{new.session_timeout_ms}"})
+            avoided_triggers.append((member, _stream_of(st, member), g["started_ms"]))
+        elif cause == "poll_timeout":
+            stall = _stall(st, member, g, old)
+            limit = new.max_poll_interval_ms
+            if stall is None or limit is None:
+                if limit is None or (old.max_poll_interval_ms is not None and limit <= old.max_poll_interval_ms):
+                    continue   # it fires again (earlier or at the same point)
+                w.undetermined.append({"generation": g["generation"], "member": member, "cause": cause,
+                                       "why": "the end of the poll stall is not in the logs"})
+                continue
+            if stall < limit:
+                w.poll_timeouts_avoided.append({"generation": g["generation"], "member": member, "stall_ms": stall,
+                                                "max_poll_interval_ms": [old.max_poll_interval_ms, limit]})
+                w.rebalances_avoided.append({"generation": g["generation"], "cause": cause, "member": member,
+                                             "why": f"a {stall} ms poll stall stays under max.poll.interval.ms = "
+                                                    f"{limit}"})
+                avoided_triggers.append((member, _stream_of(st, member), g["started_ms"]))
+
+    # the expelled process came back as a new member: that rebalance goes too
+    done = {a["generation"] for a in w.rebalances_avoided}
+    for member, stream, at in avoided_triggers:
+        if stream == (None, None):
+            continue
+        for g in gens:
+            if g["generation"] in done or g["started_ms"] < at or g["cause"] not in ("member_joined",
+                                                                                     "static_member_restart"):
+                continue
+            if _stream_of(st, g["trigger_member"]) == stream:
+                w.rebalances_avoided.append({"generation": g["generation"], "cause": g["cause"],
+                                             "member": g["trigger_member"],
+                                             "why": f"the rejoin of {member}'s process, which would not have been "
+                                                    "expelled"})
+                done.add(g["generation"])
+                break
+
+    # shorter timeouts: silences that were tolerated would now expel
+    if new.session_timeout_ms < old.session_timeout_ms:
+        expelled = {a.get("member") for a in w.expulsions_avoided}
+        for mid, lf in sorted(st.lives.items()):
+            for start, end, sev, eev in lf.hb_gaps:
+                gap = end - start
+                if new.session_timeout_ms <= gap < old.session_timeout_ms and mid not in expelled:
+                    w.expulsions_added.append({"member": mid, "silence_ms": gap, "at_ms": start + new.session_timeout_ms,
+                                               "evidence": [e for e in (sev, eev) if e]})
+                    w.rebalances_added.append({"member": mid, "at_ms": start + new.session_timeout_ms,
+                                               "why": f"a {gap} ms heartbeat silence exceeds session.timeout.ms = "
+                                                      f"{new.session_timeout_ms}"})
+    if new.assignor != old.assignor:
+        w.assignor = _assignor_effect(gens, old.assignor, new.assignor)
+        w.rebalances_added.extend(w.assignor.pop("extra_rebalances"))
+    return w
+
+
+def _row(v: GenView) -> dict:
+    return {"generation": v.gen.generation, "cause": v.cause.cause, "trigger_member": v.cause.trigger_member,
+            "facts": v.cause.facts, "started_ms": v.started_ms, "stabilized_ms": v.stabilized_ms,
+            "assignment": {m: list(mem.assigned or []) for m, mem in v.gen.members.items()}}
+
+
+def _stall(st: GroupState, member: str | None, g: dict, old: EffectiveSettings) -> int | None:
+    """How long the poll loop stalled: from the last poll (the timeout fired max.poll.interval.ms after it)
+    to the poll loop's next sign of life."""
+    for ob in st.observed("poll_timeout"):
+        if ob.member_id == member and ob.ts_ms is not None and abs(ob.ts_ms - g["started_ms"]) <= 60_000:
+            resumed = ob.facts.get("resumed_ms")
+            if resumed is None or old.max_poll_interval_ms is None:
+                return None
+            return resumed - (ob.ts_ms - old.max_poll_interval_ms)
+    return None
+
+
+def _assignor_effect(gens: list[dict], old: str, new: str) -> dict:
+    """Partitions revoked and handed over under each protocol, from the observed assignments."""
+    eager_old = not old.startswith("cooperative")
+    eager_new = not new.startswith("cooperative")
+    kept = moved = 0
+    follow_ups: list[dict] = []
+    prev: dict[str, list[str]] | None = None
+    for g in gens:
+        cur = {m: tps for m, tps in g["assignment"].items() if tps}
+        if prev is not None and cur:
+            owner_before = {tp: m for m, tps in prev.items() for tp in tps}
+            changed_here = 0
+            for m, tps in cur.items():
+                for tp in tps:
+                    if owner_before.get(tp) == m:
+                        kept += 1
+                    elif tp in owner_before:
+                        moved += 1
+                        if owner_before[tp] in cur:
+                            changed_here += 1    # its owner stays and must revoke it first
+            if changed_here and eager_old and not eager_new:
+                follow_ups.append({"after_generation": g["generation"], "at_ms": g["stabilized_ms"],
+                                   "why": f"cooperative hand-over of {changed_here} moved partition(s)"})
+        if cur:
+            prev = cur
+    effect = {"from": old, "to": new, "partitions_kept_across_rebalances": kept, "partitions_moved": moved}
+    if eager_old and not eager_new:
+        effect["revocations_avoided"] = kept
+        effect["note"] = (f"under {new} the {kept} partition(s) that kept their owner would have been processed "
+                          "without pause through each rebalance; each rebalance that moves partitions needs a "
+                          "second, short rebalance")
+        effect["extra_rebalances"] = follow_ups
+    elif not eager_old and eager_new:
+        effect["revocations_added"] = kept
+        effect["note"] = (f"under {new} every rebalance revokes everything: {kept} partition(s) that kept their "
+                          "owner would have stopped during each rebalance")
+        effect["extra_rebalances"] = []
+    else:
+        effect["note"] = f"{old} and {new} are both {'eager' if eager_old else 'cooperative'}; revocations do not change"
+        effect["extra_rebalances"] = []
+    return effect

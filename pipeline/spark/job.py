@@ -1,0 +1,270 @@
+"""The ingest job: inputs -> lines with provenance -> parse -> timeline -> tables + replay -> RUN_DIR.
+
+Stages (each timed in the manifest): inputs (driver: list, fingerprint, sniff), read (one Spark scan,
+candidate filter on the JVM), parse (Python workers), timeline (dedupe, clock skew), tables
+(windows), replay (applyInPandas per group), write (Parquet, then manifest.json, then rename).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline import schemas
+from pipeline.rundir import write_manifest
+from pipeline.spark import inputs as inputs_mod
+from pipeline.spark import manifest as manifest_mod
+from pipeline.spark import write as write_mod
+from pipeline.spark.progress import Progress
+
+DEFAULT_CONF = {
+    # Splits of at most 32 MiB: more parallelism on big single files, and a bounded candidate
+    # array per split in the read aggregate.
+    "spark.sql.files.maxPartitionBytes": str(32 * 1024 * 1024),
+    # A truncated .gz keeps the lines before the damage instead of failing the job (reported).
+    "spark.sql.files.ignoreCorruptFiles": "true",
+    "spark.sql.adaptive.enabled": "true",
+}
+
+
+@dataclass
+class IngestOptions:
+    inputs: list[str]
+    out: str
+    master: str = "local[*]"
+    group: str | None = None
+    since_ms: int | None = None
+    until_ms: int | None = None
+    overwrite: bool = False
+    layout: str | None = None
+    quiet: bool = False
+    parsers_module: str = "parsers"
+    replay_module: str = "pipeline.replay"
+    extra_conf: dict[str, str] = field(default_factory=dict)
+    argv: list[str] = field(default_factory=list)
+
+
+class IngestError(Exception):
+    """A clear one-line problem with the user's inputs or target."""
+
+
+def spark_path(spark, uri: str) -> str:
+    """The string Spark puts in `_metadata.file_path` for this file (qualified, URL-encoded)."""
+    jvm = spark._jvm
+    p = jvm.org.apache.hadoop.fs.Path(uri)
+    q = p.getFileSystem(spark._jsc.hadoopConfiguration()).makeQualified(p)
+    s = jvm.org.apache.spark.paths.SparkPath.fromPath(q).urlEncoded()
+    # the file index lists local files as file:/x, makeQualified gives file:///x
+    return "file:/" + s[len("file:///"):] if s.startswith("file:///") else s
+
+
+def sniff_formats(files: list[inputs_mod.InputFile], mod: Any, layout: str | None) -> None:
+    for f in files:
+        if not f.readable:
+            continue
+        fmt = mod.sniff(f.head, f.source)
+        f.kind, f.layout = fmt.kind, fmt.layout
+        if layout and f.kind not in ("offsets_dump", "groups_describe", "empty"):
+            f.kind, f.layout = "log", layout
+        if f.kind == "binary":
+            f.problems.append("binary file (rejected by the format sniffer)")
+        f.head = []
+
+
+def _norm_reason(why: str) -> str:
+    return re.sub(r"\d+", "N", why or "")[:160]
+
+
+def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
+    """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
+    is used and left running; otherwise one is built for opts.master and stopped at the end."""
+    from pipeline.spark.session import build_session, check_java
+
+    progress = Progress(quiet=opts.quiet)
+    warnings: list[str] = []
+    tmp_dir = None
+    own_session = spark is None
+    try:
+        # Local inputs are checked before the JVM starts: bad paths fail fast.
+        local_args = [a for a in opts.inputs if not inputs_mod.is_uri(a)]
+        if local_args:
+            inputs_mod.expand(local_args, lambda: None)
+        tmp_dir = write_mod.prepare(opts.out, opts.overwrite)
+        java = check_java()
+        if own_session:
+            with progress.stage("start spark"):
+                conf = dict(DEFAULT_CONF)
+                conf.update(opts.extra_conf)
+                spark = build_session(opts.master, "coordscope-ingest", conf)
+        else:
+            for k, v in {**DEFAULT_CONF, **opts.extra_conf}.items():
+                spark.conf.set(k, v)
+        progress.sc = spark.sparkContext
+        with progress.stage("inputs"):
+            files = inputs_mod.expand(opts.inputs, lambda: spark)
+            inputs_mod.inspect(files, lambda: spark)
+            pmod = importlib.import_module(opts.parsers_module)
+            sniff_formats(files, pmod, opts.layout)
+            for f in files:
+                f.spath = spark_path(spark, f.uri) if f.readable else None
+            readable = [f for f in files if f.readable]
+            progress.say(f"  {len(files)} files, {len(readable)} to read, "
+                         f"{sum(f.size for f in readable) / 1e6:.1f} MB")
+        result = _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java)
+        tmp_dir = None
+        return result
+    except (inputs_mod.InputError, write_mod.RunDirExists, ValueError) as exc:
+        raise IngestError(str(exc)) from exc
+    finally:
+        write_mod.discard(tmp_dir)
+        if own_session and spark is not None:
+            spark.stop()
+
+
+def _empty(spark, table_or_ddl: str):
+    ddl = schemas.ddl(table_or_ddl) if table_or_ddl in schemas.TABLES else table_or_ddl
+    return spark.createDataFrame([], ddl)
+
+
+def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
+    from pyspark.sql import functions as F
+
+    from pipeline.spark import lines, parse_stage, replay_stage, tables
+
+    by_spath = {f.spath: f for f in readable}
+    counts: dict[str, dict[str, int]] = {f.source: {} for f in files}
+    blocks = outcomes = events = None
+    if readable:
+        with progress.stage("read"):
+            blocks = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX)
+            for r in lines.file_counts(blocks).collect():   # one row per file
+                f = by_spath.get(r["spath"])
+                if f is None:
+                    warnings.append(f"Spark read a file not in the input list: {r['spath']}")
+                    continue
+                counts[f.source].update(lines_read=int(r["lines_read"]), candidates=int(r["candidates"]))
+        with progress.stage("parse"):
+            formats = {f.spath: (f.source, f.kind, f.layout) for f in readable}
+            outcomes = parse_stage.parse_candidates(
+                lines.candidates(blocks), formats, opts.parsers_module, lines.MAX_LINE_CHARS).persist()
+            for r in outcomes.groupBy("spath", "status").count().collect():   # files x 3 rows
+                f = by_spath[r["spath"]]
+                counts[f.source][r["status"]] = counts[f.source].get(r["status"], 0) + int(r["count"])
+            blocks.unpersist()
+            for f in readable:
+                c = counts[f.source]
+                outcome_total = c.get("parsed", 0) + c.get("ignored", 0) + c.get("unparsed", 0)
+                if outcome_total != c.get("candidates", 0):
+                    warnings.append(f"{f.source}: {c.get('candidates', 0)} candidate lines but {outcome_total} parse outcomes")
+                # lines the JVM filter dropped are ignored without Python
+                c["ignored"] = c.get("ignored", 0) + c.get("lines_read", 0) - c.get("candidates", 0)
+        event_cols = schemas.columns("events")
+        all_events = outcomes.where(F.col("has_event")).select(*event_cols)
+        unparsed = outcomes.where(F.col("has_event") & (F.col("status") == "unparsed")).select(
+            *schemas.columns("unparsed"))
+    else:
+        all_events = _empty(spark, "events")
+        unparsed = _empty(spark, "unparsed")
+
+    # scope: --group, --since, --until (events without a time stay in)
+    scoped = all_events
+    if opts.group:
+        scoped = scoped.where(F.col("group_id") == opts.group)
+    if opts.since_ms is not None:
+        scoped = scoped.where(F.col("ts_ms").isNull() | (F.col("ts_ms") >= opts.since_ms))
+    if opts.until_ms is not None:
+        scoped = scoped.where(F.col("ts_ms").isNull() | (F.col("ts_ms") < opts.until_ms))
+    scoped_unparsed = unparsed
+    if opts.since_ms is not None:
+        scoped_unparsed = scoped_unparsed.where(F.col("ts_ms").isNull() | (F.col("ts_ms") >= opts.since_ms))
+    if opts.until_ms is not None:
+        scoped_unparsed = scoped_unparsed.where(F.col("ts_ms").isNull() | (F.col("ts_ms") < opts.until_ms))
+
+    with progress.stage("timeline"):
+        events = scoped.persist()
+        timeline, offsets = replay_stage.timeline(events)
+        timeline = timeline.persist()
+        offset_rows = {r["source"]: int(r["offset_ms"]) for r in offsets.collect()}   # one row per skewed file
+        for src, off in offset_rows.items():
+            progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
+
+    written: dict[str, int] = {}
+    with progress.stage("write events"):
+        write_mod.write_table(events, tmp_dir, "events")
+        write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
+
+    with progress.stage("tables"):
+        write_mod.write_table(tables.heartbeat_gaps(timeline), tmp_dir, "heartbeat_gaps")
+        write_mod.write_table(tables.offset_commits(timeline), tmp_dir, "offset_commits")
+        observed_own = tables.ownership(timeline)
+
+    raw = None
+    with progress.stage("replay"):
+        try:
+            replay_mod = importlib.import_module(opts.replay_module)
+            if not hasattr(replay_mod, "replay_group_frame"):
+                raise AttributeError(f"{opts.replay_module} has no replay_group_frame")
+        except (ImportError, AttributeError) as exc:
+            replay_mod = None
+            warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
+        if replay_mod is not None:
+            rep = replay_stage.replay(timeline, opts.replay_module)
+            raw = rep.pop("_raw")
+        else:
+            rep = {t: _empty(spark, t) for t in replay_stage.REPLAY_TABLES}
+        # ownership: what the consumers logged, plus the replay's inferred intervals for groups
+        # where no consumer log shows assignments
+        observed_groups = observed_own.select("group_id").distinct()
+        inferred = write_mod.conform(rep["ownership"], "ownership").join(observed_groups, "group_id", "left_anti")
+        own = write_mod.conform(observed_own, "ownership").unionByName(inferred)
+        for t in ("generations", "memberships", "findings"):
+            write_mod.write_table(rep[t], tmp_dir, t)
+        write_mod.write_table(own, tmp_dir, "ownership")
+
+    with progress.stage("summary"):
+        for t in schemas.TABLES:
+            written[t] = spark.read.parquet(f"{tmp_dir}/{t}").count()
+        gen = spark.read.parquet(f"{tmp_dir}/generations")
+        fnd = spark.read.parquet(f"{tmp_dir}/findings")
+        ev = spark.read.parquet(f"{tmp_dir}/events")
+        groups = ev.where(F.col("group_id").isNotNull()).select("group_id").distinct().count()
+        sev = {r["severity"]: int(r["count"]) for r in fnd.groupBy("severity").count().collect()}
+        per_group = [
+            {"group_id": r["group_id"], "generations": int(r["n"]), "max_generation": r["g"]}
+            for r in gen.groupBy("group_id").agg(F.count(F.lit(1)).alias("n"), F.max("generation").alias("g"))
+            .orderBy(F.desc("n")).limit(10).collect()
+        ]
+        reasons = {}
+        if outcomes is not None:
+            for r in (unparsed.groupBy("why").count().orderBy(F.desc("count")).limit(200).collect()):
+                k = _norm_reason(r["why"])
+                reasons[k] = reasons.get(k, 0) + int(r["count"])
+        in_scope = written["events"]
+        total_events = all_events.count() if (opts.group or opts.since_ms is not None or opts.until_ms is not None) else in_scope
+        if outcomes is not None:
+            outcomes.unpersist()
+        events.unpersist()
+        timeline.unpersist()
+        if raw is not None:
+            raw.unpersist()
+
+    summary = {
+        "groups": groups, "generations": written["generations"], "events": written["events"],
+        "findings_by_severity": {s: sev.get(s, 0) for s in schemas.SEVERITIES if sev.get(s, 0)},
+        "busiest_groups": per_group,
+    }
+    entries = [manifest_mod.file_entry(f, counts.get(f.source), offset_rows.get(f.source)) for f in files]
+    scope = {"group": opts.group, "since_ms": opts.since_ms, "until_ms": opts.until_ms,
+             "events_total": total_events, "events_in_scope": in_scope}
+    final_abs = str(Path(write_mod.local_path(opts.out)).absolute())
+    progress.timings["total"] = round(sum(progress.timings.values()), 3)
+    man = manifest_mod.build(
+        argv=opts.argv, master=opts.master, spark_version=spark.version, java_version=java, entries=entries,
+        unparsed_reasons=reasons, scope=scope, tables=written, timings=progress.timings, warnings=warnings,
+        summary=summary, run_dir=final_abs)
+    write_manifest(tmp_dir, man)       # last file written: its presence marks a complete RUN_DIR
+    write_mod.finalize(tmp_dir, opts.out)
+    return man

@@ -1,0 +1,70 @@
+"""manifest.json of a run: inputs, exact line accounting, rejects, timings, versions.
+
+Everything here is small: one entry per input file and per reject reason; counts come from Spark
+aggregates, never from collecting a table.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+import time
+from typing import Any
+
+from pipeline import __version__
+
+
+def file_entry(f, counts: dict[str, int] | None, offset_ms: int | None) -> dict[str, Any]:
+    if f.duplicate_of:
+        status = "duplicate"
+    elif f.kind == "empty":
+        status = "empty"
+    elif f.kind in ("binary", "document"):
+        status = "rejected"
+    else:
+        status = "read"
+    c = counts or {}
+    return {
+        "source": f.source, "uri": f.uri, "size_bytes": f.size, "gzip": f.gz, "kind": f.kind, "layout": f.layout,
+        "status": status, "duplicate_of": f.duplicate_of, "problems": list(f.problems),
+        "lines_read": int(c.get("lines_read", 0)), "parsed": int(c.get("parsed", 0)),
+        "ignored": int(c.get("ignored", 0)), "unparsed": int(c.get("unparsed", 0)),
+        "candidates": int(c.get("candidates", 0)), "clock_offset_ms": offset_ms,
+    }
+
+
+def accounting(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    tot = {k: sum(e[k] for e in entries) for k in ("lines_read", "parsed", "ignored", "unparsed", "candidates")}
+    bad = [e["source"] for e in entries if e["lines_read"] != e["parsed"] + e["ignored"] + e["unparsed"]]
+    tot["adds_up"] = not bad and tot["lines_read"] == tot["parsed"] + tot["ignored"] + tot["unparsed"]
+    tot["mismatched_files"] = bad
+    for status in ("read", "duplicate", "empty", "rejected"):
+        tot[f"files_{status}"] = sum(1 for e in entries if e["status"] == status)
+    return tot
+
+
+def build(*, argv: list[str], master: str, spark_version: str, java_version: int | None, entries: list[dict[str, Any]],
+          unparsed_reasons: dict[str, int], scope: dict[str, Any], tables: dict[str, int], timings: dict[str, float],
+          warnings: list[str], summary: dict[str, Any], run_dir: str) -> dict[str, Any]:
+    rejects = [{"source": e["source"], "reason": "; ".join(e["problems"]) or e["status"]}
+               for e in entries if e["status"] in ("rejected",)]
+    rejects += [{"source": e["source"], "reason": f"duplicate of {e['duplicate_of']} (identical content; read once)"}
+                for e in entries if e["status"] == "duplicate"]
+    return {
+        "tool": "coordscope ingest",
+        "versions": {"coordscope": __version__, "spark": spark_version, "java": java_version,
+                     "python": platform.python_version()},
+        "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "command": argv or sys.argv,
+        "master": master,
+        "run_dir": run_dir,
+        "inputs": entries,
+        "accounting": accounting(entries),
+        "rejects": rejects,
+        "unparsed_reasons": unparsed_reasons,
+        "scope": scope,
+        "tables": tables,
+        "timings_s": timings,
+        "warnings": warnings,
+        "summary": summary,
+    }

@@ -1,0 +1,108 @@
+"""One timeline per group, and the per-group replay through the reference coordinator.
+
+Timeline: the events of a group come from many files (each consumer's log, the coordinator
+broker's server.log, offsets dumps). Two problems are fixed here, on the JVM side:
+
+- duplicates: the same line present in two files (a log shipped twice, overlapping rotated copies)
+  must count once. A line is a duplicate when another *file* has the same group, raw text and time;
+  the copy in the first file (by name) is kept. Repeats inside one file are real and kept.
+- clock skew: each host stamps lines with its own clock. Anchors: a consumer logs
+  "Successfully joined group with generation N" right after the coordinator broker logs
+  "Stabilized group ... generation N" (the JoinGroup responses are sent at that moment,
+  GroupCoordinator.onCompleteJoin). Per (group, generation) the reference time is the broker's
+  line, or without a broker log the median of the consumers' lines; a file's offset is the median
+  of its differences to the reference. Offsets of at least SKEW_MIN_MS are subtracted from that
+  file's times (small differences are network latency, not skew).
+
+Replay: `groupBy(group_id).applyInPandas` hands each group's timeline, sorted, to
+`pipeline.replay.replay_group_frame(pdf) -> {table: DataFrame}`; the four result tables travel
+back as (table, JSON row) pairs and are decoded with the schemas of pipeline/schemas.py.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from pyspark.sql import DataFrame, Window
+from pyspark.sql import functions as F
+
+from pipeline import schemas
+
+SKEW_MIN_MS = 1_000
+REPLAY_TABLES = ("generations", "memberships", "ownership", "findings")
+EVENT_COLUMNS = schemas.columns("events")
+
+_REPLAY: dict[str, Any] = {}   # replay module per Python worker process
+
+
+def dedupe(events: DataFrame) -> DataFrame:
+    """Drop copies of a line that another file already has (same group, raw text and time)."""
+    w = Window.partitionBy("group_id", "raw", "ts_ms")
+    return events.withColumn("first_source", F.min("source").over(w)).where(
+        F.col("source") == F.col("first_source")).drop("first_source")
+
+
+def clock_offsets(events: DataFrame) -> DataFrame:
+    """Per client file: the offset (ms) of its clock against the group's reference, with the
+    number of anchors it rests on. Small: one row per file that has anchors."""
+    joins = events.where((F.col("kind") == "join_succeeded") & F.col("generation").isNotNull()
+                         & F.col("ts_ms").isNotNull() & F.col("group_id").isNotNull())
+    broker = events.where((F.col("kind") == "broker_group_stabilized") & F.col("generation").isNotNull()
+                          & F.col("ts_ms").isNotNull()).groupBy("group_id", "generation").agg(
+        F.min("ts_ms").alias("broker_ts"))
+    client_ref = joins.groupBy("group_id", "generation").agg(
+        F.percentile_approx("ts_ms", 0.5).alias("client_ts"))
+    ref = client_ref.join(broker, ["group_id", "generation"], "left").select(
+        "group_id", "generation", F.coalesce("broker_ts", "client_ts").alias("ref_ts"))
+    d = joins.join(ref, ["group_id", "generation"]).select("source", (F.col("ts_ms") - F.col("ref_ts")).alias("diff"))
+    return d.groupBy("source").agg(
+        F.percentile_approx("diff", 0.5).cast("bigint").alias("offset_ms"), F.count(F.lit(1)).alias("anchors"))
+
+
+def timeline(events: DataFrame) -> tuple[DataFrame, DataFrame]:
+    """(deduplicated, skew-corrected events; per-file clock offsets applied)."""
+    ev = dedupe(events)
+    offsets = clock_offsets(ev).where(F.abs("offset_ms") >= SKEW_MIN_MS)
+    ev = ev.join(F.broadcast(offsets.select("source", "offset_ms")), "source", "left").withColumn(
+        "ts_ms", F.when(F.col("offset_ms").isNotNull() & F.col("ts_ms").isNotNull(), F.col("ts_ms") - F.col("offset_ms"))
+        .otherwise(F.col("ts_ms"))).drop("offset_ms")
+    return ev.select(*EVENT_COLUMNS), offsets
+
+
+def _replay_module(name: str) -> Any:
+    mod = _REPLAY.get(name)
+    if mod is None:
+        mod = _REPLAY[name] = importlib.import_module(name)
+    return mod
+
+
+def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict[str, DataFrame]:
+    """Run the reference coordinator per group; returns the four replay tables as DataFrames (and
+    under "_raw" the persisted (table, payload) frame, for the caller to unpersist)."""
+    from pyspark.sql.types import StructType
+
+    def run(pdf):
+        import pandas as pd
+
+        pdf = pdf.sort_values(["ts_ms", "source", "line_no"], na_position="first", kind="stable").reset_index(drop=True)
+        result = _replay_module(module_name).replay_group_frame(pdf)
+        parts = []
+        for table in REPLAY_TABLES:
+            t = result.get(table)
+            if t is None or len(t) == 0:
+                continue
+            t = t.reindex(columns=schemas.columns(table))
+            lines = t.to_json(orient="records", lines=True).splitlines()
+            parts.append(pd.DataFrame({"table": table, "payload": lines}))
+        if not parts:
+            return pd.DataFrame({"table": pd.Series([], dtype=object), "payload": pd.Series([], dtype=object)})
+        return pd.concat(parts, ignore_index=True)
+
+    grouped = timeline_df.where(F.col("group_id").isNotNull()).groupBy("group_id").applyInPandas(
+        run, schema="`table` string, `payload` string").persist()   # four tables, one replay
+    out: dict[str, DataFrame] = {"_raw": grouped}
+    for table in REPLAY_TABLES:
+        st = StructType.fromDDL(schemas.ddl(table))
+        out[table] = grouped.where(F.col("table") == table).select(F.from_json("payload", st).alias("r")).select("r.*")
+    return out

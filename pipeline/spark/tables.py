@@ -1,0 +1,152 @@
+"""High-volume tables built with Spark DataFrame window operations (no Python, no driver collects):
+heartbeat_gaps, offset_commits and the observed partition ownership intervals.
+
+All of them read the `events` DataFrame (events table columns, `ts_ms` already on the group's
+common timeline, see replay_stage.timeline).
+"""
+
+from __future__ import annotations
+
+from pyspark.sql import Column, DataFrame, Window
+from pyspark.sql import functions as F
+
+# Kafka defaults (ConsumerConfig): session.timeout.ms 45000 since 3.0 (KIP-735), 10000 before;
+# max.poll.interval.ms 300000 since 0.10.1 (KIP-62).
+SESSION_TIMEOUT_MS = 45_000
+SESSION_TIMEOUT_MS_PRE_3_0 = 10_000
+MAX_POLL_INTERVAL_MS = 300_000
+# Silences shorter than this are normal chatter and not kept (keeps the table proportional to
+# incidents, not to log volume).
+MIN_GAP_MS = 1_000
+# A forward jump of a committed offset counts as a skip when it is larger than this many times
+# the partition's median forward step (and larger than SKIP_MIN_DELTA).
+SKIP_FACTOR = 10
+SKIP_MIN_DELTA = 1_000
+
+HEARTBEAT_KINDS = ("heartbeat_succeeded", "heartbeat_failed")
+COMMIT_KINDS = ("offset_committed", "offset_record", "offset_reset")
+OWNERSHIP_START = ("partitions_assigned",)
+OWNERSHIP_END = ("partitions_revoked", "partitions_lost")
+MEMBER_END = ("leave_group", "member_fenced", "poll_timeout", "generation_reset")
+
+
+def evidence(source: str = "source", line_no: str = "line_no") -> Column:
+    return F.concat_ws(":", F.col(source), F.col(line_no).cast("string"))
+
+
+def _client_key() -> list[str]:
+    return ["group_id", "client_id", "source"]
+
+
+def with_member_context(events: DataFrame) -> DataFrame:
+    """Client events with the member id and generation in force (last join seen by that client)."""
+    w = Window.partitionBy(*_client_key()).orderBy(F.col("ts_ms").asc_nulls_first(), "line_no").rowsBetween(
+        Window.unboundedPreceding, 0
+    )
+    return events.withColumn("ctx_member", F.last("member_id", ignorenulls=True).over(w)).withColumn(
+        "ctx_generation", F.last("generation", ignorenulls=True).over(w)
+    )
+
+
+def session_limit(version_hint: Column) -> Column:
+    major = F.regexp_extract(F.coalesce(version_hint, F.lit("")), r"^(\d+)", 1)
+    return F.when((major != "") & (major.cast("int") < 3), F.lit(SESSION_TIMEOUT_MS_PRE_3_0)).otherwise(
+        F.lit(SESSION_TIMEOUT_MS)
+    ).cast("bigint")
+
+
+def heartbeat_gaps(events: DataFrame) -> DataFrame:
+    """Silences between consecutive signs of life of one consumer (per group, client, log file).
+
+    kind=heartbeat: between heartbeat responses, against session.timeout.ms;
+    kind=log: between any two coordinator lines of the client, against max.poll.interval.ms.
+    """
+    client = with_member_context(
+        events.where((F.col("side") == "client") & F.col("group_id").isNotNull() & F.col("client_id").isNotNull()
+                     & F.col("ts_ms").isNotNull())
+    )
+
+    def gaps(df: DataFrame, kind: str, limit: Column) -> DataFrame:
+        w = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no")
+        g = df.withColumn("prev_ts", F.lag("ts_ms").over(w)).withColumn("prev_ev", F.lag(evidence()).over(w))
+        g = g.where(F.col("prev_ts").isNotNull() & ((F.col("ts_ms") - F.col("prev_ts")) >= MIN_GAP_MS))
+        return g.select(
+            "group_id", F.col("ctx_member").alias("member_id"), "client_id", "source", F.lit(kind).alias("kind"),
+            F.col("prev_ts").alias("start_ms"), F.col("ts_ms").alias("end_ms"),
+            (F.col("ts_ms") - F.col("prev_ts")).alias("gap_ms"), limit.alias("limit_ms"),
+            ((F.col("ts_ms") - F.col("prev_ts")) > limit).alias("exceeded"),
+            F.array(F.col("prev_ev"), evidence()).alias("evidence"),
+        )
+
+    hb = gaps(client.where(F.col("kind").isin(*HEARTBEAT_KINDS)), "heartbeat", session_limit(F.col("kafka_version_hint")))
+    logs = gaps(client, "log", F.lit(MAX_POLL_INTERVAL_MS).cast("bigint"))
+    return hb.unionByName(logs)
+
+
+def offset_commits(events: DataFrame) -> DataFrame:
+    """Commit history per group/topic/partition and side (client log vs offsets dump), with flags:
+    first | commit | rewind (offset went back) | skip (jump far beyond the usual step) | reset."""
+    ctx = with_member_context(events.where(F.col("group_id").isNotNull()))
+    c = ctx.where(F.col("kind").isin(*COMMIT_KINDS) & F.col("topic").isNotNull() & F.col("partition").isNotNull()
+                  & F.col("offset").isNotNull())
+    key = ["group_id", "topic", "partition", "side"]
+    w = Window.partitionBy(*key).orderBy(F.col("ts_ms").asc_nulls_first(), "source", "line_no")
+    c = c.withColumn("prev_offset", F.lag("offset").over(w)).withColumn("delta", F.col("offset") - F.col("prev_offset"))
+    med = F.percentile_approx(F.when(F.col("delta") > 0, F.col("delta")), 0.5).over(Window.partitionBy(*key))
+    c = c.withColumn("median_step", med)
+    flag = (
+        F.when(F.col("kind") == "offset_reset", "reset")
+        .when(F.col("prev_offset").isNull(), "first")
+        .when(F.col("delta") < 0, "rewind")
+        .when((F.col("delta") > SKIP_MIN_DELTA) & (F.col("delta") > F.coalesce(F.col("median_step"), F.lit(0)) * SKIP_FACTOR), "skip")
+        .otherwise("commit")
+    )
+    return c.select(
+        "group_id", "topic", "partition", "ts_ms", "offset", "prev_offset", "delta",
+        F.coalesce("generation", "ctx_generation").alias("generation"),
+        F.coalesce("member_id", "ctx_member").alias("member_id"), "side", flag.alias("flag"),
+        F.array(evidence()).alias("evidence"),
+    )
+
+
+def ownership(events: DataFrame) -> DataFrame:
+    """Observed ownership intervals from the consumers' own assignment callbacks: a partition is
+    owned from `partitions_assigned` until the same client revokes or loses it, leaves the group
+    (leave_group, fenced, poll timeout, generation reset) or its log ends."""
+    client = with_member_context(events.where((F.col("side") == "client") & F.col("group_id").isNotNull()
+                                              & F.col("ts_ms").isNotNull()))
+    moves = client.where(F.col("kind").isin(*(OWNERSHIP_START + OWNERSHIP_END)) & F.col("partitions").isNotNull())
+    moves = moves.select(*_client_key(), "ts_ms", "line_no", "kind", "ctx_member", "ctx_generation",
+                         F.explode("partitions").alias("tp"), evidence().alias("ev"))
+    w = Window.partitionBy(*_client_key(), "tp").orderBy("ts_ms", "line_no")
+    moves = (moves.withColumn("next_ts", F.lead("ts_ms").over(w)).withColumn("next_kind", F.lead("kind").over(w))
+             .withColumn("next_ev", F.lead("ev").over(w)))
+    starts = moves.where(F.col("kind").isin(*OWNERSHIP_START))
+    ends = client.where(F.col("kind").isin(*MEMBER_END)).select(
+        *_client_key(), F.col("ts_ms").alias("end_ts"), F.col("kind").alias("end_kind"), evidence().alias("end_ev"))
+    in_range = (F.col("end_ts") >= F.col("ts_ms")) & (F.col("next_ts").isNull() | (F.col("end_ts") < F.col("next_ts")))
+    start_cols = [c for c in starts.columns]
+    j = starts.join(ends, on=_client_key(), how="left").withColumn(
+        "m_end", F.when(F.col("end_ts").isNotNull() & in_range, F.struct("end_ts", "end_kind", "end_ev")))
+    j = j.groupBy(*start_cols).agg(F.min("m_end").alias("m_end")).select(
+        *start_cols, F.col("m_end.end_ts").alias("end_ts"), F.col("m_end.end_kind").alias("end_kind"),
+        F.col("m_end.end_ev").alias("end_ev"))
+    closed_by_move = F.col("next_ts").isNotNull() & F.col("end_ts").isNull()
+    end_ms = F.when(F.col("end_ts").isNotNull(), F.col("end_ts")).otherwise(F.col("next_ts"))
+    end_reason = (
+        F.when(F.col("end_ts").isNotNull(), F.col("end_kind"))
+        .when(F.col("next_kind") == "partitions_revoked", F.lit("revoked"))
+        .when(F.col("next_kind") == "partitions_lost", F.lit("lost"))
+        .when(closed_by_move, F.lit("reassigned"))
+        .otherwise(F.lit("log_end"))
+    )
+    end_ev = F.when(F.col("end_ts").isNotNull(), F.col("end_ev")).otherwise(F.col("next_ev"))
+    tp = F.regexp_extract("tp", r"^(.*)-(\d+)$", 1)
+    part = F.regexp_extract("tp", r"^(.*)-(\d+)$", 2)
+    return j.select(
+        "group_id", F.when(tp != "", tp).otherwise(F.col("tp")).alias("topic"),
+        F.when(part != "", part.cast("int")).alias("partition"),
+        F.col("ctx_member").alias("member_id"), "client_id", F.col("ctx_generation").alias("generation"),
+        F.col("ts_ms").alias("start_ms"), end_ms.alias("end_ms"), end_reason.alias("end_reason"),
+        F.when(end_ev.isNotNull(), F.array("ev", end_ev)).otherwise(F.array("ev")).alias("evidence"),
+    )

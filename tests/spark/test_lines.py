@@ -1,0 +1,77 @@
+"""lines.py: exact (file, line number) for every candidate line, counts for the rest, on the JVM."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.spark.conftest import client, write
+from tests.spark.standin_parsers import CANDIDATE_REGEX
+
+pytestmark = pytest.mark.spark
+
+
+def _expected(lines: list[str]) -> list[tuple[int, str]]:
+    import re
+
+    rx = re.compile(CANDIDATE_REGEX)
+    return [(i, ln) for i, ln in enumerate(lines, 1) if rx.search(ln)]
+
+
+def test_line_numbers_exact_across_splits_and_gzip(spark, small_splits, tmp_path):
+    from pipeline.spark import lines
+
+    big = []
+    for i in range(400):
+        big.append(f"2024-05-01 10:00:{i % 60:02d},000 INFO noise line number {i} " + "x" * (i % 37))
+        if i % 7 == 0:
+            big.append(client(f"10:00:{i % 60:02d},500", f"Committed offset {i} for partition t-0"))
+        if i % 50 == 0:
+            big.append("\tat org.apache.kafka.Some.frame(Some.java:1)")
+    plain = write(tmp_path / "a.log", big)
+    gz = write(tmp_path / "b.log.gz", big[:150], gz=True)
+    blocks = lines.read_blocks(spark, [str(plain), str(gz)], CANDIDATE_REGEX)
+    try:
+        counts = {r["spath"].rsplit("/", 1)[1]: r for r in lines.file_counts(blocks).collect()}
+        assert counts["a.log"]["splits"] > 5          # the scan really was split
+        assert counts["b.log.gz"]["splits"] == 1      # gzip is never split
+        assert counts["a.log"]["lines_read"] == len(big)
+        assert counts["b.log.gz"]["lines_read"] == 150
+        got = lines.candidates(blocks).collect()
+        by_file: dict[str, list[tuple[int, str]]] = {}
+        for r in got:
+            by_file.setdefault(r["spath"].rsplit("/", 1)[1], []).append((r["line_no"], r["value"]))
+        assert sorted(by_file["a.log"]) == _expected(big)
+        assert sorted(by_file["b.log.gz"]) == _expected(big[:150])
+        assert counts["a.log"]["candidates"] == len(_expected(big))
+    finally:
+        blocks.unpersist()
+
+
+def test_leading_continuations_join_the_previous_split(spark, small_splits, tmp_path):
+    """A stack trace cut by a split boundary is parsed with its head line (same unit)."""
+    from pipeline.spark import lines
+
+    rows = [client("10:00:00,000", "Rebalance failed.")] + [f"\tat frame.number{i}(X.java:{i})" for i in range(200)]
+    rows += [client("10:00:01,000", "Received successful Heartbeat response")]
+    path = write(tmp_path / "trace.log", rows)
+    blocks = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+    try:
+        got = lines.candidates(blocks).collect()
+        assert len({r["unit"] for r in got if r["line_no"] <= 201}) == 1   # the whole record: one unit
+        assert blocks.count() > 2
+        assert sorted(r["line_no"] for r in got) == list(range(1, 203))
+    finally:
+        blocks.unpersist()
+
+
+def test_overlong_candidate_is_cut_but_counted(spark, tmp_path):
+    from pipeline.spark import lines
+
+    long_line = client("10:00:00,000", "Committed offset 1 for partition t-0 " + "y" * (lines.MAX_LINE_CHARS + 10))
+    path = write(tmp_path / "long.log", ["noise", long_line])
+    blocks = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+    try:
+        (r,) = lines.candidates(blocks).collect()
+        assert r["line_no"] == 2 and r["chars"] == len(long_line) and len(r["value"]) == lines.MAX_LINE_CHARS
+    finally:
+        blocks.unpersist()

@@ -1,0 +1,110 @@
+"""tables.py and replay_stage.timeline on hand-written events (DataFrame level)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline import schemas
+
+pytestmark = pytest.mark.spark
+
+T0 = 1_714_557_600_000   # 2024-05-01T10:00:00Z
+
+
+def ev(source, line_no, kind, ts=None, side="client", **kw):
+    row = {c: None for c in schemas.columns("events")}
+    row.update(source=source, line_no=line_no, kind=kind, ts_ms=None if ts is None else T0 + ts, side=side,
+               raw=kw.pop("raw", f"{source}:{line_no}:{kind}"), **kw)
+    return row
+
+
+def frame(spark, rows):
+    return spark.createDataFrame(rows, schemas.ddl("events"))
+
+
+C = {"group_id": "g1", "client_id": "c1"}
+
+
+def test_heartbeat_gaps_flag_silences_over_the_session_timeout(spark):
+    from pipeline.spark.tables import heartbeat_gaps
+
+    rows = [
+        ev("c.log", 1, "join_succeeded", 0, generation=3, member_id="m1", **C),
+        ev("c.log", 2, "heartbeat_succeeded", 3_000, **C),
+        ev("c.log", 3, "heartbeat_succeeded", 3_500, **C),          # 500 ms: chatter, not kept
+        ev("c.log", 4, "heartbeat_succeeded", 53_500, **C),         # 50 s > 45 s session timeout
+        ev("c.log", 5, "heartbeat_succeeded", 56_500, kafka_version_hint="2.8", **C),   # 3 s: not exceeded
+    ]
+    got = sorted(heartbeat_gaps(frame(spark, rows)).collect(), key=lambda r: (r["kind"], r["start_ms"]))
+    hb = [r for r in got if r["kind"] == "heartbeat"]
+    assert [(r["gap_ms"], r["limit_ms"], r["exceeded"]) for r in hb] == [
+        (50_000, 45_000, True), (3_000, 10_000, False)]
+    assert hb[0]["evidence"] == ["c.log:3", "c.log:4"] and hb[0]["member_id"] == "m1"
+    log = [(r["gap_ms"], r["exceeded"]) for r in got if r["kind"] == "log"]
+    assert log == [(3_000, False), (50_000, False), (3_000, False)]
+
+
+def test_offset_commits_flags(spark):
+    from pipeline.spark.tables import offset_commits
+
+    tp = {"group_id": "g1", "topic": "t", "partition": 0}
+    rows = [ev("c.log", 1, "join_succeeded", 0, generation=7, member_id="m1", **C)]
+    offsets = [100, 110, 120, 130, 125, 50_000, 50_010]
+    for i, off in enumerate(offsets):
+        rows.append(ev("c.log", 10 + i, "offset_committed", 1000 * (i + 1), offset=off, client_id="c1", **tp))
+    rows.append(ev("dump.txt", 1, "offset_record", 500, side="offsets", offset=99, **tp))
+    got = offset_commits(frame(spark, rows)).orderBy("side", "ts_ms").collect()
+    client = [r for r in got if r["side"] == "client"]
+    assert [r["flag"] for r in client] == ["first", "commit", "commit", "commit", "rewind", "skip", "commit"]
+    assert [r["delta"] for r in client][1:] == [10, 10, 10, -5, 49_875, 10]
+    assert client[4]["prev_offset"] == 130 and client[4]["evidence"] == ["c.log:14"]
+    assert {(r["generation"], r["member_id"]) for r in client} == {(7, "m1")}
+    (dump,) = [r for r in got if r["side"] == "offsets"]
+    assert dump["flag"] == "first" and dump["offset"] == 99
+
+
+def test_ownership_intervals(spark):
+    from pipeline.spark.tables import ownership
+
+    rows = [
+        ev("c.log", 1, "join_succeeded", 0, generation=1, member_id="m1", **C),
+        ev("c.log", 2, "partitions_assigned", 100, partitions=["t-0", "t-1"], **C),
+        ev("c.log", 3, "partitions_revoked", 5_000, partitions=["t-1"], **C),
+        ev("c.log", 4, "join_succeeded", 6_000, generation=2, member_id="m1", **C),
+        ev("c.log", 5, "partitions_assigned", 6_100, partitions=["t-2"], **C),
+        ev("c.log", 6, "leave_group", 9_000, **C),
+        ev("d.log", 1, "partitions_assigned", 7_000, partitions=["t-1"], group_id="g1", client_id="c2"),
+    ]
+    got = sorted((r["client_id"], r["topic"], r["partition"], r["generation"], r["start_ms"] - T0,
+                   r["end_ms"] - T0 if r["end_ms"] else None, r["end_reason"]) for r in ownership(frame(spark, rows)).collect())
+    assert got == [
+        ("c1", "t", 0, 1, 100, 9_000, "leave_group"),
+        ("c1", "t", 1, 1, 100, 5_000, "revoked"),
+        ("c1", "t", 2, 2, 6_100, 9_000, "leave_group"),
+        ("c2", "t", 1, None, 7_000, None, "log_end"),
+    ]
+
+
+def test_timeline_drops_copies_from_other_files_and_corrects_skew(spark):
+    from pipeline.spark.replay_stage import timeline
+
+    b = {"group_id": "g1", "side": "broker"}
+    rows = [
+        ev("broker.log", 1, "broker_group_stabilized", 1_000, generation=1, **b),
+        ev("broker.log", 2, "broker_group_stabilized", 20_000, generation=2, **b),
+        # consumer host clock 90 s ahead
+        ev("c1.log", 1, "join_succeeded", 91_010, generation=1, member_id="m1", raw="J1", **C),
+        ev("c1.log", 2, "join_succeeded", 110_020, generation=2, member_id="m1", raw="J2", **C),
+        ev("c1.log", 3, "heartbeat_succeeded", 112_000, raw="HB", **C),
+        ev("c1.log", 4, "heartbeat_succeeded", 112_000, raw="HB", **C),          # same file: kept
+        # a second copy of c1's log under another name (overlapping rotated file)
+        ev("c1.log.1", 7, "heartbeat_succeeded", 112_000, raw="HB", **C),
+        # consumer in sync with the broker (10 ms latency): not corrected
+        ev("c2.log", 1, "join_succeeded", 1_010, generation=1, member_id="m2", raw="K1", group_id="g1", client_id="c2"),
+    ]
+    tl, offsets = timeline(frame(spark, rows))
+    assert {r["source"]: r["offset_ms"] for r in offsets.collect()} == {"c1.log": 90_010}
+    got = {(r["source"], r["line_no"]): r["ts_ms"] - T0 for r in tl.collect()}
+    assert ("c1.log.1", 7) not in got
+    assert got[("c1.log", 3)] == got[("c1.log", 4)] == 112_000 - 90_010
+    assert got[("c1.log", 1)] == 1_000 and got[("c2.log", 1)] == 1_010
