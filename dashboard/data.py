@@ -36,6 +36,7 @@ LANE_CATEGORIES: dict[str, str] = {
 LANE_ORDER: tuple[str, ...] = ("join", "sync", "revoke", "leave", "expiry", "heartbeat", "commit", "other")
 
 DEFAULT_MAX_POINTS = 3000
+UNNAMED = "(member not named in the logs)"
 HEATMAP_BUCKETS = 240
 
 
@@ -154,6 +155,19 @@ class RunData:
             return frame[frame[col] == group] if group is not None else frame.iloc[0:0]
         return self._cached(("group_rows", name, group), build)
 
+    def group_events(self, group: str) -> pd.DataFrame:
+        """A group's events with `actor`: the member the line speaks for.
+
+        member_id when logged, else client_id, else, for client-side lines, `consumer@<source>`:
+        the name the replay gives a process whose client logs no member id (pre-1.0 clients), so
+        such lines land on the same member as the replay's memberships.
+        """
+        def build() -> pd.DataFrame:
+            evs = self.group_rows("events", group)
+            fallback = ("consumer@" + evs["source"].astype(str)).where(evs["side"] == "client")
+            return evs.assign(actor=evs["member_id"].fillna(evs["client_id"]).fillna(fallback))
+        return self._cached(("group_events", group), build)
+
     # ---- overview ----------------------------------------------------------------------------
     def groups(self) -> list[str]:
         def build() -> list[str]:
@@ -220,11 +234,11 @@ class RunData:
     def lane_events(self, group: str) -> pd.DataFrame:
         """A group's member events classified into lane categories (cached; zooms reuse it)."""
         def build() -> pd.DataFrame:
-            evs = self.group_rows("events", group)
-            evs = evs[evs["ts_ms"].notna() & (evs["member_id"].notna() | evs["client_id"].notna())]
-            cols = ["source", "line_no", "ts_ms", "kind", "member_id", "client_id", "reason", "generation"]
+            evs = self.group_events(group)
+            evs = evs[evs["ts_ms"].notna() & evs["actor"].notna()]
+            cols = ["source", "line_no", "ts_ms", "kind", "member_id", "client_id", "reason", "generation", "actor"]
             frame = evs[cols].sort_values("ts_ms", kind="stable").reset_index(drop=True)
-            frame["lane"] = frame["member_id"].fillna(frame["client_id"])
+            frame["lane"] = frame["actor"]
             cat = frame["kind"].map(LANE_CATEGORIES).fillna("other")
             leaving = frame["kind"].isin(["broker_member_removed", "leave_group"])
             expired = np.zeros(len(frame), dtype=bool)
@@ -267,14 +281,15 @@ class RunData:
         names = (own["topic"].astype(str) + "-" + own["partition"].astype("Int64").astype(str))
         own = own.assign(_p=names.values)
         partitions = sorted(own["_p"].unique().tolist(), key=partition_sort_key)
-        members = sorted(own["member_id"].dropna().unique().tolist())
+        own = own.assign(_owner=own["member_id"].fillna(own["client_id"]).fillna(UNNAMED))
+        members = sorted(own["_owner"].unique().tolist())
         index = {m: i for i, m in enumerate(members)}
         z: list[list[int | None]] = []
         for p in partitions:
             rows = own[own["_p"] == p].sort_values("start_ms")
             start = rows["start_ms"].fillna(-(2**62)).to_numpy(dtype="int64")
             end = rows["end_ms"].fillna(2**62).to_numpy(dtype="int64")
-            who = [index.get(m) for m in rows["member_id"]]
+            who = [index.get(m) for m in rows["_owner"]]
             pos = np.searchsorted(start, times, side="right") - 1
             line: list[int | None] = []
             for t, k in zip(times, pos, strict=True):
@@ -318,7 +333,7 @@ class RunData:
     # ---- member page ---------------------------------------------------------------------------
     def members(self, group: str) -> list[str]:
         mems = self.group_rows("memberships", group)["member_id"]
-        evs = self.group_rows("events", group)["member_id"]
+        evs = self.group_events(group)["actor"]
         return sorted(set(mems.dropna()) | set(evs.dropna()))
 
     def member_gaps(self, group: str, member: str, since: int | None, until: int | None,
@@ -335,8 +350,8 @@ class RunData:
 
     def member_events(self, group: str, member: str, since: int | None = None, until: int | None = None,
                       kind: str | None = None) -> pd.DataFrame:
-        evs = self.group_rows("events", group)
-        evs = evs[evs["member_id"] == member]
+        evs = self.group_events(group)
+        evs = evs[evs["actor"] == member]
         if since is not None or until is not None:
             evs = in_window(evs, "ts_ms", since, until)
         if kind:

@@ -43,6 +43,9 @@ def short_id(member: str | None, keep: int = 28) -> str:
     if not member:
         return ""
     text = str(member)
+    if "@" in text and "/" in text:  # the replay's name for a process that logs no member id
+        head, _, path = text.partition("@")
+        text = f"{head}@…/{path.rsplit('/', 1)[-1]}"
     return text if len(text) <= keep else text[: keep - 9] + "…" + text[-8:]
 
 

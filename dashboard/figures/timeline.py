@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from dashboard.figures.common import PHASE_COLORS, SEVERITY_COLORS, base_layout, empty_figure, esc, to_dt
 
 ROW_GEN, ROW_CAUSE, ROW_FINDINGS = "generations", "rebalance cause", "findings"
-LABEL_LIMIT = 40  # above this many generations the bars carry no text (it would overlap)
+LABEL_LIMIT = 12  # above this many generations the bars carry no text (it would overlap)
 
 
 def _phase_spans(phases: pd.DataFrame, end_fallback: int | None) -> dict[str, list[dict[str, Any]]]:

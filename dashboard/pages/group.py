@@ -119,7 +119,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
         components.datatable("group-findings", find_rows[["id", *[c for c, _ in FINDING_COLUMNS if c in find_rows]]],
                              FINDING_COLUMNS, page_size=10),
         html.H3("Generations"),
-        components.datatable("group-generations", gen_rows, GEN_COLUMNS, page_size=15),
+        components.datatable("group-generations", gen_rows, GEN_COLUMNS, page_size=10),
         html.H3("Members"),
         _members_list(data, group),
     )

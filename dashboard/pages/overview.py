@@ -19,6 +19,10 @@ COLUMNS = [("group", "group"), ("rebalances", "rebalances"), ("rebalancing", "ti
            ("low", "low"), ("info", "info"), ("events", "events"), ("first", "first event"), ("last", "last event")]
 
 
+INPUT_COLUMNS = ("source", "path", "layout", "kind", "status", "size_bytes", "bytes", "lines_read", "lines",
+                 "parsed", "ignored", "unparsed", "problems")
+
+
 def md_link(text: str, href: str) -> str:
     """A Markdown link whose text is shown literally (every Markdown/HTML character escaped)."""
     escaped = _MD_SPECIAL.sub(r"\\\1", text)
@@ -77,7 +81,11 @@ def accounting(data: RunData) -> html.Div:
     children.append(components.datatable("manifest-kv", pd.DataFrame(flat, columns=["key", "value"]),
                                          page_size=25, filter_action="none"))
     for name, rows in tables.items():
-        children += [html.H4(name), components.datatable(f"manifest-{name}", pd.DataFrame(rows), page_size=10)]
+        frame = pd.DataFrame(rows)
+        preferred = [c for c in INPUT_COLUMNS if c in frame.columns] if name == "inputs" else []
+        if preferred:  # the ingest job's per-file entries are wide; show what an SRE checks first
+            frame = frame[preferred]
+        children += [html.H4(name), components.datatable(f"manifest-{name.replace('.', '-')}", frame, page_size=10)]
     return html.Div(children, className="section")
 
 

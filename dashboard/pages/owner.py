@@ -8,14 +8,15 @@ from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
 from dashboard import components, urls
-from dashboard.data import RunData
+from dashboard.data import UNNAMED, RunData
 
 
 def _interval(row: dict[str, Any] | None) -> str:
     if not row:
         return ""
     end = urls.fmt_ms(row.get("end_ms")) or "the end of the logs"
-    return f"generation {row.get('generation')}: {row.get('member_id')} from {urls.fmt_ms(row.get('start_ms'))} to {end}"
+    who = row.get("member_id") or row.get("client_id") or UNNAMED
+    return f"generation {row.get('generation')}: {who} from {urls.fmt_ms(row.get('start_ms'))} to {end}"
 
 
 def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
@@ -28,13 +29,15 @@ def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
     when = urls.fmt_ms(at_ms)
     children: list[Any] = []
     if owner:
-        member = owner["member_id"]
+        member = owner.get("member_id")
         end = urls.fmt_ms(owner.get("end_ms")) or "the end of the logs"
+        who: Any = dcc.Link(member, href=urls.member_url("", group, member), className="answer-member") if member \
+            else html.Span(owner.get("client_id") or UNNAMED, className="answer-member")
         children += [
             html.H3(["At ", html.Span(when, className="mono"), " ", html.Span(partition, className="mono"),
                      " was owned by"]),
             html.Div(className="answer", children=[
-                dcc.Link(member, href=urls.member_url("", group, member), className="answer-member"),
+                who,
                 html.Div(f"generation {owner.get('generation')} · client {owner.get('client_id') or '-'}"),
                 html.Div(f"owned from {urls.fmt_ms(owner.get('start_ms'))} to {end}"
                          + (f" (ended by {owner['end_reason']})" if owner.get("end_reason") else "")),

@@ -1,13 +1,16 @@
 """The dashboard over the real sample RUN_DIR (`coordscope ingest sample_logs/`), in Chromium.
 
-Needs the ingest job, the parsers and sample_logs/ on this branch; skipped (with the reason) when
-one of them has not landed yet.
+Ingesting the samples takes minutes of Spark, so this test reuses a RUN_DIR: the one named by
+$COORDSCOPE_SAMPLE_RUN, else runs/demo (written by `coordscope demo --no-serve`). With
+COORDSCOPE_INGEST_SAMPLES=1 it ingests sample_logs/ itself. Otherwise it skips, saying how.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +23,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.spark, pytest.mark.slow,
 
 @pytest.fixture(scope="module")
 def sample_run(repo_root, tmp_path_factory):
+    for given in (os.environ.get("COORDSCOPE_SAMPLE_RUN"), repo_root / "runs" / "demo"):
+        if given and (Path(given) / "manifest.json").is_file():
+            return Path(given)
+    if not os.environ.get("COORDSCOPE_INGEST_SAMPLES"):
+        pytest.skip("no sample RUN_DIR: set COORDSCOPE_SAMPLE_RUN, run 'coordscope demo --no-serve', "
+                    "or set COORDSCOPE_INGEST_SAMPLES=1 to ingest sample_logs/ here (minutes)")
     if not (repo_root / "pipeline" / "commands" / "ingest.py").is_file():
         pytest.skip("coordscope ingest has not landed on this branch yet")
     samples = repo_root / "sample_logs"
