@@ -158,14 +158,24 @@ class RunData:
     def group_events(self, group: str) -> pd.DataFrame:
         """A group's events with `actor`: the member the line speaks for.
 
-        member_id when logged, else client_id, else, for client-side lines, `consumer@<source>`:
-        the name the replay gives a process whose client logs no member id (pre-1.0 clients), so
-        such lines land on the same member as the replay's memberships.
+        Most client lines carry only a client id (the member id shows on join/sync lines), so a line
+        without one speaks for the member id its own process (same source and client id) logged
+        last, or next when none came before. Failing that: the client id, else, for client-side
+        lines, `consumer@<source>`, the replay's name for a process that logs no member id.
         """
         def build() -> pd.DataFrame:
             evs = self.group_rows("events", group)
-            fallback = ("consumer@" + evs["source"].astype(str)).where(evs["side"] == "client")
-            return evs.assign(actor=evs["member_id"].fillna(evs["client_id"]).fillna(fallback))
+            if evs["member_id"].notna().all():
+                return evs.assign(actor=evs["member_id"])
+            evs = evs.sort_values(["source", "line_no"], kind="stable")
+            process = pd.factorize(pd.MultiIndex.from_arrays([evs["source"], evs["client_id"].fillna("")]))[0]
+            client = evs["side"] == "client"
+            with pd.option_context("future.no_silent_downcasting", True):
+                known = evs["member_id"].where(client).groupby(process)
+                inferred = known.ffill().fillna(known.bfill())
+                fallback = ("consumer@" + evs["source"].astype(str)).where(client)
+                actor = evs["member_id"].fillna(inferred).fillna(evs["client_id"]).fillna(fallback)
+            return evs.assign(actor=actor)
         return self._cached(("group_events", group), build)
 
     # ---- overview ----------------------------------------------------------------------------

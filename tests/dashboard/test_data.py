@@ -100,3 +100,26 @@ def test_bucket_downsample_bounds_rows():
     frame = pd.DataFrame({"t": range(100_000), "k": ["a", "b"] * 50_000})
     out = bucket_downsample(frame, "t", ["k"], 1000)
     assert len(out) <= 1000 and out["count"].sum() == 100_000
+
+
+def test_lines_without_member_id_speak_for_their_process(tmp_path):
+    from pipeline import schemas
+    from pipeline.rundir import write_manifest, write_table
+
+    for table in schemas.TABLES:
+        write_table(tmp_path, table, [])
+    ev = [  # (source, line, side, client_id, member_id)
+        ("a.log", 1, "client", "c-1", None), ("a.log", 2, "client", "c-1", "m-1"), ("a.log", 3, "client", "c-1", None),
+        ("a.log", 4, "client", "c-1", "m-2"), ("a.log", 5, "client", "c-1", None),
+        ("a.log", 6, "client", "c-2", None),                      # another consumer in the same process
+        ("b.log", 1, "client", None, None),                       # a pre-1.0 client: no ids at all
+        ("broker.log", 1, "broker", None, None),                  # a broker line names no member
+    ]
+    write_table(tmp_path, "events", [{"source": s, "line_no": n, "side": side, "client_id": c, "member_id": m,
+                                      "ts_ms": T0 + n, "kind": "heartbeat_succeeded", "group_id": "g"}
+                                     for s, n, side, c, m in ev])
+    write_manifest(tmp_path, {})
+    actors = RunData(tmp_path).group_events("g").set_index(["source", "line_no"])["actor"]
+    assert [actors[("a.log", n)] for n in range(1, 7)] == ["m-1", "m-1", "m-1", "m-2", "m-2", "c-2"]
+    assert actors[("b.log", 1)] == "consumer@b.log"
+    assert actors[("broker.log", 1)] is None or actors[("broker.log", 1)] != actors[("broker.log", 1)]
