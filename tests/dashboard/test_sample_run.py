@@ -52,7 +52,8 @@ def test_every_page_over_the_sample_run(sample_run, chromium_paths, artifacts):
     for g in groups:
         pages.append((f"group-{g}", urls.group_url("", g), f"Group {g}"))
     busiest = max(groups, key=lambda g: len(data.group_rows("events", g)))
-    members = data.members(busiest)
+    joined = data.group_rows("memberships", busiest)["member_id"].dropna().tolist()
+    members = joined or data.members(busiest)
     if members:
         pages.append(("member", urls.member_url("", busiest, members[0]), "Member"))
     pages.append(("offsets", urls.offsets_url("", busiest), "Offsets"))
