@@ -9,6 +9,7 @@ dense series are bucketed on the server before a figure is built.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -112,6 +113,25 @@ def max_downsample(frame: pd.DataFrame, time_col: str, value_col: str, keys: lis
     rest = rest.assign(count=rest.groupby(group_cols, dropna=False)[time_col].transform("size"))
     peaks = rest.sort_values(value_col, ascending=False, kind="stable").drop_duplicates(subset=group_cols)
     return pd.concat([kept, peaks.drop(columns="_bucket")]).sort_values(time_col, kind="stable")
+
+
+_SHAPE_RULES = [  # most specific first: what varies between lines of one message family
+    (re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"), "<*>"),
+    (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"), "<*>"),
+    (re.compile(r"\b0x[0-9a-fA-F]+\b|\b[0-9a-fA-F]{12,}\b"), "<*>"),
+    (re.compile(r"\d+"), "<*>"),
+    (re.compile(r"(?:<\*>[.:\-]?)+<\*>"), "<*>"),
+    (re.compile(r"\s+"), " "),
+]
+
+
+def derive_shape(raw: str | None, limit: int = 160) -> str:
+    """A shape for a line the parser left unshaped: ids, times and numbers become <*>."""
+    text = str(raw or "")
+    for pattern, repl in _SHAPE_RULES:
+        text = pattern.sub(repl, text)
+    text = text.strip()
+    return (text[:limit] + "…") if len(text) > limit else (text or "(empty line)")
 
 
 def partition_sort_key(name: str) -> tuple[str, int]:
@@ -433,12 +453,17 @@ class RunData:
         }
 
     # ---- unparsed ------------------------------------------------------------------------------
+    def _shapes(self, un: pd.DataFrame) -> pd.Series:
+        """The parser's shape, or one derived from the raw text when it left none (cached)."""
+        derived = self._cached(("derived_shapes",), lambda: self.table("unparsed")["raw"].map(derive_shape))
+        return un["shape"].fillna(derived.reindex(un.index))
+
     def unparsed_shapes(self) -> pd.DataFrame:
         def build() -> pd.DataFrame:
             un = self.table("unparsed")
             if un.empty:
                 return pd.DataFrame(columns=["shape", "lines", "sources", "why", "example"])
-            un = un.assign(shape=un["shape"].fillna("(no shape)"))
+            un = un.assign(shape=self._shapes(un))
             g = un.sort_values(["source", "line_no"]).groupby("shape")
             out = pd.DataFrame({
                 "lines": g.size(),
@@ -452,7 +477,7 @@ class RunData:
     def unparsed_lines(self, shape: str | None = None, contains: str | None = None) -> pd.DataFrame:
         un = self.table("unparsed")
         if shape:
-            un = un[un["shape"].fillna("(no shape)") == shape]
+            un = un[self._shapes(un) == shape]
         if contains:
             un = un[un["raw"].fillna("").str.contains(contains, case=False, regex=False)]
         return un.sort_values(["source", "line_no"])

@@ -123,3 +123,12 @@ def test_lines_without_member_id_speak_for_their_process(tmp_path):
     assert [actors[("a.log", n)] for n in range(1, 7)] == ["m-1", "m-1", "m-1", "m-2", "m-2", "c-2"]
     assert actors[("b.log", 1)] == "consumer@b.log"
     assert actors[("broker.log", 1)] is None or actors[("broker.log", 1)] != actors[("broker.log", 1)]
+
+
+def test_derived_shapes_group_lines_of_one_family():
+    from dashboard.data import derive_shape
+
+    a = derive_shape("[2026-01-01 00:01:00,000] INFO Rebalance 12 for c-8e0c6a55-0d3b-4a77-b1f3-6f2d9c0e4a22 in 1.5 ms")
+    b = derive_shape("[2026-01-02 10:11:12,345] INFO Rebalance 7 for c-11111111-2222-3333-4444-555555555555 in 20 ms")
+    assert a == b == "[<*>] INFO Rebalance <*> for c-<*> in <*> ms"
+    assert derive_shape("") == "(empty line)" and len(derive_shape("x" * 500)) == 161
