@@ -109,7 +109,7 @@ def window_update(triggered: Any, relayouts: list[Any], inputs: dict[str, str | 
 def create_app(run_dir: str | Path) -> Dash:
     data = RunData(run_dir)
     app = Dash(__name__, assets_folder=str(ASSETS), suppress_callback_exceptions=True,
-               title="coordscope", update_title=None)
+               title="coordscope", update_title=None)  # type: ignore[arg-type]  # None turns it off
     app.layout = html.Div([
         dcc.Location(id="url", refresh=False),
         dcc.Store(id="page-key"),

@@ -7,12 +7,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pandas as pd
-from dash import dash_table, dcc, html
+from dash import dcc, html
+from dash.dash_table.DataTable import DataTable
 
 from dashboard import urls
 from dashboard.data import RunData
 
-TABLE_STYLE = {
+TABLE_STYLE: dict[str, Any] = {
     "style_table": {"overflowX": "auto"},
     "style_cell": {"fontFamily": "ui-monospace, SFMono-Regular, Menlo, monospace", "fontSize": "13px",
                    "textAlign": "left", "padding": "4px 8px", "whiteSpace": "normal", "height": "auto",
@@ -32,7 +33,7 @@ def nav(active: str) -> html.Nav:
 
 
 def page(title: str, *children: Any, subtitle: str | None = None) -> html.Div:
-    head = [html.H2(title)]
+    head: list[Any] = [html.H2(title)]
     if subtitle:
         head.append(html.Div(subtitle, className="subtitle"))
     return html.Div(className="page", children=[*head, *children])
@@ -81,7 +82,7 @@ WIDE_COLUMNS = ("cause_detail", "title", "explanation", "example", "raw")
 
 
 def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, str]] | None = None,
-              page_size: int = 15, **kwargs: Any) -> dash_table.DataTable:
+              page_size: int = 15, markdown_columns: Sequence[str] = (), **kwargs: Any) -> DataTable:
     """A sortable, filterable text table; `columns` is [(column, header)]."""
     cols = columns or [(c, c) for c in frame.columns if c != "id"]
     options: dict[str, Any] = {"sort_action": "native", "filter_action": "native", "page_action": "native",
@@ -92,9 +93,10 @@ def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, s
     ] + [{"if": {"column_id": c}, "minWidth": "300px"} for c, _ in cols if c in WIDE_COLUMNS]
       + [{"if": {"column_id": c}, "whiteSpace": "nowrap"} for c, _ in cols
          if c in ("cause", "kind", "severity", "leader", "trigger_member", "member_id")])
-    return dash_table.DataTable(
-        id=table_id, data=records(frame),
-        columns=[{"name": header, "id": col} for col, header in cols], **options)
+    specs: Any = [{"name": header, "id": col} | ({"presentation": "markdown"} if col in markdown_columns else {})
+                  for col, header in cols]
+    rows: Any = records(frame)
+    return DataTable(id=table_id, data=rows, columns=specs, **options)
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -126,12 +128,17 @@ def evidence_block(data: RunData, refs: Iterable[str] | None) -> html.Div:
         ]) for r in frame.itertuples(index=False)])
 
 
+def _as_list(value: Any) -> list[str]:
+    """A Parquet list cell (list, numpy array or None) as a list of strings."""
+    return [] if value is None else [str(v) for v in value]
+
+
 def finding_panel(data: RunData, finding: dict[str, Any] | None) -> html.Div:
     if not finding:
         return html.Div("click a finding (diamond marker or table row) to see its evidence", className="muted")
     group = finding.get("group_id") or ""
-    members = list(finding.get("members") if finding.get("members") is not None else [])
-    parts = list(finding.get("partitions") if finding.get("partitions") is not None else [])
+    members = _as_list(finding.get("members"))
+    parts = _as_list(finding.get("partitions"))
     links: list[Any] = []
     for m in members:
         links.append(dcc.Link(m, href=urls.member_url("", group, m), className="chip"))

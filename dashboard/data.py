@@ -300,7 +300,7 @@ class RunData:
         lo, hi = self.group_extent(group)
         since = since if since is not None else lo
         until = until if until is not None else hi
-        empty = {"times": [], "partitions": [], "members": [], "z": []}
+        empty: dict[str, Any] = {"times": [], "partitions": [], "members": [], "z": []}
         if own.empty or since is None or until is None or until <= since:
             return empty
         own = overlapping(own, "start_ms", "end_ms", since, until)

@@ -45,7 +45,8 @@ def offsets_url(base: str, group: str, partition: str | None = None, since_ms: i
                                     "until": until_ms})
 
 
-def owner_url(base: str, group: str, partition: str | None = None, at_ms: int | None = None) -> str:
+def owner_url(base: str, group: str, partition: str | None = None, at_ms: int | str | None = None) -> str:
+    """at_ms: epoch ms (ISO 8601 text is read too)."""
     return _join(base, "/owner", {"group": group, "partition": partition, "at": at_ms})
 
 

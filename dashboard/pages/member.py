@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dash import Input, Output, State, dash_table, dcc, html
+from dash import Input, Output, State, dcc, html
+from dash.dash_table.DataTable import DataTable
 from dash.exceptions import PreventUpdate
 
 from dashboard import components, urls
@@ -70,7 +71,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
             dcc.Dropdown(id="member-kind", options=[{"label": k, "value": k} for k in kinds], value=None,
                          placeholder="all kinds", clearable=True, className="dropdown"),
         ]),
-        dash_table.DataTable(id="member-lines", columns=[{"name": h, "id": c} for c, h in LINE_COLUMNS],
+        DataTable(id="member-lines", columns=[{"name": h, "id": c} for c, h in LINE_COLUMNS],
                              page_action="custom", page_current=0, page_size=PAGE_SIZE, **components.TABLE_STYLE,
                              style_cell_conditional=[{"if": {"column_id": "time"}, "minWidth": "205px",
                                                       "whiteSpace": "nowrap"}]),

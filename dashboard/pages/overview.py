@@ -99,10 +99,8 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
     table = components.datatable(
         "groups-table", pd.DataFrame(group_rows(data, q)), COLUMNS, page_size=20,
         markdown_options={"html": False, "link_target": "_self"},
-        sort_by=[{"column_id": "critical", "direction": "desc"}])
-    # the group column holds Markdown links (text escaped); sort time by the ms column
-    table.columns = [{**c, "presentation": "markdown"} if c["id"] == "group" else c for c in table.columns]
-    table.sort_action = "native"
+        sort_by=[{"column_id": "critical", "direction": "desc"}],
+        markdown_columns=("group",))  # Markdown links whose text is escaped (md_link)
     return components.page(
         "Consumer groups", components.stat_row(stats),
         html.Div(className="filter", children=[
