@@ -134,3 +134,38 @@ def test_rack_aware_range_prefers_same_rack_replicas():
         "consumer0": ["t1-1", "t1-3"], "consumer1": ["t1-0", "t1-2"]}
     with pytest.raises(AssignorError, match="partition_racks"):
         assign("range", subs, {"t1": 4}, partition_racks={"t1": "ab"})
+
+
+def test_rack_aware_sticky_moves_misaligned_owned_partitions():
+    # AbstractStickyAssignorTest.testRackAwareAssignmentWithUniformSubscription (replication 1,
+    # racks a/b/c): owned partitions on other racks are given up for rack-aligned ones
+    racks = {"t1": [["a"], ["b"], ["c"], ["a"], ["b"], ["c"]]}
+    subs = {f"consumer{i}": {"topics": ["t1"], "owned_partitions": owned, "rack": "abc"[i]}
+            for i, owned in enumerate([["t1-0", "t1-1"], ["t1-2", "t1-3"], ["t1-4", "t1-5"]])}
+    without = assign("cooperative-sticky", subs, {"t1": 6})
+    assert {m: sorted(v) for m, v in without.items()} == {
+        "consumer0": ["t1-0", "t1-1"], "consumer1": ["t1-2", "t1-3"], "consumer2": ["t1-4", "t1-5"]}
+    eager = assign("sticky", subs, {"t1": 6}, partition_racks=racks)
+    assert {m: sorted(v) for m, v in eager.items()} == {
+        "consumer0": ["t1-0", "t1-3"], "consumer1": ["t1-1", "t1-4"], "consumer2": ["t1-2", "t1-5"]}
+    coop = assign("cooperative-sticky", subs, {"t1": 6}, partition_racks=racks)
+    assert {m: sorted(v) for m, v in coop.items()} == {"consumer0": ["t1-0"], "consumer1": [], "consumer2": ["t1-5"]}
+
+
+def test_subscriptions_map_capacity_changes_the_modelled_hash_order():
+    # Kafka's verifyRackAssignment builds new HashMap<>(3): its iteration order (consumer1,
+    # consumer0, consumer2) differs from a default table's (consumer2, consumer1, consumer0), which
+    # changes how conflicting claims resolve. Expected values are Kafka 3.8.0's output for both maps.
+    subs = {"consumer0": {"topics": ["t"], "owned_partitions": ["t-0", "t-2", "t-5"], "generation": 2},
+            "consumer1": {"topics": ["t"], "owned_partitions": ["t-3", "t-2", "t-0", "t-5", "t-1", "t-4"], "generation": 1},
+            "consumer2": {"topics": ["t"], "owned_partitions": ["t-0", "t-5", "t-3", "t-2", "t-4"], "generation": 1}}
+    default = assign_detailed("sticky", subs, {"t": 6})
+    small = assign_detailed("sticky", subs, {"t": 6}, subscriptions_map_capacity=3)
+    assert {m: sorted(map(str, v)) for m, v in default.assignment.items()} == {
+        "consumer0": ["t-0", "t-4"], "consumer1": ["t-1", "t-2"], "consumer2": ["t-3", "t-5"]}
+    assert {str(k): v for k, v in default.partitions_transferring_ownership.items()} == {
+        "t-0": "consumer0", "t-2": "consumer1", "t-3": "consumer2", "t-4": "consumer0", "t-5": "consumer2"}
+    assert {m: sorted(map(str, v)) for m, v in small.assignment.items()} == {
+        "consumer0": ["t-0", "t-2"], "consumer1": ["t-1", "t-3"], "consumer2": ["t-4", "t-5"]}
+    assert {str(k): v for k, v in small.partitions_transferring_ownership.items()} == {
+        "t-3": "consumer1", "t-4": "consumer2", "t-5": "consumer2"}

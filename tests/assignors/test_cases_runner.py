@@ -5,6 +5,9 @@ import json
 import subprocess
 import sys
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pipeline.coordinator.assignors.cases import main, run_case
 
 STICKY = {
@@ -118,3 +121,29 @@ def test_module_entry_point(tmp_path, repo_root):
                           cwd=repo_root, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["s1: pass", "1 passed, 0 failed"]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 5) | st.sampled_from(["t", "t-0", "t-x", "", "consumer1", "sticky"]),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(
+        st.sampled_from(["topics", "owned_partitions", "generation", "expected", "t", "consumer1", "rack"]), children, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.fixed_dictionaries({
+    "id": st.just("fuzz"),
+    "assignor": st.sampled_from(["range", "roundrobin", "sticky", "cooperative-sticky", "nope", 3]),
+    "partitions_per_topic": JSON,
+    "subscriptions": JSON,
+    "expected": JSON,
+    "check": st.sampled_from(["exact", "properties", "other", None]),
+    "properties": JSON,
+    "partitions_transferring_ownership": JSON,
+    "keep_owned": JSON, "exact_sizes": JSON, "per_topic_counts": JSON, "max_partitions_per_member": JSON,
+    "java_hashmap_iteration_order": JSON, "partial_expected": JSON, "expected_after_followup_rebalance": JSON,
+    "partition_racks": JSON, "subscriptions_map_capacity": JSON,
+}))
+def test_run_case_never_raises_on_garbage(case):
+    out = run_case(case)
+    assert out is None or (isinstance(out, str) and "\n" not in out)

@@ -15,7 +15,7 @@ from pipeline.coordinator.assignors import properties as P
 
 MEMBERS = ["consumer1", "consumer2", "consumer3", "c0", "c10", "member-a", "member-b", "zed"]
 TOPICS = ["t0", "t1", "topic", "topic-2"]
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -138,3 +138,34 @@ def test_cooperative_first_round_is_sticky_minus_withheld(group):
         withheld = set(eager[m]) - set(coop[m])
         for tp in withheld:
             assert any(tp in s.owned_partitions for o, s in subs.items() if o != m)
+
+
+@st.composite
+def racked_groups(draw):
+    ppt, subs = draw(groups())
+    racks = ["rack-a", "rack-b", "rack-c"]
+    partition_racks = {t: [draw(st.lists(st.sampled_from(racks), max_size=2, unique=True)) for _ in range(n)]
+                       for t, n in ppt.items()}
+    racked = {m: Subscription(s.topics, s.owned_partitions, s.generation, s.group_instance_id,
+                              draw(st.sampled_from([None, *racks]))) for m, s in subs.items()}
+    return ppt, racked, partition_racks
+
+
+@SETTINGS
+@given(racked_groups(), st.sampled_from(["range", "sticky"]))
+def test_rack_aware_assignment_stays_valid_complete_and_balanced(group, name):
+    ppt, subs, partition_racks = group
+    out = assign_detailed(name, subs, ppt, partition_racks=partition_racks).assignment
+    _assert_valid_complete(out, subs, ppt)
+    if name == "sticky":
+        assert P.check_balanced(out) is None
+
+
+@SETTINGS
+@given(racked_groups())
+def test_rack_aware_cooperative_never_hands_over_a_partition_still_owned(group):
+    ppt, subs, partition_racks = group
+    rounds = cooperative_rounds(subs, ppt, partition_racks=partition_racks)
+    for round_subs, outcome in rounds:
+        assert P.check_no_revoked_and_assigned(outcome.assignment, round_subs) is None
+    _assert_valid_complete(rounds[-1][1].assignment, subs, ppt)

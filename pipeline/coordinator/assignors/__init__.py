@@ -106,14 +106,15 @@ def cluster_metadata_view(partitions_per_topic: Mapping[str, int], subscriptions
 def assign_detailed(name: str, subscriptions: Mapping[str, object], partitions_per_topic: Mapping[str, int], *,
                     assignor: AbstractStickyAssignor | None = None, member_order: Sequence[str] | None = None,
                     partition_racks: Mapping[str, Sequence[Sequence[str]]] | None = None,
-                    as_cluster_metadata: bool = False, prefer_rack_aware_logic: bool = False) -> AssignOutcome:
+                    as_cluster_metadata: bool = False, prefer_rack_aware_logic: bool = False,
+                    subscriptions_map_capacity: int | None = None) -> AssignOutcome:
     """One assignor call. ``partitions_per_topic`` is given to the assignor as is (as Kafka's tests
     call assignPartitions) unless ``as_cluster_metadata`` filters it the way a consumer's leader does.
-    ``member_order`` overrides the modelled HashMap order of the member ids (sticky assignors).
+    ``member_order`` overrides the modelled HashMap order of the member ids (sticky assignors);
+    ``subscriptions_map_capacity`` models a subscriptions map built as ``new HashMap<>(n)``.
     ``partition_racks`` ({topic: [[replica racks of partition 0], ...]}) with ``rack`` in the
-    subscriptions enables the rack-aware range assignment; ``prefer_rack_aware_logic`` is Kafka's
-    test-only switch AbstractPartitionAssignor.preferRackAwareLogic. The sticky assignors are modelled
-    without racks (see docs/assignors.md)."""
+    subscriptions enables rack-aware assignment (range and the sticky assignors);
+    ``prefer_rack_aware_logic`` is Kafka's test-only switch AbstractPartitionAssignor.preferRackAwareLogic."""
     subs = to_subscriptions(subscriptions)
     ppt = _check_ppt(partitions_per_topic)
     if as_cluster_metadata:
@@ -126,7 +127,8 @@ def assign_detailed(name: str, subscriptions: Mapping[str, object], partitions_p
     obj = assignor if assignor is not None else new_assignor(name)
     if obj is None or obj.name != name:
         raise AssignorError(f"assignor object {obj!r} does not match {name!r}")
-    result = obj.assign(ppt, subs, member_order)  # type: ignore[attr-defined]
+    result = obj.assign(ppt, subs, member_order, _check_racks(partition_racks),  # type: ignore[attr-defined]
+                        prefer_rack_aware_logic, subscriptions_map_capacity)
     transferring = obj.partitions_transferring_ownership
     return AssignOutcome(result, None if transferring is None else dict(transferring),
                          "general" if transferring is None else "constrained")
@@ -141,7 +143,9 @@ def assign(assignor_name: str, subscriptions: Mapping[str, object], partitions_p
 
 def cooperative_rounds(subscriptions: Mapping[str, object], partitions_per_topic: Mapping[str, int], *,
                        member_order: Sequence[str] | None = None,
-                       max_followups: int = MAX_FOLLOWUP_REBALANCES):
+                       max_followups: int = MAX_FOLLOWUP_REBALANCES,
+                       partition_racks: Mapping[str, Sequence[Sequence[str]]] | None = None,
+                       prefer_rack_aware_logic: bool = False, subscriptions_map_capacity: int | None = None):
     """The first cooperative-sticky assignment and its follow-up rebalances, as in
     CooperativeStickyAssignorTest.verifyValidityAndBalance (Kafka 3.8.0): while any owned partition
     was revoked, every member re-joins owning its last assignment with generation 1, and the same
@@ -154,7 +158,14 @@ def cooperative_rounds(subscriptions: Mapping[str, object], partitions_per_topic
     subs = to_subscriptions(subscriptions)
     obj = CooperativeStickyAssignor()
     rounds = []
-    outcome = assign_detailed("cooperative-sticky", subs, partitions_per_topic, assignor=obj, member_order=member_order)
+
+    def one_round(round_subs: Mapping[str, Subscription]) -> AssignOutcome:
+        return assign_detailed("cooperative-sticky", round_subs, partitions_per_topic, assignor=obj,
+                               member_order=member_order, partition_racks=partition_racks,
+                               prefer_rack_aware_logic=prefer_rack_aware_logic,
+                               subscriptions_map_capacity=subscriptions_map_capacity)
+
+    outcome = one_round(subs)
     rounds.append((subs, outcome))
     followups = 0
     while revoked_partitions(outcome.assignment, subs):
@@ -163,7 +174,6 @@ def cooperative_rounds(subscriptions: Mapping[str, object], partitions_per_topic
             raise AssignorError(f"cooperative-sticky still revoking after {max_followups} follow-up rebalances")
         subs = {m: Subscription(s.topics, tuple(outcome.assignment.get(m, ())), FOLLOWUP_GENERATION,
                                 s.group_instance_id, s.rack) for m, s in subs.items()}
-        outcome = assign_detailed("cooperative-sticky", subs, partitions_per_topic, assignor=obj,
-                                  member_order=member_order)
+        outcome = one_round(subs)
         rounds.append((subs, outcome))
     return rounds

@@ -88,8 +88,10 @@ def run_case(case: dict) -> str | None:
         return _run(case)
     except AssignorError as exc:
         return f"error: {exc}"
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         return f"malformed case: {type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - one failed case must not stop a file of cases
+        return f"model error: {type(exc).__name__}: {exc}"
 
 
 def _run(case: dict) -> str | None:
@@ -103,15 +105,20 @@ def _run(case: dict) -> str | None:
     order = case.get("java_hashmap_iteration_order")
     if order is not None and sorted(order) != sorted(subs):
         order = None  # the hint names other members: fall back to the modelled HashMap order
-    racks = case.get("partition_racks")  # extension: replica racks per partition (range only)
-    if racks is not None and name != "range":
-        return f"partition_racks are supported for the range assignor only, not {name}"
+    racks = case.get("partition_racks")  # extension: replica racks per partition
+    if racks is not None and name == "roundrobin":
+        return "partition_racks: the roundrobin assignor is not rack-aware"
+    prefer = bool(case.get("prefer_rack_aware_logic"))
+    capacity = case.get("subscriptions_map_capacity")  # extension: subscriptions built as new HashMap<>(n)
+    if capacity is not None and (isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1):
+        return f"subscriptions_map_capacity must be a positive int, got {capacity!r}"
 
     if name == "cooperative-sticky":
-        rounds = cooperative_rounds(subs, ppt, member_order=order)
+        rounds = cooperative_rounds(subs, ppt, member_order=order, partition_racks=racks, prefer_rack_aware_logic=prefer,
+                                    subscriptions_map_capacity=capacity)
     else:
         rounds = [(subs, assign_detailed(name, subs, ppt, member_order=order, partition_racks=racks,
-                                          prefer_rack_aware_logic=bool(case.get("prefer_rack_aware_logic"))))]
+                                          prefer_rack_aware_logic=prefer, subscriptions_map_capacity=capacity))]
     first = rounds[0][1]
     final = rounds[-1][1].assignment
 
