@@ -103,3 +103,11 @@ def test_offsets_dense_history_is_bounded():
                          "evidence": [["e:1"]] * n})
     fig = offsets_figure(hist, "t-0")
     assert len(fig.data[0].x) <= 4100 and max(fig.data[0].y) == n - 1 and min(fig.data[0].y) == 0
+
+
+def test_log_silences_are_drawn_apart_from_heartbeat_gaps():
+    gaps = pd.DataFrame({"kind": ["log"], "end_ms": [T], "gap_ms": [70_000], "limit_ms": [45_000],
+                         "exceeded": [True], "count": [1], "evidence": [["a:1", "a:9"]]})
+    fig = gaps_figure(gaps)
+    assert [t.name for t in fig.data if t.name] == ["log silence over limit", "limit for log silences"]
+    assert [a.text for a in fig.layout.annotations][-1] == "no poll gaps recorded"
