@@ -28,6 +28,7 @@ M3 = "consumer-payments-3-f3a9b2c4-7e61-4c0d-a8b5-1c9e2d7f5b33"
 O1 = "consumer-orders-1-11111111-2222-3333-4444-555555555555"
 O2 = "consumer-orders-2-66666666-7777-8888-9999-000000000000"
 I1 = "consumer-inventory-1-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"
+XSS_TITLE = "<img src=x onerror=\"window.__coordscope_xss=2\">"
 XSS = "<script>window.__coordscope_xss = 1</script> ERROR weird line <b>bold</b>"
 
 CLIENT_LOG = "logs/payments-app-1.log"
@@ -260,8 +261,9 @@ def _inventory(lines: _Lines) -> dict[str, list[dict[str, Any]]]:
         "trigger_member": I1, "coordinator": "2", "inferred": False, "evidence": [ej]})
     out["findings"].append({
         "finding_id": "F-inv-1", "kind": "info_note", "severity": "info", "group_id": INV, "start_ms": t,
-        "end_ms": t, "members": [I1], "partitions": [], "generation": 1, "title": "single-member group",
-        "explanation": "Nothing to see.", "details_json": "{}", "evidence": [ej]})
+        "end_ms": t, "members": [I1], "partitions": [], "generation": 1,
+        "title": "single-member group " + XSS_TITLE,
+        "explanation": "Nothing to see.", "details_json": "{}", "evidence": [ej, "logs/broker-1/server.log:77"]})
     return out
 
 

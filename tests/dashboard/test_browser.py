@@ -10,7 +10,7 @@ import pytest
 
 from dashboard import urls
 from tests.dashboard.browser import chromium, console_errors, screenshot, serve, wait_for, wait_idle
-from tests.dashboard.rundirs import M2, M3, PAY, T0, XSS
+from tests.dashboard.rundirs import M2, M3, PAY, T0, XSS, XSS_TITLE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.filterwarnings(r"ignore:\s*The dash_table.DataTable:DeprecationWarning")]
@@ -98,6 +98,19 @@ def test_log_text_is_never_html(site, browser, artifacts):
     assert browser.execute_script("return window.__coordscope_xss") is None   # ...and not run
     assert browser.execute_script("return document.querySelectorAll('b').length") == 0
     screenshot(browser, artifacts, "unparsed-script-line")
+    _no_console_errors(browser)
+
+
+def test_log_text_in_findings_and_evidence_is_never_html(site, browser, artifacts):
+    _open(browser, site + urls.group_url("", "inventory/eu"), "Group inventory/eu")
+    cell = wait_for(browser, "#group-findings td[data-dash-column='title']", text="single-member group")
+    assert XSS_TITLE in cell.text
+    cell.click()
+    panel = wait_for(browser, "#group-evidence", text="window.__coordscope_xss = 1")
+    assert XSS in panel.text and XSS_TITLE in panel.text
+    assert browser.execute_script("return window.__coordscope_xss") is None
+    assert browser.execute_script("return document.querySelectorAll('img, b').length") == 0
+    screenshot(browser, artifacts, "group-evidence-script-line")
     _no_console_errors(browser)
 
 
