@@ -27,7 +27,10 @@ def window_range(data: RunData, group: str, window: dict[str, Any] | None) -> tu
     window = window or {}
     since = window.get("since") if window.get("since") is not None else lo
     until = window.get("until") if window.get("until") is not None else hi
-    if since is not None and until is not None and since == until:  # a single instant: pad it
+    if since is not None and until is not None and window.get("since") is None and window.get("until") is None:
+        pad = max(500, (until - since) // 50)  # whole run: a margin so edge markers and labels show
+        since, until = since - pad, until + pad
+    elif since is not None and until is not None and since == until:  # a single instant: pad it
         since, until = since - 1000, until + 1000
     return since, until
 

@@ -224,3 +224,11 @@ def test_unparsed_report_text(small_data):
     text = unparsed.report_text(small_data, "ConsumerCoordinator: Rebalance <*> in <*> ms")
     assert "lines: 2 in 1 file(s); why: no rule matched" in text
     assert "logs/payments-app-1.log:901: [2026-01-01 00:02:00,000] INFO ConsumerCoordinator: Rebalance finished in 97 ms" in text
+
+
+def test_window_range_pads_only_the_whole_run(small_data):
+    lo, hi = small_data.group_extent(PAY)
+    pad = max(500, (hi - lo) // 50)
+    assert group.window_range(small_data, PAY, None) == (lo - pad, hi + pad)
+    assert group.window_range(small_data, PAY, {"since": T0, "until": T0 + 5000}) == (T0, T0 + 5000)
+    assert group.window_range(small_data, PAY, {"since": T0, "until": T0}) == (T0 - 1000, T0 + 1000)
