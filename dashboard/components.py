@@ -78,7 +78,7 @@ def zoomable(name: str, figure: Any = None) -> dcc.Graph:
 TIME_COLUMNS = ("time", "joined", "synced", "left", "started", "stabilized", "start", "first", "last")
 
 # free-text columns that need room to be read
-WIDE_COLUMNS = ("cause_detail", "title", "explanation", "example", "raw")
+WIDE_COLUMNS = ("cause_detail", "title", "explanation", "example", "raw", "source")
 
 
 def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, str]] | None = None,
@@ -91,6 +91,7 @@ def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, s
     options.setdefault("style_cell_conditional", [
         {"if": {"column_id": c}, "minWidth": "205px", "whiteSpace": "nowrap"} for c, _ in cols if c in TIME_COLUMNS
     ] + [{"if": {"column_id": c}, "minWidth": "300px"} for c, _ in cols if c in WIDE_COLUMNS]
+      + [{"if": {"column_id": c}, "minWidth": "170px"} for c, _ in cols if c in ("group", "shape")]
       + [{"if": {"column_id": c}, "whiteSpace": "nowrap"} for c, _ in cols
          if c in ("cause", "kind", "severity", "leader", "trigger_member", "member_id")])
     specs: Any = [{"name": header, "id": col} | ({"presentation": "markdown"} if col in markdown_columns else {})
