@@ -1,0 +1,172 @@
+"""The named scenarios of sample_logs/ (what happened is told in sample_logs/README.md)."""
+
+from __future__ import annotations
+
+from pipeline.generator.scenario import Action, ConsumerSpec, Scenario
+
+MIN = 60_000
+
+
+def _consumers(n: int, prefix: str = "orders-app", **kw: object) -> list[ConsumerSpec]:
+    return [ConsumerSpec(name=f"{prefix}-{i + 1}", ip=f"10.0.2.{11 + i}", start_ms=1000 + 700 * i, **kw)  # type: ignore[arg-type]
+            for i in range(n)]
+
+
+def healthy_scale_out() -> Scenario:
+    cs = _consumers(4)
+    for c in cs[2:]:
+        c.start_ms = 3 * MIN + (cs.index(c) - 2) * 20_000
+    return Scenario(
+        name="healthy_scale_out", seed=101, group_id="orders-enricher", topics={"orders": 8}, consumers=cs,
+        actions=[], duration_ms=5 * MIN, client_version="3.x", broker_version="3.x", layout="log4j",
+        dump_format="dump_log", title="Healthy scale-out from 2 to 4 consumers",
+        story="Two consumers run the group; at 03:00 and 03:20 two more instances start. Each start is one "
+              "clean rebalance (new member joins, everybody rejoins, range assignment spreads 8 partitions).")
+
+
+def rolling_deploy() -> Scenario:
+    cs = _consumers(4, prefix="billing-worker")
+    acts = []
+    for i, c in enumerate(cs):
+        t = 3 * MIN + i * 45_000
+        acts += [Action(t, "stop", c.name), Action(t + 15_000, "start", c.name)]
+    return Scenario(
+        name="rolling_deploy", seed=202, group_id="billing-events", topics={"invoices": 12}, consumers=cs,
+        actions=acts, duration_ms=6 * MIN + 30_000, client_version="2.x", broker_version="2.x", layout="spring_boot",
+        spring_boot=2, session_ms=10_000, dump_format="formatter", title="Rolling deploy of 4 Spring Boot workers",
+        story="Each of four billing workers is restarted in turn (graceful close, new process 15 s later). Every "
+              "close sends a LeaveGroup and every start joins with a new member id: two rebalances per instance.")
+
+
+def poll_timeout_slow_processing() -> Scenario:
+    cs = _consumers(3, prefix="fraud-scorer", auto_commit=False, processing_ms=900)
+    return Scenario(
+        name="poll_timeout_slow_processing", seed=303, group_id="fraud-scoring", topics={"payments": 6},
+        consumers=cs, actions=[Action(3 * MIN, "slow_batch", "fraud-scorer-2", {"ms": 95_000})],
+        duration_ms=6 * MIN, client_version="3.x", broker_version="3.x", layout="json", max_poll_ms=60_000,
+        dump_format="dump_log", title="Poll timeout from one slow batch",
+        story="fraud-scorer-2 spends 95 s on one batch while max.poll.interval.ms is 60 s. Its heartbeat thread "
+              "leaves the group; its partitions move to the others, who re-read from the last commit; the slow "
+              "member's commitSync then fails with CommitFailedException and it rejoins.")
+
+
+def gc_pause_session_expiry() -> Scenario:
+    cs = _consumers(3, prefix="inventory-sync")
+    return Scenario(
+        name="gc_pause_session_expiry", seed=404, group_id="inventory-sync", topics={"stock-levels": 6},
+        consumers=cs, actions=[Action(3 * MIN, "gc_pause", "inventory-sync-3", {"ms": 17_500})],
+        duration_ms=5 * MIN, client_version="2.x", broker_version="2.x", layout="log4j", session_ms=10_000,
+        dump_format="dump_log", title="Session expiry caused by a 17.5 s GC pause",
+        story="inventory-sync-3 freezes for 17.5 s (stop-the-world GC). With session.timeout.ms=10000 the broker "
+              "expires it, rebalances the other two; when the JVM wakes up its heartbeat gets UNKNOWN_MEMBER_ID, it "
+              "gives its partitions away as lost and rejoins, causing a second rebalance.")
+
+
+def rebalance_storm() -> Scenario:
+    cs = _consumers(5, prefix="search-indexer")
+    acts = []
+    t = 2 * MIN
+    for _ in range(7):
+        acts += [Action(t, "crash", "search-indexer-4"), Action(t + 14_000, "start", "search-indexer-4")]
+        t += 32_000
+    return Scenario(
+        name="rebalance_storm", seed=505, group_id="search-indexer", topics={"catalog-updates": 10},
+        consumers=cs, actions=acts, duration_ms=6 * MIN + 30_000, client_version="0.10", broker_version="0.10",
+        layout="spring_boot", spring_boot=2, session_ms=10_000, dump_format="formatter_old",
+        title="Rebalance storm from a crash-looping instance (0.10 clients)",
+        story="search-indexer-4 dies with OutOfMemoryError shortly after every start and is restarted by its "
+              "supervisor 14 s later, seven times. Each start (join) and each death (session expiry 10 s later) "
+              "rebalances the whole group of five.")
+
+
+def coordinator_failover() -> Scenario:
+    cs = _consumers(3, prefix="shipping-router")
+    cs.append(ConsumerSpec(name="shipping-router-4", ip="10.0.2.14", start_ms=5 * MIN + 30_000))
+    return Scenario(
+        name="coordinator_failover", seed=606, group_id="shipping-router", topics={"shipments": 6}, consumers=cs,
+        actions=[Action(3 * MIN, "failover", args={"to": 3, "outage_ms": 2600})], duration_ms=7 * MIN,
+        client_version="4.x", broker_version="3.x", layout="log4j", coordinator=1, dump_format="dump_log_json",
+        title="Group coordinator moves from broker 1 to broker 3",
+        story="At 03:00 broker 1 loses leadership of the group's __consumer_offsets partition; broker 3 loads the "
+              "group. Clients see NOT_COORDINATOR, commits fail for 2.6 s, they rediscover the coordinator and keep "
+              "their generation (no rebalance). A fourth instance joins at 05:30 through the new coordinator.")
+
+
+def offset_reset_skip_and_rewind() -> Scenario:
+    cs = _consumers(3, prefix="ledger-writer")
+    acts = [Action(2 * MIN, "add_partitions", args={"topic": "ledger", "total": 8, "notice_ms": 25_000})]
+    for c in cs:
+        acts += [Action(5 * MIN, "stop", c.name), Action(6 * MIN, "start", c.name),
+                 Action(8 * MIN, "stop", c.name), Action(9 * MIN, "start", c.name)]
+    acts += [Action(5 * MIN + 30_000, "reset_offsets", args={"to": "latest"}),
+             Action(8 * MIN + 30_000, "reset_offsets", args={"to": "shift", "by": -3000})]
+    return Scenario(
+        name="offset_reset_skip_and_rewind", seed=707, group_id="ledger-writer", topics={"ledger": 6}, consumers=cs,
+        actions=acts, duration_ms=10 * MIN + 30_000, client_version="3.x", broker_version="3.x", layout="spring_boot",
+        spring_boot=3, dump_format="dump_log", title="Offsets skipped (reset to latest) and rewound (shift-by -3000)",
+        story="At 02:00 the topic grows from 6 to 8 partitions; the new ones have no committed offset and "
+              "auto.offset.reset=latest skips what was written to them before the leader noticed. At 05:30, with "
+              "the group stopped, an operator resets offsets to latest (skipping the backlog); at 08:30 shifts "
+              "them back by 3000 (those records are processed twice).")
+
+
+def static_member_restart() -> Scenario:
+    cs = _consumers(3, prefix="session-store")
+    for i, c in enumerate(cs):
+        c.instance_id = f"session-store-{i}"
+    acts = []
+    for i, c in enumerate(cs[:2]):
+        t = 2 * MIN + i * 40_000
+        acts += [Action(t, "stop", c.name), Action(t + 12_000, "start", c.name)]
+    acts += [Action(4 * MIN, "stop", "session-store-3"), Action(4 * MIN + 70_000, "start", "session-store-3")]
+    return Scenario(
+        name="static_member_restart", seed=808, group_id="session-store", topics={"sessions": 6}, consumers=cs,
+        actions=acts, duration_ms=6 * MIN, client_version="4.x", broker_version="3.x", layout="json",
+        dump_format="dump_log_json", title="Static members (group.instance.id) restarting",
+        story="Three static members. Two restart within the 45 s session timeout: the broker maps their "
+              "group.instance.id to a new member id without a rebalance. The third stays down 70 s: its session "
+              "expires, the group rebalances without it, and again when it comes back.")
+
+
+def scale_in_roundrobin() -> Scenario:
+    cs = _consumers(4, prefix="email-sender", assignors=("roundrobin", "range"))
+    acts = [Action(3 * MIN, "stop", "email-sender-4"), Action(3 * MIN + 30_000, "stop", "email-sender-3")]
+    return Scenario(
+        name="scale_in_roundrobin", seed=909, group_id="email-sender", topics={"emails": 6, "email-retries": 2},
+        consumers=cs, actions=acts, duration_ms=6 * MIN, client_version="2.x", broker_version="2.x", layout="json",
+        session_ms=10_000, dump_format="formatter", title="Scale-in from 4 to 2 consumers (roundrobin, two topics)",
+        story="Four email-sender instances share two topics with the roundrobin assignor (range offered second). "
+              "At 02:03:00 and 02:03:30 two instances are scaled in: each close is one clean rebalance.")
+
+
+def cooperative_scale_out() -> Scenario:
+    cs = _consumers(3, prefix="risk-aggregator", assignors=("cooperative-sticky",))
+    cs.append(ConsumerSpec(name="risk-aggregator-4", ip="10.0.2.14", start_ms=2 * MIN + 30_000,
+                           assignors=("cooperative-sticky",)))
+    return Scenario(
+        name="cooperative_scale_out", seed=1010, group_id="risk-aggregator", topics={"trades": 12},
+        consumers=cs, actions=[Action(4 * MIN + 30_000, "crash", "risk-aggregator-2")],
+        duration_ms=6 * MIN + 30_000, client_version="3.x", broker_version="3.x", layout="spring_boot",
+        spring_boot=2, dump_format="dump_log", title="Cooperative (incremental) rebalancing: scale-out, then a crash",
+        story="Three consumers with the cooperative-sticky assignor; a fourth joins at 02:02:30 and one crashes "
+              "at 02:04:30. Members keep their partitions while rejoining; moved partitions are revoked "
+              "first and handed over in a follow-up rebalance.")
+
+
+ALL = [healthy_scale_out, rolling_deploy, poll_timeout_slow_processing, gc_pause_session_expiry, rebalance_storm,
+       coordinator_failover, offset_reset_skip_and_rewind, static_member_restart, scale_in_roundrobin,
+       cooperative_scale_out]
+
+
+DAY = 86_400_000
+
+
+def by_name() -> dict[str, Scenario]:
+    """Every sample scenario; each starts at 02:00 UTC on its own day (2024-03-11, -12, ...), so that
+    ingesting all of sample_logs/ together shows separate incidents."""
+    out = {}
+    for i, f in enumerate(ALL):
+        sc = f()
+        sc.epoch_ms = 1_710_122_400_000 + i * DAY  # 2024-03-11T02:00:00Z + i days
+        out[f.__name__] = sc
+    return out
