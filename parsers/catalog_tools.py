@@ -82,7 +82,6 @@ SAMPLE: dict[str, str] = {
     "assignor": "range",
     "topics": "orders",
     "struct": "JoinGroupResponseData(throttleTimeMs=0, errorCode=0, generationId=5, protocolType='consumer', protocolName='range', leader='consumer-my-group-1-8d2e4b6a', memberId='consumer-my-group-1-8d2e4b6a', members=[])",
-    None: "x",
 }
 
 
@@ -171,7 +170,7 @@ def render(template: str, fields: list[str | None]) -> str:
     out = [parts[0]]
     for i, lit in enumerate(parts[1:]):
         f = fields[i]
-        out.append("300" if f == "backoff_ms" else SAMPLE.get(f, "x"))
+        out.append("300" if f == "backoff_ms" else SAMPLE.get(f or "", "x"))
         out.append(lit)
     return "".join(out)
 

@@ -155,8 +155,8 @@ def _literal_first_word(pattern: str) -> str:
     return "".join(out)
 
 
-class _Bucket:
-    """Rules sharing a first word, found and decoded with one combined regex (one match per line)."""
+class _Combo:
+    """Rules found and decoded with one combined regex (one match per line)."""
 
     __slots__ = ("rules", "single", "multi")
 
@@ -171,7 +171,7 @@ class _Bucket:
             return None
         alts = []
         for i, r in enumerate(rules):
-            body = re.sub(r"\(\?P<(\w+)>", lambda m, i=i: f"(?P<r{i}__{m.group(1)}>", r.regex.pattern)
+            body = re.sub(r"\(\?P<(\w+)>", rf"(?P<r{i}__\1>", r.regex.pattern)
             alts.append(f"(?P<r{i}>{body})")
         rx = re.compile("|".join(alts), re.S)
         # per rule: its field names and their group numbers in the combined regex
@@ -215,6 +215,46 @@ class _Bucket:
             if fm is not None:
                 return r, fm.groupdict()
         return None
+
+
+def _signature(rule: Rule) -> str:
+    """The longest literal phrase after a template's first placeholder ("Member {} with epoch {}
+    transitioned from {} to {}." -> "transitioned from"): a substring test on it narrows a big
+    bucket before any regex runs. Phrases with runs of spaces or line breaks are not used (the rule
+    regexes allow those to vary)."""
+    parts = rule.template.replace("\\n", "\n").replace("\\t", "\t").split("{}") if rule.template else []
+    best = ""
+    for seg in parts[1:]:
+        seg = seg.strip(" .,:;()[]'")
+        if "  " in seg or "\n" in seg or "\t" in seg:
+            continue
+        if len(seg) > len(best):
+            best = seg
+    return best if len(best) >= 4 else ""
+
+
+class _Bucket:
+    """Rules sharing a first word, sub-grouped by signature word; the rule that comes first in the
+    bucket's order (most specific) wins when several groups match."""
+
+    __slots__ = ("groups", "order")
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self.order = {r.name: i for i, r in enumerate(rules)}
+        by_sig: dict[str, list[Rule]] = {}
+        for r in rules:
+            by_sig.setdefault(_signature(r) if len(rules) > 8 else "", []).append(r)
+        self.groups = [(sig, _Combo(rs)) for sig, rs in by_sig.items()]
+
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, dict[str, str | None]] | None:
+        best = None
+        for sig, combo in self.groups:
+            if sig and sig not in head:
+                continue
+            found = combo.find(head, full, logger_cls)
+            if found is not None and (best is None or self.order[found[0].name] < self.order[best[0].name]):
+                best = found
+        return best
 
 
 ALL_RULES, _BUCKET_RULES, _GENERIC_RULES = _compile_rules()
@@ -332,13 +372,18 @@ def _h_position(text: str, fields: dict, extra: dict, key: str) -> None:
 def _h_offsets(text: str, fields: dict, extra: dict, key: str) -> None:
     entries = values.offsets_map(text)
     if entries:
+        if len(entries) == 1:  # the common case: one partition per commit line
+            tp, off, _epoch = entries[0]
+            topic, part = values.topic_partition(tp)
+            fields.setdefault("partitions", (tp,))
+            extra["offsets"] = {tp: off}
+            if topic is not None:
+                fields.setdefault("topic", topic)
+                fields.setdefault("partition", part)
+            fields.setdefault("offset", off)
+            return
         fields.setdefault("partitions", tuple(e[0] for e in entries))
         extra["offsets"] = {e[0]: e[1] for e in entries}
-        if len(entries) == 1:
-            topic, part = values.topic_partition(entries[0][0])
-            fields.setdefault("topic", topic)
-            fields.setdefault("partition", part)
-            fields.setdefault("offset", entries[0][1])
         return
     parts = values.partitions(text)
     if parts:
@@ -423,13 +468,20 @@ def _handler(key: str):
     return table.get(base)
 
 
+_HANDLERS: dict[str, Any] = {}  # placeholder name -> handler (or None), filled on first sight
+_UNKNOWN = object()
+
+
 def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None, dict[str, Any]]:
     fields: dict[str, Any] = {}
     extra: dict[str, Any] = {}
+    handlers = _HANDLERS
     for key, raw in groups.items():
         if raw is None:
             continue
-        h = _handler(key)
+        h = handlers.get(key, _UNKNOWN)
+        if h is _UNKNOWN:
+            h = handlers[key] = _handler(key)
         if h is not None:
             h(raw.strip(), fields, extra, key)
     kind = rule.kind
@@ -442,6 +494,9 @@ def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None,
     if extra:
         fields["extra"] = extra
     return kind, fields
+
+
+MEMO_MAX = 2048  # characters of a message body that may be memoised
 
 
 @lru_cache(maxsize=65536)
@@ -505,7 +560,9 @@ def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
 def parse_client(message: str, logger: str | None):
     """(rule, kind, fields) | IGNORE | None: parse_client_message without building a Match (hot path)."""
     prefix, body = _split_fast(message)
-    res = _parse_body(body, logger_class(logger))
+    # memoise ordinary messages only: a cache of huge ones would hold megabytes
+    parse = _parse_body if len(body) <= MEMO_MAX else _parse_body.__wrapped__
+    res = parse(body, logger_class(logger))
     if res is None:
         if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
             return None

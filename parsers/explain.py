@@ -9,7 +9,7 @@ import difflib
 from typing import Any
 
 from parsers import client, layouts, reader
-from parsers.base import IGNORE
+from parsers.base import IGNORE, Match
 
 
 def _closest_rules(body: str, n: int = 3) -> list[tuple[float, client.Rule]]:
@@ -33,8 +33,36 @@ def _divergence(body: str, template: str) -> int:
     return i
 
 
+def _explain_record(kind: str, lines: list[str]) -> dict[str, Any]:
+    """A `__consumer_offsets` dump line, or a describe table (header line(s) then rows)."""
+    out: dict[str, Any] = {"line": lines[-1], "wrappers": [], "layout": "n/a", "layout_doc": kind,
+                           "ts_ms": None, "level": None, "thread": None, "logger": None,
+                           "message": lines[-1], "candidate": reader.is_candidate(lines[-1]), "prefix": {},
+                           "side": "offsets" if kind == "offsets_dump" else "describe", "kind_of_input": kind}
+    if kind == "offsets_dump":
+        res = reader.offsets_dump.parse_offsets_dump_line(lines[-1])
+    else:
+        dp = reader.groups_describe.DescribeParser()
+        res = None
+        for ln in lines:  # the header lines set the columns of the rows after them
+            res = dp.feed(ln)
+    if res is IGNORE:
+        out["result"], out["why"] = "ignored", f"a {kind} line with no record (header, banner, separator)"
+    elif res is None:
+        out["result"], out["why"] = "unparsed", f"no {kind} rule matched"
+    else:
+        out["result"], out["rule"], out["kind"] = "parsed", res.rule, res.kind
+        out["fields"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in res.fields.items()}
+    return out
+
+
 def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     lines = line.split("\n")
+    if layout is None:
+        if reader.offsets_dump.looks_like_offsets_dump(lines):
+            return _explain_record("offsets_dump", lines)
+        if reader.groups_describe.looks_like_groups_describe(lines):
+            return _explain_record("groups_describe", lines)
     first = lines[0]
     wrappers = layouts.detect_wrappers([first])
     text = layouts.strip_wrappers(first, wrappers) if wrappers else first
@@ -53,11 +81,25 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     out["prefix"] = {k: v for k, v in prefix.items()}
     if reader._is_broker(sp.logger, message):
         out["side"] = "broker"
-        if reader.broker is None:
-            out["result"] = "unparsed"
-            out["why"] = "broker coordinator line; the broker grammar (parsers.broker) is not installed"
-            return out
         res = reader.broker.parse_broker_message(message, sp.logger)
+        b = reader.broker.explain_broker_message(message, sp.logger)  # the broker module explains its rules
+        out["broker_explain"] = b
+        if not isinstance(res, Match):
+            out["result"] = "ignored" if res is IGNORE else "unparsed"
+            out["why"] = b.get("why") or ("not a group-coordinator line" if res is IGNORE else "no broker rule matched")
+            out["closest_rules"] = [
+                {"rule": c.get("rule"), "similarity": c.get("similarity"), "template": c.get("template"),
+                 "agrees_for_chars": _divergence(b.get("body", ""), c.get("template") or ""),
+                 "source": c.get("source"), "versions": ""} for c in b.get("closest", [])]
+            return out
+        out["result"] = "parsed"
+        out["rule"] = res.rule
+        out["template"] = b.get("template")
+        out["source"] = b.get("source")
+        out["versions"] = ""
+        out["kind"] = res.kind
+        out["fields"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in res.fields.items()}
+        return out
     else:
         out["side"] = "client"
         res = client.parse_client_message(message, sp.logger)

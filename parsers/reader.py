@@ -9,37 +9,23 @@ line and outcomes with the same status and no event on the others.
 from __future__ import annotations
 
 import gzip
-import importlib
 import io
 import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
-from types import ModuleType
 from typing import Any, NamedTuple
 
-from parsers import client, layouts
+from parsers import broker, client, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
 from parsers.events import Event, Kind, Side
-
-
-def _optional(name: str) -> ModuleType | None:
-    # broker, dump and describe parsers come from a sibling branch; the reader works without them
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-broker = _optional("parsers.broker")
-offsets_dump = _optional("parsers.offsets_dump")
-groups_describe = _optional("parsers.groups_describe")
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
 MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
 SNIFF_LINES = 200
+MAX_CONTINUATION_PARSED = 16
+MAX_CONTINUATION_KEPT = 512  # continuation texts held for `raw` (which is capped at MAX_RAW anyway)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +93,7 @@ class FileSummary:
 def _candidate_words() -> list[str]:
     words = set(client.CANDIDATE_WORDS)
     for mod in (broker, offsets_dump, groups_describe):
-        words.update(getattr(mod, "CANDIDATE_WORDS", ()) if mod else ())
-    if broker is None:  # until the broker grammar lands: its prefixes
-        words.update(("GroupCoordinator", "GroupMetadataManager", "Group Metadata Manager", "[GroupId"))
-    if offsets_dump is None:
-        words.update(("::", "OffsetAndMetadata", "GroupMetadata", "offset: ", "__consumer_offsets"))
-    if groups_describe is None:
-        words.update(("CURRENT-OFFSET", "LOG-END-OFFSET", "has no active members", "CONSUMER-ID"))
+        words.update(mod.CANDIDATE_WORDS)
     words.add("Kafka version")  # AppInfoParser: the file states its client version
     return sorted(words)
 
@@ -200,9 +180,9 @@ def sniff(first_lines: list[str], name: str = "") -> FileFormat:
         return FileFormat("binary", "n/a")
     wrappers = layouts.detect_wrappers(lines)
     stripped = [layouts.strip_wrappers(ln, wrappers) for ln in lines] if wrappers else lines
-    if offsets_dump is not None and offsets_dump.looks_like_offsets_dump(stripped):
+    if offsets_dump.looks_like_offsets_dump(stripped):
         return FileFormat("offsets_dump", "n/a", wrappers)
-    if groups_describe is not None and groups_describe.looks_like_groups_describe(stripped):
+    if groups_describe.looks_like_groups_describe(stripped):
         return FileFormat("groups_describe", "n/a", wrappers)
     layout, _hits = layouts.best_layout(stripped)
     return FileFormat("log", layout, wrappers)
@@ -233,6 +213,7 @@ _BROKER_LOGGERS = frozenset({
     "GroupMetadata$", "CoordinatorLoaderImpl", "CoordinatorLoader", "ConsumerGroup",
 })
 _BROKER_MSG = ("[GroupCoordinator", "[GroupMetadataManager", "[Group Metadata Manager")
+_CLIENT, _BROKER = Side.CLIENT.value, Side.BROKER.value
 _VERSION = re.compile(r"Kafka version ?: ?(\S+)")
 
 
@@ -251,12 +232,18 @@ class _Record:
             self.nos, self.texts = [no], [text]
         else:
             self.nos.append(no)
-            self.texts.append(text)  # type: ignore[union-attr]
+            if len(self.texts) < MAX_CONTINUATION_KEPT:  # type: ignore[arg-type]
+                self.texts.append(text)  # type: ignore[union-attr]
 
 
-@lru_cache(maxsize=1024)
+_BROKER_LOGGER_MEMO: dict[str, bool] = {}
+
+
 def _broker_logger(logger: str) -> bool:
-    return _is_broker(logger, "")
+    res = _is_broker(logger, "")
+    if len(_BROKER_LOGGER_MEMO) < 4096:
+        _BROKER_LOGGER_MEMO[logger] = res
+    return res
 
 
 def _is_broker(logger: str | None, message: str) -> bool:
@@ -350,22 +337,25 @@ class _LogParser:
     def _classify(self, p: _Record) -> tuple[str, Event | None, str | None]:
         sp = p.split
         head = sp.message
-        msg = head + "\n" + "\n".join(p.texts) if p.texts else head
+        # rules read at most the first continuation lines (multi-line templates have 6); a long
+        # stack trace is kept in `raw` (capped) but not handed to the rules
+        msg = head + "\n" + "\n".join(p.texts[:MAX_CONTINUATION_PARSED]) if p.texts else head
         if "Kafka version" in head[:40]:
             m = _VERSION.search(head)
             if m:
                 self.version = m.group(1)
                 return "ignored", None, None
         logger = sp.logger
-        side = Side.CLIENT
-        if (head[:2] == "[G" and head.startswith(_BROKER_MSG)) or (logger is not None and _broker_logger(logger)):
-            side = Side.BROKER
-            if broker is None:
-                res: Any = None
-                why = "broker coordinator line (the broker grammar is not installed)"
-            else:
-                res = broker.parse_broker_message(msg, logger)
-                why = "no broker rule matched"
+        side = _CLIENT
+        is_broker = False
+        if logger is not None:
+            is_broker = _BROKER_LOGGER_MEMO.get(logger)  # type: ignore[assignment]
+            if is_broker is None:
+                is_broker = _broker_logger(logger)
+        if is_broker or (head[:2] == "[G" and head.startswith(_BROKER_MSG)):
+            side = _BROKER
+            res: Any = broker.parse_broker_message(msg, logger)
+            why = "no broker rule matched"
         else:
             res = client.parse_client(msg, logger)
             why = "no client rule matched"
@@ -387,6 +377,11 @@ class _LogParser:
                 if self.version is not None:
                     f["kafka_version_hint"] = self.version
                 return "parsed", Event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra=extra, **f), None
+            if res is None:
+                # a broker line without its ident or logger (pasted, bare layout)
+                alt = broker.parse_broker_message(msg, logger)
+                if isinstance(alt, Match):
+                    res, side = alt, _BROKER
         if res is IGNORE:
             return "ignored", None, None
         raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines
@@ -433,7 +428,7 @@ class _LogParser:
         self.stats.setdefault("reject_reasons", Counter())[reason.split(" (")[0]] += 1
         head = text[:2000]
         if is_candidate(head) and "\x00" not in head:
-            ev = Event(source=self.source, line_no=no, side=Side.CLIENT, kind=Kind.UNPARSED.value, raw=head,
+            ev = Event(source=self.source, line_no=no, side=_CLIENT, kind=Kind.UNPARSED.value, raw=head,
                        extra={"rejected": reason})
             return LineOutcome(no, "unparsed", ev, reason)
         return LineOutcome(no, "ignored", None, reason)
@@ -441,10 +436,10 @@ class _LogParser:
 
 def _record_parser(source: str, fmt: FileFormat, stats: dict[str, Any]):
     """Per-line parsers for the non-log kinds (dumps, describe tables)."""
-    if fmt.kind == "offsets_dump" and offsets_dump is not None:
-        return Side.OFFSETS, offsets_dump.parse_offsets_dump_line
-    if fmt.kind == "groups_describe" and groups_describe is not None:
-        return Side.DESCRIBE, groups_describe.DescribeParser().feed
+    if fmt.kind == "offsets_dump":
+        return Side.OFFSETS.value, offsets_dump.parse_offsets_dump_line
+    if fmt.kind == "groups_describe":
+        return Side.DESCRIBE.value, groups_describe.DescribeParser().feed
     return None, None
 
 

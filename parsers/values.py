@@ -28,7 +28,7 @@ _COORD_DATA = re.compile(r"nodeId=(?P<id>-?\d+), host='(?P<host>[^']*)', port=(?
 _TP = re.compile(r"(?<![\w.\-])([A-Za-z0-9._\-]+)-(\d+)(?![\w.\-])")
 _TP_ONE = re.compile(r"([A-Za-z0-9._\-]+)-(\d+)$")
 # OffsetAndMetadata{offset=6, leaderEpoch=0, metadata=''} keyed by partition in commit maps
-_OFFSET_ENTRY = re.compile(r"([A-Za-z0-9._\-]+-\d+)=OffsetAndMetadata\{offset=(-?\d+)(?:, leaderEpoch=([^,}]*))?")
+_OFFSET_TAIL = re.compile(r"(-?\d+)(?:, leaderEpoch=([^,}]*))?")
 _FETCH_POSITION = re.compile(r"offset=(-?\d+)")
 _FETCH_POSITION_HEAD = re.compile(r"FetchPosition\{offset=(-?\d+)[,}]")
 # Struct / *Data toString keys of the 0.9-2.x request/response dumps and 2.x+ generated messages
@@ -119,16 +119,31 @@ def partitions(text: str) -> tuple[str, ...]:
 
 
 def topic_partition(text: str) -> tuple[str | None, int | None]:
-    m = _TP_ONE.match(text.strip())
-    if not m:
+    """"topic-N" -> (topic, N); (None, None) for anything else (TopicPartition#toString)."""
+    topic, sep, part = text.strip().rpartition("-")
+    if not sep or not part.isdigit() or not topic or " " in topic:
         return None, None
-    return m.group(1), int(m.group(2))
+    return topic, int(part)
 
 
 @lru_cache(maxsize=8192)
 def offsets_map(text: str) -> tuple[tuple[str, int, str | None], ...]:
-    """{tp=OffsetAndMetadata{offset=N, leaderEpoch=E, ...}, ...} -> ((tp, offset, epoch), ...)."""
-    return tuple((m.group(1), int(m.group(2)), m.group(3)) for m in _OFFSET_ENTRY.finditer(text))
+    """{tp=OffsetAndMetadata{offset=N, leaderEpoch=E, ...}, ...} -> ((tp, offset, epoch), ...).
+
+    Split on the fixed marker instead of scanning with a regex at every position (commit maps are
+    on the hot path and can hold hundreds of partitions)."""
+    marker = "=OffsetAndMetadata{offset="
+    if marker not in text:
+        return ()
+    pieces = text.split(marker)
+    out = []
+    for before, after in zip(pieces[:-1], pieces[1:], strict=True):
+        tp = before[max(before.rfind("{"), before.rfind(" ")) + 1:]
+        m = _OFFSET_TAIL.match(after)
+        if m is None or not tp.rpartition("-")[2].isdigit():
+            continue
+        out.append((tp, int(m.group(1)), m.group(2)))
+    return tuple(out)
 
 
 def fetch_position_offset(text: str) -> int | None:

@@ -55,3 +55,34 @@ def chromium_paths() -> tuple[str, str]:
             pytest.fail(msg)
         pytest.skip(msg)
     return paths
+
+
+@pytest.fixture(scope="session")
+def sample_run(tmp_path_factory) -> Path:
+    """The RUN_DIR of `coordscope demo --no-serve` over sample_logs/: one Spark ingest for the whole
+    suite (the demo's end-to-end test, report goldens, dashboard and truth checks all read it).
+
+    COORDSCOPE_SAMPLE_RUN=DIR reuses an existing run (development only)."""
+    import subprocess
+    import sys
+
+    reuse = os.environ.get("COORDSCOPE_SAMPLE_RUN")
+    if reuse:
+        return Path(reuse)
+    from pipeline.spark.session import JavaError, check_java
+
+    try:
+        check_java()
+    except JavaError as exc:
+        if os.environ.get("COORDSCOPE_REQUIRE_SPARK"):
+            raise
+        pytest.skip(str(exc))
+    out = tmp_path_factory.mktemp("demo") / "run"
+    res = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "demo", "--no-serve", "--out", str(out), "--master", "local[2]"],
+        capture_output=True, text=True, cwd=REPO, timeout=1800,
+    )
+    (out.parent / "demo-stdout.txt").write_text(res.stdout)
+    (out.parent / "demo-stderr.txt").write_text(res.stderr)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return out

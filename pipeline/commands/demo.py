@@ -18,6 +18,16 @@ def default_samples() -> Path:
     return Path(__file__).resolve().parents[2] / "sample_logs"
 
 
+def sample_inputs(samples: Path) -> list[Path]:
+    """The scenario logs, dumps and describe snapshots; not the READMEs or the truth files beside them."""
+    if not samples.is_dir():
+        return []
+    files = sorted(p for p in samples.rglob("*") if p.is_file() and p.suffix in (".log", ".txt", ".gz"))
+    # quote sources as short relative paths in reports when the samples are under the working directory
+    cwd = Path.cwd().resolve()
+    return [p.resolve().relative_to(cwd) if p.resolve().is_relative_to(cwd) else p for p in files]
+
+
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "demo",
@@ -39,11 +49,12 @@ def run(args: argparse.Namespace) -> int:
     from pipeline.report.markdown import summary_markdown
 
     samples = Path(args.samples) if args.samples else default_samples()
-    if not samples.is_dir() or not any(samples.rglob("*.log")):
+    inputs = sample_inputs(samples)
+    if not inputs:
         raise UsageError(f"no sample logs found in {samples}")
     out = Path(args.out)
-    print(f"coordscope demo: ingesting {samples} into {out} ...", file=sys.stderr)
-    rc = main(["ingest", str(samples), "--out", str(out), "--overwrite", "--master", args.master])
+    print(f"coordscope demo: ingesting {len(inputs)} files of {samples} into {out} ...", file=sys.stderr)
+    rc = main(["ingest", *map(str, inputs), "--out", str(out), "--overwrite", "--master", args.master])
     if rc != 0:
         print(f"coordscope demo: ingest failed (exit {rc})", file=sys.stderr)
         return rc

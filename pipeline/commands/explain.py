@@ -38,7 +38,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(info, ensure_ascii=False, indent=2))
         return 0 if info["result"] != "unparsed" else 1
     w = sys.stdout.write
-    w(f"layout:    {info['layout']}  ({info['layout_doc']})\n")
+    if info.get("kind_of_input"):
+        w(f"input:     {info['kind_of_input']} line\n")
+    else:
+        w(f"layout:    {info['layout']}  ({info['layout_doc']})\n")
     if info["wrappers"]:
         w(f"wrappers:  {', '.join(info['wrappers'])}\n")
     if info.get("layout_note"):
@@ -52,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
     w(f"side:      {info['side']}\n")
     w(f"result:    {info['result']}\n")
     if info["result"] == "parsed":
-        w(f"rule:      {info['rule']}" + (f"  ({info.get('source')} {info.get('versions')})" if info.get("source") else "")
-          + "\n")
+        w(f"rule:      {info['rule']}" + (f"  ({info.get('source')} {info.get('versions') or ''})".rstrip() + ""
+                                           if info.get("source") else "") + "\n")
         if info.get("template"):
             w(f"template:  {info['template']}\n")
         w(f"kind:      {info['kind']}\n")

@@ -1,16 +1,10 @@
-"""The dashboard over the real sample RUN_DIR (`coordscope ingest sample_logs/`), in Chromium.
+"""The dashboard over the real sample RUN_DIR in Chromium.
 
-Ingesting the samples takes minutes of Spark, so this test reuses a RUN_DIR: the one named by
-$COORDSCOPE_SAMPLE_RUN, else runs/demo (written by `coordscope demo --no-serve`). With
-COORDSCOPE_INGEST_SAMPLES=1 it ingests sample_logs/ itself. Otherwise it skips, saying how.
+`sample_run` is the suite's shared fixture (tests/conftest.py): one `coordscope demo --no-serve`
+ingest of sample_logs/ for every test that reads it ($COORDSCOPE_SAMPLE_RUN reuses a run).
 """
 
 from __future__ import annotations
-
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -19,26 +13,6 @@ from tests.dashboard.browser import chromium, console_errors, screenshot, serve,
 
 pytestmark = [pytest.mark.browser, pytest.mark.spark, pytest.mark.slow,
               pytest.mark.filterwarnings(r"ignore:\s*The dash_table.DataTable:DeprecationWarning")]
-
-
-@pytest.fixture(scope="module")
-def sample_run(repo_root, tmp_path_factory):
-    for given in (os.environ.get("COORDSCOPE_SAMPLE_RUN"), repo_root / "runs" / "demo"):
-        if given and (Path(given) / "manifest.json").is_file():
-            return Path(given)
-    if not os.environ.get("COORDSCOPE_INGEST_SAMPLES"):
-        pytest.skip("no sample RUN_DIR: set COORDSCOPE_SAMPLE_RUN, run 'coordscope demo --no-serve', "
-                    "or set COORDSCOPE_INGEST_SAMPLES=1 to ingest sample_logs/ here (minutes)")
-    if not (repo_root / "pipeline" / "commands" / "ingest.py").is_file():
-        pytest.skip("coordscope ingest has not landed on this branch yet")
-    samples = repo_root / "sample_logs"
-    if not samples.is_dir():
-        pytest.skip("sample_logs/ has not landed on this branch yet")
-    out = tmp_path_factory.mktemp("sample") / "run"
-    res = subprocess.run([sys.executable, "-m", "pipeline.cli", "ingest", str(samples), "--out", str(out),
-                          "--master", "local[2]"], cwd=repo_root, capture_output=True, text=True, timeout=900)
-    assert res.returncode == 0, res.stderr[-3000:]
-    return out
 
 
 def test_every_page_over_the_sample_run(sample_run, chromium_paths, artifacts):

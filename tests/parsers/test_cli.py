@@ -63,3 +63,29 @@ def test_explain_parsed_and_unmatched(repo_root):
     info = json.loads(r.stdout)
     assert info["result"] == "unparsed"
     assert info["closest_rules"][0]["template"].startswith("Successfully joined group")
+
+
+def test_explain_dump_and_describe_lines(repo_root, shared_dir):
+    r = _cli(repo_root, "explain", "--json", "[g1,orders,3]::OffsetAndMetadata(offset=42, leaderEpoch=Optional.empty, "
+             "metadata=, commitTimestamp=1548381505084, expireTimestamp=None)")
+    info = json.loads(r.stdout)
+    assert r.returncode == 0 and info["kind"] == "offset_record"
+    assert (info["fields"]["group_id"], info["fields"]["partition"], info["fields"]["offset"]) == ("g1", 3, 42)
+    lines = (shared_dir / "real_logs" / "002-groups_describe-describe.log").read_text().splitlines()[:2]
+    r = _cli(repo_root, "explain", "-", stdin="\n".join(lines) + "\n")
+    assert r.returncode == 0 and "kind:      describe_row" in r.stdout and "partition = 4" in r.stdout
+
+
+def test_parse_keeps_unparsed_coordinator_lines_with_why(repo_root, tmp_path):
+    p = tmp_path / "u.log"
+    odd = LINE.replace("Successfully joined group with generation", "Magically joined group at generation")
+    p.write_text(odd + "\n[2024-03-01 10:15:31,000] INFO Kafka startTimeMs: 1 (org.apache.kafka.common.utils.AppInfoParser)\n")
+    r = _cli(repo_root, "parse", str(p))
+    assert r.returncode == 0
+    events = [json.loads(x) for x in r.stdout.splitlines()]
+    assert len(events) == 1
+    e = events[0]
+    assert e["kind"] == "unparsed" and e["line_no"] == 1 and e["raw"] == odd
+    assert e["group_id"] == "g1" and e["client_id"] == "c1"  # the prefix is still read
+    assert "no client rule matched" in e["why"] and "Magically joined group" in e["why"]
+    assert "parsed 0, unparsed 1" in r.stderr and "ignored 1" in r.stderr

@@ -116,3 +116,21 @@ def test_client_wordings(message, kind, fields):
     assert m is not None and getattr(m, "kind", None) == kind, m
     for k, v in fields.items():
         assert m.fields.get(k) == v, (k, m.fields)
+
+
+def test_docker_json_file_and_nested_ecs():
+    import json
+
+    inner = ("[2024-03-01 10:15:30,123] INFO [Consumer clientId=c1, groupId=g1] (Re-)joining group "
+             "(org.apache.kafka.clients.consumer.internals.AbstractCoordinator)")
+    docker = json.dumps({"log": inner + "\n", "stream": "stdout", "time": "2024-03-01T10:15:30.999Z"})
+    ecs = json.dumps({"@timestamp": "2024-03-01T10:15:31.000Z",
+                      "log": {"level": "INFO", "logger": "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator"},
+                      "process": {"thread": {"name": "main"}},
+                      "message": "[Consumer clientId=c1, groupId=g1] Successfully joined group with generation "
+                                 "Generation{generationId=2, memberId='m', protocol='range'}"})
+    assert sniff([docker, ecs]).layout == "json"
+    a, b = (o.event for o in parse_lines("d.json", [(1, docker), (2, ecs)]))
+    assert (a.kind, a.ts_ms, a.extra["logger"]) == ("join_started", 1709288130123,
+                                                      "org.apache.kafka.clients.consumer.internals.AbstractCoordinator")
+    assert (b.kind, b.ts_ms, b.generation, b.member_id, b.extra["thread"]) == ("join_succeeded", 1709288131000, 2, "m", "main")

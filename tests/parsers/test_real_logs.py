@@ -183,3 +183,30 @@ def test_jvm_filter_path_agrees_with_full_parse(shared_dir, name):
             assert (a.status, a.event and a.event.kind) == (b.status, b.event and b.event.kind), (n, t)
         else:
             assert full[n].status == "ignored", (n, t)
+
+
+def _manifest(shared_dir):
+    import csv
+
+    with (shared_dir / "real_logs" / "MANIFEST.tsv").open(encoding="utf-8") as fh:
+        return {r["file"]: r for r in csv.DictReader(fh, delimiter="\t")}
+
+
+def test_every_real_log_kind_detected_and_nothing_unparsed(shared_dir):
+    """With the broker, dump and describe parsers in place, every real file is read as its kind and
+    no coordinator line is left unparsed."""
+    expected_kind = {"groups_describe": "groups_describe", "offsets_dump": "offsets_dump", "broker": "log",
+                     "client": "log", "mixed": "log"}
+    for name, row in sorted(_manifest(shared_dir).items()):
+        outs, s, ev = _parse(shared_dir, name)
+        assert s.kind == expected_kind[row["kind"]], name
+        assert s.unparsed == 0, (name, [(o.line_no, o.why) for o in outs if o.status == "unparsed"])
+        assert s.parsed > 0, name
+
+
+def test_033_broker_lines_in_spring_boot_file(shared_dir):
+    _, _, ev = _parse(shared_dir, "033-mixed-spring-boot.log")
+    broker = [(e.kind, e.group_id, e.generation) for e in ev if e.side == "broker"]
+    assert ("broker_group_stabilized", "blackberry", 1) in broker
+    assert ("broker_group_stabilized", "blackberry_spruce_group", 1) in broker
+    assert sum(1 for k, _, _ in broker if k == "broker_assignment_received") == 2

@@ -169,3 +169,14 @@ def test_huge_single_line_is_cut_while_reading(tmp_path):
     outs = list(outcomes)
     assert [(o.line_no, o.status) for o in outs] == [(1, "parsed"), (2, "ignored"), (3, "parsed")]
     assert s.rejected == 1 and "line too long" in outs[1].why
+
+
+def test_long_stack_trace_attached_and_capped():
+    head = "[2024-03-01 10:15:30,123] ERROR [Consumer clientId=c1, groupId=g1] Offset commit failed on partition t-0 at offset 6: boom (org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)"
+    trace = [(i, f"\tat org.example.Frame{i}.run(Frame.java:{i})") for i in range(2, 5002)]
+    outs = list(parse_lines("st.log", [(1, head), *trace, (5002, LINE)]))
+    assert len(outs) == 5002
+    assert outs[0].status == "parsed" and outs[0].event.kind == "offset_commit_failed"
+    assert all(o.status == "parsed" and o.event is None for o in outs[1:5001])
+    assert len(outs[0].event.raw) <= 16384 and outs[0].event.raw.startswith(head)
+    assert outs[5001].event.kind == "join_started"
