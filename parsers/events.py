@@ -56,6 +56,8 @@ class Kind(StrEnum):
     OFFSET_COMMIT_SENT = "offset_commit_sent"  # OffsetCommit request sent/enqueued (not yet acked)
     REBALANCE_STARTED = "rebalance_started"  # Connect WorkerCoordinator "Rebalance started"
     STREAMS_STATE_CHANGED = "streams_state_changed"  # Streams thread/client "State transition from A to B"
+    # additive (parsers3): the start-up "ConsumerConfig values:" dump (extra["settings"]: name -> value text)
+    CLIENT_CONFIG = "client_config"
     # broker (GroupCoordinator / GroupMetadataManager, Scala <= 3.x and Java 3.7+)
     BROKER_REBALANCE_PREPARING = "broker_rebalance_preparing"
     BROKER_GROUP_STABILIZED = "broker_group_stabilized"
@@ -79,6 +81,8 @@ class Kind(StrEnum):
     BROKER_GROUP_METADATA_WRITE_FAILED = "broker_group_metadata_write_failed"
     BROKER_COORDINATOR_LIFECYCLE = "broker_coordinator_lifecycle"  # startup/shutdown of the coordinator
     BROKER_COORDINATOR_RUNTIME = "broker_coordinator_runtime"  # 3.6+ CoordinatorRuntime internals
+    # additive (parsers3): the broker's "KafkaConfig values:" dump, group.*/offsets.* settings in extra["settings"]
+    BROKER_CONFIG = "broker_config"
     # __consumer_offsets dumps
     OFFSET_RECORD = "offset_record"
     GROUP_METADATA_RECORD = "group_metadata_record"

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from parsers import broker, client, groups_describe, layouts, offsets_dump
+from parsers import broker, client, config_block, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
 from parsers.events import Event, Kind, Side
 
@@ -92,7 +92,7 @@ class FileSummary:
 
 def _candidate_words() -> list[str]:
     words = set(client.CANDIDATE_WORDS)
-    for mod in (broker, offsets_dump, groups_describe):
+    for mod in (broker, offsets_dump, groups_describe, config_block):
         words.update(mod.CANDIDATE_WORDS)
     words.add("Kafka version")  # AppInfoParser: the file states its client version
     return sorted(words)
@@ -340,6 +340,10 @@ class _LogParser:
         # rules read at most the first continuation lines (multi-line templates have 6); a long
         # stack trace is kept in `raw` (capped) but not handed to the rules
         msg = head + "\n" + "\n".join(p.texts[:MAX_CONTINUATION_PARSED]) if p.texts else head
+        if "Config values" in head[:64]:
+            cfg = self._config(p, head)
+            if cfg is not None:
+                return cfg
         if "Kafka version" in head[:40]:
             m = _VERSION.search(head)
             if m:
@@ -390,6 +394,20 @@ class _LogParser:
         if res is None:
             words = " ".join(client.split_prefix(head)[1].split()[:4])
             return "unparsed", self._unparsed(p, side, raw, head), f"{why} (message starts: {words!r})"
+        return "parsed", self._event(p, side, raw, res), None
+
+    def _config(self, p: _Record, head: str) -> tuple[str, Event | None, str | None] | None:
+        """A `XxxConfig values:` dump (parsers/config_block.py): every setting line of the record,
+        not only the first MAX_CONTINUATION_PARSED, is read."""
+        res = config_block.parse_config_block(head, p.texts)
+        if res is None:
+            return None
+        if res is IGNORE:
+            return "ignored", None, None
+        side = _BROKER if res.kind == Kind.BROKER_CONFIG.value else _CLIENT
+        raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines
+        if len(raw) > MAX_RAW:
+            raw = raw[:MAX_RAW]
         return "parsed", self._event(p, side, raw, res), None
 
     def _extra(self, sp: layouts.Split, extra: dict[str, Any] | None) -> dict[str, Any]:

@@ -84,6 +84,8 @@ class EffectiveSettings:
     skew_tolerance_ms: int
     unowned_threshold_ms: int
     origin: dict[str, str] = field(default_factory=dict)   # setting -> "set" | "log source:line" | "default ..."
+    # group.instance.id per client.id, as the clients' ConsumerConfig dumps print it (static members)
+    static_members: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("origin", "version")}
@@ -148,6 +150,16 @@ _EXTRA_KEYS = {
     "rebalance_timeout_ms": ("rebalance_timeout_ms", "rebalanceTimeoutMs"),
     "assignor": ("assignor", "partition.assignment.strategy"),
 }
+# the settings of a `client_config` event (the client's "ConsumerConfig values:" dump, AbstractConfig.logAll)
+# and of a `broker_config` event (the broker's "KafkaConfig values:" dump) that replay uses
+_CLIENT_CONFIG_KEYS = (
+    ("session_timeout_ms", "session.timeout.ms"),
+    ("max_poll_interval_ms", "max.poll.interval.ms"),
+    ("heartbeat_interval_ms", "heartbeat.interval.ms"),
+    ("assignor", "partition.assignment.strategy"),
+)
+_BROKER_CONFIG_KEYS = (("initial_rebalance_delay_ms", "group.initial.rebalance.delay.ms"),)
+_CONFIG_KINDS = frozenset({"client_config", "broker_config"})
 # the bulk of a long history, never carrying settings or a version worth a look of their own
 _BULK = frozenset({"heartbeat_succeeded", "offset_committed", "offset_record"})
 _HINT = re.compile(r"timeout|interval|strategy|TimeoutMs=")
@@ -156,8 +168,38 @@ _NO_SETTINGS = frozenset({"heartbeat_succeeded", "offset_committed", "offset_rec
                           "partitions_revoked", "sync_succeeded", "join_succeeded", "offset_fetched"})
 
 
+def _config_value(name: str, text: str) -> Any:
+    """A printed value as replay holds it; ValueError when it is not one (e.g. `null`)."""
+    if name == "assignor":
+        return normalize_assignor(text)   # "[class org...CooperativeStickyAssignor, ...]" -> first name
+    return int(text)
+
+
+def _from_config(ev: Event, found: dict[str, Any], origin: dict[str, str]) -> None:
+    settings = ev.extra.get("settings") if ev.extra else None
+    if not isinstance(settings, dict):
+        return
+    keys = _CLIENT_CONFIG_KEYS if ev.kind == "client_config" else _BROKER_CONFIG_KEYS
+    for name, key in keys:
+        text = settings.get(key)
+        if name in found or text is None:
+            continue
+        try:
+            found[name] = _config_value(name, str(text))
+        except ValueError:
+            continue
+        origin[name] = f"log {ev.evidence}"
+    instance = settings.get("group.instance.id")
+    if ev.kind == "client_config" and instance not in (None, "", "null"):
+        statics = found.setdefault("static_members", {})
+        statics.setdefault(ev.client_id or str(settings.get("client.id") or ""), str(instance))
+        origin.setdefault("static_members", f"log {ev.evidence}")
+
+
 def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str, str], tuple[int, int, int] | None]:
-    """Settings the logs print (first occurrence wins), their evidence, and the Kafka version seen."""
+    """Settings the logs print (first occurrence wins), their evidence, and the Kafka version seen.
+    Configuration dumps (client_config / broker_config events) are read setting by setting; other
+    lines that print a setting are searched in their raw text."""
     found: dict[str, Any] = {}
     origin: dict[str, str] = {}
     versions: dict[tuple[int, int, int], int] = {}
@@ -169,6 +211,9 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
             v = parse_version(hint)
             if v is not None:
                 versions[v] = versions.get(v, 0) + 1
+        if ev.kind in _CONFIG_KINDS:
+            _from_config(ev, found, origin)
+            continue
         if ev.extra:
             members = ev.extra.get("members")
             if isinstance(members, list) and members and isinstance(members[0], dict):
@@ -242,5 +287,5 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
         assignor=values["assignor"], initial_rebalance_delay_ms=values["initial_rebalance_delay_ms"],
         version=version, storm_count=explicit.storm_count, storm_window_ms=explicit.storm_window_ms,
         skew_tolerance_ms=explicit.skew_tolerance_ms, unowned_threshold_ms=explicit.unowned_threshold_ms,
-        origin=origin,
+        origin=origin, static_members=dict(printed.get("static_members", {})),
     )
