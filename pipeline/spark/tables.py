@@ -59,12 +59,19 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
     """Silences between consecutive signs of life of one consumer (per group, client, log file).
 
     kind=heartbeat: between heartbeat responses, against session.timeout.ms;
-    kind=log: between any two coordinator lines of the client, against max.poll.interval.ms.
+    kind=log: between any two coordinator lines of the client, against max.poll.interval.ms
+    (both as printed in the client's ConsumerConfig block, else Kafka's defaults for its version).
     """
     client = with_member_context(
         events.where((F.col("side") == "client") & F.col("group_id").isNotNull() & F.col("client_id").isNotNull()
                      & F.col("ts_ms").isNotNull())
     )
+    # the limits the consumer printed in its ConsumerConfig block win over the version defaults
+    upto = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no").rowsBetween(Window.unboundedPreceding, 0)
+    for col, key in (("cfg_session", "session.timeout.ms"), ("cfg_poll", "max.poll.interval.ms")):
+        printed = F.when(F.col("kind") == "client_config",
+                         F.get_json_object("extra_json", f"$.settings['{key}']").cast("bigint"))
+        client = client.withColumn(col, F.last(printed, ignorenulls=True).over(upto))
 
     def gaps(df: DataFrame, kind: str, limit: Column) -> DataFrame:
         w = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no")
@@ -78,8 +85,9 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
             F.array(F.col("prev_ev"), evidence()).alias("evidence"),
         )
 
-    hb = gaps(client.where(F.col("kind").isin(*HEARTBEAT_KINDS)), "heartbeat", session_limit(F.col("kafka_version_hint")))
-    logs = gaps(client, "log", F.lit(MAX_POLL_INTERVAL_MS).cast("bigint"))
+    hb = gaps(client.where(F.col("kind").isin(*HEARTBEAT_KINDS)), "heartbeat",
+              F.coalesce(F.col("cfg_session"), session_limit(F.col("kafka_version_hint"))))
+    logs = gaps(client, "log", F.coalesce(F.col("cfg_poll"), F.lit(MAX_POLL_INTERVAL_MS).cast("bigint")))
     return hb.unionByName(logs)
 
 
@@ -126,7 +134,9 @@ def ownership(events: DataFrame) -> DataFrame:
     # process) it starts a new interval and closes the old one.
     moves = moves.withColumn("is_start", F.col("kind").isin(*OWNERSHIP_START) & (
         F.lag("kind").over(w).isNull() | F.lag("kind").over(w).isin(*OWNERSHIP_END)
-        | ~F.lag("ctx_member").over(w).eqNullSafe(F.col("ctx_member"))))
+        | ~F.lag("ctx_member").over(w).eqNullSafe(F.col("ctx_member"))
+        # clients before 2.x log no member id (and have no cooperative protocol): a new generation
+        | (F.col("ctx_member").isNull() & ~F.lag("ctx_generation").over(w).eqNullSafe(F.col("ctx_generation")))))
     boundary = F.col("kind").isin(*OWNERSHIP_END) | F.col("is_start")
     reason = F.when(F.col("is_start"), F.lit("reassigned")).otherwise(F.regexp_replace("kind", "^partitions_", ""))
     moves = (moves.withColumn("next_ts", F.first(F.when(boundary, F.col("ts_ms")), ignorenulls=True).over(after))

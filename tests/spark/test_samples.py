@@ -16,12 +16,6 @@ pytestmark = [pytest.mark.spark, pytest.mark.slow]
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
 SCENARIOS = sorted(p.parent.name for p in SAMPLES.glob("*/truth.json"))
 
-# Scenarios where the replay (not this pipeline: replay_group_frame on the parsed events, without
-# Spark, gives the same) still disagrees with truth.json on causes; strict xfail so a fix shows up.
-CAUSES_DISAGREE = {
-    "rebalance_storm": "0.10 client logs (no member ids): replay and truth.json name other causes",
-    "static_member_restart": "replay and truth.json name other causes for the static member restart",
-}
 # 0.10 consumers do not log their member id; ownership intervals are compared without it there.
 NO_MEMBER_IDS = {"rebalance_storm"}
 
@@ -65,14 +59,12 @@ def test_every_line_accounted(samples_run):
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_generations_and_causes(samples_run, name, request):
+def test_generations_and_causes(samples_run, name):
     out, _ = samples_run
     truth = _truth(name)
     gens = rundir.load_table(out, "generations")
     mine = gens[gens.group_id == truth["group_id"]].sort_values("generation")
     assert mine.generation.tolist() == [g["generation"] for g in truth["generations"]]
-    if name in CAUSES_DISAGREE:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=CAUSES_DISAGREE[name]))
     assert mine.cause.tolist() == [g["cause"]["kind"] for g in truth["generations"]]
 
 

@@ -31,11 +31,19 @@ def test_heartbeat_gaps_flag_silences_over_the_session_timeout(spark):
     rows = [
         ev("c.log", 1, "join_succeeded", 0, generation=3, member_id="m1", **C),
         ev("c.log", 2, "heartbeat_succeeded", 3_000, **C),
+        # a second consumer that printed its ConsumerConfig: its limits win
+        ev("d.log", 1, "client_config", 0, group_id="g1", client_id="c2",
+           extra_json='{"settings": {"session.timeout.ms": "20000", "max.poll.interval.ms": "60000"}}'),
+        ev("d.log", 2, "heartbeat_succeeded", 1_000, group_id="g1", client_id="c2"),
+        ev("d.log", 3, "heartbeat_succeeded", 31_000, group_id="g1", client_id="c2"),
         ev("c.log", 3, "heartbeat_succeeded", 3_500, **C),          # 500 ms: chatter, not kept
         ev("c.log", 4, "heartbeat_succeeded", 53_500, **C),         # 50 s > 45 s session timeout
         ev("c.log", 5, "heartbeat_succeeded", 56_500, kafka_version_hint="2.8", **C),   # 3 s: not exceeded
     ]
-    got = sorted(heartbeat_gaps(frame(spark, rows)).collect(), key=lambda r: (r["kind"], r["start_ms"]))
+    all_gaps = heartbeat_gaps(frame(spark, rows)).collect()
+    c2 = sorted((r["kind"], r["gap_ms"], r["limit_ms"], r["exceeded"]) for r in all_gaps if r["client_id"] == "c2")
+    assert c2 == [("heartbeat", 30_000, 20_000, True), ("log", 1_000, 60_000, False), ("log", 30_000, 60_000, False)]
+    got = sorted((r for r in all_gaps if r["client_id"] == "c1"), key=lambda r: (r["kind"], r["start_ms"]))
     hb = [r for r in got if r["kind"] == "heartbeat"]
     assert [(r["gap_ms"], r["limit_ms"], r["exceeded"]) for r in hb] == [
         (50_000, 45_000, True), (3_000, 10_000, False)]
