@@ -33,8 +33,12 @@ CONTINUATION_REGEX = r"^(\s|Caused by:|\.\.\. \d+ (more|common frames omitted))"
 MAX_LINE_CHARS = 64 * 1024
 
 
-def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str) -> DataFrame:
+def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
+                whole_files: list[str] | None = None) -> DataFrame:
     """One row per (file, split): spath, block, n_lines, rid0, head_rid, cands (array of rid, value, chars).
+
+    `whole_files` (Spark paths) bypass the candidate regex: every line of them goes to the parser.
+    `kafka-consumer-groups --describe` tables need it: their data rows carry no fixed word.
 
     Every split is its own partition (opening a file is made to cost as much as a full split, so
     the file reader never packs two splits into one partition); the aggregate is then keyed by
@@ -50,7 +54,11 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str) -> D
         F.col("_metadata.file_block_start").alias("block"),
         F.monotonically_increasing_id().alias("rid"),
         F.col("value"),
-    ).withColumn("cand", F.col("value").rlike(fast_regex(candidate_regex)))
+    )
+    cand = F.col("value").rlike(fast_regex(candidate_regex))
+    if whole_files:
+        cand = cand | F.col("spath").isin(list(whole_files))
+    base = base.withColumn("cand", cand)
     is_head = F.col("cand") & ~F.col("value").rlike(CONTINUATION_REGEX)
     chars = F.length("value")
     cand_row = F.struct(
