@@ -34,6 +34,9 @@ def test_demo_reconstructs_every_scenario_generation_cause_and_leader(sample_run
         mine = gens[gens["group_id"] == truth["group_id"]].sort_values("generation")
         got = [(int(g), c) for g, c in zip(mine["generation"], mine["cause"], strict=True)]
         assert got == [(g["generation"], g["cause"]["kind"]) for g in truth["generations"]], truth["scenario"]
+        owners = rundir.load_table(sample_run, "ownership")
+        owners = owners[owners["group_id"] == truth["group_id"]]
+        assert len(owners) and owners["member_id"].notna().all(), truth["scenario"]
         if truth["client_version"] != "0.10":  # 0.10 clients and brokers never log the leader's member id
             assert list(mine["leader"]) == [g["leader"] for g in truth["generations"]], truth["scenario"]
 

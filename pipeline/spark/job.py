@@ -220,7 +220,9 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         # where no consumer log shows assignments
         observed_groups = observed_own.select("group_id").distinct()
         inferred = write_mod.conform(rep["ownership"], "ownership").join(observed_groups, "group_id", "left_anti")
-        own = write_mod.conform(observed_own, "ownership").unionByName(inferred)
+        observed_own = tables.name_unnamed_owners(write_mod.conform(observed_own, "ownership"),
+                                                  write_mod.conform(rep["memberships"], "memberships"))
+        own = observed_own.unionByName(inferred)
         for t in ("generations", "memberships", "findings"):
             write_mod.write_table(rep[t], tmp_dir, t)
         write_mod.write_table(own, tmp_dir, "ownership")

@@ -168,3 +168,24 @@ def ownership(events: DataFrame) -> DataFrame:
         F.col("ts_ms").alias("start_ms"), end_ms.alias("end_ms"), end_reason.alias("end_reason"),
         F.when(end_ev.isNotNull(), F.array("ev", end_ev)).otherwise(F.array("ev")).alias("evidence"),
     )
+
+
+def name_unnamed_owners(own: DataFrame, memberships: DataFrame) -> DataFrame:
+    """Fill the owner of intervals whose log lines name no member (pre-1.0 clients print neither
+    client nor member id) with the member the replay identified as holding that partition in that
+    generation, when exactly one did."""
+    holders = (
+        memberships.select("group_id", "generation", "member_id", F.explode_outer("assigned").alias("tp"))
+        .where(F.col("tp").isNotNull())
+        .groupBy("group_id", "generation", "tp")
+        .agg(F.collect_set("member_id").alias("holders"))
+        .where(F.size("holders") == 1)
+        .select("group_id", "generation", "tp", F.col("holders")[0].alias("replay_member"))
+    )
+    keyed = own.withColumn("tp", F.concat_ws("-", F.col("topic"), F.col("partition").cast("string")))
+    return (
+        keyed.join(holders, ["group_id", "generation", "tp"], "left")
+        .withColumn("member_id", F.coalesce(F.col("member_id"), F.col("replay_member")))
+        .drop("tp", "replay_member")
+        .select(*own.columns)
+    )
