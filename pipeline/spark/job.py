@@ -139,8 +139,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     blocks = outcomes = events = None
     if readable:
         with progress.stage("read"):
-            tables = [f.spath for f in readable if f.kind == "groups_describe"]
-            blocks = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX, tables)
+            describe_paths = [f.spath for f in readable if f.kind == "groups_describe"]
+            blocks = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths)
             for r in lines.file_counts(blocks).collect():   # one row per file
                 f = by_spath.get(r["spath"])
                 if f is None:
