@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline import __version__, rundir
-from pipeline.report.recommend import recommend
+from pipeline.report.recommend import recommend, whatif_results
 from pipeline.schemas import SEVERITIES
 from pipeline.timefmt import duration, iso
 
@@ -83,6 +83,21 @@ class Tables:
                     f"group {group!r} is not in this run" + (f" (groups: {', '.join(known[:10])})" if known else "")
                 )
 
+    def observed_gaps(self, group: str) -> dict[str, int | None]:
+        """The longest silences seen in the logs (heartbeat_gaps), per kind, for recommendations."""
+        gaps = rundir.load_table(self.run_dir, "heartbeat_gaps", ["group_id", "kind", "gap_ms", "exceeded"])
+        gaps = gaps[(gaps["group_id"] == group) & gaps["exceeded"].fillna(False).astype(bool)]
+        longest = {k: int(v) for k, v in gaps.groupby("kind")["gap_ms"].max().items()} if not gaps.empty else {}
+        return {"heartbeat_gap_ms": longest.get("heartbeat"), "poll_gap_ms": longest.get("poll")}
+
+    def group_events(self, group: str) -> list[Any]:
+        """The group's events (for what-if replays), read without a JVM."""
+        import pyarrow.compute as pc
+
+        from pipeline.replay import events_from_frame
+
+        return events_from_frame(rundir.load_table(self.run_dir, "events", filters=pc.field("group_id") == group))
+
     def raw_lines(self, refs: Iterable[str]) -> dict[str, str]:
         """source:line_no -> raw text, read from the events and unparsed tables."""
         wanted: dict[str, set[int]] = defaultdict(set)
@@ -146,6 +161,34 @@ def _offset_ranges(commits: pd.DataFrame, flag: str) -> list[dict[str, Any]]:
     return out
 
 
+def _finding_ranges(findings: pd.DataFrame, kind: str) -> list[dict[str, Any]]:
+    """Offset ranges the replay found (offset_rewind / offset_skip details), estimated ones marked."""
+    rows = findings[findings["kind"] == kind] if not findings.empty else findings
+    out = []
+    for r in _records(rows):
+        d = json.loads(r["details_json"]) if r["details_json"] else {}
+        lo, hi = d.get("from_offset"), d.get("to_offset_exclusive")
+        if not isinstance(lo, int) or not isinstance(hi, int) or hi <= lo:
+            continue
+        out.append({
+            "group_id": r["group_id"], "topic": d.get("topic"), "partition": d.get("partition"),
+            "from_offset": lo, "to_offset": hi, "count": hi - lo, "at": iso(r["start_ms"]),
+            "member_id": (r["members"] or [None])[0], "evidence": r["evidence"] or [],
+            "estimated": bool(d.get("estimated")),
+        })
+    return out
+
+
+def _merge_ranges(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen, out = set(), []
+    for rng in (r for lst in lists for r in lst):
+        key = (rng["group_id"], rng["topic"], rng["partition"], rng["from_offset"], rng["to_offset"])
+        if key not in seen:
+            seen.add(key)
+            out.append(rng)
+    return sorted(out, key=lambda r: (r["group_id"], r["at"] or "", r["topic"] or "", r["partition"] or 0))
+
+
 def _members_in_out(gens: list[dict[str, Any]]) -> list[tuple[list[str], list[str]]]:
     out, prev = [], set()
     for g in gens:
@@ -199,7 +242,9 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
              "reason": m["leave_reason"], "at": iso(m["left_ms"])} for m in expelled
         ],
     }
+    section["observed"] = t.observed_gaps(group)
     section["recommendations"] = recommend(section, findings)
+    whatif_results(section["recommendations"], lambda: t.group_events(group))
     if links:
         section["dashboard_url"] = links.group(group, None, None)
     return section
@@ -239,8 +284,8 @@ def build_report(
     all_findings = [f | {"group_id": g["group_id"]} for g in groups for f in g["findings"]]
     by_sev = {s: sum(1 for f in all_findings if f["severity"] == s) for s in SEVERITIES}
     expelled = [e | {"group_id": g["group_id"]} for g in groups for e in g["expelled"]]
-    reprocessed = _offset_ranges(t.commits, "rewind")
-    skipped = _offset_ranges(t.commits, "skip")
+    reprocessed = _merge_ranges(_offset_ranges(t.commits, "rewind"), _finding_ranges(t.findings, "offset_rewind"))
+    skipped = _merge_ranges(_offset_ranges(t.commits, "skip"), _finding_ranges(t.findings, "offset_skip"))
     times = [v for df, cols in ((t.generations, ("started_ms", "ended_ms")), (t.findings, ("start_ms", "end_ms")))
              for c in cols for v in df[c].dropna().tolist()]
     impact = {
