@@ -120,7 +120,8 @@ def test_cluster_run_equals_local_run(standalone, spark, repo_root, tmp_path):
         "from pipeline.spark.job import IngestOptions, run_ingest\n"
         f"run_ingest(IngestOptions(inputs={files!r}, out={str(out)!r}, master={standalone!r}, quiet=True,"
         f" extra_conf={{'spark.executorEnv.PYTHONPATH': {str(repo_root)!r}, 'spark.executor.memory': '512m',"
-        " 'spark.cores.max': '1', 'spark.driver.host': '127.0.0.1', 'spark.driver.bindAddress': '127.0.0.1'}))\n"
+        " 'spark.cores.max': '1', 'spark.sql.shuffle.partitions': '2',"   # one core: few tasks is faster
+        " 'spark.driver.host': '127.0.0.1', 'spark.driver.bindAddress': '127.0.0.1'}))\n"
     )
     env = dict(os.environ, PYTHONPATH=str(repo_root), SPARK_LOCAL_IP="127.0.0.1")
     r = subprocess.run([sys.executable, "-c", code], cwd=repo_root, env=env, capture_output=True, text=True, timeout=600)
