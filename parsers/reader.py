@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 from parsers import broker, client, config_block, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
 from parsers.events import Event, Kind, Side
+from parsers.fast_event import make_event
+from parsers.timestamps import _second_ms, parse_ts
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
 MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
@@ -42,6 +44,9 @@ class LineOutcome(NamedTuple):
     status: str  # "parsed" | "ignored" | "unparsed"
     event: Event | None
     why: str | None
+
+
+_tuple_new = tuple.__new__  # _tuple_new(LineOutcome, (...)): skips the NamedTuple's Python-level __new__
 
 
 @dataclass(slots=True)
@@ -215,6 +220,7 @@ _BROKER_LOGGERS = frozenset({
 _BROKER_MSG = ("[GroupCoordinator", "[GroupMetadataManager", "[Group Metadata Manager")
 _CLIENT, _BROKER = Side.CLIENT.value, Side.BROKER.value
 _VERSION = re.compile(r"Kafka version ?: ?(\S+)")
+_LOG4J_MATCH = layouts.LOG4J.match
 
 
 class _Record:
@@ -269,6 +275,7 @@ class _LogParser:
         self.last_ts: int | None = None
         self.version: str | None = None
         self.jul = fmt.layout == "jul"
+        self.log4j = self.layout.regex is layouts.LOG4J
 
     def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
         """Append the outcomes this line completes (the record before it, or the line itself)."""
@@ -298,7 +305,21 @@ class _LogParser:
                 p.split.message = m.group("msg")
                 p.add(no, text)
                 return
-        sp = self.layout.split(text)
+        if self.log4j:  # the commonest layout, split inline (layouts.Layout.split does the same)
+            m = _LOG4J_MATCH(text)
+            if m is not None:
+                ts, level, msg, logger = m.group("ts", "level", "msg", "logger")
+                if len(ts) == 23 and ts[19] in ",." and ts[4] == "-":
+                    base = _second_ms(ts[:19])
+                    frac = ts[20:]
+                    ts_ms = base + int(frac) if base is not None and frac.isdigit() else parse_ts(ts)
+                else:
+                    ts_ms = parse_ts(ts)
+                sp = layouts.Split(ts_ms, level, None, logger, msg)
+            else:
+                sp = self.layout.split(text)
+        else:
+            sp = self.layout.split(text)
         if sp is None:
             if p is not None and layouts.is_continuation(text):
                 p.add(no, text)
@@ -329,10 +350,10 @@ class _LogParser:
                 self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
             self.last_ts = ts
         status, event, why = self._classify(p)
-        out.append(LineOutcome(p.first_no, status, event, why))
+        out.append(_tuple_new(LineOutcome, (p.first_no, status, event, why)))
         if p.nos:
             for no in p.nos:
-                out.append(LineOutcome(no, status, None, None))
+                out.append(_tuple_new(LineOutcome, (no, status, None, None)))
 
     def _classify(self, p: _Record) -> tuple[str, Event | None, str | None]:
         sp = p.split
@@ -340,11 +361,11 @@ class _LogParser:
         # rules read at most the first continuation lines (multi-line templates have 6); a long
         # stack trace is kept in `raw` (capped) but not handed to the rules
         msg = head + "\n" + "\n".join(p.texts[:MAX_CONTINUATION_PARSED]) if p.texts else head
-        if "Config values" in head[:64]:
+        if head.find("Config values", 0, 64) >= 0:
             cfg = self._config(p, head)
             if cfg is not None:
                 return cfg
-        if "Kafka version" in head[:40]:
+        if head.find("Kafka version", 0, 40) >= 0:
             m = _VERSION.search(head)
             if m:
                 self.version = m.group(1)
@@ -380,7 +401,7 @@ class _LogParser:
                     extra.update(sp.extra)
                 if self.version is not None:
                     f["kafka_version_hint"] = self.version
-                return "parsed", Event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra=extra, **f), None
+                return "parsed", make_event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra, f), None
             if res is None:
                 # a broker line without its ident or logger (pasted, bare layout)
                 alt = broker.parse_broker_message(msg, logger)
@@ -432,7 +453,7 @@ class _LogParser:
         if "ts_ms" in f:
             rec_ts = f.pop("ts_ms")
             ts = ts if ts is not None else rec_ts
-        return Event(self.source, p.first_no, side, res.kind, raw, ts, extra=extra, **f)
+        return make_event(self.source, p.first_no, side, res.kind, raw, ts, extra, f)
 
     def _unparsed(self, p: _Record, side: str, raw: str, head: str) -> Event:
         prefix, _ = client.split_prefix(head)
