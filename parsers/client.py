@@ -243,7 +243,7 @@ class _Bucket:
     """Rules sharing a first word, sub-grouped by signature word; the rule that comes first in the
     bucket's order (most specific) wins when several groups match."""
 
-    __slots__ = ("groups", "order")
+    __slots__ = ("groups", "order", "only")
 
     def __init__(self, rules: list[Rule]) -> None:
         self.order = {r.name: i for i, r in enumerate(rules)}
@@ -251,8 +251,12 @@ class _Bucket:
         for r in rules:
             by_sig.setdefault(_signature(r) if len(rules) > 8 else "", []).append(r)
         self.groups = [(sig, _Combo(rs)) for sig, rs in by_sig.items()]
+        # most buckets are one group without a signature: their combo is asked directly
+        self.only = self.groups[0][1] if len(self.groups) == 1 and not self.groups[0][0] else None
 
-    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, dict[str, str | None]] | None:
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
+        if self.only is not None:
+            return self.only.find(head, full, logger_cls)
         best = None
         for sig, combo in self.groups:
             if sig and sig not in head:

@@ -224,11 +224,22 @@ _LOG4J_MATCH = layouts.LOG4J.match
 
 
 class _Record:
-    __slots__ = ("first_no", "split", "lines", "nos", "texts")
+    """A record being collected: its first line's layout fields (the attribute names of
+    layouts.Split, which it stands in for, so no Split is allocated per line) and its continuation
+    lines."""
 
-    def __init__(self, no: int, split: layouts.Split, text: str) -> None:
+    __slots__ = ("first_no", "lines", "nos", "texts", "ts_ms", "level", "thread", "logger", "message",
+                 "extra")
+
+    def __init__(self, no: int, text: str, ts_ms: int | None, level: str | None, thread: str | None,
+                 logger: str | None, message: str, extra: dict | None) -> None:
         self.first_no = no
-        self.split = split
+        self.ts_ms = ts_ms
+        self.level = level
+        self.thread = thread
+        self.logger = logger
+        self.message = message
+        self.extra = extra
         self.nos: list[int] | None = None  # continuation line numbers (lazily created)
         self.texts: list[str] | None = None  # continuation texts
         self.lines = text
@@ -298,11 +309,11 @@ class _LogParser:
             self.flush(out)
             out.append(LineOutcome(no, "ignored", None, None))
             return
-        if self.jul and p is not None and p.split.level is None:
+        if self.jul and p is not None and p.level is None:
             m = layouts.JUL_BODY.match(text)
             if m is not None:  # the second line of a java.util.logging record
-                p.split.level = m.group("level")
-                p.split.message = m.group("msg")
+                p.level = m.group("level")
+                p.message = m.group("msg")
                 p.add(no, text)
                 return
         if self.log4j:  # the commonest layout, split inline (layouts.Layout.split does the same)
@@ -315,9 +326,11 @@ class _LogParser:
                     ts_ms = base + int(frac) if base is not None and frac.isdigit() else parse_ts(ts)
                 else:
                     ts_ms = parse_ts(ts)
-                sp = layouts.Split(ts_ms, level, None, logger, msg)
-            else:
-                sp = self.layout.split(text)
+                if p is not None:
+                    self.flush(out)
+                self.pending = _Record(no, orig, ts_ms, level, None, logger, msg, None)
+                return
+            sp = self.layout.split(text)
         else:
             sp = self.layout.split(text)
         if sp is None:
@@ -337,14 +350,14 @@ class _LogParser:
             sp = layouts.Split(None, None, None, None, text)
         if p is not None:
             self.flush(out)
-        self.pending = _Record(no, sp, orig)
+        self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
 
     def flush(self, out: list[LineOutcome]) -> None:
         p = self.pending
         if p is None:
             return
         self.pending = None
-        ts = p.split.ts_ms
+        ts = p.ts_ms
         if ts is not None:
             if self.last_ts is not None and ts < self.last_ts:
                 self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
@@ -356,7 +369,7 @@ class _LogParser:
                 out.append(_tuple_new(LineOutcome, (no, status, None, None)))
 
     def _classify(self, p: _Record) -> tuple[str, Event | None, str | None]:
-        sp = p.split
+        sp = p
         head = sp.message
         # rules read at most the first continuation lines (multi-line templates have 6); a long
         # stack trace is kept in `raw` (capped) but not handed to the rules
@@ -431,7 +444,7 @@ class _LogParser:
             raw = raw[:MAX_RAW]
         return "parsed", self._event(p, side, raw, res), None
 
-    def _extra(self, sp: layouts.Split, extra: dict[str, Any] | None) -> dict[str, Any]:
+    def _extra(self, sp: layouts.Split | _Record, extra: dict[str, Any] | None) -> dict[str, Any]:
         out: dict[str, Any] = extra if extra is not None else {}
         if sp.level:
             out["level"] = sp.level
@@ -445,11 +458,11 @@ class _LogParser:
 
     def _event(self, p: _Record, side: str, raw: str, res: Match) -> Event:
         f = res.fields  # a fresh dict per Match: ours to consume
-        extra = self._extra(p.split, f.pop("extra", None))
+        extra = self._extra(p, f.pop("extra", None))
         extra["rule"] = res.rule
         if self.version is not None:
             f["kafka_version_hint"] = self.version
-        ts = p.split.ts_ms
+        ts = p.ts_ms
         if "ts_ms" in f:
             rec_ts = f.pop("ts_ms")
             ts = ts if ts is not None else rec_ts
@@ -458,9 +471,9 @@ class _LogParser:
     def _unparsed(self, p: _Record, side: str, raw: str, head: str) -> Event:
         prefix, _ = client.split_prefix(head)
         prefix.pop("context", None)
-        extra = self._extra(p.split, prefix.pop("extra", None))
+        extra = self._extra(p, prefix.pop("extra", None))
         return Event(source=self.source, line_no=p.first_no, side=side, kind=Kind.UNPARSED.value,
-                     raw=raw, ts_ms=p.split.ts_ms, extra=extra, **prefix)
+                     raw=raw, ts_ms=p.ts_ms, extra=extra, **prefix)
 
     def _reject(self, no: int, text: str, reason: str) -> LineOutcome:
         self.stats["rejected"] = self.stats.get("rejected", 0) + 1
