@@ -146,3 +146,14 @@ def test_samples_poll_timeout_json_block(repo_root):
     assert (ev.line_no, ev.group_id, ev.client_id, ev.instance_id) == (1, "fraud-scoring", "consumer-fraud-scoring-1", None)
     assert ev.extra["settings"]["max.poll.interval.ms"] == "60000"
     assert ev.extra["settings"]["partition.assignment.strategy"] == "[class org.apache.kafka.clients.consumer.RangeAssignor]"
+
+
+def test_explain_shows_the_config_rule():
+    from parsers.explain import explain_line
+
+    out = explain_line("[2024-03-01 10:15:30,123] INFO ConsumerConfig values: \n\tgroup.id = orders\n"
+                       "\tsession.timeout.ms = 10000 (org.apache.kafka.clients.consumer.ConsumerConfig)")
+    assert (out["result"], out["rule"], out["kind"]) == ("parsed", "consumer_config_values", "client_config")
+    assert out["fields"]["group_id"] == "orders"
+    assert out["fields"]["extra"]["settings"] == {"group.id": "orders", "session.timeout.ms": "10000"}
+    assert explain_line("[2024-03-01 10:15:30,123] INFO AdminClientConfig values: ")["result"] == "ignored"
