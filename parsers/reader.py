@@ -104,10 +104,12 @@ def _candidate_words() -> list[str]:
 
 
 # lines that continue a record: indented (tab, spaces, stack frames), "Caused by:", exception
-# headers; and java.util.logging record headers (their message is on the next line)
+# headers; java.util.logging record headers (their message is on the next line); and indented
+# lines behind a docker-compose "name | " prefix (a wrapped config dump or stack trace)
 _CONTINUATION_RX = (
     r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
+    r"|^[\w.\-]+\s*\| \s"
 )
 
 

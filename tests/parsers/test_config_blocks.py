@@ -62,7 +62,11 @@ def _json():
     return [json.dumps(rec), json.dumps(nxt)]
 
 
-LAYOUTS = {"log4j": _log4j_trimmed, "log4j_own_line": _log4j_own_line, "spring_boot": _spring_boot,
+def _compose_log4j():  # docker-compose output: every line behind "service  | "
+    return ["payments-1  | " + ln for ln in _log4j_trimmed()]
+
+
+LAYOUTS = {"log4j": _log4j_trimmed, "compose_log4j": _compose_log4j, "log4j_own_line": _log4j_own_line, "spring_boot": _spring_boot,
            "logback": _logback, "json": _json}
 
 
