@@ -548,11 +548,15 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
         lp = _LogParser(source, fmt, stats)
         feed = lp.feed
         out: list[LineOutcome] = []
+        pop = out.pop
         for no, text in it:
             feed(no, text, out)
             if out:
-                yield from out
-                out.clear()
+                if len(out) == 1:  # the usual case: one line completed one record
+                    yield pop()
+                else:
+                    yield from out
+                    out.clear()
         lp.flush(out)
         yield from out
     elif fmt.kind in ("empty", "binary"):
