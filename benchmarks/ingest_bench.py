@@ -8,7 +8,7 @@ groups). Then, in the same run and on the same master (default local[2]):
   ingest    `python -m pipeline.cli ingest DIR --out RUN --master local[2]`
 
 and prints wall times, their ratio, and the peak RSS of the driver (the CLI's Python process plus
-the driver JVM it starts, sampled every 100 ms; in local mode that JVM also runs the executor).
+the driver JVM it starts, sampled every 200 ms; in local mode that JVM also runs the executor).
 
     PYTHONPATH=$PWD python benchmarks/ingest_bench.py --sizes 0.25,0.5,1
 """
@@ -122,6 +122,22 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        kids = _children(todo.pop())
+        out += kids
+        todo += kids
+    return out
+
+
+def _is_java(pid: int) -> bool:
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")[0].endswith(b"java")
+    except OSError:
+        return False
+
+
 def run_measured(cmd: list[str], env: dict) -> tuple[float, int, str]:
     """Wall time, peak RSS (KB) of the process plus its java child (the driver JVM), stdout."""
     start = time.monotonic()
@@ -132,10 +148,10 @@ def run_measured(cmd: list[str], env: dict) -> tuple[float, int, str]:
     def sample():
         nonlocal peak, jvm
         while proc.poll() is None:
-            if not jvm:
-                jvm = [c for c in _children(proc.pid) if "java" in open(f"/proc/{c}/cmdline", "rb").read().decode(errors="replace")]
+            # re-scanned each time: spark-submit first runs a short-lived launcher JVM
+            jvm = [c for c in _descendants(proc.pid) if _is_java(c)]
             peak = max(peak, _rss_kb(proc.pid) + sum(_rss_kb(j) for j in jvm))
-            time.sleep(0.1)
+            time.sleep(0.2)
 
     t = threading.Thread(target=sample, daemon=True)
     t.start()

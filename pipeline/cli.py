@@ -16,7 +16,7 @@ from pipeline import __version__
 from pipeline.errors import UsageError  # re-exported: commands raise pipeline.cli.UsageError
 
 # Subcommands in the order `--help` shows them.
-SUBCOMMANDS: tuple[str, ...] = ("parse", "explain", "ingest", "replay", "report", "demo")
+SUBCOMMANDS: tuple[str, ...] = ("parse", "explain", "ingest", "replay", "report", "dashboard", "demo")
 
 
 __all__ = ["SUBCOMMANDS", "UsageError", "build_parser", "main"]

@@ -19,10 +19,12 @@ def default_samples() -> Path:
 
 
 def sample_inputs(samples: Path) -> list[Path]:
-    """The scenario logs, dumps and describe snapshots; not the READMEs or the truth files beside them."""
+    """The scenario logs (plain and JSON lines), dumps and describe snapshots; not the READMEs or
+    the truth files beside them."""
     if not samples.is_dir():
         return []
-    files = sorted(p for p in samples.rglob("*") if p.is_file() and p.suffix in (".log", ".txt", ".gz"))
+    files = sorted(p for p in samples.rglob("*")
+                   if p.is_file() and p.name != "truth.json" and p.suffix not in (".md", ".py"))
     # quote sources as short relative paths in reports when the samples are under the working directory
     cwd = Path.cwd().resolve()
     return [p.resolve().relative_to(cwd) if p.resolve().is_relative_to(cwd) else p for p in files]

@@ -22,7 +22,16 @@ from pipeline.replay_rules.reasons import (
 from pipeline.replay_rules.settings import EffectiveSettings
 from pipeline.replay_rules.state import Gen, Membership
 
+
 # tie-break: the more direct the evidence, the earlier in this list
+def _removed_by_broker(st: GroupState, member_id: str) -> bool:
+    """The broker already removed this member (expiry, LeaveGroup): a static member coming back after
+    that is a new member to the coordinator (GroupCoordinator.doStaticNewMemberJoinGroup 2.3+ only
+    replaces a member id the group still holds; otherwise it logs "Adding new member")."""
+    life = st.lives.get(member_id)
+    return life is not None and life.removed_ms is not None and life.removed_reason != "fenced"
+
+
 _PRIORITY = ("poll_timeout", "member_left", "session_expiry", "static_member_restart", "member_joined",
              "metadata_or_subscription_change", "enforced_rebalance", "cooperative_follow_up", "leader_rejoin",
              "sync_timeout", "assignment_store_failed", "coordinator_failover", "unknown")
@@ -140,7 +149,7 @@ def _broker_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         # a restart while its old member is still in the group; a static member that comes back
         # after it was expired or left is a new member to the broker ("Adding new member")
         if any((m.instance_id or st.instance_of.get(m.member_id)) == instance and m.member_id != member
-               and m.left_ms is None for m in prev.members.values()):
+               and m.left_ms is None and not _removed_by_broker(st, m.member_id) for m in prev.members.values()):
             cause = "static_member_restart"
     if cause == "unknown":
         return Cause("unknown", f"the broker gave a reason this tool does not recognise: {reason!r}",
@@ -246,7 +255,7 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         if prev is not None and mid not in prev_members:
             inst = mem.instance_id or st.instance_of.get(mid)
             if inst and any((m.instance_id or st.instance_of.get(m.member_id)) == inst and m.left_ms is None
-                            for m in prev_members.values()):
+                            and not _removed_by_broker(st, m.member_id) for m in prev_members.values()):
                 add(start, _describe("static_member_restart", mid, gen, prev, st, cfg, ev, start, True))
             else:
                 add(start, _describe("member_joined", mid, gen, prev, st, cfg, ev, start, True))

@@ -119,9 +119,12 @@ def looks_binary(data: bytes) -> str | None:
     return None
 
 
-def looks_like_document(lines: list[str]) -> str | None:
-    """A reason when the file is a pretty-printed JSON document rather than a log (JSON-lines logs
-    hold one object per line; a lone '{' or '[' first line followed by indented keys is not that)."""
+def looks_like_document(lines: list[str], name: str = "") -> str | None:
+    """A reason when the file is a document rather than a log: Markdown (READMEs beside the logs),
+    or pretty-printed JSON (JSON-lines logs hold one object per line; a lone '{' or '[' first line
+    followed by indented keys is not that)."""
+    if name.lower().endswith((".md", ".markdown")):
+        return "a Markdown document, not a log"
     body = [ln for ln in lines[:5] if ln.strip()]
     if len(body) >= 2 and body[0].strip() in ("{", "[") and body[1][:1].isspace():
         return "a JSON document, not a log (JSON-lines logs have one object per line)"
@@ -229,6 +232,6 @@ def inspect(files: list[InputFile], spark_getter) -> None:
             f.kind, f.problems = "binary", [reason]
             continue
         f.head = head_lines(data)
-        reason = looks_like_document(f.head)
+        reason = looks_like_document(f.head, f.source)
         if reason:
             f.kind, f.problems, f.head = "document", [reason], []

@@ -3,9 +3,8 @@
 Timeline: the events of a group come from many files (each consumer's log, the coordinator
 broker's server.log, offsets dumps). Two problems are fixed here, on the JVM side:
 
-- duplicates: the same line present in two files (a log shipped twice, overlapping rotated copies)
-  must count once. A line is a duplicate when another *file* has the same group, raw text and time;
-  the copy in the first file (by name) is kept. Repeats inside one file are real and kept.
+- duplicates: the same lines present in two files (a log shipped twice, overlapping rotated
+  copies) must count once: see `dedupe`.
 - clock skew: each host stamps lines with its own clock. Anchors: a consumer logs
   "Successfully joined group with generation N" right after the coordinator broker logs
   "Stabilized group ... generation N" (the JoinGroup responses are sent at that moment,
@@ -30,6 +29,7 @@ from pyspark.sql import functions as F
 from pipeline import schemas
 
 SKEW_MIN_MS = 1_000
+COPY_SHARE = 0.5
 REPLAY_TABLES = ("generations", "memberships", "ownership", "findings")
 EVENT_COLUMNS = schemas.columns("events")
 
@@ -37,10 +37,22 @@ _REPLAY: dict[str, Any] = {}   # replay module per Python worker process
 
 
 def dedupe(events: DataFrame) -> DataFrame:
-    """Drop copies of a line that another file already has (same group, raw text and time)."""
+    """Drop the lines of a file that copies (part of) another file.
+
+    A line is shared when an earlier file (by name) has the same group, raw text and time. Single
+    shared lines are not enough (two hosts may print the same text in the same millisecond when
+    the line names no client, as 0.10 consumers do), so a file counts as a copy of another only
+    when more than COPY_SHARE of its events are shared with that file; only then are its shared
+    lines dropped. Repeats inside one file are real and kept.
+    """
     w = Window.partitionBy("group_id", "raw", "ts_ms")
-    return events.withColumn("first_source", F.min("source").over(w)).where(
-        F.col("source") == F.col("first_source")).drop("first_source")
+    e = events.withColumn("first_source", F.min("source").over(w))
+    shared = e.where(F.col("source") != F.col("first_source")).groupBy("source", "first_source").agg(
+        F.count(F.lit(1)).alias("n_shared"))
+    per_source = events.groupBy("source").agg(F.count(F.lit(1)).alias("n_events"))
+    copies = shared.join(per_source, "source").where(F.col("n_shared") > F.col("n_events") * COPY_SHARE).select(
+        "source", "first_source")          # one row per (copy, original) pair of files
+    return e.join(F.broadcast(copies), ["source", "first_source"], "left_anti").drop("first_source")
 
 
 def clock_offsets(events: DataFrame) -> DataFrame:

@@ -119,9 +119,20 @@ def ownership(events: DataFrame) -> DataFrame:
     moves = moves.select(*_client_key(), "ts_ms", "line_no", "kind", "ctx_member", "ctx_generation",
                          F.explode("partitions").alias("tp"), evidence().alias("ev"))
     w = Window.partitionBy(*_client_key(), "tp").orderBy("ts_ms", "line_no")
-    moves = (moves.withColumn("next_ts", F.lead("ts_ms").over(w)).withColumn("next_kind", F.lead("kind").over(w))
-             .withColumn("next_ev", F.lead("ev").over(w)))
-    starts = moves.where(F.col("kind").isin(*OWNERSHIP_START))
+    after = w.rowsBetween(1, Window.unboundedFollowing)
+    # A partition announced again by the same member without a revoke stays owned (several log
+    # lines announce one assignment; a cooperative rebalance keeps what it does not revoke, across
+    # generations); announced under a new member id without a revoke (a restarted or crashed
+    # process) it starts a new interval and closes the old one.
+    moves = moves.withColumn("is_start", F.col("kind").isin(*OWNERSHIP_START) & (
+        F.lag("kind").over(w).isNull() | F.lag("kind").over(w).isin(*OWNERSHIP_END)
+        | ~F.lag("ctx_member").over(w).eqNullSafe(F.col("ctx_member"))))
+    boundary = F.col("kind").isin(*OWNERSHIP_END) | F.col("is_start")
+    reason = F.when(F.col("is_start"), F.lit("reassigned")).otherwise(F.regexp_replace("kind", "^partitions_", ""))
+    moves = (moves.withColumn("next_ts", F.first(F.when(boundary, F.col("ts_ms")), ignorenulls=True).over(after))
+             .withColumn("next_kind", F.first(F.when(boundary, reason), ignorenulls=True).over(after))
+             .withColumn("next_ev", F.first(F.when(boundary, F.col("ev")), ignorenulls=True).over(after)))
+    starts = moves.where(F.col("is_start"))
     ends = client.where(F.col("kind").isin(*MEMBER_END)).select(
         *_client_key(), F.col("ts_ms").alias("end_ts"), F.col("kind").alias("end_kind"), evidence().alias("end_ev"))
     in_range = (F.col("end_ts") >= F.col("ts_ms")) & (F.col("next_ts").isNull() | (F.col("end_ts") < F.col("next_ts")))
@@ -131,13 +142,10 @@ def ownership(events: DataFrame) -> DataFrame:
     j = j.groupBy(*start_cols).agg(F.min("m_end").alias("m_end")).select(
         *start_cols, F.col("m_end.end_ts").alias("end_ts"), F.col("m_end.end_kind").alias("end_kind"),
         F.col("m_end.end_ev").alias("end_ev"))
-    closed_by_move = F.col("next_ts").isNotNull() & F.col("end_ts").isNull()
     end_ms = F.when(F.col("end_ts").isNotNull(), F.col("end_ts")).otherwise(F.col("next_ts"))
     end_reason = (
         F.when(F.col("end_ts").isNotNull(), F.col("end_kind"))
-        .when(F.col("next_kind") == "partitions_revoked", F.lit("revoked"))
-        .when(F.col("next_kind") == "partitions_lost", F.lit("lost"))
-        .when(closed_by_move, F.lit("reassigned"))
+        .when(F.col("next_kind").isNotNull(), F.col("next_kind"))
         .otherwise(F.lit("log_end"))
     )
     end_ev = F.when(F.col("end_ts").isNotNull(), F.col("end_ev")).otherwise(F.col("next_ev"))

@@ -75,3 +75,47 @@ def test_overlong_candidate_is_cut_but_counted(spark, tmp_path):
         assert r["line_no"] == 2 and r["chars"] == len(long_line) and len(r["value"]) == lines.MAX_LINE_CHARS
     finally:
         blocks.unpersist()
+
+
+REAL_LIKE = (r"(?: key: |::|COORDINATOR \(ID\)|Group|Group Metadata Manager|GroupCoordinator|\[GroupId|eartbeat|"
+             r'ebalanc|ms: |oordinator|group|group |\{"key":)|^\s|^Caused by: |'
+             r"^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)")
+
+
+def _lines_to_check(shared_dir) -> list[str]:
+    import random
+
+    out = [ln for p in sorted((shared_dir / "real_logs").glob("*.log"))
+           for ln in p.read_text(encoding="utf-8", errors="replace").splitlines()]
+    rnd = random.Random(7)
+    alphabet = "abcdefghijklmnopqrstuvwxyzGCK {}[]():\\-.\"^$|*+?\t"
+    out += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 40))) for _ in range(20000)]
+    return out + ["group", "Grou", "[GroupId x]", "x ms: 3", "  at", "java.lang.IllegalStateException: x", "{\"key\":1}"]
+
+
+@pytest.mark.parametrize("which", ["real_like", "parsers"])
+def test_fast_regex_matches_the_same_lines(which, shared_dir):
+    import re
+
+    from pipeline.spark.lines import fast_regex
+
+    if which == "parsers":
+        parsers = pytest.importorskip("parsers")
+        if not hasattr(parsers, "CANDIDATE_REGEX"):
+            pytest.skip("the parsers package has not landed yet")
+        regex = parsers.CANDIDATE_REGEX
+    else:
+        regex = REAL_LIKE
+    fast = fast_regex(regex)
+    assert fast != regex and len(fast) < len(regex) + 40
+    a, b = re.compile(regex), re.compile(fast)
+    lines = _lines_to_check(shared_dir)
+    assert sum(1 for ln in lines if a.search(ln)) > 100
+    assert [ln for ln in lines if bool(a.search(ln)) != bool(b.search(ln))] == []
+
+
+def test_fast_regex_leaves_non_literal_regexes_alone():
+    from pipeline.spark.lines import fast_regex
+
+    assert fast_regex(r"^\s|a.b") == r"^\s|a.b"
+    assert fast_regex("(?:x|y)|^z") == "(?=[xy])(?:x|y)|^z"

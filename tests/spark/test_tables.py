@@ -69,11 +69,17 @@ def test_ownership_intervals(spark):
     rows = [
         ev("c.log", 1, "join_succeeded", 0, generation=1, member_id="m1", **C),
         ev("c.log", 2, "partitions_assigned", 100, partitions=["t-0", "t-1"], **C),
+        ev("c.log", 20, "partitions_assigned", 101, partitions=["t-0", "t-1"], **C),   # announced twice
         ev("c.log", 3, "partitions_revoked", 5_000, partitions=["t-1"], **C),
         ev("c.log", 4, "join_succeeded", 6_000, generation=2, member_id="m1", **C),
         ev("c.log", 5, "partitions_assigned", 6_100, partitions=["t-2"], **C),
         ev("c.log", 6, "leave_group", 9_000, **C),
         ev("d.log", 1, "partitions_assigned", 7_000, partitions=["t-1"], group_id="g1", client_id="c2"),
+        # c3 crashes and restarts: a new generation announces t-3 again without a revoke
+        ev("e.log", 1, "join_succeeded", 1_000, generation=1, member_id="m3", group_id="g1", client_id="c3"),
+        ev("e.log", 2, "partitions_assigned", 1_100, partitions=["t-3"], group_id="g1", client_id="c3"),
+        ev("e.log", 3, "join_succeeded", 30_000, generation=2, member_id="m3b", group_id="g1", client_id="c3"),
+        ev("e.log", 4, "partitions_assigned", 30_100, partitions=["t-3"], group_id="g1", client_id="c3"),
     ]
     got = sorted((r["client_id"], r["topic"], r["partition"], r["generation"], r["start_ms"] - T0,
                    r["end_ms"] - T0 if r["end_ms"] else None, r["end_reason"]) for r in ownership(frame(spark, rows)).collect())
@@ -82,6 +88,8 @@ def test_ownership_intervals(spark):
         ("c1", "t", 1, 1, 100, 5_000, "revoked"),
         ("c1", "t", 2, 2, 6_100, 9_000, "leave_group"),
         ("c2", "t", 1, None, 7_000, None, "log_end"),
+        ("c3", "t", 3, 1, 1_100, 30_100, "reassigned"),
+        ("c3", "t", 3, 2, 30_100, None, "log_end"),
     ]
 
 
@@ -99,6 +107,10 @@ def test_timeline_drops_copies_from_other_files_and_corrects_skew(spark):
         ev("c1.log", 4, "heartbeat_succeeded", 112_000, raw="HB", **C),          # same file: kept
         # a second copy of c1's log under another name (overlapping rotated file)
         ev("c1.log.1", 7, "heartbeat_succeeded", 112_000, raw="HB", **C),
+        # two hosts print the same client-less line in the same millisecond: both are real
+        ev("c2.log", 5, "coordinator_discovered", 2_000, raw="Discovered coordinator", group_id="g1"),
+        ev("c3.log", 5, "coordinator_discovered", 2_000, raw="Discovered coordinator", group_id="g1"),
+        ev("c3.log", 6, "heartbeat_succeeded", 2_500, raw="own line", group_id="g1"),
         # consumer in sync with the broker (10 ms latency): not corrected
         ev("c2.log", 1, "join_succeeded", 1_010, generation=1, member_id="m2", raw="K1", group_id="g1", client_id="c2"),
     ]
@@ -106,5 +118,6 @@ def test_timeline_drops_copies_from_other_files_and_corrects_skew(spark):
     assert {r["source"]: r["offset_ms"] for r in offsets.collect()} == {"c1.log": 90_010}
     got = {(r["source"], r["line_no"]): r["ts_ms"] - T0 for r in tl.collect()}
     assert ("c1.log.1", 7) not in got
+    assert ("c2.log", 5) in got and ("c3.log", 5) in got
     assert got[("c1.log", 3)] == got[("c1.log", 4)] == 112_000 - 90_010
     assert got[("c1.log", 1)] == 1_000 and got[("c2.log", 1)] == 1_010

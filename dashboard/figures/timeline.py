@@ -1,0 +1,93 @@
+"""Generation timeline: Gantt-like phase bars per generation, rebalance causes, findings markers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from dashboard.figures.common import PHASE_COLORS, SEVERITY_COLORS, base_layout, empty_figure, esc, to_dt
+
+ROW_GEN, ROW_CAUSE, ROW_FINDINGS = "generations", "rebalance cause", "findings"
+LABEL_LIMIT = 12  # above this many generations the bars carry no text (it would overlap)
+
+
+def _phase_spans(phases: pd.DataFrame, end_fallback: int | None) -> dict[str, list[dict[str, Any]]]:
+    spans: dict[str, list[dict[str, Any]]] = {"preparing": [], "completing": [], "stable": []}
+    for g in phases.itertuples(index=False):
+        started, completing = g.started_ms, g.completing_ms
+        stable, ended = g.stabilized_ms, g.ended_ms
+        if pd.isna(ended):
+            ended = end_fallback
+        info = {"generation": g.generation, "cause": g.cause, "detail": g.cause_detail,
+                "members": g.member_count, "protocol": g.protocol}
+        if pd.notna(started) and pd.notna(stable):
+            mid = completing if pd.notna(completing) else stable
+            if mid > started:
+                spans["preparing"].append({**info, "start": started, "end": mid})
+            if pd.notna(completing) and stable > completing:
+                spans["completing"].append({**info, "start": completing, "end": stable})
+        if pd.notna(stable) and ended is not None and pd.notna(ended) and ended >= stable:
+            spans["stable"].append({**info, "start": stable, "end": max(ended, stable + 1)})
+    return spans
+
+
+def timeline_figure(phases: pd.DataFrame, findings: pd.DataFrame, x_range: Iterable[Any] | None = None,
+                    end_fallback: int | None = None) -> go.Figure:
+    """Bars: preparing (join phase), completing (sync phase), stable; markers: causes, findings.
+
+    `phases` is `RunData.generation_phases` (generations + completing_ms); `findings` the group's
+    findings. Findings markers carry `customdata` = finding_id so a click can open their evidence.
+    """
+    title = "Generations: preparing → completing → stable, with rebalance causes and findings"
+    if phases.empty and findings.empty:
+        return empty_figure(title, "no generations or findings for this group in this window")
+    fig = go.Figure()
+    labels = len(phases) <= LABEL_LIMIT
+    for phase, spans in _phase_spans(phases, end_fallback).items():
+        if not spans:
+            continue
+        frame = pd.DataFrame(spans)
+        hover = [
+            f"<b>generation {s['generation']}</b> · {phase}<br>{esc(s['cause'])}: {esc(s['detail'])}"
+            f"<br>members: {s['members']} · protocol: {esc(s['protocol'])}"
+            f"<br>duration: {int(s['end'] - s['start'])} ms"
+            for s in spans
+        ]
+        fig.add_trace(go.Bar(
+            name=phase, orientation="h", y=[ROW_GEN] * len(frame), base=to_dt(frame["start"]),
+            x=(frame["end"] - frame["start"]).astype("float64"), marker_color=PHASE_COLORS[phase],
+            marker_line={"width": 1, "color": "white"},
+            text=[f"g{s['generation']}" for s in spans] if labels and phase == "stable" else None,
+            textposition="inside", insidetextanchor="start", hovertext=hover, hoverinfo="text",
+        ))
+    causes = phases[phases["started_ms"].notna()]
+    if not causes.empty:
+        fig.add_trace(go.Scatter(
+            name="rebalance cause", mode="markers+text" if labels else "markers", y=[ROW_CAUSE] * len(causes),
+            x=to_dt(causes["started_ms"]), marker={"symbol": "triangle-down", "size": 11, "color": "#444"},
+            text=[esc(c) for c in causes["cause"]] if labels else None, textposition="top center",
+            textfont={"size": 10},
+            hovertext=[f"<b>generation {g} rebalance</b><br>{esc(c)}: {esc(d)}<br>trigger: {esc(t)}"
+                       for g, c, d, t in zip(causes["generation"], causes["cause"], causes["cause_detail"],
+                                             causes["trigger_member"], strict=True)],
+            hoverinfo="text",
+        ))
+    timed = findings[findings["start_ms"].notna()] if not findings.empty else findings
+    for sev, color in SEVERITY_COLORS.items():
+        rows = timed[timed["severity"] == sev] if not timed.empty else timed
+        if rows.empty:
+            continue
+        fig.add_trace(go.Scatter(
+            name=f"finding: {sev}", mode="markers", y=[ROW_FINDINGS] * len(rows), x=to_dt(rows["start_ms"]),
+            marker={"symbol": "diamond", "size": 14, "color": color, "line": {"width": 1, "color": "#222"}},
+            customdata=rows["finding_id"].tolist(),
+            hovertext=[f"<b>{esc(t)}</b><br>{sev} · {esc(k)}<br>click to open its evidence"
+                       for t, k in zip(rows["title"], rows["kind"], strict=True)],
+            hoverinfo="text",
+        ))
+    fig.update_layout(barmode="overlay", bargap=0.35, clickmode="event")
+    fig.update_yaxes(categoryorder="array", categoryarray=[ROW_FINDINGS, ROW_CAUSE, ROW_GEN], fixedrange=True)
+    return base_layout(fig, title, 300, x_range)

@@ -1,0 +1,96 @@
+"""Member: heartbeat gaps vs session.timeout.ms and poll gaps vs max.poll.interval.ms, its
+assignments per generation, and its raw evidence lines (paged on the server)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dash import Input, Output, State, dcc, html
+from dash.dash_table.DataTable import DataTable
+from dash.exceptions import PreventUpdate
+
+from dashboard import components, urls
+from dashboard.data import RunData
+from dashboard.figures import gaps_figure
+
+ASSIGN_COLUMNS = [("generation", "gen"), ("joined", "joined"), ("synced", "synced"), ("assigned", "assigned"),
+                  ("revoked", "revoked"), ("left", "left"), ("leave_reason", "leave reason"),
+                  ("is_leader", "leader"), ("client_id", "client id"), ("host", "host")]
+LINE_COLUMNS = [("time", "time (UTC)"), ("ref", "source:line"), ("kind", "kind"), ("raw", "raw line")]
+PAGE_SIZE = 25
+
+
+def events_page(data: RunData, group: str, member: str, window: dict[str, Any] | None, kind: str | None,
+                page: int, page_size: int = PAGE_SIZE) -> tuple[list[dict[str, Any]], int]:
+    """One page of the member's raw lines (server-side paging) and the page count."""
+    window = window or {}
+    evs = data.member_events(group, member, window.get("since"), window.get("until"), kind or None)
+    pages = max(1, -(-len(evs) // page_size))
+    part = evs.iloc[page * page_size:(page + 1) * page_size]
+    rows = [{"time": urls.fmt_ms(r.ts_ms), "ref": f"{r.source}:{r.line_no}", "kind": r.kind, "raw": r.raw}
+            for r in part.itertuples(index=False)]
+    return rows, pages
+
+
+def build_gaps(data: RunData, group: str, member: str, window: dict[str, Any] | None) -> Any:
+    window = window or {}
+    since, until = window.get("since"), window.get("until")
+    gaps = data.member_gaps(group, member, since, until)
+    x_range = (since, until) if since is not None and until is not None else None
+    return gaps_figure(gaps, x_range)
+
+
+def layout(data: RunData, params: dict[str, str]) -> html.Div:
+    group, member = params.get("group"), params.get("member")
+    if not group or not member or member not in data.members(group):
+        return components.page("Member not found", html.P(f"No member {member!r} in group {group!r}."),
+                               dcc.Link("back to the overview", href="/"))
+    since, until = urls.parse_time(params.get("since")), urls.parse_time(params.get("until"))
+    mems = data.member_memberships(group, member)
+    rows = mems.assign(joined=mems["joined_ms"].map(urls.fmt_ms), synced=mems["synced_ms"].map(urls.fmt_ms),
+                       left=mems["left_ms"].map(urls.fmt_ms))
+    gaps = data.group_rows("heartbeat_gaps", group)
+    gaps = gaps[gaps["member_id"] == member]
+    worst = {k: int(gaps.loc[gaps["kind"] == k, "gap_ms"].max()) if (gaps["kind"] == k).any() else "-"
+             for k in ("heartbeat", "poll")}
+    kinds = sorted(data.member_events(group, member)["kind"].dropna().unique().tolist())
+    return components.page(
+        f"Member {member}",
+        html.Div(["group ", dcc.Link(group, href=urls.group_url("", group, since, until))], className="subtitle"),
+        components.stat_row([("generations", len(mems)), ("gaps over limit", int(gaps["exceeded"].fillna(False).sum())),
+                             ("longest heartbeat gap (ms)", worst["heartbeat"]),
+                             ("longest poll gap (ms)", worst["poll"])]),
+        dcc.Store(id="member-params", data={"group": group, "member": member}),
+        components.window_controls(since, until),
+        components.zoomable("gaps", build_gaps(data, group, member, {"since": since, "until": until})),
+        html.H3("Assignments per generation"),
+        components.datatable("member-assignments", rows, ASSIGN_COLUMNS, page_size=15),
+        html.H3("Raw evidence lines"),
+        html.Div(className="filter", children=[
+            html.Label("kind", htmlFor="member-kind"),
+            dcc.Dropdown(id="member-kind", options=[{"label": k, "value": k} for k in kinds], value=None,
+                         placeholder="all kinds", clearable=True, className="dropdown"),
+        ]),
+        DataTable(id="member-lines", columns=[{"name": h, "id": c} for c, h in LINE_COLUMNS],
+                             page_action="custom", page_current=0, page_size=PAGE_SIZE, **components.TABLE_STYLE,
+                             style_cell_conditional=[{"if": {"column_id": "time"}, "minWidth": "205px",
+                                                      "whiteSpace": "nowrap"}]),
+    )
+
+
+def register(app: Any, data: RunData) -> None:
+    @app.callback(Output({"type": "zoomable", "name": "gaps"}, "figure"),
+                  Input("window", "data"), State("member-params", "data"), State("url", "search"),
+                  prevent_initial_call=True)
+    def member_gaps(window, params, search):
+        if not components.params_match(params, search, "group", "member"):
+            raise PreventUpdate
+        return build_gaps(data, params["group"], params["member"], window)
+
+    @app.callback(Output("member-lines", "data"), Output("member-lines", "page_count"),
+                  Input("member-lines", "page_current"), Input("member-kind", "value"), Input("window", "data"),
+                  State("member-params", "data"), State("url", "search"))
+    def member_lines(page, kind, window, params, search):
+        if not components.params_match(params, search, "group", "member"):
+            raise PreventUpdate
+        return events_page(data, params["group"], params["member"], window, kind, page or 0)

@@ -1,0 +1,105 @@
+"""Who owned partition P at time T: a query form answered with the member, generation and evidence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dash import Input, Output, State, dcc, html
+from dash.exceptions import PreventUpdate
+
+from dashboard import components, urls
+from dashboard.data import UNNAMED, RunData
+
+
+def _interval(row: dict[str, Any] | None) -> str:
+    if not row:
+        return ""
+    end = urls.fmt_ms(row.get("end_ms")) or "the end of the logs"
+    who = row.get("member_id") or row.get("client_id") or UNNAMED
+    return f"generation {row.get('generation')}: {who} from {urls.fmt_ms(row.get('start_ms'))} to {end}"
+
+
+def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
+    """The answer block: owner (or none), its evidence, and the owners just before and after."""
+    split = urls.split_partition(partition)
+    if split is None:
+        return html.Div(f"{partition!r} is not a partition name (expected topic-N).", className="error", id="owner-answer")
+    result = data.owner_at(group, split[0], split[1], at_ms)
+    owner = result["owner"]
+    when = urls.fmt_ms(at_ms)
+    children: list[Any] = []
+    if owner:
+        member = owner.get("member_id")
+        end = urls.fmt_ms(owner.get("end_ms")) or "the end of the logs"
+        who: Any = dcc.Link(member, href=urls.member_url("", group, member), className="answer-member") if member \
+            else html.Span(owner.get("client_id") or UNNAMED, className="answer-member")
+        children += [
+            html.H3(["At ", html.Span(when, className="mono"), " ", html.Span(partition, className="mono"),
+                     " was owned by"]),
+            html.Div(className="answer", children=[
+                who,
+                html.Div(f"generation {owner.get('generation')} · client {owner.get('client_id') or '-'}"),
+                html.Div(f"owned from {urls.fmt_ms(owner.get('start_ms'))} to {end}"
+                         + (f" (ended by {owner['end_reason']})" if owner.get("end_reason") else "")),
+            ]),
+            html.H5("evidence"),
+            components.evidence_block(data, owner.get("evidence")),
+        ]
+    else:
+        children.append(html.H3(f"Nobody owned {partition} at {when} (per this run's logs)."))
+    for label, key in (("before", "previous"), ("after", "next")):
+        if result[key]:
+            children.append(html.Div(f"{label}: {_interval(result[key])}", className="muted"))
+    children.append(dcc.Link("see this moment on the group timeline →",
+                             href=urls.group_url("", group, at_ms - 60_000, at_ms + 60_000)))
+    return html.Div(children, id="owner-answer", className="panel")
+
+
+def layout(data: RunData, params: dict[str, str]) -> html.Div:
+    groups = data.groups()
+    group = params.get("group") if params.get("group") in groups else None
+    partition = params.get("partition")
+    at_ms = urls.parse_time(params.get("at"))
+    parts = data.partitions(group) if group else []
+    result: Any = html.Div("Pick a group and a partition, type a time, and ask.", className="muted",
+                           id="owner-answer")
+    if group and partition and at_ms is not None:
+        result = answer(data, group, partition, at_ms)
+    elif params.get("at") and at_ms is None:
+        result = html.Div(f"Cannot read the time {params.get('at')!r}: use ISO 8601 or epoch milliseconds.",
+                          className="error", id="owner-answer")
+    return components.page(
+        "Who owned partition P at time T?",
+        html.Div(className="form", children=[
+            html.Label("group", htmlFor="owner-group"),
+            dcc.Dropdown(id="owner-group", options=[{"label": g, "value": g} for g in groups], value=group,
+                         className="dropdown", placeholder="group"),
+            html.Label("partition", htmlFor="owner-partition"),
+            dcc.Dropdown(id="owner-partition", options=[{"label": p, "value": p} for p in parts], value=partition,
+                         className="dropdown", placeholder="topic-N"),
+            html.Label("time (UTC)", htmlFor="owner-at"),
+            dcc.Input(id="owner-at", type="text", value=urls.fmt_ms(at_ms) if at_ms is not None else "",
+                      placeholder="2026-01-01T00:02:30Z or epoch ms", className="win-input"),
+            html.Button("who owned it?", id="owner-ask", n_clicks=0),
+        ]),
+        result,
+    )
+
+
+def ask_search(group: str | None, partition: str | None, at_text: str | None) -> str:
+    at_ms = urls.parse_time(at_text)
+    return urls.owner_url("", group or "", partition, at_ms if at_ms is not None else at_text).removeprefix("/owner")
+
+
+def register(app: Any, data: RunData) -> None:
+    @app.callback(Output("owner-partition", "options"), Input("owner-group", "value"), prevent_initial_call=True)
+    def partitions_of(group):
+        return [{"label": p, "value": p} for p in (data.partitions(group) if group else [])]
+
+    @app.callback(Output("url", "search", allow_duplicate=True), Input("owner-ask", "n_clicks"),
+                  Input("owner-at", "n_submit"), State("owner-group", "value"), State("owner-partition", "value"),
+                  State("owner-at", "value"), prevent_initial_call=True)
+    def ask(_clicks, _submit, group, partition, at_text):
+        if not _clicks and not _submit:
+            raise PreventUpdate
+        return ask_search(group, partition, at_text)

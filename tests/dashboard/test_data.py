@@ -1,0 +1,134 @@
+import pytest
+
+from dashboard.data import RunData, bucket_downsample, manifest_sections, split_evidence
+from pipeline.rundir import RunDirError
+from tests.dashboard import rundirs
+from tests.dashboard.rundirs import M1, M2, M3, ORD, PAY, T0
+
+
+def test_group_summary(small_data):
+    s = small_data.group_summary().set_index("group_id")
+    assert list(s.index) == ["inventory/eu", "orders", "payments"]
+    pay = s.loc[PAY]
+    assert (pay.rebalances, pay.rebalancing_ms, pay.members_seen) == (4, 3500 + 4500 + 3400 + 46000, 3)
+    assert (pay.critical, pay.high, pay.medium, pay.low) == (1, 1, 1, 0)
+    assert (s.loc[ORD].critical, s.loc[ORD].high, s.loc["inventory/eu", "info"]) == (1, 1, 1)
+
+
+def test_generation_phases_take_completing_from_the_last_join(small_data):
+    ph = small_data.generation_phases(PAY).set_index("generation")
+    assert ph.loc[2, "completing_ms"] == T0 + 124 * 1000 - 200
+    assert ph.loc[4, "started_ms"] == T0 + 400_000 and ph.loc[4, "stabilized_ms"] == T0 + 446_000
+
+
+def test_lane_points_classify_expiries_and_keep_sparse_events(small_data):
+    pts = small_data.lane_points(PAY, None, None)
+    expiry = pts[pts["category"] == "expiry"]
+    assert sorted(expiry["kind"]) == ["broker_member_removed", "poll_timeout"]  # "session expired" reason
+    assert set(pts.loc[pts["category"] == "join", "lane"]) == {M1, M2, M3}
+    few = small_data.lane_points(PAY, None, None, max_points=100)
+    assert len(few) < len(pts)
+    assert len(few[few["category"] == "join"]) == len(pts[pts["category"] == "join"])  # never bucketed
+    assert few["count"].sum() == len(pts)  # every event is accounted for in some bucket
+
+
+def test_window_filters_lane_points(small_data):
+    pts = small_data.lane_points(PAY, T0 + 100_000, T0 + 130_000)
+    assert pts["ts_ms"].between(T0 + 100_000, T0 + 130_000).all()
+    assert "poll_timeout" in set(pts["kind"])
+
+
+def test_ownership_grid_names_the_owner(small_data):
+    grid = small_data.ownership_grid(PAY, T0, T0 + 400_000, buckets=400)  # 1 s buckets
+    assert grid["partitions"] == [f"payments-{i}" for i in range(6)]
+    row = grid["z"][grid["partitions"].index("payments-4")]
+    members = grid["members"]
+    assert members[row[60]] == M3      # t = 60.5 s: generation 1
+    assert members[row[150]] == M2     # t = 150.5 s: generation 2 (M3 gone)
+    assert row[122] is None            # t = 122.5 s: rebalancing, nobody owns it
+
+
+def test_owner_at(small_data):
+    res = small_data.owner_at(PAY, "payments", 4, T0 + 150_000)
+    assert (res["owner"]["member_id"], res["owner"]["generation"]) == (M2, 2)
+    assert res["previous"]["member_id"] == M3 and res["next"]["generation"] == 3
+    assert small_data.owner_at(PAY, "payments", 4, T0 + 122_000)["owner"] is None
+
+
+def test_offset_ranges(small_data):
+    hist = small_data.offset_history(ORD, "orders", 2)
+    ranges = small_data.offset_ranges(hist)
+    assert ranges[["what", "from_offset", "to_offset", "count"]].values.tolist() == [
+        ["reprocessed", 1080, 1200, 120], ["skipped", 1400, 1900, 500]]
+    summ = small_data.offset_partitions(ORD).set_index("partition_name")
+    assert summ.loc["orders-2"].tolist() == [9, 1, 1, 0, 1950]
+
+
+def test_evidence_lines(small_data):
+    ev = small_data.evidence_lines(["logs/broker-1/server.log:77", "logs/nowhere.log:1", "junk"])
+    assert ev["raw"].tolist()[0] == rundirs.XSS
+    assert ev["raw"].isna().tolist() == [False, True, True]
+    assert split_evidence("s3a://b/k:x.log:12") == ("s3a://b/k:x.log", 12)
+
+
+def test_unparsed_shapes(small_data):
+    shapes = small_data.unparsed_shapes().set_index("shape")
+    assert shapes.loc["ConsumerCoordinator: Rebalance <*> in <*> ms", "lines"] == 2
+    assert len(small_data.unparsed_lines(contains="SCRIPT")) == 1
+
+
+def test_only_schema_tables_can_be_loaded(small_data):
+    for name in ("../../etc/passwd", "/etc/passwd", "events/../..", "manifest.json"):
+        with pytest.raises(KeyError):
+            small_data.table(name)
+
+
+def test_incomplete_run_dir_is_refused(tmp_path):
+    with pytest.raises(RunDirError):
+        RunData(tmp_path)
+
+
+def test_manifest_sections_flatten_unknown_keys():
+    flat, tables = manifest_sections({"lines": {"read": 3, "parsed": 2}, "inputs": [{"path": "a"}], "v": [1, 2]})
+    assert {"key": "lines.read", "value": 3} in flat and {"key": "v", "value": "[1, 2]"} in flat
+    assert tables == {"inputs": [{"path": "a"}]}
+
+
+def test_bucket_downsample_bounds_rows():
+    import pandas as pd
+
+    frame = pd.DataFrame({"t": range(100_000), "k": ["a", "b"] * 50_000})
+    out = bucket_downsample(frame, "t", ["k"], 1000)
+    assert len(out) <= 1000 and out["count"].sum() == 100_000
+
+
+def test_lines_without_member_id_speak_for_their_process(tmp_path):
+    from pipeline import schemas
+    from pipeline.rundir import write_manifest, write_table
+
+    for table in schemas.TABLES:
+        write_table(tmp_path, table, [])
+    ev = [  # (source, line, side, client_id, member_id)
+        ("a.log", 1, "client", "c-1", None), ("a.log", 2, "client", "c-1", "m-1"), ("a.log", 3, "client", "c-1", None),
+        ("a.log", 4, "client", "c-1", "m-2"), ("a.log", 5, "client", "c-1", None),
+        ("a.log", 6, "client", "c-2", None),                      # another consumer in the same process
+        ("b.log", 1, "client", None, None),                       # a pre-1.0 client: no ids at all
+        ("broker.log", 1, "broker", None, None),                  # a broker line names no member
+    ]
+    write_table(tmp_path, "events", [{"source": s, "line_no": n, "side": side, "client_id": c, "member_id": m,
+                                      "ts_ms": T0 + n, "kind": "heartbeat_succeeded", "group_id": "g"}
+                                     for s, n, side, c, m in ev])
+    write_manifest(tmp_path, {})
+    actors = RunData(tmp_path).group_events("g").set_index(["source", "line_no"])["actor"]
+    assert [actors[("a.log", n)] for n in range(1, 7)] == ["m-1", "m-1", "m-1", "m-2", "m-2", "c-2"]
+    assert actors[("b.log", 1)] == "consumer@b.log"
+    assert actors[("broker.log", 1)] is None or actors[("broker.log", 1)] != actors[("broker.log", 1)]
+
+
+def test_derived_shapes_group_lines_of_one_family():
+    from dashboard.data import derive_shape
+
+    a = derive_shape("[2026-01-01 00:01:00,000] INFO Rebalance 12 for c-8e0c6a55-0d3b-4a77-b1f3-6f2d9c0e4a22 in 1.5 ms")
+    b = derive_shape("[2026-01-02 10:11:12,345] INFO Rebalance 7 for c-11111111-2222-3333-4444-555555555555 in 20 ms")
+    assert a == b == "[<*>] INFO Rebalance <*> for c-<*> in <*> ms"
+    assert derive_shape("") == "(empty line)" and len(derive_shape("x" * 500)) == 161
