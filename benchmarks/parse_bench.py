@@ -126,17 +126,13 @@ def main(argv: list[str] | None = None) -> int:
         numbered = list(enumerate(lines, 1))
         # warm the process-wide caches of compiled rules exactly like a worker would (not the memo)
         list(parse_lines("warm", numbered[:50], fmt))
-        from parsers import client, values
+        from parsers.client import clear_memos
 
-        client._parse_body.cache_clear()
-        for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields):
-            f.cache_clear()
+        clear_memos()
 
         def run_parsers(numbered=numbered):
             # every timed run starts with empty memos, as a worker meeting these lines for the first time
-            client._parse_body.cache_clear()
-            for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields):
-                f.cache_clear()
+            clear_memos()
             c = 0
             for o in parse_lines("bench", numbered, fmt):
                 c += o.status == "parsed"

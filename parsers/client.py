@@ -174,22 +174,28 @@ class _Combo:
             body = re.sub(r"\(\?P<(\w+)>", rf"(?P<r{i}__\1>", r.regex.pattern)
             alts.append(f"(?P<r{i}>{body})")
         rx = re.compile("|".join(alts), re.S)
-        # per rule: its field names and their group numbers in the combined regex
-        slots: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+        # per rule: its decoding plan, (group number in the combined regex, handler, field key) for
+        # each placeholder with a handler, resolved once here instead of per line
+        plans: list[tuple[tuple[int, Any, str], ...]] = []
         for i, r in enumerate(rules):
-            names = [n for n in r.regex.groupindex]
-            slots.append((tuple(names), tuple(rx.groupindex[f"r{i}__{n}"] for n in names)))
-        return rx, rules, slots
+            plan = []
+            for n in r.regex.groupindex:
+                h = _handler(n)
+                if h is not None:
+                    plan.append((rx.groupindex[f"r{i}__{n}"], h, n))
+            plans.append(tuple(plan))
+        return rx, rules, plans, {f"r{i}": i for i in range(len(rules))}
 
-    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, dict[str, str | None]] | None:
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
+        """(rule, decoded (fields, extra)) or, for the weak-logger fallback, (rule, groupdict)."""
         for combo, text in ((self.multi, full), (self.single, head)):
             if combo is None or (combo is self.multi and "\n" not in full):
                 continue
-            rx, rules, slots = combo
+            rx, rules, plans, index = combo
             m = rx.match(text)
             if m is None:
                 continue
-            idx = int(m.lastgroup[1:])  # type: ignore[index]
+            idx = index[m.lastgroup]
             r = rules[idx]
             if r.weak_loggers and logger_cls not in r.weak_loggers:
                 # a near-empty template outside its logger: try the remaining rules one by one
@@ -197,13 +203,13 @@ class _Combo:
                 if found is not None:
                     return found
                 continue
-            names, nums = slots[idx]
-            if not nums:
-                return r, {}
-            vals = m.group(*nums)
-            if len(nums) == 1:
-                return r, {names[0]: vals}
-            return r, dict(zip(names, vals, strict=True))
+            fields: dict[str, Any] = {}
+            extra: dict[str, Any] = {}
+            for num, h, key in plans[idx]:
+                raw = m.group(num)
+                if raw is not None:
+                    h(raw.strip(), fields, extra, key)
+            return r, (fields, extra)
         return None
 
     @staticmethod
@@ -237,7 +243,7 @@ class _Bucket:
     """Rules sharing a first word, sub-grouped by signature word; the rule that comes first in the
     bucket's order (most specific) wins when several groups match."""
 
-    __slots__ = ("groups", "order")
+    __slots__ = ("groups", "order", "only")
 
     def __init__(self, rules: list[Rule]) -> None:
         self.order = {r.name: i for i, r in enumerate(rules)}
@@ -245,8 +251,12 @@ class _Bucket:
         for r in rules:
             by_sig.setdefault(_signature(r) if len(rules) > 8 else "", []).append(r)
         self.groups = [(sig, _Combo(rs)) for sig, rs in by_sig.items()]
+        # most buckets are one group without a signature: their combo is asked directly
+        self.only = self.groups[0][1] if len(self.groups) == 1 and not self.groups[0][0] else None
 
-    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, dict[str, str | None]] | None:
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
+        if self.only is not None:
+            return self.only.find(head, full, logger_cls)
         best = None
         for sig, combo in self.groups:
             if sig and sig not in head:
@@ -257,10 +267,6 @@ class _Bucket:
         return best
 
 
-ALL_RULES, _BUCKET_RULES, _GENERIC_RULES = _compile_rules()
-_BUCKETS = {k: _Bucket(v) for k, v in _BUCKET_RULES.items()}
-_GENERIC = _Bucket(_GENERIC_RULES)
-RULES_BY_NAME = {r.name: r for r in ALL_RULES}
 
 
 def _candidate_words() -> tuple[str, ...]:
@@ -472,18 +478,22 @@ _HANDLERS: dict[str, Any] = {}  # placeholder name -> handler (or None), filled 
 _UNKNOWN = object()
 
 
-def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None, dict[str, Any]]:
-    fields: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
-    handlers = _HANDLERS
-    for key, raw in groups.items():
-        if raw is None:
-            continue
-        h = handlers.get(key, _UNKNOWN)
-        if h is _UNKNOWN:
-            h = handlers[key] = _handler(key)
-        if h is not None:
-            h(raw.strip(), fields, extra, key)
+def _fields_from(rule: Rule, groups: Any) -> tuple[str | None, dict[str, Any]]:
+    """Event fields of a match: `groups` is either already decoded (fields, extra) by the combined
+    regex's plan, or a groupdict (the weak-logger fallback) decoded here."""
+    if type(groups) is tuple:
+        fields, extra = groups
+    else:
+        fields, extra = {}, {}
+        handlers = _HANDLERS
+        for key, raw in groups.items():
+            if raw is None:
+                continue
+            h = handlers.get(key, _UNKNOWN)
+            if h is _UNKNOWN:
+                h = handlers[key] = _handler(key)
+            if h is not None:
+                h(raw.strip(), fields, extra, key)
     kind = rule.kind
     reason = fields.get("reason")
     if reason and kind in ("leave_group", "join_started", "generation_reset"):
@@ -494,6 +504,14 @@ def _fields_from(rule: Rule, groups: dict[str, str | None]) -> tuple[str | None,
     if extra:
         fields["extra"] = extra
     return kind, fields
+
+
+# the rules, bucketed by first word (built here: the buckets' decoding plans need the handlers)
+ALL_RULES, _BUCKET_RULES, _GENERIC_RULES = _compile_rules()
+_BUCKETS = {k: _Bucket(v) for k, v in _BUCKET_RULES.items()}
+_GENERIC = _Bucket(_GENERIC_RULES)
+RULES_BY_NAME = {r.name: r for r in ALL_RULES}
+_VERSION_HINTS = {r.name: r.version_hint for r in ALL_RULES}  # the property, computed once per rule
 
 
 MEMO_MAX = 2048  # characters of a message body that may be memoised
@@ -514,8 +532,9 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
         return None
     rule, groups = found
     kind, fields = _fields_from(rule, groups)
-    if rule.version_hint:
-        fields.setdefault("kafka_version_hint", rule.version_hint)
+    hint = _VERSION_HINTS.get(rule.name)
+    if hint:
+        fields.setdefault("kafka_version_hint", hint)
     return rule.name, kind, fields
 
 
@@ -555,6 +574,13 @@ def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
         d, body = split_prefix(message)
         return tuple(d.items()), body
     return (), message
+
+
+def clear_memos() -> None:
+    """Forget every memoised message body and value (benchmarks start each timed run cold)."""
+    _parse_body.cache_clear()
+    for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields):
+        f.cache_clear()
 
 
 def parse_client(message: str, logger: str | None):

@@ -79,6 +79,19 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     out["candidate"] = reader.is_candidate(message)
     prefix, body = client.split_prefix(message)
     out["prefix"] = {k: v for k, v in prefix.items()}
+    cfg = reader.config_block.parse_config_block(message, None)
+    if cfg is not None:  # an `XxxConfig values:` dump (parsers/config_block.py, AbstractConfig.logAll)
+        out["side"] = "broker" if isinstance(cfg, Match) and cfg.kind == "broker_config" else "client"
+        out["source"] = "clients/src/main/java/org/apache/kafka/common/config/AbstractConfig.java (logAll, 0.9-4.x)"
+        if not isinstance(cfg, Match):
+            out["result"] = "ignored"
+            out["why"] = "a configuration dump of a class other than ConsumerConfig / KafkaConfig"
+            return out
+        out["result"] = "parsed"
+        out["rule"] = cfg.rule
+        out["kind"] = cfg.kind
+        out["fields"] = dict(cfg.fields)
+        return out
     if reader._is_broker(sp.logger, message):
         out["side"] = "broker"
         res = reader.broker.parse_broker_message(message, sp.logger)

@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 from parsers import broker, client, config_block, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
 from parsers.events import Event, Kind, Side
+from parsers.fast_event import make_event
+from parsers.timestamps import _second_ms, parse_ts
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
 MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
@@ -42,6 +44,9 @@ class LineOutcome(NamedTuple):
     status: str  # "parsed" | "ignored" | "unparsed"
     event: Event | None
     why: str | None
+
+
+_tuple_new = tuple.__new__  # _tuple_new(LineOutcome, (...)): skips the NamedTuple's Python-level __new__
 
 
 @dataclass(slots=True)
@@ -99,10 +104,12 @@ def _candidate_words() -> list[str]:
 
 
 # lines that continue a record: indented (tab, spaces, stack frames), "Caused by:", exception
-# headers; and java.util.logging record headers (their message is on the next line)
+# headers; java.util.logging record headers (their message is on the next line); and indented
+# lines behind a docker-compose "name | " prefix (a wrapped config dump or stack trace)
 _CONTINUATION_RX = (
     r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
+    r"|^[\w.\-]+\s*\| \s"
 )
 
 
@@ -215,14 +222,26 @@ _BROKER_LOGGERS = frozenset({
 _BROKER_MSG = ("[GroupCoordinator", "[GroupMetadataManager", "[Group Metadata Manager")
 _CLIENT, _BROKER = Side.CLIENT.value, Side.BROKER.value
 _VERSION = re.compile(r"Kafka version ?: ?(\S+)")
+_LOG4J_MATCH = layouts.LOG4J.match
 
 
 class _Record:
-    __slots__ = ("first_no", "split", "lines", "nos", "texts")
+    """A record being collected: its first line's layout fields (the attribute names of
+    layouts.Split, which it stands in for, so no Split is allocated per line) and its continuation
+    lines."""
 
-    def __init__(self, no: int, split: layouts.Split, text: str) -> None:
+    __slots__ = ("first_no", "lines", "nos", "texts", "ts_ms", "level", "thread", "logger", "message",
+                 "extra")
+
+    def __init__(self, no: int, text: str, ts_ms: int | None, level: str | None, thread: str | None,
+                 logger: str | None, message: str, extra: dict | None) -> None:
         self.first_no = no
-        self.split = split
+        self.ts_ms = ts_ms
+        self.level = level
+        self.thread = thread
+        self.logger = logger
+        self.message = message
+        self.extra = extra
         self.nos: list[int] | None = None  # continuation line numbers (lazily created)
         self.texts: list[str] | None = None  # continuation texts
         self.lines = text
@@ -269,6 +288,7 @@ class _LogParser:
         self.last_ts: int | None = None
         self.version: str | None = None
         self.jul = fmt.layout == "jul"
+        self.log4j = self.layout.regex is layouts.LOG4J
 
     def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
         """Append the outcomes this line completes (the record before it, or the line itself)."""
@@ -291,14 +311,30 @@ class _LogParser:
             self.flush(out)
             out.append(LineOutcome(no, "ignored", None, None))
             return
-        if self.jul and p is not None and p.split.level is None:
+        if self.jul and p is not None and p.level is None:
             m = layouts.JUL_BODY.match(text)
             if m is not None:  # the second line of a java.util.logging record
-                p.split.level = m.group("level")
-                p.split.message = m.group("msg")
+                p.level = m.group("level")
+                p.message = m.group("msg")
                 p.add(no, text)
                 return
-        sp = self.layout.split(text)
+        if self.log4j:  # the commonest layout, split inline (layouts.Layout.split does the same)
+            m = _LOG4J_MATCH(text)
+            if m is not None:
+                ts, level, msg, logger = m.group("ts", "level", "msg", "logger")
+                if len(ts) == 23 and ts[19] in ",." and ts[4] == "-":
+                    base = _second_ms(ts[:19])
+                    frac = ts[20:]
+                    ts_ms = base + int(frac) if base is not None and frac.isdigit() else parse_ts(ts)
+                else:
+                    ts_ms = parse_ts(ts)
+                if p is not None:
+                    self.flush(out)
+                self.pending = _Record(no, orig, ts_ms, level, None, logger, msg, None)
+                return
+            sp = self.layout.split(text)
+        else:
+            sp = self.layout.split(text)
         if sp is None:
             if p is not None and layouts.is_continuation(text):
                 p.add(no, text)
@@ -316,35 +352,35 @@ class _LogParser:
             sp = layouts.Split(None, None, None, None, text)
         if p is not None:
             self.flush(out)
-        self.pending = _Record(no, sp, orig)
+        self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
 
     def flush(self, out: list[LineOutcome]) -> None:
         p = self.pending
         if p is None:
             return
         self.pending = None
-        ts = p.split.ts_ms
+        ts = p.ts_ms
         if ts is not None:
             if self.last_ts is not None and ts < self.last_ts:
                 self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
             self.last_ts = ts
         status, event, why = self._classify(p)
-        out.append(LineOutcome(p.first_no, status, event, why))
+        out.append(_tuple_new(LineOutcome, (p.first_no, status, event, why)))
         if p.nos:
             for no in p.nos:
-                out.append(LineOutcome(no, status, None, None))
+                out.append(_tuple_new(LineOutcome, (no, status, None, None)))
 
     def _classify(self, p: _Record) -> tuple[str, Event | None, str | None]:
-        sp = p.split
+        sp = p
         head = sp.message
         # rules read at most the first continuation lines (multi-line templates have 6); a long
         # stack trace is kept in `raw` (capped) but not handed to the rules
         msg = head + "\n" + "\n".join(p.texts[:MAX_CONTINUATION_PARSED]) if p.texts else head
-        if "Config values" in head[:64]:
+        if head.find("Config values", 0, 64) >= 0:
             cfg = self._config(p, head)
             if cfg is not None:
                 return cfg
-        if "Kafka version" in head[:40]:
+        if head.find("Kafka version", 0, 40) >= 0:
             m = _VERSION.search(head)
             if m:
                 self.version = m.group(1)
@@ -380,7 +416,7 @@ class _LogParser:
                     extra.update(sp.extra)
                 if self.version is not None:
                     f["kafka_version_hint"] = self.version
-                return "parsed", Event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra=extra, **f), None
+                return "parsed", make_event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra, f), None
             if res is None:
                 # a broker line without its ident or logger (pasted, bare layout)
                 alt = broker.parse_broker_message(msg, logger)
@@ -410,7 +446,7 @@ class _LogParser:
             raw = raw[:MAX_RAW]
         return "parsed", self._event(p, side, raw, res), None
 
-    def _extra(self, sp: layouts.Split, extra: dict[str, Any] | None) -> dict[str, Any]:
+    def _extra(self, sp: layouts.Split | _Record, extra: dict[str, Any] | None) -> dict[str, Any]:
         out: dict[str, Any] = extra if extra is not None else {}
         if sp.level:
             out["level"] = sp.level
@@ -424,22 +460,22 @@ class _LogParser:
 
     def _event(self, p: _Record, side: str, raw: str, res: Match) -> Event:
         f = res.fields  # a fresh dict per Match: ours to consume
-        extra = self._extra(p.split, f.pop("extra", None))
+        extra = self._extra(p, f.pop("extra", None))
         extra["rule"] = res.rule
         if self.version is not None:
             f["kafka_version_hint"] = self.version
-        ts = p.split.ts_ms
+        ts = p.ts_ms
         if "ts_ms" in f:
             rec_ts = f.pop("ts_ms")
             ts = ts if ts is not None else rec_ts
-        return Event(self.source, p.first_no, side, res.kind, raw, ts, extra=extra, **f)
+        return make_event(self.source, p.first_no, side, res.kind, raw, ts, extra, f)
 
     def _unparsed(self, p: _Record, side: str, raw: str, head: str) -> Event:
         prefix, _ = client.split_prefix(head)
         prefix.pop("context", None)
-        extra = self._extra(p.split, prefix.pop("extra", None))
+        extra = self._extra(p, prefix.pop("extra", None))
         return Event(source=self.source, line_no=p.first_no, side=side, kind=Kind.UNPARSED.value,
-                     raw=raw, ts_ms=p.split.ts_ms, extra=extra, **prefix)
+                     raw=raw, ts_ms=p.ts_ms, extra=extra, **prefix)
 
     def _reject(self, no: int, text: str, reason: str) -> LineOutcome:
         self.stats["rejected"] = self.stats.get("rejected", 0) + 1
@@ -512,11 +548,15 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
         lp = _LogParser(source, fmt, stats)
         feed = lp.feed
         out: list[LineOutcome] = []
+        pop = out.pop
         for no, text in it:
             feed(no, text, out)
             if out:
-                yield from out
-                out.clear()
+                if len(out) == 1:  # the usual case: one line completed one record
+                    yield pop()
+                else:
+                    yield from out
+                    out.clear()
         lp.flush(out)
         yield from out
     elif fmt.kind in ("empty", "binary"):

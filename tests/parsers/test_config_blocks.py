@@ -62,7 +62,11 @@ def _json():
     return [json.dumps(rec), json.dumps(nxt)]
 
 
-LAYOUTS = {"log4j": _log4j_trimmed, "log4j_own_line": _log4j_own_line, "spring_boot": _spring_boot,
+def _compose_log4j():  # docker-compose output: every line behind "service  | "
+    return ["payments-1  | " + ln for ln in _log4j_trimmed()]
+
+
+LAYOUTS = {"log4j": _log4j_trimmed, "compose_log4j": _compose_log4j, "log4j_own_line": _log4j_own_line, "spring_boot": _spring_boot,
            "logback": _logback, "json": _json}
 
 
@@ -146,3 +150,14 @@ def test_samples_poll_timeout_json_block(repo_root):
     assert (ev.line_no, ev.group_id, ev.client_id, ev.instance_id) == (1, "fraud-scoring", "consumer-fraud-scoring-1", None)
     assert ev.extra["settings"]["max.poll.interval.ms"] == "60000"
     assert ev.extra["settings"]["partition.assignment.strategy"] == "[class org.apache.kafka.clients.consumer.RangeAssignor]"
+
+
+def test_explain_shows_the_config_rule():
+    from parsers.explain import explain_line
+
+    out = explain_line("[2024-03-01 10:15:30,123] INFO ConsumerConfig values: \n\tgroup.id = orders\n"
+                       "\tsession.timeout.ms = 10000 (org.apache.kafka.clients.consumer.ConsumerConfig)")
+    assert (out["result"], out["rule"], out["kind"]) == ("parsed", "consumer_config_values", "client_config")
+    assert out["fields"]["group_id"] == "orders"
+    assert out["fields"]["extra"]["settings"] == {"group.id": "orders", "session.timeout.ms": "10000"}
+    assert explain_line("[2024-03-01 10:15:30,123] INFO AdminClientConfig values: ")["result"] == "ignored"

@@ -120,9 +120,11 @@ def test_candidate_regex_compiles_in_re2_and_java(tmp_path):
 
     lines = [LINE, "[2024-03-01 10:15:30,123] INFO Kafka startTimeMs: 1 (org.apache.kafka.common.utils.AppInfoParser)",
              "\tat org.apache.kafka.Foo.bar(Foo.java:1)", "org.apache.kafka.common.errors.TimeoutException",
-             "Mar 02, 2017 8:44:19 AM org.apache.kafka.clients.consumer.internals.AbstractCoordinator x"]
+             "Mar 02, 2017 8:44:19 AM org.apache.kafka.clients.consumer.internals.AbstractCoordinator x",
+             "[2024-03-01 10:15:30,123] INFO ConsumerConfig values: ", "app-1  | \tgroup.id = orders",
+             "app-1  | processed 3 records", "[2024-03-01 10:15:30,123] INFO ProducerConfig values: "]
     py = [re.search(CANDIDATE_REGEX, t) is not None for t in lines]
-    assert py == [True, False, True, True, True]
+    assert py == [True, False, True, True, True, True, True, False, False]
     assert pc.match_substring_regex(pa.array(lines), CANDIDATE_REGEX).to_pylist() == py
     assert candidate_mask(lines) == py
     java = shutil.which("java")
