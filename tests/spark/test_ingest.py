@@ -1,4 +1,5 @@
-"""The whole job on small hand-written inputs (stand-in parsers and replay), and the CLI's errors."""
+"""The whole job (real parsers and replay) on small hand-written inputs in real Kafka wordings, and the
+CLI's errors."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import sys
 import pytest
 
 from pipeline import rundir, schemas
-from tests.spark.conftest import run_ingest_standin as _run
+from tests.spark.conftest import MEMBER
+from tests.spark.conftest import run_ingest_inputs as _run
 
 
 @pytest.mark.spark
@@ -18,7 +20,9 @@ def test_accounting_adds_up_per_file_and_in_total(run, inputs):
     out, man = run
     files = {os.path.relpath(e["source"], inputs): e for e in man["inputs"]}
     c = files["app/consumer-1.log"]
-    assert (c["lines_read"], c["parsed"], c["ignored"], c["unparsed"]) == (15, 11, 2, 2)
+    # parsed: 10 event lines + 2 stack-trace lines of "Rebalance failed."; ignored: the app line and the
+    # garbage line; unparsed: the one wording no Kafka version logs
+    assert (c["lines_read"], c["parsed"], c["ignored"], c["unparsed"], c["candidates"]) == (15, 12, 2, 1, 13)
     b = files["broker/server.log.gz"]
     assert (b["lines_read"], b["parsed"], b["ignored"], b["unparsed"], b["layout"]) == (4, 2, 1, 1, "log4j")
     assert files["zz-copies/consumer-1.log"]["status"] == "duplicate"
@@ -27,6 +31,7 @@ def test_accounting_adds_up_per_file_and_in_total(run, inputs):
     assert files["junk.bin"]["status"] == "rejected" and "binary" in files["junk.bin"]["problems"][0]
     acc = man["accounting"]
     assert acc["adds_up"] and acc["lines_read"] == 20 == acc["parsed"] + acc["ignored"] + acc["unparsed"]
+    assert (acc["parsed"], acc["ignored"], acc["unparsed"]) == (15, 3, 2)
     assert (acc["files_read"], acc["files_duplicate"], acc["files_empty"], acc["files_rejected"]) == (3, 1, 1, 1)
     assert {r["source"].rsplit("/", 1)[1] for r in man["rejects"]} == {"junk.bin", "consumer-1.log"}
     assert set(man["versions"]) >= {"coordscope", "spark", "java"} and man["versions"]["java"] >= 17
@@ -40,23 +45,50 @@ def test_tables_carry_provenance_and_schema(run, inputs):
     events = rundir.load_table(out, "events")
     src = str(inputs / "app" / "consumer-1.log")
     mine = events[events.source == src].set_index("line_no")
+    assert mine.loc[1, "kind"] == "subscription_changed"
     assert mine.loc[3, "kind"] == "join_succeeded" and mine.loc[3, "generation"] == 1
-    assert mine.loc[8, "kind"] == "rebalance_failed" and 9 not in mine.index     # continuation attached
+    assert mine.loc[3, "member_id"] == MEMBER and mine.loc[3, "protocol"] == "range"
+    assert list(mine.loc[4, "partitions"]) == ["t-0", "t-1"]
+    assert mine.loc[8, "kind"] == "rebalance_failed" and 9 not in mine.index and 10 not in mine.index  # trace attached
+    assert mine.loc[13, "kind"] == "leave_group" and mine.loc[13, "member_id"] == MEMBER
     assert mine.loc[14, "kind"] == "unparsed"
+    assert len(mine) == 11
+    bsrc = str(inputs / "broker" / "server.log.gz")
+    bro = events[events.source == bsrc].set_index("line_no")
+    assert list(bro.kind) == ["broker_rebalance_preparing", "broker_group_stabilized", "unparsed"]
+    assert (bro.loc[2, "group_id"], bro.loc[2, "generation"], bro.loc[2, "side"]) == ("g1", 1, "broker")
     un = rundir.load_table(out, "unparsed").set_index(["source", "line_no"])
-    assert un.loc[(src, 14), "why"].startswith("parser error: RuntimeError")
-    assert un.loc[(src, 1), "why"] == "no rule matched"
+    assert sorted(un.index) == [(src, 14), (bsrc, 3)]
+    assert un.loc[(src, 14), "why"] == "no client rule matched (message starts: 'Coordinator said something no')"
+    assert un.loc[(bsrc, 3), "why"].startswith("no broker rule matched")
     assert len(events[events.source.str.contains("zz-copies")]) == 0
-    gens = rundir.load_table(out, "generations")
+    gens = rundir.load_table(out, "generations").sort_values("group_id")
     assert sorted(zip(gens.group_id, gens.generation, strict=True)) == [("g1", 1), ("other", 4)]
+    g1 = gens.iloc[0]
+    assert (g1.leader, list(g1.members), g1.protocol, g1.started_ms) == (MEMBER, [MEMBER], "range", 1_714_557_601_500)
+    assert json.loads(g1.assignment_json) == {MEMBER: ["t-0", "t-1"]}
+    assert (g1.cause, g1.trigger_member, bool(g1.inferred)) == ("member_joined", MEMBER, False)
+    # no "Assignment received from leader" line: Stable from the client's assignment at 10:00:02.100
+    assert (g1.stabilized_ms, g1.rebalance_ms) == (1_714_557_602_100, 600)
+    ms = rundir.load_table(out, "memberships").set_index("group_id")
+    assert (ms.loc["g1", "member_id"], ms.loc["g1", "leave_reason"], ms.loc["g1", "left_ms"]) == (
+        MEMBER, "shutdown", 1_714_557_662_000)
     own = rundir.load_table(out, "ownership")
-    assert sorted(zip(own.partition, own.end_reason, strict=True)) == [(0, "revoked"), (1, "revoked")]
-    oc = rundir.load_table(out, "offset_commits")
-    assert list(oc.sort_values("ts_ms").flag) == ["first", "rewind"]
+    assert sorted(zip(own.partition, own.generation, own.member_id, own.end_reason, strict=True)) == [
+        (0, 1, MEMBER, "revoked"), (1, 1, MEMBER, "revoked")]
+    oc = rundir.load_table(out, "offset_commits").sort_values("ts_ms")
+    assert list(zip(oc.offset, oc.flag, oc.generation, strict=True)) == [(10, "first", 1), (5, "rewind", 1)]
+    gaps = rundir.load_table(out, "heartbeat_gaps")
+    (hb,) = gaps[gaps.kind == "heartbeat"].itertuples()
+    assert (hb.gap_ms, bool(hb.exceeded), list(hb.evidence)) == (55_000, True, [f"{src}:5", f"{src}:11"])
+    fi = rundir.load_table(out, "findings")
+    assert sorted(zip(fi.group_id, fi.kind, fi.severity, strict=True)) == [
+        ("g1", "offset_rewind", "medium"), ("other", "unexplained", "low")]
+    assert fi[fi.kind == "offset_rewind"].title.iat[0] == "t-0: offsets 5-9 processed again (5 records)"
     for t in schemas.TABLES:
         assert list(rundir.load_table(out, t).columns) == schemas.columns(t)
     s = man["summary"]
-    assert (s["groups"], s["generations"], s["findings_by_severity"]) == (2, 2, {"info": 2})
+    assert (s["groups"], s["generations"], s["findings_by_severity"]) == (2, 2, {"medium": 1, "low": 1})
 
 
 @pytest.mark.spark

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.spark.conftest import client, write
-from tests.spark.standin_parsers import CANDIDATE_REGEX
+from parsers import CANDIDATE_REGEX
+from tests.spark.conftest import ABSTRACT_COORDINATOR, client, write
 
 pytestmark = pytest.mark.spark
 
@@ -22,11 +22,11 @@ def test_line_numbers_exact_across_splits_and_gzip(spark, small_splits, tmp_path
 
     big = []
     for i in range(400):
-        big.append(f"2024-05-01 10:00:{i % 60:02d},000 INFO noise line number {i} " + "x" * (i % 37))
+        big.append(f"[2024-05-01 10:00:{i % 60:02d},000] INFO Processed batch {i} " + "x" * (i % 37) + " (com.acme.App)")
         if i % 7 == 0:
-            big.append(client(f"10:00:{i % 60:02d},500", f"Committed offset {i} for partition t-0"))
+            big.append(client(f"10:00:{i % 60:02d},500", f"Committed offset {i} for partition t-0", level="DEBUG"))
         if i % 50 == 0:
-            big.append("\tat org.apache.kafka.Some.frame(Some.java:1)")
+            big.append("\tat org.apache.kafka.clients.consumer.KafkaConsumer.poll(KafkaConsumer.java:1)")
     plain = write(tmp_path / "a.log", big)
     gz = write(tmp_path / "b.log.gz", big[:150], gz=True)
     blocks = lines.read_blocks(spark, [str(plain), str(gz)], CANDIDATE_REGEX)
@@ -51,8 +51,10 @@ def test_leading_continuations_join_the_previous_split(spark, small_splits, tmp_
     """A stack trace cut by a split boundary is parsed with its head line (same unit)."""
     from pipeline.spark import lines
 
-    rows = [client("10:00:00,000", "Rebalance failed.")] + [f"\tat frame.number{i}(X.java:{i})" for i in range(200)]
-    rows += [client("10:00:01,000", "Received successful Heartbeat response")]
+    rows = [client("10:00:00,000", "Rebalance failed.", logger=ABSTRACT_COORDINATOR),
+            "org.apache.kafka.common.errors.RebalanceInProgressException: The group is rebalancing, so a rejoin is needed."]
+    rows += [f"\tat org.apache.kafka.Frame.number{i}(Frame.java:{i})" for i in range(199)]
+    rows += [client("10:00:01,000", "Received successful Heartbeat response", level="DEBUG", logger=ABSTRACT_COORDINATOR)]
     path = write(tmp_path / "trace.log", rows)
     blocks = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
     try:
@@ -67,8 +69,9 @@ def test_leading_continuations_join_the_previous_split(spark, small_splits, tmp_
 def test_overlong_candidate_is_cut_but_counted(spark, tmp_path):
     from pipeline.spark import lines
 
-    long_line = client("10:00:00,000", "Committed offset 1 for partition t-0 " + "y" * (lines.MAX_LINE_CHARS + 10))
-    path = write(tmp_path / "long.log", ["noise", long_line])
+    long_line = client("10:00:00,000", "Committed offset 1 for partition t-0 " + "y" * (lines.MAX_LINE_CHARS + 10),
+                       level="DEBUG")
+    path = write(tmp_path / "long.log", ["[2024-05-01 09:59:59,000] INFO Started App (com.acme.App)", long_line])
     blocks = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
     try:
         (r,) = lines.candidates(blocks).collect()
@@ -99,13 +102,7 @@ def test_fast_regex_matches_the_same_lines(which, shared_dir):
 
     from pipeline.spark.lines import fast_regex
 
-    if which == "parsers":
-        parsers = pytest.importorskip("parsers")
-        if not hasattr(parsers, "CANDIDATE_REGEX"):
-            pytest.skip("the parsers package has not landed yet")
-        regex = parsers.CANDIDATE_REGEX
-    else:
-        regex = REAL_LIKE
+    regex = CANDIDATE_REGEX if which == "parsers" else REAL_LIKE
     fast = fast_regex(regex)
     assert fast != regex and len(fast) < len(regex) + 40
     a, b = re.compile(regex), re.compile(fast)
