@@ -68,39 +68,13 @@ def overlapping(frame: pd.DataFrame, start: str, end: str, since: int | None, un
     return frame[mask]
 
 
-def bucket_downsample(frame: pd.DataFrame, time_col: str, keys: list[str], max_points: int,
-                      keep: pd.Series | None = None) -> pd.DataFrame:
-    """At most about `max_points` rows: per key, one row per time bucket (the first), with `count`.
-
-    Rows flagged in `keep` (exceeded gaps, rewinds ...) always survive, so sparse facts are never
-    hidden by density. Small frames come back unchanged with count 1.
-    """
-    frame = frame.copy()
-    frame["count"] = 1
+def _buckets(frame: pd.DataFrame, time_col: str, keys: list[str], max_points: int,
+             keep: pd.Series | None) -> tuple[pd.DataFrame, pd.DataFrame, list[str]] | None:
+    """Split a frame too dense to draw into the rows to keep as they are and the rest, tagged with a
+    time bucket (`_bucket`) and each bucket's row count; None when it is small enough already."""
     if len(frame) <= max_points or frame.empty:
-        return frame
-    kept = frame[keep.reindex(frame.index, fill_value=False)] if keep is not None else frame.iloc[0:0]
-    rest = frame.drop(kept.index)
-    n_keys = max(1, rest.groupby(keys, dropna=False).ngroups if keys else 1)
-    buckets = max(10, (max_points - len(kept)) // n_keys)
-    t = rest[time_col].astype("int64")
-    lo, hi = int(t.min()), int(t.max())
-    width = max(1, (hi - lo) // buckets + 1)
-    rest = rest.assign(_bucket=(t - lo) // width)
-    group_cols = [*keys, "_bucket"]
-    counts = rest.groupby(group_cols, dropna=False)[time_col].transform("size")
-    rest = rest.assign(count=counts)
-    first = rest.drop_duplicates(subset=group_cols, keep="first").drop(columns="_bucket")
-    return pd.concat([kept, first]).sort_values(time_col, kind="stable")
-
-
-def max_downsample(frame: pd.DataFrame, time_col: str, value_col: str, keys: list[str], max_points: int,
-                   keep: pd.Series | None = None) -> pd.DataFrame:
-    """Like `bucket_downsample` but keeps each bucket's largest value (peaks are what matter)."""
-    frame = frame.copy()
-    frame["count"] = 1
-    if len(frame) <= max_points or frame.empty:
-        return frame
+        return None
+    frame = frame.assign(count=1)
     kept = frame[keep.reindex(frame.index, fill_value=False)] if keep is not None else frame.iloc[0:0]
     rest = frame.drop(kept.index)
     n_keys = max(1, rest.groupby(keys, dropna=False).ngroups if keys else 1)
@@ -111,6 +85,31 @@ def max_downsample(frame: pd.DataFrame, time_col: str, value_col: str, keys: lis
     rest = rest.assign(_bucket=(t - lo) // width)
     group_cols = [*keys, "_bucket"]
     rest = rest.assign(count=rest.groupby(group_cols, dropna=False)[time_col].transform("size"))
+    return kept, rest, group_cols
+
+
+def bucket_downsample(frame: pd.DataFrame, time_col: str, keys: list[str], max_points: int,
+                      keep: pd.Series | None = None) -> pd.DataFrame:
+    """At most about `max_points` rows: per key, one row per time bucket (the first), with `count`.
+
+    Rows flagged in `keep` (exceeded gaps, rewinds ...) always survive, so sparse facts are never
+    hidden by density. Small frames come back unchanged with count 1.
+    """
+    split = _buckets(frame, time_col, keys, max_points, keep)
+    if split is None:
+        return frame.assign(count=1)
+    kept, rest, group_cols = split
+    first = rest.drop_duplicates(subset=group_cols, keep="first").drop(columns="_bucket")
+    return pd.concat([kept, first]).sort_values(time_col, kind="stable")
+
+
+def max_downsample(frame: pd.DataFrame, time_col: str, value_col: str, keys: list[str], max_points: int,
+                   keep: pd.Series | None = None) -> pd.DataFrame:
+    """Like `bucket_downsample` but keeps each bucket's largest value (peaks are what matter)."""
+    split = _buckets(frame, time_col, keys, max_points, keep)
+    if split is None:
+        return frame.assign(count=1)
+    kept, rest, group_cols = split
     peaks = rest.sort_values(value_col, ascending=False, kind="stable").drop_duplicates(subset=group_cols)
     return pd.concat([kept, peaks.drop(columns="_bucket")]).sort_values(time_col, kind="stable")
 
