@@ -191,9 +191,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
 
     with progress.stage("timeline"):
         events = scoped.persist()
-        timeline, offsets = replay_stage.timeline(events)
-        timeline = timeline.persist()
-        offset_rows = {r["source"]: int(r["offset_ms"]) for r in offsets.collect()}   # one row per skewed file
+        timeline, offset_rows = replay_stage.timeline(events)   # offsets: one per skewed file
+        timeline = timeline if timeline is events else timeline.persist()
         for src, off in offset_rows.items():
             progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
 
@@ -211,8 +210,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     with progress.stage("replay"):
         try:
             replay_mod = importlib.import_module(opts.replay_module)
-            if not hasattr(replay_mod, "replay_group_frame"):
-                raise AttributeError(f"{opts.replay_module} has no replay_group_frame")
+            if not hasattr(replay_mod, "replay_group_rows"):
+                raise AttributeError(f"{opts.replay_module} has no replay_group_rows")
         except (ImportError, AttributeError) as exc:
             replay_mod = None
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
