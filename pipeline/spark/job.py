@@ -16,6 +16,7 @@ from typing import Any
 from pipeline import schemas
 from pipeline.rundir import write_manifest
 from pipeline.spark import inputs as inputs_mod
+from pipeline.spark import lines as lines_mod
 from pipeline.spark import manifest as manifest_mod
 from pipeline.spark import write as write_mod
 from pipeline.spark.progress import Progress
@@ -49,16 +50,6 @@ class IngestOptions:
 
 class IngestError(Exception):
     """A clear one-line problem with the user's inputs or target."""
-
-
-def spark_path(spark, uri: str) -> str:
-    """The string Spark puts in `_metadata.file_path` for this file (qualified, URL-encoded)."""
-    jvm = spark._jvm
-    p = jvm.org.apache.hadoop.fs.Path(uri)
-    q = p.getFileSystem(spark._jsc.hadoopConfiguration()).makeQualified(p)
-    s = jvm.org.apache.spark.paths.SparkPath.fromPath(q).urlEncoded()
-    # the file index lists local files as file:/x, makeQualified gives file:///x
-    return "file:/" + s[len("file:///"):] if s.startswith("file:///") else s
 
 
 def sniff_formats(files: list[inputs_mod.InputFile], mod: Any, layout: str | None) -> None:
@@ -109,7 +100,7 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
             pmod = importlib.import_module(opts.parsers_module)
             sniff_formats(files, pmod, opts.layout)
             for f in files:
-                f.spath = spark_path(spark, f.uri) if f.readable else None
+                f.spath = lines_mod.spark_path(spark, f.uri) if f.readable else None
             readable = [f for f in files if f.readable]
             progress.say(f"  {len(files)} files, {len(readable)} to read, "
                          f"{sum(f.size for f in readable) / 1e6:.1f} MB")
@@ -152,6 +143,9 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
                     warnings.append(f"Spark read a file not in the input list: {r['spath']}")
                     continue
                 counts[f.source].update(lines_read=int(r["lines_read"]), candidates=int(r["candidates"]))
+                if r["problems"]:
+                    f.problems.append(r["problems"])
+                    warnings.append(f"{f.source}: {r['problems']}")
         with progress.stage("parse"):
             formats = {f.spath: (f.source, f.kind, f.layout) for f in readable}
             outcomes = parse_stage.parse_candidates(

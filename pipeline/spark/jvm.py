@@ -24,9 +24,12 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-SOURCE = Path(__file__).with_name("jvm") / "CandidateFilter.java"
+SOURCES = tuple(sorted((Path(__file__).with_name("jvm")).glob("*.java")))
 CLASS_NAME = "coordscope.spark.CandidateFilter"
+SCANNER_CLASS = "coordscope.spark.SplitScanner"
 UDF_NAME = "coordscope_candidate"
+SCAN_UDF_NAME = "coordscope_scan_split"
+SCAN_RESULT_DDL = "n_lines bigint, problem string, cands array<struct<idx: bigint, value: string, chars: int>>"
 
 
 class JarUnavailable(RuntimeError):
@@ -48,13 +51,13 @@ def _javac() -> str | None:
     return shutil.which("javac")
 
 
-def _spark_api_jar() -> str:
+def _spark_classpath() -> str:
     import pyspark
 
-    jars = sorted(glob.glob(os.path.join(os.path.dirname(pyspark.__file__), "jars", "spark-sql-api_*.jar")))
-    if not jars:
-        raise JarUnavailable("the pyspark install has no spark-sql-api jar to compile against")
-    return jars[0]
+    jars = os.path.join(os.path.dirname(pyspark.__file__), "jars")
+    if not glob.glob(os.path.join(jars, "spark-sql-api_*.jar")):
+        raise JarUnavailable(f"the pyspark install has no Spark jars to compile against (looked in {jars})")
+    return os.path.join(jars, "*")
 
 
 def jar_path() -> Path:
@@ -62,20 +65,22 @@ def jar_path() -> Path:
 
     Raises JarUnavailable with a one-line reason when it cannot be built.
     """
-    source = SOURCE.read_bytes()
-    digest = hashlib.sha256(source).hexdigest()[:16]
+    h = hashlib.sha256()
+    for src in SOURCES:
+        h.update(src.name.encode() + b"\0" + src.read_bytes())
+    digest = h.hexdigest()[:16]
     target = cache_dir() / f"coordscope-spark-{digest}.jar"
     if target.exists():
         return target
     javac = _javac()
     if javac is None:
         raise JarUnavailable("no javac on PATH or JAVA_HOME (install openjdk-17-jdk-headless)")
-    api = _spark_api_jar()
+    classpath = _spark_classpath()
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         classes = Path(tmp) / "classes"
         proc = subprocess.run(
-            [javac, "--release", "17", "-nowarn", "-cp", api, "-d", str(classes), str(SOURCE)],
+            [javac, "--release", "17", "-nowarn", "-cp", classpath, "-d", str(classes), *map(str, SOURCES)],
             capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:
             raise JarUnavailable(f"javac failed: {(proc.stderr or proc.stdout).strip()[:300]}")
@@ -104,22 +109,41 @@ def split_candidate_regex(regex: str) -> tuple[list[str], str, bool] | None:
     return words, java_flavour("|".join(rest)), anchored
 
 
-def register_candidate_filter(spark, regex: str) -> bool:
-    """Register `coordscope_candidate(binary) -> boolean` for `regex`; False when the class is not on
-    the session's classpath or the regex has no literal-words shape (the caller then uses rlike)."""
+def _new_filter(spark, regex: str):
+    """A JVM CandidateFilter for `regex`, or None when the class is not on the session's classpath
+    or the regex has no literal-words shape (the caller then uses rlike)."""
     shape = split_candidate_regex(regex)
     if shape is None:
-        return False
+        return None
     words, rest, anchored = shape
     jvm = spark._jvm
     try:
-        cls = jvm.java.lang.Class.forName(CLASS_NAME, True, jvm.java.lang.Thread.currentThread().getContextClassLoader())
+        jvm.java.lang.Class.forName(CLASS_NAME, True, jvm.java.lang.Thread.currentThread().getContextClassLoader())
     except Exception:   # py4j wraps ClassNotFoundException: the jar is not on this session
-        return False
-    del cls
+        return None
     arr = spark.sparkContext._gateway.new_array(jvm.java.lang.String, len(words))
     for i, w in enumerate(words):
         arr[i] = w
-    udf = getattr(jvm, CLASS_NAME)(arr, rest, anchored)
-    spark._jsparkSession.udf().register(UDF_NAME, udf, jvm.org.apache.spark.sql.types.DataTypes.BooleanType)
+    return getattr(jvm, CLASS_NAME)(arr, rest, anchored)
+
+
+def register_candidate_filter(spark, regex: str) -> bool:
+    """Register `coordscope_candidate(binary) -> boolean` for `regex`; False when unavailable."""
+    f = _new_filter(spark, regex)
+    if f is None:
+        return False
+    spark._jsparkSession.udf().register(UDF_NAME, f, spark._jvm.org.apache.spark.sql.types.DataTypes.BooleanType)
+    return True
+
+
+def register_split_scanner(spark, regex: str, max_chars: int) -> bool:
+    """Register `coordscope_scan_split(uri, start, length, all_lines) -> SCAN_RESULT_DDL` (see
+    jvm/SplitScanner.java); False when unavailable."""
+    f = _new_filter(spark, regex)
+    if f is None:
+        return False
+    jvm = spark._jvm
+    scanner = getattr(jvm, SCANNER_CLASS)(f, max_chars)
+    result = jvm.org.apache.spark.sql.types.DataType.fromDDL(SCAN_RESULT_DDL)
+    spark._jsparkSession.udf().register(SCAN_UDF_NAME, scanner, result)
     return True

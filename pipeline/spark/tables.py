@@ -62,16 +62,21 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
     kind=log: between any two coordinator lines of the client, against max.poll.interval.ms
     (both as printed in the client's ConsumerConfig block, else Kafka's defaults for its version).
     """
+    # narrow first: only these columns travel through the window shuffles (the printed settings
+    # are taken out of extra_json here, so the JSON text does not travel)
+    printed = {col: F.when(F.col("kind") == "client_config",
+                           F.get_json_object("extra_json", f"$.settings['{key}']").cast("bigint")).alias(col)
+               for col, key in (("printed_session", "session.timeout.ms"), ("printed_poll", "max.poll.interval.ms"))}
     client = with_member_context(
         events.where((F.col("side") == "client") & F.col("group_id").isNotNull() & F.col("client_id").isNotNull()
                      & F.col("ts_ms").isNotNull())
+        .select(*_client_key(), "ts_ms", "line_no", "kind", "member_id", "generation", "kafka_version_hint",
+                *printed.values())
     )
     # the limits the consumer printed in its ConsumerConfig block win over the version defaults
     upto = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no").rowsBetween(Window.unboundedPreceding, 0)
-    for col, key in (("cfg_session", "session.timeout.ms"), ("cfg_poll", "max.poll.interval.ms")):
-        printed = F.when(F.col("kind") == "client_config",
-                         F.get_json_object("extra_json", f"$.settings['{key}']").cast("bigint"))
-        client = client.withColumn(col, F.last(printed, ignorenulls=True).over(upto))
+    for col, src in (("cfg_session", "printed_session"), ("cfg_poll", "printed_poll")):
+        client = client.withColumn(col, F.last(src, ignorenulls=True).over(upto))
 
     def gaps(df: DataFrame, kind: str, limit: Column) -> DataFrame:
         w = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no")
@@ -94,7 +99,8 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
 def offset_commits(events: DataFrame) -> DataFrame:
     """Commit history per group/topic/partition and side (client log vs offsets dump), with flags:
     first | commit | rewind (offset went back) | skip (jump far beyond the usual step) | reset."""
-    ctx = with_member_context(events.where(F.col("group_id").isNotNull()))
+    ctx = with_member_context(events.where(F.col("group_id").isNotNull()).select(
+        *_client_key(), "topic", "partition", "side", "ts_ms", "line_no", "kind", "offset", "member_id", "generation"))
     c = ctx.where(F.col("kind").isin(*COMMIT_KINDS) & F.col("topic").isNotNull() & F.col("partition").isNotNull()
                   & F.col("offset").isNotNull())
     key = ["group_id", "topic", "partition", "side"]
@@ -122,7 +128,8 @@ def ownership(events: DataFrame) -> DataFrame:
     owned from `partitions_assigned` until the same client revokes or loses it, leaves the group
     (leave_group, fenced, poll timeout, generation reset) or its log ends."""
     client = with_member_context(events.where((F.col("side") == "client") & F.col("group_id").isNotNull()
-                                              & F.col("ts_ms").isNotNull()))
+                                              & F.col("ts_ms").isNotNull()).select(
+        *_client_key(), "ts_ms", "line_no", "kind", "member_id", "generation", "partitions"))
     moves = client.where(F.col("kind").isin(*(OWNERSHIP_START + OWNERSHIP_END)) & F.col("partitions").isNotNull())
     moves = moves.select(*_client_key(), "ts_ms", "line_no", "kind", "ctx_member", "ctx_generation",
                          F.explode("partitions").alias("tp"), evidence().alias("ev"))

@@ -170,3 +170,61 @@ def test_java_flavour_keeps_python_whitespace():
 
     assert java_flavour(r"^\s|[^\s]x|[\w.\-]+\s*\| ") == r"^[\s\x1c-\x1f]|[^\s\x1c-\x1f]x|[\w.\-]+[\s\x1c-\x1f]*\| "
     assert java_flavour(r"a\\s") == r"a\\s"          # an escaped backslash then s: not \s
+
+
+def _hadoop_lines(data: bytes) -> list[str]:
+    """Lines as Hadoop's LineRecordReader (and Python's universal newlines) cut them."""
+    import re
+
+    text = data.decode("utf-8", errors="replace")
+    parts = re.split(r"\r\n|\r|\n", text)
+    return parts[:-1] if parts and parts[-1] == "" else parts
+
+
+@pytest.mark.parametrize("split_bytes", ["7", "13", "64", "100000"])
+def test_split_scanner_cuts_lines_like_hadoop_at_every_boundary(spark, tmp_path, split_bytes):
+    """CRLF, CR and LF endings, CRLF cut by a split boundary, empty lines, no final newline,
+    multi-byte characters: the same lines and line numbers as a whole-file read, for split sizes
+    that put boundaries everywhere."""
+    import re
+
+    from pipeline.spark import lines
+
+    body = ("a group x\r\nplain\rb Coordinator\n\n\r\nünï group\r\n" * 9 + "tail group").encode()
+    path = tmp_path / "endings.log"
+    path.write_bytes(body)
+    old = spark.conf.get("spark.sql.files.maxPartitionBytes")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", split_bytes)
+    try:
+        scan = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+        assert scan.filter == "java"
+        (counts,) = lines.file_counts(scan).collect()
+        got = sorted((r["line_no"], r["value"]) for r in lines.candidates(scan).collect())
+        scan.unpersist()
+    finally:
+        spark.conf.set("spark.sql.files.maxPartitionBytes", old)
+    expected_lines = _hadoop_lines(body)
+    rx = re.compile(CANDIDATE_REGEX)
+    assert counts["lines_read"] == len(expected_lines)
+    assert got == [(i, ln) for i, ln in enumerate(expected_lines, 1) if rx.search(ln)]
+    assert counts["splits"] == (1 if split_bytes == "100000" else -(-len(body) // int(split_bytes)))
+
+
+def test_truncated_gzip_keeps_the_lines_before_the_damage_and_says_so(spark, tmp_path):
+    import gzip
+
+    from pipeline.spark import lines
+
+    rows = [f"[2024-05-01 10:00:00,000] INFO line {i} of group g (x)" for i in range(5000)]
+    data = gzip.compress(("\n".join(rows) + "\n").encode())
+    path = tmp_path / "cut.log.gz"
+    path.write_bytes(data[: len(data) // 2])
+    scan = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+    try:
+        (counts,) = lines.file_counts(scan).collect()
+        got = [r["line_no"] for r in lines.candidates(scan).collect()]
+    finally:
+        scan.unpersist()
+    assert 0 < counts["lines_read"] < 5000
+    assert sorted(got) == list(range(1, counts["lines_read"] + 1))
+    assert "reading stopped early" in counts["problems"] and f"{counts['lines_read']} lines" in counts["problems"]

@@ -24,10 +24,11 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
     private final String[] words;
     private final String rest;
     private final boolean anchored;
-    private transient int[] delta;       // state * width + byte class -> next state
-    private transient boolean[] accept;  // some word ends in this state (through failure links)
-    private transient byte[] classOf;    // byte -> class (0 = byte in no word)
-    private transient int width;
+    // package-private: SplitScanner walks the automaton inline over its read buffer
+    transient int[] delta;       // state * width + byte class -> next state
+    transient boolean[] accept;  // some word ends in this state (through failure links)
+    transient byte[] classOf;    // byte -> class (0 = byte in no word)
+    transient int width;
     private transient Pattern start;
 
     /**
@@ -105,6 +106,13 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         start = rest == null || rest.isEmpty() ? null : Pattern.compile(rest, Pattern.UNICODE_CHARACTER_CLASS);
     }
 
+    /** The non-word alternatives on a line held as UTF-8 bytes a[off, off + len). */
+    boolean restMatches(byte[] a, int off, int len) {
+        if (start == null) return false;
+        java.util.regex.Matcher m = start.matcher(new String(a, off, len, StandardCharsets.UTF_8));
+        return anchored ? m.lookingAt() : m.find();
+    }
+
     @Override
     public Boolean call(byte[] line) {
         if (line == null) return Boolean.FALSE;
@@ -117,10 +125,8 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
             s = d[s * w + cls[b & 0xff]];
             if (acc[s]) return Boolean.TRUE;
         }
-        if (start == null) return Boolean.FALSE;
         // decoded as rlike sees it (UTF8String.toString); lookingAt when every alternative is
         // anchored, which spares find()'s attempt at every later position
-        java.util.regex.Matcher m = start.matcher(new String(line, StandardCharsets.UTF_8));
-        return anchored ? m.lookingAt() : m.find();
+        return restMatches(line, 0, line.length);
     }
 }
