@@ -154,26 +154,38 @@ def events_from_frame(pdf: Any) -> list[Event]:
 
 def events_from_arrow(table: Any) -> list[Event]:
     """Rows of the `events` table (a pyarrow Table or RecordBatch) -> Events, sorted as the
-    timeline is (time with unknown times first, file, line). Column by column: no pandas."""
+    timeline is (time with unknown times first, file, line). Column by column: no pandas.
+
+    Equal `extra_json` texts share one decoded dict (a group's heartbeat lines all carry the same
+    few): nothing downstream mutates an event's `extra` (Event is frozen; copies are made with
+    dataclasses.replace).
+    """
     from parsers.fast_event import make_event
 
     names = [c for c in schemas.columns("events") if c in table.schema.names]
-    cols = {c: table.column(c).to_pylist() for c in names}
     n = table.num_rows
     empty: list[Any] = [None] * n
-    source, line_no, side, kind, raw, ts_ms, extra_json, partitions = (
-        cols.get(c, empty) for c in ("source", "line_no", "side", "kind", "raw", "ts_ms", "extra_json", "partitions"))
+    cols = {c: table.column(c).to_pylist() for c in names}
     optional = [c for c in names if c in _OPTIONAL_EVENT_FIELDS]
-    opt_cols = [cols[c] for c in optional]
+    extras: dict[str | None, dict[str, Any]] = {}
     out: list[Event] = []
-    for i in range(n):
-        f = {name: col[i] for name, col in zip(optional, opt_cols, strict=True)}
-        if partitions[i] is not None:
-            f["partitions"] = tuple(str(p) for p in partitions[i])
-        out.append(make_event(source[i] or "?", line_no[i] or 0, side[i] or "client", kind[i] or "unparsed",
-                              raw[i] or "", ts_ms[i], _extra(extra_json[i]), f))
-    out.sort(key=lambda e: (e.ts_ms is not None, e.ts_ms or 0, e.source, e.line_no))
+    rows = zip(*(cols.get(c, empty) for c in ("source", "line_no", "side", "kind", "raw", "ts_ms", "extra_json",
+                                               "partitions")), *(cols[c] for c in optional), strict=True)
+    for source, line_no, side, kind, raw, ts_ms, extra_json, parts, *values in rows:
+        f = dict(zip(optional, values, strict=True))
+        if parts is not None:
+            f["partitions"] = tuple(str(p) for p in parts)
+        extra = extras.get(extra_json)
+        if extra is None:
+            extra = extras[extra_json] = _extra(extra_json)
+        out.append(make_event(source or "?", line_no or 0, side or "client", kind or "unparsed",
+                              raw or "", ts_ms, extra, f))
+    out.sort(key=_timeline_order)
     return out
+
+
+def _timeline_order(e: Event) -> tuple[bool, int, str, int]:
+    return (e.ts_ms is not None, e.ts_ms or 0, e.source, e.line_no)
 
 
 def _extra(text: str | None) -> dict[str, Any]:

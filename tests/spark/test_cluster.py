@@ -129,6 +129,8 @@ def test_cluster_run_equals_local_run(standalone, spark, repo_root, tmp_path):
     man = rundir.load_manifest(out)
     assert man["master"] == standalone
     assert man["accounting"] == local_man["accounting"] and man["summary"] == local_man["summary"]
+    # the Java scanner ran on the worker: spark.jars shipped the coordscope jar to its executor
+    assert man["candidate_filter"] == local_man["candidate_filter"] == "java"
     for t in schemas.TABLES:
         a, b = rundir.load_table(local_out, t), rundir.load_table(out, t)
         assert len(a) == len(b) == local_man["tables"][t], t

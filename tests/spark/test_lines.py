@@ -147,6 +147,32 @@ def test_java_filter_matches_the_same_lines(which, spark, shared_dir):
     assert [t for t, e, g in zip(texts, expected, got, strict=True) if e != g] == []
 
 
+@pytest.mark.parametrize("which", ["real_like", "parsers", "unanchored"])
+def test_split_scanner_keeps_the_same_lines(which, spark, shared_dir, tmp_path):
+    """The scanner's in-place matching (bytes viewed as chars, decoded only when a non-ASCII byte
+    is read) keeps exactly the lines the regex keeps."""
+    import re
+
+    from pipeline.spark import lines
+
+    regex = {"parsers": CANDIDATE_REGEX, "real_like": REAL_LIKE,
+             "unanchored": r"(?:Coordinator|group )|a.b|^\s|x\d+y|é\w"}[which]
+    texts = [t for t in _lines_to_check(shared_dir) + UNICODE + ["a~b", "x12y", "xy", "café", "éa", "ée"]
+             if not re.search(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", t)]   # one line each
+    path = tmp_path / "texts.log"
+    path.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    scan = lines.read_blocks(spark, [str(path)], regex)
+    try:
+        assert scan.filter == "java"
+        got = sorted((r["line_no"], r["value"]) for r in lines.candidates(scan).collect())
+    finally:
+        scan.unpersist()
+    rx = re.compile(regex)
+    expected = [(i, t) for i, t in enumerate(texts, 1) if rx.search(t)]
+    assert len(expected) > 100
+    assert got == expected
+
+
 def test_jar_is_built_once_and_reported(tmp_path, monkeypatch):
     from pipeline.spark import jvm
 

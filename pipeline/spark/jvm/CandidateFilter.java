@@ -113,6 +113,66 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         return anchored ? m.lookingAt() : m.find();
     }
 
+    /** A reusable matcher of the non-word alternatives for one thread (SplitScanner: per split). */
+    RestMatcher newRestMatcher() {
+        return new RestMatcher();
+    }
+
+    /**
+     * Matches lines in place, without decoding them: the regex reads the line's bytes as chars
+     * through a view. That is exact as long as it reads ASCII bytes only; the view notes any byte
+     * >= 0x80 it hands out, and then the line is matched again decoded (restMatches).
+     */
+    final class RestMatcher {
+        private final ByteView view = new ByteView();
+        private final java.util.regex.Matcher m = start == null ? null : start.matcher("");
+
+        boolean matches(byte[] a, int off, int len) {
+            if (m == null) return false;
+            view.set(a, off, len);
+            m.reset(view);
+            boolean r = anchored ? m.lookingAt() : m.find();
+            return view.high ? restMatches(a, off, len) : r;
+        }
+    }
+
+    private static final class ByteView implements CharSequence {
+        private byte[] a;
+        private int off;
+        private int len;
+        boolean high;
+
+        void set(byte[] a, int off, int len) {
+            this.a = a;
+            this.off = off;
+            this.len = len;
+            this.high = false;
+        }
+
+        @Override
+        public int length() {
+            return len;
+        }
+
+        @Override
+        public char charAt(int i) {
+            byte b = a[off + i];
+            if (b < 0) high = true;
+            return (char) (b & 0xff);
+        }
+
+        @Override
+        public CharSequence subSequence(int from, int to) {
+            for (int i = from; i < to; i++) charAt(i);
+            return new String(a, off + from, to - from, StandardCharsets.ISO_8859_1);
+        }
+
+        @Override
+        public String toString() {
+            return subSequence(0, len).toString();
+        }
+    }
+
     @Override
     public Boolean call(byte[] line) {
         if (line == null) return Boolean.FALSE;

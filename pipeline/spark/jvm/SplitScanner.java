@@ -91,6 +91,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         final int w = filter.width;
         final int keep = Math.max(maxChars, 1024) * KEEP_FACTOR;
         List<Row> cands = new ArrayList<>();
+        CandidateFilter.RestMatcher rest = filter.newRestMatcher();
         byte[] buf = new byte[BUFFER];
         byte[] carry = new byte[1024];   // the current line's bytes from earlier buffers
         int carried = 0;
@@ -151,7 +152,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
                 } else {
                     if (lineStartPos > end) break;       // this line belongs to the next split
                     lines++;
-                    finishLine(buf, lineStart, i, carry, carried, carriedChars, matched, allLines, lines - 1, cands);
+                    finishLine(buf, lineStart, i, carry, carried, carriedChars, matched || allLines, rest, lines - 1, cands);
                 }
                 afterCR = b == '\r';
                 carried = 0;
@@ -172,14 +173,14 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         // a last line without a line end
         if (!skipping && lineStartPos <= end && (carried > 0 || (n > 0 && i > lineStart))) {
             lines++;
-            finishLine(buf, lineStart, Math.max(i, lineStart), carry, carried, carriedChars, matched, allLines,
-                lines - 1, cands);
+            finishLine(buf, lineStart, Math.max(i, lineStart), carry, carried, carriedChars, matched || allLines,
+                rest, lines - 1, cands);
         }
         return RowFactory.create(lines, problem, cands);
     }
 
     private void finishLine(byte[] buf, int from, int to, byte[] carry, int carried, long carriedChars,
-                            boolean matched, boolean allLines, long idx, List<Row> cands) {
+                            boolean keep, CandidateFilter.RestMatcher rest, long idx, List<Row> cands) {
         byte[] a;
         int off;
         int len;
@@ -188,8 +189,8 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             off = from;
             len = to - from;
         } else {
-            int keep = Math.max(maxChars, 1024) * KEEP_FACTOR;
-            int take = Math.min(to - from, Math.max(keep - carried, 0));
+            int cap = Math.max(maxChars, 1024) * KEEP_FACTOR;
+            int take = Math.min(to - from, Math.max(cap - carried, 0));
             a = Arrays.copyOf(carry, carried + take);
             System.arraycopy(buf, from, a, carried, take);
             for (int k = from + take; k < to; k++) {
@@ -198,7 +199,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             off = 0;
             len = a.length;
         }
-        if (!(matched || allLines || filter.restMatches(a, off, len))) return;
+        if (!(keep || rest.matches(a, off, len))) return;
         String text = new String(a, off, len, StandardCharsets.UTF_8);
         long chars = text.codePointCount(0, text.length()) + carriedChars;
         if (chars > maxChars) {
