@@ -198,7 +198,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     with progress.stage("tables"):
         write_mod.write_table(tables.heartbeat_gaps(timeline), tmp_dir, "heartbeat_gaps")
         write_mod.write_table(tables.offset_commits(timeline), tmp_dir, "offset_commits")
-        observed_own = tables.ownership(timeline)
+        observed_cached = observed_own = tables.ownership(timeline).persist()   # read twice below
 
     raw = None
     with progress.stage("replay"):
@@ -226,8 +226,13 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         write_mod.write_table(own, tmp_dir, "ownership")
 
     with progress.stage("summary"):
-        for t in schemas.TABLES:
-            written[t] = spark.read.parquet(f"{tmp_dir}/{t}").count()
+        # row counts of every written table in one job (Parquet footers)
+        tagged = [spark.read.parquet(f"{tmp_dir}/{t}").select(F.lit(t).alias("table")) for t in schemas.TABLES]
+        union = tagged[0]
+        for more in tagged[1:]:
+            union = union.unionByName(more)
+        got = {r["table"]: int(r["count"]) for r in union.groupBy("table").count().collect()}
+        written.update({t: got.get(t, 0) for t in schemas.TABLES})
         gen = spark.read.parquet(f"{tmp_dir}/generations")
         fnd = spark.read.parquet(f"{tmp_dir}/findings")
         ev = spark.read.parquet(f"{tmp_dir}/events")
@@ -249,6 +254,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             outcomes.unpersist()
         events.unpersist()
         timeline.unpersist()
+        observed_cached.unpersist()
         if raw is not None:
             raw.unpersist()
 
