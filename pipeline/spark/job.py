@@ -25,7 +25,8 @@ DEFAULT_CONF = {
     # Splits of at most 32 MiB: more parallelism on big single files, and a bounded candidate
     # array per split in the read aggregate.
     "spark.sql.files.maxPartitionBytes": str(32 * 1024 * 1024),
-    # A truncated .gz keeps the lines before the damage instead of failing the job (reported).
+    # The rlike fallback reader: a truncated .gz keeps the lines before the damage instead of
+    # failing the job (the Java scanner reports where it stopped).
     "spark.sql.files.ignoreCorruptFiles": "true",
     "spark.sql.adaptive.enabled": "true",
 }
