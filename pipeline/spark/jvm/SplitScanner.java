@@ -53,17 +53,28 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         this.maxChars = maxChars;
     }
 
+    // One Hadoop configuration and codec factory per executor JVM: building them parses XML
+    // resources and scans codec classes, which would otherwise be paid by every split.
+    private static volatile Configuration conf;
+    private static volatile CompressionCodecFactory codecs;
+
     private static Configuration hadoopConf() {
-        SparkEnv env = SparkEnv.get();
-        return env != null ? SparkHadoopUtil.get().newConfiguration(env.conf()) : new Configuration();
+        Configuration c = conf;
+        if (c == null) {
+            SparkEnv env = SparkEnv.get();
+            c = env != null ? SparkHadoopUtil.get().newConfiguration(env.conf()) : new Configuration();
+            codecs = new CompressionCodecFactory(c);
+            conf = c;
+        }
+        return c;
     }
 
     @Override
     public Row call(String uri, Long start, Long length, Boolean allLines) throws IOException {
-        Configuration conf = hadoopConf();
+        Configuration hconf = hadoopConf();
         Path path = new Path(uri);
-        FileSystem fs = path.getFileSystem(conf);
-        CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(path);
+        FileSystem fs = path.getFileSystem(hconf);
+        CompressionCodec codec = codecs.getCodec(path);
         long begin = start == null ? 0 : start;
         long end;
         InputStream in;
