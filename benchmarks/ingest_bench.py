@@ -201,6 +201,7 @@ def main() -> int:
             "ratio_job": round(job_s / float(count_s), 2), "ratio_wall": round(ing_wall / bl_wall, 2),
             "baseline_peak_rss_mb": bl_rss // 1024, "ingest_peak_rss_mb": ing_rss // 1024,
             "events": man["summary"]["events"], "candidates": acc["candidates"], "adds_up": acc["adds_up"],
+            "candidate_filter": man.get("candidate_filter"),
             "stages_s": {k: v for k, v in man["timings_s"].items() if k != "total"},
         }
         rows.append(row)
