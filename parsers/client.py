@@ -523,8 +523,9 @@ MEMO_ENTRIES = 4096
 
 
 @lru_cache(maxsize=MEMO_ENTRIES)
-def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any]] | None:
-    """(rule name, kind, fields) for a message body; memoised, so callers copy `fields`."""
+def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """(rule name, kind, fields without "extra", extra + {"rule": name}) for a message body;
+    memoised, so callers copy both dicts (the reader's hot path copies `extra` as the event's)."""
     head = body.split("\n", 1)[0] if "\n" in body else body
     word = head.split(" ", 1)[0]
     found = None
@@ -540,7 +541,9 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
     hint = _VERSION_HINTS.get(rule.name)
     if hint:
         fields.setdefault("kafka_version_hint", hint)
-    return rule.name, kind, fields
+    extra = fields.pop("extra", None) or {}
+    extra["rule"] = rule.name
+    return rule.name, kind, fields, extra
 
 
 _KAFKA_LOGGER = re.compile(r"(?:org\.apache\.kafka|o\.a\.k|o\.a\.kafka|kafka|k|a\.k|utils|internals|distributed)\.")
@@ -587,7 +590,7 @@ def clear_memos() -> None:
 
     _parse_body.cache_clear()
     for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields,
-              values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields,
+              values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields, _prefix_dict,
               logger_class, timestamps._second_ms, timestamps._day_ms):
         f.cache_clear()
 
@@ -602,18 +605,60 @@ def parse_client(message: str, logger: str | None):
         if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
             return None
         return IGNORE
-    rule, kind, cached = res
+    rule, kind, cached, cached_extra = res
     if kind is None:
         return IGNORE
     fields = cached.copy()
-    if "extra" in fields:
-        fields["extra"] = fields["extra"].copy()
+    if len(cached_extra) > 1:
+        fields["extra"] = {k: v for k, v in cached_extra.items() if k != "rule"}
     for k, v in prefix:
         if k == "extra":
             fields.setdefault("extra", {}).update(v)
         elif k not in fields and k != "context":
             fields[k] = v
     return rule, kind, fields
+
+
+@lru_cache(maxsize=4096)
+def _prefix_dict(prefix: str) -> dict[str, Any] | None:
+    """The Event fields of a LogContext prefix ("context" left out), shared: callers copy it."""
+    pairs = _prefix_at(prefix)
+    return None if pairs is None else {k: v for k, v in pairs if k != "context"}
+
+
+_NO_FIELDS: dict[str, Any] = {}
+
+
+def parse_client_parts(message: str, logger: str | None):
+    """What the reader builds an Event from: (rule, kind, fields, extra) as fresh dicts, with the
+    rule name already in `extra` and no "extra" key in `fields` | IGNORE | None. The same result
+    as parse_client, with one dict merge per line on a memo hit instead of copies and a loop."""
+    if message[:1] == "[":
+        end = message.find("] ")
+        pf = _prefix_dict(message[: end + 2]) if end > 0 else None
+        if pf is None:
+            pf, body = _NO_FIELDS, message
+        else:
+            body = message[end + 2:]
+    elif message[:7] == "stream-":  # Streams prefixes carry `extra` too: the general path
+        res = parse_client(message, logger)
+        if type(res) is not tuple:
+            return res
+        rule, kind, fields = res
+        extra = fields.pop("extra", None) or {}
+        extra["rule"] = rule
+        return rule, kind, fields, extra
+    else:
+        pf, body = _NO_FIELDS, message
+    res = (_parse_body if len(body) <= MEMO_MAX else _parse_body.__wrapped__)(body, logger_class(logger))
+    if res is None:
+        if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
+            return None
+        return IGNORE
+    rule, kind, cached, extra = res
+    if kind is None:
+        return IGNORE
+    return rule, kind, {**pf, **cached}, extra.copy()
 
 
 def parse_client_message(message: str, logger: str | None) -> Match | Any | None:

@@ -397,15 +397,13 @@ class _LogParser:
             res: Any = broker.parse_broker_message(msg, logger)
             why = "no broker rule matched"
         else:
-            res = client.parse_client(msg, logger)
+            res = client.parse_client_parts(msg, logger)
             why = "no client rule matched"
-            if type(res) is tuple:  # hot path: (rule, kind, fields)
+            if type(res) is tuple:  # hot path: (rule, kind, fields, extra with the rule), fresh dicts
                 raw = p.lines if p.texts is None else p.lines + "\n" + "\n".join(p.texts)
                 if len(raw) > MAX_RAW:
                     raw = raw[:MAX_RAW]
-                rule, kind, f = res
-                extra = f.pop("extra", None) or {}
-                extra["rule"] = rule
+                _rule, kind, f, extra = res
                 if sp.level:
                     extra["level"] = sp.level
                 if sp.thread:

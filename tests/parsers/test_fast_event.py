@@ -41,3 +41,36 @@ def test_every_catalog_rule_yields_event_field_names_only(shared_dir):
             seen_rules.add(rule)
             assert set(fields) - {"extra"} <= KNOWN_FIELDS, (rule, sorted(fields))
     assert len(seen_rules) > len(ALL_RULES) // 2
+
+
+def test_reader_fast_path_agrees_with_parse_client(shared_dir):
+    """parse_client_parts (the reader's hot path: shared prefix dicts, memo entries split into fields
+    and extra) gives what parse_client gives, for every template, behind each prefix form, cold and
+    from the memo."""
+    from parsers.base import IGNORE
+    from parsers.client import clear_memos, parse_client_parts
+
+    path = shared_dir / "formats" / "kafka-coordinator-log-templates.tsv"
+    with path.open(encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh, delimiter="\t") if r["side"] == "client"]
+    prefixes = ("[Consumer clientId=c-1, groupId=g] ", "[Consumer instanceId=i-1, clientId=c-1, groupId=g] ",
+                "[Worker clientId=w-1, groupId=connect] ", "stream-thread [app-StreamThread-1] ", "[Not a prefix] ", "")
+    clear_memos()
+    parsed = 0
+    for _pass in range(2):  # cold, then memo hits
+        for r in rows:
+            body = render(r["template"], hole_fields(r["template"], r["notes"]))
+            for prefix in prefixes:
+                for logger in ("org.apache.kafka.clients.consumer.internals.ConsumerCoordinator", None):
+                    slow = parse_client(prefix + body, logger)
+                    fast = parse_client_parts(prefix + body, logger)
+                    if type(slow) is not tuple:
+                        assert fast is slow or (slow is IGNORE and fast is IGNORE), (prefix, body)
+                        continue
+                    rule, kind, fields = slow
+                    extra = fields.pop("extra", None) or {}
+                    extra["rule"] = rule
+                    assert fast[:2] == (rule, kind) and fast[2] == fields and fast[3] == extra, (prefix, body)
+                    assert list(fast[3]) == list(extra)  # same key order in Event.extra (JSON output)
+                    parsed += 1
+    assert parsed > 1000
