@@ -74,3 +74,17 @@ def test_reader_fast_path_agrees_with_parse_client(shared_dir):
                     assert list(fast[3]) == list(extra)  # same key order in Event.extra (JSON output)
                     parsed += 1
     assert parsed > 1000
+
+
+def test_fast_constructor_is_the_retyping_one_and_events_stay_frozen_and_hashable_by_value():
+    from parsers import fast_event
+
+    assert "_Unfrozen" in fast_event.make_event.__code__.co_varnames  # the layout self-check passed
+    assert fast_event._same_as_dataclass(fast_event._build_descriptors())  # the fallback is right too
+    ev = make_event("a.log", 1, "client", "heartbeat", "raw", None, {}, {"group_id": "g", "partitions": ("t-0",)})
+    assert type(ev) is Event and ev.__class__ is Event and ev.group_id == "g" and ev.member_id is None
+    for name in ("group_id", "kind", "extra"):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(ev, name, "x")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del ev.group_id
