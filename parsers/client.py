@@ -174,43 +174,50 @@ class _Combo:
             body = re.sub(r"\(\?P<(\w+)>", rf"(?P<r{i}__\1>", r.regex.pattern)
             alts.append(f"(?P<r{i}>{body})")
         rx = re.compile("|".join(alts), re.S)
-        # per rule: its decoding plan, (group number in the combined regex, handler, field key) for
-        # each placeholder with a handler, resolved once here instead of per line
-        plans: list[tuple[tuple[int, Any, str], ...]] = []
+        # per rule: its decoder, generated from its plan (group number in the combined regex,
+        # handler, field key for each placeholder with a handler) once here instead of a plan loop
+        # with a handler call per placeholder and line
+        decoders = []
         for i, r in enumerate(rules):
             plan = []
             for n in r.regex.groupindex:
                 h = _handler(n)
                 if h is not None:
                     plan.append((rx.groupindex[f"r{i}__{n}"], h, n))
-            plans.append(tuple(plan))
-        return rx, rules, plans, {f"r{i}": i for i in range(len(rules))}
+            decoders.append(_decoder(plan))
+        return rx, rules, decoders, {f"r{i}": i for i in range(len(rules))}
+
+    def locate(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any, Any] | None:
+        """(rule, match, decoder) of the rule that matches, or for the weak-logger fallback
+        (rule, None, groupdict); nothing decoded yet."""
+        multi = self.multi
+        if multi is not None and "\n" in full:
+            found = self._locate(multi, full, logger_cls)
+            if found is not None:
+                return found
+        single = self.single
+        return None if single is None else self._locate(single, head, logger_cls)
+
+    def _locate(self, combo: Any, text: str, logger_cls: str | None) -> tuple[Rule, Any, Any] | None:
+        rx, rules, decoders, index = combo
+        m = rx.match(text)
+        if m is None:
+            return None
+        idx = index[m.lastgroup]
+        r = rules[idx]
+        if r.weak_loggers and logger_cls not in r.weak_loggers:
+            # a near-empty template outside its logger: try the remaining rules one by one
+            found = self._find_slow(text, logger_cls, rules[idx + 1:])
+            return None if found is None else (found[0], None, found[1])
+        return r, m, decoders[idx]
 
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
         """(rule, decoded (fields, extra)) or, for the weak-logger fallback, (rule, groupdict)."""
-        for combo, text in ((self.multi, full), (self.single, head)):
-            if combo is None or (combo is self.multi and "\n" not in full):
-                continue
-            rx, rules, plans, index = combo
-            m = rx.match(text)
-            if m is None:
-                continue
-            idx = index[m.lastgroup]
-            r = rules[idx]
-            if r.weak_loggers and logger_cls not in r.weak_loggers:
-                # a near-empty template outside its logger: try the remaining rules one by one
-                found = self._find_slow(text, logger_cls, rules[idx + 1:])
-                if found is not None:
-                    return found
-                continue
-            fields: dict[str, Any] = {}
-            extra: dict[str, Any] = {}
-            for num, h, key in plans[idx]:
-                raw = m.group(num)
-                if raw is not None:
-                    h(raw.strip(), fields, extra, key)
-            return r, (fields, extra)
-        return None
+        found = self.locate(head, full, logger_cls)
+        if found is None:
+            return None
+        r, m, dec = found
+        return (r, dec) if m is None else (r, dec(m))
 
     @staticmethod
     def _find_slow(text: str, logger_cls: str | None, rules: list[Rule]) -> tuple[Rule, dict[str, str | None]] | None:
@@ -258,13 +265,17 @@ class _Bucket:
         if self.only is not None:
             return self.only.find(head, full, logger_cls)
         best = None
+        order = self.order
         for sig, combo in self.groups:
             if sig and sig not in head:
                 continue
-            found = combo.find(head, full, logger_cls)
-            if found is not None and (best is None or self.order[found[0].name] < self.order[best[0].name]):
+            found = combo.locate(head, full, logger_cls)
+            if found is not None and (best is None or order[found[0].name] < order[best[0].name]):
                 best = found
-        return best
+        if best is None:
+            return None
+        r, m, dec = best  # only the winner is decoded
+        return (r, dec) if m is None else (r, dec(m))
 
 
 
@@ -472,6 +483,29 @@ def _handler(key: str):
         "api": _h_extra_str, "request": _h_extra_str, "assignor": _h_extra_str, "topics": _h_extra_str,
     }
     return table.get(base)
+
+
+def _decoder(plan: list[tuple[int, Any, str]]):
+    """decode(match) -> (fields, extra) for one rule: its handlers called in plan order, the
+    commonest two (ints, plain strings) written inline."""
+    ns: dict[str, Any] = {}
+    lines = ["def decode(m):", "    fields = {}", "    extra = {}"]
+    if plan:
+        nums = ", ".join(str(num) for num, _h, _k in plan)
+        lines.append(f"    raws = m.group({nums}){',' if len(plan) == 1 else ''}")
+    for j, (_num, h, key) in enumerate(plan):
+        lines += [f"    raw = raws[{j}]", "    if raw is not None:", "        text = raw.strip()"]
+        if h is _h_int:
+            lines += ["        try:", f"            fields[{key!r}] = int(text)", "        except ValueError:",
+                      "            pass"]
+        elif h is _h_str:
+            lines += ["        if text and text not in ('...', 'null'):", f"            fields[{key!r}] = text"]
+        else:
+            ns[f"_h{j}"] = h
+            lines.append(f"        _h{j}(text, fields, extra, {key!r})")
+    lines.append("    return fields, extra")
+    exec("\n".join(lines), ns)  # noqa: S102 - generated from the rule's own placeholder names
+    return ns["decode"]
 
 
 _HANDLERS: dict[str, Any] = {}  # placeholder name -> handler (or None), filled on first sight
