@@ -257,21 +257,29 @@ class _Bucket:
         by_sig: dict[str, list[Rule]] = {}
         for r in rules:
             by_sig.setdefault(_signature(r) if len(rules) > 8 else "", []).append(r)
-        self.groups = [(sig, _Combo(rs)) for sig, rs in by_sig.items()]
+        # (first rule's position, signature, combo), by position: once a rule matched, the groups
+        # whose rules all come after it cannot win and are not asked
+        self.groups = sorted(((self.order[rs[0].name], sig, _Combo(rs)) for sig, rs in by_sig.items()),
+                             key=lambda g: g[0])
         # most buckets are one group without a signature: their combo is asked directly
-        self.only = self.groups[0][1] if len(self.groups) == 1 and not self.groups[0][0] else None
+        self.only = self.groups[0][2] if len(self.groups) == 1 and not self.groups[0][1] else None
 
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
         if self.only is not None:
             return self.only.find(head, full, logger_cls)
         best = None
+        best_pos = len(self.order)
         order = self.order
-        for sig, combo in self.groups:
+        for first, sig, combo in self.groups:
+            if first > best_pos:
+                break
             if sig and sig not in head:
                 continue
             found = combo.locate(head, full, logger_cls)
-            if found is not None and (best is None or order[found[0].name] < order[best[0].name]):
-                best = found
+            if found is not None:
+                pos = order[found[0].name]
+                if pos < best_pos:
+                    best, best_pos = found, pos
         if best is None:
             return None
         r, m, dec = best  # only the winner is decoded
