@@ -91,7 +91,9 @@ HAND_RULES: tuple[Rule, ...] = (
          re.compile(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
 )
 
-# the new consumer's reasons (kafka-coordinator-reason-strings.tsv) that change what a line means
+# the kinds whose meaning a reason may change, and the new consumer's reasons
+# (kafka-coordinator-reason-strings.tsv) that change what a line means
+_REASON_RULE_KINDS = ("leave_group", "join_started", "generation_reset")
 _REASON_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"consumer poll timeout has expired", re.I), "poll_timeout"),
     (re.compile(r"rebalance failed due to"), "rebalance_failed"),
@@ -213,6 +215,18 @@ class _Combo:
 
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
         """(rule, decoded (fields, extra)) or, for the weak-logger fallback, (rule, groupdict)."""
+        if self.multi is None or "\n" not in full:  # the usual one-line case, written out
+            single = self.single
+            if single is None:
+                return None
+            rx, rules, decoders, index = single
+            m = rx.match(head)
+            if m is None:
+                return None
+            idx = index[m.lastgroup]
+            r = rules[idx]
+            if not r.weak_loggers or logger_cls in r.weak_loggers:
+                return r, decoders[idx](m)
         found = self.locate(head, full, logger_cls)
         if found is None:
             return None
@@ -516,6 +530,13 @@ def _decoder(plan: list[tuple[int, Any, str]]):
     return ns["decode"]
 
 
+def _reason_kind(kind: str | None, reason: str) -> str | None:
+    for rx, k in _REASON_KINDS:
+        if rx.search(reason):
+            return k
+    return kind
+
+
 _HANDLERS: dict[str, Any] = {}  # placeholder name -> handler (or None), filled on first sight
 _UNKNOWN = object()
 
@@ -538,11 +559,8 @@ def _fields_from(rule: Rule, groups: Any) -> tuple[str | None, dict[str, Any]]:
                 h(raw.strip(), fields, extra, key)
     kind = rule.kind
     reason = fields.get("reason")
-    if reason and kind in ("leave_group", "join_started", "generation_reset"):
-        for rx, k in _REASON_KINDS:
-            if rx.search(reason):
-                kind = k
-                break
+    if reason and kind in _REASON_RULE_KINDS:
+        kind = _reason_kind(kind, reason)
     if extra:
         fields["extra"] = extra
     return kind, fields
@@ -573,19 +591,27 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
     found = None
     bucket = _BUCKETS.get(word)
     if bucket is not None:
-        found = bucket.find(head, body, logger_cls)
+        only = bucket.only
+        found = only.find(head, body, logger_cls) if only is not None else bucket.find(head, body, logger_cls)
     if found is None:
         found = _GENERIC.find(head, body, logger_cls)
     if found is None:
         return None
     rule, groups = found
-    kind, fields = _fields_from(rule, groups)
-    hint = _VERSION_HINTS.get(rule.name)
+    if type(groups) is tuple:  # decoded by the rule's decoder (what _fields_from does, written out)
+        fields, extra = groups
+        kind = rule.kind
+        if kind in _REASON_RULE_KINDS and fields.get("reason"):
+            kind = _reason_kind(kind, fields["reason"])
+    else:
+        kind, fields = _fields_from(rule, groups)
+        extra = fields.pop("extra", None) or {}
+    name = rule.name
+    hint = _VERSION_HINTS.get(name)
     if hint:
         fields.setdefault("kafka_version_hint", hint)
-    extra = fields.pop("extra", None) or {}
-    extra["rule"] = rule.name
-    return rule.name, kind, fields, extra
+    extra["rule"] = name
+    return name, kind, fields, extra
 
 
 _KAFKA_LOGGER = re.compile(r"(?:org\.apache\.kafka|o\.a\.k|o\.a\.kafka|kafka|k|a\.k|utils|internals|distributed)\.")
