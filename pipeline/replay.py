@@ -152,6 +152,51 @@ def events_from_frame(pdf: Any) -> list[Event]:
     return out
 
 
+def events_from_arrow(table: Any) -> list[Event]:
+    """Rows of the `events` table (a pyarrow Table or RecordBatch) -> Events, sorted as the
+    timeline is (time with unknown times first, file, line). Column by column: no pandas."""
+    from parsers.fast_event import make_event
+
+    names = [c for c in schemas.columns("events") if c in table.schema.names]
+    cols = {c: table.column(c).to_pylist() for c in names}
+    n = table.num_rows
+    empty: list[Any] = [None] * n
+    source, line_no, side, kind, raw, ts_ms, extra_json, partitions = (
+        cols.get(c, empty) for c in ("source", "line_no", "side", "kind", "raw", "ts_ms", "extra_json", "partitions"))
+    optional = [c for c in names if c in _OPTIONAL_EVENT_FIELDS]
+    opt_cols = [cols[c] for c in optional]
+    out: list[Event] = []
+    for i in range(n):
+        f = {name: col[i] for name, col in zip(optional, opt_cols, strict=True)}
+        if partitions[i] is not None:
+            f["partitions"] = tuple(str(p) for p in partitions[i])
+        out.append(make_event(source[i] or "?", line_no[i] or 0, side[i] or "client", kind[i] or "unparsed",
+                              raw[i] or "", ts_ms[i], _extra(extra_json[i]), f))
+    out.sort(key=lambda e: (e.ts_ms is not None, e.ts_ms or 0, e.source, e.line_no))
+    return out
+
+
+def _extra(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        v = json.loads(text)
+    except (TypeError, ValueError):
+        return {"unparsed_extra_json": str(text)}
+    return v if isinstance(v, dict) else {"value": v}
+
+
+_OPTIONAL_EVENT_FIELDS = frozenset(schemas.columns("events")) - {
+    "source", "line_no", "side", "kind", "raw", "ts_ms", "extra_json", "partitions"}
+
+
+def replay_group_rows(table: Any, settings: ReplaySettings | None = None) -> dict[str, list[dict[str, Any]]]:
+    """One group's `events` rows as a pyarrow Table -> {table name: rows} for generations,
+    memberships, ownership and findings (the Spark replay stage's entry point)."""
+    result = replay_group(events_from_arrow(table), settings)
+    return {name: result.table(name) for name in OUTPUT_TABLES}
+
+
 def _pd_na() -> Any:
     try:
         import pandas as pd

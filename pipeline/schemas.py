@@ -97,10 +97,15 @@ def ddl(table: str) -> str:
 
 
 def arrow_schema(table: str) -> Any:
+    return arrow_schema_of(TABLES[table])
+
+
+def arrow_schema_of(columns: list[tuple[str, str]]) -> Any:
+    """The pyarrow schema of (name, Spark DDL type) pairs (the types TABLES uses)."""
     import pyarrow as pa
 
     simple = {
         "string": pa.string(), "bigint": pa.int64(), "int": pa.int32(), "boolean": pa.bool_(),
         "double": pa.float64(), "array<string>": pa.list_(pa.string()),
     }
-    return pa.schema([(name, simple[typ]) for name, typ in TABLES[table]])
+    return pa.schema([(name, simple[typ]) for name, typ in columns])

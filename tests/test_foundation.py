@@ -130,7 +130,7 @@ def test_java_check_script_reports_missing_java_clearly(tmp_path):
     )
     assert out.returncode == 1
     assert "needs Java 17 or newer; found: none" in out.stderr
-    assert "openjdk-17-jre-headless" in out.stderr
+    assert "openjdk-17-jdk-headless" in out.stderr
 
 
 def test_session_reports_old_java_without_py4j(tmp_path, monkeypatch):

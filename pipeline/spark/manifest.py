@@ -45,7 +45,8 @@ def accounting(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 def build(*, argv: list[str], master: str, spark_version: str, java_version: int | None, entries: list[dict[str, Any]],
           unparsed_reasons: dict[str, int], scope: dict[str, Any], tables: dict[str, int], timings: dict[str, float],
-          warnings: list[str], summary: dict[str, Any], run_dir: str) -> dict[str, Any]:
+          warnings: list[str], summary: dict[str, Any], run_dir: str,
+          candidate_filter: str | None = None) -> dict[str, Any]:
     rejects = [{"source": e["source"], "reason": "; ".join(e["problems"]) or e["status"]}
                for e in entries if e["status"] in ("rejected",)]
     rejects += [{"source": e["source"], "reason": f"duplicate of {e['duplicate_of']} (identical content; read once)"}
@@ -65,6 +66,7 @@ def build(*, argv: list[str], master: str, spark_version: str, java_version: int
         "scope": scope,
         "tables": tables,
         "timings_s": timings,
+        "candidate_filter": candidate_filter,    # "java" (pipeline/spark/jvm.py) or "rlike" (slow fallback)
         "warnings": warnings,
         "summary": summary,
     }

@@ -13,9 +13,10 @@ broker's server.log, offsets dumps). Two problems are fixed here, on the JVM sid
   of its differences to the reference. Offsets of at least SKEW_MIN_MS are subtracted from that
   file's times (small differences are network latency, not skew).
 
-Replay: `groupBy(group_id).applyInPandas` hands each group's timeline, sorted, to
-`pipeline.replay.replay_group_frame(pdf) -> {table: DataFrame}`; the four result tables travel
-back as (table, JSON row) pairs and are decoded with the schemas of pipeline/schemas.py.
+Replay: `groupBy(group_id).applyInArrow` hands each group's timeline, as a pyarrow Table, to
+`pipeline.replay.replay_group_rows(table) -> {table: rows}` (Events are built column by column,
+no pandas); the four result tables travel back as (table, JSON row) pairs and are decoded with
+the schemas of pipeline/schemas.py.
 """
 
 from __future__ import annotations
@@ -36,23 +37,39 @@ EVENT_COLUMNS = schemas.columns("events")
 _REPLAY: dict[str, Any] = {}   # replay module per Python worker process
 
 
-def dedupe(events: DataFrame) -> DataFrame:
+def copied_files(events: DataFrame) -> list[tuple[str, str]]:
+    """(copy, original) pairs of files: see `dedupe`. Small: one row per pair, collected.
+
+    Works on a narrow projection (group, hash of the raw text, time, source): the events' wide
+    columns never travel through this shuffle. A 64-bit hash collision would need the same group
+    and millisecond as well.
+    """
+    keyed = events.select("group_id", F.xxhash64("raw").alias("h"), "ts_ms", "source")
+    e = keyed.withColumn("first_source", F.min("source").over(Window.partitionBy("group_id", "h", "ts_ms")))
+    shared = e.where(F.col("source") != F.col("first_source")).groupBy("source", "first_source").agg(
+        F.count(F.lit(1)).alias("n_shared"))
+    per_source = keyed.groupBy("source").agg(F.count(F.lit(1)).alias("n_events"))
+    copies = shared.join(per_source, "source").where(F.col("n_shared") > F.col("n_events") * COPY_SHARE)
+    return [(r["source"], r["first_source"]) for r in copies.collect()]
+
+
+def dedupe(events: DataFrame, copies: list[tuple[str, str]] | None = None) -> DataFrame:
     """Drop the lines of a file that copies (part of) another file.
 
     A line is shared when an earlier file (by name) has the same group, raw text and time. Single
     shared lines are not enough (two hosts may print the same text in the same millisecond when
     the line names no client, as 0.10 consumers do), so a file counts as a copy of another only
     when more than COPY_SHARE of its events are shared with that file; only then are its shared
-    lines dropped. Repeats inside one file are real and kept.
+    lines dropped. Repeats inside one file are real and kept. Without copies (the usual case) the
+    events are returned as they are.
     """
+    copies = copied_files(events) if copies is None else copies
+    if not copies:
+        return events
+    pairs = events.sparkSession.createDataFrame(copies, "source string, first_source string")
     w = Window.partitionBy("group_id", "raw", "ts_ms")
     e = events.withColumn("first_source", F.min("source").over(w))
-    shared = e.where(F.col("source") != F.col("first_source")).groupBy("source", "first_source").agg(
-        F.count(F.lit(1)).alias("n_shared"))
-    per_source = events.groupBy("source").agg(F.count(F.lit(1)).alias("n_events"))
-    copies = shared.join(per_source, "source").where(F.col("n_shared") > F.col("n_events") * COPY_SHARE).select(
-        "source", "first_source")          # one row per (copy, original) pair of files
-    return e.join(F.broadcast(copies), ["source", "first_source"], "left_anti").drop("first_source")
+    return e.join(F.broadcast(pairs), ["source", "first_source"], "left_anti").drop("first_source")
 
 
 def clock_offsets(events: DataFrame) -> DataFrame:
@@ -72,14 +89,21 @@ def clock_offsets(events: DataFrame) -> DataFrame:
         F.percentile_approx("diff", 0.5).cast("bigint").alias("offset_ms"), F.count(F.lit(1)).alias("anchors"))
 
 
-def timeline(events: DataFrame) -> tuple[DataFrame, DataFrame]:
-    """(deduplicated, skew-corrected events; per-file clock offsets applied)."""
+def timeline(events: DataFrame) -> tuple[DataFrame, dict[str, int]]:
+    """(deduplicated, skew-corrected events; {source: clock offset ms} applied).
+
+    The offsets are few (one per skewed file) and collected; without copies or skew the events
+    come back untouched, so the usual case costs two narrow aggregations and no join.
+    """
     ev = dedupe(events)
-    offsets = clock_offsets(ev).where(F.abs("offset_ms") >= SKEW_MIN_MS)
-    ev = ev.join(F.broadcast(offsets.select("source", "offset_ms")), "source", "left").withColumn(
-        "ts_ms", F.when(F.col("offset_ms").isNotNull() & F.col("ts_ms").isNotNull(), F.col("ts_ms") - F.col("offset_ms"))
-        .otherwise(F.col("ts_ms"))).drop("offset_ms")
-    return ev.select(*EVENT_COLUMNS), offsets
+    offsets = {r["source"]: int(r["offset_ms"])
+               for r in clock_offsets(ev).where(F.abs("offset_ms") >= SKEW_MIN_MS).collect()}
+    if offsets:
+        shift = events.sparkSession.createDataFrame(list(offsets.items()), "source string, offset_ms bigint")
+        ev = ev.join(F.broadcast(shift), "source", "left").withColumn(
+            "ts_ms", F.when(F.col("offset_ms").isNotNull() & F.col("ts_ms").isNotNull(),
+                            F.col("ts_ms") - F.col("offset_ms")).otherwise(F.col("ts_ms"))).drop("offset_ms")
+    return (ev if ev is events else ev.select(*EVENT_COLUMNS)), offsets
 
 
 def _replay_module(name: str) -> Any:
@@ -94,24 +118,21 @@ def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict
     under "_raw" the persisted (table, payload) frame, for the caller to unpersist)."""
     from pyspark.sql.types import StructType
 
-    def run(pdf):
-        import pandas as pd
+    def run(table):
+        import json
 
-        pdf = pdf.sort_values(["ts_ms", "source", "line_no"], na_position="first", kind="stable").reset_index(drop=True)
-        result = _replay_module(module_name).replay_group_frame(pdf)
-        parts = []
-        for table in REPLAY_TABLES:
-            t = result.get(table)
-            if t is None or len(t) == 0:
-                continue
-            t = t.reindex(columns=schemas.columns(table))
-            lines = t.to_json(orient="records", lines=True).splitlines()
-            parts.append(pd.DataFrame({"table": table, "payload": lines}))
-        if not parts:
-            return pd.DataFrame({"table": pd.Series([], dtype=object), "payload": pd.Series([], dtype=object)})
-        return pd.concat(parts, ignore_index=True)
+        import pyarrow as pa
 
-    grouped = timeline_df.where(F.col("group_id").isNotNull()).groupBy("group_id").applyInPandas(
+        rows = _replay_module(module_name).replay_group_rows(table)
+        names: list[str] = []
+        payloads: list[str] = []
+        for name in REPLAY_TABLES:
+            for row in rows.get(name) or ():
+                names.append(name)
+                payloads.append(json.dumps(row, default=str))
+        return pa.table({"table": pa.array(names, pa.string()), "payload": pa.array(payloads, pa.string())})
+
+    grouped = timeline_df.where(F.col("group_id").isNotNull()).groupBy("group_id").applyInArrow(
         run, schema="`table` string, `payload` string").persist()   # four tables, one replay
     out: dict[str, DataFrame] = {"_raw": grouped}
     for table in REPLAY_TABLES:

@@ -38,14 +38,28 @@ def check_java() -> int:
     if v is None:
         raise JavaError(
             f"Spark needs Java {MIN_JAVA}+ but no 'java' was found on PATH or JAVA_HOME; "
-            "install openjdk-17-jre-headless (Debian/Ubuntu) or run 'bash scripts/ensure_java.sh'"
+            "install openjdk-17-jdk-headless (Debian/Ubuntu) or run 'bash scripts/ensure_java.sh'"
         )
     if v < MIN_JAVA:
         raise JavaError(
-            f"Spark 4 needs Java {MIN_JAVA}+ but found Java {v}; install openjdk-17-jre-headless "
+            f"Spark 4 needs Java {MIN_JAVA}+ but found Java {v}; install openjdk-17-jdk-headless "
             "or point JAVA_HOME at a Java 17+ runtime"
         )
     return v
+
+
+JAR_PROBLEM: list[str] = []   # why the Java filter jar is missing, for the job's warnings
+
+
+def filter_jar():
+    """Path of the Java candidate-filter jar, or None (reason kept in JAR_PROBLEM)."""
+    from pipeline.spark import jvm
+
+    try:
+        return jvm.jar_path()
+    except (jvm.JarUnavailable, OSError, subprocess.SubprocessError) as exc:
+        JAR_PROBLEM[:] = [str(exc)]
+        return None
 
 
 def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_conf: dict | None = None):
@@ -67,7 +81,11 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
         .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
     )
-    for k, v in (extra_conf or {}).items():
+    conf = dict(extra_conf or {})
+    jar = filter_jar()
+    if jar is not None:   # coordscope's Java UDFs; spark.jars also ships them to a cluster's executors
+        conf["spark.jars"] = ",".join(j for j in (conf.get("spark.jars"), str(jar)) if j)
+    for k, v in conf.items():
         builder = builder.config(k, v)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")

@@ -36,6 +36,7 @@ def test_accounting_adds_up_per_file_and_in_total(run, inputs):
     assert {r["source"].rsplit("/", 1)[1] for r in man["rejects"]} == {"junk.bin", "consumer-1.log"}
     assert set(man["versions"]) >= {"coordscope", "spark", "java"} and man["versions"]["java"] >= 17
     assert {"read", "parse", "replay", "total"} <= set(man["timings_s"])
+    assert man["candidate_filter"] == "java" and not [w for w in man["warnings"] if "rlike" in w]
     assert man["tables"] == {t: len(rundir.load_table(out, t)) for t in schemas.TABLES}
 
 

@@ -60,7 +60,7 @@ def test_leading_continuations_join_the_previous_split(spark, small_splits, tmp_
     try:
         got = lines.candidates(blocks).collect()
         assert len({r["unit"] for r in got if r["line_no"] <= 201}) == 1   # the whole record: one unit
-        assert blocks.count() > 2
+        assert lines.splits(blocks).count() > 2
         assert sorted(r["line_no"] for r in got) == list(range(1, 203))
     finally:
         blocks.unpersist()
@@ -100,7 +100,7 @@ def _lines_to_check(shared_dir) -> list[str]:
 def test_fast_regex_matches_the_same_lines(which, shared_dir):
     import re
 
-    from pipeline.spark.lines import fast_regex
+    from pipeline.spark.regex_shape import fast_regex
 
     regex = CANDIDATE_REGEX if which == "parsers" else REAL_LIKE
     fast = fast_regex(regex)
@@ -112,7 +112,61 @@ def test_fast_regex_matches_the_same_lines(which, shared_dir):
 
 
 def test_fast_regex_leaves_non_literal_regexes_alone():
-    from pipeline.spark.lines import fast_regex
+    from pipeline.spark.regex_shape import fast_regex
 
     assert fast_regex(r"^\s|a.b") == r"^\s|a.b"
     assert fast_regex("(?:x|y)|^z") == "(?=[xy])(?:x|y)|^z"
+
+
+def _java_matches(spark, regex: str, texts: list[str]) -> list[bool]:
+    from pipeline.spark import jvm
+
+    assert jvm.register_candidate_filter(spark, regex)
+    spark.createDataFrame([(i, t) for i, t in enumerate(texts)], "i int, value string").createOrReplaceTempView("texts")
+    got = spark.sql(f"SELECT i, {jvm.UDF_NAME}(CAST(value AS BINARY)) AS m FROM texts").collect()
+    return [m for _, m in sorted((r["i"], r["m"]) for r in got)]
+
+
+UNICODE = ["grüße aus der group", "Ünïcode Coordinator", "日本語 ebalanc", "\u00a0indented by nbsp", "\u2003em space",
+           "ä" * 30 + "oordinator", "Gro\u0301up", "\tat x", "", " ", "Caused by: x", "Caused by:x",
+           "\x1cseparator first", "\x85next line", "x\u2028y", "١٢٣ digits"]
+
+
+@pytest.mark.parametrize("which", ["real_like", "parsers", "unanchored"])
+def test_java_filter_matches_the_same_lines(which, spark, shared_dir):
+    """The Java Aho-Corasick filter (pipeline/spark/jvm) decides exactly what the regex decides."""
+    import re
+
+    regex = {"parsers": CANDIDATE_REGEX, "real_like": REAL_LIKE,
+             "unanchored": r"(?:Coordinator|group )|a.b|^\s|x\d+y"}[which]
+    texts = _lines_to_check(shared_dir) + UNICODE + ["a~b", "x12y", "xy", "zzgroup z"]
+    rx = re.compile(regex)
+    expected = [bool(rx.search(t)) for t in texts]
+    assert sum(expected) > 100
+    got = _java_matches(spark, regex, texts)
+    assert [t for t, e, g in zip(texts, expected, got, strict=True) if e != g] == []
+
+
+def test_jar_is_built_once_and_reported(tmp_path, monkeypatch):
+    from pipeline.spark import jvm
+
+    monkeypatch.setenv("COORDSCOPE_CACHE", str(tmp_path))
+    jar = jvm.jar_path()
+    assert jar.parent == tmp_path and jar.name.startswith("coordscope-spark-")
+    import zipfile
+
+    assert "coordscope/spark/CandidateFilter.class" in zipfile.ZipFile(jar).namelist()
+    mtime = jar.stat().st_mtime_ns
+    assert jvm.jar_path() == jar and jar.stat().st_mtime_ns == mtime     # cached, not rebuilt
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("COORDSCOPE_CACHE", str(tmp_path / "other"))
+    with pytest.raises(jvm.JarUnavailable, match="javac"):
+        jvm.jar_path()
+
+
+def test_java_flavour_keeps_python_whitespace():
+    from pipeline.spark.regex_shape import java_flavour
+
+    assert java_flavour(r"^\s|[^\s]x|[\w.\-]+\s*\| ") == r"^[\s\x1c-\x1f]|[^\s\x1c-\x1f]x|[\w.\-]+[\s\x1c-\x1f]*\| "
+    assert java_flavour(r"a\\s") == r"a\\s"          # an escaped backslash then s: not \s

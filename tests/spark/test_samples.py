@@ -28,7 +28,7 @@ def _ready() -> str | None:
         import pipeline.replay as replay
     except ImportError as exc:
         return f"parsers or replay not merged yet ({exc})"
-    if not hasattr(parsers, "CANDIDATE_REGEX") or not hasattr(replay, "replay_group_frame"):
+    if not hasattr(parsers, "CANDIDATE_REGEX") or not hasattr(replay, "replay_group_rows"):
         return "parsers or replay not merged yet"
     return None
 

@@ -123,9 +123,21 @@ def test_timeline_drops_copies_from_other_files_and_corrects_skew(spark):
         ev("c2.log", 1, "join_succeeded", 1_010, generation=1, member_id="m2", raw="K1", group_id="g1", client_id="c2"),
     ]
     tl, offsets = timeline(frame(spark, rows))
-    assert {r["source"]: r["offset_ms"] for r in offsets.collect()} == {"c1.log": 90_010}
+    assert offsets == {"c1.log": 90_010}
     got = {(r["source"], r["line_no"]): r["ts_ms"] - T0 for r in tl.collect()}
     assert ("c1.log.1", 7) not in got
     assert ("c2.log", 5) in got and ("c3.log", 5) in got
     assert got[("c1.log", 3)] == got[("c1.log", 4)] == 112_000 - 90_010
     assert got[("c1.log", 1)] == 1_000 and got[("c2.log", 1)] == 1_010
+
+
+def test_timeline_without_copies_or_skew_is_the_events_themselves(spark):
+    """The usual case costs no join: the same DataFrame comes back."""
+    from pipeline.spark.replay_stage import timeline
+
+    events = frame(spark, [
+        ev("c1.log", 1, "join_succeeded", 1_000, generation=1, member_id="m1", raw="J1", group_id="g1", client_id="c1"),
+        ev("c2.log", 1, "join_succeeded", 1_010, generation=1, member_id="m2", raw="J2", group_id="g1", client_id="c2"),
+    ])
+    tl, offsets = timeline(events)
+    assert tl is events and offsets == {}

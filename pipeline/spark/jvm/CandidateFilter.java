@@ -1,0 +1,126 @@
+package coordscope.spark;
+
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.regex.Pattern;
+
+import org.apache.spark.sql.api.java.UDF1;
+
+/**
+ * The candidate-line filter of coordscope's ingest, on the JVM: true when a line contains one of
+ * the candidate words anywhere, or starts like a continuation of a multi-line record.
+ *
+ * It decides exactly what `parsers.reader.CANDIDATE_REGEX` decides (Python twin: is_candidate):
+ * the literal alternatives are found with one Aho-Corasick automaton walked once over the line's
+ * UTF-8 bytes (UTF-8 is self-synchronising: a byte match of a UTF-8 word is a character match);
+ * the other alternatives are one java.util.regex, tried at position 0 only when all of them are
+ * anchored. Spark's rlike would try every alternative at every position of every line.
+ */
+public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String[] words;
+    private final String rest;
+    private final boolean anchored;
+    private transient int[] delta;       // state * width + byte class -> next state
+    private transient boolean[] accept;  // some word ends in this state (through failure links)
+    private transient byte[] classOf;    // byte -> class (0 = byte in no word)
+    private transient int width;
+    private transient Pattern start;
+
+    /**
+     * @param words    literals found anywhere in a line
+     * @param rest     the other alternatives as one regex ("" for none), compiled with
+     *                 UNICODE_CHARACTER_CLASS (Python's str semantics for \\w, \\d, \\s)
+     * @param anchored every alternative of rest starts with ^: try it at position 0 only
+     */
+    public CandidateFilter(String[] words, String rest, boolean anchored) {
+        this.words = words.clone();
+        this.rest = rest;
+        this.anchored = anchored;
+        build();
+    }
+
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        build();
+    }
+
+    private void build() {
+        classOf = new byte[256];
+        int k = 1;
+        for (String w : words) {
+            for (byte b : w.getBytes(StandardCharsets.UTF_8)) {
+                if (classOf[b & 0xff] == 0) classOf[b & 0xff] = (byte) k++;
+            }
+        }
+        width = k;
+        int maxStates = 1;
+        for (String w : words) maxStates += w.getBytes(StandardCharsets.UTF_8).length;
+        int[] trie = new int[maxStates * width];
+        Arrays.fill(trie, -1);
+        boolean[] acc = new boolean[maxStates];
+        int states = 1;
+        for (String w : words) {
+            int s = 0;
+            for (byte b : w.getBytes(StandardCharsets.UTF_8)) {
+                int c = classOf[b & 0xff];
+                if (trie[s * width + c] < 0) trie[s * width + c] = states++;
+                s = trie[s * width + c];
+            }
+            acc[s] = true;
+        }
+        // breadth-first: failure links folded into a complete transition table
+        int[] fail = new int[states];
+        int[] d = new int[states * width];
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        for (int c = 0; c < width; c++) {
+            int t = trie[c];
+            if (t < 0) {
+                d[c] = 0;
+            } else {
+                d[c] = t;
+                fail[t] = 0;
+                queue.add(t);
+            }
+        }
+        while (!queue.isEmpty()) {
+            int s = queue.poll();
+            acc[s] |= acc[fail[s]];
+            for (int c = 0; c < width; c++) {
+                int t = trie[s * width + c];
+                if (t < 0) {
+                    d[s * width + c] = d[fail[s] * width + c];
+                } else {
+                    d[s * width + c] = t;
+                    fail[t] = d[fail[s] * width + c];
+                    queue.add(t);
+                }
+            }
+        }
+        delta = d;
+        accept = Arrays.copyOf(acc, states);
+        start = rest == null || rest.isEmpty() ? null : Pattern.compile(rest, Pattern.UNICODE_CHARACTER_CLASS);
+    }
+
+    @Override
+    public Boolean call(byte[] line) {
+        if (line == null) return Boolean.FALSE;
+        final int[] d = delta;
+        final byte[] cls = classOf;
+        final boolean[] acc = accept;
+        final int w = width;
+        int s = 0;
+        for (byte b : line) {
+            s = d[s * w + cls[b & 0xff]];
+            if (acc[s]) return Boolean.TRUE;
+        }
+        if (start == null) return Boolean.FALSE;
+        // decoded as rlike sees it (UTF8String.toString); lookingAt when every alternative is
+        // anchored, which spares find()'s attempt at every later position
+        java.util.regex.Matcher m = start.matcher(new String(line, StandardCharsets.UTF_8));
+        return anchored ? m.lookingAt() : m.find();
+    }
+}
