@@ -358,6 +358,50 @@ class _LogParser:
             self.flush(out)
         self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
 
+    def run_log4j(self, it: Iterator[tuple[int, str]]) -> Iterator[LineOutcome]:
+        """parse_lines' loop for a log4j file without wrappers: the commonest line (ASCII, no
+        control characters, the layout matches) is split, and the record before it completed,
+        here in one piece; any other line goes through `feed`. The same outcomes as feeding every
+        line (what `feed` does for such a line: flush the pending record, start a new one)."""
+        feed = self.feed
+        out: list[LineOutcome] = []
+        match = _LOG4J_MATCH
+        translate = _GARBAGE_BYTES
+        for no, text in it:
+            m = None
+            if len(text) <= MAX_LINE and text.isascii() and len(text.encode().translate(None, translate)) == len(text):
+                m = match(text)
+            if m is None:
+                feed(no, text, out)
+                if out:
+                    yield from out
+                    out.clear()
+                continue
+            self.last_no = no
+            ts, level, msg, logger = m.group("ts", "level", "msg", "logger")
+            if len(ts) == 23 and ts[19] in ",." and ts[4] == "-":
+                base = _second_ms(ts[:19])
+                frac = ts[20:]
+                ts_ms = base + int(frac) if base is not None and frac.isdigit() else parse_ts(ts)
+            else:
+                ts_ms = parse_ts(ts)
+            p = self.pending
+            self.pending = _Record(no, text, ts_ms, level, None, logger, msg, None)
+            if p is not None:  # flush(), for the record this line completes
+                pts = p.ts_ms
+                if pts is not None:
+                    if self.last_ts is not None and pts < self.last_ts:
+                        self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
+                    self.last_ts = pts
+                o = self._classify(p)
+                yield o
+                if p.nos:
+                    status = o.status
+                    for cno in p.nos:
+                        yield _tuple_new(LineOutcome, (cno, status, None, None))
+        self.flush(out)
+        yield from out
+
     def flush(self, out: list[LineOutcome]) -> None:
         p = self.pending
         if p is None:
@@ -553,6 +597,9 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
     stats.setdefault("format", fmt)
     if fmt.kind == "log":
         lp = _LogParser(source, fmt, stats)
+        if lp.log4j and not lp.wrappers and not lp.jul:
+            yield from lp.run_log4j(it)
+            return
         feed = lp.feed
         out: list[LineOutcome] = []
         pop = out.pop
