@@ -575,17 +575,40 @@ _VERSION_HINTS = {r.name: r.version_hint for r in ALL_RULES}  # the property, co
 
 
 MEMO_MAX = 2048  # characters of a message body that may be memoised
-# Message bodies memoised (LRU). Repeats come close together (heartbeats, commits of the same
-# partitions, state transitions), so a small memo keeps nearly every hit (98.5% of a 65,536-entry
-# memo's on the benchmark mix) while the cyclic GC has far fewer long-lived containers to traverse
-# (an entry is a tuple holding dicts, which CPython never untracks): ~1/3 of the GC time.
+# The body memo admits a body the second time it is seen. Most bodies of a real log occur once
+# (member ids, offsets, epochs vary), and memoising those costs more than the repeats save: every
+# entry is a tuple holding dicts, which CPython's cyclic GC never untracks and keeps traversing.
+# Bodies that do repeat (heartbeats, state transitions, commits of an idle partition) repeat
+# often, so they lose one hit. The memo is emptied when full (its hot bodies come back at their
+# next sight, being in _SEEN); _SEEN, strings only, is emptied when it reaches SEEN_ENTRIES.
 MEMO_ENTRIES = 4096
+SEEN_ENTRIES = 16384
+_MEMO: dict[tuple[str, str | None], Any] = {}
+_SEEN: set[tuple[str, str | None]] = set()
+_ABSENT = object()
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
 def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
-    """(rule name, kind, fields without "extra", extra + {"rule": name}) for a message body;
-    memoised, so callers copy both dicts (the reader's hot path copies `extra` as the event's)."""
+    """_match_body, memoised (see _MEMO): callers copy both dicts of the result."""
+    key = (body, logger_cls)
+    res = _MEMO.get(key, _ABSENT)
+    if res is not _ABSENT:
+        return res  # type: ignore[no-any-return]
+    res = _match_body(body, logger_cls)
+    if len(body) <= MEMO_MAX:  # a memo of huge messages would hold megabytes
+        if key in _SEEN:
+            if len(_MEMO) >= MEMO_ENTRIES:
+                _MEMO.clear()
+            _MEMO[key] = res
+        else:
+            if len(_SEEN) >= SEEN_ENTRIES:
+                _SEEN.clear()
+            _SEEN.add(key)
+    return res
+
+
+def _match_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """(rule name, kind, fields without "extra", extra + {"rule": name}) for a message body."""
     head = body.split("\n", 1)[0] if "\n" in body else body
     word = head.split(" ", 1)[0]
     found = None
@@ -656,7 +679,8 @@ def clear_memos() -> None:
     """Forget every memoised message body and value (benchmarks start each timed run cold)."""
     from parsers import grammar, timestamps
 
-    _parse_body.cache_clear()
+    _MEMO.clear()
+    _SEEN.clear()
     for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields,
               values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields, _prefix_dict,
               logger_class, timestamps._second_ms, timestamps._day_ms):
@@ -666,9 +690,7 @@ def clear_memos() -> None:
 def parse_client(message: str, logger: str | None):
     """(rule, kind, fields) | IGNORE | None: parse_client_message without building a Match (hot path)."""
     prefix, body = _split_fast(message)
-    # memoise ordinary messages only: a cache of huge ones would hold megabytes
-    parse = _parse_body if len(body) <= MEMO_MAX else _parse_body.__wrapped__
-    res = parse(body, logger_class(logger))
+    res = _parse_body(body, logger_class(logger))
     if res is None:
         if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
             return None
@@ -718,7 +740,7 @@ def parse_client_parts(message: str, logger: str | None):
         return rule, kind, fields, extra
     else:
         pf, body = _NO_FIELDS, message
-    res = (_parse_body if len(body) <= MEMO_MAX else _parse_body.__wrapped__)(body, logger_class(logger))
+    res = _parse_body(body, logger_class(logger))
     if res is None:
         if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
             return None

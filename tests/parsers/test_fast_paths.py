@@ -60,3 +60,28 @@ def test_run_log4j_equals_feeding_every_line(picks):
     assert _view(fast) == _view(_via_feed(numbered, stats))
     assert fast_stats == stats  # clock_backwards, rejects
     assert [o.line_no for o in fast] == [n for n, _ in numbered]
+
+
+def test_body_memo_admits_on_second_sight_and_stays_bounded(monkeypatch):
+    from parsers import client
+
+    client.clear_memos()
+    body, cls = "Committed offset 7 for partition t-0", "ConsumerCoordinator"
+    first = client._parse_body(body, cls)
+    assert (body, cls) in client._SEEN and (body, cls) not in client._MEMO  # seen once: not kept
+    second = client._parse_body(body, cls)
+    assert client._MEMO[(body, cls)] is second and second == first  # seen twice: kept
+    assert client._parse_body(body, cls) is second  # and served from the memo
+    assert first[:2] == ("committed_offset_for_partition", "offset_committed") and first[2]["offset"] == 7
+    monkeypatch.setattr(client, "MEMO_ENTRIES", 3)
+    monkeypatch.setattr(client, "SEEN_ENTRIES", 5)
+    for i in range(20):
+        for _ in range(2):
+            client._parse_body(f"Committed offset {i} for partition t-0", cls)
+        assert len(client._MEMO) <= 3 and len(client._SEEN) <= 5
+    long_body = "Committed offset 1 for partition t-0" + " " * client.MEMO_MAX
+    for _ in range(3):
+        client._parse_body(long_body, cls)
+    assert all(len(k[0]) <= client.MEMO_MAX for k in (*client._MEMO, *client._SEEN))
+    client.clear_memos()
+    assert not client._MEMO and not client._SEEN
