@@ -133,8 +133,15 @@ def offsets_map(text: str) -> tuple[tuple[str, int, str | None], ...]:
     Split on the fixed marker instead of scanning with a regex at every position (commit maps are
     on the hot path and can hold hundreds of partitions)."""
     marker = "=OffsetAndMetadata{offset="
-    if marker not in text:
+    k = text.find(marker)
+    if k < 0:
         return ()
+    if text.find(marker, k + 1) < 0:  # one partition, the commonest commit: the loop below, in place
+        tp = text[max(text.rfind("{", 0, k), text.rfind(" ", 0, k)) + 1:k]
+        m = _OFFSET_TAIL.match(text, k + len(marker))
+        if m is None or not tp.rpartition("-")[2].isdigit():
+            return ()
+        return ((tp, int(m.group(1)), m.group(2)),)
     pieces = text.split(marker)
     out = []
     for before, after in zip(pieces[:-1], pieces[1:], strict=True):

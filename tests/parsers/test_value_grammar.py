@@ -112,3 +112,27 @@ def test_flat_value_takes_the_common_dumps_and_leaves_the_rest():
         assert values.flat_value(text) is None
     assert dict(values.struct_fields(join)) == {"error_code": 0, "generation": 5, "protocol": "range",
                                                 "leader": "c-1", "member_id": "c-1"}
+
+
+_OFFSET_PIECES = ["{", "}", " ", "orders-3", "t-0", "x", "=OffsetAndMetadata{offset=", "12", "-5", ", leaderEpoch=",
+                  "null", "7", ", metadata=''", ",", "a b-1"]
+
+
+def _offsets_by_split(text: str):  # the general loop of values.offsets_map, for every map size
+    marker = "=OffsetAndMetadata{offset="
+    if marker not in text:
+        return ()
+    pieces = text.split(marker)
+    out = []
+    for before, after in zip(pieces[:-1], pieces[1:], strict=True):
+        tp = before[max(before.rfind("{"), before.rfind(" ")) + 1:]
+        m = values._OFFSET_TAIL.match(after)
+        if m is not None and tp.rpartition("-")[2].isdigit():
+            out.append((tp, int(m.group(1)), m.group(2)))
+    return tuple(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_OFFSET_PIECES), max_size=10).map("".join))
+def test_offsets_map_one_partition_shortcut_agrees_with_the_loop(text):
+    assert values.offsets_map.__wrapped__(text) == _offsets_by_split(text)
