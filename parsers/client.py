@@ -186,7 +186,7 @@ class _Combo:
                 h = _handler(n)
                 if h is not None:
                     plan.append((rx.groupindex[f"r{i}__{n}"], h, n))
-            decoders.append(_decoder(plan))
+            decoders.append(_decoder(plan, r))
         return rx, rules, decoders, {f"r{i}": i for i in range(len(rules))}
 
     def locate(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any, Any] | None:
@@ -213,8 +213,8 @@ class _Combo:
             return None if found is None else (found[0], None, found[1])
         return r, m, decoders[idx]
 
-    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
-        """(rule, decoded (fields, extra)) or, for the weak-logger fallback, (rule, groupdict)."""
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
+        """The body's result, (rule name, kind, fields, extra + {"rule": name}), or None."""
         if self.multi is None or "\n" not in full:  # the usual one-line case, written out
             single = self.single
             if single is None:
@@ -226,12 +226,8 @@ class _Combo:
             idx = index[m.lastgroup]
             r = rules[idx]
             if not r.weak_loggers or logger_cls in r.weak_loggers:
-                return r, decoders[idx](m)
-        found = self.locate(head, full, logger_cls)
-        if found is None:
-            return None
-        r, m, dec = found
-        return (r, dec) if m is None else (r, dec(m))
+                return decoders[idx](m)  # type: ignore[no-any-return]
+        return _decoded(self.locate(head, full, logger_cls))
 
     @staticmethod
     def _find_slow(text: str, logger_cls: str | None, rules: list[Rule]) -> tuple[Rule, dict[str, str | None]] | None:
@@ -278,7 +274,7 @@ class _Bucket:
         # most buckets are one group without a signature: their combo is asked directly
         self.only = self.groups[0][2] if len(self.groups) == 1 and not self.groups[0][1] else None
 
-    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         if self.only is not None:
             return self.only.find(head, full, logger_cls)
         best = None
@@ -294,10 +290,7 @@ class _Bucket:
                 pos = order[found[0].name]
                 if pos < best_pos:
                     best, best_pos = found, pos
-        if best is None:
-            return None
-        r, m, dec = best  # only the winner is decoded
-        return (r, dec) if m is None else (r, dec(m))
+        return _decoded(best)  # only the winner is decoded
 
 
 
@@ -507,10 +500,11 @@ def _handler(key: str):
     return table.get(base)
 
 
-def _decoder(plan: list[tuple[int, Any, str]]):
-    """decode(match) -> (fields, extra) for one rule: its handlers called in plan order, the
-    commonest two (ints, plain strings) written inline."""
-    ns: dict[str, Any] = {}
+def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
+    """decode(match) -> the body's result (rule name, kind, fields, extra + {"rule": name}) for one
+    rule: its handlers called in plan order (the commonest two, ints and plain strings, written
+    inline), then what _fields_from and the version hint add, specialised to the rule."""
+    ns: dict[str, Any] = {"_reason_kind": _reason_kind}
     lines = ["def decode(m):", "    fields = {}", "    extra = {}"]
     if plan:
         nums = ", ".join(str(num) for num, _h, _k in plan)
@@ -525,9 +519,30 @@ def _decoder(plan: list[tuple[int, Any, str]]):
         else:
             ns[f"_h{j}"] = h
             lines.append(f"        _h{j}(text, fields, extra, {key!r})")
-    lines.append("    return fields, extra")
+    lines.append(f"    kind = {rule.kind!r}")
+    if rule.kind in _REASON_RULE_KINDS:
+        lines += ["    reason = fields.get('reason')", "    if reason:", "        kind = _reason_kind(kind, reason)"]
+    if rule.version_hint:
+        lines.append(f"    fields.setdefault('kafka_version_hint', {rule.version_hint!r})")
+    lines += [f"    extra['rule'] = {rule.name!r}", f"    return {rule.name!r}, kind, fields, extra"]
     exec("\n".join(lines), ns)  # noqa: S102 - generated from the rule's own placeholder names
     return ns["decode"]
+
+
+def _decoded(found: tuple[Rule, Any, Any] | None) -> tuple[str, str | None, dict, dict] | None:
+    """The result for a located rule: its decoder run on the match, or for the weak-logger fallback
+    (no match, a groupdict) the generic decoding."""
+    if found is None:
+        return None
+    r, m, dec = found
+    if m is not None:
+        return dec(m)  # type: ignore[no-any-return]
+    kind, fields = _fields_from(r, dec)
+    extra = fields.pop("extra", None) or {}
+    if r.version_hint:
+        fields.setdefault("kafka_version_hint", r.version_hint)
+    extra["rule"] = r.name
+    return r.name, kind, fields, extra
 
 
 def _reason_kind(kind: str | None, reason: str) -> str | None:
@@ -618,23 +633,7 @@ def _match_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
         found = only.find(head, body, logger_cls) if only is not None else bucket.find(head, body, logger_cls)
     if found is None:
         found = _GENERIC.find(head, body, logger_cls)
-    if found is None:
-        return None
-    rule, groups = found
-    if type(groups) is tuple:  # decoded by the rule's decoder (what _fields_from does, written out)
-        fields, extra = groups
-        kind = rule.kind
-        if kind in _REASON_RULE_KINDS and fields.get("reason"):
-            kind = _reason_kind(kind, fields["reason"])
-    else:
-        kind, fields = _fields_from(rule, groups)
-        extra = fields.pop("extra", None) or {}
-    name = rule.name
-    hint = _VERSION_HINTS.get(name)
-    if hint:
-        fields.setdefault("kafka_version_hint", hint)
-    extra["rule"] = name
-    return name, kind, fields, extra
+    return found
 
 
 _KAFKA_LOGGER = re.compile(r"(?:org\.apache\.kafka|o\.a\.k|o\.a\.kafka|kafka|k|a\.k|utils|internals|distributed)\.")
