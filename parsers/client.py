@@ -605,10 +605,13 @@ _ABSENT = object()
 
 def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
     """_match_body, memoised (see _MEMO): callers copy both dicts of the result."""
+    res = _MEMO.get((body, logger_cls), _ABSENT)
+    return _parse_body_miss(body, logger_cls) if res is _ABSENT else res  # type: ignore[no-any-return]
+
+
+def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """_parse_body for a body not in the memo: match it, and admit it if seen before."""
     key = (body, logger_cls)
-    res = _MEMO.get(key, _ABSENT)
-    if res is not _ABSENT:
-        return res  # type: ignore[no-any-return]
     res = _match_body(body, logger_cls)
     if len(body) <= MEMO_MAX:  # a memo of huge messages would hold megabytes
         if key in _SEEN:
@@ -739,7 +742,10 @@ def parse_client_parts(message: str, logger: str | None):
         return rule, kind, fields, extra
     else:
         pf, body = _NO_FIELDS, message
-    res = _parse_body(body, logger_class(logger))
+    cls = logger_class(logger)
+    res = _MEMO.get((body, cls), _ABSENT)  # _parse_body, written out
+    if res is _ABSENT:
+        res = _parse_body_miss(body, cls)
     if res is None:
         if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
             return None
