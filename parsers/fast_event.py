@@ -60,8 +60,8 @@ def _build_descriptors() -> Any:
 
 
 def _same_as_dataclass(make: Any) -> bool:
-    f = {n: (i if n in ("generation", "member_epoch", "partition", "offset") else f"v{i}")
-         for i, n in enumerate(_OPTIONAL)}
+    f: dict[str, Any] = {n: (i if n in ("generation", "member_epoch", "partition", "offset") else f"v{i}")
+                         for i, n in enumerate(_OPTIONAL)}
     try:
         ev = make("s", 1, "client", "k", "raw", 2, {"rule": "r"}, f)
         ref = Event("s", 1, "client", "k", "raw", 2, extra={"rule": "r"}, **f)
@@ -70,7 +70,7 @@ def _same_as_dataclass(make: Any) -> bool:
     return type(ev) is Event and ev == ref and repr(ev) == repr(ref)
 
 
-make_event = _build_retyped() if tuple(Event.__slots__) == EVENT_COLUMNS else None  # type: ignore[attr-defined]
+make_event: Any = _build_retyped() if tuple(Event.__slots__) == EVENT_COLUMNS else None  # type: ignore[attr-defined]
 if make_event is None or not _same_as_dataclass(make_event):
     make_event = _build_descriptors()
 make_event.__doc__ = """make_event(source, line_no, side, kind, raw, ts_ms, extra, f) -> Event, where `f` maps the
