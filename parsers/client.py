@@ -91,7 +91,9 @@ HAND_RULES: tuple[Rule, ...] = (
          re.compile(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
 )
 
-# the new consumer's reasons (kafka-coordinator-reason-strings.tsv) that change what a line means
+# the kinds whose meaning a reason may change, and the new consumer's reasons
+# (kafka-coordinator-reason-strings.tsv) that change what a line means
+_REASON_RULE_KINDS = ("leave_group", "join_started", "generation_reset")
 _REASON_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"consumer poll timeout has expired", re.I), "poll_timeout"),
     (re.compile(r"rebalance failed due to"), "rebalance_failed"),
@@ -174,43 +176,58 @@ class _Combo:
             body = re.sub(r"\(\?P<(\w+)>", rf"(?P<r{i}__\1>", r.regex.pattern)
             alts.append(f"(?P<r{i}>{body})")
         rx = re.compile("|".join(alts), re.S)
-        # per rule: its decoding plan, (group number in the combined regex, handler, field key) for
-        # each placeholder with a handler, resolved once here instead of per line
-        plans: list[tuple[tuple[int, Any, str], ...]] = []
+        # per rule: its decoder, generated from its plan (group number in the combined regex,
+        # handler, field key for each placeholder with a handler) once here instead of a plan loop
+        # with a handler call per placeholder and line
+        decoders = []
         for i, r in enumerate(rules):
             plan = []
             for n in r.regex.groupindex:
                 h = _handler(n)
                 if h is not None:
                     plan.append((rx.groupindex[f"r{i}__{n}"], h, n))
-            plans.append(tuple(plan))
-        return rx, rules, plans, {f"r{i}": i for i in range(len(rules))}
+            decoders.append(_decoder(plan, r))
+        return rx, rules, decoders, {f"r{i}": i for i in range(len(rules))}
 
-    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
-        """(rule, decoded (fields, extra)) or, for the weak-logger fallback, (rule, groupdict)."""
-        for combo, text in ((self.multi, full), (self.single, head)):
-            if combo is None or (combo is self.multi and "\n" not in full):
-                continue
-            rx, rules, plans, index = combo
-            m = rx.match(text)
+    def locate(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any, Any] | None:
+        """(rule, match, decoder) of the rule that matches, or for the weak-logger fallback
+        (rule, None, groupdict); nothing decoded yet."""
+        multi = self.multi
+        if multi is not None and "\n" in full:
+            found = self._locate(multi, full, logger_cls)
+            if found is not None:
+                return found
+        single = self.single
+        return None if single is None else self._locate(single, head, logger_cls)
+
+    def _locate(self, combo: Any, text: str, logger_cls: str | None) -> tuple[Rule, Any, Any] | None:
+        rx, rules, decoders, index = combo
+        m = rx.match(text)
+        if m is None:
+            return None
+        idx = index[m.lastgroup]
+        r = rules[idx]
+        if r.weak_loggers and logger_cls not in r.weak_loggers:
+            # a near-empty template outside its logger: try the remaining rules one by one
+            found = self._find_slow(text, logger_cls, rules[idx + 1:])
+            return None if found is None else (found[0], None, found[1])
+        return r, m, decoders[idx]
+
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
+        """The body's result, (rule name, kind, fields, extra + {"rule": name}), or None."""
+        if self.multi is None or "\n" not in full:  # the usual one-line case, written out
+            single = self.single
+            if single is None:
+                return None
+            rx, rules, decoders, index = single
+            m = rx.match(head)
             if m is None:
-                continue
+                return None
             idx = index[m.lastgroup]
             r = rules[idx]
-            if r.weak_loggers and logger_cls not in r.weak_loggers:
-                # a near-empty template outside its logger: try the remaining rules one by one
-                found = self._find_slow(text, logger_cls, rules[idx + 1:])
-                if found is not None:
-                    return found
-                continue
-            fields: dict[str, Any] = {}
-            extra: dict[str, Any] = {}
-            for num, h, key in plans[idx]:
-                raw = m.group(num)
-                if raw is not None:
-                    h(raw.strip(), fields, extra, key)
-            return r, (fields, extra)
-        return None
+            if not r.weak_loggers or logger_cls in r.weak_loggers:
+                return decoders[idx](m)  # type: ignore[no-any-return]
+        return _decoded(self.locate(head, full, logger_cls))
 
     @staticmethod
     def _find_slow(text: str, logger_cls: str | None, rules: list[Rule]) -> tuple[Rule, dict[str, str | None]] | None:
@@ -250,21 +267,30 @@ class _Bucket:
         by_sig: dict[str, list[Rule]] = {}
         for r in rules:
             by_sig.setdefault(_signature(r) if len(rules) > 8 else "", []).append(r)
-        self.groups = [(sig, _Combo(rs)) for sig, rs in by_sig.items()]
+        # (first rule's position, signature, combo), by position: once a rule matched, the groups
+        # whose rules all come after it cannot win and are not asked
+        self.groups = sorted(((self.order[rs[0].name], sig, _Combo(rs)) for sig, rs in by_sig.items()),
+                             key=lambda g: g[0])
         # most buckets are one group without a signature: their combo is asked directly
-        self.only = self.groups[0][1] if len(self.groups) == 1 and not self.groups[0][0] else None
+        self.only = self.groups[0][2] if len(self.groups) == 1 and not self.groups[0][1] else None
 
-    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any] | None:
+    def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         if self.only is not None:
             return self.only.find(head, full, logger_cls)
         best = None
-        for sig, combo in self.groups:
+        best_pos = len(self.order)
+        order = self.order
+        for first, sig, combo in self.groups:
+            if first > best_pos:
+                break
             if sig and sig not in head:
                 continue
-            found = combo.find(head, full, logger_cls)
-            if found is not None and (best is None or self.order[found[0].name] < self.order[best[0].name]):
-                best = found
-        return best
+            found = combo.locate(head, full, logger_cls)
+            if found is not None:
+                pos = order[found[0].name]
+                if pos < best_pos:
+                    best, best_pos = found, pos
+        return _decoded(best)  # only the winner is decoded
 
 
 
@@ -474,6 +500,58 @@ def _handler(key: str):
     return table.get(base)
 
 
+def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
+    """decode(match) -> the body's result (rule name, kind, fields, extra + {"rule": name}) for one
+    rule: its handlers called in plan order (the commonest two, ints and plain strings, written
+    inline), then what _fields_from and the version hint add, specialised to the rule."""
+    ns: dict[str, Any] = {"_reason_kind": _reason_kind}
+    lines = ["def decode(m):", "    fields = {}", "    extra = {}"]
+    if plan:
+        nums = ", ".join(str(num) for num, _h, _k in plan)
+        lines.append(f"    raws = m.group({nums}){',' if len(plan) == 1 else ''}")
+    for j, (_num, h, key) in enumerate(plan):
+        lines += [f"    raw = raws[{j}]", "    if raw is not None:", "        text = raw.strip()"]
+        if h is _h_int:
+            lines += ["        try:", f"            fields[{key!r}] = int(text)", "        except ValueError:",
+                      "            pass"]
+        elif h is _h_str:
+            lines += ["        if text and text not in ('...', 'null'):", f"            fields[{key!r}] = text"]
+        else:
+            ns[f"_h{j}"] = h
+            lines.append(f"        _h{j}(text, fields, extra, {key!r})")
+    lines.append(f"    kind = {rule.kind!r}")
+    if rule.kind in _REASON_RULE_KINDS:
+        lines += ["    reason = fields.get('reason')", "    if reason:", "        kind = _reason_kind(kind, reason)"]
+    if rule.version_hint:
+        lines.append(f"    fields.setdefault('kafka_version_hint', {rule.version_hint!r})")
+    lines += [f"    extra['rule'] = {rule.name!r}", f"    return {rule.name!r}, kind, fields, extra"]
+    exec("\n".join(lines), ns)  # noqa: S102 - generated from the rule's own placeholder names
+    return ns["decode"]
+
+
+def _decoded(found: tuple[Rule, Any, Any] | None) -> tuple[str, str | None, dict, dict] | None:
+    """The result for a located rule: its decoder run on the match, or for the weak-logger fallback
+    (no match, a groupdict) the generic decoding."""
+    if found is None:
+        return None
+    r, m, dec = found
+    if m is not None:
+        return dec(m)  # type: ignore[no-any-return]
+    kind, fields = _fields_from(r, dec)
+    extra = fields.pop("extra", None) or {}
+    if r.version_hint:
+        fields.setdefault("kafka_version_hint", r.version_hint)
+    extra["rule"] = r.name
+    return r.name, kind, fields, extra
+
+
+def _reason_kind(kind: str | None, reason: str) -> str | None:
+    for rx, k in _REASON_KINDS:
+        if rx.search(reason):
+            return k
+    return kind
+
+
 _HANDLERS: dict[str, Any] = {}  # placeholder name -> handler (or None), filled on first sight
 _UNKNOWN = object()
 
@@ -496,11 +574,8 @@ def _fields_from(rule: Rule, groups: Any) -> tuple[str | None, dict[str, Any]]:
                 h(raw.strip(), fields, extra, key)
     kind = rule.kind
     reason = fields.get("reason")
-    if reason and kind in ("leave_group", "join_started", "generation_reset"):
-        for rx, k in _REASON_KINDS:
-            if rx.search(reason):
-                kind = k
-                break
+    if reason and kind in _REASON_RULE_KINDS:
+        kind = _reason_kind(kind, reason)
     if extra:
         fields["extra"] = extra
     return kind, fields
@@ -515,27 +590,53 @@ _VERSION_HINTS = {r.name: r.version_hint for r in ALL_RULES}  # the property, co
 
 
 MEMO_MAX = 2048  # characters of a message body that may be memoised
+# The body memo admits a body the second time it is seen. Most bodies of a real log occur once
+# (member ids, offsets, epochs vary), and memoising those costs more than the repeats save: every
+# entry is a tuple holding dicts, which CPython's cyclic GC never untracks and keeps traversing.
+# Bodies that do repeat (heartbeats, state transitions, commits of an idle partition) repeat
+# often, so they lose one hit. The memo is emptied when full (its hot bodies come back at their
+# next sight, being in _SEEN); _SEEN, strings only, is emptied when it reaches SEEN_ENTRIES.
+MEMO_ENTRIES = 4096
+SEEN_ENTRIES = 16384
+_MEMO: dict[tuple[str, str | None], Any] = {}
+_SEEN: set[tuple[str, str | None]] = set()
+_ABSENT = object()
 
 
-@lru_cache(maxsize=65536)
-def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any]] | None:
-    """(rule name, kind, fields) for a message body; memoised, so callers copy `fields`."""
+def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """_match_body, memoised (see _MEMO): callers copy both dicts of the result."""
+    res = _MEMO.get((body, logger_cls), _ABSENT)
+    return _parse_body_miss(body, logger_cls) if res is _ABSENT else res  # type: ignore[no-any-return]
+
+
+def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """_parse_body for a body not in the memo: match it, and admit it if seen before."""
+    key = (body, logger_cls)
+    res = _match_body(body, logger_cls)
+    if len(body) <= MEMO_MAX:  # a memo of huge messages would hold megabytes
+        if key in _SEEN:
+            if len(_MEMO) >= MEMO_ENTRIES:
+                _MEMO.clear()
+            _MEMO[key] = res
+        else:
+            if len(_SEEN) >= SEEN_ENTRIES:
+                _SEEN.clear()
+            _SEEN.add(key)
+    return res
+
+
+def _match_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """(rule name, kind, fields without "extra", extra + {"rule": name}) for a message body."""
     head = body.split("\n", 1)[0] if "\n" in body else body
     word = head.split(" ", 1)[0]
     found = None
     bucket = _BUCKETS.get(word)
     if bucket is not None:
-        found = bucket.find(head, body, logger_cls)
+        only = bucket.only
+        found = only.find(head, body, logger_cls) if only is not None else bucket.find(head, body, logger_cls)
     if found is None:
         found = _GENERIC.find(head, body, logger_cls)
-    if found is None:
-        return None
-    rule, groups = found
-    kind, fields = _fields_from(rule, groups)
-    hint = _VERSION_HINTS.get(rule.name)
-    if hint:
-        fields.setdefault("kafka_version_hint", hint)
-    return rule.name, kind, fields
+    return found
 
 
 _KAFKA_LOGGER = re.compile(r"(?:org\.apache\.kafka|o\.a\.k|o\.a\.kafka|kafka|k|a\.k|utils|internals|distributed)\.")
@@ -578,33 +679,81 @@ def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
 
 def clear_memos() -> None:
     """Forget every memoised message body and value (benchmarks start each timed run cold)."""
-    _parse_body.cache_clear()
-    for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields):
+    from parsers import grammar, timestamps
+
+    _MEMO.clear()
+    _SEEN.clear()
+    for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields,
+              values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields, _prefix_dict,
+              logger_class, timestamps._second_ms, timestamps._day_ms):
         f.cache_clear()
 
 
 def parse_client(message: str, logger: str | None):
     """(rule, kind, fields) | IGNORE | None: parse_client_message without building a Match (hot path)."""
     prefix, body = _split_fast(message)
-    # memoise ordinary messages only: a cache of huge ones would hold megabytes
-    parse = _parse_body if len(body) <= MEMO_MAX else _parse_body.__wrapped__
-    res = parse(body, logger_class(logger))
+    res = _parse_body(body, logger_class(logger))
     if res is None:
         if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
             return None
         return IGNORE
-    rule, kind, cached = res
+    rule, kind, cached, cached_extra = res
     if kind is None:
         return IGNORE
     fields = cached.copy()
-    if "extra" in fields:
-        fields["extra"] = fields["extra"].copy()
+    if len(cached_extra) > 1:
+        fields["extra"] = {k: v for k, v in cached_extra.items() if k != "rule"}
     for k, v in prefix:
         if k == "extra":
             fields.setdefault("extra", {}).update(v)
         elif k not in fields and k != "context":
             fields[k] = v
     return rule, kind, fields
+
+
+@lru_cache(maxsize=4096)
+def _prefix_dict(prefix: str) -> dict[str, Any] | None:
+    """The Event fields of a LogContext prefix ("context" left out), shared: callers copy it."""
+    pairs = _prefix_at(prefix)
+    return None if pairs is None else {k: v for k, v in pairs if k != "context"}
+
+
+_NO_FIELDS: dict[str, Any] = {}
+
+
+def parse_client_parts(message: str, logger: str | None):
+    """What the reader builds an Event from: (rule, kind, fields, extra) as fresh dicts, with the
+    rule name already in `extra` and no "extra" key in `fields` | IGNORE | None. The same result
+    as parse_client, with one dict merge per line on a memo hit instead of copies and a loop."""
+    if message[:1] == "[":
+        end = message.find("] ")
+        pf = _prefix_dict(message[: end + 2]) if end > 0 else None
+        if pf is None:
+            pf, body = _NO_FIELDS, message
+        else:
+            body = message[end + 2:]
+    elif message[:7] == "stream-":  # Streams prefixes carry `extra` too: the general path
+        res = parse_client(message, logger)
+        if type(res) is not tuple:
+            return res
+        rule, kind, fields = res
+        extra = fields.pop("extra", None) or {}
+        extra["rule"] = rule
+        return rule, kind, fields, extra
+    else:
+        pf, body = _NO_FIELDS, message
+    cls = logger_class(logger)
+    res = _MEMO.get((body, cls), _ABSENT)  # _parse_body, written out
+    if res is _ABSENT:
+        res = _parse_body_miss(body, cls)
+    if res is None:
+        if looks_like_coordinator_line(body.split("\n", 1)[0], logger):
+            return None
+        return IGNORE
+    rule, kind, cached, extra = res
+    if kind is None:
+        return IGNORE
+    return rule, kind, {**pf, **cached}, extra.copy()
 
 
 def parse_client_message(message: str, logger: str | None) -> Match | Any | None:

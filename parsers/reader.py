@@ -198,6 +198,9 @@ def sniff(first_lines: list[str], name: str = "") -> FileFormat:
 # --- line guards -------------------------------------------------------------------------------
 
 _GARBAGE = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+# the same characters as bytes: an ASCII line is checked for them by deleting them from its bytes
+# (a table lookup per byte, twice as fast as str.isprintable) and comparing lengths
+_GARBAGE_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x20), 0x7F])
 
 
 def _reject_reason(text: str) -> str | None:
@@ -297,7 +300,8 @@ class _LogParser:
             text = layouts.strip_wrappers(text, self.wrappers)
         gap = no != self.last_no + 1
         self.last_no = no
-        if len(text) > MAX_LINE or (not text.isprintable() and _GARBAGE.search(text) is not None):
+        if len(text) > MAX_LINE or (len(text.encode().translate(None, _GARBAGE_BYTES)) != len(text) if text.isascii()
+                                    else not text.isprintable() and _GARBAGE.search(text) is not None):
             reason = _reject_reason(text)
             if reason is not None:
                 self.flush(out)
@@ -354,6 +358,50 @@ class _LogParser:
             self.flush(out)
         self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
 
+    def run_log4j(self, it: Iterator[tuple[int, str]]) -> Iterator[LineOutcome]:
+        """parse_lines' loop for a log4j file without wrappers: the commonest line (ASCII, no
+        control characters, the layout matches) is split, and the record before it completed,
+        here in one piece; any other line goes through `feed`. The same outcomes as feeding every
+        line (what `feed` does for such a line: flush the pending record, start a new one)."""
+        feed = self.feed
+        out: list[LineOutcome] = []
+        match = _LOG4J_MATCH
+        translate = _GARBAGE_BYTES
+        for no, text in it:
+            m = None
+            if len(text) <= MAX_LINE and text.isascii() and len(text.encode().translate(None, translate)) == len(text):
+                m = match(text)
+            if m is None:
+                feed(no, text, out)
+                if out:
+                    yield from out
+                    out.clear()
+                continue
+            self.last_no = no
+            ts, level, msg, logger = m.group("ts", "level", "msg", "logger")
+            if len(ts) == 23 and ts[19] in ",." and ts[4] == "-":
+                base = _second_ms(ts[:19])
+                frac = ts[20:]
+                ts_ms = base + int(frac) if base is not None and frac.isdigit() else parse_ts(ts)
+            else:
+                ts_ms = parse_ts(ts)
+            p = self.pending
+            self.pending = _Record(no, text, ts_ms, level, None, logger, msg, None)
+            if p is not None:  # flush(), for the record this line completes
+                pts = p.ts_ms
+                if pts is not None:
+                    if self.last_ts is not None and pts < self.last_ts:
+                        self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
+                    self.last_ts = pts
+                o = self._classify(p)
+                yield o
+                if p.nos:
+                    status = o.status
+                    for cno in p.nos:
+                        yield _tuple_new(LineOutcome, (cno, status, None, None))
+        self.flush(out)
+        yield from out
+
     def flush(self, out: list[LineOutcome]) -> None:
         p = self.pending
         if p is None:
@@ -364,13 +412,15 @@ class _LogParser:
             if self.last_ts is not None and ts < self.last_ts:
                 self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
             self.last_ts = ts
-        status, event, why = self._classify(p)
-        out.append(_tuple_new(LineOutcome, (p.first_no, status, event, why)))
+        o = self._classify(p)
+        out.append(o)
         if p.nos:
+            status = o.status
             for no in p.nos:
                 out.append(_tuple_new(LineOutcome, (no, status, None, None)))
 
-    def _classify(self, p: _Record) -> tuple[str, Event | None, str | None]:
+    def _classify(self, p: _Record) -> LineOutcome:
+        """The outcome of a complete record's first line."""
         sp = p
         head = sp.message
         # rules read at most the first continuation lines (multi-line templates have 6); a long
@@ -379,12 +429,12 @@ class _LogParser:
         if head.find("Config values", 0, 64) >= 0:
             cfg = self._config(p, head)
             if cfg is not None:
-                return cfg
+                return _tuple_new(LineOutcome, (p.first_no, *cfg))
         if head.find("Kafka version", 0, 40) >= 0:
             m = _VERSION.search(head)
             if m:
                 self.version = m.group(1)
-                return "ignored", None, None
+                return _tuple_new(LineOutcome, (p.first_no, "ignored", None, None))
         logger = sp.logger
         side = _CLIENT
         is_broker = False
@@ -397,15 +447,13 @@ class _LogParser:
             res: Any = broker.parse_broker_message(msg, logger)
             why = "no broker rule matched"
         else:
-            res = client.parse_client(msg, logger)
+            res = client.parse_client_parts(msg, logger)
             why = "no client rule matched"
-            if type(res) is tuple:  # hot path: (rule, kind, fields)
+            if type(res) is tuple:  # hot path: (rule, kind, fields, extra with the rule), fresh dicts
                 raw = p.lines if p.texts is None else p.lines + "\n" + "\n".join(p.texts)
                 if len(raw) > MAX_RAW:
                     raw = raw[:MAX_RAW]
-                rule, kind, f = res
-                extra = f.pop("extra", None) or {}
-                extra["rule"] = rule
+                _rule, kind, f, extra = res
                 if sp.level:
                     extra["level"] = sp.level
                 if sp.thread:
@@ -416,21 +464,24 @@ class _LogParser:
                     extra.update(sp.extra)
                 if self.version is not None:
                     f["kafka_version_hint"] = self.version
-                return "parsed", make_event(self.source, p.first_no, side, kind, raw, sp.ts_ms, extra, f), None
+                no = p.first_no
+                ev = make_event(self.source, no, side, kind, raw, p.ts_ms, extra, f)
+                return _tuple_new(LineOutcome, (no, "parsed", ev, None))
             if res is None:
                 # a broker line without its ident or logger (pasted, bare layout)
                 alt = broker.parse_broker_message(msg, logger)
                 if isinstance(alt, Match):
                     res, side = alt, _BROKER
         if res is IGNORE:
-            return "ignored", None, None
+            return _tuple_new(LineOutcome, (p.first_no, "ignored", None, None))
         raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines
         if len(raw) > MAX_RAW:
             raw = raw[:MAX_RAW]
         if res is None:
             words = " ".join(client.split_prefix(head)[1].split()[:4])
-            return "unparsed", self._unparsed(p, side, raw, head), f"{why} (message starts: {words!r})"
-        return "parsed", self._event(p, side, raw, res), None
+            return _tuple_new(LineOutcome, (p.first_no, "unparsed", self._unparsed(p, side, raw, head),
+                                            f"{why} (message starts: {words!r})"))
+        return _tuple_new(LineOutcome, (p.first_no, "parsed", self._event(p, side, raw, res), None))
 
     def _config(self, p: _Record, head: str) -> tuple[str, Event | None, str | None] | None:
         """A `XxxConfig values:` dump (parsers/config_block.py): every setting line of the record,
@@ -546,6 +597,9 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
     stats.setdefault("format", fmt)
     if fmt.kind == "log":
         lp = _LogParser(source, fmt, stats)
+        if lp.log4j and not lp.wrappers and not lp.jul:
+            yield from lp.run_log4j(it)
+            return
         feed = lp.feed
         out: list[LineOutcome] = []
         pop = out.pop

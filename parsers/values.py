@@ -133,8 +133,15 @@ def offsets_map(text: str) -> tuple[tuple[str, int, str | None], ...]:
     Split on the fixed marker instead of scanning with a regex at every position (commit maps are
     on the hot path and can hold hundreds of partitions)."""
     marker = "=OffsetAndMetadata{offset="
-    if marker not in text:
+    k = text.find(marker)
+    if k < 0:
         return ()
+    if text.find(marker, k + 1) < 0:  # one partition, the commonest commit: the loop below, in place
+        tp = text[max(text.rfind("{", 0, k), text.rfind(" ", 0, k)) + 1:k]
+        m = _OFFSET_TAIL.match(text, k + len(marker))
+        if m is None or not tp.rpartition("-")[2].isdigit():
+            return ()
+        return ((tp, int(m.group(1)), m.group(2)),)
     pieces = text.split(marker)
     out = []
     for before, after in zip(pieces[:-1], pieces[1:], strict=True):
@@ -169,15 +176,52 @@ def _struct_value(field: str, v: Any) -> Any:
     return None if v in (None, "", "null") else v
 
 
+# A flat Struct / generated *Data toString, the commonest dump ("JoinGroupResponseData(throttleTimeMs=0,
+# errorCode=0, generationId=5, ..., members=[])"): one object or map whose members are quoted strings,
+# bare atoms, empty values or empty lists. Read with the value grammar's own token definitions
+# (NAME, KEY, QUOTED, ATOM of parsers/grammars/client.lark), to the same result as parse_value
+# (tests/parsers/test_value_grammar.py checks it differentially) at ~1/30 of the cost of Lark's
+# pure-Python LALR loop; anything else goes to the grammar.
+_FLAT_MEMBER = r"[A-Za-z_][A-Za-z0-9_.\-]*=(?:'[^']*'|[^\s,=(){}\[\]']+|\[\])?"
+_FLAT_MEMBERS = rf"(?:{_FLAT_MEMBER}(?:, ?{_FLAT_MEMBER})*)?"
+_FLAT = re.compile(rf"([A-Z][A-Za-z0-9_$]*)(?:\(({_FLAT_MEMBERS})\)|\{{({_FLAT_MEMBERS})\}})|\{{({_FLAT_MEMBERS})\}}")
+_FLAT_ITEM = re.compile(r"([A-Za-z_][A-Za-z0-9_.\-]*)=('[^']*'|[^\s,=(){}\[\]']+|\[\])?")
+
+
+def flat_value(text: str) -> dict[str, Any] | None:
+    """parse_value(text) for a flat object/map rendering; None when the text is not one (the
+    caller then asks the grammar)."""
+    m = _FLAT.fullmatch(text.strip())
+    if m is None:
+        return None
+    name, paren, brace, bare = m.groups()
+    d: dict[str, Any] = {"@type": name} if name is not None else {}
+    body = paren if paren is not None else brace if brace is not None else bare
+    for key, val in _FLAT_ITEM.findall(body):
+        # the grammar's transformer: QUOTED loses its quotes, "[]" is an empty list, no value is None
+        if not val:
+            d[key] = None
+        elif val[0] == "'":
+            d[key] = val[1:-1]
+        elif val == "[]":
+            d[key] = []
+        else:
+            d[key] = val
+    return d
+
+
 @lru_cache(maxsize=4096)
 def struct_fields(text: str) -> tuple[tuple[str, Any], ...]:
     """Known keys of a request/response dump -> ((field, value), ...).
 
     Grammar first (top-level keys of the Struct/Data rendering, so a nested member's id does not
-    shadow the response's own); regex over the text (first occurrence wins) when the dump is
-    truncated or otherwise outside the grammar."""
+    shadow the response's own; flat renderings through `flat_value`, the grammar's fast twin);
+    regex over the text (first occurrence wins) when the dump is truncated or otherwise outside
+    the grammar."""
     out: dict[str, Any] = {}
-    v = parse_value(text)
+    v = flat_value(text)
+    if v is None:
+        v = parse_value(text)
     if isinstance(v, dict):
         for k, val in v.items():
             f = _STRUCT_FIELD.get(k)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parsers import values
 from parsers.grammar import parse_prefix, parse_value
@@ -56,3 +58,81 @@ def test_prefix_grammar():
     assert parse_prefix("[Worker clientId=connect-1, groupId=connect-cluster] ")["context"] == "Worker"
     assert parse_prefix("[Consumer clientId=c, groupId=] ")["group_id"] is None
     assert parse_prefix("[GroupCoordinator 1]: ") is None
+
+
+# --- values.flat_value: the grammar's fast twin for flat dumps must agree with it exactly ---------
+
+_PIECES = ["a", "Z", "1", "-", ".", "_", "$", "'", "=", ",", ", ", " ", "  ", "\t", "\n", "(", ")", "{", "}",
+           "[", "]", "[]", "rack:", "(id:", "isFenced:", "Optional", "Optional[", "null", "x y", "\xa0", "é"]
+_KEYS = st.sampled_from(["a", "memberId", "error_code", "group.id", "_k", "k-1", "Key", "1a", "a b", ""])
+_VALS = st.one_of(st.sampled_from(["", "0", "-1", "'q'", "''", "'a, b)'", "'a=b'", "[]", "null", "rack:",
+                                   "Optional", "Optional[1]", "x y", "Foo", "Foo(", "[t-0]", "{}", "'", "a'b"]),
+                  st.lists(st.sampled_from(_PIECES), max_size=4).map("".join))
+_FLATISH = st.builds(
+    lambda open_, members, seps, close, pad: pad + open_ + "".join(
+        (seps[i % len(seps)] if i else "") + k + "=" + v for i, (k, v) in enumerate(members)) + close + pad,
+    st.sampled_from(["JoinGroupResponseData(", "Foo{", "{", "(", "foo(", "Optional["]),
+    st.lists(st.tuples(_KEYS, _VALS), max_size=6),
+    st.lists(st.sampled_from([", ", ",", ",  ", " , ", ";"]), min_size=1, max_size=3),
+    st.sampled_from([")", "}", "]", ") x", ""]),
+    st.sampled_from(["", " ", "\t"]),
+)
+
+
+# well-formed flat dumps whose atoms and quoted strings hold the grammar's other literals
+_ATOM_CHARS = st.sampled_from(list("aZ09-._$:/@#*+!?;<>|~é") + ["rack:", "isFenced:", "Optional", "id:", "null"])
+_FLAT_OK = st.builds(
+    lambda pair, members, sep: pair[0] + sep.join(k + "=" + v for k, v in members) + pair[1],
+    st.sampled_from([("JoinGroupResponseData(", ")"), ("Generation{", "}"), ("{", "}"), ("A$1(", ")")]),
+    st.lists(st.tuples(st.sampled_from(["a", "memberId", "group.id", "_k", "k-1", "Key", "A"]),
+                       st.one_of(st.just(""), st.just("[]"), st.lists(_ATOM_CHARS, min_size=1, max_size=4).map("".join),
+                                 st.lists(st.sampled_from(list("a ,=(){}[]:") + ["rack:"]), max_size=4)
+                                 .map(lambda xs: "'" + "".join(xs) + "'"))),
+             max_size=6),
+    st.sampled_from([", ", ","]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_FLAT_OK, _FLATISH, st.lists(st.sampled_from(_PIECES), max_size=30).map(lambda s: "{" + "".join(s) + "}")))
+def test_flat_value_agrees_with_grammar(text):
+    fast = values.flat_value(text)
+    if fast is not None:
+        assert fast == parse_value(text)
+
+
+def test_flat_value_takes_the_common_dumps_and_leaves_the_rest():
+    join = ("JoinGroupResponseData(throttleTimeMs=0, errorCode=0, generationId=5, protocolType='consumer', "
+            "protocolName='range', leader='c-1', memberId='c-1', members=[])")
+    for text in (join, "{error_code=0,generation_id=4,member_id=c-2,leader_id=}", "Foo()", "{}", "{a=1,a=2}",
+                 VALUES[0][0], VALUES[2][0]):
+        assert values.flat_value(text) is not None and values.flat_value(text) == parse_value(text)
+    # nested values, truncated dumps, trailing words: the grammar's business
+    for text in (VALUES[-1][0], VALUES[4][0], join + " for group g", join[:-1], "x=1"):
+        assert values.flat_value(text) is None
+    assert dict(values.struct_fields(join)) == {"error_code": 0, "generation": 5, "protocol": "range",
+                                                "leader": "c-1", "member_id": "c-1"}
+
+
+_OFFSET_PIECES = ["{", "}", " ", "orders-3", "t-0", "x", "=OffsetAndMetadata{offset=", "12", "-5", ", leaderEpoch=",
+                  "null", "7", ", metadata=''", ",", "a b-1"]
+
+
+def _offsets_by_split(text: str):  # the general loop of values.offsets_map, for every map size
+    marker = "=OffsetAndMetadata{offset="
+    if marker not in text:
+        return ()
+    pieces = text.split(marker)
+    out = []
+    for before, after in zip(pieces[:-1], pieces[1:], strict=True):
+        tp = before[max(before.rfind("{"), before.rfind(" ")) + 1:]
+        m = values._OFFSET_TAIL.match(after)
+        if m is not None and tp.rpartition("-")[2].isdigit():
+            out.append((tp, int(m.group(1)), m.group(2)))
+    return tuple(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_OFFSET_PIECES), max_size=10).map("".join))
+def test_offsets_map_one_partition_shortcut_agrees_with_the_loop(text):
+    assert values.offsets_map.__wrapped__(text) == _offsets_by_split(text)
