@@ -227,13 +227,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         write_mod.write_table(own, tmp_dir, "ownership")
 
     with progress.stage("summary"):
-        # row counts of every written table in one job (Parquet footers)
-        tagged = [spark.read.parquet(f"{tmp_dir}/{t}").select(F.lit(t).alias("table")) for t in schemas.TABLES]
-        union = tagged[0]
-        for more in tagged[1:]:
-            union = union.unionByName(more)
-        got = {r["table"]: int(r["count"]) for r in union.groupBy("table").count().collect()}
-        written.update({t: got.get(t, 0) for t in schemas.TABLES})
+        # row counts from the Parquet footers RUN_DIR (always local) holds: no Spark job
+        written.update({t: write_mod.row_count(tmp_dir, t) for t in schemas.TABLES})
         gen = spark.read.parquet(f"{tmp_dir}/generations")
         fnd = spark.read.parquet(f"{tmp_dir}/findings")
         ev = spark.read.parquet(f"{tmp_dir}/events")

@@ -36,6 +36,14 @@ def is_local(path: str) -> bool:
     return "://" not in path or path.startswith("file://")
 
 
+def row_count(run_dir: str, table: str) -> int:
+    """Rows of a written table, from its Parquet footers (RUN_DIR is a local directory)."""
+    import pyarrow.parquet as pq
+
+    folder = Path(local_path(run_dir)) / table
+    return sum(pq.read_metadata(f).num_rows for f in sorted(folder.glob("*.parquet")))
+
+
 def local_path(path: str) -> str:
     return path[len("file://"):] if path.startswith("file://") else path
 
