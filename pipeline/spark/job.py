@@ -20,6 +20,7 @@ from pipeline.spark import lines as lines_mod
 from pipeline.spark import manifest as manifest_mod
 from pipeline.spark import write as write_mod
 from pipeline.spark.progress import Progress
+from pipeline.spark.session import cache_level
 
 DEFAULT_CONF = {
     # Splits of at most 32 MiB: more parallelism on big single files, and a bounded candidate
@@ -150,7 +151,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         with progress.stage("parse"):
             formats = {f.spath: (f.source, f.kind, f.layout) for f in readable}
             outcomes = parse_stage.parse_candidates(
-                lines.candidates(blocks), formats, opts.parsers_module, lines.MAX_LINE_CHARS).persist()
+                lines.candidates(blocks), formats, opts.parsers_module, lines.MAX_LINE_CHARS).persist(cache_level())
             for r in outcomes.groupBy("spath", "status").count().collect():   # files x 3 rows
                 f = by_spath[r["spath"]]
                 counts[f.source][r["status"]] = counts[f.source].get(r["status"], 0) + int(r["count"])
@@ -185,9 +186,10 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         scoped_unparsed = scoped_unparsed.where(F.col("ts_ms").isNull() | (F.col("ts_ms") < opts.until_ms))
 
     with progress.stage("timeline"):
-        events = scoped.persist()
+        # the outcomes are cached already: a filtered copy is cached only when a scope filters them
+        events = scoped.persist(cache_level()) if scoped is not all_events else scoped
         timeline, offset_rows = replay_stage.timeline(events)   # offsets: one per skewed file
-        timeline = timeline if timeline is events else timeline.persist()
+        timeline = timeline if timeline is events else timeline.persist(cache_level())
         for src, off in offset_rows.items():
             progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
 
@@ -199,7 +201,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     with progress.stage("tables"):
         write_mod.write_table(tables.heartbeat_gaps(timeline), tmp_dir, "heartbeat_gaps")
         write_mod.write_table(tables.offset_commits(timeline), tmp_dir, "offset_commits")
-        observed_cached = observed_own = tables.ownership(timeline).persist()   # read twice below
+        observed_cached = observed_own = tables.ownership(timeline).persist(cache_level())   # read twice below
 
     raw = None
     with progress.stage("replay"):

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pyspark import StorageLevel
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
 from pipeline.spark import jvm
 from pipeline.spark.regex_shape import fast_regex
+from pipeline.spark.session import cache_level
 
 # Continuation lines of a multi-line record (tab/space-indented, Java stack-trace lines).
 CONTINUATION_REGEX = r"^(\s|Caused by:|\.\.\. \d+ (more|common frames omitted))"
@@ -98,7 +98,7 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
         plan = plan_splits(files, split_bytes, whole)
         tasks = spark.createDataFrame(plan, SPLIT_DDL).repartition(max(len(plan), 1))
         r = F.call_function(jvm.SCAN_UDF_NAME, "uri", "block", "length", "whole")
-        rows = tasks.select("spath", "block", r.alias("r")).persist(StorageLevel.MEMORY_AND_DISK)
+        rows = tasks.select("spath", "block", r.alias("r")).persist(cache_level())
         rows.count()
         return Scan(rows.select("spath", "block", "r.n_lines", "r.problem", "r.cands"), "java")
     return Scan(_read_with_rlike(spark, uris, candidate_regex, whole_files), "rlike")
@@ -151,7 +151,7 @@ def _read_with_rlike(spark: SparkSession, uris: list[str], candidate_regex: str,
         F.sum("n").cast("bigint").alias("n_lines"), F.lit(None).cast("string").alias("problem"),
         F.array_sort(F.collect_list(cand_row)).alias("cands"),
         ((F.min("path_lo") != F.max("path_hi")) | (F.min("block_lo") != F.max("block_hi"))).alias("mixed"),
-    ).persist(StorageLevel.MEMORY_AND_DISK)
+    ).persist(cache_level())
     if rows.where("mixed").limit(1).count():
         rows.unpersist()
         raise RuntimeError("Spark packed two file splits into one partition; line numbers would be wrong "

@@ -28,6 +28,7 @@ from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
 from pipeline import schemas
+from pipeline.spark.session import cache_level
 
 SKEW_MIN_MS = 1_000
 COPY_SHARE = 0.5
@@ -133,7 +134,7 @@ def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict
         return pa.table({"table": pa.array(names, pa.string()), "payload": pa.array(payloads, pa.string())})
 
     grouped = timeline_df.where(F.col("group_id").isNotNull()).groupBy("group_id").applyInArrow(
-        run, schema="`table` string, `payload` string").persist()   # four tables, one replay
+        run, schema="`table` string, `payload` string").persist(cache_level())   # four tables, one replay
     out: dict[str, DataFrame] = {"_raw": grouped}
     for table in REPLAY_TABLES:
         st = StructType.fromDDL(schemas.ddl(table))

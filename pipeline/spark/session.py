@@ -11,6 +11,18 @@ import sys
 MIN_JAVA = 17
 
 
+def cache_level():
+    """Storage level of the job's intermediate DataFrames (candidate lines, outcomes, replay rows).
+
+    On disk, serialized: they are about 5 % of the input, so in memory they would grow the
+    executor's heap with the input; in local mode that heap is the driver's (BENCHMARKS.md, ingest:
+    driver peak memory against input size).
+    """
+    from pyspark import StorageLevel
+
+    return StorageLevel.DISK_ONLY
+
+
 class JavaError(RuntimeError):
     """No usable Java runtime for Spark."""
 
