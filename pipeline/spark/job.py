@@ -31,6 +31,19 @@ DEFAULT_CONF = {
     "spark.sql.files.ignoreCorruptFiles": "true",
     "spark.sql.adaptive.enabled": "true",
 }
+# On one machine the shuffles are small and AQE's re-planning after each shuffle stage (a Spark
+# job per stage) costs more than its coalescing saves: measured 10-14% of the job time at
+# 0.25 GB on local[2] (BENCHMARKS.md, ingest). Clusters keep it.
+LOCAL_CONF = {"spark.sql.adaptive.enabled": "false"}
+
+
+def session_conf(master: str, extra: dict[str, str]) -> dict[str, str]:
+    """The job's Spark settings for this master; the user's --conf wins."""
+    conf = dict(DEFAULT_CONF)
+    if master.startswith("local"):
+        conf.update(LOCAL_CONF)
+    conf.update(extra)
+    return conf
 
 
 @dataclass
@@ -89,11 +102,9 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
         java = check_java()
         if own_session:
             with progress.stage("start spark"):
-                conf = dict(DEFAULT_CONF)
-                conf.update(opts.extra_conf)
-                spark = build_session(opts.master, "coordscope-ingest", conf)
+                spark = build_session(opts.master, "coordscope-ingest", session_conf(opts.master, opts.extra_conf))
         else:
-            for k, v in {**DEFAULT_CONF, **opts.extra_conf}.items():
+            for k, v in session_conf(spark.sparkContext.master, opts.extra_conf).items():
                 spark.conf.set(k, v)
         progress.sc = spark.sparkContext
         with progress.stage("inputs"):

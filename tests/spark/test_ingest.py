@@ -150,3 +150,12 @@ def test_parse_time_forms():
 def test_manifest_is_json(run):
     out, _ = run
     assert json.loads((out / "manifest.json").read_text())["tool"] == "coordscope ingest"
+
+
+def test_session_conf_turns_aqe_off_on_one_machine_only():
+    from pipeline.spark.job import session_conf
+
+    assert session_conf("local[2]", {})["spark.sql.adaptive.enabled"] == "false"
+    assert session_conf("spark://10.0.0.1:7077", {})["spark.sql.adaptive.enabled"] == "true"
+    assert session_conf("local[*]", {"spark.sql.adaptive.enabled": "true"})["spark.sql.adaptive.enabled"] == "true"
+    assert session_conf("yarn", {})["spark.sql.files.maxPartitionBytes"] == str(32 * 1024 * 1024)
