@@ -142,6 +142,15 @@ _CANDIDATE_WORDS_RX = re.compile(_trie(CANDIDATE_WORDS))
 _CANDIDATE_START_RX = re.compile(_CONTINUATION_RX.replace("|^", "|").lstrip("^"))
 
 
+def _log4j_ts_ms(ts: str) -> int | None:
+    """Epoch ms of a log4j time; `yyyy-MM-dd HH:mm:ss,SSS` takes the memoised per-second path."""
+    if len(ts) == 23 and ts[19] in ",." and ts[4] == "-":
+        base = _second_ms(ts[:19])
+        frac = ts[20:]
+        return base + int(frac) if base is not None and frac.isdigit() else parse_ts(ts)
+    return parse_ts(ts)
+
+
 def is_candidate(line: str) -> bool:
     return _CANDIDATE_WORDS_RX.search(line) is not None or _CANDIDATE_START_RX.match(line) is not None
 
@@ -326,12 +335,7 @@ class _LogParser:
             m = _LOG4J_MATCH(text)
             if m is not None:
                 ts, level, msg, logger = m.group("ts", "level", "msg", "logger")
-                if len(ts) == 23 and ts[19] in ",." and ts[4] == "-":
-                    base = _second_ms(ts[:19])
-                    frac = ts[20:]
-                    ts_ms = base + int(frac) if base is not None and frac.isdigit() else parse_ts(ts)
-                else:
-                    ts_ms = parse_ts(ts)
+                ts_ms = _log4j_ts_ms(ts)
                 if p is not None:
                     self.flush(out)
                 self.pending = _Record(no, orig, ts_ms, level, None, logger, msg, None)
@@ -379,12 +383,7 @@ class _LogParser:
                 continue
             self.last_no = no
             ts, level, msg, logger = m.group("ts", "level", "msg", "logger")
-            if len(ts) == 23 and ts[19] in ",." and ts[4] == "-":
-                base = _second_ms(ts[:19])
-                frac = ts[20:]
-                ts_ms = base + int(frac) if base is not None and frac.isdigit() else parse_ts(ts)
-            else:
-                ts_ms = parse_ts(ts)
+            ts_ms = _log4j_ts_ms(ts)
             p = self.pending
             self.pending = _Record(no, text, ts_ms, level, None, logger, msg, None)
             if p is not None:  # flush(), for the record this line completes
