@@ -80,6 +80,29 @@ def sniff_formats(files: list[inputs_mod.InputFile], mod: Any, layout: str | Non
         f.head = []
 
 
+def _count_lines(split_rows, by_spath, counts, warnings) -> None:
+    """Per-file line accounting from the per-split counts: every line read is parsed, ignored or
+    unparsed (lines the JVM filter dropped are ignored without Python)."""
+    for r in split_rows:
+        f = by_spath.get(r["spath"])
+        if f is None:
+            warnings.append(f"Spark read a file not in the input list: {r['spath']}")
+            continue
+        c = counts[f.source]
+        for key, col in (("lines_read", "n_lines"), ("candidates", "n_cands"), ("parsed", "n_parsed"),
+                         ("ignored", "n_ignored"), ("unparsed", "n_unparsed")):
+            c[key] = c.get(key, 0) + int(r[col] or 0)
+        if r["why"]:
+            f.problems.append(r["why"])
+            warnings.append(f"{f.source}: {r['why']}")
+    for f in by_spath.values():
+        c = counts[f.source]
+        outcome_total = c.get("parsed", 0) + c.get("ignored", 0) + c.get("unparsed", 0)
+        if outcome_total != c.get("candidates", 0):
+            warnings.append(f"{f.source}: {c.get('candidates', 0)} candidate lines but {outcome_total} parse outcomes")
+        c["ignored"] = c.get("ignored", 0) + c.get("lines_read", 0) - c.get("candidates", 0)
+
+
 def _norm_reason(why: str) -> str:
     return re.sub(r"\d+", "N", why or "")[:160]
 
@@ -140,44 +163,28 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
 
     by_spath = {f.spath: f for f in readable}
     counts: dict[str, dict[str, int]] = {f.source: {} for f in files}
-    blocks = outcomes = events = None
+    scan = outcomes = events = None
     if readable:
-        with progress.stage("read"):
+        with progress.stage("read and parse"):
             describe_paths = [f.spath for f in readable if f.kind == "groups_describe"]
-            blocks = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths)
-            if blocks.filter != "java":
+            scan = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths)
+            if scan.filter != "java":
                 from pipeline.spark.session import JAR_PROBLEM
 
                 why = JAR_PROBLEM[0] if JAR_PROBLEM else "the session has no coordscope jar"
                 warnings.append(f"candidate filter: Spark rlike, about 10x slower than the Java filter ({why})")
-            for r in lines.file_counts(blocks).collect():   # one row per file
-                f = by_spath.get(r["spath"])
-                if f is None:
-                    warnings.append(f"Spark read a file not in the input list: {r['spath']}")
-                    continue
-                counts[f.source].update(lines_read=int(r["lines_read"]), candidates=int(r["candidates"]))
-                if r["problems"]:
-                    f.problems.append(r["problems"])
-                    warnings.append(f"{f.source}: {r['problems']}")
-        with progress.stage("parse"):
             formats = {f.spath: (f.source, f.kind, f.layout) for f in readable}
-            outcomes = parse_stage.parse_candidates(
-                lines.candidates(blocks), formats, opts.parsers_module, lines.MAX_LINE_CHARS).persist(cache_level())
-            for r in outcomes.groupBy("spath", "status").count().collect():   # files x 3 rows
-                f = by_spath[r["spath"]]
-                counts[f.source][r["status"]] = counts[f.source].get(r["status"], 0) + int(r["count"])
-            blocks.unpersist()
-            for f in readable:
-                c = counts[f.source]
-                outcome_total = c.get("parsed", 0) + c.get("ignored", 0) + c.get("unparsed", 0)
-                if outcome_total != c.get("candidates", 0):
-                    warnings.append(f"{f.source}: {c.get('candidates', 0)} candidate lines but {outcome_total} parse outcomes")
-                # lines the JVM filter dropped are ignored without Python
-                c["ignored"] = c.get("ignored", 0) + c.get("lines_read", 0) - c.get("candidates", 0)
+            outcomes = parse_stage.parse_splits(scan.rows, formats, opts.parsers_module, lines.MAX_LINE_CHARS
+                                                ).persist(cache_level())
+            # one small row per split; collecting them is the job that reads, parses and caches
+            split_rows = outcomes.where(F.col("status") == parse_stage.SPLIT).select(
+                "spath", "block", "why", *parse_stage.SPLIT_COUNTS).collect()
+            offsets = lines.line_offsets([(r["spath"], r["block"], r["n_lines"]) for r in split_rows])
+            _count_lines(split_rows, by_spath, counts, warnings)
         event_cols = schemas.columns("events")
-        all_events = outcomes.where(F.col("has_event")).select(*event_cols)
-        unparsed = outcomes.where(F.col("has_event") & (F.col("status") == "unparsed")).select(
-            *schemas.columns("unparsed"))
+        numbered = lines.numbered(outcomes.where(F.col("has_event")), offsets)
+        all_events = numbered.select(*event_cols)
+        unparsed = numbered.where(F.col("status") == "unparsed").select(*schemas.columns("unparsed"))
     else:
         all_events = _empty(spark, "events")
         unparsed = _empty(spark, "unparsed")
@@ -280,7 +287,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     man = manifest_mod.build(
         argv=opts.argv, master=opts.master, spark_version=spark.version, java_version=java, entries=entries,
         unparsed_reasons=reasons, scope=scope, tables=written, timings=progress.timings, warnings=warnings,
-        summary=summary, run_dir=final_abs, candidate_filter=blocks.filter if blocks is not None else None)
+        summary=summary, run_dir=final_abs, candidate_filter=scan.filter if scan is not None else None)
     write_manifest(tmp_dir, man)       # last file written: its presence marks a complete RUN_DIR
     write_mod.finalize(tmp_dir, opts.out)
     return man
