@@ -8,12 +8,12 @@ candidate filter on the JVM), parse (Python workers), timeline (dedupe, clock sk
 from __future__ import annotations
 
 import importlib
-import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline import schemas
+from pipeline import run_summary, schemas
 from pipeline.rundir import write_manifest
 from pipeline.spark import inputs as inputs_mod
 from pipeline.spark import lines as lines_mod
@@ -103,10 +103,6 @@ def _count_lines(split_rows, by_spath, counts, warnings) -> None:
         c["ignored"] = c.get("ignored", 0) + c.get("lines_read", 0) - c.get("candidates", 0)
 
 
-def _norm_reason(why: str) -> str:
-    return re.sub(r"\d+", "N", why or "")[:160]
-
-
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
     is used and left running; otherwise one is built for opts.master and stopped at the end."""
@@ -178,8 +174,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
                                                 ).persist(cache_level())
             # one small row per split; collecting them is the job that reads, parses and caches
             split_rows = outcomes.where(F.col("status") == parse_stage.SPLIT).select(
-                "spath", "block", "why", *parse_stage.SPLIT_COUNTS).collect()
-            offsets = lines.line_offsets([(r["spath"], r["block"], r["n_lines"]) for r in split_rows])
+                "spath", "split_no", "block", "why", *parse_stage.SPLIT_COUNTS).collect()
+            offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in split_rows])
             _count_lines(split_rows, by_spath, counts, warnings)
         event_cols = schemas.columns("events")
         numbered = lines.numbered(outcomes.where(F.col("has_event")), offsets)
@@ -249,21 +245,16 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     with progress.stage("summary"):
         # row counts from the Parquet footers RUN_DIR (always local) holds: no Spark job
         written.update({t: write_mod.row_count(tmp_dir, t) for t in schemas.TABLES})
-        gen = spark.read.parquet(f"{tmp_dir}/generations")
-        fnd = spark.read.parquet(f"{tmp_dir}/findings")
-        ev = spark.read.parquet(f"{tmp_dir}/events")
-        groups = ev.where(F.col("group_id").isNotNull()).select("group_id").distinct().count()
-        sev = {r["severity"]: int(r["count"]) for r in fnd.groupBy("severity").count().collect()}
-        per_group = [
-            {"group_id": r["group_id"], "generations": int(r["n"]), "max_generation": r["g"]}
-            for r in gen.groupBy("group_id").agg(F.count(F.lit(1)).alias("n"), F.max("generation").alias("g"))
-            .orderBy(F.desc("n")).limit(10).collect()
-        ]
-        reasons = {}
+        groups = run_summary.distinct_values(tmp_dir, "events", "group_id")
+        sev = run_summary.value_counts(tmp_dir, "findings", "severity")
+        per_group = run_summary.busiest_groups(tmp_dir)
+        reasons: dict[str, int] = {}
         if outcomes is not None:
-            for r in (unparsed.groupBy("why").count().orderBy(F.desc("count")).limit(200).collect()):
-                k = _norm_reason(r["why"])
-                reasons[k] = reasons.get(k, 0) + int(r["count"])
+            if scoped_unparsed is unparsed:    # the table written holds every unparsed line
+                why_counts = run_summary.value_counts(tmp_dir, "unparsed", "why")
+            else:
+                why_counts = Counter({r["why"]: int(r["count"]) for r in unparsed.groupBy("why").count().collect()})
+            reasons = run_summary.unparsed_reasons(why_counts)
         in_scope = written["events"]
         total_events = all_events.count() if (opts.group or opts.since_ms is not None or opts.until_ms is not None) else in_scope
         if outcomes is not None:

@@ -44,12 +44,12 @@ ROW_MASK = (1 << ROW_BITS) - 1
 
 
 COMPRESSED = (".gz", ".bz2", ".deflate", ".lz4", ".snappy", ".zst")   # Hadoop's codecs: never split here
-SPLIT_DDL = "spath string, uri string, block bigint, length bigint, whole boolean"
+SPLIT_DDL = "split_no int, spath string, uri string, block bigint, length bigint, whole boolean"
 
 
 @dataclass
 class Scan:
-    """The scan, one row per split: spath, block, n_lines, problem, cands (array of struct(idx,
+    """The scan, one row per split: split_no, spath, block, n_lines, problem, cands (array of struct(idx,
     value, chars), idx = 0-based line index in the split, in line order, continuation lines handed
     over at the boundaries included); and which reader made it. Not persisted: the parse stage
     consumes it in the same Spark stage."""
@@ -74,15 +74,15 @@ def file_size(spark: SparkSession, uri: str) -> int:
 
 
 def plan_splits(files: list[tuple[str, str, int]], split_bytes: int, whole: set[str]) -> list[tuple]:
-    """(spath, uri, block, length, whole) per split of each (spath, uri, size): plain files in
-    pieces of split_bytes, compressed ones whole (as Spark's text source does)."""
+    """(split_no, spath, uri, block, length, whole) per split of each (spath, uri, size): plain
+    files in pieces of split_bytes, compressed ones whole (as Spark's text source does)."""
     out = []
     for spath, uri, size in files:
         if uri.lower().endswith(COMPRESSED) or size <= split_bytes:
-            out.append((spath, uri, 0, max(size, 0), spath in whole))
+            out.append((len(out), spath, uri, 0, max(size, 0), spath in whole))
             continue
         for block in range(0, size, split_bytes):
-            out.append((spath, uri, block, min(split_bytes, size - block), spath in whole))
+            out.append((len(out), spath, uri, block, min(split_bytes, size - block), spath in whole))
     return out
 
 
@@ -106,8 +106,8 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
         n_tasks = max(1, min(len(plan), 4 * spark.sparkContext.defaultParallelism))
         tasks = spark.createDataFrame(plan, SPLIT_DDL).repartition(n_tasks)
         r = F.call_function(jvm.SCAN_UDF_NAME, "uri", "block", "length", "whole")
-        rows = tasks.select("spath", "block", r.alias("r"))
-        return Scan(rows.select("spath", "block", "r.n_lines", "r.problem", "r.cands"), "java")
+        rows = tasks.select("split_no", "spath", "block", r.alias("r"))
+        return Scan(rows.select("split_no", "spath", "block", "r.n_lines", "r.problem", "r.cands"), "java")
     return Scan(_read_with_rlike(spark, uris, candidate_regex, whole_files), "rlike")
 
 
@@ -163,7 +163,7 @@ def _read_with_rlike(spark: SparkSession, uris: list[str], candidate_regex: str,
     rows = rows.withColumn("cands", F.when(~F.col("mixed"), F.col("cands")).otherwise(F.raise_error(F.lit(
         "Spark packed two file splits into one partition; line numbers would be wrong "
         "(is spark.sql.files.openCostInBytes overridden?)"))))
-    return _hand_over(rows.drop("pid", "mixed"))
+    return _hand_over(rows.withColumnRenamed("pid", "split_no").drop("mixed"))
 
 
 def _hand_over(rows: DataFrame) -> DataFrame:
@@ -179,16 +179,17 @@ def _hand_over(rows: DataFrame) -> DataFrame:
     nxt = F.lead("leading").over(Window.partitionBy("spath").orderBy("block"))
     shifted = F.transform(F.coalesce(nxt, F.array()), lambda c: F.struct(
         (c["idx"] + F.col("n_lines")).alias("idx"), c["value"].alias("value"), c["chars"].alias("chars")))
-    return rows.select("spath", "block", "n_lines", "problem", F.concat("cands", shifted).alias("cands"))
+    return rows.select("split_no", "spath", "block", "n_lines", "problem", F.concat("cands", shifted).alias("cands"))
 
 
-def line_offsets(split_counts: list[tuple[str, int, int]]) -> dict[tuple[str, int], int]:
-    """(spath, block) -> lines of the file in its earlier splits, from (spath, block, n_lines) of
-    every split (one small row per split, collected by the job)."""
-    out: dict[tuple[str, int], int] = {}
+def line_offsets(split_counts: list[tuple[int, str, int, int]]) -> list[int]:
+    """Lines of the file in its earlier splits, indexed by split_no, from (split_no, spath, block,
+    n_lines) of every split (one small row per split, collected by the job; split numbers not
+    seen get 0)."""
+    out = [0] * (max((t[0] for t in split_counts), default=-1) + 1)
     seen: dict[str, int] = {}
-    for spath, block, n in sorted(split_counts):
-        out[(spath, block)] = seen.get(spath, 0)
+    for split_no, spath, _block, n in sorted(split_counts, key=lambda t: (t[1], t[2])):
+        out[split_no] = seen.get(spath, 0)
         seen[spath] = seen.get(spath, 0) + n
     return out
 
@@ -213,11 +214,9 @@ def file_counts(scan: Scan) -> DataFrame:
     )
 
 
-def numbered(rows: DataFrame, offsets: dict[tuple[str, int], int]) -> DataFrame:
-    """Rows with spath, block and a split-relative line_no (index + 1) -> exact line numbers: a
-    broadcast join with one row per split (`line_offsets`)."""
-    table = rows.sparkSession.createDataFrame(
-        [(spath, block, before) for (spath, block), before in offsets.items()],
-        "spath string, block bigint, lines_before bigint")
-    return rows.join(F.broadcast(table), ["spath", "block"]).withColumn(
-        "line_no", F.col("line_no") + F.col("lines_before")).drop("lines_before")
+def numbered(rows: DataFrame, offsets: list[int]) -> DataFrame:
+    """Rows with split_no and a split-relative line_no (index + 1) -> exact line numbers. The
+    offsets (one per split, `line_offsets`) travel as one array literal in the plan: no join, no
+    broadcast job each time the rows are read."""
+    before = F.element_at(F.lit(offsets or [0]).cast("array<bigint>"), F.col("split_no") + 1)
+    return rows.withColumn("line_no", F.col("line_no") + before)

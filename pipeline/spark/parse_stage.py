@@ -31,7 +31,7 @@ EVENT_COLUMNS = schemas.columns("events")
 SPLIT_COUNTS = ("n_lines", "n_cands", "n_parsed", "n_ignored", "n_unparsed")
 SPLIT = "split"     # the status of a split's summary row
 OUTCOME_FIELDS: list[tuple[str, str]] = [
-    ("spath", "string"), ("block", "bigint"), ("status", "string"), ("why", "string"), ("layout", "string"),
+    ("spath", "string"), ("split_no", "int"), ("block", "bigint"), ("status", "string"), ("why", "string"), ("layout", "string"),
     ("logger", "string"), ("shape", "string"), ("has_event", "boolean"),
 ] + schemas.TABLES["events"] + [(c, "bigint") for c in SPLIT_COUNTS]
 OUTCOME_DDL = ", ".join(f"`{n}` {t}" for n, t in OUTCOME_FIELDS)
@@ -60,7 +60,7 @@ class OutcomeColumns:
 
     def __init__(self) -> None:
         self.rows: list[tuple] = []
-        self.splits: list[tuple] = []       # (spath, block, problem, counts...)
+        self.splits: list[tuple] = []       # (spath, split_no, block, problem, counts...)
         self.counts = {"parsed": 0, "ignored": 0, "unparsed": 0}
         self._json: dict[tuple, str] = {}   # equal `extra` dicts (most of a log's) serialise once
 
@@ -68,17 +68,19 @@ class OutcomeColumns:
     def n(self) -> int:
         return len(self.rows) + len(self.splits)
 
-    def add(self, spath: str, block: int, status: str, why: str | None, layout: str, line_no: int, source: str,
+    def add(self, spath: str, split_no: int, status: str, why: str | None, layout: str, line_no: int, source: str,
             event: Any = None, rejected: bool = False, side: str | None = None, raw: str | None = None) -> None:
         """One outcome; `rejected` marks a line this stage turned down itself (overlong, parser
         error): it still becomes an `unparsed` event row, with `side` and `raw`."""
         self.counts[status] += 1
         if event is not None or rejected:
-            self.rows.append((spath, block, status, why, layout, line_no, source, event, side, raw))
+            self.rows.append((spath, split_no, status, why, layout, line_no, source, event, side, raw))
 
-    def end_split(self, spath: str, block: int, n_lines: int, n_cands: int, problem: str | None) -> None:
+    def end_split(self, spath: str, split_no: int, block: int, n_lines: int, n_cands: int,
+                  problem: str | None) -> None:
         c = self.counts
-        self.splits.append((spath, block, problem, n_lines, n_cands, c["parsed"], c["ignored"], c["unparsed"]))
+        self.splits.append((spath, split_no, block, problem, n_lines, n_cands, c["parsed"], c["ignored"],
+                            c["unparsed"]))
         self.counts = {"parsed": 0, "ignored": 0, "unparsed": 0}
 
     def _extra_json(self, extra: dict[str, Any] | None) -> str | None:
@@ -100,17 +102,18 @@ class OutcomeColumns:
 
         rows, self.rows = self.rows, []
         splits, self.splits = self.splits, []
-        n_ev, n = len(rows), len(rows) + len(splits)
+        n_ev = len(rows)
         none = [None] * len(splits)
         cols: dict[str, list[Any]] = {}
         if rows:
-            spaths, blocks, statuses, whys, layouts, line_nos, sources, evs, sides, raws = zip(*rows, strict=True)
+            spaths, split_nos, statuses, whys, layouts, line_nos, sources, evs, sides, raws = zip(*rows, strict=True)
         else:
-            spaths = blocks = statuses = whys = layouts = line_nos = sources = evs = sides = raws = ()
+            spaths = split_nos = statuses = whys = layouts = line_nos = sources = evs = sides = raws = ()
         cols["spath"] = [*spaths, *(t[0] for t in splits)]
-        cols["block"] = [*blocks, *(t[1] for t in splits)]
+        cols["split_no"] = [*split_nos, *(t[1] for t in splits)]
+        cols["block"] = [None] * n_ev + [t[2] for t in splits]
         cols["status"] = [*statuses, *([SPLIT] * len(splits))]
-        cols["why"] = [*whys, *(t[2] for t in splits)]
+        cols["why"] = [*whys, *(t[3] for t in splits)]
         cols["layout"] = [*layouts, *none]
         cols["line_no"] = [*line_nos, *none]
         cols["source"] = [*sources, *none]
@@ -130,12 +133,12 @@ class OutcomeColumns:
         cols["logger"] = [x.get("logger") if x else None for x in extras] + none
         cols["shape"] = [x.get("shape") if x else None for x in extras] + none
         for i, c in enumerate(SPLIT_COUNTS):
-            cols[c] = [None] * n_ev + [t[3 + i] for t in splits]
+            cols[c] = [None] * n_ev + [t[4 + i] for t in splits]
         return pa.RecordBatch.from_arrays([pa.array(cols[nm], type=schema.field(nm).type) for nm in OUTCOME_NAMES],
                                           schema=schema)
 
 
-def parse_unit(out: OutcomeColumns, spath: str, block: int, rows: list[tuple[int, str, int]],
+def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: list[tuple[int, str, int]],
                fmt_info: tuple[str, str, str], mod: Any, max_chars: int) -> None:
     """Add the outcomes of one split. rows: (line_no, text, chars) in line order.
 
@@ -147,7 +150,7 @@ def parse_unit(out: OutcomeColumns, spath: str, block: int, rows: list[tuple[int
     side = _side_for(kind)
 
     def unparsed(line_no: int, text: str, why: str) -> None:
-        out.add(spath, block, "unparsed", why, layout, line_no, source, rejected=True, side=side, raw=text)
+        out.add(spath, split_no, "unparsed", why, layout, line_no, source, rejected=True, side=side, raw=text)
 
     pending: list[tuple[int, str]] = []
     for line_no, text, chars in rows:
@@ -160,7 +163,7 @@ def parse_unit(out: OutcomeColumns, spath: str, block: int, rows: list[tuple[int
     while i < len(pending):
         try:
             for oc in mod.parse_lines(source, iter(pending[i:]) if i else iter(pending), fmt):
-                add(spath, block, oc.status, oc.why, layout, oc.line_no, source, oc.event)
+                add(spath, split_no, oc.status, oc.why, layout, oc.line_no, source, oc.event)
                 i += 1
             break
         except Exception as exc:  # a parser bug must not lose the line or kill the job
@@ -176,14 +179,15 @@ def _side_for(kind: str) -> str | None:
 
 def parse_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str]], module_name: str,
                   max_chars: int) -> Iterator[Any]:
-    """Arrow batches of split rows (spath, block, n_lines, problem, cands: list of struct(idx,
+    """Arrow batches of split rows (split_no, spath, block, n_lines, problem, cands: list of struct(idx,
     value, chars)) -> Arrow batches of outcomes (OUTCOME_FIELDS), a `split` row closing each
     split."""
     schema = schemas.arrow_schema_of(OUTCOME_FIELDS)
     mod = parsers_module(module_name)
     out = OutcomeColumns()
     for b in batches:
-        spaths, blocks, n_lines, problems = (b.column(n).to_pylist() for n in ("spath", "block", "n_lines", "problem"))
+        spaths, split_nos, blocks, n_lines, problems = (b.column(n).to_pylist()
+                                                        for n in ("spath", "split_no", "block", "n_lines", "problem"))
         cands = b.column("cands")
         offsets = cands.offsets.to_pylist()
         flat = cands.values           # the struct array of every split's candidates, back to back
@@ -194,8 +198,8 @@ def parse_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str
             lo, hi = offsets[r] - base, offsets[r + 1] - base
             rows = list(zip([i + 1 for i in idxs[lo:hi]], values[lo:hi], chars[lo:hi], strict=True))
             if rows:
-                parse_unit(out, spath, blocks[r], rows, formats.get(spath) or (spath, "log", "bare"), mod, max_chars)
-            out.end_split(spath, blocks[r], n_lines[r], hi - lo, problems[r])
+                parse_unit(out, spath, split_nos[r], rows, formats.get(spath) or (spath, "log", "bare"), mod, max_chars)
+            out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, problems[r])
             if out.n >= BATCH_ROWS:
                 yield out.batch(schema)
     if out.n:

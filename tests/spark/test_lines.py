@@ -70,9 +70,9 @@ def test_a_stack_trace_cut_by_a_split_boundary_stays_with_its_head(spark, small_
     events = [r for r in out if r["has_event"]]
     assert [r["status"] for r in events] == ["parsed", "parsed"]
     splits = [r for r in out if r["status"] == parse_stage.SPLIT]
-    before = lines.line_offsets([(r["spath"], r["block"], r["n_lines"]) for r in splits])
-    events.sort(key=lambda e: e["line_no"] + before[(e["spath"], e["block"])])
-    assert [e["line_no"] + before[(e["spath"], e["block"])] for e in events] == [31, 232]
+    before = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in splits])
+    events.sort(key=lambda e: e["line_no"] + before[e["split_no"]])
+    assert [e["line_no"] + before[e["split_no"]] for e in events] == [31, 232]
     assert "RebalanceInProgressException" in events[0]["raw"]
     assert sum(r["n_lines"] for r in splits) == len(rows)
     assert sum(r["n_cands"] for r in splits) == sum(r["n_parsed"] for r in splits) == len(_expected(rows))
