@@ -26,6 +26,7 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 from pipeline import schemas
+from pipeline.spark import worker_gc
 
 EVENT_COLUMNS = schemas.columns("events")
 SPLIT_COUNTS = ("n_lines", "n_cands", "n_parsed", "n_ignored", "n_unparsed")
@@ -185,25 +186,28 @@ def parse_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str
     schema = schemas.arrow_schema_of(OUTCOME_FIELDS)
     mod = parsers_module(module_name)
     out = OutcomeColumns()
-    for b in batches:
-        spaths, split_nos, blocks, n_lines, problems = (b.column(n).to_pylist()
-                                                        for n in ("spath", "split_no", "block", "n_lines", "problem"))
-        cands = b.column("cands")
-        offsets = cands.offsets.to_pylist()
-        flat = cands.values           # the struct array of every split's candidates, back to back
-        base = offsets[0]
-        idxs, values, chars = (flat.field(n).slice(base, offsets[-1] - base).to_pylist()
-                               for n in ("idx", "value", "chars"))
-        for r, spath in enumerate(spaths):
-            lo, hi = offsets[r] - base, offsets[r + 1] - base
-            rows = list(zip([i + 1 for i in idxs[lo:hi]], values[lo:hi], chars[lo:hi], strict=True))
-            if rows:
-                parse_unit(out, spath, split_nos[r], rows, formats.get(spath) or (spath, "log", "bare"), mod, max_chars)
-            out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, problems[r])
-            if out.n >= BATCH_ROWS:
-                yield out.batch(schema)
-    if out.n:
-        yield out.batch(schema)
+    with worker_gc.paused() as tidy:
+        for b in batches:
+            spaths, split_nos, blocks, n_lines, problems = (
+                b.column(n).to_pylist() for n in ("spath", "split_no", "block", "n_lines", "problem"))
+            cands = b.column("cands")
+            offsets = cands.offsets.to_pylist()
+            flat = cands.values           # the struct array of every split's candidates, back to back
+            base = offsets[0]
+            idxs, values, chars = (flat.field(n).slice(base, offsets[-1] - base).to_pylist()
+                                   for n in ("idx", "value", "chars"))
+            for r, spath in enumerate(spaths):
+                lo, hi = offsets[r] - base, offsets[r + 1] - base
+                rows = list(zip([i + 1 for i in idxs[lo:hi]], values[lo:hi], chars[lo:hi], strict=True))
+                if rows:
+                    parse_unit(out, spath, split_nos[r], rows, formats.get(spath) or (spath, "log", "bare"), mod,
+                               max_chars)
+                out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, problems[r])
+                if out.n >= BATCH_ROWS:
+                    yield out.batch(schema)
+                    tidy()
+        if out.n:
+            yield out.batch(schema)
 
 
 def parse_splits(split_rows: DataFrame, formats: dict[str, tuple[str, str, str]], module_name: str = "parsers",

@@ -142,7 +142,9 @@ def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict
 
         import pyarrow as pa
 
-        rows = _replay_module(module_name).replay_group_rows(table)
+        from pipeline.spark import worker_gc
+
+        rows = worker_gc.call_paused(_replay_module(module_name).replay_group_rows, table)
         names: list[str] = []
         payloads: list[str] = []
         for name in REPLAY_TABLES:
