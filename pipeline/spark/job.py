@@ -8,6 +8,7 @@ candidate filter on the JVM), parse (Python workers), timeline (dedupe, clock sk
 from __future__ import annotations
 
 import importlib
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,7 +156,7 @@ def _empty(spark, table_or_ddl: str):
 def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
     from pyspark.sql import functions as F
 
-    from pipeline.spark import lines, parse_stage, replay_stage, tables
+    from pipeline.spark import lines, parallel, parse_stage, replay_stage, tables
 
     by_spath = {f.spath: f for f in readable}
     counts: dict[str, dict[str, int]] = {f.source: {} for f in files}
@@ -199,49 +200,69 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     if opts.until_ms is not None:
         scoped_unparsed = scoped_unparsed.where(F.col("ts_ms").isNull() | (F.col("ts_ms") < opts.until_ms))
 
-    with progress.stage("timeline"):
-        # the outcomes are cached already: a filtered copy is cached only when a scope filters them
-        events = scoped.persist(cache_level()) if scoped is not all_events else scoped
-        timeline, offset_rows = replay_stage.timeline(events)   # offsets: one per skewed file
-        timeline = timeline if timeline is events else timeline.persist(cache_level())
-        for src, off in offset_rows.items():
+    # Everything after the parse: independent Spark jobs submitted from several driver threads
+    # (pipeline/spark/parallel.py); the tables that need the timeline wait for it.
+    events = scoped.persist(cache_level()) if scoped is not all_events else scoped
+    cached: list[Any] = []          # DataFrames persisted on the way, unpersisted at the end
+    timeline_later = parallel.Later()
+
+    def build_timeline():
+        try:
+            tl, offsets = replay_stage.timeline(events)   # offsets: one per skewed file
+        except BaseException as exc:
+            timeline_later.fail(exc)
+            raise
+        if tl is not events:
+            cached.append(tl.persist(cache_level()))
+        for src, off in offsets.items():
             progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
+        timeline_later.set(tl)
+        return offsets
 
-    written: dict[str, int] = {}
-    with progress.stage("write events"):
-        write_mod.write_table(events, tmp_dir, "events")
-        write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
-
-    with progress.stage("tables"):
-        write_mod.write_table(tables.heartbeat_gaps(timeline), tmp_dir, "heartbeat_gaps")
-        write_mod.write_table(tables.offset_commits(timeline), tmp_dir, "offset_commits")
-        observed_cached = observed_own = tables.ownership(timeline).persist(cache_level())   # read twice below
-
-    raw = None
-    with progress.stage("replay"):
+    def replay_tables():
+        tl = timeline_later.get()
+        rep = None
         try:
             replay_mod = importlib.import_module(opts.replay_module)
             if not hasattr(replay_mod, "replay_group_rows"):
                 raise AttributeError(f"{opts.replay_module} has no replay_group_rows")
         except (ImportError, AttributeError) as exc:
-            replay_mod = None
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
-        if replay_mod is not None:
-            rep = replay_stage.replay(timeline, opts.replay_module)
-            raw = rep.pop("_raw")
-        else:
             rep = {t: _empty(spark, t) for t in replay_stage.REPLAY_TABLES}
-        # ownership: what the consumers logged, plus the replay's inferred intervals for groups
-        # where no consumer log shows assignments
-        observed_groups = observed_own.select("group_id").distinct()
-        inferred = write_mod.conform(rep["ownership"], "ownership").join(observed_groups, "group_id", "left_anti")
-        observed_own = tables.name_unnamed_owners(write_mod.conform(observed_own, "ownership"),
-                                                  write_mod.conform(rep["memberships"], "memberships"))
-        own = observed_own.unionByName(inferred)
+        if rep is None:
+            rep = replay_stage.replay(tl, opts.replay_module)
+            cached.append(rep.pop("_raw"))
         for t in ("generations", "memberships", "findings"):
             write_mod.write_table(rep[t], tmp_dir, t)
-        write_mod.write_table(own, tmp_dir, "ownership")
+        # ownership: what the consumers logged, plus the replay's inferred intervals for groups
+        # where no consumer log shows assignments
+        observed = tables.ownership(tl).persist(cache_level())   # read twice below
+        cached.append(observed)
+        observed_groups = observed.select("group_id").distinct()
+        inferred = write_mod.conform(rep["ownership"], "ownership").join(observed_groups, "group_id", "left_anti")
+        named = tables.name_unnamed_owners(write_mod.conform(observed, "ownership"),
+                                           write_mod.conform(rep["memberships"], "memberships"))
+        write_mod.write_table(named.unionByName(inferred), tmp_dir, "ownership")
 
+    def table_from_timeline(name, build):
+        return lambda: write_mod.write_table(build(timeline_later.get()), tmp_dir, name)
+
+    def finished(name: str, took: float) -> None:
+        progress.timings[name] = round(took, 3)
+        progress.say(f"  {name} done in {took:.1f}s")
+
+    with progress.stage("timeline, tables and replay"):
+        results = parallel.run_all({
+            "timeline": build_timeline,
+            "replay": replay_tables,      # the longest chain first: its jobs queue first
+            "heartbeat_gaps": table_from_timeline("heartbeat_gaps", tables.heartbeat_gaps),
+            "offset_commits": table_from_timeline("offset_commits", tables.offset_commits),
+            "events": lambda: write_mod.write_table(events, tmp_dir, "events"),
+            "unparsed": lambda: write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed"),
+        }, finished, spark.sparkContext.cancelAllJobs)
+    offset_rows = results["timeline"]
+
+    written: dict[str, int] = {}
     with progress.stage("summary"):
         # row counts from the Parquet footers RUN_DIR (always local) holds: no Spark job
         written.update({t: write_mod.row_count(tmp_dir, t) for t in schemas.TABLES})
@@ -260,10 +281,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         if outcomes is not None:
             outcomes.unpersist()
         events.unpersist()
-        timeline.unpersist()
-        observed_cached.unpersist()
-        if raw is not None:
-            raw.unpersist()
+        for df in cached:
+            df.unpersist()
 
     summary = {
         "groups": groups, "generations": written["generations"], "events": written["events"],
@@ -274,7 +293,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     scope = {"group": opts.group, "since_ms": opts.since_ms, "until_ms": opts.until_ms,
              "events_total": total_events, "events_in_scope": in_scope}
     final_abs = str(Path(write_mod.local_path(opts.out)).absolute())
-    progress.timings["total"] = round(sum(progress.timings.values()), 3)
+    progress.timings["total"] = round(time.monotonic() - progress.t0, 3)   # stages overlap: not their sum
     man = manifest_mod.build(
         argv=opts.argv, master=opts.master, spark_version=spark.version, java_version=java, entries=entries,
         unparsed_reasons=reasons, scope=scope, tables=written, timings=progress.timings, warnings=warnings,
