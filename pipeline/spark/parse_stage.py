@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections import Counter
 from collections.abc import Iterator
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from pyspark.sql import DataFrame
 
+from parsers.events import Event
 from pipeline import schemas
 from pipeline.spark import worker_gc
 
@@ -37,10 +39,10 @@ OUTCOME_FIELDS: list[tuple[str, str]] = [
 ] + schemas.TABLES["events"] + [(c, "bigint") for c in SPLIT_COUNTS]
 OUTCOME_DDL = ", ".join(f"`{n}` {t}" for n, t in OUTCOME_FIELDS)
 OUTCOME_NAMES = [n for n, _ in OUTCOME_FIELDS]
-# Event attributes copied as they are (extra -> extra_json and partitions are converted)
-_PLAIN = [c for c in EVENT_COLUMNS if c not in ("extra_json", "partitions", "line_no", "source")]
-_EVENT_FIELDS = attrgetter(*_PLAIN, "partitions", "extra")
-_KIND, _SIDE, _RAW = (_PLAIN.index(c) for c in ("kind", "side", "raw"))
+# Event attributes read in one call per event (extra becomes extra_json, partitions a list)
+_FIELD_NAMES = [c for c in EVENT_COLUMNS if c != "extra_json"] + ["extra"]
+_EVENT_FIELDS = attrgetter(*_FIELD_NAMES)
+_STATUS = itemgetter(1)             # LineOutcome.status
 BATCH_ROWS = 8192
 
 _MODULES: dict[str, Any] = {}   # one imported parsers module per Python worker process
@@ -54,35 +56,30 @@ def parsers_module(name: str = "parsers") -> Any:
 
 
 class OutcomeColumns:
-    """Outcomes gathered as they come (one small tuple per event; the others only counted) and
-    turned into Arrow record batches column by column: the event fields are read in one C call
-    per event (attrgetter) and transposed with zip, several times cheaper than a Python loop per
-    column."""
+    """Outcomes gathered split by split and turned into Arrow record batches column by column.
+
+    Per split only the outcomes that carry an Event are kept (the parser's own LineOutcome
+    tuples, no new object per line); the others are counted. A batch reads every event's fields
+    with one C call (attrgetter), transposes them with zip, and repeats the per-split constants:
+    several times cheaper than a Python loop per row and column."""
 
     def __init__(self) -> None:
-        self.rows: list[tuple] = []
+        self.chunks: list[tuple[str, int, str, list[Any]]] = []   # (spath, split_no, layout, outcomes)
         self.splits: list[tuple] = []       # (spath, split_no, block, problem, counts...)
-        self.counts = {"parsed": 0, "ignored": 0, "unparsed": 0}
+        self.n = 0
         self._json: dict[tuple, str] = {}   # equal `extra` dicts (most of a log's) serialise once
 
-    @property
-    def n(self) -> int:
-        return len(self.rows) + len(self.splits)
-
-    def add(self, spath: str, split_no: int, status: str, why: str | None, layout: str, line_no: int, source: str,
-            event: Any = None, rejected: bool = False, side: str | None = None, raw: str | None = None) -> None:
-        """One outcome; `rejected` marks a line this stage turned down itself (overlong, parser
-        error): it still becomes an `unparsed` event row, with `side` and `raw`."""
-        self.counts[status] += 1
-        if event is not None or rejected:
-            self.rows.append((spath, split_no, status, why, layout, line_no, source, event, side, raw))
+    def add_outcomes(self, spath: str, split_no: int, layout: str, outcomes: list[Any]) -> None:
+        """LineOutcome-shaped tuples (line_no, status, event, why), each with an event."""
+        if outcomes:
+            self.chunks.append((spath, split_no, layout, outcomes))
+            self.n += len(outcomes)
 
     def end_split(self, spath: str, split_no: int, block: int, n_lines: int, n_cands: int,
-                  problem: str | None) -> None:
-        c = self.counts
-        self.splits.append((spath, split_no, block, problem, n_lines, n_cands, c["parsed"], c["ignored"],
-                            c["unparsed"]))
-        self.counts = {"parsed": 0, "ignored": 0, "unparsed": 0}
+                  counts: dict[str, int], problem: str | None) -> None:
+        self.splits.append((spath, split_no, block, problem, n_lines, n_cands, counts.get("parsed", 0),
+                            counts.get("ignored", 0), counts.get("unparsed", 0)))
+        self.n += 1
 
     def _extra_json(self, extra: dict[str, Any] | None) -> str | None:
         if not extra:
@@ -101,47 +98,43 @@ class OutcomeColumns:
     def batch(self, schema: Any) -> Any:
         import pyarrow as pa
 
-        rows, self.rows = self.rows, []
+        chunks, self.chunks = self.chunks, []
         splits, self.splits = self.splits, []
-        n_ev = len(rows)
-        none = [None] * len(splits)
+        self.n = 0
+        ocs = [oc for c in chunks for oc in c[3]]
+        n_ev, none = len(ocs), [None] * len(splits)
         cols: dict[str, list[Any]] = {}
-        if rows:
-            spaths, split_nos, statuses, whys, layouts, line_nos, sources, evs, sides, raws = zip(*rows, strict=True)
-        else:
-            spaths = split_nos = statuses = whys = layouts = line_nos = sources = evs = sides = raws = ()
-        cols["spath"] = [*spaths, *(t[0] for t in splits)]
-        cols["split_no"] = [*split_nos, *(t[1] for t in splits)]
+        for name, i in (("spath", 0), ("split_no", 1)):
+            col: list[Any] = []
+            for c in chunks:
+                col += [c[i]] * len(c[3])
+            cols[name] = col + [t[i] for t in splits]
         cols["block"] = [None] * n_ev + [t[2] for t in splits]
-        cols["status"] = [*statuses, *([SPLIT] * len(splits))]
-        cols["why"] = [*whys, *(t[3] for t in splits)]
-        cols["layout"] = [*layouts, *none]
-        cols["line_no"] = [*line_nos, *none]
-        cols["source"] = [*sources, *none]
+        cols["status"] = [oc[1] for oc in ocs] + [SPLIT] * len(splits)
+        cols["why"] = [oc[3] for oc in ocs] + [t[3] for t in splits]
         cols["has_event"] = [True] * n_ev + [False] * len(splits)
-        # rows rejected by this stage carry no Event: their fields are nulls but kind/side/raw
-        fields = [_EVENT_FIELDS(e) if e is not None else None for e in evs]
-        blank = (None,) * (len(_PLAIN) + 2)
-        by_field = list(zip(*[f or blank for f in fields], strict=True)) if rows else [()] * (len(_PLAIN) + 2)
-        for name, values in zip(_PLAIN, by_field, strict=False):
+        by_field = list(zip(*map(_EVENT_FIELDS, [oc[2] for oc in ocs]), strict=True)) or [()] * len(_FIELD_NAMES)
+        for name, values in zip(_FIELD_NAMES, by_field, strict=True):
             cols[name] = [*values, *none]
-        cols["kind"] = [("unparsed" if f is None else f[_KIND]) for f in fields] + none
-        cols["side"] = [(sd if f is None else f[_SIDE]) for f, sd in zip(fields, sides, strict=True)] + none
-        cols["raw"] = [(rw if f is None else f[_RAW]) for f, rw in zip(fields, raws, strict=True)] + none
-        cols["partitions"] = [None if p is None else [str(x) for x in p] for p in by_field[-2]] + none
-        extras = by_field[-1]
-        cols["extra_json"] = [self._extra_json(x) for x in extras] + none
-        cols["logger"] = [x.get("logger") if x else None for x in extras] + none
-        cols["shape"] = [x.get("shape") if x else None for x in extras] + none
+        cols["partitions"] = [None if p is None else list(map(str, p)) for p in cols["partitions"]]
+        extras = cols.pop("extra")
+        cols["extra_json"] = [self._extra_json(x) for x in extras]
+        # layout, logger and shape are columns of the unparsed table only
+        unparsed = [st == "unparsed" for st in cols["status"]]
+        layout_of = [lay for c in chunks for lay in [c[2]] * len(c[3])] + none
+        cols["layout"] = [lay if u else None for lay, u in zip(layout_of, unparsed, strict=True)]
+        for key in ("logger", "shape"):
+            cols[key] = [x.get(key) if u and x else None for x, u in zip(extras, unparsed, strict=True)]
         for i, c in enumerate(SPLIT_COUNTS):
             cols[c] = [None] * n_ev + [t[4 + i] for t in splits]
         return pa.RecordBatch.from_arrays([pa.array(cols[nm], type=schema.field(nm).type) for nm in OUTCOME_NAMES],
                                           schema=schema)
 
 
-def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: list[tuple[int, str, int]],
-               fmt_info: tuple[str, str, str], mod: Any, max_chars: int) -> None:
-    """Add the outcomes of one split. rows: (line_no, text, chars) in line order.
+def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_info: tuple[str, str, str],
+               mod: Any, max_chars: int) -> dict[str, int]:
+    """Add the outcomes of one split; returns its counts per status. rows: (line_no, text,
+    chars) in line order.
 
     Never raises for bad input: overlong lines and parser exceptions become `unparsed` outcomes
     with a reason, so every candidate line gets exactly one outcome.
@@ -149,9 +142,12 @@ def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: list[tuple[
     source, kind, layout = fmt_info
     fmt = mod.FileFormat(kind, layout)
     side = _side_for(kind)
+    kept: list[Any] = []
+    counts: Counter = Counter()
 
     def unparsed(line_no: int, text: str, why: str) -> None:
-        out.add(spath, split_no, "unparsed", why, layout, line_no, source, rejected=True, side=side, raw=text)
+        kept.append((line_no, "unparsed", Event(source, line_no, side, "unparsed", text), why))  # type: ignore[arg-type]
+        counts["unparsed"] += 1
 
     pending: list[tuple[int, str]] = []
     for line_no, text, chars in rows:
@@ -160,17 +156,20 @@ def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: list[tuple[
         else:
             pending.append((line_no, text))
     i = 0
-    add = out.add
     while i < len(pending):
+        ocs: list[Any] = []
         try:
-            for oc in mod.parse_lines(source, iter(pending[i:]) if i else iter(pending), fmt):
-                add(spath, split_no, oc.status, oc.why, layout, oc.line_no, source, oc.event)
-                i += 1
-            break
+            ocs.extend(mod.parse_lines(source, iter(pending[i:]) if i else iter(pending), fmt))
         except Exception as exc:  # a parser bug must not lose the line or kill the job
-            line_no, text = pending[i]
-            unparsed(line_no, text, f"parser error: {type(exc).__name__}: {str(exc)[:200]}")
-            i += 1
+            if i + len(ocs) < len(pending):    # the line it failed on: unparsed, and go on after it
+                line_no, text = pending[i + len(ocs)]
+                unparsed(line_no, text, f"parser error: {type(exc).__name__}: {str(exc)[:200]}")
+                i += 1
+        i += len(ocs)
+        counts.update(map(_STATUS, ocs))
+        kept += [oc for oc in ocs if oc[2] is not None]
+    out.add_outcomes(spath, split_no, layout, kept)
+    return counts
 
 
 def _side_for(kind: str) -> str | None:
@@ -199,10 +198,9 @@ def parse_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str
             for r, spath in enumerate(spaths):
                 lo, hi = offsets[r] - base, offsets[r + 1] - base
                 rows = list(zip([i + 1 for i in idxs[lo:hi]], values[lo:hi], chars[lo:hi], strict=True))
-                if rows:
-                    parse_unit(out, spath, split_nos[r], rows, formats.get(spath) or (spath, "log", "bare"), mod,
-                               max_chars)
-                out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, problems[r])
+                counts = parse_unit(out, spath, split_nos[r], rows, formats.get(spath) or (spath, "log", "bare"),
+                                    mod, max_chars) if rows else {}
+                out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, counts, problems[r])
                 if out.n >= BATCH_ROWS:
                     yield out.batch(schema)
                     tidy()

@@ -1,0 +1,75 @@
+"""parse_stage.parse_batches without a JVM: split rows in, outcome batches out (the function the
+Python workers run)."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pyarrow as pa
+
+from pipeline.spark import parse_stage
+from tests.spark.conftest import ABSTRACT_COORDINATOR, client
+
+CAND = pa.struct([("idx", pa.int64()), ("value", pa.string()), ("chars", pa.int32())])
+
+
+def split_batch(splits: list[tuple[int, str, int, int, list[tuple[int, str]]]]) -> pa.RecordBatch:
+    """(split_no, spath, block, n_lines, [(idx, text)]) per split."""
+    return pa.record_batch({
+        "split_no": pa.array([s[0] for s in splits], pa.int32()),
+        "spath": [s[1] for s in splits],
+        "block": pa.array([s[2] for s in splits], pa.int64()),
+        "n_lines": pa.array([s[3] for s in splits], pa.int64()),
+        "problem": pa.array([None] * len(splits), pa.string()),
+        "cands": pa.array([[{"idx": i, "value": t, "chars": len(t)} for i, t in s[4]] for s in splits],
+                          pa.list_(CAND)),
+    })
+
+
+def outcomes(batches, formats, module="parsers", max_chars=400):
+    out = [r for b in parse_stage.parse_batches(iter(batches), formats, module, max_chars) for r in b.to_pylist()]
+    return [r for r in out if r["has_event"]], {r["split_no"]: r for r in out if r["status"] == parse_stage.SPLIT}
+
+
+def test_events_keep_split_relative_line_numbers_and_every_split_is_counted():
+    trace = [client("10:00:00,000", "Rebalance failed.", logger=ABSTRACT_COORDINATOR),
+             "org.apache.kafka.common.errors.RebalanceInProgressException: The group is rebalancing",
+             "\tat org.apache.kafka.Frame.run(Frame.java:1)"]
+    hb = client("10:00:05,000", "Received successful Heartbeat response", level="DEBUG", logger=ABSTRACT_COORDINATOR)
+    long_line = client("10:00:06,000", "Committed offset 1 for partition t-0 " + "y" * 500, level="DEBUG")
+    batch = split_batch([
+        (0, "file:/a.log", 0, 40, [(3, trace[0]), (4, trace[1]), (5, trace[2]), (40, hb)]),   # idx 40: handed over
+        (1, "file:/a.log", 4096, 25, [(7, long_line)]),
+        (2, "file:/b.log", 0, 3, []),
+    ])
+    fmt = {"file:/a.log": ("a.log", "log", "log4j"), "file:/b.log": ("b.log", "log", "log4j")}
+    events, splits = outcomes([batch], fmt)
+    by_line = {(e["split_no"], e["line_no"]): e for e in events}
+    assert set(by_line) == {(0, 4), (0, 41), (1, 8)}
+    assert "RebalanceInProgressException" in by_line[(0, 4)]["raw"] and by_line[(0, 4)]["source"] == "a.log"
+    over = by_line[(1, 8)]
+    assert (over["status"], over["kind"], over["layout"]) == ("unparsed", "unparsed", "log4j")
+    assert over["why"].startswith("overlong line: ") and over["raw"] == long_line
+    assert by_line[(0, 41)]["layout"] is None                   # parsed rows: unparsed-table columns empty
+    assert {k: (s["n_lines"], s["n_cands"], s["n_parsed"], s["n_ignored"], s["n_unparsed"])
+            for k, s in splits.items()} == {0: (40, 4, 4, 0, 0), 1: (25, 1, 0, 0, 1), 2: (3, 0, 0, 0, 0)}
+
+
+def test_a_parser_exception_makes_that_line_unparsed_and_parsing_goes_on(monkeypatch):
+    import parsers
+
+    def parse_lines(source, lines, fmt):
+        for no, text in lines:
+            if "boom" in text:
+                raise KeyError("bad state")
+            yield parsers.LineOutcome(no, "ignored", None, None)
+
+    fake = types.ModuleType("fake_parsers_for_test")
+    fake.FileFormat, fake.parse_lines = parsers.FileFormat, parse_lines
+    monkeypatch.setitem(sys.modules, "fake_parsers_for_test", fake)
+    batch = split_batch([(0, "file:/a.log", 0, 5, [(0, "one"), (1, "boom here"), (2, "three")])])
+    events, splits = outcomes([batch], {"file:/a.log": ("a.log", "log", "plain")}, module="fake_parsers_for_test")
+    assert [(e["line_no"], e["status"], e["raw"]) for e in events] == [(2, "unparsed", "boom here")]
+    assert events[0]["why"] == "parser error: KeyError: 'bad state'"
+    assert (splits[0]["n_ignored"], splits[0]["n_unparsed"]) == (2, 1)
