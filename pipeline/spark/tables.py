@@ -48,6 +48,14 @@ def with_member_context(events: DataFrame) -> DataFrame:
     )
 
 
+def context_or(kinds: tuple[str, ...]) -> Column:
+    """Rows that set the member context (they name a member or a generation) or are of `kinds`:
+    with_member_context over only these gives the kept rows the same context as over all rows
+    (the others would contribute nothing to `last(..., ignorenulls)`), and most lines of a log
+    (heartbeats, commits) never travel through the window shuffle."""
+    return F.col("member_id").isNotNull() | F.col("generation").isNotNull() | F.col("kind").isin(*kinds)
+
+
 def session_limit(version_hint: Column) -> Column:
     major = F.regexp_extract(F.coalesce(version_hint, F.lit("")), r"^(\d+)", 1)
     return F.when((major != "") & (major.cast("int") < 3), F.lit(SESSION_TIMEOUT_MS_PRE_3_0)).otherwise(
@@ -109,7 +117,7 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
 def offset_commits(events: DataFrame) -> DataFrame:
     """Commit history per group/topic/partition and side (client log vs offsets dump), with flags:
     first | commit | rewind (offset went back) | skip (jump far beyond the usual step) | reset."""
-    ctx = with_member_context(events.where(F.col("group_id").isNotNull()).select(
+    ctx = with_member_context(events.where(F.col("group_id").isNotNull() & context_or(COMMIT_KINDS)).select(
         *_client_key(), "topic", "partition", "side", "ts_ms", "line_no", "kind", "offset", "member_id", "generation"))
     c = ctx.where(F.col("kind").isin(*COMMIT_KINDS) & F.col("topic").isNotNull() & F.col("partition").isNotNull()
                   & F.col("offset").isNotNull())
@@ -138,7 +146,8 @@ def ownership(events: DataFrame) -> DataFrame:
     owned from `partitions_assigned` until the same client revokes or loses it, leaves the group
     (leave_group, fenced, poll timeout, generation reset) or its log ends."""
     client = with_member_context(events.where((F.col("side") == "client") & F.col("group_id").isNotNull()
-                                              & F.col("ts_ms").isNotNull()).select(
+                                              & F.col("ts_ms").isNotNull()
+                                              & context_or(OWNERSHIP_START + OWNERSHIP_END + MEMBER_END)).select(
         *_client_key(), "ts_ms", "line_no", "kind", "member_id", "generation", "partitions"))
     moves = client.where(F.col("kind").isin(*(OWNERSHIP_START + OWNERSHIP_END)) & F.col("partitions").isNotNull())
     moves = moves.select(*_client_key(), "ts_ms", "line_no", "kind", "ctx_member", "ctx_generation",
