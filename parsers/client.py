@@ -679,10 +679,12 @@ def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
 
 def clear_memos() -> None:
     """Forget every memoised message body and value (benchmarks start each timed run cold)."""
-    from parsers import grammar, timestamps
+    from parsers import grammar, reader, timestamps
 
     _MEMO.clear()
     _SEEN.clear()
+    reader._LINE_MEMO.clear()
+    reader._LINE_SEEN.clear()
     for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields,
               values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields, _prefix_dict,
               logger_class, timestamps._second_ms, timestamps._day_ms):

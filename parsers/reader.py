@@ -21,7 +21,7 @@ from parsers import broker, client, config_block, groups_describe, layouts, offs
 from parsers.base import IGNORE, Match
 from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.events import Event, Kind, Side
-from parsers.fast_event import make_event
+from parsers.fast_event import event_row, make_event, make_event_row
 from parsers.timestamps import _second_ms, parse_ts
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
@@ -249,6 +249,21 @@ _LOG4J_FAST = re.compile(
 )
 
 
+# The tail memo: what run_log4j's hot path made of a line, keyed by the line's text after its
+# "[yyyy-MM-dd HH:mm:ss,SSS] " (level, prefix, body and logger: everything the outcome depends on
+# but the time, the line number and the file's Kafka version): (kind, event_row of the fields,
+# extra, level, logger, message). A repeated client line (heartbeats, commits of an idle
+# partition, state transitions of one member) then costs a dict lookup and an Event instead of
+# the layout regex, the prefix split and the body memo. Admission and bounds as client._MEMO's;
+# emptied by client.clear_memos().
+LINE_MEMO_MAX = 2048
+LINE_MEMO_ENTRIES = 4096
+LINE_SEEN_ENTRIES = 16384
+_LINE_MEMO: dict[str, tuple] = {}
+_LINE_SEEN: set[str] = set()
+_MILLIS = {f"{i:03d}": i for i in range(1000)}  # "SSS" -> its value; ASCII digits only
+
+
 class _Record:
     """A record being collected: its first line's layout fields (the attribute names of
     layouts.Split, which it stands in for, so no Split is allocated per line) and its continuation
@@ -380,9 +395,10 @@ class _LogParser:
         line (tests/parsers/test_fast_paths.py). The commonest line (ASCII, no control characters,
         the layout matches) is split here, and while the pending record is such a line alone (a
         "light" record, a tuple: no _Record is built) it is completed here too: a client line whose
-        body the rules know becomes its Event in this loop. Anything else (continuation lines,
-        other layouts, broker lines, special records, lines no rule takes) goes through the general
-        path: `feed`, `flush` and `_classify` with a _Record."""
+        body the rules know becomes its Event in this loop. A line whose text after the time has
+        been completed so before is not even split: the tail memo (_LINE_MEMO) holds what that
+        text gives. Anything else (continuation lines, other layouts, broker lines, special records,
+        lines no rule takes) goes through the general path: `feed`, `flush` and `_classify`."""
         self.stats.setdefault("format", self.fmt)
         feed = self.feed
         out: list[LineOutcome] = []
@@ -392,37 +408,58 @@ class _LogParser:
         memo = client._MEMO
         body_miss = client._parse_body_miss
         prefix_dict = client._prefix_dict
+        tails = _LINE_MEMO
+        tails_seen = _LINE_SEEN
+        millis = _MILLIS
         loggers: dict[str, tuple[bool, str | None]] = {}  # logger -> (broker side?, class name)
-        last_sec, sec_ms = None, None  # the last "yyyy-MM-dd HH:mm:ss" seen and its epoch ms
+        last_sec, sec_ms = None, None  # the last "yyyy-MM-dd HH:mm:ss" the regex took, and its epoch ms
         last_no, last_ts = self.last_no, self.last_ts
-        light: tuple[int, str, int | None, str, str, str] | None = None  # (no, text, ts_ms, level, logger, message)
+        # the pending light record: (no, text, ts_ms, level, logger, message, tail, tail memo entry)
+        light: tuple[int, str, int | None, str, str, str, str | None, tuple | None] | None = None
         for no, text in lines:
-            m = None
-            if len(text) <= MAX_LINE and text.isascii() and len(text.encode().translate(None, garbage)) == len(text):
-                m = match(text)
-            if m is None:
-                if light is not None:
-                    self.pending = _Record(light[0], light[1], light[2], light[3], None, light[4], light[5], None)
-                    light = None
-                self.last_no, self.last_ts = last_no, last_ts
-                feed(no, text, out)
-                last_no, last_ts = no, self.last_ts
-                if out:
-                    yield from out
-                    out.clear()
-                continue
+            new = None
+            tail = None
+            if text[24:26] == "] " and text[:1] == "[":  # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail
+                tail = text[26:]
+                entry = tails.get(tail)
+                if entry is not None:
+                    # the tail matched before, so the line matches if its time does: a second the
+                    # regex took, then [,.] and three ASCII digits (the line is then ASCII and clean)
+                    ms = millis.get(text[21:24])
+                    if ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",.":
+                        new = (no, text, sec_ms + ms, entry[3], entry[4], entry[5], None, entry)
+            if new is None:
+                m = match(text) if len(text) <= MAX_LINE and text.isascii() else None
+                if m is not None:
+                    # a control character can only be in the message (the regex's other parts are
+                    # classes of printable ASCII): checked there, as bytes (a table lookup per byte)
+                    msg = m.group(3)
+                    if len(msg.encode().translate(None, garbage)) != len(msg):
+                        m = None
+                if m is None:
+                    if light is not None:
+                        self.pending = _Record(light[0], light[1], light[2], light[3], None, light[4], light[5], None)
+                        light = None
+                    self.last_no, self.last_ts = last_no, last_ts
+                    feed(no, text, out)
+                    last_no, last_ts = no, self.last_ts
+                    if out:
+                        yield from out
+                        out.clear()
+                    continue
+                ts, level, logger = m.group(1, 2, 4)
+                if len(ts) == 23 and ts[19] in ",.":  # _log4j_ts_ms, with the last second kept here
+                    sec = ts[:19]
+                    if sec != last_sec:
+                        last_sec, sec_ms = sec, _second_ms(sec)
+                    ms = millis.get(ts[20:])
+                    ts_ms = sec_ms + ms if sec_ms is not None and ms is not None else parse_ts(ts)
+                else:
+                    ts_ms = parse_ts(ts)
+                new = (no, text, ts_ms, level, logger, msg[:-1], tail, None)
             last_no = no
-            ts, level, msg, logger = m.group(1, 2, 3, 4)
-            if len(ts) == 23 and ts[19] in ",.":  # _log4j_ts_ms, with the last second kept here
-                sec = ts[:19]
-                if sec != last_sec:
-                    last_sec, sec_ms = sec, _second_ms(sec)
-                frac = ts[20:]
-                ts_ms = sec_ms + int(frac) if sec_ms is not None and frac.isdigit() else parse_ts(ts)
-            else:
-                ts_ms = parse_ts(ts)
             p = light
-            light = (no, text, ts_ms, level, logger, msg[:-1])
+            light = new
             if p is None:
                 if self.pending is not None:  # a record of the general path: completed there
                     self.last_ts = last_ts
@@ -432,11 +469,20 @@ class _LogParser:
                     out.clear()
                 continue
             # complete the light record p (what flush and _classify do for it)
-            pno, raw, pts, plevel, plogger, head = p
+            pno, raw, pts, plevel, plogger, head, ptail, entry = p
             if pts is not None:
                 if last_ts is not None and pts < last_ts:
                     self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
                 last_ts = pts
+            if len(raw) > MAX_RAW:
+                raw = raw[:MAX_RAW]
+            if entry is not None:  # a tail memo hit: what the code below gave for this tail
+                row = entry[1]
+                if self.version is not None:
+                    row = (*row[:-1], self.version)
+                yield _tuple_new(LineOutcome, (pno, "parsed", make_event_row(source, pno, _CLIENT, entry[0], raw, pts,
+                                                                             entry[2].copy(), row), None))
+                continue
             lg = loggers.get(plogger)
             if lg is None:
                 is_broker = _BROKER_LOGGER_MEMO.get(plogger)
@@ -445,9 +491,10 @@ class _LogParser:
                 lg = (is_broker, client.logger_class(plogger))
                 if len(loggers) < 4096:
                     loggers[plogger] = lg
-            if (lg[0] or head.find("Config values", 0, 64) >= 0 or head.find("Kafka version", 0, 40) >= 0
+            if (lg[0] or ("Config values" in head and head.find("Config values", 0, 64) >= 0)
+                    or ("Kafka version" in head and head.find("Kafka version", 0, 40) >= 0)
                     or (head[:2] == "[G" and head.startswith(_BROKER_MSG))):
-                yield self._classify(_Record(pno, raw, pts, plevel, None, plogger, head, None))
+                yield self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None))
                 continue
             # client.parse_client_parts, written out
             if head[:1] == "[":
@@ -458,7 +505,7 @@ class _LogParser:
                 else:
                     body = head[end + 2:]
             elif head[:7] == "stream-":  # Streams prefixes: the general path
-                yield self._classify(_Record(pno, raw, pts, plevel, None, plogger, head, None))
+                yield self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None))
                 continue
             else:
                 pf, body = _NO_FIELDS, head
@@ -470,17 +517,25 @@ class _LogParser:
                     res = IGNORE
                 elif not client.looks_like_coordinator_line(body, plogger):
                     res = IGNORE
-                yield self._client_outcome(_Record(pno, raw, pts, plevel, None, plogger, head, None), head, plogger, res)
+                yield self._client_outcome(_Record(pno, p[1], pts, plevel, None, plogger, head, None), head, plogger, res)
                 continue
             _rule, kind, cached, cextra = res
             extra = cextra.copy()
             extra["level"] = plevel
             extra["logger"] = plogger
             f = {**pf, **cached}
+            if ptail is not None and len(ptail) <= LINE_MEMO_MAX:
+                # admitted on second sight, like client._MEMO's bodies (most lines occur once)
+                if ptail in tails_seen:
+                    if len(tails) >= LINE_MEMO_ENTRIES:
+                        tails.clear()
+                    tails[ptail] = (kind, event_row(f), extra.copy(), plevel, plogger, head)
+                else:
+                    if len(tails_seen) >= LINE_SEEN_ENTRIES:
+                        tails_seen.clear()
+                    tails_seen.add(ptail)
             if self.version is not None:
                 f["kafka_version_hint"] = self.version
-            if len(raw) > MAX_RAW:
-                raw = raw[:MAX_RAW]
             yield _tuple_new(LineOutcome, (pno, "parsed", make_event(source, pno, _CLIENT, kind, raw, pts, extra, f), None))
         if light is not None:
             self.pending = _Record(light[0], light[1], light[2], light[3], None, light[4], light[5], None)
