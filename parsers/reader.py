@@ -266,6 +266,7 @@ LINE_SEEN_ENTRIES = 16384
 _LINE_MEMO: dict[str, tuple] = {}
 _LINE_SEEN: set[str] = set()
 _MILLIS = {f"{i:03d}": i for i in range(1000)}  # "SSS" -> its value; ASCII digits only
+_LEADING_SPACE = frozenset(" \t\n\r\x0b\x0c")  # what LOG4J's \s+ after the level takes, on ASCII lines
 
 
 class _Record:
@@ -433,6 +434,8 @@ class _LogParser:
         # not a LOG4J logger; this run's (a file has few loggers)
         loggers: dict[str, tuple[str, bool, str | None] | None] = {}
         last_sec, sec_ms = None, None  # the last "yyyy-MM-dd HH:mm:ss" checked, and its epoch ms
+        # "LEVEL " and " (logger)" of the last line the regex split, and that logger's facts
+        level_sp, logger_sfx, logger_lg = "\x00", "\x00", None
         last_no, last_ts = self.last_no, self.last_ts
         # the pending light record: (no, text, ts_ms, level, logger info, message, tail, tail memo entry)
         light: tuple[int, str, int | None, str, tuple, str, str | None, tuple | None] | None = None
@@ -448,6 +451,17 @@ class _LogParser:
                     ms = millis.get(text[21:24])
                     if ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",.":
                         new = (no, text, sec_ms + ms, entry[3], entry[4], entry[5], None, entry)
+                elif tail.endswith(logger_sfx) and tail.startswith(level_sp) and text.isascii() and len(text) <= MAX_LINE:
+                    # the level and the logger of the last line the regex split: the message is what
+                    # lies between them (where LOG4J puts it: no white space to skip at its start, no
+                    # line break in it, and " (" + a logger + ")" is only found at the end); the time
+                    # is checked as for a tail memo hit
+                    msg = tail[len(level_sp):len(tail) - len(logger_sfx)]
+                    ms = millis.get(text[21:24])
+                    if (ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",."
+                            and msg[:1] not in _LEADING_SPACE and "\n" not in msg
+                            and len(msg.encode().translate(None, garbage)) == len(msg)):
+                        new = (no, text, sec_ms + ms, level_sp[:-1], logger_lg, msg, tail, None)
             if new is None:
                 m = match(text) if len(text) <= MAX_LINE and text.isascii() else None
                 if m is not None:
@@ -484,6 +498,7 @@ class _LogParser:
                         out.clear()
                     continue
                 new = (no, text, ts_ms, level, lg, msg[:-1], tail, None)
+                level_sp, logger_sfx, logger_lg = level + " ", f" ({lraw})", lg
             last_no = no
             p = light
             light = new

@@ -50,6 +50,10 @@ SHAPES = [
     "[2024-03-01 10:15:43,000] INFO [Consumer clientId=c1, groupId=g1] Heartbeat (x) (Foo.java:12) (AbstractCoordinator)",
     f"[2024-03-01 10:15:44,000] INFO [Consumer clientId=c1, groupId=g1] (Re-)joining group ({CC})\n",
     f"[2024-03-01 10:15:44,000] INFO [Consumer clientId=c1, groupId=g1] (Re-)joining group ({CC})\r",
+    f"[2024-03-01 10:15:44,001] INFO [Consumer clientId=c1, groupId=g1] Heartbeat\nsplit ({CC})",
+    f"[2024-03-01 10:15:44,002] INFO  [Consumer clientId=c1, groupId=g1] Heartbeat lost ({CC})",
+    f"[2024-03-01 10:15:44,003] INFO [Consumer clientId=c1, groupId=g1] Heartbeat (x) ({CC}) ({CC})",
+    f"[2024-03-01 10:15:44,004] INFO [Consumer clientId=c1, groupId=g1] bad \x01\x02\x03\x04\x05\x06\x07\x08\x0e bytes ({CC})",
     # the client hot path's other outcomes, and what it leaves to the general path
     f"[2024-03-01 10:15:45,000] INFO stream-thread [app-1-StreamThread-1] State transition from RUNNING to PARTITIONS_REVOKED ({CC})",
     f"[2024-03-01 10:15:45,001] INFO [Foo] (Re-)joining group ({CC})",
@@ -93,7 +97,7 @@ def test_run_log4j_equals_feeding_every_line(picks):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from(SHAPES[-14:] + SHAPES[:3]), max_size=60), st.booleans())
+@given(st.lists(st.sampled_from(SHAPES[-18:] + SHAPES[:3]), max_size=60), st.booleans())
 def test_tail_memo_hits_give_the_outcomes_of_feeding(picks, cold):
     """Lines drawn from few shapes repeat, so most of them are tail memo hits (with and without
     memos emptied first), across Kafka version lines and second changes."""
