@@ -277,6 +277,34 @@ class _Bucket:
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         if self.only is not None:
             return self.only.find(head, full, logger_cls)
+        if "\n" not in full:  # one line: only the single-line combos, _Combo.locate written out
+            best = None
+            best_pos = len(self.order)
+            for first, sig, combo in self.groups:
+                if first > best_pos:
+                    break
+                if sig and sig not in head:
+                    continue
+                single = combo.single
+                if single is None:
+                    continue
+                m = single[0].match(head)
+                if m is None:
+                    continue
+                rules = single[1]
+                idx = single[3][m.lastgroup]
+                r = rules[idx]
+                if r.weak_loggers and logger_cls not in r.weak_loggers:
+                    slow = combo._find_slow(head, logger_cls, rules[idx + 1:])
+                    if slow is None:
+                        continue
+                    found = (slow[0], None, slow[1])
+                else:
+                    found = (r, m, single[2][idx])
+                pos = self.order[found[0].name]
+                if pos < best_pos:
+                    best, best_pos = found, pos
+            return _decoded(best)
         best = None
         best_pos = len(self.order)
         order = self.order
@@ -612,7 +640,16 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
 def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
     """_parse_body for a body not in the memo: match it, and admit it if seen before."""
     key = (body, logger_cls)
-    res = _match_body(body, logger_cls)
+    if "\n" in body:
+        res = _match_body(body, logger_cls)
+    else:  # _match_body for a one-line body, written out
+        bucket = _BUCKETS.get(body.partition(" ")[0])
+        res = None
+        if bucket is not None:
+            only = bucket.only
+            res = only.find(body, body, logger_cls) if only is not None else bucket.find(body, body, logger_cls)
+        if res is None:
+            res = _GENERIC.find(body, body, logger_cls)
     if len(body) <= MEMO_MAX:  # a memo of huge messages would hold megabytes
         if key in _SEEN:
             if len(_MEMO) >= MEMO_ENTRIES:
