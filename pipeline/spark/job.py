@@ -8,12 +8,12 @@ candidate filter on the JVM), parse (Python workers), timeline (dedupe, clock sk
 from __future__ import annotations
 
 import importlib
-import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline import schemas
+from pipeline import run_summary, schemas
 from pipeline.rundir import write_manifest
 from pipeline.spark import inputs as inputs_mod
 from pipeline.spark import lines as lines_mod
@@ -80,8 +80,27 @@ def sniff_formats(files: list[inputs_mod.InputFile], mod: Any, layout: str | Non
         f.head = []
 
 
-def _norm_reason(why: str) -> str:
-    return re.sub(r"\d+", "N", why or "")[:160]
+def _count_lines(split_rows, by_spath, counts, warnings) -> None:
+    """Per-file line accounting from the per-split counts: every line read is parsed, ignored or
+    unparsed (lines the JVM filter dropped are ignored without Python)."""
+    for r in split_rows:
+        f = by_spath.get(r["spath"])
+        if f is None:
+            warnings.append(f"Spark read a file not in the input list: {r['spath']}")
+            continue
+        c = counts[f.source]
+        for key, col in (("lines_read", "n_lines"), ("candidates", "n_cands"), ("parsed", "n_parsed"),
+                         ("ignored", "n_ignored"), ("unparsed", "n_unparsed")):
+            c[key] = c.get(key, 0) + int(r[col] or 0)
+        if r["why"]:
+            f.problems.append(r["why"])
+            warnings.append(f"{f.source}: {r['why']}")
+    for f in by_spath.values():
+        c = counts[f.source]
+        outcome_total = c.get("parsed", 0) + c.get("ignored", 0) + c.get("unparsed", 0)
+        if outcome_total != c.get("candidates", 0):
+            warnings.append(f"{f.source}: {c.get('candidates', 0)} candidate lines but {outcome_total} parse outcomes")
+        c["ignored"] = c.get("ignored", 0) + c.get("lines_read", 0) - c.get("candidates", 0)
 
 
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
@@ -140,44 +159,28 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
 
     by_spath = {f.spath: f for f in readable}
     counts: dict[str, dict[str, int]] = {f.source: {} for f in files}
-    blocks = outcomes = events = None
+    scan = outcomes = events = None
     if readable:
-        with progress.stage("read"):
+        with progress.stage("read and parse"):
             describe_paths = [f.spath for f in readable if f.kind == "groups_describe"]
-            blocks = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths)
-            if blocks.filter != "java":
+            scan = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths)
+            if scan.filter != "java":
                 from pipeline.spark.session import JAR_PROBLEM
 
                 why = JAR_PROBLEM[0] if JAR_PROBLEM else "the session has no coordscope jar"
                 warnings.append(f"candidate filter: Spark rlike, about 10x slower than the Java filter ({why})")
-            for r in lines.file_counts(blocks).collect():   # one row per file
-                f = by_spath.get(r["spath"])
-                if f is None:
-                    warnings.append(f"Spark read a file not in the input list: {r['spath']}")
-                    continue
-                counts[f.source].update(lines_read=int(r["lines_read"]), candidates=int(r["candidates"]))
-                if r["problems"]:
-                    f.problems.append(r["problems"])
-                    warnings.append(f"{f.source}: {r['problems']}")
-        with progress.stage("parse"):
             formats = {f.spath: (f.source, f.kind, f.layout) for f in readable}
-            outcomes = parse_stage.parse_candidates(
-                lines.candidates(blocks), formats, opts.parsers_module, lines.MAX_LINE_CHARS).persist(cache_level())
-            for r in outcomes.groupBy("spath", "status").count().collect():   # files x 3 rows
-                f = by_spath[r["spath"]]
-                counts[f.source][r["status"]] = counts[f.source].get(r["status"], 0) + int(r["count"])
-            blocks.unpersist()
-            for f in readable:
-                c = counts[f.source]
-                outcome_total = c.get("parsed", 0) + c.get("ignored", 0) + c.get("unparsed", 0)
-                if outcome_total != c.get("candidates", 0):
-                    warnings.append(f"{f.source}: {c.get('candidates', 0)} candidate lines but {outcome_total} parse outcomes")
-                # lines the JVM filter dropped are ignored without Python
-                c["ignored"] = c.get("ignored", 0) + c.get("lines_read", 0) - c.get("candidates", 0)
+            outcomes = parse_stage.parse_splits(scan.rows, formats, opts.parsers_module, lines.MAX_LINE_CHARS
+                                                ).persist(cache_level())
+            # one small row per split; collecting them is the job that reads, parses and caches
+            split_rows = outcomes.where(F.col("status") == parse_stage.SPLIT).select(
+                "spath", "split_no", "block", "why", *parse_stage.SPLIT_COUNTS).collect()
+            offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in split_rows])
+            _count_lines(split_rows, by_spath, counts, warnings)
         event_cols = schemas.columns("events")
-        all_events = outcomes.where(F.col("has_event")).select(*event_cols)
-        unparsed = outcomes.where(F.col("has_event") & (F.col("status") == "unparsed")).select(
-            *schemas.columns("unparsed"))
+        numbered = lines.numbered(outcomes.where(F.col("has_event")), offsets)
+        all_events = numbered.select(*event_cols)
+        unparsed = numbered.where(F.col("status") == "unparsed").select(*schemas.columns("unparsed"))
     else:
         all_events = _empty(spark, "events")
         unparsed = _empty(spark, "unparsed")
@@ -242,21 +245,16 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     with progress.stage("summary"):
         # row counts from the Parquet footers RUN_DIR (always local) holds: no Spark job
         written.update({t: write_mod.row_count(tmp_dir, t) for t in schemas.TABLES})
-        gen = spark.read.parquet(f"{tmp_dir}/generations")
-        fnd = spark.read.parquet(f"{tmp_dir}/findings")
-        ev = spark.read.parquet(f"{tmp_dir}/events")
-        groups = ev.where(F.col("group_id").isNotNull()).select("group_id").distinct().count()
-        sev = {r["severity"]: int(r["count"]) for r in fnd.groupBy("severity").count().collect()}
-        per_group = [
-            {"group_id": r["group_id"], "generations": int(r["n"]), "max_generation": r["g"]}
-            for r in gen.groupBy("group_id").agg(F.count(F.lit(1)).alias("n"), F.max("generation").alias("g"))
-            .orderBy(F.desc("n")).limit(10).collect()
-        ]
-        reasons = {}
+        groups = run_summary.distinct_values(tmp_dir, "events", "group_id")
+        sev = run_summary.value_counts(tmp_dir, "findings", "severity")
+        per_group = run_summary.busiest_groups(tmp_dir)
+        reasons: dict[str, int] = {}
         if outcomes is not None:
-            for r in (unparsed.groupBy("why").count().orderBy(F.desc("count")).limit(200).collect()):
-                k = _norm_reason(r["why"])
-                reasons[k] = reasons.get(k, 0) + int(r["count"])
+            if scoped_unparsed is unparsed:    # the table written holds every unparsed line
+                why_counts = run_summary.value_counts(tmp_dir, "unparsed", "why")
+            else:
+                why_counts = Counter({r["why"]: int(r["count"]) for r in unparsed.groupBy("why").count().collect()})
+            reasons = run_summary.unparsed_reasons(why_counts)
         in_scope = written["events"]
         total_events = all_events.count() if (opts.group or opts.since_ms is not None or opts.until_ms is not None) else in_scope
         if outcomes is not None:
@@ -280,7 +278,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     man = manifest_mod.build(
         argv=opts.argv, master=opts.master, spark_version=spark.version, java_version=java, entries=entries,
         unparsed_reasons=reasons, scope=scope, tables=written, timings=progress.timings, warnings=warnings,
-        summary=summary, run_dir=final_abs, candidate_filter=blocks.filter if blocks is not None else None)
+        summary=summary, run_dir=final_abs, candidate_filter=scan.filter if scan is not None else None)
     write_manifest(tmp_dir, man)       # last file written: its presence marks a complete RUN_DIR
     write_mod.finalize(tmp_dir, opts.out)
     return man

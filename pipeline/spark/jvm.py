@@ -136,14 +136,18 @@ def register_candidate_filter(spark, regex: str) -> bool:
     return True
 
 
-def register_split_scanner(spark, regex: str, max_chars: int) -> bool:
+def register_split_scanner(spark, regex: str, max_chars: int, continuation: str, handover_max: int) -> bool:
     """Register `coordscope_scan_split(uri, start, length, all_lines) -> SCAN_RESULT_DDL` (see
-    jvm/SplitScanner.java); False when unavailable."""
+    jvm/SplitScanner.java): candidate lines by `regex`, lines matching `continuation` (a regex
+    anchored at the line start) handed over across split boundaries, at most `handover_max` per
+    boundary. False when unavailable."""
+    from pipeline.spark.regex_shape import java_flavour
+
     f = _new_filter(spark, regex)
     if f is None:
         return False
     jvm = spark._jvm
-    scanner = getattr(jvm, SCANNER_CLASS)(f, max_chars)
+    scanner = getattr(jvm, SCANNER_CLASS)(f, max_chars, java_flavour(continuation), handover_max)
     result = jvm.org.apache.spark.sql.types.DataType.fromDDL(SCAN_RESULT_DDL)
     spark._jsparkSession.udf().register(SCAN_UDF_NAME, scanner, result)
     return True

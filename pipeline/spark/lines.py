@@ -10,12 +10,16 @@ Line and split boundaries follow Hadoop's LineRecordReader, as `spark.read.text`
 the coordscope jar (no JDK to build it) the same per-split rows come from `spark.read.text`, an
 rlike filter and one hash aggregate, about ten times slower.
 
-A running sum of line counts over the splits of a file turns indexes into exact line numbers.
+One row per split is what the parse stage consumes, as it is: no shuffle, no sort (the
+candidates come in line order). Line numbers inside a split are relative (`idx`); a running sum
+of the line counts of a file's earlier splits makes them exact (`line_offsets`).
 
-Multi-line records: parsing runs per (file, unit), where a unit is a split. Candidate lines at the
-start of a split that look like continuations (indented, `Caused by`, `... N more`) are moved to the
-unit of the previous split that has a record head, so a record never loses its continuation lines
-at a split boundary.
+Multi-line records: the continuation lines (stack frames, `Caused by:`, an exception's first
+line: CONTINUATION_REGEX) that follow a split's last line belong to that split's last record.
+The scanner hands them over: the split before the boundary reads on and returns them after its
+own lines (idx >= its n_lines), the split that owns them counts them without returning them. At
+most HANDOVER_MAX_LINES per boundary (a longer run of continuation lines keeps its tail in the
+next split, where the parser sees it as continuation lines without their head).
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from dataclasses import dataclass
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
+from parsers.reader import _CONTINUATION_RX
 from pipeline.spark import jvm
 from pipeline.spark.regex_shape import fast_regex
-from pipeline.spark.session import cache_level
 
-# Continuation lines of a multi-line record (tab/space-indented, Java stack-trace lines).
-CONTINUATION_REGEX = r"^(\s|Caused by:|\.\.\. \d+ (more|common frames omitted))"
+# Continuation lines of a multi-line record: the parser's own definition (indented lines, stack
+# frames, "Caused by:", "Suppressed:", an exception's first line).
+CONTINUATION_REGEX = _CONTINUATION_RX
+HANDOVER_MAX_LINES = 10_000
 # Longer candidate lines are not parsed (they become `unparsed`, why=overlong); their text is cut.
 MAX_LINE_CHARS = 64 * 1024
 ROW_BITS = 33                       # monotonically_increasing_id: row number in the low 33 bits
@@ -38,19 +44,18 @@ ROW_MASK = (1 << ROW_BITS) - 1
 
 
 COMPRESSED = (".gz", ".bz2", ".deflate", ".lz4", ".snappy", ".zst")   # Hadoop's codecs: never split here
-SPLIT_DDL = "spath string, uri string, block bigint, length bigint, whole boolean"
+SPLIT_DDL = "split_no int, spath string, uri string, block bigint, length bigint, whole boolean"
 
 
 @dataclass
 class Scan:
-    """The persisted scan, one row per split: spath, block, n_lines, problem, cands (array of
-    struct(idx, value, chars), idx = 0-based line index in the split); and which reader made it."""
+    """The scan, one row per split: split_no, spath, block, n_lines, problem, cands (array of struct(idx,
+    value, chars), idx = 0-based line index in the split, in line order, continuation lines handed
+    over at the boundaries included); and which reader made it. Not persisted: the parse stage
+    consumes it in the same Spark stage."""
 
     rows: DataFrame
     filter: str          # "java" (pipeline/spark/jvm.py) or "rlike" (fallback, about 10x slower)
-
-    def unpersist(self) -> None:
-        self.rows.unpersist()
 
 
 def spark_path(spark: SparkSession, uri: str) -> str:
@@ -69,38 +74,40 @@ def file_size(spark: SparkSession, uri: str) -> int:
 
 
 def plan_splits(files: list[tuple[str, str, int]], split_bytes: int, whole: set[str]) -> list[tuple]:
-    """(spath, uri, block, length, whole) per split of each (spath, uri, size): plain files in
-    pieces of split_bytes, compressed ones whole (as Spark's text source does)."""
+    """(split_no, spath, uri, block, length, whole) per split of each (spath, uri, size): plain
+    files in pieces of split_bytes, compressed ones whole (as Spark's text source does)."""
     out = []
     for spath, uri, size in files:
         if uri.lower().endswith(COMPRESSED) or size <= split_bytes:
-            out.append((spath, uri, 0, max(size, 0), spath in whole))
+            out.append((len(out), spath, uri, 0, max(size, 0), spath in whole))
             continue
         for block in range(0, size, split_bytes):
-            out.append((spath, uri, block, min(split_bytes, size - block), spath in whole))
+            out.append((len(out), spath, uri, block, min(split_bytes, size - block), spath in whole))
     return out
 
 
 def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
                 whole_files: list[str] | None = None) -> Scan:
-    """Read `uris` once: line counts and candidate lines per split, persisted (the caller
-    unpersists). With the coordscope jar, each split is read by jvm/SplitScanner.java on the
-    executors; without it, by `spark.read.text` and an rlike aggregate (same result, slower).
+    """The per-split rows of `uris` (lazy: nothing is read until they are used). With the
+    coordscope jar each split is read by jvm/SplitScanner.java on the executors; without it, by
+    `spark.read.text` and an rlike aggregate (same rows, slower).
 
     `whole_files` (Spark paths) bypass the candidate filter: every line of them goes to the parser.
     `kafka-consumer-groups --describe` tables need it: their data rows carry no fixed word.
     """
     whole = set(whole_files or ())
-    if jvm.register_split_scanner(spark, candidate_regex, MAX_LINE_CHARS):
+    if jvm.register_split_scanner(spark, candidate_regex, MAX_LINE_CHARS, CONTINUATION_REGEX, HANDOVER_MAX_LINES):
         split_bytes = max(1, int(spark._jvm.org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
             spark.conf.get("spark.sql.files.maxPartitionBytes"))))
         files = [(spark_path(spark, u), u, file_size(spark, u)) for u in uris]
         plan = plan_splits(files, split_bytes, whole)
-        tasks = spark.createDataFrame(plan, SPLIT_DDL).repartition(max(len(plan), 1))
+        # splits dealt round-robin to at most 4 tasks per core: many small files do not become
+        # as many tasks (each partition of the parsed result is read again by every later stage)
+        n_tasks = max(1, min(len(plan), 4 * spark.sparkContext.defaultParallelism))
+        tasks = spark.createDataFrame(plan, SPLIT_DDL).repartition(n_tasks)
         r = F.call_function(jvm.SCAN_UDF_NAME, "uri", "block", "length", "whole")
-        rows = tasks.select("spath", "block", r.alias("r")).persist(cache_level())
-        rows.count()
-        return Scan(rows.select("spath", "block", "r.n_lines", "r.problem", "r.cands"), "java")
+        rows = tasks.select("split_no", "spath", "block", r.alias("r"))
+        return Scan(rows.select("split_no", "spath", "block", "r.n_lines", "r.problem", "r.cands"), "java")
     return Scan(_read_with_rlike(spark, uris, candidate_regex, whole_files), "rlike")
 
 
@@ -151,58 +158,65 @@ def _read_with_rlike(spark: SparkSession, uris: list[str], candidate_regex: str,
         F.sum("n").cast("bigint").alias("n_lines"), F.lit(None).cast("string").alias("problem"),
         F.array_sort(F.collect_list(cand_row)).alias("cands"),
         ((F.min("path_lo") != F.max("path_hi")) | (F.min("block_lo") != F.max("block_hi"))).alias("mixed"),
-    ).persist(cache_level())
-    if rows.where("mixed").limit(1).count():
-        rows.unpersist()
-        raise RuntimeError("Spark packed two file splits into one partition; line numbers would be wrong "
-                           "(is spark.sql.files.openCostInBytes overridden?)")
-    return rows.drop("pid", "mixed")
-
-
-def splits(scan: Scan) -> DataFrame:
-    """One row per split: spath, block, n_lines, candidates, head_idx (first candidate that is not
-    a continuation line), problem."""
-    heads = F.filter("cands", lambda c: ~c["value"].rlike(CONTINUATION_REGEX))
-    return scan.rows.select(
-        "spath", "block", F.col("n_lines").cast("bigint").alias("n_lines"),
-        F.size("cands").cast("bigint").alias("candidates"),
-        F.get(heads, 0)["idx"].alias("head_idx"), "problem",
     )
+    # guard: one file and one split per partition, else line numbers would be wrong
+    rows = rows.withColumn("cands", F.when(~F.col("mixed"), F.col("cands")).otherwise(F.raise_error(F.lit(
+        "Spark packed two file splits into one partition; line numbers would be wrong "
+        "(is spark.sql.files.openCostInBytes overridden?)"))))
+    return _hand_over(rows.withColumnRenamed("pid", "split_no").drop("mixed"))
 
 
-def with_offsets(split_rows: DataFrame) -> DataFrame:
-    """Add lines_before (lines of the file in earlier splits) and prev_head_block (the last earlier
-    split of the file with a record head: the unit that gets a leading continuation)."""
-    w = Window.partitionBy("spath").orderBy("block")
-    before = w.rowsBetween(Window.unboundedPreceding, -1)
-    return split_rows.withColumn(
-        "lines_before", F.coalesce(F.sum("n_lines").over(before), F.lit(0)).cast("bigint")
-    ).withColumn(
-        "prev_head_block", F.last(F.when(F.col("head_idx").isNotNull(), F.col("block")), ignorenulls=True).over(before)
-    )
+def _hand_over(rows: DataFrame) -> DataFrame:
+    """The scanner's continuation handover, for the fallback reader's rows: a split's leading
+    continuation lines (a run from its first line) move to the end of the previous split's
+    candidates. Unlike the scanner, a run that covers a whole split is not followed further."""
+    cont = F.transform("cands", lambda c, i: (c["idx"] == i) & c["value"].rlike(CONTINUATION_REGEX))
+    first_other = F.array_position(cont, False)
+    run = F.least(F.when(first_other == 0, F.size("cands")).otherwise(first_other - 1), F.lit(HANDOVER_MAX_LINES))
+    rows = rows.withColumn("lead_n", F.when(F.col("block") > 0, run).otherwise(F.lit(0)).cast("int"))
+    rows = rows.withColumn("leading", F.slice("cands", 1, F.col("lead_n"))).withColumn(
+        "cands", F.slice("cands", F.col("lead_n") + 1, F.greatest(F.size("cands") - F.col("lead_n"), F.lit(0))))
+    nxt = F.lead("leading").over(Window.partitionBy("spath").orderBy("block"))
+    shifted = F.transform(F.coalesce(nxt, F.array()), lambda c: F.struct(
+        (c["idx"] + F.col("n_lines")).alias("idx"), c["value"].alias("value"), c["chars"].alias("chars")))
+    return rows.select("split_no", "spath", "block", "n_lines", "problem", F.concat("cands", shifted).alias("cands"))
+
+
+def line_offsets(split_counts: list[tuple[int, str, int, int]]) -> list[int]:
+    """Lines of the file in its earlier splits, indexed by split_no, from (split_no, spath, block,
+    n_lines) of every split (one small row per split, collected by the job; split numbers not
+    seen get 0)."""
+    out = [0] * (max((t[0] for t in split_counts), default=-1) + 1)
+    seen: dict[str, int] = {}
+    for split_no, spath, _block, n in sorted(split_counts, key=lambda t: (t[1], t[2])):
+        out[split_no] = seen.get(spath, 0)
+        seen[spath] = seen.get(spath, 0) + n
+    return out
 
 
 def candidates(scan: Scan) -> DataFrame:
-    """One row per candidate line: spath, unit, line_no, value, chars."""
-    sp = with_offsets(splits(scan)).select("spath", "block", "lines_before", "head_idx", "prev_head_block")
-    c = scan.rows.select("spath", "block", F.explode("cands").alias("c")).join(F.broadcast(sp), ["spath", "block"])
-    leading_cont = F.col("head_idx").isNull() | (F.col("c.idx") < F.col("head_idx"))
-    unit = F.when(leading_cont & F.col("prev_head_block").isNotNull(), F.col("prev_head_block")).otherwise(F.col("block"))
-    return c.select(
-        "spath",
-        unit.alias("unit"),
-        (F.col("lines_before") + F.col("c.idx") + 1).alias("line_no"),
-        F.col("c.value").alias("value"),
-        F.col("c.chars").alias("chars"),
-    )
+    """One row per candidate line: spath, block (the split that parses it), line_no, value, chars
+    (for tests and debugging; the ingest parses the split rows as they are)."""
+    before = Window.partitionBy("spath").orderBy("block").rowsBetween(Window.unboundedPreceding, -1)
+    rows = scan.rows.withColumn("lines_before", F.coalesce(F.sum("n_lines").over(before), F.lit(0)))
+    return rows.select("spath", "block", "lines_before", F.explode("cands").alias("c")).select(
+        "spath", "block", (F.col("lines_before") + F.col("c.idx") + 1).cast("bigint").alias("line_no"),
+        F.col("c.value").alias("value"), F.col("c.chars").alias("chars"))
 
 
 def file_counts(scan: Scan) -> DataFrame:
-    """Per file: lines read, candidate lines (everything else is ignored, decided on the JVM),
-    splits, and why reading stopped early (if it did)."""
-    return splits(scan).groupBy("spath").agg(
+    """Per file: lines read, candidate lines, splits, and why reading stopped early (if it did)."""
+    return scan.rows.groupBy("spath").agg(
         F.sum("n_lines").cast("bigint").alias("lines_read"),
-        F.sum("candidates").cast("bigint").alias("candidates"),
+        F.sum(F.size("cands")).cast("bigint").alias("candidates"),
         F.count(F.lit(1)).alias("splits"),
         F.array_join(F.collect_list("problem"), "; ").alias("problems"),
     )
+
+
+def numbered(rows: DataFrame, offsets: list[int]) -> DataFrame:
+    """Rows with split_no and a split-relative line_no (index + 1) -> exact line numbers. The
+    offsets (one per split, `line_offsets`) travel as one array literal in the plan: no join, no
+    broadcast job each time the rows are read."""
+    before = F.element_at(F.lit(offsets or [0]).cast("array<bigint>"), F.col("split_no") + 1)
+    return rows.withColumn("line_no", F.col("line_no") + before)

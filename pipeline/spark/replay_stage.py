@@ -38,8 +38,8 @@ EVENT_COLUMNS = schemas.columns("events")
 _REPLAY: dict[str, Any] = {}   # replay module per Python worker process
 
 
-def copied_files(events: DataFrame) -> list[tuple[str, str]]:
-    """(copy, original) pairs of files: see `dedupe`. Small: one row per pair, collected.
+def _copy_pairs(events: DataFrame) -> DataFrame:
+    """(source, first_source) pairs of files where the first copies the second: see `dedupe`.
 
     Works on a narrow projection (group, hash of the raw text, time, source): the events' wide
     columns never travel through this shuffle. A 64-bit hash collision would need the same group
@@ -50,8 +50,13 @@ def copied_files(events: DataFrame) -> list[tuple[str, str]]:
     shared = e.where(F.col("source") != F.col("first_source")).groupBy("source", "first_source").agg(
         F.count(F.lit(1)).alias("n_shared"))
     per_source = keyed.groupBy("source").agg(F.count(F.lit(1)).alias("n_events"))
-    copies = shared.join(per_source, "source").where(F.col("n_shared") > F.col("n_events") * COPY_SHARE)
-    return [(r["source"], r["first_source"]) for r in copies.collect()]
+    return shared.join(per_source, "source").where(F.col("n_shared") > F.col("n_events") * COPY_SHARE).select(
+        "source", "first_source")
+
+
+def copied_files(events: DataFrame) -> list[tuple[str, str]]:
+    """(copy, original) pairs of files: see `dedupe`. Small: one row per pair, collected."""
+    return [(r["source"], r["first_source"]) for r in _copy_pairs(events).collect()]
 
 
 def dedupe(events: DataFrame, copies: list[tuple[str, str]] | None = None) -> DataFrame:
@@ -90,15 +95,28 @@ def clock_offsets(events: DataFrame) -> DataFrame:
         F.percentile_approx("diff", 0.5).cast("bigint").alias("offset_ms"), F.count(F.lit(1)).alias("anchors"))
 
 
+def _skewed(events: DataFrame) -> DataFrame:
+    return clock_offsets(events).where(F.abs("offset_ms") >= SKEW_MIN_MS)
+
+
 def timeline(events: DataFrame) -> tuple[DataFrame, dict[str, int]]:
     """(deduplicated, skew-corrected events; {source: clock offset ms} applied).
 
-    The offsets are few (one per skewed file) and collected; without copies or skew the events
-    come back untouched, so the usual case costs two narrow aggregations and no join.
+    Copies and clock offsets are found by one Spark job (both results are small: one row per
+    copied or skewed file). Without copies or skew (the usual case) the events come back
+    untouched; with copies, the offsets are measured again on the deduplicated events.
     """
-    ev = dedupe(events)
-    offsets = {r["source"]: int(r["offset_ms"])
-               for r in clock_offsets(ev).where(F.abs("offset_ms") >= SKEW_MIN_MS).collect()}
+    facts = _copy_pairs(events).select(
+        F.lit("copy").alias("what"), "source", "first_source", F.lit(None).cast("bigint").alias("offset_ms")
+    ).unionByName(_skewed(events).select(
+        F.lit("skew").alias("what"), "source", F.lit(None).cast("string").alias("first_source"), "offset_ms"))
+    rows = facts.collect()
+    copies = [(r["source"], r["first_source"]) for r in rows if r["what"] == "copy"]
+    offsets = {r["source"]: int(r["offset_ms"]) for r in rows if r["what"] == "skew"}
+    ev = events
+    if copies:
+        ev = dedupe(events, copies)
+        offsets = {r["source"]: int(r["offset_ms"]) for r in _skewed(ev).collect()}
     if offsets:
         shift = events.sparkSession.createDataFrame(list(offsets.items()), "source string, offset_ms bigint")
         ev = ev.join(F.broadcast(shift), "source", "left").withColumn(
@@ -124,7 +142,9 @@ def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict
 
         import pyarrow as pa
 
-        rows = _replay_module(module_name).replay_group_rows(table)
+        from pipeline.spark import worker_gc
+
+        rows = worker_gc.call_paused(_replay_module(module_name).replay_group_rows, table)
         names: list[str] = []
         payloads: list[str] = []
         for name in REPLAY_TABLES:

@@ -61,39 +61,49 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
     kind=heartbeat: between heartbeat responses, against session.timeout.ms;
     kind=log: between any two coordinator lines of the client, against max.poll.interval.ms
     (both as printed in the client's ConsumerConfig block, else Kafka's defaults for its version).
+
+    One shuffle and one window pass: every row looks back at the previous line of its client and
+    at the client's previous heartbeat, and yields up to two gap rows.
     """
-    # narrow first: only these columns travel through the window shuffles (the printed settings
+    # narrow first: only these columns travel through the window shuffle (the printed settings
     # are taken out of extra_json here, so the JSON text does not travel)
     printed = {col: F.when(F.col("kind") == "client_config",
                            F.get_json_object("extra_json", f"$.settings['{key}']").cast("bigint")).alias(col)
                for col, key in (("printed_session", "session.timeout.ms"), ("printed_poll", "max.poll.interval.ms"))}
-    client = with_member_context(
-        events.where((F.col("side") == "client") & F.col("group_id").isNotNull() & F.col("client_id").isNotNull()
-                     & F.col("ts_ms").isNotNull())
-        .select(*_client_key(), "ts_ms", "line_no", "kind", "member_id", "generation", "kafka_version_hint",
-                *printed.values())
+    client = events.where((F.col("side") == "client") & F.col("group_id").isNotNull() & F.col("client_id").isNotNull()
+                          & F.col("ts_ms").isNotNull()).select(
+        *_client_key(), "ts_ms", "line_no", "kind", "member_id", "kafka_version_hint", *printed.values(),
+        evidence().alias("ev"), F.col("kind").isin(*HEARTBEAT_KINDS).alias("is_hb"))
+    w = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no")
+    upto, before = w.rowsBetween(Window.unboundedPreceding, 0), w.rowsBetween(Window.unboundedPreceding, -1)
+    client = client.select(
+        *_client_key(), "ts_ms", "ev", "is_hb", "kafka_version_hint",
+        F.last("member_id", ignorenulls=True).over(upto).alias("ctx_member"),
+        # the limits the consumer printed in its ConsumerConfig block win over the version defaults
+        F.last("printed_session", ignorenulls=True).over(upto).alias("cfg_session"),
+        F.last("printed_poll", ignorenulls=True).over(upto).alias("cfg_poll"),
+        F.lag("ts_ms").over(w).alias("prev_ts"), F.lag("ev").over(w).alias("prev_ev"),
+        F.last(F.when(F.col("is_hb"), F.col("ts_ms")), ignorenulls=True).over(before).alias("prev_hb_ts"),
+        F.last(F.when(F.col("is_hb"), F.col("ev")), ignorenulls=True).over(before).alias("prev_hb_ev"),
     )
-    # the limits the consumer printed in its ConsumerConfig block win over the version defaults
-    upto = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no").rowsBetween(Window.unboundedPreceding, 0)
-    for col, src in (("cfg_session", "printed_session"), ("cfg_poll", "printed_poll")):
-        client = client.withColumn(col, F.last(src, ignorenulls=True).over(upto))
 
-    def gaps(df: DataFrame, kind: str, limit: Column) -> DataFrame:
-        w = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no")
-        g = df.withColumn("prev_ts", F.lag("ts_ms").over(w)).withColumn("prev_ev", F.lag(evidence()).over(w))
-        g = g.where(F.col("prev_ts").isNotNull() & ((F.col("ts_ms") - F.col("prev_ts")) >= MIN_GAP_MS))
-        return g.select(
-            "group_id", F.col("ctx_member").alias("member_id"), "client_id", "source", F.lit(kind).alias("kind"),
-            F.col("prev_ts").alias("start_ms"), F.col("ts_ms").alias("end_ms"),
-            (F.col("ts_ms") - F.col("prev_ts")).alias("gap_ms"), limit.alias("limit_ms"),
-            ((F.col("ts_ms") - F.col("prev_ts")) > limit).alias("exceeded"),
-            F.array(F.col("prev_ev"), evidence()).alias("evidence"),
-        )
+    def gap(kind: str, prev_ts: str, prev_ev: str, limit: Column, applies: Column) -> Column:
+        span = F.col("ts_ms") - F.col(prev_ts)
+        return F.when(applies & F.col(prev_ts).isNotNull() & (span >= MIN_GAP_MS), F.struct(
+            F.lit(kind).alias("kind"), F.col(prev_ts).alias("start_ms"), span.alias("gap_ms"),
+            limit.alias("limit_ms"), (span > limit).alias("exceeded"),
+            F.array(F.col(prev_ev), F.col("ev")).alias("evidence")))
 
-    hb = gaps(client.where(F.col("kind").isin(*HEARTBEAT_KINDS)), "heartbeat",
-              F.coalesce(F.col("cfg_session"), session_limit(F.col("kafka_version_hint"))))
-    logs = gaps(client, "log", F.coalesce(F.col("cfg_poll"), F.lit(MAX_POLL_INTERVAL_MS).cast("bigint")))
-    return hb.unionByName(logs)
+    hb = gap("heartbeat", "prev_hb_ts", "prev_hb_ev",
+             F.coalesce(F.col("cfg_session"), session_limit(F.col("kafka_version_hint"))), F.col("is_hb"))
+    logs = gap("log", "prev_ts", "prev_ev", F.coalesce(F.col("cfg_poll"), F.lit(MAX_POLL_INTERVAL_MS).cast("bigint")),
+               F.lit(True))
+    rows = client.select(*_client_key(), "ts_ms", "ctx_member",
+                         F.explode(F.filter(F.array(hb, logs), lambda g: g.isNotNull())).alias("g"))
+    return rows.select(
+        "group_id", F.col("ctx_member").alias("member_id"), "client_id", "source", "g.kind", "g.start_ms",
+        F.col("ts_ms").alias("end_ms"), "g.gap_ms", "g.limit_ms", "g.exceeded", "g.evidence",
+    )
 
 
 def offset_commits(events: DataFrame) -> DataFrame:

@@ -66,7 +66,9 @@ def prepare(out: str, overwrite: bool) -> str:
 def write_table(df: DataFrame, tmp_dir: str, table: str) -> None:
     df = conform(df, table)
     if table not in LARGE_TABLES:
-        df = df.coalesce(1)
+        # repartition, not coalesce: coalesce(1) is narrow and would run the whole stage that
+        # computes the table (the per-group replay, the ownership windows) in a single task
+        df = df.repartition(1)
     df.write.mode("overwrite").parquet(os.path.join(tmp_dir, table))
 
 

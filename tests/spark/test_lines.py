@@ -30,40 +30,79 @@ def test_line_numbers_exact_across_splits_and_gzip(spark, small_splits, tmp_path
     plain = write(tmp_path / "a.log", big)
     gz = write(tmp_path / "b.log.gz", big[:150], gz=True)
     blocks = lines.read_blocks(spark, [str(plain), str(gz)], CANDIDATE_REGEX)
-    try:
-        counts = {r["spath"].rsplit("/", 1)[1]: r for r in lines.file_counts(blocks).collect()}
-        assert counts["a.log"]["splits"] > 5          # the scan really was split
-        assert counts["b.log.gz"]["splits"] == 1      # gzip is never split
-        assert counts["a.log"]["lines_read"] == len(big)
-        assert counts["b.log.gz"]["lines_read"] == 150
-        got = lines.candidates(blocks).collect()
-        by_file: dict[str, list[tuple[int, str]]] = {}
-        for r in got:
-            by_file.setdefault(r["spath"].rsplit("/", 1)[1], []).append((r["line_no"], r["value"]))
-        assert sorted(by_file["a.log"]) == _expected(big)
-        assert sorted(by_file["b.log.gz"]) == _expected(big[:150])
-        assert counts["a.log"]["candidates"] == len(_expected(big))
-    finally:
-        blocks.unpersist()
+    counts = {r["spath"].rsplit("/", 1)[1]: r for r in lines.file_counts(blocks).collect()}
+    assert counts["a.log"]["splits"] > 5          # the scan really was split
+    assert counts["b.log.gz"]["splits"] == 1      # gzip is never split
+    assert counts["a.log"]["lines_read"] == len(big)
+    assert counts["b.log.gz"]["lines_read"] == 150
+    got = lines.candidates(blocks).collect()
+    by_file: dict[str, list[tuple[int, str]]] = {}
+    for r in got:
+        by_file.setdefault(r["spath"].rsplit("/", 1)[1], []).append((r["line_no"], r["value"]))
+    assert sorted(by_file["a.log"]) == _expected(big)
+    assert sorted(by_file["b.log.gz"]) == _expected(big[:150])
+    assert counts["a.log"]["candidates"] == len(_expected(big))
 
 
-def test_leading_continuations_join_the_previous_split(spark, small_splits, tmp_path):
-    """A stack trace cut by a split boundary is parsed with its head line (same unit)."""
-    from pipeline.spark import lines
-
+def _trace_log(frames: int) -> list[str]:
+    noise = [f"[2024-05-01 09:59:{i:02d},000] INFO Processed batch {i} of orders (com.acme.App)" for i in range(30)]
     rows = [client("10:00:00,000", "Rebalance failed.", logger=ABSTRACT_COORDINATOR),
             "org.apache.kafka.common.errors.RebalanceInProgressException: The group is rebalancing, so a rejoin is needed."]
-    rows += [f"\tat org.apache.kafka.Frame.number{i}(Frame.java:{i})" for i in range(199)]
+    rows += [f"\tat org.apache.kafka.Frame.number{i}(Frame.java:{i})" for i in range(frames)]
     rows += [client("10:00:01,000", "Received successful Heartbeat response", level="DEBUG", logger=ABSTRACT_COORDINATOR)]
+    return noise + rows + noise
+
+
+def test_a_stack_trace_cut_by_a_split_boundary_stays_with_its_head(spark, small_splits, tmp_path):
+    """The scanner hands the continuation lines after a split's last line to that split, also
+    when the trace covers whole splits (199 frames, 2 KB splits)."""
+    from pipeline.spark import lines, parse_stage
+
+    rows = _trace_log(199)
     path = write(tmp_path / "trace.log", rows)
-    blocks = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+    scan = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+    got = lines.candidates(scan).collect()
+    assert scan.rows.count() > 5
+    assert len({r["block"] for r in got if 31 <= r["line_no"] <= 231}) == 1   # the whole record: one split
+    assert sorted((r["line_no"], r["value"]) for r in got) == _expected(rows)
+    fmt = ("trace.log", "log", "log4j")
+    out = parse_stage.parse_splits(scan.rows, {r["spath"]: fmt for r in got}).collect()
+    events = [r for r in out if r["has_event"]]
+    assert [r["status"] for r in events] == ["parsed", "parsed"]
+    splits = [r for r in out if r["status"] == parse_stage.SPLIT]
+    before = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in splits])
+    events.sort(key=lambda e: e["line_no"] + before[e["split_no"]])
+    assert [e["line_no"] + before[e["split_no"]] for e in events] == [31, 232]
+    assert "RebalanceInProgressException" in events[0]["raw"]
+    assert sum(r["n_lines"] for r in splits) == len(rows)
+    assert sum(r["n_cands"] for r in splits) == sum(r["n_parsed"] for r in splits) == len(_expected(rows))
+
+
+@pytest.mark.parametrize("split_bytes", list(range(2000, 2900, 53)))
+def test_the_fallback_reader_hands_over_like_the_scanner(spark, tmp_path, split_bytes):
+    """Split boundaries before the exception line, inside the frames, before the next record:
+    the Java scanner and the rlike fallback return the same (split, line, text) rows."""
+    from pipeline.spark import lines
+
+    rows = _trace_log(10)
+    path = write(tmp_path / "trace.log", rows)
+    old = spark.conf.get("spark.sql.files.maxPartitionBytes")
+    old_open = spark.conf.get("spark.sql.files.openCostInBytes")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(split_bytes))
     try:
-        got = lines.candidates(blocks).collect()
-        assert len({r["unit"] for r in got if r["line_no"] <= 201}) == 1   # the whole record: one unit
-        assert lines.splits(blocks).count() > 2
-        assert sorted(r["line_no"] for r in got) == list(range(1, 203))
+        java = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+        assert java.filter == "java"
+        fallback = lines.Scan(lines._read_with_rlike(spark, [str(path)], CANDIDATE_REGEX, None), "rlike")
+        got_java = sorted((r["block"], r["line_no"], r["value"]) for r in lines.candidates(java).collect())
+        got_rlike = sorted((r["block"], r["line_no"], r["value"]) for r in lines.candidates(fallback).collect())
+        n_splits = java.rows.count()
     finally:
-        blocks.unpersist()
+        spark.conf.set("spark.sql.files.maxPartitionBytes", old)
+        spark.conf.set("spark.sql.files.openCostInBytes", old_open)
+    assert n_splits > 1
+    assert got_java == got_rlike
+    assert [(n, v) for _, n, v in got_java] == _expected(rows)
+    assert len({b for b, n, _ in got_java if 31 <= n <= 42}) == 1
 
 
 def test_overlong_candidate_is_cut_but_counted(spark, tmp_path):
@@ -73,11 +112,8 @@ def test_overlong_candidate_is_cut_but_counted(spark, tmp_path):
                        level="DEBUG")
     path = write(tmp_path / "long.log", ["[2024-05-01 09:59:59,000] INFO Started App (com.acme.App)", long_line])
     blocks = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
-    try:
-        (r,) = lines.candidates(blocks).collect()
-        assert r["line_no"] == 2 and r["chars"] == len(long_line) and len(r["value"]) == lines.MAX_LINE_CHARS
-    finally:
-        blocks.unpersist()
+    (r,) = lines.candidates(blocks).collect()
+    assert r["line_no"] == 2 and r["chars"] == len(long_line) and len(r["value"]) == lines.MAX_LINE_CHARS
 
 
 REAL_LIKE = (r"(?: key: |::|COORDINATOR \(ID\)|Group|Group Metadata Manager|GroupCoordinator|\[GroupId|eartbeat|"
@@ -162,11 +198,8 @@ def test_split_scanner_keeps_the_same_lines(which, spark, shared_dir, tmp_path):
     path = tmp_path / "texts.log"
     path.write_text("\n".join(texts) + "\n", encoding="utf-8")
     scan = lines.read_blocks(spark, [str(path)], regex)
-    try:
-        assert scan.filter == "java"
-        got = sorted((r["line_no"], r["value"]) for r in lines.candidates(scan).collect())
-    finally:
-        scan.unpersist()
+    assert scan.filter == "java"
+    got = sorted((r["line_no"], r["value"]) for r in lines.candidates(scan).collect())
     rx = re.compile(regex)
     expected = [(i, t) for i, t in enumerate(texts, 1) if rx.search(t)]
     assert len(expected) > 100
@@ -226,7 +259,6 @@ def test_split_scanner_cuts_lines_like_hadoop_at_every_boundary(spark, tmp_path,
         assert scan.filter == "java"
         (counts,) = lines.file_counts(scan).collect()
         got = sorted((r["line_no"], r["value"]) for r in lines.candidates(scan).collect())
-        scan.unpersist()
     finally:
         spark.conf.set("spark.sql.files.maxPartitionBytes", old)
     expected_lines = _hadoop_lines(body)
@@ -246,11 +278,8 @@ def test_truncated_gzip_keeps_the_lines_before_the_damage_and_says_so(spark, tmp
     path = tmp_path / "cut.log.gz"
     path.write_bytes(data[: len(data) // 2])
     scan = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
-    try:
-        (counts,) = lines.file_counts(scan).collect()
-        got = [r["line_no"] for r in lines.candidates(scan).collect()]
-    finally:
-        scan.unpersist()
+    (counts,) = lines.file_counts(scan).collect()
+    got = [r["line_no"] for r in lines.candidates(scan).collect()]
     assert 0 < counts["lines_read"] < 5000
     assert sorted(got) == list(range(1, counts["lines_read"] + 1))
     assert "reading stopped early" in counts["problems"] and f"{counts['lines_read']} lines" in counts["problems"]

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -34,6 +35,14 @@ import org.apache.spark.sql.api.java.UDF4;
  * a line ends at \n, \r or \r\n; a split [start, start + length) owns the lines that start in
  * (start, start + length], plus the line at 0 for the first split; compressed files are one split.
  *
+ * Multi-line records cut by a split boundary: the continuation lines (stack frames, `Caused by:`,
+ * ...: the `continuation` pattern) right after a split's last line are handed over to that split,
+ * so its last record is parsed whole. The split that reads on past its end returns them after its
+ * own lines (idx = n_lines, n_lines + 1, ...; n_lines counts only its own lines); the split that
+ * owns them counts them but does not return them. Both sides stop after `handoverMax` lines, counted
+ * from the first line after the boundary; a split whose own lines are all handed back hands
+ * nothing over (the split before it reads on through it).
+ *
  * Returns struct(n_lines bigint, problem string, cands array(struct(idx bigint, value string,
  * chars int))): idx is the line's 0-based index in the split; value is cut to maxChars code
  * points (chars is the whole line's); problem says why reading stopped early (a truncated .gz),
@@ -47,10 +56,23 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
 
     private final CandidateFilter filter;
     private final int maxChars;
+    private final Pattern continuation;
+    private final int handoverMax;
 
-    public SplitScanner(CandidateFilter filter, int maxChars) {
+    public SplitScanner(CandidateFilter filter, int maxChars, String continuation, int handoverMax) {
         this.filter = filter;
         this.maxChars = maxChars;
+        this.continuation = Pattern.compile(continuation, Pattern.UNICODE_CHARACTER_CLASS);
+        this.handoverMax = handoverMax;
+    }
+
+    /** Where the scan of one split is: its own lines, the continuation lines at its edges. */
+    private static final class Edge {
+        long lines;              // lines owned by the split (the leading ones it hands back included)
+        boolean leading;         // still at the start: continuation lines here go to the previous split
+        long leadingLines;       // lines handed back to the previous split
+        boolean handing;         // past the end: taking the next split's leading continuation lines
+        long handedLines;        // lines taken from the next split
     }
 
     // One Hadoop configuration and codec factory per executor JVM: building them parses XML
@@ -89,13 +111,13 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             end = begin + (length == null ? Long.MAX_VALUE - begin : length);
         }
         try {
-            return scan(in, begin, end, Boolean.TRUE.equals(allLines));
+            return scan(in, begin, end, Boolean.TRUE.equals(allLines), codec == null);
         } finally {
             in.close();
         }
     }
 
-    private Row scan(InputStream in, long begin, long end, boolean allLines) {
+    private Row scan(InputStream in, long begin, long end, boolean allLines, boolean splittable) {
         final int[] d = filter.delta;
         final boolean[] acc = filter.accept;
         final byte[] cls = filter.classOf;
@@ -108,7 +130,8 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         int carried = 0;
         long carriedChars = 0;           // code points of the line's bytes beyond `keep` (dropped)
         long bufPos = begin;             // file position of buf[0]
-        long lines = 0;
+        Edge edge = new Edge();
+        edge.leading = splittable && begin != 0 && handoverMax > 0;
         String problem = null;
         boolean skipping = begin != 0;   // the first, partial line belongs to the previous split
         boolean afterCR = false;         // the previous line ended with \r: a \n next is part of it
@@ -118,6 +141,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         long lineStartPos = begin;       // in the file
         int n = 0;
         int i = 0;
+        boolean stopped = false;         // a line past the end that is not handed over: done
         while (true) {
             if (i >= n) {
                 if (!skipping && i > lineStart) {        // keep the line's bytes across the refill
@@ -138,7 +162,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
                     n = in.read(buf, 0, BUFFER);
                 } catch (IOException e) {
                     problem = "reading stopped early (" + e.getClass().getSimpleName() + ": " + e.getMessage()
-                        + "); the " + lines + " lines before the damage are kept";
+                        + "); the " + edge.lines + " lines before the damage are kept";
                     n = -1;
                     carried = 0;                          // the cut line is not a line
                     lineStartPos = Long.MAX_VALUE;
@@ -160,10 +184,10 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             if (b == '\n' || b == '\r') {
                 if (skipping) {
                     skipping = false;
-                } else {
-                    if (lineStartPos > end) break;       // this line belongs to the next split
-                    lines++;
-                    finishLine(buf, lineStart, i, carry, carried, carriedChars, matched || allLines, rest, lines - 1, cands);
+                } else if (!line(edge, lineStartPos > end, buf, lineStart, i, carry, carried, carriedChars,
+                                 matched || allLines, rest, cands)) {
+                    stopped = true;
+                    break;
                 }
                 afterCR = b == '\r';
                 carried = 0;
@@ -181,13 +205,56 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             }
             i++;
         }
-        // a last line without a line end
-        if (!skipping && lineStartPos <= end && (carried > 0 || (n > 0 && i > lineStart))) {
-            lines++;
-            finishLine(buf, lineStart, Math.max(i, lineStart), carry, carried, carriedChars, matched || allLines,
-                rest, lines - 1, cands);
+        // a last line without a line end (the file's last line: past the end only while handing over)
+        if (!stopped && !skipping && lineStartPos != Long.MAX_VALUE && (carried > 0 || (n > 0 && i > lineStart))) {
+            line(edge, lineStartPos > end, buf, lineStart, Math.max(i, lineStart), carry, carried, carriedChars,
+                matched || allLines, rest, cands);
         }
-        return RowFactory.create(lines, problem, cands);
+        return RowFactory.create(edge.lines, problem, cands);
+    }
+
+    /** One whole line: counted and kept if a candidate, or handed over at the split's edges.
+     *  False when the scan is done (the first line past the end that is not a continuation). */
+    private boolean line(Edge edge, boolean pastEnd, byte[] buf, int from, int to, byte[] carry, int carried,
+                         long carriedChars, boolean candidate, CandidateFilter.RestMatcher rest, List<Row> cands) {
+        if (pastEnd && !edge.handing) {       // the first line that belongs to the next split
+            if (handoverMax == 0 || edge.lines == edge.leadingLines) return false;
+            edge.handing = true;
+        }
+        if (edge.leading || edge.handing) {
+            long seen = edge.handing ? edge.handedLines : edge.leadingLines;
+            boolean cont = seen < handoverMax && isContinuation(buf, from, to, carry, carried);
+            if (edge.handing) {
+                if (!cont) return false;
+                finishLine(buf, from, to, carry, carried, carriedChars, candidate, rest,
+                    edge.lines + edge.handedLines, cands);
+                edge.handedLines++;
+                return true;
+            }
+            if (cont) {                       // the previous split returns it
+                edge.lines++;
+                edge.leadingLines++;
+                return true;
+            }
+            edge.leading = false;
+        }
+        edge.lines++;
+        finishLine(buf, from, to, carry, carried, carriedChars, candidate, rest, edge.lines - 1, cands);
+        return true;
+    }
+
+    private boolean isContinuation(byte[] buf, int from, int to, byte[] carry, int carried) {
+        String text;
+        if (carried == 0) {
+            text = new String(buf, from, to - from, StandardCharsets.UTF_8);
+        } else {
+            int cap = Math.max(maxChars, 1024) * KEEP_FACTOR;
+            int take = Math.min(to - from, Math.max(cap - carried, 0));
+            byte[] a = Arrays.copyOf(carry, carried + take);
+            System.arraycopy(buf, from, a, carried, take);
+            text = new String(a, StandardCharsets.UTF_8);
+        }
+        return continuation.matcher(text).lookingAt();
     }
 
     private void finishLine(byte[] buf, int from, int to, byte[] carry, int carried, long carriedChars,
