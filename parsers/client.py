@@ -260,7 +260,7 @@ class _Bucket:
     """Rules sharing a first word, sub-grouped by signature word; the rule that comes first in the
     bucket's order (most specific) wins when several groups match."""
 
-    __slots__ = ("groups", "order", "only")
+    __slots__ = ("groups", "order", "only", "fitting")
 
     def __init__(self, rules: list[Rule]) -> None:
         self.order = {r.name: i for i, r in enumerate(rules)}
@@ -273,6 +273,10 @@ class _Bucket:
                              key=lambda g: g[0])
         # most buckets are one group without a signature: their combo is asked directly
         self.only = self.groups[0][2] if len(self.groups) == 1 and not self.groups[0][1] else None
+        # fitting[n]: the groups whose signature is not longer than n characters (a longer one cannot
+        # be in a head of n characters), in the same order; the last entry serves longer heads
+        longest = max(len(sig) for _first, sig, _combo in self.groups)
+        self.fitting = [tuple(g for g in self.groups if len(g[1]) <= n) for n in range(longest + 1)]
 
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         if self.only is not None:
@@ -280,7 +284,8 @@ class _Bucket:
         if "\n" not in full:  # one line: only the single-line combos, _Combo.locate written out
             best = None
             best_pos = len(self.order)
-            for first, sig, combo in self.groups:
+            fitting = self.fitting
+            for first, sig, combo in fitting[len(head) if len(head) < len(fitting) else -1]:
                 if first > best_pos:
                     break
                 if sig and sig not in head:
