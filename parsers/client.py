@@ -299,16 +299,17 @@ class _Bucket:
                 rules = single[1]
                 idx = single[3][m.lastgroup]
                 r = rules[idx]
+                hit: tuple[Rule, Any, Any]
                 if r.weak_loggers and logger_cls not in r.weak_loggers:
                     slow = combo._find_slow(head, logger_cls, rules[idx + 1:])
                     if slow is None:
                         continue
-                    found = (slow[0], None, slow[1])
+                    hit = (slow[0], None, slow[1])
                 else:
-                    found = (r, m, single[2][idx])
-                pos = self.order[found[0].name]
+                    hit = (r, m, single[2][idx])
+                pos = self.order[hit[0].name]
                 if pos < best_pos:
-                    best, best_pos = found, pos
+                    best, best_pos = hit, pos
             return _decoded(best)
         best = None
         best_pos = len(self.order)

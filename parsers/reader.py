@@ -438,9 +438,9 @@ class _LogParser:
         level_sp, logger_sfx, logger_lg = "\x00", "\x00", None
         last_no, last_ts = self.last_no, self.last_ts
         # the pending light record: (no, text, ts_ms, level, logger info, message, tail, tail memo entry)
-        light: tuple[int, str, int | None, str, tuple, str, str | None, tuple | None] | None = None
+        light: Any = None
         for no, text in lines:
-            new = None
+            new: Any = None
             tail = None
             if text[24:26] == "] " and text[:1] == "[":  # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail
                 tail = text[26:]
