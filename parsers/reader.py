@@ -434,8 +434,10 @@ class _LogParser:
         # not a LOG4J logger; this run's (a file has few loggers)
         loggers: dict[str, tuple[str, bool, str | None] | None] = {}
         last_sec, sec_ms = None, None  # the last "yyyy-MM-dd HH:mm:ss" checked, and its epoch ms
-        # "LEVEL " and " (logger)" of the last line the regex split, and that logger's facts
-        level_sp, logger_sfx, logger_lg = "\x00", "\x00", None
+        # "LEVEL " and " (logger)" of the last line the regex split, and that logger's facts (at first
+        # a text longer than any line the slicing path takes, so it cannot match)
+        level_sp = logger_sfx = " " * (MAX_LINE + 1)
+        logger_lg = None
         last_no, last_ts = self.last_no, self.last_ts
         # the pending light record: (no, text, ts_ms, level, logger info, message, tail, tail memo entry)
         light: Any = None
