@@ -260,7 +260,7 @@ class _Bucket:
     """Rules sharing a first word, sub-grouped by signature word; the rule that comes first in the
     bucket's order (most specific) wins when several groups match."""
 
-    __slots__ = ("groups", "order", "only")
+    __slots__ = ("groups", "order", "only", "fitting")
 
     def __init__(self, rules: list[Rule]) -> None:
         self.order = {r.name: i for i, r in enumerate(rules)}
@@ -273,10 +273,44 @@ class _Bucket:
                              key=lambda g: g[0])
         # most buckets are one group without a signature: their combo is asked directly
         self.only = self.groups[0][2] if len(self.groups) == 1 and not self.groups[0][1] else None
+        # fitting[n]: the groups whose signature is not longer than n characters (a longer one cannot
+        # be in a head of n characters), in the same order; the last entry serves longer heads
+        longest = max(len(sig) for _first, sig, _combo in self.groups)
+        self.fitting = [tuple(g for g in self.groups if len(g[1]) <= n) for n in range(longest + 1)]
 
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         if self.only is not None:
             return self.only.find(head, full, logger_cls)
+        if "\n" not in full:  # one line: only the single-line combos, _Combo.locate written out
+            best = None
+            best_pos = len(self.order)
+            fitting = self.fitting
+            for first, sig, combo in fitting[len(head) if len(head) < len(fitting) else -1]:
+                if first > best_pos:
+                    break
+                if sig and sig not in head:
+                    continue
+                single = combo.single
+                if single is None:
+                    continue
+                m = single[0].match(head)
+                if m is None:
+                    continue
+                rules = single[1]
+                idx = single[3][m.lastgroup]
+                r = rules[idx]
+                hit: tuple[Rule, Any, Any]
+                if r.weak_loggers and logger_cls not in r.weak_loggers:
+                    slow = combo._find_slow(head, logger_cls, rules[idx + 1:])
+                    if slow is None:
+                        continue
+                    hit = (slow[0], None, slow[1])
+                else:
+                    hit = (r, m, single[2][idx])
+                pos = self.order[hit[0].name]
+                if pos < best_pos:
+                    best, best_pos = hit, pos
+            return _decoded(best)
         best = None
         best_pos = len(self.order)
         order = self.order
@@ -612,7 +646,16 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
 def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
     """_parse_body for a body not in the memo: match it, and admit it if seen before."""
     key = (body, logger_cls)
-    res = _match_body(body, logger_cls)
+    if "\n" in body:
+        res = _match_body(body, logger_cls)
+    else:  # _match_body for a one-line body, written out
+        bucket = _BUCKETS.get(body.partition(" ")[0])
+        res = None
+        if bucket is not None:
+            only = bucket.only
+            res = only.find(body, body, logger_cls) if only is not None else bucket.find(body, body, logger_cls)
+        if res is None:
+            res = _GENERIC.find(body, body, logger_cls)
     if len(body) <= MEMO_MAX:  # a memo of huge messages would hold megabytes
         if key in _SEEN:
             if len(_MEMO) >= MEMO_ENTRIES:
@@ -679,10 +722,12 @@ def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
 
 def clear_memos() -> None:
     """Forget every memoised message body and value (benchmarks start each timed run cold)."""
-    from parsers import grammar, timestamps
+    from parsers import grammar, reader, timestamps
 
     _MEMO.clear()
     _SEEN.clear()
+    reader._LINE_MEMO.clear()
+    reader._LINE_SEEN.clear()
     for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields,
               values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields, _prefix_dict,
               logger_class, timestamps._second_ms, timestamps._day_ms):

@@ -8,6 +8,7 @@ keep their regex fallback.
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -72,12 +73,31 @@ def _parser(start: str):
     return Lark.open(str(GRAMMAR), start=start, parser="lalr", lexer="contextual", transformer=_ToPython())
 
 
+# A value whose first character is a digit or "-" starts with an ATOM token (NAME and KEY start
+# with a letter or "_"; map, list, optional and QUOTED with "{", "[", "Optional[" and "'"), so it can
+# only be a `node` (ATOM then "(id:") or a `scalar` (ATOM and BRACKETED tokens only: none of
+# ",=(){}'" outside brackets). Text that is neither (a placeholder captured with part of its
+# neighbour, e.g. "2147483646 rack: null): JoinGroupResponseData(...)") is refused here: Lark
+# would refuse it too, through an exception, at ~300 µs (tests/parsers/test_value_grammar.py).
+_NODE_HEAD = re.compile(r"[^\s,=(){}\[\]']+\s*\(id:")
+_BRACKETED = re.compile(r"\[[^\[\]]*\]")
+_NOT_IN_SCALAR = re.compile(r"[,=(){}']")
+
+
+def _surely_not_a_value(text: str) -> bool:
+    return (text[:1].isdigit() or text[:1] == "-") and _NODE_HEAD.match(text) is None \
+        and _NOT_IN_SCALAR.search(_BRACKETED.sub("", text)) is not None
+
+
 @lru_cache(maxsize=16384)
 def parse_value(text: str) -> Any:
     from lark.exceptions import LarkError
 
+    text = text.strip()
+    if _surely_not_a_value(text):
+        return None
     try:
-        return _parser("value").parse(text.strip())
+        return _parser("value").parse(text)
     except (LarkError, TypeError, ValueError):  # inline transformers raise directly
         return None
 

@@ -136,3 +136,35 @@ def _offsets_by_split(text: str):  # the general loop of values.offsets_map, for
 @given(st.lists(st.sampled_from(_OFFSET_PIECES), max_size=10).map("".join))
 def test_offsets_map_one_partition_shortcut_agrees_with_the_loop(text):
     assert values.offsets_map.__wrapped__(text) == _offsets_by_split(text)
+
+
+_VALUE_CHARS = st.sampled_from(list("0123456789-abAZ_ ,=(){}[]':.") + ["(id:", "rack:", "null", "Data(", "=[]"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from("0123456789-"), st.lists(_VALUE_CHARS, max_size=30))
+def test_values_refused_before_lark_are_refused_by_lark(first, parts):
+    """grammar._surely_not_a_value (the shortcut for ATOM-first text that is neither a node nor a
+    scalar) only refuses text the value grammar refuses, and parse_value's answer is Lark's."""
+    from lark.exceptions import LarkError
+
+    from parsers import grammar
+
+    text = (first + "".join(parts)).strip()
+    try:
+        lark = grammar._parser("value").parse(text)
+    except (LarkError, TypeError, ValueError):
+        lark = None
+    if grammar._surely_not_a_value(text):
+        assert lark is None
+    assert grammar.parse_value.__wrapped__(text) == lark
+
+
+def test_a_placeholder_with_its_neighbour_is_refused_before_lark():
+    from parsers import grammar
+
+    text = ("2147483646 rack: null): JoinGroupResponseData(throttleTimeMs=0, errorCode=0, generationId=5, "
+            "protocolType='consumer', protocolName='range', leader='c-1', memberId='c-1', members=[])")
+    assert grammar._surely_not_a_value(text) and parse_value(text) is None
+    assert not grammar._surely_not_a_value("1 (id: 1 rack: null)") and parse_value("b:1 (id: 1 rack: null)") is not None
+    assert not grammar._surely_not_a_value("42 [a, b]")
