@@ -156,7 +156,7 @@ def _empty(spark, table_or_ddl: str):
 def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
     from pyspark.sql import functions as F
 
-    from pipeline.spark import lines, parallel, parse_stage, replay_stage, tables
+    from pipeline.spark import lines, parse_stage, replay_stage, tables
 
     by_spath = {f.spath: f for f in readable}
     counts: dict[str, dict[str, int]] = {f.source: {} for f in files}
@@ -200,27 +200,25 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     if opts.until_ms is not None:
         scoped_unparsed = scoped_unparsed.where(F.col("ts_ms").isNull() | (F.col("ts_ms") < opts.until_ms))
 
-    # Everything after the parse: independent Spark jobs submitted from several driver threads
-    # (pipeline/spark/parallel.py); the tables that need the timeline wait for it.
     events = scoped.persist(cache_level()) if scoped is not all_events else scoped
     cached: list[Any] = []          # DataFrames persisted on the way, unpersisted at the end
-    timeline_later = parallel.Later()
 
-    def build_timeline():
-        try:
-            tl, offsets = replay_stage.timeline(events)   # offsets: one per skewed file
-        except BaseException as exc:
-            timeline_later.fail(exc)
-            raise
-        if tl is not events:
-            cached.append(tl.persist(cache_level()))
-        for src, off in offsets.items():
+    with progress.stage("timeline"):
+        timeline, offset_rows = replay_stage.timeline(events)   # offsets: one per skewed file
+        if timeline is not events:
+            cached.append(timeline.persist(cache_level()))
+        for src, off in offset_rows.items():
             progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
-        timeline_later.set(tl)
-        return offsets
 
-    def replay_tables():
-        tl = timeline_later.get()
+    with progress.stage("write events"):
+        write_mod.write_table(events, tmp_dir, "events")
+        write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
+
+    with progress.stage("tables"):
+        write_mod.write_table(tables.heartbeat_gaps(timeline), tmp_dir, "heartbeat_gaps")
+        write_mod.write_table(tables.offset_commits(timeline), tmp_dir, "offset_commits")
+
+    with progress.stage("replay"):
         rep = None
         try:
             replay_mod = importlib.import_module(opts.replay_module)
@@ -230,37 +228,19 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
             rep = {t: _empty(spark, t) for t in replay_stage.REPLAY_TABLES}
         if rep is None:
-            rep = replay_stage.replay(tl, opts.replay_module)
+            rep = replay_stage.replay(timeline, opts.replay_module)
             cached.append(rep.pop("_raw"))
         for t in ("generations", "memberships", "findings"):
             write_mod.write_table(rep[t], tmp_dir, t)
         # ownership: what the consumers logged, plus the replay's inferred intervals for groups
         # where no consumer log shows assignments
-        observed = tables.ownership(tl).persist(cache_level())   # read twice below
+        observed = tables.ownership(timeline).persist(cache_level())   # read twice below
         cached.append(observed)
         observed_groups = observed.select("group_id").distinct()
         inferred = write_mod.conform(rep["ownership"], "ownership").join(observed_groups, "group_id", "left_anti")
         named = tables.name_unnamed_owners(write_mod.conform(observed, "ownership"),
                                            write_mod.conform(rep["memberships"], "memberships"))
         write_mod.write_table(named.unionByName(inferred), tmp_dir, "ownership")
-
-    def table_from_timeline(name, build):
-        return lambda: write_mod.write_table(build(timeline_later.get()), tmp_dir, name)
-
-    def finished(name: str, took: float) -> None:
-        progress.timings[name] = round(took, 3)
-        progress.say(f"  {name} done in {took:.1f}s")
-
-    with progress.stage("timeline, tables and replay"):
-        results = parallel.run_all({
-            "timeline": build_timeline,
-            "replay": replay_tables,      # the longest chain first: its jobs queue first
-            "heartbeat_gaps": table_from_timeline("heartbeat_gaps", tables.heartbeat_gaps),
-            "offset_commits": table_from_timeline("offset_commits", tables.offset_commits),
-            "events": lambda: write_mod.write_table(events, tmp_dir, "events"),
-            "unparsed": lambda: write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed"),
-        }, finished, spark.sparkContext.cancelAllJobs)
-    offset_rows = results["timeline"]
 
     written: dict[str, int] = {}
     with progress.stage("summary"):
@@ -293,7 +273,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     scope = {"group": opts.group, "since_ms": opts.since_ms, "until_ms": opts.until_ms,
              "events_total": total_events, "events_in_scope": in_scope}
     final_abs = str(Path(write_mod.local_path(opts.out)).absolute())
-    progress.timings["total"] = round(time.monotonic() - progress.t0, 3)   # stages overlap: not their sum
+    progress.timings["total"] = round(time.monotonic() - progress.t0, 3)
     man = manifest_mod.build(
         argv=opts.argv, master=opts.master, spark_version=spark.version, java_version=java, entries=entries,
         unparsed_reasons=reasons, scope=scope, tables=written, timings=progress.timings, warnings=warnings,
