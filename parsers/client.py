@@ -720,14 +720,27 @@ def _split_fast(message: str) -> tuple[tuple[tuple[str, Any], ...], str]:
     return (), message
 
 
+# The tail memo of reader.run_log4j: what its hot path made of a line, keyed by the line's text
+# after its "[yyyy-MM-dd HH:mm:ss,SSS] " (level, prefix, body and logger: everything the outcome
+# depends on but the time, the line number and the file's Kafka version): (kind, event_row of the
+# fields, extra, level, logger, message). A repeated client line (heartbeats, commits of an idle
+# partition, state transitions of one member) then costs a dict lookup and an Event instead of
+# the layout regex, the prefix split and the body memo. Admission and bounds as _MEMO's.
+LINE_MEMO_MAX = 2048
+LINE_MEMO_ENTRIES = 4096
+LINE_SEEN_ENTRIES = 16384
+LINE_MEMO: dict[str, tuple] = {}
+LINE_SEEN: set[str] = set()
+
+
 def clear_memos() -> None:
-    """Forget every memoised message body and value (benchmarks start each timed run cold)."""
-    from parsers import grammar, reader, timestamps
+    """Forget every memoised message body, line tail and value (benchmarks start each timed run cold)."""
+    from parsers import grammar, timestamps
 
     _MEMO.clear()
     _SEEN.clear()
-    reader._LINE_MEMO.clear()
-    reader._LINE_SEEN.clear()
+    LINE_MEMO.clear()
+    LINE_SEEN.clear()
     for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields,
               values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields, _prefix_dict,
               logger_class, timestamps._second_ms, timestamps._day_ms):

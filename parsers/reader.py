@@ -253,18 +253,10 @@ _LOG4J_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]
 _LOG4J_LOGGER = re.compile(r"([A-Za-z0-9_.$\-]+)(?::[0-9]+)?")
 _LOG4J_LEVELS = frozenset(layouts.LEVELS[3:-1].split("|"))
 
-# The tail memo: what run_log4j's hot path made of a line, keyed by the line's text after its
-# "[yyyy-MM-dd HH:mm:ss,SSS] " (level, prefix, body and logger: everything the outcome depends on
-# but the time, the line number and the file's Kafka version): (kind, event_row of the fields,
-# extra, level, logger, message). A repeated client line (heartbeats, commits of an idle
-# partition, state transitions of one member) then costs a dict lookup and an Event instead of
-# the layout regex, the prefix split and the body memo. Admission and bounds as client._MEMO's;
-# emptied by client.clear_memos().
-LINE_MEMO_MAX = 2048
-LINE_MEMO_ENTRIES = 4096
-LINE_SEEN_ENTRIES = 16384
-_LINE_MEMO: dict[str, tuple] = {}
-_LINE_SEEN: set[str] = set()
+# The tail memo (client.LINE_MEMO: what run_log4j's hot path made of a repeated line, keyed by its
+# text after the time) lives beside the body memo, which clear_memos empties with it.
+_LINE_MEMO, _LINE_SEEN = client.LINE_MEMO, client.LINE_SEEN
+LINE_MEMO_MAX, LINE_MEMO_ENTRIES, LINE_SEEN_ENTRIES = client.LINE_MEMO_MAX, client.LINE_MEMO_ENTRIES, client.LINE_SEEN_ENTRIES
 _MILLIS = {f"{i:03d}": i for i in range(1000)}  # "SSS" -> its value; ASCII digits only
 _LEADING_SPACE = frozenset(" \t\n\r\x0b\x0c")  # what LOG4J's \s+ after the level takes, on ASCII lines
 
