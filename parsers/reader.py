@@ -107,7 +107,7 @@ def _candidate_words() -> list[str]:
 # lines that continue a record: indented (tab, spaces, stack frames), "Caused by:", exception
 # headers; java.util.logging record headers (their message is on the next line); and indented
 # lines behind a docker-compose "name | " prefix (a wrapped config dump or stack trace)
-_CONTINUATION_RX = (
+CONTINUATION_REGEX = (
     r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
     r"|^[\w.\-]+\s*\| \s"
@@ -136,11 +136,11 @@ def _trie(words: Iterable[str]) -> str:
 
 
 CANDIDATE_WORDS: tuple[str, ...] = tuple(_candidate_words())
-CANDIDATE_REGEX: str = "(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + _CONTINUATION_RX
+CANDIDATE_REGEX: str = "(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + CONTINUATION_REGEX
 _CANDIDATE = re.compile(CANDIDATE_REGEX)
 # Python-side twin of CANDIDATE_REGEX, same meaning, faster: words (trie) anywhere + anchored forms at 0
 _CANDIDATE_WORDS_RX = re.compile(_trie(CANDIDATE_WORDS))
-_CANDIDATE_START_RX = re.compile(_CONTINUATION_RX.replace("|^", "|").lstrip("^"))
+_CANDIDATE_START_RX = re.compile(CONTINUATION_REGEX.replace("|^", "|").lstrip("^"))
 
 
 def _log4j_ts_ms(ts: str) -> int | None:

@@ -29,13 +29,12 @@ from dataclasses import dataclass
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
-from parsers.reader import _CONTINUATION_RX
+from parsers.reader import CONTINUATION_REGEX
 from pipeline.spark import jvm
 from pipeline.spark.regex_shape import fast_regex
 
-# Continuation lines of a multi-line record: the parser's own definition (indented lines, stack
-# frames, "Caused by:", "Suppressed:", an exception's first line).
-CONTINUATION_REGEX = _CONTINUATION_RX
+# Continuation lines handed over at a split boundary, at most (CONTINUATION_REGEX is the parser's
+# own definition: indented lines, stack frames, "Caused by:", "Suppressed:", an exception's first line).
 HANDOVER_MAX_LINES = 10_000
 # Longer candidate lines are not parsed (they become `unparsed`, why=overlong); their text is cut.
 MAX_LINE_CHARS = 64 * 1024

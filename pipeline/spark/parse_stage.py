@@ -197,9 +197,9 @@ def parse_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str
                                    for n in ("idx", "value", "chars"))
             for r, spath in enumerate(spaths):
                 lo, hi = offsets[r] - base, offsets[r + 1] - base
-                rows = list(zip([i + 1 for i in idxs[lo:hi]], values[lo:hi], chars[lo:hi], strict=True))
+                rows = zip([i + 1 for i in idxs[lo:hi]], values[lo:hi], chars[lo:hi], strict=True)
                 counts = parse_unit(out, spath, split_nos[r], rows, formats.get(spath) or (spath, "log", "bare"),
-                                    mod, max_chars) if rows else {}
+                                    mod, max_chars) if hi > lo else {}
                 out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, counts, problems[r])
                 if out.n >= BATCH_ROWS:
                     yield out.batch(schema)
