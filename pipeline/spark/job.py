@@ -31,6 +31,9 @@ DEFAULT_CONF = {
     # failing the job (the Java scanner reports where it stopped).
     "spark.sql.files.ignoreCorruptFiles": "true",
     "spark.sql.adaptive.enabled": "true",
+    # Python workers fork from a daemon that has the parsers and replay rules imported already
+    # (pipeline/spark/worker_daemon.py)
+    "spark.python.daemon.module": "pipeline.spark.worker_daemon",
 }
 # On one machine the shuffles are small and AQE's re-planning after each shuffle stage (a Spark
 # job per stage) costs more than its coalescing saves: measured 10-14% of the job time at

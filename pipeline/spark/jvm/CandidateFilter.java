@@ -30,6 +30,8 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
     transient byte[] classOf;    // byte -> class (0 = byte in no word)
     transient int width;
     private transient Pattern start;
+    // ASCII byte -> a line starting with it may match `rest` (anchored only; see build())
+    private transient boolean[] mayStart;
 
     /**
      * @param words    literals found anywhere in a line
@@ -104,6 +106,26 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         delta = d;
         accept = Arrays.copyOf(acc, states);
         start = rest == null || rest.isEmpty() ? null : Pattern.compile(rest, Pattern.UNICODE_CHARACTER_CLASS);
+        // Most lines start with a byte that no anchored alternative accepts ('[' of Kafka's own
+        // log4j layout, a date's digit when no alternative takes a digit there): such lines skip
+        // the regex. A first character c is ruled out exactly when matching the text "c" neither
+        // succeeds nor hits the end of the input: then no longer text starting with c can match.
+        // Non-ASCII first bytes always go to the regex.
+        mayStart = new boolean[256];
+        for (int c = 0; c < 256; c++) {
+            if (start == null) continue;
+            if (!anchored || c >= 0x80) {
+                mayStart[c] = true;
+            } else {
+                java.util.regex.Matcher m = start.matcher(String.valueOf((char) c));
+                mayStart[c] = m.lookingAt() || m.hitEnd();
+            }
+        }
+    }
+
+    /** False when no line starting with a[off] can match the non-word alternatives. */
+    boolean restMayMatch(byte[] a, int off, int len) {
+        return start != null && (len == 0 || mayStart[a[off] & 0xff]);
     }
 
     /** The non-word alternatives on a line held as UTF-8 bytes a[off, off + len). */
@@ -128,7 +150,7 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         private final java.util.regex.Matcher m = start == null ? null : start.matcher("");
 
         boolean matches(byte[] a, int off, int len) {
-            if (m == null) return false;
+            if (m == null || !restMayMatch(a, off, len)) return false;
             view.set(a, off, len);
             m.reset(view);
             boolean r = anchored ? m.lookingAt() : m.find();
@@ -187,6 +209,6 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         }
         // decoded as rlike sees it (UTF8String.toString); lookingAt when every alternative is
         // anchored, which spares find()'s attempt at every later position
-        return restMatches(line, 0, line.length);
+        return restMayMatch(line, 0, line.length) && restMatches(line, 0, line.length);
     }
 }

@@ -1,0 +1,44 @@
+"""The Python worker daemon of coordscope's Spark jobs: pyspark's own daemon (`pyspark.daemon`),
+with the pure-Python modules every worker needs imported once, before it forks the workers.
+
+Why: Spark forks a Python worker from this daemon for each concurrently running Python task, and
+a fresh worker imported the parsers (their rule tables are built at import) and the replay
+rules itself: about half a second of CPU per worker, paid by five or six workers in one ingest on
+two cores. Imported here, the forked workers share them (copy-on-write; `gc.freeze` keeps the
+collector from touching, and so copying, those pages).
+
+Only pure-Python modules are imported: pyarrow and pandas start threads when imported, and a
+process must not fork with threads running (pyspark.daemon imports its worker module after the
+fork for the same reason). A module that fails to import here is left to the worker, which then
+reports the error in the task that needs it.
+
+Spark runs it as `python -m pipeline.spark.worker_daemon` (session setting
+`spark.python.daemon.module`, see job.DEFAULT_CONF).
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+
+PRELOAD = ("parsers", "pipeline.replay", "pipeline.spark.parse_stage", "pipeline.spark.worker_gc")
+
+
+def preload(modules: tuple[str, ...] = PRELOAD) -> list[str]:
+    """Import `modules`; returns the ones that could not be imported."""
+    failed = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the worker imports it again and reports the error
+            failed.append(name)
+    gc.collect()
+    gc.freeze()
+    return failed
+
+
+if __name__ == "__main__":
+    preload()
+    from pyspark.daemon import manager
+
+    manager()
