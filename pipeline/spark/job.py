@@ -8,6 +8,8 @@ candidate filter on the JVM), parse (Python workers), timeline (dedupe, clock sk
 from __future__ import annotations
 
 import importlib
+import os
+import shutil
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -35,6 +37,9 @@ DEFAULT_CONF = {
     # (pipeline/spark/worker_daemon.py)
     "spark.python.daemon.module": "pipeline.spark.worker_daemon",
 }
+# the parse stage's output, written inside the temporary RUN_DIR and removed before it is renamed
+STAGED_OUTCOMES = "_outcomes"
+
 # On one machine the shuffles are small and AQE's re-planning after each shuffle stage (a Spark
 # job per stage) costs more than its coalescing saves: measured 10-14% of the job time at
 # 0.25 GB on local[2] (BENCHMARKS.md, ingest). Clusters keep it.
@@ -174,11 +179,14 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
                 why = JAR_PROBLEM[0] if JAR_PROBLEM else "the session has no coordscope jar"
                 warnings.append(f"candidate filter: Spark rlike, about 10x slower than the Java filter ({why})")
             formats = {f.spath: (f.source, f.kind, f.layout) for f in readable}
-            outcomes = parse_stage.parse_splits(scan.rows, formats, opts.parsers_module, lines.MAX_LINE_CHARS
-                                                ).persist(cache_level())
-            # one small row per split; collecting them is the job that reads, parses and caches
-            split_rows = outcomes.where(F.col("status") == parse_stage.SPLIT).select(
-                "spath", "split_no", "block", "why", *parse_stage.SPLIT_COUNTS).collect()
+            # The outcomes are written once, as Parquet inside the temporary RUN_DIR (removed before
+            # it is renamed): writing them is the one job that reads and parses. Every later job
+            # reads only the columns it needs; a cache on disk would deserialize whole rows.
+            staged = os.path.join(tmp_dir, STAGED_OUTCOMES)
+            parse_stage.parse_splits(scan.rows, formats, opts.parsers_module, lines.MAX_LINE_CHARS
+                                     ).write.parquet(staged)
+            split_rows = parse_stage.read_split_rows(write_mod.local_path(staged))
+            outcomes = spark.read.schema(parse_stage.OUTCOME_DDL).parquet(staged)
             offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in split_rows])
             _count_lines(split_rows, by_spath, counts, warnings)
         event_cols = schemas.columns("events")
@@ -261,8 +269,6 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             reasons = run_summary.unparsed_reasons(why_counts)
         in_scope = written["events"]
         total_events = all_events.count() if (opts.group or opts.since_ms is not None or opts.until_ms is not None) else in_scope
-        if outcomes is not None:
-            outcomes.unpersist()
         events.unpersist()
         for df in cached:
             df.unpersist()
@@ -281,6 +287,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         argv=opts.argv, master=opts.master, spark_version=spark.version, java_version=java, entries=entries,
         unparsed_reasons=reasons, scope=scope, tables=written, timings=progress.timings, warnings=warnings,
         summary=summary, run_dir=final_abs, candidate_filter=scan.filter if scan is not None else None)
+    shutil.rmtree(os.path.join(tmp_dir, STAGED_OUTCOMES), ignore_errors=True)
     write_manifest(tmp_dir, man)       # last file written: its presence marks a complete RUN_DIR
     write_mod.finalize(tmp_dir, opts.out)
     return man

@@ -221,3 +221,14 @@ def parse_splits(split_rows: DataFrame, formats: dict[str, tuple[str, str, str]]
         yield from parse_batches(batches, bc.value, module_name, max_chars)
 
     return split_rows.mapInArrow(run, OUTCOME_DDL)
+
+
+def read_split_rows(staged_dir: str) -> list[dict[str, Any]]:
+    """The `split` rows of outcomes written as Parquet to a local directory (one per file split),
+    read on the driver with pyarrow batch by batch: no Spark job, and the event rows are
+    filtered out as they are read."""
+    import pyarrow.dataset as ds
+
+    cols = ["spath", "split_no", "block", "why", *SPLIT_COUNTS]
+    table = ds.dataset(staged_dir, format="parquet").to_table(columns=cols, filter=ds.field("status") == SPLIT)
+    return table.to_pylist()

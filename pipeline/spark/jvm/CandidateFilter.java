@@ -29,6 +29,13 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
     transient boolean[] accept;  // some word ends in this state (through failure links)
     transient byte[] classOf;    // byte -> class (0 = byte in no word)
     transient int width;
+    // The scanner's form of the automaton (SplitScanner walks it inline over its read buffer):
+    // entries are row offsets (state * (width + 1)), so a step is two loads and no multiply; a
+    // transition into an accepting state is MATCH, and the extra class `width` (\n, \r) is EOL.
+    static final int MATCH = -1;
+    static final int EOL = -2;
+    transient int[] scanStep;
+    transient byte[] scanClassOf;
     private transient Pattern start;
     // ASCII byte -> a line starting with it may match `rest` (anchored only; see build())
     private transient boolean[] mayStart;
@@ -105,6 +112,19 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         }
         delta = d;
         accept = Arrays.copyOf(acc, states);
+        int sw = width + 1;
+        scanClassOf = Arrays.copyOf(classOf, 256);
+        if (scanClassOf['\n'] != 0 || scanClassOf['\r'] != 0) throw new IllegalArgumentException("a word holds a line end");
+        scanClassOf['\n'] = (byte) width;
+        scanClassOf['\r'] = (byte) width;
+        scanStep = new int[states * sw];
+        for (int s = 0; s < states; s++) {
+            for (int c = 0; c < width; c++) {
+                int t = d[s * width + c];
+                scanStep[s * sw + c] = accept[t] ? MATCH : t * sw;
+            }
+            scanStep[s * sw + width] = EOL;
+        }
         start = rest == null || rest.isEmpty() ? null : Pattern.compile(rest, Pattern.UNICODE_CHARACTER_CLASS);
         // Most lines start with a byte that no anchored alternative accepts ('[' of Kafka's own
         // log4j layout, a date's digit when no alternative takes a digit there): such lines skip

@@ -118,10 +118,8 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
     }
 
     private Row scan(InputStream in, long begin, long end, boolean allLines, boolean splittable) {
-        final int[] d = filter.delta;
-        final boolean[] acc = filter.accept;
-        final byte[] cls = filter.classOf;
-        final int w = filter.width;
+        final int[] step = filter.scanStep;
+        final byte[] cls = filter.scanClassOf;
         final int keep = Math.max(maxChars, 1024) * KEEP_FACTOR;
         List<Row> cands = new ArrayList<>();
         CandidateFilter.RestMatcher rest = filter.newRestMatcher();
@@ -200,10 +198,28 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
                 continue;
             }
             if (!matched && !skipping) {
-                state = d[state * w + cls[b & 0xff]];
-                matched = acc[state];
+                // the hot loop: the bytes of a line not yet known to be a candidate, up to a
+                // candidate word, the line's end or the buffer's (both handled above)
+                int s = state;
+                int t;
+                do {
+                    t = step[s + cls[buf[i] & 0xff]];
+                    if (t < 0) break;
+                    s = t;
+                } while (++i < n);
+                state = s;
+                if (t == CandidateFilter.MATCH) {
+                    matched = true;
+                    i++;
+                }
+                continue;
             }
-            i++;
+            // a candidate line or the first, partial line: only its end matters
+            do {
+                if (b == '\n' || b == '\r') break;
+                if (++i >= n) break;
+                b = buf[i];
+            } while (true);
         }
         // a last line without a line end (the file's last line: past the end only while handing over)
         if (!stopped && !skipping && lineStartPos != Long.MAX_VALUE && (carried > 0 || (n > 0 && i > lineStart))) {
