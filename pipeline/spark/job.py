@@ -33,9 +33,6 @@ DEFAULT_CONF = {
     # failing the job (the Java scanner reports where it stopped).
     "spark.sql.files.ignoreCorruptFiles": "true",
     "spark.sql.adaptive.enabled": "true",
-    # Python workers fork from a daemon that has the parsers and replay rules imported already
-    # (pipeline/spark/worker_daemon.py)
-    "spark.python.daemon.module": "pipeline.spark.worker_daemon",
 }
 # the parse stage's output, written inside the temporary RUN_DIR and removed before it is renamed
 STAGED_OUTCOMES = "_outcomes"

@@ -92,6 +92,9 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
         .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
         .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        # Python workers fork from a daemon that has the parsers and replay rules imported
+        # (pipeline/spark/worker_daemon.py)
+        .config("spark.python.daemon.module", "pipeline.spark.worker_daemon")
     )
     conf = dict(extra_conf or {})
     jar = filter_jar()

@@ -288,3 +288,26 @@ def test_truncated_gzip_keeps_the_lines_before_the_damage_and_says_so(spark, tmp
     assert 0 < counts["lines_read"] < 5000
     assert sorted(got) == list(range(1, counts["lines_read"] + 1))
     assert "reading stopped early" in counts["problems"] and f"{counts['lines_read']} lines" in counts["problems"]
+
+
+def test_split_plan_survives_quotes_and_backslashes_in_paths(spark, small_splits, tmp_path):
+    """The split plan travels as one SQL literal: file names with quotes, backslashes and
+    non-ASCII letters come back exactly, every split once, dealt over the tasks."""
+    from urllib.parse import unquote
+
+    from pipeline.spark import lines
+
+    rows = [client(f"10:00:{i % 60:02d},000", f"Committed offset {i} for partition t-0", level="DEBUG")
+            for i in range(120)]
+    paths = [write(tmp_path / name, rows) for name in ("it's.log", "back\\slash.log", "grüße \"q\".log")]
+    scan = lines.read_blocks(spark, [str(p) for p in paths], CANDIDATE_REGEX)
+    counts = {unquote(r["spath"].rsplit("/", 1)[1]): r for r in lines.file_counts(scan).collect()}
+    assert sorted(counts) == sorted(p.name for p in paths)     # Spark paths are URIs: %-escaped
+    assert all(c["splits"] > 3 and c["lines_read"] == 120 and c["candidates"] == 120 for c in counts.values())
+    plan = lines.plan_splits([(p.as_uri(), str(p), p.stat().st_size) for p in paths], 2048, set())
+    tasks = lines.split_tasks(spark, plan, 4)
+    assert tasks.rdd.getNumPartitions() == 4
+    got = [tuple(r) for r in tasks.collect()]
+    assert sorted(got) == sorted(plan)
+    per_task = tasks.rdd.glom().map(len).collect()
+    assert max(per_task) - min(per_task) <= 1

@@ -1,0 +1,46 @@
+"""worker_daemon: the Python workers of coordscope's sessions fork from a daemon that has the
+parsers and replay rules imported, and nothing that starts threads is imported before the fork."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def test_preload_imports_pure_python_modules_only_and_reports_failures():
+    code = (
+        "import json, sys, threading\n"
+        "from pipeline.spark import worker_daemon\n"
+        "failed = worker_daemon.preload(worker_daemon.PRELOAD + ('no_such_module_here',))\n"
+        "print(json.dumps({'failed': failed, 'loaded': [m for m in worker_daemon.PRELOAD if m in sys.modules],\n"
+        "                  'threads': threading.active_count(), 'pyarrow': 'pyarrow' in sys.modules,\n"
+        "                  'pandas': 'pandas' in sys.modules}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    from pipeline.spark import worker_daemon
+
+    assert got == {"failed": ["no_such_module_here"], "loaded": list(worker_daemon.PRELOAD), "threads": 1,
+                   "pyarrow": False, "pandas": False}
+
+
+@pytest.mark.spark
+def test_session_workers_fork_from_the_coordscope_daemon(spark):
+    """A Python task of the shared test session runs in a worker forked from worker_daemon, with
+    the parsers already imported before its task arrived."""
+
+    def where(batches):
+        import sys
+
+        import pyarrow as pa
+
+        main = getattr(sys.modules["__main__"], "__spec__", None)
+        for _ in batches:
+            yield pa.record_batch({"daemon": [main.name if main else None],
+                                   "parsers": ["parsers.client" in sys.modules]})
+
+    rows = spark.range(1, numPartitions=1).mapInArrow(where, "daemon string, parsers boolean").collect()
+    assert [(r["daemon"], r["parsers"]) for r in rows] == [("pipeline.spark.worker_daemon", True)]
