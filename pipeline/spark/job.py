@@ -1,8 +1,10 @@
 """The ingest job: inputs -> lines with provenance -> parse -> timeline -> tables + replay -> RUN_DIR.
 
-Stages (each timed in the manifest): inputs (driver: list, fingerprint, sniff), read (one Spark scan,
-candidate filter on the JVM), parse (Python workers), timeline (dedupe, clock skew), tables
-(windows), replay (applyInPandas per group), write (Parquet, then manifest.json, then rename).
+Stages (each timed in the manifest): start spark; inputs (driver: list, fingerprint, sniff); read
+and parse (one Spark job: the scan with the candidate filter on the JVM, the parsers on the Python
+workers, outcomes staged as Parquet); timeline (dedupe, clock skew); write events; tables
+(windows); replay (applyInArrow per group, and the tables it feeds); summary. Then manifest.json,
+then the rename.
 """
 
 from __future__ import annotations

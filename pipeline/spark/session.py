@@ -12,7 +12,7 @@ MIN_JAVA = 17
 
 
 def cache_level():
-    """Storage level of the job's intermediate DataFrames (candidate lines, outcomes, replay rows).
+    """Storage level of the job's intermediate DataFrames (scoped events, timeline, replay rows).
 
     On disk, serialized: they are about 5 % of the input, so in memory they would grow the
     executor's heap with the input; in local mode that heap is the driver's (BENCHMARKS.md, ingest:
@@ -74,6 +74,17 @@ def filter_jar():
         return None
 
 
+def driver_java_options(master: str) -> str:
+    """The driver JVM's options. On local masters that JVM also runs the tasks, and there the
+    throughput collector (ParallelGC) beats G1, whose concurrent threads and write barriers
+    compete with the tasks for the same cores: measured 5-15% of an ingest's wall time on
+    local[2] (BENCHMARKS.md, ingest). A cluster's executors keep their own settings."""
+    opts = "-Duser.timezone=UTC"
+    if master.startswith("local"):
+        opts += " -XX:+UseParallelGC"
+    return opts
+
+
 def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_conf: dict | None = None):
     """A SparkSession in UTC with the UI off and few shuffle partitions (batch of modest size)."""
     check_java()
@@ -89,7 +100,7 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "8")
-        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.driver.extraJavaOptions", driver_java_options(master))
         .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
         # Python workers fork from a daemon that has the parsers and replay rules imported

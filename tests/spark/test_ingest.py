@@ -159,3 +159,15 @@ def test_session_conf_turns_aqe_off_on_one_machine_only():
     assert session_conf("spark://10.0.0.1:7077", {})["spark.sql.adaptive.enabled"] == "true"
     assert session_conf("local[*]", {"spark.sql.adaptive.enabled": "true"})["spark.sql.adaptive.enabled"] == "true"
     assert session_conf("yarn", {})["spark.sql.files.maxPartitionBytes"] == str(32 * 1024 * 1024)
+
+
+def test_local_driver_uses_the_throughput_collector(spark):
+    """On local masters the driver JVM runs the tasks: ParallelGC there, not on a cluster's driver."""
+    from pipeline.spark.session import driver_java_options
+
+    assert driver_java_options("local[2]") == "-Duser.timezone=UTC -XX:+UseParallelGC"
+    assert driver_java_options("spark://10.0.0.1:7077") == "-Duser.timezone=UTC"
+    jvm = spark.sparkContext._jvm
+    beans = jvm.java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()
+    names = {beans.get(i).getName() for i in range(beans.size())}
+    assert names == {"PS Scavenge", "PS MarkSweep"}      # the test session is local[2]
