@@ -38,25 +38,33 @@ EVENT_COLUMNS = schemas.columns("events")
 _REPLAY: dict[str, Any] = {}   # replay module per Python worker process
 
 
-def _copy_pairs(events: DataFrame) -> DataFrame:
-    """(source, first_source) pairs of files where the first copies the second: see `dedupe`.
+def _shared_counts(events: DataFrame) -> DataFrame:
+    """(source, first_source, n): how many of a file's events have their (group, raw text, time)
+    first seen in first_source (the smallest file name holding it; first_source == source for the
+    lines no earlier file has). Summed over first_source, n is the file's event count. Small: one
+    row per file and per pair of files sharing lines.
 
     Works on a narrow projection (group, hash of the raw text, time, source): the events' wide
     columns never travel through this shuffle. A 64-bit hash collision would need the same group
     and millisecond as well.
     """
     keyed = events.select("group_id", F.xxhash64("raw").alias("h"), "ts_ms", "source")
-    e = keyed.withColumn("first_source", F.min("source").over(Window.partitionBy("group_id", "h", "ts_ms")))
-    shared = e.where(F.col("source") != F.col("first_source")).groupBy("source", "first_source").agg(
-        F.count(F.lit(1)).alias("n_shared"))
-    per_source = keyed.groupBy("source").agg(F.count(F.lit(1)).alias("n_events"))
-    return shared.join(per_source, "source").where(F.col("n_shared") > F.col("n_events") * COPY_SHARE).select(
-        "source", "first_source")
+    first = F.min("source").over(Window.partitionBy("group_id", "h", "ts_ms"))
+    return keyed.withColumn("first_source", first).groupBy("source", "first_source").agg(
+        F.count(F.lit(1)).alias("n"))
+
+
+def copies_from_counts(counts: list[tuple[str, str, int]]) -> list[tuple[str, str]]:
+    """(copy, original) pairs from `_shared_counts` rows: see `dedupe`."""
+    totals: dict[str, int] = {}
+    for src, _first, n in counts:
+        totals[src] = totals.get(src, 0) + n
+    return sorted((src, first) for src, first, n in counts if first != src and n > totals[src] * COPY_SHARE)
 
 
 def copied_files(events: DataFrame) -> list[tuple[str, str]]:
-    """(copy, original) pairs of files: see `dedupe`. Small: one row per pair, collected."""
-    return [(r["source"], r["first_source"]) for r in _copy_pairs(events).collect()]
+    """(copy, original) pairs of files: see `dedupe`."""
+    return copies_from_counts([(r["source"], r["first_source"], int(r["n"])) for r in _shared_counts(events).collect()])
 
 
 def dedupe(events: DataFrame, copies: list[tuple[str, str]] | None = None) -> DataFrame:
@@ -80,17 +88,20 @@ def dedupe(events: DataFrame, copies: list[tuple[str, str]] | None = None) -> Da
 
 def clock_offsets(events: DataFrame) -> DataFrame:
     """Per client file: the offset (ms) of its clock against the group's reference, with the
-    number of anchors it rests on. Small: one row per file that has anchors."""
-    joins = events.where((F.col("kind") == "join_succeeded") & F.col("generation").isNotNull()
-                         & F.col("ts_ms").isNotNull() & F.col("group_id").isNotNull())
-    broker = events.where((F.col("kind") == "broker_group_stabilized") & F.col("generation").isNotNull()
-                          & F.col("ts_ms").isNotNull()).groupBy("group_id", "generation").agg(
-        F.min("ts_ms").alias("broker_ts"))
-    client_ref = joins.groupBy("group_id", "generation").agg(
-        F.percentile_approx("ts_ms", 0.5).alias("client_ts"))
-    ref = client_ref.join(broker, ["group_id", "generation"], "left").select(
-        "group_id", "generation", F.coalesce("broker_ts", "client_ts").alias("ref_ts"))
-    d = joins.join(ref, ["group_id", "generation"]).select("source", (F.col("ts_ms") - F.col("ref_ts")).alias("diff"))
+    number of anchors it rests on. Small: one row per file that has anchors.
+
+    Windows per (group, generation) over the anchor lines only (joins and the broker's
+    stabilizations), then one aggregate per file: no join, so no broadcast job either.
+    """
+    is_join = (F.col("kind") == "join_succeeded") & F.col("group_id").isNotNull()
+    anchors = events.where(F.col("kind").isin("join_succeeded", "broker_group_stabilized")
+                           & F.col("generation").isNotNull() & F.col("ts_ms").isNotNull()).select(
+        "group_id", "generation", "source", "ts_ms", is_join.alias("is_join"))
+    w = Window.partitionBy("group_id", "generation")
+    broker_ts = F.min(F.when(~F.col("is_join"), F.col("ts_ms"))).over(w)
+    client_ts = F.percentile_approx(F.when(F.col("is_join"), F.col("ts_ms")), 0.5).over(w)
+    d = anchors.withColumn("ref_ts", F.coalesce(broker_ts, client_ts)).where("is_join").select(
+        "source", (F.col("ts_ms") - F.col("ref_ts")).alias("diff"))
     return d.groupBy("source").agg(
         F.percentile_approx("diff", 0.5).cast("bigint").alias("offset_ms"), F.count(F.lit(1)).alias("anchors"))
 
@@ -102,16 +113,18 @@ def _skewed(events: DataFrame) -> DataFrame:
 def timeline(events: DataFrame) -> tuple[DataFrame, dict[str, int]]:
     """(deduplicated, skew-corrected events; {source: clock offset ms} applied).
 
-    Copies and clock offsets are found by one Spark job (both results are small: one row per
-    copied or skewed file). Without copies or skew (the usual case) the events come back
-    untouched; with copies, the offsets are measured again on the deduplicated events.
+    Copies and clock offsets are found by one Spark job (both results are small: one row per file
+    or pair of files sharing lines, one per skewed file). Without copies or skew (the usual case)
+    the events come back untouched; with copies, the offsets are measured again on the
+    deduplicated events.
     """
-    facts = _copy_pairs(events).select(
-        F.lit("copy").alias("what"), "source", "first_source", F.lit(None).cast("bigint").alias("offset_ms")
+    facts = _shared_counts(events).select(
+        F.lit("shared").alias("what"), "source", "first_source", "n", F.lit(None).cast("bigint").alias("offset_ms")
     ).unionByName(_skewed(events).select(
-        F.lit("skew").alias("what"), "source", F.lit(None).cast("string").alias("first_source"), "offset_ms"))
+        F.lit("skew").alias("what"), "source", F.lit(None).cast("string").alias("first_source"),
+        F.lit(None).cast("bigint").alias("n"), "offset_ms"))
     rows = facts.collect()
-    copies = [(r["source"], r["first_source"]) for r in rows if r["what"] == "copy"]
+    copies = copies_from_counts([(r["source"], r["first_source"], int(r["n"])) for r in rows if r["what"] == "shared"])
     offsets = {r["source"]: int(r["offset_ms"]) for r in rows if r["what"] == "skew"}
     ev = events
     if copies:

@@ -141,3 +141,18 @@ def test_timeline_without_copies_or_skew_is_the_events_themselves(spark):
     ])
     tl, offsets = timeline(events)
     assert tl is events and offsets == {}
+
+
+def test_copies_are_decided_from_shared_counts_and_file_totals():
+    """A file is a copy of an earlier one when more than half of all its events are first seen
+    there: half exactly is not; lines shared with two earlier files count per file."""
+    from pipeline.spark.replay_stage import copies_from_counts
+
+    counts = [
+        ("a.log", "a.log", 10),
+        ("b.log", "a.log", 6), ("b.log", "b.log", 4),            # 6 of 10 shared with a.log
+        ("c.log", "a.log", 5), ("c.log", "c.log", 5),            # half: not a copy
+        ("d.log", "a.log", 4), ("d.log", "b.log", 4), ("d.log", "d.log", 1),   # 4 of 9 with each
+    ]
+    assert copies_from_counts(counts) == [("b.log", "a.log")]
+    assert copies_from_counts([]) == []
