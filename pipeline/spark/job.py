@@ -243,13 +243,11 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         for t in ("generations", "memberships", "findings"):
             write_mod.write_table(rep[t], tmp_dir, t)
         # ownership: what the consumers logged, plus the replay's inferred intervals for groups
-        # where no consumer log shows assignments
-        observed = tables.ownership(timeline).persist(cache_level())   # read twice below
-        cached.append(observed)
-        observed_groups = observed.select("group_id").distinct()
-        inferred = write_mod.conform(rep["ownership"], "ownership").join(observed_groups, "group_id", "left_anti")
-        named = tables.name_unnamed_owners(write_mod.conform(observed, "ownership"),
-                                           write_mod.conform(rep["memberships"], "memberships"))
+        # where no consumer log shows assignments (the replay keeps them only for those groups:
+        # replay_stage.shows_own_assignments)
+        observed = write_mod.conform(tables.ownership(timeline), "ownership")
+        named = tables.name_unnamed_owners(observed, write_mod.conform(rep["memberships"], "memberships"))
+        inferred = write_mod.conform(rep["ownership"], "ownership")
         write_mod.write_table(named.unionByName(inferred), tmp_dir, "ownership")
 
     written: dict[str, int] = {}

@@ -28,6 +28,7 @@ from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
 from pipeline import schemas
+from pipeline.spark import tables
 from pipeline.spark.session import cache_level
 
 SKEW_MIN_MS = 1_000
@@ -145,6 +146,24 @@ def _replay_module(name: str) -> Any:
     return mod
 
 
+def shows_own_assignments(table: Any) -> bool:
+    """Whether a group's timeline (a pyarrow Table of events rows) holds a consumer's own
+    non-empty assignment with a time: exactly the groups for which `tables.ownership` finds
+    intervals (it starts one at the first `partitions_assigned` of each client and partition).
+    For those groups the observed intervals are the ownership table and the replay's inferred
+    ones are dropped here, per group, instead of by an anti-join against the observed groups."""
+    import pyarrow.compute as pc
+
+    names = set(table.schema.names)
+    if not {"side", "kind", "ts_ms", "partitions"} <= names or table.num_rows == 0:
+        return False
+    parts = pc.fill_null(pc.list_value_length(table.column("partitions")), 0)
+    mask = pc.and_(pc.and_(pc.equal(table.column("side"), "client"),
+                           pc.equal(table.column("kind"), tables.OWNERSHIP_START[0])),
+                   pc.and_(pc.is_valid(table.column("ts_ms")), pc.greater(parts, 0)))
+    return bool(pc.any(mask).as_py())
+
+
 def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict[str, DataFrame]:
     """Run the reference coordinator per group; returns the four replay tables as DataFrames (and
     under "_raw" the persisted (table, payload) frame, for the caller to unpersist)."""
@@ -158,6 +177,8 @@ def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict
         from pipeline.spark import worker_gc
 
         rows = worker_gc.call_paused(_replay_module(module_name).replay_group_rows, table)
+        if shows_own_assignments(table):
+            rows = {**rows, "ownership": []}   # tables.ownership has this group's intervals
         names: list[str] = []
         payloads: list[str] = []
         for name in REPLAY_TABLES:

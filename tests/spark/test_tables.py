@@ -156,3 +156,24 @@ def test_copies_are_decided_from_shared_counts_and_file_totals():
     ]
     assert copies_from_counts(counts) == [("b.log", "a.log")]
     assert copies_from_counts([]) == []
+
+
+def test_replay_keeps_inferred_ownership_only_where_no_consumer_shows_its_assignment():
+    """replay_stage.shows_own_assignments: the groups tables.ownership covers (a client's
+    partitions_assigned with partitions and a time) and no others."""
+    import pyarrow as pa
+
+    from pipeline.spark.replay_stage import shows_own_assignments
+
+    def group(*rows):
+        side, kind, ts, parts = zip(*rows, strict=True) if rows else ((), (), (), ())
+        return pa.table({"side": pa.array(side, pa.string()), "kind": pa.array(kind, pa.string()),
+                         "ts_ms": pa.array(ts, pa.int64()), "partitions": pa.array(parts, pa.list_(pa.string()))})
+
+    assigned = ("client", "partitions_assigned", 5, ["t-0"])
+    assert shows_own_assignments(group(("client", "join_succeeded", 1, None), assigned))
+    assert not shows_own_assignments(group(("client", "partitions_assigned", 5, [])))          # empty assignment
+    assert not shows_own_assignments(group(("client", "partitions_assigned", None, ["t-0"])))  # no time
+    assert not shows_own_assignments(group(("broker", "partitions_assigned", 5, ["t-0"])))
+    assert not shows_own_assignments(group(("client", "partitions_revoked", 5, ["t-0"]), ("client", None, 6, None)))
+    assert not shows_own_assignments(group())
