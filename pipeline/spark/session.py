@@ -77,8 +77,8 @@ def filter_jar():
 def driver_java_options(master: str) -> str:
     """The driver JVM's options. On local masters that JVM also runs the tasks, and there the
     throughput collector (ParallelGC) beats G1, whose concurrent threads and write barriers
-    compete with the tasks for the same cores: measured 5-15% of an ingest's wall time on
-    local[2] (BENCHMARKS.md, ingest). A cluster's executors keep their own settings."""
+    compete with the tasks for the same cores: about 6% of an ingest's wall time at 1 GB
+    on local[2] (medians of three alternated runs, BENCHMARKS.md, ingest). A cluster's executors keep their own settings."""
     opts = "-Duser.timezone=UTC"
     if master.startswith("local"):
         opts += " -XX:+UseParallelGC"

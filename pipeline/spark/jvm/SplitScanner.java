@@ -214,12 +214,11 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
                 }
                 continue;
             }
-            // a candidate line or the first, partial line: only its end matters
-            do {
-                if (b == '\n' || b == '\r') break;
-                if (++i >= n) break;
-                b = buf[i];
-            } while (true);
+            // a candidate line or the first, partial line: only its end matters (b is not one)
+            while (++i < n) {
+                byte c = buf[i];
+                if (c == '\n' || c == '\r') break;
+            }
         }
         // a last line without a line end (the file's last line: past the end only while handing over)
         if (!stopped && !skipping && lineStartPos != Long.MAX_VALUE && (carried > 0 || (n > 0 && i > lineStart))) {
