@@ -178,18 +178,18 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
                 why = JAR_PROBLEM[0] if JAR_PROBLEM else "the session has no coordscope jar"
                 warnings.append(f"candidate filter: Spark rlike, about 10x slower than the Java filter ({why})")
             formats = {f.spath: (f.source, f.kind, f.layout) for f in readable}
-            # The outcomes are written once, as Parquet inside the temporary RUN_DIR (removed before
-            # it is renamed): writing them is the one job that reads and parses. Every later job
-            # reads only the columns it needs; a cache on disk would deserialize whole rows.
+            # The event outcomes are written once, by the parsing workers, as Parquet inside the
+            # temporary RUN_DIR (removed before it is renamed); the one job that reads and parses
+            # returns only a row per split. Every later job reads only the columns it needs.
             staged = os.path.join(tmp_dir, STAGED_OUTCOMES)
-            parse_stage.parse_splits(scan.rows, formats, opts.parsers_module, lines.MAX_LINE_CHARS
-                                     ).write.parquet(staged)
-            split_rows = parse_stage.read_split_rows(write_mod.local_path(staged))
+            os.makedirs(write_mod.local_path(staged))
+            split_rows = [r.asDict() for r in parse_stage.parse_splits(
+                scan.rows, formats, write_mod.local_path(staged), opts.parsers_module, lines.MAX_LINE_CHARS).collect()]
             outcomes = spark.read.schema(parse_stage.OUTCOME_DDL).parquet(staged)
             offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in split_rows])
             _count_lines(split_rows, by_spath, counts, warnings)
         event_cols = schemas.columns("events")
-        numbered = lines.numbered(outcomes.where(F.col("has_event")), offsets)
+        numbered = lines.numbered(outcomes, offsets)    # every staged row carries an event
         all_events = numbered.select(*event_cols)
         unparsed = numbered.where(F.col("status") == "unparsed").select(*schemas.columns("unparsed"))
     else:

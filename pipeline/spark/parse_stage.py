@@ -13,12 +13,20 @@ Output: one row per outcome that carries an Event (parsed or unparsed), with `li
 to its split (index + 1; lines.line_offsets makes it exact), and one `split` row per split with
 its counts (lines, candidates, parsed, ignored, unparsed lines) and why reading stopped early:
 the ignored candidates (continuation lines of a record, blank lines) exist only as counts.
+
+The event rows are staged by the workers themselves: each task writes them with pyarrow to one
+Parquet file in the staging directory (`StagedFile`), and only the split rows go back to Spark,
+which hands them to the driver. Measured at 1 GB on local[2]: handing the 366,696 event rows to
+the JVM (Arrow to rows, then Spark's Parquet writer) made the stage 4.2 s longer than parsing
+alone, with a cold JVM running that code for the first time; pyarrow writes them in a fraction
+of a second.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
 from collections import Counter
 from collections.abc import Iterator
 from operator import attrgetter, itemgetter
@@ -39,6 +47,10 @@ OUTCOME_FIELDS: list[tuple[str, str]] = [
 ] + schemas.TABLES["events"] + [(c, "bigint") for c in SPLIT_COUNTS]
 OUTCOME_DDL = ", ".join(f"`{n}` {t}" for n, t in OUTCOME_FIELDS)
 OUTCOME_NAMES = [n for n, _ in OUTCOME_FIELDS]
+# what the parse stage hands back to Spark: one row per split
+SPLIT_FIELDS: list[tuple[str, str]] = [("spath", "string"), ("split_no", "int"), ("block", "bigint"),
+                                       ("why", "string")] + [(c, "bigint") for c in SPLIT_COUNTS]
+SPLIT_DDL = ", ".join(f"`{n}` {t}" for n, t in SPLIT_FIELDS)
 # Event attributes read in one call per event (extra becomes extra_json, partitions a list)
 _FIELD_NAMES = [c for c in EVENT_COLUMNS if c != "extra_json"] + ["extra"]
 _EVENT_FIELDS = attrgetter(*_FIELD_NAMES)
@@ -208,9 +220,52 @@ def parse_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str
             yield out.batch(schema)
 
 
-def parse_splits(split_rows: DataFrame, formats: dict[str, tuple[str, str, str]], module_name: str = "parsers",
-                 max_chars: int = 64 * 1024) -> DataFrame:
-    """split rows (lines.Scan.rows) -> outcome rows (OUTCOME_DDL).
+class StagedFile:
+    """One task's event rows, written with pyarrow to `staged_dir/part-NNNNN.parquet`.
+
+    Written under a hidden temporary name and renamed when the task's input is done, so a
+    retried or speculative attempt of the same task replaces the file whole (Spark's Parquet
+    reader skips names that start with a dot): no row is staged twice and none half-written."""
+
+    def __init__(self, staged_dir: str, part: int, attempt: int, schema: Any) -> None:
+        self.final = os.path.join(staged_dir, f"part-{part:05d}.parquet")
+        self.tmp = os.path.join(staged_dir, f".part-{part:05d}.attempt-{attempt}.parquet")
+        self.schema = schema
+        self.writer: Any = None
+
+    def write(self, batch: Any) -> None:
+        import pyarrow.parquet as pq
+
+        if batch.num_rows:
+            if self.writer is None:
+                self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="snappy")
+            self.writer.write_batch(batch)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            os.replace(self.tmp, self.final)
+
+
+def stage_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str]], module_name: str,
+                  max_chars: int, staged: StagedFile) -> Iterator[Any]:
+    """`parse_batches`, with the event rows written to `staged` and the split rows (SPLIT_FIELDS)
+    yielded."""
+    import pyarrow.compute as pc
+
+    split_names = [n for n, _ in SPLIT_FIELDS]
+    for b in parse_batches(batches, formats, module_name, max_chars):
+        has_event = b.column("has_event")
+        staged.write(b.filter(has_event))
+        yield b.filter(pc.invert(has_event)).select(split_names)
+    staged.close()
+
+
+def parse_splits(split_rows: DataFrame, formats: dict[str, tuple[str, str, str]], staged_dir: str,
+                 module_name: str = "parsers", max_chars: int = 64 * 1024) -> DataFrame:
+    """split rows (lines.Scan.rows) -> one row per split (SPLIT_DDL); the event outcomes
+    (OUTCOME_DDL rows with has_event) are written as Parquet into `staged_dir`, a directory every
+    executor can write (on one machine any local path), one file per task.
 
     formats: spark path -> (source as given, FileFormat.kind, FileFormat.layout); one entry per
     input file (bounded by the number of files), broadcast to the workers.
@@ -218,17 +273,11 @@ def parse_splits(split_rows: DataFrame, formats: dict[str, tuple[str, str, str]]
     bc = split_rows.sparkSession.sparkContext.broadcast(formats)
 
     def run(batches):
-        yield from parse_batches(batches, bc.value, module_name, max_chars)
+        from pyspark import TaskContext
 
-    return split_rows.mapInArrow(run, OUTCOME_DDL)
+        ctx = TaskContext.get()
+        staged = StagedFile(staged_dir, ctx.partitionId(), ctx.attemptNumber(),
+                            schemas.arrow_schema_of(OUTCOME_FIELDS))
+        yield from stage_batches(batches, bc.value, module_name, max_chars, staged)
 
-
-def read_split_rows(staged_dir: str) -> list[dict[str, Any]]:
-    """The `split` rows of outcomes written as Parquet to a local directory (one per file split),
-    read on the driver with pyarrow batch by batch: no Spark job, and the event rows are
-    filtered out as they are read."""
-    import pyarrow.dataset as ds
-
-    cols = ["spath", "split_no", "block", "why", *SPLIT_COUNTS]
-    table = ds.dataset(staged_dir, format="parquet").to_table(columns=cols, filter=ds.field("status") == SPLIT)
-    return table.to_pylist()
+    return split_rows.mapInArrow(run, SPLIT_DDL)

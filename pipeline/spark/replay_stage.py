@@ -15,8 +15,8 @@ broker's server.log, offsets dumps). Two problems are fixed here, on the JVM sid
 
 Replay: `groupBy(group_id).applyInArrow` hands each group's timeline, as a pyarrow Table, to
 `pipeline.replay.replay_group_rows(table) -> {table: rows}` (Events are built column by column,
-no pandas); the four result tables travel back as (table, JSON row) pairs and are decoded with
-the schemas of pipeline/schemas.py.
+no pandas); the four result tables travel back in one Arrow table with a typed struct column per
+table (the schemas of pipeline/schemas.py), so nothing is encoded as JSON and decoded again.
 """
 
 from __future__ import annotations
@@ -164,33 +164,67 @@ def shows_own_assignments(table: Any) -> bool:
     return bool(pc.any(mask).as_py())
 
 
+def _struct_ddl(table: str) -> str:
+    return "struct<" + ", ".join(f"`{n}`: {t}" for n, t in schemas.TABLES[table]) + ">"
+
+
+REPLAY_DDL = ", ".join(f"`{t}` {_struct_ddl(t)}" for t in REPLAY_TABLES)
+
+
+def _coerced(row: dict[str, Any], fields: list[tuple[str, str]]) -> dict[str, Any]:
+    """A replay row with each value made the schema's type (what JSON with default=str did before)."""
+    out: dict[str, Any] = {}
+    for name, typ in fields:
+        v = row.get(name)
+        if v is not None:
+            if typ == "string":
+                v = v if isinstance(v, str) else str(v)
+            elif typ in ("bigint", "int"):
+                v = int(v)
+            elif typ == "boolean":
+                v = bool(v)
+            elif typ == "array<string>":
+                v = [None if x is None else str(x) for x in v]
+        out[name] = v
+    return out
+
+
+def replay_output(rows: dict[str, list[dict[str, Any]]]) -> Any:
+    """{table: rows} -> one Arrow table with a struct column per replay table (REPLAY_DDL); each
+    row carries one table's row and nulls in the other columns. Typed columns, not JSON text: no
+    encoding in Python, no decoding on the JVM."""
+    import pyarrow as pa
+
+    n = sum(len(rows.get(t) or ()) for t in REPLAY_TABLES)
+    cols, before = {}, 0
+    for t in REPLAY_TABLES:
+        mine = list(rows.get(t) or ())
+        typ = pa.struct(list(schemas.arrow_schema(t)))
+        padded = [None] * before + mine + [None] * (n - before - len(mine))
+        try:
+            cols[t] = pa.array(padded, typ)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
+            fields = schemas.TABLES[t]
+            cols[t] = pa.array([None if r is None else _coerced(r, fields) for r in padded], typ)
+        before += len(mine)
+    return pa.table(cols)
+
+
 def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict[str, DataFrame]:
     """Run the reference coordinator per group; returns the four replay tables as DataFrames (and
-    under "_raw" the persisted (table, payload) frame, for the caller to unpersist)."""
-    from pyspark.sql.types import StructType
+    under "_raw" the persisted frame of all four, for the caller to unpersist)."""
 
     def run(table):
-        import json
-
-        import pyarrow as pa
-
         from pipeline.spark import worker_gc
 
         rows = worker_gc.call_paused(_replay_module(module_name).replay_group_rows, table)
         if shows_own_assignments(table):
             rows = {**rows, "ownership": []}   # tables.ownership has this group's intervals
-        names: list[str] = []
-        payloads: list[str] = []
-        for name in REPLAY_TABLES:
-            for row in rows.get(name) or ():
-                names.append(name)
-                payloads.append(json.dumps(row, default=str))
-        return pa.table({"table": pa.array(names, pa.string()), "payload": pa.array(payloads, pa.string())})
+        return replay_output(rows)
 
     grouped = timeline_df.where(F.col("group_id").isNotNull()).groupBy("group_id").applyInArrow(
-        run, schema="`table` string, `payload` string").persist(cache_level())   # four tables, one replay
+        run, schema=REPLAY_DDL).persist(cache_level())   # four tables, one replay
     out: dict[str, DataFrame] = {"_raw": grouped}
     for table in REPLAY_TABLES:
-        st = StructType.fromDDL(schemas.ddl(table))
-        out[table] = grouped.where(F.col("table") == table).select(F.from_json("payload", st).alias("r")).select("r.*")
+        out[table] = grouped.where(F.col(table).isNotNull()).select(f"{table}.*")
     return out

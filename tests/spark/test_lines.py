@@ -56,6 +56,8 @@ def _trace_log(frames: int) -> list[str]:
 def test_a_stack_trace_cut_by_a_split_boundary_stays_with_its_head(spark, small_splits, tmp_path):
     """The scanner hands the continuation lines after a split's last line to that split, also
     when the trace covers whole splits (199 frames, 2 KB splits)."""
+    import pyarrow.parquet as pq
+
     from pipeline.spark import lines, parse_stage
 
     rows = _trace_log(199)
@@ -66,10 +68,11 @@ def test_a_stack_trace_cut_by_a_split_boundary_stays_with_its_head(spark, small_
     assert len({r["block"] for r in got if 31 <= r["line_no"] <= 231}) == 1   # the whole record: one split
     assert sorted((r["line_no"], r["value"]) for r in got) == _expected(rows)
     fmt = ("trace.log", "log", "log4j")
-    out = parse_stage.parse_splits(scan.rows, {r["spath"]: fmt for r in got}).collect()
-    events = [r for r in out if r["has_event"]]
+    staged = tmp_path / "staged"
+    staged.mkdir()
+    splits = parse_stage.parse_splits(scan.rows, {r["spath"]: fmt for r in got}, str(staged)).collect()
+    events = pq.read_table(staged).to_pylist()      # written by the parsing workers
     assert [r["status"] for r in events] == ["parsed", "parsed"]
-    splits = [r for r in out if r["status"] == parse_stage.SPLIT]
     before = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in splits])
     events.sort(key=lambda e: e["line_no"] + before[e["split_no"]])
     assert [e["line_no"] + before[e["split_no"]] for e in events] == [31, 232]

@@ -73,3 +73,30 @@ def test_a_parser_exception_makes_that_line_unparsed_and_parsing_goes_on(monkeyp
     assert [(e["line_no"], e["status"], e["raw"]) for e in events] == [(2, "unparsed", "boom here")]
     assert events[0]["why"] == "parser error: KeyError: 'bad state'"
     assert (splits[0]["n_ignored"], splits[0]["n_unparsed"]) == (2, 1)
+
+
+def test_event_rows_are_staged_by_the_worker_and_only_split_rows_go_back(tmp_path):
+    """stage_batches writes a task's event outcomes to one Parquet file, renamed into place when
+    the task's input is done; a second attempt of the same task replaces that file whole."""
+    import pyarrow.parquet as pq
+
+    hb = client("10:00:05,000", "Received successful Heartbeat response", level="DEBUG", logger=ABSTRACT_COORDINATOR)
+    batch = split_batch([(0, "file:/a.log", 0, 9, [(2, hb), (5, hb)]), (1, "file:/a.log", 4096, 4, [])])
+    fmt = {"file:/a.log": ("a.log", "log", "log4j")}
+    schema = parse_stage.schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS)
+    for attempt in (0, 1):
+        staged = parse_stage.StagedFile(str(tmp_path), 3, attempt, schema)
+        back = [r for b in parse_stage.stage_batches(iter([batch]), fmt, "parsers", 400, staged) for r in b.to_pylist()]
+        assert [(r["split_no"], r["n_lines"], r["n_cands"], r["n_parsed"]) for r in back] == [(0, 9, 2, 2), (1, 4, 0, 0)]
+        assert set(back[0]) == {n for n, _ in parse_stage.SPLIT_FIELDS}
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["part-00003.parquet"]
+        rows = pq.read_table(tmp_path / "part-00003.parquet").to_pylist()
+        assert [(r["line_no"], r["kind"], r["has_event"]) for r in rows] == [(3, "heartbeat_succeeded", True),
+                                                                           (6, "heartbeat_succeeded", True)]
+
+
+def test_a_task_without_events_stages_no_file(tmp_path):
+    batch = split_batch([(0, "file:/a.log", 0, 3, [])])
+    staged = parse_stage.StagedFile(str(tmp_path), 0, 0, parse_stage.schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS))
+    back = [r for b in parse_stage.stage_batches(iter([batch]), {}, "parsers", 400, staged) for r in b.to_pylist()]
+    assert [r["n_lines"] for r in back] == [3] and list(tmp_path.iterdir()) == []
