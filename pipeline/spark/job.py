@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import shutil
 import time
 from collections import Counter
@@ -45,11 +46,30 @@ STAGED_OUTCOMES = "_outcomes"
 LOCAL_CONF = {"spark.sql.adaptive.enabled": "false"}
 
 
+def local_cores(master: str) -> int | None:
+    """Cores of a one-JVM local master URL: local -> 1, local[N] / local[N,F] -> N, local[*] -> this
+    machine's; None for anything else (local-cluster[...], spark://, yarn, k8s://)."""
+    m = re.fullmatch(r"local(?:\[(\*|\d+)(?:,\s*\d+)?\])?", master.strip())
+    if m is None:
+        return None
+    if m.group(1) is None:
+        return 1
+    return (os.cpu_count() or 1) if m.group(1) == "*" else max(1, int(m.group(1)))
+
+
 def session_conf(master: str, extra: dict[str, str]) -> dict[str, str]:
-    """The job's Spark settings for this master; the user's --conf wins."""
+    """The job's Spark settings for this master; the user's --conf wins.
+
+    On local masters the shuffles after the parse (the window tables, the per-group replay) get
+    two partitions per core instead of the session's 8: each of the job's window and replay stages
+    is a task per partition, and on local[2] fewer, larger tasks were about 5% faster at 1 GB
+    (BENCHMARKS.md, ingest); two per core still lets a core that drew light groups take another."""
     conf = dict(DEFAULT_CONF)
     if master.startswith("local"):
         conf.update(LOCAL_CONF)
+    cores = local_cores(master)
+    if cores is not None:
+        conf["spark.sql.shuffle.partitions"] = str(2 * cores)
     conf.update(extra)
     return conf
 

@@ -152,6 +152,20 @@ def test_manifest_is_json(run):
     assert json.loads((out / "manifest.json").read_text())["tool"] == "coordscope ingest"
 
 
+def test_local_masters_get_two_shuffle_partitions_per_core():
+    import os
+
+    from pipeline.spark.job import local_cores, session_conf
+
+    assert [local_cores(m) for m in ("local", "local[3]", "local[4, 2]", "local[*]")] == [1, 3, 4, os.cpu_count()]
+    assert local_cores("local-cluster[2,1,1024]") is None
+    assert session_conf("local[2]", {})["spark.sql.shuffle.partitions"] == "4"
+    assert session_conf("local", {})["spark.sql.shuffle.partitions"] == "2"
+    assert session_conf("local[2]", {"spark.sql.shuffle.partitions": "16"})["spark.sql.shuffle.partitions"] == "16"
+    assert "spark.sql.shuffle.partitions" not in session_conf("spark://10.0.0.1:7077", {})   # the session's 8
+    assert "spark.sql.shuffle.partitions" not in session_conf("local-cluster[2,1,1024]", {})
+
+
 def test_session_conf_turns_aqe_off_on_one_machine_only():
     from pipeline.spark.job import session_conf
 
