@@ -81,30 +81,32 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
     client = events.where((F.col("side") == "client") & F.col("group_id").isNotNull() & F.col("client_id").isNotNull()
                           & F.col("ts_ms").isNotNull()).select(
         *_client_key(), "ts_ms", "line_no", "kind", "member_id", "kafka_version_hint", *printed.values(),
-        evidence().alias("ev"), F.col("kind").isin(*HEARTBEAT_KINDS).alias("is_hb"))
+        F.col("kind").isin(*HEARTBEAT_KINDS).alias("is_hb"))
     w = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no")
     upto, before = w.rowsBetween(Window.unboundedPreceding, 0), w.rowsBetween(Window.unboundedPreceding, -1)
+    # evidence ("source:line") is built for the gap rows only: the rows sorted by the window carry
+    # line numbers, not the file name again in every row
     client = client.select(
-        *_client_key(), "ts_ms", "ev", "is_hb", "kafka_version_hint",
+        *_client_key(), "ts_ms", "line_no", "is_hb", "kafka_version_hint",
         F.last("member_id", ignorenulls=True).over(upto).alias("ctx_member"),
         # the limits the consumer printed in its ConsumerConfig block win over the version defaults
         F.last("printed_session", ignorenulls=True).over(upto).alias("cfg_session"),
         F.last("printed_poll", ignorenulls=True).over(upto).alias("cfg_poll"),
-        F.lag("ts_ms").over(w).alias("prev_ts"), F.lag("ev").over(w).alias("prev_ev"),
+        F.lag("ts_ms").over(w).alias("prev_ts"), F.lag("line_no").over(w).alias("prev_line"),
         F.last(F.when(F.col("is_hb"), F.col("ts_ms")), ignorenulls=True).over(before).alias("prev_hb_ts"),
-        F.last(F.when(F.col("is_hb"), F.col("ev")), ignorenulls=True).over(before).alias("prev_hb_ev"),
+        F.last(F.when(F.col("is_hb"), F.col("line_no")), ignorenulls=True).over(before).alias("prev_hb_line"),
     )
 
-    def gap(kind: str, prev_ts: str, prev_ev: str, limit: Column, applies: Column) -> Column:
+    def gap(kind: str, prev_ts: str, prev_line: str, limit: Column, applies: Column) -> Column:
         span = F.col("ts_ms") - F.col(prev_ts)
         return F.when(applies & F.col(prev_ts).isNotNull() & (span >= MIN_GAP_MS), F.struct(
             F.lit(kind).alias("kind"), F.col(prev_ts).alias("start_ms"), span.alias("gap_ms"),
             limit.alias("limit_ms"), (span > limit).alias("exceeded"),
-            F.array(F.col(prev_ev), F.col("ev")).alias("evidence")))
+            F.array(evidence(line_no=prev_line), evidence()).alias("evidence")))
 
-    hb = gap("heartbeat", "prev_hb_ts", "prev_hb_ev",
+    hb = gap("heartbeat", "prev_hb_ts", "prev_hb_line",
              F.coalesce(F.col("cfg_session"), session_limit(F.col("kafka_version_hint"))), F.col("is_hb"))
-    logs = gap("log", "prev_ts", "prev_ev", F.coalesce(F.col("cfg_poll"), F.lit(MAX_POLL_INTERVAL_MS).cast("bigint")),
+    logs = gap("log", "prev_ts", "prev_line", F.coalesce(F.col("cfg_poll"), F.lit(MAX_POLL_INTERVAL_MS).cast("bigint")),
                F.lit(True))
     rows = client.select(*_client_key(), "ts_ms", "ctx_member",
                          F.explode(F.filter(F.array(hb, logs), lambda g: g.isNotNull())).alias("g"))
