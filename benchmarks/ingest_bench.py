@@ -10,7 +10,11 @@ groups). Then, in the same run and on the same master (default local[2]):
 and prints wall times, their ratio, and the peak RSS of the driver (the CLI's Python process plus
 the driver JVM it starts, sampled every 200 ms; in local mode that JVM also runs the executor).
 
-    PYTHONPATH=$PWD python benchmarks/ingest_bench.py --sizes 0.25,0.5,1
+Each size runs --repeats rounds of (baseline, ingest), alternated so that a slow spell of a shared
+machine hits both; the ratio is of the medians, and the spread (min-max) of each side is printed
+with it. One round alone can be off by 40 % on these machines.
+
+    PYTHONPATH=$PWD python benchmarks/ingest_bench.py --sizes 0.25,0.5,1 --repeats 3
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import threading
@@ -174,9 +179,27 @@ spark.stop()
 """
 
 
+def measure_round(files: list[Path], run_dir: Path, master: str, env: dict) -> dict:
+    """One baseline run then one ingest run over the same files."""
+    bl_wall, bl_rss, out = run_measured([sys.executable, "-c", BASELINE, master, *map(str, files)], env)
+    lines, count_s = out.split()[-2:]
+    ing_wall, ing_rss, _ = run_measured(
+        [sys.executable, "-m", "pipeline.cli", "ingest", *map(str, files), "--out", str(run_dir), "--overwrite",
+         "--master", master, "--quiet"], env)
+    man = json.loads((run_dir / "manifest.json").read_text())
+    return {"lines": int(lines), "count_s": float(count_s), "bl_wall": bl_wall, "bl_rss": bl_rss,
+            "ing_wall": ing_wall, "ing_rss": ing_rss, "man": man,
+            "job_s": man["timings_s"]["total"] - man["timings_s"].get("start spark", 0.0)}
+
+
+def _spread(values: list[float]) -> str:
+    return f"{min(values):.1f}-{max(values):.1f}"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="0.25,0.5,1", help="input sizes in GB (comma separated)")
+    ap.add_argument("--repeats", type=int, default=3, help="alternated (baseline, ingest) rounds per size")
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--workdir", default="/tmp/coordscope-ingest-bench")
     args = ap.parse_args()
@@ -186,30 +209,32 @@ def main() -> int:
     for gb in [float(s) for s in args.sizes.split(",")]:
         files = dataset(work, gb)
         size = sum(p.stat().st_size for p in files)
-        bl_wall, bl_rss, out = run_measured([sys.executable, "-c", BASELINE, args.master, *map(str, files)], env)
-        lines, count_s = out.split()[-2:]
-        run_dir = work / f"run-{gb}"
-        ing_wall, ing_rss, _ = run_measured(
-            [sys.executable, "-m", "pipeline.cli", "ingest", *map(str, files), "--out", str(run_dir), "--overwrite",
-             "--master", args.master, "--quiet"], env)
-        man = json.loads((run_dir / "manifest.json").read_text())
-        job_s = man["timings_s"]["total"] - man["timings_s"].get("start spark", 0.0)
-        acc = man["accounting"]
+        rounds = [measure_round(files, work / f"run-{gb}", args.master, env) for _ in range(max(1, args.repeats))]
+        med = {k: statistics.median(r[k] for r in rounds) for k in ("count_s", "bl_wall", "ing_wall", "job_s")}
+        last = rounds[-1]["man"]
+        acc = last["accounting"]
         row = {
-            "gb": gb, "bytes": size, "lines": int(lines), "baseline_count_s": round(float(count_s), 1),
-            "baseline_wall_s": round(bl_wall, 1), "ingest_job_s": round(job_s, 1), "ingest_wall_s": round(ing_wall, 1),
-            "ratio_job": round(job_s / float(count_s), 2), "ratio_wall": round(ing_wall / bl_wall, 2),
-            "baseline_peak_rss_mb": bl_rss // 1024, "ingest_peak_rss_mb": ing_rss // 1024,
-            "events": man["summary"]["events"], "candidates": acc["candidates"], "adds_up": acc["adds_up"],
-            "candidate_filter": man.get("candidate_filter"),
-            "stages_s": {k: v for k, v in man["timings_s"].items() if k != "total"},
+            "gb": gb, "bytes": size, "lines": rounds[-1]["lines"], "repeats": len(rounds),
+            "baseline_count_s": round(med["count_s"], 1), "baseline_wall_s": round(med["bl_wall"], 1),
+            "ingest_job_s": round(med["job_s"], 1), "ingest_wall_s": round(med["ing_wall"], 1),
+            "ratio_job": round(med["job_s"] / med["count_s"], 2), "ratio_wall": round(med["ing_wall"] / med["bl_wall"], 2),
+            "baseline_wall_spread_s": _spread([r["bl_wall"] for r in rounds]),
+            "ingest_wall_spread_s": _spread([r["ing_wall"] for r in rounds]),
+            "baseline_peak_rss_mb": max(r["bl_rss"] for r in rounds) // 1024,
+            "ingest_peak_rss_mb": max(r["ing_rss"] for r in rounds) // 1024,
+            "events": last["summary"]["events"], "candidates": acc["candidates"], "adds_up": acc["adds_up"],
+            "candidate_filter": last.get("candidate_filter"),
+            "stages_s": {k: v for k, v in last["timings_s"].items() if k != "total"},
         }
         rows.append(row)
         print(json.dumps(row), flush=True)
-    print(f"\n{'GB':>5} {'lines':>11} {'count s':>8} {'ingest s':>9} {'ratio':>6} {'wall ratio':>10} {'driver peak MB':>15}")
+    print(f"\n{'GB':>5} {'lines':>11} {'count s':>8} {'ingest s':>9} {'ratio':>6} {'baseline wall s':>16} "
+          f"{'ingest wall s':>14} {'wall ratio':>10} {'driver peak MB':>15}")
     for r in rows:
         print(f"{r['gb']:>5} {r['lines']:>11,} {r['baseline_count_s']:>8} {r['ingest_job_s']:>9} {r['ratio_job']:>6} "
-              f"{r['ratio_wall']:>10} {r['ingest_peak_rss_mb']:>15}")
+              f"{r['baseline_wall_s']:>6} ({r['baseline_wall_spread_s']:>9}) {r['ingest_wall_s']:>5} "
+              f"({r['ingest_wall_spread_s']:>9}) {r['ratio_wall']:>9} {r['ingest_peak_rss_mb']:>15}")
+    print(f"(medians of {rows[0]['repeats'] if rows else 0} alternated rounds; spreads are min-max; peak is the max)")
     return 0
 
 
