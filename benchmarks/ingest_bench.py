@@ -168,24 +168,26 @@ def run_measured(cmd: list[str], env: dict) -> tuple[float, int, str]:
 
 
 BASELINE = """
-import sys, time
+import json, sys, time
 from pipeline.spark.job import DEFAULT_CONF
 from pipeline.spark.session import build_session
-spark = build_session(sys.argv[1], "bench-baseline", DEFAULT_CONF)
+spark = build_session(sys.argv[1], "bench-baseline", {**DEFAULT_CONF, **json.loads(sys.argv[2])})
 t = time.monotonic()
-n = spark.read.text(sys.argv[2:]).count()
+n = spark.read.text(sys.argv[3:]).count()
 print(n, time.monotonic() - t)
 spark.stop()
 """
 
 
-def measure_round(files: list[Path], run_dir: Path, master: str, env: dict) -> dict:
-    """One baseline run then one ingest run over the same files."""
-    bl_wall, bl_rss, out = run_measured([sys.executable, "-c", BASELINE, master, *map(str, files)], env)
+def measure_round(files: list[Path], run_dir: Path, master: str, env: dict, conf: dict[str, str]) -> dict:
+    """One baseline run then one ingest run over the same files, both with the same extra conf."""
+    bl_wall, bl_rss, out = run_measured(
+        [sys.executable, "-c", BASELINE, master, json.dumps(conf), *map(str, files)], env)
     lines, count_s = out.split()[-2:]
+    conf_args = [a for k, v in conf.items() for a in ("--conf", f"{k}={v}")]
     ing_wall, ing_rss, _ = run_measured(
         [sys.executable, "-m", "pipeline.cli", "ingest", *map(str, files), "--out", str(run_dir), "--overwrite",
-         "--master", master, "--quiet"], env)
+         "--master", master, "--quiet", *conf_args], env)
     man = json.loads((run_dir / "manifest.json").read_text())
     return {"lines": int(lines), "count_s": float(count_s), "bl_wall": bl_wall, "bl_rss": bl_rss,
             "ing_wall": ing_wall, "ing_rss": ing_rss, "man": man,
@@ -201,15 +203,18 @@ def main() -> int:
     ap.add_argument("--sizes", default="0.25,0.5,1", help="input sizes in GB (comma separated)")
     ap.add_argument("--repeats", type=int, default=3, help="alternated (baseline, ingest) rounds per size")
     ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                    help="Spark setting for both sides, e.g. spark.driver.memory=512m (repeatable)")
     ap.add_argument("--workdir", default="/tmp/coordscope-ingest-bench")
     args = ap.parse_args()
+    conf = dict(c.split("=", 1) for c in args.conf)
     work = Path(args.workdir)
     env = dict(os.environ, PYTHONPATH=str(REPO))
     rows = []
     for gb in [float(s) for s in args.sizes.split(",")]:
         files = dataset(work, gb)
         size = sum(p.stat().st_size for p in files)
-        rounds = [measure_round(files, work / f"run-{gb}", args.master, env) for _ in range(max(1, args.repeats))]
+        rounds = [measure_round(files, work / f"run-{gb}", args.master, env, conf) for _ in range(max(1, args.repeats))]
         med = {k: statistics.median(r[k] for r in rounds) for k in ("count_s", "bl_wall", "ing_wall", "job_s")}
         last = rounds[-1]["man"]
         acc = last["accounting"]
