@@ -6,8 +6,9 @@ from __future__ import annotations
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+from pipeline.generator.records import ClientHost, Rec
+
 if TYPE_CHECKING:
-    from pipeline.generator.render import ClientRenderer, Rec
     from pipeline.generator.sim import ClientFact, Simulation
 
 APP = "com.acme.orders.OrderProcessor"
@@ -16,12 +17,10 @@ KAFKA_VERSIONS = {"0.10": ("0.10.2.1", "e89bffd6b2eff799"), "2.x": ("2.8.1", "83
 
 
 def _rec(*a: Any, **k: Any) -> Rec:
-    from pipeline.generator.render import Rec
-
     return Rec(*a, **k)
 
 
-def startup(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
+def startup(cr: ClientHost, f: ClientFact) -> list[Rec]:
     a, era, t = f.args, cr.era, f.ts
     out: list[Rec] = []
     if cr.sc.layout == "spring_boot":
@@ -62,7 +61,7 @@ def startup(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
     return out
 
 
-def batch_line(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
+def batch_line(cr: ClientHost, f: ClientFact) -> list[Rec]:
     a = f.args
     parts = "[" + ", ".join(a["partitions"]) + "]"
     if f.level == "WARN":
@@ -73,12 +72,12 @@ def batch_line(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
     return [_rec(f.ts, f.level, cr.main_thread, APP, msg)]
 
 
-def gc_pause(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
+def gc_pause(cr: ClientHost, f: ClientFact) -> list[Rec]:
     return [_rec(f.ts, "WARN", "pause-monitor", "com.acme.common.jvm.JvmPauseMonitor",
                  f"Detected pause in JVM or host machine (eg GC): pause of approximately {f.args['ms']}ms")]
 
 
-def crash(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
+def crash(cr: ClientHost, f: ClientFact) -> list[Rec]:
     err = f.args["error"]
     stack = [err, f"\tat {APP}.enrich(OrderProcessor.java:212)", f"\tat {APP}.process(OrderProcessor.java:148)",
              f"\tat {APP}.run(OrderProcessor.java:97)", "\tat java.base/java.lang.Thread.run(Thread.java:840)"]
@@ -86,7 +85,7 @@ def crash(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
                  stack=stack)]
 
 
-def shutdown(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
+def shutdown(cr: ClientHost, f: ClientFact) -> list[Rec]:
     t = f.ts
     out = [_rec(t - 1, "INFO", "SIGTERM handler", "com.acme.orders.OrdersApplication", "Received SIGTERM, closing consumer")]
     out.append(_rec(t + 3, "INFO", cr.main_thread, "org.apache.kafka.common.metrics.Metrics", "Metrics scheduler closed"))
@@ -97,7 +96,7 @@ def shutdown(cr: ClientRenderer, f: ClientFact) -> list[Rec]:
     return out
 
 
-def commit_failed_exception(cr: ClientRenderer, f: ClientFact, msg: str) -> list[Rec]:
+def commit_failed_exception(cr: ClientHost, f: ClientFact, msg: str) -> list[Rec]:
     stack = [f"org.apache.kafka.clients.consumer.CommitFailedException: {msg}",
              "\tat org.apache.kafka.clients.consumer.internals.ConsumerCoordinator.sendOffsetCommitRequest(ConsumerCoordinator.java:1256)",
              "\tat org.apache.kafka.clients.consumer.internals.ConsumerCoordinator.commitOffsetsSync(ConsumerCoordinator.java:1163)",
@@ -109,7 +108,7 @@ def commit_failed_exception(cr: ClientRenderer, f: ClientFact, msg: str) -> list
                  f"Commit failed for {n} partitions; the batch will be redelivered to the next owner", stack=stack)]
 
 
-def _up_intervals(cr: ClientRenderer) -> list[tuple[int, int]]:
+def _up_intervals(cr: ClientHost) -> list[tuple[int, int]]:
     out, start = [], None
     for f in cr.sim.facts:
         if f.host != cr.host:
@@ -124,7 +123,7 @@ def _up_intervals(cr: ClientRenderer) -> list[tuple[int, int]]:
     return out
 
 
-def client_noise(cr: ClientRenderer) -> list[Rec]:
+def client_noise(cr: ClientHost) -> list[Rec]:
     rng, out = cr.rng, []
     rate_ms = int(9000 / max(0.05, cr.sc.noise))
     for a, b in _up_intervals(cr):
@@ -135,7 +134,7 @@ def client_noise(cr: ClientRenderer) -> list[Rec]:
     return out
 
 
-def _one_client_noise(cr: ClientRenderer, rng: Random, t: int) -> list[Rec]:
+def _one_client_noise(cr: ClientHost, rng: Random, t: int) -> list[Rec]:
     k = rng.randrange(100)
     http = f"http-nio-8080-exec-{rng.randrange(1, 11)}"
     if k < 40:

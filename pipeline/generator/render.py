@@ -4,12 +4,12 @@ a __consumer_offsets dump and kafka-consumer-groups --describe snapshots, plus r
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from random import Random
 from typing import Any
 
 from pipeline.generator import noise
 from pipeline.generator.layouts import Layout, ts_log4j
+from pipeline.generator.records import Rec
 from pipeline.generator.sim import ClientFact, Simulation
 from pipeline.generator.templates import BROKER, CLIENT, ERA_VERSION, fill
 
@@ -36,16 +36,6 @@ def offsets_partition(group: str, n: int = 50) -> int:
     # GroupMetadataManager.partitionFor: Utils.abs(groupId.hashCode) % offsets.topic.num.partitions
     h = java_string_hash(group)
     return 0 if h == -(1 << 31) else abs(h) % n
-
-
-@dataclass
-class Rec:
-    ms: int
-    level: str
-    thread: str
-    logger: str
-    msg: str
-    stack: list[str] | None = None
 
 
 def broker_host(b: int) -> str:

@@ -1,0 +1,39 @@
+"""What the generator's renderers hand to the log layouts: one record per log line, and the view
+of a consumer host that the noise module needs (kept here so that noise and render do not import
+each other)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from pipeline.generator.scenario import Scenario
+    from pipeline.generator.sim import Simulation
+
+
+@dataclass
+class Rec:
+    ms: int
+    level: str
+    thread: str
+    logger: str
+    msg: str
+    stack: list[str] | None = None
+
+
+class ClientHost(Protocol):
+    """One consumer host being rendered (render.ClientRenderer): what its noise lines depend on."""
+
+    sim: Simulation
+    sc: Scenario
+    host: str
+    rng: Random
+    era: str
+    c: Any              # the host's simulated client (sim.clients[host])
+    group: str
+    main_thread: str
+    pid: int
+
+    def prefix(self) -> str: ...
