@@ -59,8 +59,9 @@ def summary_markdown(report: dict[str, Any]) -> str:
             out.append("")
     if s["top_findings"]:
         out += ["Top findings:", ""]
-        out += [f"1. **{f['title']}** ({f['severity']}, {f['group_id']}): {f['explanation']}"
-                for f in s["top_findings"]]
+        # numbered in the text itself: the summary is also printed to a terminal, unrendered
+        out += [f"{i}. **{f['title']}** ({f['severity']}, {f['group_id']}): {f['explanation']}"
+                for i, f in enumerate(s["top_findings"], 1)]
         out.append("")
     return "\n".join(out)
 
