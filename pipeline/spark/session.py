@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 MIN_JAVA = 17
 
@@ -74,14 +75,20 @@ def filter_jar():
         return None
 
 
+LOG4J2_CONF = Path(__file__).with_name("log4j2.properties")
+
+
 def driver_java_options(master: str) -> str:
     """The driver JVM's options. On local masters that JVM also runs the tasks, and there the
     throughput collector (ParallelGC) beats G1, whose concurrent threads and write barriers
     compete with the tasks for the same cores: about 6% of an ingest's wall time at 1 GB
-    on local[2] (medians of three alternated runs, BENCHMARKS.md, ingest). A cluster's executors keep their own settings."""
+    on local[2] (medians of three alternated runs, BENCHMARKS.md, ingest). A cluster's executors
+    keep their own settings. The log4j2 file keeps Spark's start-up chatter off the terminal."""
     opts = "-Duser.timezone=UTC"
     if master.startswith("local"):
         opts += " -XX:+UseParallelGC"
+    if LOG4J2_CONF.is_file():
+        opts += f' "-Dlog4j2.configurationFile={LOG4J2_CONF.as_uri()}"'
     return opts
 
 
