@@ -37,6 +37,7 @@ class InputFile:
     duplicate_of: str | None = None
     kind: str = "log"          # parsers.FileFormat.kind
     layout: str = "n/a"
+    wrappers: tuple[str, ...] = ()   # parsers.FileFormat.wrappers: prefixes/suffixes on every line
     problems: list[str] = field(default_factory=list)
     head: list[str] = field(default_factory=list, repr=False)   # first lines, for sniffing only
     spath: str | None = None   # the file as Spark names it in _metadata.file_path

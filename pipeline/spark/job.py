@@ -100,7 +100,7 @@ def sniff_formats(files: list[inputs_mod.InputFile], mod: Any, layout: str | Non
         if not f.readable:
             continue
         fmt = mod.sniff(f.head, f.source)
-        f.kind, f.layout = fmt.kind, fmt.layout
+        f.kind, f.layout, f.wrappers = fmt.kind, fmt.layout, tuple(fmt.wrappers)
         if layout and f.kind not in ("offsets_dump", "groups_describe", "empty"):
             f.kind, f.layout = "log", layout
         if f.kind == "binary":
@@ -197,7 +197,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
 
                 why = JAR_PROBLEM[0] if JAR_PROBLEM else "the session has no coordscope jar"
                 warnings.append(f"candidate filter: Spark rlike, about 10x slower than the Java filter ({why})")
-            formats = {f.spath: (f.source, f.kind, f.layout) for f in readable}
+            formats = {f.spath: (f.source, f.kind, f.layout, f.wrappers) for f in readable}
             # The event outcomes are written once, by the parsing workers, as Parquet inside the
             # temporary RUN_DIR (removed before it is renamed); the one job that reads and parses
             # returns only a row per split. Every later job reads only the columns it needs.

@@ -56,6 +56,8 @@ _FIELD_NAMES = [c for c in EVENT_COLUMNS if c != "extra_json"] + ["extra"]
 _EVENT_FIELDS = attrgetter(*_FIELD_NAMES)
 _STATUS = itemgetter(1)             # LineOutcome.status
 BATCH_ROWS = 8192
+# per input file, as sniffed on the driver: (source as given, FileFormat.kind, .layout, .wrappers)
+FormatInfo = tuple[str, str, str, tuple[str, ...]]
 
 _MODULES: dict[str, Any] = {}   # one imported parsers module per Python worker process
 
@@ -143,7 +145,7 @@ class OutcomeColumns:
                                           schema=schema)
 
 
-def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_info: tuple[str, str, str],
+def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_info: FormatInfo,
                mod: Any, max_chars: int) -> dict[str, int]:
     """Add the outcomes of one split; returns its counts per status. rows: (line_no, text,
     chars) in line order.
@@ -151,8 +153,8 @@ def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_in
     Never raises for bad input: overlong lines and parser exceptions become `unparsed` outcomes
     with a reason, so every candidate line gets exactly one outcome.
     """
-    source, kind, layout = fmt_info
-    fmt = mod.FileFormat(kind, layout)
+    source, kind, layout, wrappers = fmt_info
+    fmt = mod.FileFormat(kind, layout, tuple(wrappers))
     side = _side_for(kind)
     kept: list[Any] = []
     counts: Counter = Counter()
@@ -189,7 +191,7 @@ def _side_for(kind: str) -> str | None:
     return {"offsets_dump": "offsets", "groups_describe": "describe"}.get(kind)
 
 
-def parse_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str]], module_name: str,
+def parse_batches(batches: Iterator[Any], formats: dict[str, FormatInfo], module_name: str,
                   max_chars: int) -> Iterator[Any]:
     """Arrow batches of split rows (split_no, spath, block, n_lines, problem, cands: list of struct(idx,
     value, chars)) -> Arrow batches of outcomes (OUTCOME_FIELDS), a `split` row closing each
@@ -210,7 +212,7 @@ def parse_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str
             for r, spath in enumerate(spaths):
                 lo, hi = offsets[r] - base, offsets[r + 1] - base
                 rows = zip([i + 1 for i in idxs[lo:hi]], values[lo:hi], chars[lo:hi], strict=True)
-                counts = parse_unit(out, spath, split_nos[r], rows, formats.get(spath) or (spath, "log", "bare"),
+                counts = parse_unit(out, spath, split_nos[r], rows, formats.get(spath) or (spath, "log", "bare", ()),
                                     mod, max_chars) if hi > lo else {}
                 out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, counts, problems[r])
                 if out.n >= BATCH_ROWS:
@@ -247,7 +249,7 @@ class StagedFile:
             os.replace(self.tmp, self.final)
 
 
-def stage_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str]], module_name: str,
+def stage_batches(batches: Iterator[Any], formats: dict[str, FormatInfo], module_name: str,
                   max_chars: int, staged: StagedFile) -> Iterator[Any]:
     """`parse_batches`, with the event rows written to `staged` and the split rows (SPLIT_FIELDS)
     yielded."""
@@ -261,13 +263,13 @@ def stage_batches(batches: Iterator[Any], formats: dict[str, tuple[str, str, str
     staged.close()
 
 
-def parse_splits(split_rows: DataFrame, formats: dict[str, tuple[str, str, str]], staged_dir: str,
+def parse_splits(split_rows: DataFrame, formats: dict[str, FormatInfo], staged_dir: str,
                  module_name: str = "parsers", max_chars: int = 64 * 1024) -> DataFrame:
     """split rows (lines.Scan.rows) -> one row per split (SPLIT_DDL); the event outcomes
     (OUTCOME_DDL rows with has_event) are written as Parquet into `staged_dir`, a directory every
     executor can write (on one machine any local path), one file per task.
 
-    formats: spark path -> (source as given, FileFormat.kind, FileFormat.layout); one entry per
+    formats: spark path -> (source as given, FileFormat.kind, .layout, .wrappers); one entry per
     input file (bounded by the number of files), broadcast to the workers.
     """
     bc = split_rows.sparkSession.sparkContext.broadcast(formats)

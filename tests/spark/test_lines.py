@@ -67,7 +67,7 @@ def test_a_stack_trace_cut_by_a_split_boundary_stays_with_its_head(spark, small_
     assert scan.rows.count() > 5
     assert len({r["block"] for r in got if 31 <= r["line_no"] <= 231}) == 1   # the whole record: one split
     assert sorted((r["line_no"], r["value"]) for r in got) == _expected(rows)
-    fmt = ("trace.log", "log", "log4j")
+    fmt = ("trace.log", "log", "log4j", ())
     staged = tmp_path / "staged"
     staged.mkdir()
     splits = parse_stage.parse_splits(scan.rows, {r["spath"]: fmt for r in got}, str(staged)).collect()

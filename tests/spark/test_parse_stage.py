@@ -43,7 +43,7 @@ def test_events_keep_split_relative_line_numbers_and_every_split_is_counted():
         (1, "file:/a.log", 4096, 25, [(7, long_line)]),
         (2, "file:/b.log", 0, 3, []),
     ])
-    fmt = {"file:/a.log": ("a.log", "log", "log4j"), "file:/b.log": ("b.log", "log", "log4j")}
+    fmt = {"file:/a.log": ("a.log", "log", "log4j", ()), "file:/b.log": ("b.log", "log", "log4j", ())}
     events, splits = outcomes([batch], fmt)
     by_line = {(e["split_no"], e["line_no"]): e for e in events}
     assert set(by_line) == {(0, 4), (0, 41), (1, 8)}
@@ -69,7 +69,7 @@ def test_a_parser_exception_makes_that_line_unparsed_and_parsing_goes_on(monkeyp
     fake.FileFormat, fake.parse_lines = parsers.FileFormat, parse_lines
     monkeypatch.setitem(sys.modules, "fake_parsers_for_test", fake)
     batch = split_batch([(0, "file:/a.log", 0, 5, [(0, "one"), (1, "boom here"), (2, "three")])])
-    events, splits = outcomes([batch], {"file:/a.log": ("a.log", "log", "plain")}, module="fake_parsers_for_test")
+    events, splits = outcomes([batch], {"file:/a.log": ("a.log", "log", "plain", ())}, module="fake_parsers_for_test")
     assert [(e["line_no"], e["status"], e["raw"]) for e in events] == [(2, "unparsed", "boom here")]
     assert events[0]["why"] == "parser error: KeyError: 'bad state'"
     assert (splits[0]["n_ignored"], splits[0]["n_unparsed"]) == (2, 1)
@@ -82,7 +82,7 @@ def test_event_rows_are_staged_by_the_worker_and_only_split_rows_go_back(tmp_pat
 
     hb = client("10:00:05,000", "Received successful Heartbeat response", level="DEBUG", logger=ABSTRACT_COORDINATOR)
     batch = split_batch([(0, "file:/a.log", 0, 9, [(2, hb), (5, hb)]), (1, "file:/a.log", 4096, 4, [])])
-    fmt = {"file:/a.log": ("a.log", "log", "log4j")}
+    fmt = {"file:/a.log": ("a.log", "log", "log4j", ())}
     schema = parse_stage.schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS)
     for attempt in (0, 1):
         staged = parse_stage.StagedFile(str(tmp_path), 3, attempt, schema)
