@@ -143,10 +143,11 @@ def _is_java(pid: int) -> bool:
         return False
 
 
-def run_measured(cmd: list[str], env: dict) -> tuple[float, int, str]:
-    """Wall time, peak RSS (KB) of the process plus its java child (the driver JVM), stdout."""
+def run_measured(cmd: list[str], env: dict, cwd: Path = REPO) -> tuple[float, int, str]:
+    """Wall time, peak RSS (KB) of the process plus its java child (the driver JVM), stdout. `python
+    -m` puts cwd first on sys.path: cwd is the checkout whose code runs."""
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     peak = 0
     jvm: list[int] = []
 

@@ -72,6 +72,12 @@ def lark_parse(text: str, start: str = "formatter_line") -> tuple[str | None, st
         return None, f"stopped at column {exc.column}: {str(exc).splitlines()[0]}"
 
 
+# what looks_like_offsets_dump looks for, compiled once: it runs on the first lines of every input
+_SNIFF_BRACKET_KEY = re.compile(r"^\[[^\]]*,[^\],]*,\d+\]::")
+_SNIFF_DUMP_KEY = re.compile(r" key: (?:offset(?:_commit)?::|group_metadata::|metadata::|\{\")")
+_SNIFF_NULL_VALUE = re.compile(r"^[^\s\[]\S*::NULL$")
+
+
 def looks_like_offsets_dump(lines: list[str]) -> bool:
     """True when the first lines are a __consumer_offsets dump of any of the known shapes."""
     hits = 0
@@ -79,11 +85,11 @@ def looks_like_offsets_dump(lines: list[str]) -> bool:
         s = line.strip()
         if "--offsets-decoder" in s or "OffsetsMessageFormatter" in s or "GroupMetadataMessageFormatter" in s:
             return True
-        if s.startswith('{"key":{') or re.match(r"^\[[^\]]*,[^\],]*,\d+\]::", s) or "::GroupMetadata(" in s:
+        if s.startswith('{"key":{') or _SNIFF_BRACKET_KEY.match(s) or "::GroupMetadata(" in s:
             hits += 1
-        elif _RECORD_HEAD.match(s) and re.search(r" key: (?:offset(?:_commit)?::|group_metadata::|metadata::|\{\")", s):
+        elif _RECORD_HEAD.match(s) and _SNIFF_DUMP_KEY.search(s):
             hits += 1
-        elif re.match(r"^[^\s\[]\S*::NULL$", s):
+        elif _SNIFF_NULL_VALUE.match(s):
             hits += 1
     return hits > 0
 

@@ -179,13 +179,19 @@ def prefilter(lines: Iterable[tuple[int, str]], counts: Counter | None = None) -
 
 # --- sniffing ----------------------------------------------------------------------------------
 
+# control characters other than \t \n \f \r, and the replacement character (undecodable bytes)
+_NOT_TEXT = {c: None for c in [*range(0, 9), 11, *range(14, 32), 0xFFFD]}
+
+
 def _looks_binary(lines: list[str]) -> bool:
     sample = "".join(lines[:50])[:8192]
     if not sample:
         return False
     if "\x00" in sample:
         return True
-    bad = sum(1 for c in sample if (ord(c) < 32 and c not in "\t\r\n\f") or c == "\ufffd")
+    # counted by deleting them (str.translate, in C): a per-character loop cost about 1 ms a file,
+    # seconds for a directory of thousands of logs
+    bad = len(sample) - len(sample.translate(_NOT_TEXT))
     return bad * 10 > len(sample)
 
 

@@ -107,6 +107,9 @@ def head_lines(data: bytes, limit: int = SNIFF_LINES) -> list[str]:
     return lines[:limit]
 
 
+_CONTROL = bytes([*range(0, 9), *range(14, 32)])
+
+
 def looks_binary(data: bytes) -> str | None:
     """A reason when the first bytes are not text (NUL bytes or mostly control characters)."""
     probe = data[:BINARY_PROBE]
@@ -114,7 +117,7 @@ def looks_binary(data: bytes) -> str | None:
         return None
     if b"\x00" in probe:
         return "binary file (NUL bytes in the first 8 KiB)"
-    control = sum(1 for b in probe if b < 9 or 13 < b < 32)
+    control = len(probe) - len(probe.translate(None, _CONTROL))   # deleted in C, not counted in a loop
     if control > len(probe) * 0.3:
         return "binary file (mostly control characters in the first 8 KiB)"
     return None

@@ -159,9 +159,9 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
             inputs_mod.inspect(files, lambda: spark)
             pmod = importlib.import_module(opts.parsers_module)
             sniff_formats(files, pmod, opts.layout)
-            for f in files:
-                f.spath = lines_mod.spark_path(spark, f.uri) if f.readable else None
             readable = [f for f in files if f.readable]
+            for f, spath in zip(readable, lines_mod.spark_paths(spark, [f.uri for f in readable]), strict=True):
+                f.spath = spath
             progress.say(f"  {len(files)} files, {len(readable)} to read, "
                          f"{sum(f.size for f in readable) / 1e6:.1f} MB")
         result = _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java)
@@ -191,7 +191,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     if readable:
         with progress.stage("read and parse"):
             describe_paths = [f.spath for f in readable if f.kind == "groups_describe"]
-            scan = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths)
+            scan = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths,
+                                     described=[(f.spath, f.size) for f in readable])
             if scan.filter != "java":
                 from pipeline.spark.session import JAR_PROBLEM
 

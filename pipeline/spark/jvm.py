@@ -27,6 +27,7 @@ from pathlib import Path
 SOURCES = tuple(sorted((Path(__file__).with_name("jvm")).glob("*.java")))
 CLASS_NAME = "coordscope.spark.CandidateFilter"
 SCANNER_CLASS = "coordscope.spark.SplitScanner"
+PATHS_CLASS = "coordscope.spark.PathNames"
 UDF_NAME = "coordscope_candidate"
 SCAN_UDF_NAME = "coordscope_scan_split"
 SCAN_RESULT_DDL = "n_lines bigint, problem string, cands array<struct<idx: bigint, value: string, chars: int>>"
@@ -109,6 +110,16 @@ def split_candidate_regex(regex: str) -> tuple[list[str], str, bool] | None:
     return words, java_flavour("|".join(rest)), anchored
 
 
+def has_class(spark, name: str) -> bool:
+    """Whether the session's JVM can load class `name` (coordscope's jar is on spark.jars)."""
+    jvm = spark._jvm
+    try:
+        jvm.java.lang.Class.forName(name, True, jvm.java.lang.Thread.currentThread().getContextClassLoader())
+    except Exception:   # py4j wraps ClassNotFoundException
+        return False
+    return True
+
+
 def _new_filter(spark, regex: str):
     """A JVM CandidateFilter for `regex`, or None when the class is not on the session's classpath
     or the regex has no literal-words shape (the caller then uses rlike)."""
@@ -117,9 +128,7 @@ def _new_filter(spark, regex: str):
         return None
     words, rest, anchored = shape
     jvm = spark._jvm
-    try:
-        jvm.java.lang.Class.forName(CLASS_NAME, True, jvm.java.lang.Thread.currentThread().getContextClassLoader())
-    except Exception:   # py4j wraps ClassNotFoundException: the jar is not on this session
+    if not has_class(spark, CLASS_NAME):   # the jar is not on this session
         return None
     arr = spark.sparkContext._gateway.new_array(jvm.java.lang.String, len(words))
     for i, w in enumerate(words):

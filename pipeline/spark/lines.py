@@ -24,6 +24,7 @@ next split, where the parser sees it as continuation lines without their head).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from pyspark.sql import DataFrame, SparkSession, Window
@@ -59,12 +60,29 @@ class Scan:
 
 def spark_path(spark: SparkSession, uri: str) -> str:
     """The string Spark puts in `_metadata.file_path` for this file (qualified, URL-encoded)."""
+    return spark_paths(spark, [uri])[0]
+
+
+def spark_paths(spark: SparkSession, uris: list[str]) -> list[str]:
+    """`spark_path` of each uri: in one call to jvm/PathNames.java when the coordscope jar is on
+    the session (a few ms for thousands of files), else with Py4J calls per file."""
     jvm_ = spark._jvm
-    p = jvm_.org.apache.hadoop.fs.Path(uri)
-    q = p.getFileSystem(spark._jsc.hadoopConfiguration()).makeQualified(p)
-    s = jvm_.org.apache.spark.paths.SparkPath.fromPath(q).urlEncoded()
+    conf = spark._jsc.hadoopConfiguration()
+    if not uris:
+        return []
+    if jvm.has_class(spark, jvm.PATHS_CLASS):
+        arr = spark.sparkContext._gateway.new_array(jvm_.java.lang.String, len(uris))
+        for i, u in enumerate(uris):
+            arr[i] = u
+        names = list(getattr(jvm_, jvm.PATHS_CLASS).sparkPaths(arr, conf))
+    else:
+        names = []
+        for u in uris:
+            p = jvm_.org.apache.hadoop.fs.Path(u)
+            q = p.getFileSystem(conf).makeQualified(p)
+            names.append(jvm_.org.apache.spark.paths.SparkPath.fromPath(q).urlEncoded())
     # the file index lists local files as file:/x, makeQualified gives file:///x
-    return "file:/" + s[len("file:///"):] if s.startswith("file:///") else s
+    return ["file:/" + s[len("file:///"):] if s.startswith("file:///") else s for s in names]
 
 
 def file_size(spark: SparkSession, uri: str) -> int:
@@ -85,45 +103,44 @@ def plan_splits(files: list[tuple[str, str, int]], split_bytes: int, whole: set[
     return out
 
 
-def _sql_literal(v: object) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return f"{v}L"
-    return "'" + str(v).replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
 def split_tasks(spark: SparkSession, plan: list[tuple], n_tasks: int) -> DataFrame:
     """The split plan as a DataFrame of SPLIT_DDL rows in n_tasks partitions, the splits of a file
     dealt across them round-robin.
 
-    Built on the JVM from one SQL literal indexed by `spark.range` (no rows pickled from Python and
+    Built on the JVM from one literal indexed by `spark.range` (no rows pickled from Python and
     no shuffle: a `createDataFrame(plan).repartition(n)` cost a stage of its own, 1.5 s at the
     start of every ingest on local[2]).
     """
-    names = [f.split()[0] for f in SPLIT_DDL.split(", ")]
+    fields = [f.split() for f in SPLIT_DDL.split(", ")]
+    names = [n for n, _ in fields]
     dealt = sorted(range(len(plan)), key=lambda i: (i % n_tasks, i))
-    structs = ", ".join("named_struct(" + ", ".join(f"'{n}', {_sql_literal(v)}" for n, v in zip(names, plan[i], strict=True))
-                        + ")" for i in dealt)
-    rows = spark.range(0, len(plan), 1, n_tasks).selectExpr(
-        f"element_at(array({structs}), CAST(id AS INT) + 1) AS s")
-    return rows.select(*(F.col("s")[n].cast(t).alias(n) for n, t in (f.split() for f in SPLIT_DDL.split(", "))))
+    # One JSON string literal, decoded once when the optimizer folds the constant: with a SQL
+    # expression of one struct per split instead, Spark's SQL parser took 2.5 s for 3,000 files.
+    text = json.dumps([dict(zip(names, plan[i], strict=True)) for i in dealt])
+    splits = F.from_json(F.lit(text), "array<struct<" + ", ".join(f"{n}: {t}" for n, t in fields) + ">>")
+    rows = spark.range(0, len(plan), 1, n_tasks).select(
+        F.element_at(splits, F.col("id").cast("int") + 1).alias("s"))
+    return rows.select(*(F.col("s")[n].cast(t).alias(n) for n, t in fields))
 
 
 def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
-                whole_files: list[str] | None = None) -> Scan:
+                whole_files: list[str] | None = None, described: list[tuple[str, int]] | None = None) -> Scan:
     """The per-split rows of `uris` (lazy: nothing is read until they are used). With the
     coordscope jar each split is read by jvm/SplitScanner.java on the executors; without it, by
     `spark.read.text` and an rlike aggregate (same rows, slower).
 
     `whole_files` (Spark paths) bypass the candidate filter: every line of them goes to the parser.
     `kafka-consumer-groups --describe` tables need it: their data rows carry no fixed word.
+    `described`: (Spark path, size) of each uri when the caller knows them (the job does), else
+    they are asked of the file systems here.
     """
     whole = set(whole_files or ())
     if jvm.register_split_scanner(spark, candidate_regex, MAX_LINE_CHARS, CONTINUATION_REGEX, HANDOVER_MAX_LINES):
         split_bytes = max(1, int(spark._jvm.org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
             spark.conf.get("spark.sql.files.maxPartitionBytes"))))
-        files = [(spark_path(spark, u), u, file_size(spark, u)) for u in uris]
+        if described is None:
+            described = list(zip(spark_paths(spark, uris), (file_size(spark, u) for u in uris), strict=True))
+        files = [(spath, u, size) for u, (spath, size) in zip(uris, described, strict=True)]
         plan = plan_splits(files, split_bytes, whole)
         # splits dealt round-robin to at most 4 tasks per core: many small files do not become
         # as many tasks (each partition of the parsed result is read again by every later stage)
@@ -241,6 +258,9 @@ def file_counts(scan: Scan) -> DataFrame:
 def numbered(rows: DataFrame, offsets: list[int]) -> DataFrame:
     """Rows with split_no and a split-relative line_no (index + 1) -> exact line numbers. The
     offsets (one per split, `line_offsets`) travel as one array literal in the plan: no join, no
-    broadcast job each time the rows are read."""
-    before = F.element_at(F.lit(offsets or [0]).cast("array<bigint>"), F.col("split_no") + 1)
+    broadcast job each time the rows are read. The literal is JSON text decoded when the optimizer
+    folds it: `F.lit(list)` makes an expression node (and a Py4J call) per split, and every query
+    over the events re-analysed them (3,000 files: seconds per stage)."""
+    arr = F.from_json(F.lit(json.dumps(offsets or [0])), "array<bigint>")
+    before = F.element_at(arr, F.col("split_no") + 1)
     return rows.withColumn("line_no", F.col("line_no") + before)

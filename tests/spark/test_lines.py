@@ -314,3 +314,34 @@ def test_split_plan_survives_quotes_and_backslashes_in_paths(spark, small_splits
     assert sorted(got) == sorted(plan)
     per_task = tasks.rdd.glom().map(len).collect()
     assert max(per_task) - min(per_task) <= 1
+
+
+def test_spark_paths_in_one_call_equal_the_names_spark_reads(spark, tmp_path):
+    """jvm/PathNames.java names many files in one call; the names must be those Spark gives the
+    files in `_metadata.file_path` (the rlike reader and the split rows key files by them), odd
+    characters included."""
+    from pipeline.spark import jvm, lines
+
+    assert jvm.has_class(spark, jvm.PATHS_CLASS)
+    names = ["plain.log", "with space.log", "per%cent.log", "hash#tag.log", "ünïcode.log", "a+b=c.log"]
+    paths = [write(tmp_path / n, [f"line of {n}"]) for n in names]
+    got = lines.spark_paths(spark, [str(p) for p in paths])
+    seen = {r[0] for r in spark.read.text([str(p) for p in paths]).select("_metadata.file_path").collect()}
+    assert set(got) == seen and len(got) == len(names)
+    assert got == [lines.spark_path(spark, str(p)) for p in paths]
+    assert lines.spark_paths(spark, []) == []
+    assert got[1].endswith("/with%20space.log") and got[0].startswith("file:/") and not got[0].startswith("file:///")
+
+
+def test_split_plan_of_many_files_is_one_literal(spark, tmp_path):
+    """3,000 splits: the plan travels as one JSON literal (no SQL expression per split), every
+    split exactly once, dealt round-robin over the tasks, with odd characters intact."""
+    from pipeline.spark import lines
+
+    plan = [(i, f"file:/x/it's \"{i}\" ü.log", f"/x/it's \"{i}\" ü.log", i * 10, 10 + i, i % 2 == 0) for i in range(3000)]
+    tasks = lines.split_tasks(spark, plan, 8)
+    rows = [tuple(r) for r in tasks.collect()]
+    assert sorted(rows) == plan
+    assert tasks.rdd.getNumPartitions() == 8
+    per_task = tasks.rdd.glom().map(lambda rs: [r["split_no"] for r in rs]).collect()
+    assert per_task[0][:3] == [0, 8, 16] and per_task[7][:2] == [7, 15]
