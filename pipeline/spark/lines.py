@@ -71,10 +71,7 @@ def spark_paths(spark: SparkSession, uris: list[str]) -> list[str]:
     if not uris:
         return []
     if jvm.has_class(spark, jvm.PATHS_CLASS):
-        arr = spark.sparkContext._gateway.new_array(jvm_.java.lang.String, len(uris))
-        for i, u in enumerate(uris):
-            arr[i] = u
-        names = list(getattr(jvm_, jvm.PATHS_CLASS).sparkPaths(arr, conf))
+        names = getattr(jvm_, jvm.PATHS_CLASS).sparkPaths("\0".join(uris), conf).split("\0")
     else:
         names = []
         for u in uris:

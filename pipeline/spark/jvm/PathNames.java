@@ -17,13 +17,26 @@ import org.apache.spark.paths.SparkPath;
 public final class PathNames {
     private PathNames() {}
 
-    public static String[] sparkPaths(String[] uris, Configuration conf) throws IOException {
-        String[] out = new String[uris.length];
-        for (int i = 0; i < uris.length; i++) {
-            Path p = new Path(uris[i]);
+    /**
+     * uris and the result are NUL-separated (no path holds a NUL): one string each way, so the
+     * call is one Py4J round trip whatever the number of files (an array would be one per element).
+     */
+    public static String sparkPaths(String uris, Configuration conf) throws IOException {
+        StringBuilder out = new StringBuilder(uris.length() + 64);
+        int start = 0;
+        while (start <= uris.length()) {
+            int end = uris.indexOf('\0', start);
+            if (end < 0) {
+                end = uris.length();
+            }
+            Path p = new Path(uris.substring(start, end));
             FileSystem fs = p.getFileSystem(conf);   // cached by Hadoop per scheme and authority
-            out[i] = SparkPath.fromPath(fs.makeQualified(p)).urlEncoded();
+            if (start > 0) {
+                out.append('\0');
+            }
+            out.append(SparkPath.fromPath(fs.makeQualified(p)).urlEncoded());
+            start = end + 1;
         }
-        return out;
+        return out.toString();
     }
 }
