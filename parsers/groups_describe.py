@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
+from parsers.commands import is_command
 
 # Literal words of the headers, banners and command lines (the reader escapes and ORs them).
 CANDIDATE_WORDS: tuple[str, ...] = (
@@ -98,11 +99,14 @@ def looks_like_groups_describe(lines: list[str]) -> bool:
         s = line.strip()
         if _HEADER_START.match(s) and ("CURRENT-OFFSET" in s or "CONSUMER-ID" in s or "COORDINATOR (ID)" in s):
             return True
-        if ("kafka-consumer-groups" in s or "ConsumerGroupCommand" in s) and "--describe" in s:
+        if ("kafka-consumer-groups" in s or "ConsumerGroupCommand" in s) and "--describe" in s and is_command(s):
             return True
     # a command split over continuation lines
-    joined = " ".join(line.strip() for line in lines[:20])
-    return ("kafka-consumer-groups" in joined or "ConsumerGroupCommand" in joined) and "--describe" in joined
+    head = [line.strip() for line in lines[:20]]
+    for i, s in enumerate(head):
+        if ("kafka-consumer-groups" in s or "ConsumerGroupCommand" in s) and is_command(s):
+            return "--describe" in " ".join(head[i:])
+    return False
 
 
 def _split_header(s: str) -> list[str]:

@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
+from parsers.commands import is_command
 from parsers.lark_regex import CompiledStart, compile_starts, match_start
 
 CANDIDATE_WORDS: tuple[str, ...] = ("::", " key: ", '{"key":', "OffsetAndMetadata", "GroupMetadata")
@@ -77,13 +78,13 @@ _SNIFF_BRACKET_KEY = re.compile(r"^\[[^\]]*,[^\],]*,\d+\]::")
 _SNIFF_DUMP_KEY = re.compile(r" key: (?:offset(?:_commit)?::|group_metadata::|metadata::|\{\")")
 _SNIFF_NULL_VALUE = re.compile(r"^[^\s\[]\S*::NULL$")
 
-
 def looks_like_offsets_dump(lines: list[str]) -> bool:
     """True when the first lines are a __consumer_offsets dump of any of the known shapes."""
     hits = 0
     for line in lines[:200]:
         s = line.strip()
-        if "--offsets-decoder" in s or "OffsetsMessageFormatter" in s or "GroupMetadataMessageFormatter" in s:
+        if ("--offsets-decoder" in s or "OffsetsMessageFormatter" in s or "GroupMetadataMessageFormatter" in s) \
+                and is_command(s):
             return True
         if s.startswith('{"key":{') or _SNIFF_BRACKET_KEY.match(s) or "::GroupMetadata(" in s:
             hits += 1

@@ -109,6 +109,13 @@ def test_headerless_rows_and_garbage():
 def test_sniffing():
     assert not looks_like_groups_describe(["[2024-01-01 00:00:00,000] INFO hello (kafka.server.KafkaServer)"])
     assert looks_like_groups_describe(["$ kafka-consumer-groups --bootstrap-server x:9092 \\", "  --describe --group g"])
+    assert looks_like_groups_describe(["[root@b1 kafka]# bin/kafka-consumer-groups.sh --bootstrap-server x:9092 --describe --group g"])
+    # the tool and the flag named in text that describes files is not a describe output (parsers/commands.py)
+    assert not looks_like_groups_describe([
+        "file\tkind\tnotes",
+        "002-describe.log\tgroups_describe\t\"other: kafka-consumer-groups --describe table\"",
+        "Use kafka-consumer-groups with --describe to see the lag.",
+    ])
 
 
 def test_row_regex_matches_every_parsed_row(shared_dir):

@@ -132,6 +132,30 @@ def test_real_034_dump_log_json(shared_dir):
     assert {m.fields["extra"]["value_version"] for m in recs} == {3}
 
 
+@pytest.mark.parametrize("command", [
+    "$ docker-compose exec dc2 kafka-console-consumer --topic __consumer_offsets --formatter "
+    "\"kafka.coordinator.group.GroupMetadataManager$OffsetsMessageFormatter\"",
+    "$ kubectl exec broker-0 -- bin/kafka-dump-log.sh --deep-iteration --print-data-log --offsets-decoder \\",
+    "bin/kafka-console-consumer.sh --topic __consumer_offsets --formatter "
+    "'kafka.coordinator.group.GroupMetadataManager$OffsetsMessageFormatter'",
+    "C:\\kafka>bin\\windows\\kafka-console-consumer.bat --formatter kafka.coordinator.group.GroupMetadataManager$OffsetsMessageFormatter",
+    "[root@broker-1 kafka]# bin/kafka-run-class.sh kafka.tools.DumpLogSegments --offsets-decoder --files x.log",
+    "ubuntu@ip-10-0-0-1:~/kafka$ ./bin/kafka-dump-log.sh --offsets-decoder --files x.log",
+])
+def test_the_dump_command_alone_marks_a_dump(command):
+    assert looks_like_offsets_dump(["some header", command])
+
+
+def test_the_decoder_named_outside_a_command_is_not_a_dump():
+    """A TSV or README that describes dumps names the decoder too (shared/real_logs/MANIFEST.tsv did)."""
+    assert not looks_like_offsets_dump([
+        "file\tkind\tnotes",
+        "034-offsets_dump-json.log\toffsets_dump\t\"other: kafka-dump-log.sh --offsets-decoder with JSON keys\"",
+        "027.log\toffsets_dump\t\"kafka-console-consumer --formatter GroupMetadataManager$OffsetsMessageFormatter\"",
+        "Run the dump with --offsets-decoder to see the group of each record.",
+    ])
+
+
 def test_sniffing_rejects_other_files(shared_dir):
     assert not looks_like_offsets_dump(real_log(shared_dir, "006"))
     assert not looks_like_offsets_dump(real_log(shared_dir, "002"))
