@@ -162,22 +162,14 @@ def test_rack_aware_assignment_stays_valid_complete_and_balanced(group, name):
 
 
 def _racked_rounds(subs, ppt, partition_racks, n: int = 6):
-    """cooperative_rounds without its bound on follow-ups: (rounds, converged) after at most n
-    rounds. Kafka's CooperativeStickyAssignorTest asserts at most four follow-ups for its own
-    cases; rack-aware groups can do otherwise (test_a_rack_aware_group_that_keeps_moving)."""
-    from pipeline.coordinator.assignors import FOLLOWUP_GENERATION
+    """(rounds, converged) after at most n rounds. Kafka's CooperativeStickyAssignorTest asserts
+    at most four follow-ups for its own cases; rack-aware groups can do otherwise
+    (test_a_rack_aware_group_that_keeps_moving)."""
     from pipeline.coordinator.assignors.properties import revoked_partitions
-    from pipeline.coordinator.assignors.sticky import CooperativeStickyAssignor
 
-    obj, rounds = CooperativeStickyAssignor(), []
-    for _ in range(n):
-        out = assign_detailed("cooperative-sticky", subs, ppt, assignor=obj, partition_racks=partition_racks)
-        rounds.append((subs, out))
-        if not revoked_partitions(out.assignment, subs):
-            return rounds, True
-        subs = {m: Subscription(x.topics, tuple(out.assignment.get(m, ())), FOLLOWUP_GENERATION,
-                                x.group_instance_id, x.rack) for m, x in subs.items()}
-    return rounds, False
+    rounds = cooperative_rounds(subs, ppt, partition_racks=partition_racks, max_followups=n - 1, strict=False)
+    last_subs, last = rounds[-1]
+    return rounds, not revoked_partitions(last.assignment, last_subs)
 
 
 @SETTINGS
