@@ -20,7 +20,7 @@ from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
-from parsers.broker_rules import CONTEXT_BOUND, RULES, STARTS, TEMPLATES, TEXT_WORDS
+from parsers.broker_rules import CONTEXT_BOUND, GROUP_TYPES, RULES, STARTS, TEMPLATES, TEXT_WORDS
 from parsers.lark_regex import CompiledStart, compile_starts, match_start
 
 # Literal substrings of which every line these rules can match contains at least one (the reader
@@ -56,7 +56,8 @@ _MM_FIELD = re.compile(
 )
 _TP_OFFSETS = re.compile(r"__consumer_offsets-(\d+)$")
 # GroupCoordinator.scala (2.1 .. 3.x) and GroupMetadataManager.java (3.6+) rebalance reasons
-_REASON_MEMBER = re.compile(r"(?:[Mm]ember:?|Leader) (?!with\b|id\b)([^\s;,)]+)")
+# ("leader {} re-joining group during {}" is lower-case in 2.7-2.8, "Leader" from 3.0)
+_REASON_MEMBER = re.compile(r"(?:[Mm]ember:?|[Ll]eader) (?!with\b|id\b)([^\s;,)]+)")
 _REASON_INSTANCE = re.compile(r"instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|[^\s;,)]+)")
 _REASON_CLASS = (
     ("heartbeat expiration", "heartbeat_expiration"),
@@ -164,6 +165,27 @@ _EVENT_FIELDS = {"group_id", "member_id", "instance_id", "generation", "member_e
 _MEMBER_EXTRA = {"leader", "old_member_id", "existing_member_id", "new_leader"}
 
 
+_ASSIGNED_ITEM = re.compile(r"^(?P<topic>\S+)-(?P<part>\d+)$")
+
+
+def _assignment_state(extra: dict[str, Any]) -> None:
+    """GroupMetadataManager.java 3.8+ "new assignment state: .., assignedPartitions=[..] and
+    revokedPartitions=[..]": Utils.assignmentToString prints `<topic id>-<partition>` (the topic's Uuid,
+    not its name), so the lists are kept as printed and marked `partitions_named_by: topic_id`."""
+    lists = {}
+    for key, out_key in (("assigned", "assigned_partitions"), ("revoked", "revoked_partitions")):
+        text = extra.get(key)
+        if not isinstance(text, str) or not (text.startswith("[") and text.endswith("]")):
+            return  # not the printed list: keep the text only
+        items = [x.strip() for x in text[1:-1].split(",") if x.strip()]
+        if not all(_ASSIGNED_ITEM.match(x) for x in items):
+            return
+        lists[out_key] = items
+    for out_key, items in lists.items():
+        extra[out_key] = items
+    extra["partitions_named_by"] = "topic_id"
+
+
 @cache
 def _plan(rule: str) -> tuple[str, tuple[tuple[str, bool, str], ...]]:
     """Per rule, once: (kind, [(field key, is int, how to store)]) from the generated hole names."""
@@ -217,6 +239,13 @@ def _fields(rule: str, tokens: list[Any]) -> tuple[str, dict[str, Any]]:
                 extra["offsets_partition"] = int(value[19:])
     if kind == "broker_rebalance_preparing" and "reason" in out:
         _reason_facts(out["reason"], extra)
+    if "assigned" in extra:
+        _assignment_state(extra)
+        if "assigned_partitions" in extra:
+            out["partitions"] = tuple(extra["assigned_partitions"])
+    gtype = GROUP_TYPES.get(rule)
+    if gtype is not None:
+        out["group_type"] = gtype
     if extra:
         out["extra"] = extra
     return kind, out
