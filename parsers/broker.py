@@ -22,6 +22,7 @@ from typing import Any
 from parsers.base import IGNORE, Match, _Ignore
 from parsers.broker_rules import CONTEXT_BOUND, GROUP_TYPES, RULES, STARTS, TEMPLATES, TEXT_WORDS
 from parsers.lark_regex import CompiledStart, compile_starts, match_start
+from parsers.values import is_uint
 
 # Literal substrings of which every line these rules can match contains at least one (the reader
 # builds CANDIDATE_REGEX from them). Templates without any of TEXT_WORDS ("Shutting down.", runtime
@@ -126,7 +127,7 @@ def _member_metadata(value: str, out: dict[str, Any], extra: dict[str, Any], pre
     if facts.get("clientHost"):
         extra["host"] = facts["clientHost"]
     for k, name in (("sessionTimeoutMs", "session_timeout_ms"), ("rebalanceTimeoutMs", "rebalance_timeout_ms")):
-        if facts.get(k, "").isdigit():
+        if is_uint(facts.get(k, "")):
             extra[name] = int(facts[k])
     return member
 
@@ -235,7 +236,7 @@ def _fields(rule: str, tokens: list[Any]) -> tuple[str, dict[str, Any]]:
                 out[key] = value
         elif how == "tp":
             extra[key] = value
-            if value.startswith("__consumer_offsets-") and value[19:].isdigit():
+            if value.startswith("__consumer_offsets-") and is_uint(value[19:]):
                 extra["offsets_partition"] = int(value[19:])
     if kind == "broker_rebalance_preparing" and "reason" in out:
         _reason_facts(out["reason"], extra)

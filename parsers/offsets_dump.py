@@ -22,6 +22,7 @@ from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
 from parsers.commands import is_command
+from parsers.values import is_int, is_uint
 from parsers.lark_regex import CompiledStart, compile_starts, match_start
 
 CANDIDATE_WORDS: tuple[str, ...] = ("::", " key: ", '{"key":', "OffsetAndMetadata", "GroupMetadata")
@@ -189,7 +190,7 @@ def _formatter_line(s: str) -> Match | None:
 def _split_gtp(gtp: str) -> tuple[str, str, int | None]:
     """GroupTopicPartition.toString "[g,t,p]": topics cannot hold commas, groups can: split from the right."""
     parts = gtp.rsplit(",", 2)
-    if len(parts) != 3 or not parts[2].lstrip("-").isdigit():
+    if len(parts) != 3 or not is_int(parts[2]):
         return gtp, "", None
     return parts[0], parts[1], int(parts[2])
 
@@ -267,13 +268,13 @@ def _dump_record(log_offset: int, mid: str, key: str, payload: str | None) -> li
     if rule in ("key_offset_v0", "key_offset_commit"):
         if rule == "key_offset_v0":  # offset::group:topic:partition
             gtp = parts[0].rsplit(":", 2)
-            if len(gtp) != 3 or not gtp[2].isdigit():
+            if len(gtp) != 3 or not is_uint(gtp[2]):
                 return None
             group, topic, part = gtp[0], gtp[1], int(gtp[2])
         else:  # offset_commit::group=g,partition=topic-p
             group = parts[0]
             tp = parts[1].rsplit("-", 1)
-            if len(tp) != 2 or not tp[1].isdigit():
+            if len(tp) != 2 or not is_uint(tp[1]):
                 return None
             topic, part = tp[0], int(tp[1])
         base = {"group_id": group, "topic": topic, "partition": part}
@@ -285,7 +286,7 @@ def _dump_record(log_offset: int, mid: str, key: str, payload: str | None) -> li
             if not payload.startswith("offset="):
                 return None
             off, _, meta = payload[7:].partition(",metadata=")
-        if not off.lstrip("-").isdigit():
+        if not is_int(off):
             return None
         fields = {**base, "offset": int(off), "extra": {**base_extra, "metadata": meta}}
         if ct:
@@ -306,7 +307,7 @@ def _dump_record(log_offset: int, mid: str, key: str, payload: str | None) -> li
         return [_group_from_text_json(f"dump_{rule}", group, v, base_extra)]
     # 0.10-0.11: protocolType:protocol:generationId:assignment
     f = payload.split(":", 3)
-    if len(f) < 3 or not f[2].lstrip("-").isdigit():
+    if len(f) < 3 or not is_int(f[2]):
         return None
     extra = {**base_extra, "protocol_type": f[0], "members": _assignment(f[3] if len(f) > 3 else "")}
     extra["member_count"] = len(extra["members"])
