@@ -176,6 +176,8 @@ def _assignment_state(extra: dict[str, Any]) -> None:
     lists = {}
     for key, out_key in (("assigned", "assigned_partitions"), ("revoked", "revoked_partitions")):
         text = extra.get(key)
+        if text is None and key == "revoked":  # 3.9+ share groups print the assigned list only
+            continue
         if not isinstance(text, str) or not (text.startswith("[") and text.endswith("]")):
             return  # not the printed list: keep the text only
         items = [x.strip() for x in text[1:-1].split(",") if x.strip()]

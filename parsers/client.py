@@ -116,7 +116,10 @@ HAND_RULES: tuple[Rule, ...] = (
     # TAB lines are optional here: a grep keeps only the first line)
     Rule("streams_assigned_tasks", "assignment_received",
          re.compile(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)"
-                    r"(?:\n\tMember:[ \t]*(?P<member_id>\S*)(?P<streams_tasks>\n.*)?)?\s*$", re.S),
+                    r"\n\tMember:[ \t]*(?P<member_id>\S*)(?P<streams_tasks>\n.*)?\s*$", re.S),
+         "StreamsMembershipManager.java", "4.1.0", "current"),
+    Rule("streams_assigned_tasks_first_line", "assignment_received",
+         re.compile(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)\s*$"),
          "StreamsMembershipManager.java", "4.1.0", "current"),
     # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
     Rule("streams_callback_timing", None,
@@ -619,7 +622,7 @@ def _h_coord_response(text: str, fields: dict, extra: dict, key: str) -> None:
 
 
 # StreamsMembershipManager "Assigned tasks with local epoch" record: "\tAssigned active tasks: [0_0, 1_2]"
-_STREAMS_TASK_LINE = re.compile(r"^\t(?P<label>[A-Za-z -]+?):[ \t]*(?P<tasks>.*?)[ \t]*$", re.M)
+_STREAMS_TASK_LINE = re.compile(r"^[ \t]*(?P<label>[A-Za-z -]+?):[ \t]*(?P<tasks>.*?)[ \t]*$", re.M)
 
 
 def _h_streams_tasks(text: str, fields: dict, extra: dict, key: str) -> None:
