@@ -427,7 +427,8 @@ _FILE_GROUP_TYPE = {
     "ShareConsumerImpl.java": "share", "ShareConsumeRequestManager.java": "share",
     "StreamsMembershipManager.java": "streams", "StreamsGroupHeartbeatRequestManager.java": "streams",
 }
-_LOGGER_GROUP_TYPE = {f[:-5]: t for f, t in _FILE_GROUP_TYPE.items()}
+# ClassicKafkaConsumer (3.7+) is the group.protocol=classic implementation
+_LOGGER_GROUP_TYPE = {f[:-5]: t for f, t in _FILE_GROUP_TYPE.items()} | {"ClassicKafkaConsumer": "classic"}
 
 
 def _rule_group_type(rule: Rule) -> str | None:
