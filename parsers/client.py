@@ -587,8 +587,8 @@ def _h_bool(text: str, fields: dict, extra: dict, key: str) -> None:
 
 # the coordinator in a FindCoordinator / GroupCoordinator response dump, whichever rendering:
 # 3.0+ batched `coordinators=[Coordinator(key='g', nodeId=1, host='h', port=9092, errorCode=0, ..)]`,
-# 2.4+ `FindCoordinatorResponseData(.., errorCode=0, errorMessage=.., nodeId=1, host='h', port=9092)`,
-# 1.0.1-2.3 `FindCoordinatorResponse(.., error=NONE, node=h:9092 (id: 1 rack: null))`,
+# 2.3+ `FindCoordinatorResponseData(.., errorCode=0, errorMessage=.., nodeId=1, host='h', port=9092)`,
+# 0.11-2.2 `FindCoordinatorResponse(.., error=NONE, node=h:9092 (id: 1 rack: null))`,
 # 0.10.2-0.11 Struct `{error_code=0,coordinator={node_id=1,host=h,port=9092}}`
 _RESP_COORDINATOR = re.compile(r"Coordinator\((?P<body>[^()]*)\)")
 _RESP_DATA = re.compile(r"nodeId=(?P<id>-?\d+), host='(?P<host>[^']*)', port=(?P<port>-?\d+)")

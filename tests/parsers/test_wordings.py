@@ -212,3 +212,35 @@ def test_a_malformed_number_in_a_dump_line_is_unparsed_not_raised(bad):
     ]
     for line in lines:
         assert parse_offsets_dump_records(line) in (None, [])  # None: the reader keeps it as unparsed
+
+
+@pytest.mark.parametrize(("line", "group_type"), [
+    # GroupMetadataManager.scala formatter (0.9-3.x): GroupMetadata records are classic groups'
+    ("g::GroupMetadata(groupId=g, generation=3, protocolType=Some(consumer), currentState=Stable, members=Map("
+     "c-1-aa -> MemberMetadata(memberId=c-1-aa, clientId=c-1, clientHost=/10.0.0.5, sessionTimeoutMs=10000, "
+     "rebalanceTimeoutMs=300000, supportedProtocols=List(range), ))", "classic"),
+    # DumpLogSegments --offsets-decoder 2.x text form
+    ('| offset: 40070 CreateTime: 1710900007987 keySize: 22 valueSize: 212 sequence: -1 headerKeys: [] key: '
+     'group_metadata::group=risk payload: {"protocolType":"consumer","protocol":"range","generationId":1,'
+     '"assignment":"{c-1=[trades-0]}"}', "classic"),
+    # 3.7+ JSON formatter: record type 3 = ConsumerGroupMetadataKey, 11 = ShareGroupMetadataKey
+    ('{"key":{"type":3,"data":{"groupId":"g"}},"value":{"version":0,"data":{"epoch":4}}}', "consumer"),
+    ('{"key":{"type":11,"data":{"groupId":"g"}},"value":{"version":0,"data":{"epoch":4}}}', "share"),
+    # an offset commit belongs to no particular group type
+    ('{"key":{"type":1,"data":{"group":"g","topic":"t","partition":0}},"value":{"version":3,"data":{"offset":5,'
+     '"leaderEpoch":0,"metadata":"","commitTimestamp":1}}}', None),
+])
+def test_dump_records_carry_the_group_type_their_record_type_proves(line, group_type):
+    res = parse_offsets_dump_records(line)
+    assert isinstance(res, list) and res, line
+    assert res[0].fields.get("group_type") == group_type
+
+
+@pytest.mark.parametrize("bad", ['"--1"', '"3"', "true", "1.5", "null"])
+def test_a_json_dump_record_with_a_malformed_number_is_unparsed(bad):
+    line = ('{"key":{"type":1,"data":{"group":"g","topic":"t","partition":%s}},"value":{"version":3,"data":'
+            '{"offset":5,"leaderEpoch":0,"metadata":"","commitTimestamp":1}}}' % bad)
+    assert parse_offsets_dump_records(line) is None
+    line = ('{"key":{"type":1,"data":{"group":"g","topic":"t","partition":0}},"value":{"version":3,"data":'
+            '{"offset":%s,"leaderEpoch":0,"metadata":"","commitTimestamp":1}}}' % bad)
+    assert parse_offsets_dump_records(line) is None
