@@ -22,8 +22,8 @@ from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
 from parsers.commands import is_command
-from parsers.values import is_int, is_uint
 from parsers.lark_regex import CompiledStart, compile_starts, match_start
+from parsers.values import is_int, is_uint
 
 CANDIDATE_WORDS: tuple[str, ...] = ("::", " key: ", '{"key":', "OffsetAndMetadata", "GroupMetadata")
 

@@ -79,8 +79,8 @@ CASES = [
      f"from UNSUBSCRIBED to JOINING. ({CMM})",
      "member_state_changed", {"member_id": None, "member_epoch": 0, "group_id": "orders", "group_type": "consumer"},
      {"from_state": "UNSUBSCRIBED", "to_state": "JOINING"}),
-    (f"[2024-11-01 10:00:00,009] INFO [Consumer clientId=c-1, groupId=orders] Member  with epoch 0 transitioned "
-     f"from UNSUBSCRIBED to JOINING. (org.apache.kafka.clients.consumer.internals.MembershipManagerImpl)",
+    ("[2024-11-01 10:00:00,009] INFO [Consumer clientId=c-1, groupId=orders] Member  with epoch 0 transitioned "
+     "from UNSUBSCRIBED to JOINING. (org.apache.kafka.clients.consumer.internals.MembershipManagerImpl)",
      "member_state_changed", {"member_id": None, "member_epoch": 0, "group_type": "consumer"},
      {"from_state": "UNSUBSCRIBED", "to_state": "JOINING"}),
     (f"[2025-03-01 10:00:00,010] INFO [Consumer clientId=c-1, groupId=orders] Member Mj4Ti9sXQCKpmlr8x4hoeA with epoch 4 "
@@ -238,9 +238,9 @@ def test_dump_records_carry_the_group_type_their_record_type_proves(line, group_
 
 @pytest.mark.parametrize("bad", ['"--1"', '"3"', "true", "1.5", "null"])
 def test_a_json_dump_record_with_a_malformed_number_is_unparsed(bad):
-    line = ('{"key":{"type":1,"data":{"group":"g","topic":"t","partition":%s}},"value":{"version":3,"data":'
-            '{"offset":5,"leaderEpoch":0,"metadata":"","commitTimestamp":1}}}' % bad)
+    line = ('{"key":{"type":1,"data":{"group":"g","topic":"t","partition":BAD}},"value":{"version":3,"data":'
+            '{"offset":5,"leaderEpoch":0,"metadata":"","commitTimestamp":1}}}').replace("BAD", bad)
     assert parse_offsets_dump_records(line) is None
     line = ('{"key":{"type":1,"data":{"group":"g","topic":"t","partition":0}},"value":{"version":3,"data":'
-            '{"offset":%s,"leaderEpoch":0,"metadata":"","commitTimestamp":1}}}' % bad)
+            '{"offset":BAD,"leaderEpoch":0,"metadata":"","commitTimestamp":1}}}').replace("BAD", bad)
     assert parse_offsets_dump_records(line) is None
