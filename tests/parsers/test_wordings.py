@@ -90,6 +90,13 @@ CASES = [
     (f"[2025-03-01 10:00:00,011] INFO [ShareConsumer clientId=s-1, groupId=shares] Member <no ID> with epoch 0 transitioned "
      f"from UNSUBSCRIBED to JOINING. ({AMM})",
      "member_state_changed", {"member_id": None, "group_id": "shares", "group_type": "share"}, {}),
+    # AbstractMembershipManager.java trunk: other transitions print memberIdInfoForLog() too
+    (f"[2025-03-01 10:00:00,033] DEBUG [Consumer clientId=c-1, groupId=orders] Member <no ID> with epoch 0 transitioned "
+     f"to FENCED state. It will release its assignment and rejoin the group. ({CMM})",
+     "join_started", {"member_id": None, "member_epoch": 0, "group_type": "consumer"}, {"to_state": "FENCED"}),
+    (f"[2025-03-01 10:00:00,034] WARN [Consumer clientId=c-1, groupId=orders] Heartbeat to leave group cannot be sent "
+     f"(most probably due to coordinator not known/available). Member m-1 with epoch 5 will transition to UNSUBSCRIBED. ({CMM})",
+     "leave_group", {"member_id": "m-1", "member_epoch": 5, "group_type": "consumer"}, {"to_state": "UNSUBSCRIBED"}),
     # Connect DistributedHerder.java 0.10.0.0+ / WorkerCoordinator.java 2.4.0+
     (f"[2022-03-01 10:00:00,012] INFO [Worker clientId=connect-1, groupId=connect-cluster] Current config state offset 7 "
      f"does not match group assignment 9. Forcing rebalance. ({HERDER})",
