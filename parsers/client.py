@@ -117,10 +117,10 @@ HAND_RULES: tuple[Rule, ...] = (
     Rule("streams_assigned_tasks", "assignment_received",
          re.compile(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)"
                     r"\n\tMember:[ \t]*(?P<member_id>\S*)(?P<streams_tasks>\n.*)?\s*$", re.S),
-         "StreamsMembershipManager.java", "4.1.0", "current"),
+         "StreamsMembershipManager.java", "trunk-0013464c", "current"),
     Rule("streams_assigned_tasks_first_line", "assignment_received",
          re.compile(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)\s*$"),
-         "StreamsMembershipManager.java", "4.1.0", "current"),
+         "StreamsMembershipManager.java", "trunk-0013464c", "current"),
     # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
     Rule("streams_callback_timing", None,
          re.compile(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),

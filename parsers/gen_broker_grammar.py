@@ -370,7 +370,7 @@ OVERRIDES: dict[str, list[str]] = {
 # Templates the catalogue does not hold yet, each with its hole names and origin (read from Kafka's source;
 # tests/parsers/wordings/SOURCES.md lists them). KIP-1071 streams groups and 4.1+ share/consumer wording
 # of group-coordinator/.../GroupMetadataManager.java as at apache/kafka commit 0013464c (trunk after 4.0).
-_GMM_41 = "GroupMetadataManager.java 4.1.0..current"
+_GMM_41 = "GroupMetadataManager.java trunk-0013464c..current"  # first release not checked here (KIP-1071: 4.1)
 EXTRA_TEMPLATES: list[tuple[str, str, str, list[str]]] = [
     ("[GroupId {}][MemberId {}] Member joins the streams group.", "member_joined", _GMM_41,
      ["group_id", "member_id"]),
