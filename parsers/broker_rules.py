@@ -502,7 +502,7 @@ GROUP_TYPES: dict[str, str] = {
     'group_migration_13': 'classic',
     'group_migration_14': 'classic',
     'group_load_70': 'classic',
-    'offset_commit_14': 'consumer',
+    'offset_commit_14': 'classic',
     'member_joined_19': 'consumer',
     'member_joined_20': 'consumer',
     'member_joined_21': 'consumer',

@@ -420,6 +420,8 @@ TEMPLATE_GROUP_TYPES = {
     "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={} "
     "and revokedPartitions={}.": "consumer",
     "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.": "share",
+    # OffsetMetadataManager.java: a "simple consumer group" is an empty classic group
+    "[GroupId {}] Creating a simple consumer group via manual offset commit.": "classic",
 }
 
 
