@@ -251,3 +251,53 @@ def test_a_json_dump_record_with_a_malformed_number_is_unparsed(bad):
     line = ('{"key":{"type":1,"data":{"group":"g","topic":"t","partition":0}},"value":{"version":3,"data":'
             '{"offset":BAD,"leaderEpoch":0,"metadata":"","commitTimestamp":1}}}').replace("BAD", bad)
     assert parse_offsets_dump_records(line) is None
+
+
+def _rule(line: str) -> tuple[str, str | None]:
+    lines = line.split("\n")
+    o = list(parse_lines("t.log", list(enumerate(lines, 1)), sniff(lines)))[0]
+    return o.status, (o.event.extra.get("rule") if o.event is not None else None)
+
+
+@pytest.mark.parametrize(("line", "not_rule"), [
+    (f"[2019-03-01 10:00:00,001] INFO Marking the coordinator kafka-1:9092 (id: 2147483646 rack: null) dead for group "
+     f"({AC})", "marking_the_coordinator_dead_for_group"),
+    (f"[2022-03-01 10:00:00,002] INFO [Worker clientId=connect-1, groupId=cc] Current config state offset 7 does not "
+     f"match group assignment 9. ({HERDER})", "connect_forcing_rebalance"),
+    (f"[2022-03-01 10:00:00,003] INFO [Worker clientId=connect-1, groupId=cc] Broker coordinator was unreachable for "
+     f"a while. Revoking previous assignment Assignment{{}} to avoid running tasks while not being a member the group "
+     f"({WC})", "connect_coordinator_unreachable"),
+    (f"[2025-09-01 10:00:00,004] INFO [Consumer clientId=a, groupId=app] Assigned tasks with local epoch x ({SMM})",
+     "streams_assigned_tasks_first_line"),
+    (f"[2025-09-01 10:00:00,005] INFO {NEW}[GroupId app][MemberId m-1] Member joins the consumer group. ({GMM})",
+     "member_joined_31"),
+    (f"[2025-09-01 10:00:00,006] INFO {NEW}[GroupId app] Streams member m-1 fenced from the group. ({GMM})",
+     "member_fenced_11"),
+    (f"[2020-01-01 10:00:00,007] INFO [GroupCoordinator 1]: Loading group metadata for orders with generation x ({GC})",
+     "group_load_40"),
+])
+def test_near_misses_do_not_match_the_rule(line, not_rule):
+    status, rule = _rule(line)
+    assert rule != not_rule, (status, rule)
+
+
+def test_an_assignment_state_list_that_is_not_topic_partitions_fills_no_partitions():
+    ev = _event(f"[2024-11-01 10:00:00,001] INFO {NEW}[GroupId orders] Member m-1 new assignment state: epoch=5, "
+                f"previousEpoch=4, state=STABLE, assignedPartitions=[foo bar] and revokedPartitions=[]. ({GMM})")
+    assert ev.kind == "broker_assignment_received" and ev.member_epoch == 5
+    assert ev.partitions is None and "partitions_named_by" not in ev.extra
+
+
+def test_a_reason_without_a_member_names_no_trigger_member():
+    ev = _event(f"[2021-03-01 10:00:00,001] INFO [GroupCoordinator 1]: Preparing to rebalance group orders in state "
+                f"PreparingRebalance with old generation 3 (__consumer_offsets-12) (reason: Removing Set(c-1-aa, c-2-bb) "
+                f"on pending sync request expiration) ({GC})")  # GroupCoordinator.scala 3.0+
+    assert ev.kind == "broker_rebalance_preparing" and "trigger_member_id" not in ev.extra
+    assert ev.extra["trigger"] == "pending_sync_expiration"
+
+
+def test_a_disconnected_coordinator_response_is_a_lookup_without_coordinator():
+    ev = _event(f"[2019-03-01 10:00:00,001] DEBUG [Consumer clientId=c-1, groupId=orders] Received FindCoordinator "
+                f"response ClientResponse(receivedTimeMs=1, latencyMs=2, disconnected=true, requestHeader=RequestHeader("
+                f"apiKey=FIND_COORDINATOR, apiVersion=2, clientId=c-1, correlationId=0), responseBody=null) ({AC})")
+    assert (ev.kind, ev.coordinator, ev.error) == ("coordinator_lookup", None, "disconnected")
