@@ -35,6 +35,16 @@ class OffsetIssue:
     members: list[str]
     evidence: list[str]
     how: str                  # plain words
+    estimated: bool = False   # a bound no log line states (said so in `how` and in the finding)
+
+
+def position_kind(kind: str, event: Any) -> str:
+    """0.9-1.0 Fetcher logs the committed offset a consumer resumes from as `Resetting offset for
+    partition X to the committed offset N` (Fetcher.java 0.9.0.0-1.0.2, DEBUG): a fetched committed
+    offset, not an auto.offset.reset jump."""
+    if kind == "offset_reset" and "to the committed offset" in (getattr(event, "raw", None) or ""):
+        return "offset_fetched"
+    return kind
 
 
 class _Mark:
@@ -93,6 +103,7 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
                                       [first.ev, event.evidence], how))
 
         for kind, ts, _t, _p, off, member, reason, event in rs:
+            kind = position_kind(kind, event)
             if kind == "no_committed_offset":
                 no_commit = True
                 continue
@@ -140,7 +151,10 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
                     start = _Mark(0, ts, event, member)
                     emit("offset_skip", 0, off, start, ts, event, member,
                          f"with no committed offset the position was reset to {off} (auto.offset.reset=latest); "
-                         "the range assumes the partition's log starts at 0")
+                         "the range assumes the partition's log starts at 0 (an estimate: no line states the "
+                         "log's start offset)")
+                    if issues and issues[-1].kind == "offset_skip" and issues[-1].from_offset == 0:
+                        issues[-1].estimated = True
                 elif last_commit is not None and off > last_commit.offset:
                     emit("offset_skip", last_commit.offset, off, last_commit, ts, event, member,
                          f"the position was reset to {off} ({reason or 'auto.offset.reset'}) past the last "
@@ -154,72 +168,89 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
 
 def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
                            cfg: EffectiveSettings | None = None) -> list[OffsetIssue]:
-    """Ranges processed twice although no log line names their end.
+    """Ranges processed twice after a hand-over, whose end no log line names.
 
-    When a partition's owner gives it up well after its last commit (expelled, poll timeout, crash, or
-    a revocation without a commit), the next owner resumes from the last committed offset C (ConsumerCoordinator.refreshCommittedOffsets) and
-    processes again what the old owner did after its last commit. The old owner's pace (offsets per
-    second between its own recent commits) times the time it kept working after that commit gives
-    the range's likely end; the finding says it is an estimate."""
-    covered = {(i.topic, i.partition) for i in already if i.kind == "offset_rewind"}
+    A new owner (another member, or the same member after it lost or gave up the partition) resumes
+    from the last committed offset C (ConsumerCoordinator.refreshCommittedOffsetsIfNeeded, all
+    versions; logged as `Setting offset for partition X to the committed offset C` 2.x+, or at DEBUG
+    `Resetting offset for partition X to the committed offset C` 0.9-1.0; a 0.10 consumer logging at
+    INFO says nothing, and C is then the last committed offset before its assignment). When the previous
+    owner kept processing after its last commit (expelled, poll timeout, crash, a revocation without a
+    commit), what it did after C is processed again. C is proven by the commit; the end is not logged:
+    the old owner's pace (offsets per second between its own recent commits) times the time it kept
+    working after that commit gives the likely end, and the range is marked estimated.
+    A commit at the hand-over (auto-commit in ConsumerCoordinator.onJoinPrepare, a commit in
+    onPartitionsRevoked) means nothing was lost."""
+    exact = {(i.topic, i.partition, i.from_offset) for i in already if i.kind == "offset_rewind"}
+    skew = cfg.skew_tolerance_ms if cfg is not None else 2_000
     by_tp: dict[tuple[str, int], list[tuple]] = {}
     for r in records:
-        if r[0] in COMMITS or r[0] == "offset_fetched":
+        if r[0] in COMMITS or position_kind(r[0], r[7]) == "offset_fetched":
             by_tp.setdefault((r[2], r[3]), []).append(r)
-    ends: dict[str, list] = {}
+    ivs: dict[str, list] = {}
     for iv in intervals:
-        # any hand-over counts: a member that revokes without committing (enable.auto.commit=false and
-        # no commit in onPartitionsRevoked) loses its progress as surely as an expelled one; with
-        # auto-commit, ConsumerCoordinator.onJoinPrepare commits first and nothing is lost
-        if iv.end_ms is not None and iv.end_reason != "log_end":
-            ends.setdefault(iv.topic_partition, []).append(iv)
+        ivs.setdefault(iv.topic_partition, []).append(iv)
     out: list[OffsetIssue] = []
+    done: set[tuple[str, int, int]] = set()
     for (topic, part), rs in sorted(by_tp.items()):
-        if (topic, part) in covered:
-            continue
         tp = f"{topic}-{part}"
-        gone = ends.get(tp)
-        if not gone:
+        owned = sorted(ivs.get(tp, []), key=lambda iv: iv.start_ms)
+        if len(owned) < 2:
             continue
-        commits = [r for r in rs if r[0] in COMMITS and r[4] is not None]
+        commits = [r for r in rs if r[0] in COMMITS and r[4] is not None and r[0] != "describe_row"]
         commit_ts = [r[1] for r in commits]
-        for r in rs:
-            if r[0] != "offset_fetched" or r[4] is None:
+        fetched = [r for r in rs if r[0] not in COMMITS and r[4] is not None]
+        for new in owned[1:]:
+            resume_ts = new.start_ms
+            # the resume line of this owner, when it logged one (within a few seconds of its assignment)
+            line = next((r for r in fetched if resume_ts - skew <= r[1] <= resume_ts + 10_000
+                         and (r[5] is None or new.member_id is None or r[5] == new.member_id)), None)
+            if line is not None:
+                resume_ts = line[1]
+            i = bisect.bisect_right(commit_ts, resume_ts)
+            if not i:
                 continue
-            resume_ts, c, new_member, ev = r[1], r[4], r[5], r[7]
-            prev = [iv for iv in gone if iv.start_ms < resume_ts and iv.end_ms <= resume_ts + 60_000
-                    and iv.end_ms >= resume_ts - 600_000]
+            if line is not None:
+                while i and commits[i - 1][4] != line[4]:   # commits after the resumed offset are not its source
+                    i -= 1
+                if not i:
+                    continue
+            last = commits[i - 1]
+            c = last[4]
+            if (topic, part, c) in exact or (topic, part, c) in done:
+                continue
+            # an expelled owner (a zombie) learns it lost the partition after the new owner took it
+            prev = [iv for iv in owned if iv is not new and iv.start_ms < new.start_ms and iv.end_ms is not None
+                    and iv.end_ms <= resume_ts + 60_000 and iv.end_ms >= resume_ts - 600_000]
             if not prev:
                 continue
             old = max(prev, key=lambda iv: iv.end_ms)
-            i = bisect.bisect_right(commit_ts, resume_ts)
-            while i and commits[i - 1][4] > c:     # commits after the resumed offset are not its source
-                i -= 1
-            if not i or commits[i - 1][4] != c:
-                continue
-            last = commits[i - 1]
-            pace = _pace(commits[max(0, i - 6):i])
             stop = min(old.end_ms, resume_ts)
             if old.end_reason in ("session_expiry", "lost", "process_gone") and cfg is not None:
                 # an expired member stopped working when its heartbeats stopped: session.timeout.ms
                 # before the coordinator expired it, at the latest
                 expired = old.end_ms if old.end_reason == "session_expiry" else resume_ts
-                stop = min(stop, expired - cfg.session_timeout_ms)
+                stop = min(stop, max(last[1], expired - cfg.session_timeout_ms))
+            expelled = old.end_reason in ("session_expiry", "lost", "process_gone", "log_end", "poll_timeout",
+                                          "member_fenced", "generation_reset")
+            if not expelled and any(stop - skew <= r[1] <= resume_ts for r in commits if r[4] == c):
+                continue   # gave it up with a commit at the hand-over (or within clock skew of it): nothing lost
             worked = stop - last[1]
-            skew = cfg.skew_tolerance_ms if cfg is not None else 2_000
-            if pace is None or worked <= skew:
-                continue   # committed at the hand-over (or within clock skew of it): nothing lost
+            pace = _pace(commits[max(0, i - 6):i])
+            if pace is None or worked <= 0:
+                continue
             n = int(pace * worked)
             if n <= 0:
                 continue
-            members = sorted({m for m in (old.member_id, new_member) if m})
-            how = (f"{old.member_id or 'the previous owner'} lost the partition ({old.end_reason}) about "
-                   f"{worked / 1000:.1f} s after its last commit at offset {c}; at its pace of {pace * 1000:.1f} "
-                   f"records/s it had processed about {n} more, which the next owner processed again from {c} "
-                   "(an estimate: no log line shows where the old owner stopped)")
+            done.add((topic, part, c))
+            members = sorted({m for m in (old.member_id, new.member_id) if m})
+            ev = line[7].evidence if line is not None else new.start_ev
+            how = (f"{old.member_id or 'the previous owner'} gave up the partition ({old.end_reason}) about "
+                   f"{worked / 1000:.1f} s after the last commit at offset {c}; at its pace of {pace * 1000:.1f} "
+                   f"records/s it had processed about {n} more, which {new.member_id or 'the next owner'} "
+                   f"processed again from {c} (an estimate: no log line shows where the old owner stopped)")
             out.append(OffsetIssue("offset_rewind", topic, part, c, c + n, last[1], resume_ts, members,
-                                   [last[7].evidence, ev.evidence], how))
-            out[-1].estimated = True   # type: ignore[attr-defined]
+                                   [last[7].evidence, ev], how, estimated=True))
     return out
 
 
