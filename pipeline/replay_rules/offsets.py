@@ -203,11 +203,14 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
         for new in owned[1:]:
             resume_ts = new.start_ms
             # the resume line of this owner, when it logged one (within a few seconds of its assignment)
-            line = next((r for r in fetched if resume_ts - skew <= r[1] <= resume_ts + 10_000
-                         and (r[5] is None or new.member_id is None or r[5] == new.member_id)), None)
+            near = [r for r in fetched if resume_ts - skew <= r[1] <= resume_ts + 10_000]
+            line = next((r for r in near if r[7].source == new.source or r[5] == new.member_id),
+                        near[0] if near else None)
             if line is not None:
                 resume_ts = line[1]
-            i = bisect.bisect_right(commit_ts, resume_ts)
+            # the commit it resumed from (made at the latest when the old owner revoked, before the new
+            # assignment) may carry another host's (the broker's) clock
+            i = bisect.bisect_right(commit_ts, resume_ts + skew)
             if not i:
                 continue
             if line is not None:
@@ -233,7 +236,7 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                 stop = min(stop, max(last[1], expired - cfg.session_timeout_ms))
             expelled = old.end_reason in ("session_expiry", "lost", "process_gone", "log_end", "poll_timeout",
                                           "member_fenced", "generation_reset")
-            if not expelled and any(stop - skew <= r[1] <= resume_ts for r in commits if r[4] == c):
+            if not expelled and any(stop - skew <= r[1] <= resume_ts + skew for r in commits if r[4] == c):
                 continue   # gave it up with a commit at the hand-over (or within clock skew of it): nothing lost
             worked = stop - last[1]
             pace = _pace(commits[max(0, i - 6):i])
