@@ -63,7 +63,8 @@ def test_offset_commits_flags(spark):
     rows.append(ev("dump.txt", 1, "offset_record", 500, side="offsets", offset=99, **tp))
     got = offset_commits(frame(spark, rows)).orderBy("side", "ts_ms").collect()
     client = [r for r in got if r["side"] == "client"]
-    assert [r["flag"] for r in client] == ["first", "commit", "commit", "commit", "rewind", "skip", "commit"]
+    # a jump forward is not flagged a skip here (catch-up after a restart looks the same); the replay decides
+    assert [r["flag"] for r in client] == ["first", "commit", "commit", "commit", "rewind", "commit", "commit"]
     assert [r["delta"] for r in client][1:] == [10, 10, 10, -5, 49_875, 10]
     assert client[4]["prev_offset"] == 130 and client[4]["evidence"] == ["c.log:14"]
     assert {(r["generation"], r["member_id"]) for r in client} == {(7, "m1")}
