@@ -166,8 +166,23 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
     return issues
 
 
+def auto_commit_by_source(events: Any) -> dict[str, bool]:
+    """enable.auto.commit as each client log printed it (ConsumerConfig values:, AbstractConfig.logAll,
+    all versions); a source that printed nothing is absent (Kafka's default is true, Spring's false)."""
+    out: dict[str, bool] = {}
+    for ev in events:
+        if ev.kind != "client_config" or ev.source in out:
+            continue
+        settings = ev.extra.get("settings") if ev.extra else None
+        value = settings.get("enable.auto.commit") if isinstance(settings, dict) else None
+        if value is not None and str(value).strip().lower() in ("true", "false"):
+            out[ev.source] = str(value).strip().lower() == "true"
+    return out
+
+
 def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
-                           cfg: EffectiveSettings | None = None) -> list[OffsetIssue]:
+                           cfg: EffectiveSettings | None = None,
+                           auto_commit: dict[str, bool] | None = None) -> list[OffsetIssue]:
     """Ranges processed twice after a hand-over, whose end no log line names.
 
     A new owner (another member, or the same member after it lost or gave up the partition) resumes
@@ -179,8 +194,11 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
     commit), what it did after C is processed again. C is proven by the commit; the end is not logged:
     the old owner's pace (offsets per second between its own recent commits) times the time it kept
     working after that commit gives the likely end, and the range is marked estimated.
-    A commit at the hand-over (auto-commit in ConsumerCoordinator.onJoinPrepare, a commit in
-    onPartitionsRevoked) means nothing was lost."""
+    An owner that gives the partition up in a rebalance with enable.auto.commit=true commits its
+    positions first (ConsumerCoordinator.onJoinPrepare, 0.9+): nothing is lost. With
+    enable.auto.commit=false only a commit the application makes in onPartitionsRevoked saves its
+    progress: a commit at or after the revocation means nothing was lost, an earlier last commit
+    gives an estimated range."""
     exact = {(i.topic, i.partition, i.from_offset) for i in already if i.kind == "offset_rewind"}
     skew = cfg.skew_tolerance_ms if cfg is not None else 2_000
     by_tp: dict[tuple[str, int], list[tuple]] = {}
@@ -236,8 +254,8 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                 stop = min(stop, max(last[1], expired - cfg.session_timeout_ms))
             expelled = old.end_reason in ("session_expiry", "lost", "process_gone", "log_end", "poll_timeout",
                                           "member_fenced", "generation_reset")
-            if not expelled and any(stop - skew <= r[1] <= resume_ts + skew for r in commits if r[4] == c):
-                continue   # gave it up with a commit at the hand-over (or within clock skew of it): nothing lost
+            if not expelled and (auto_commit or {}).get(old.source or "", True):
+                continue   # auto-commit on revocation (onJoinPrepare): nothing lost
             worked = stop - last[1]
             pace = _pace(commits[max(0, i - 6):i])
             if pace is None or worked <= 0:
