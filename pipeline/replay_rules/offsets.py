@@ -254,6 +254,11 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                 stop = min(stop, max(last[1], expired - cfg.session_timeout_ms))
             expelled = old.end_reason in ("session_expiry", "lost", "process_gone", "log_end", "poll_timeout",
                                           "member_fenced", "generation_reset")
+            if expelled and stop <= last[1] and cfg is not None:
+                # the owner's interval ends before its own last commit (a client that logs nothing
+                # between its assignment and its death, 0.10 at INFO): it was alive at that commit and
+                # gone session.timeout.ms before the coordinator expired it, before the hand-over
+                stop = max(last[1], resume_ts - cfg.session_timeout_ms)
             if not expelled and (auto_commit or {}).get(old.source or "", True):
                 continue   # auto-commit on revocation (onJoinPrepare): nothing lost
             worked = stop - last[1]
