@@ -194,11 +194,12 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
     commit), what it did after C is processed again. C is proven by the commit; the end is not logged:
     the old owner's pace (offsets per second between its own recent commits) times the time it kept
     working after that commit gives the likely end, and the range is marked estimated.
-    An owner that gives the partition up in a rebalance with enable.auto.commit=true commits its
-    positions first (ConsumerCoordinator.onJoinPrepare, 0.9+): nothing is lost. With
-    enable.auto.commit=false only a commit the application makes in onPartitionsRevoked saves its
-    progress: a commit at or after the revocation means nothing was lost, an earlier last commit
-    gives an estimated range."""
+    An owner that gives the partition up in a rebalance commits first when enable.auto.commit=true
+    (ConsumerCoordinator.onJoinPrepare, 0.9+), with enable.auto.commit=false only if the application
+    commits in onPartitionsRevoked. A last commit clearly before the revocation (more than the clock
+    skew tolerance) gives an estimated range; one within the tolerance counts as the commit on revocation unless the owner printed
+    enable.auto.commit=false (then its periodic commit and the revocation cannot be told apart, and
+    the range is estimated)."""
     exact = {(i.topic, i.partition, i.from_offset) for i in already if i.kind == "offset_rewind"}
     skew = cfg.skew_tolerance_ms if cfg is not None else 2_000
     by_tp: dict[tuple[str, int], list[tuple]] = {}
@@ -259,8 +260,11 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                 # between its assignment and its death, 0.10 at INFO): it was alive at that commit and
                 # gone session.timeout.ms before the coordinator expired it, before the hand-over
                 stop = max(last[1], resume_ts - cfg.session_timeout_ms)
-            if not expelled and (auto_commit or {}).get(old.source or "", True):
-                continue   # auto-commit on revocation (onJoinPrepare): nothing lost
+            if not expelled:
+                # the last commit at the hand-over (within the clock-skew tolerance) is the commit on
+                # revocation unless the owner printed enable.auto.commit=false
+                if stop - last[1] <= skew and (auto_commit or {}).get(old.source or "", True):
+                    continue
             worked = stop - last[1]
             pace = _pace(commits[max(0, i - 6):i])
             if pace is None or worked <= 0:
