@@ -129,8 +129,12 @@ def offset_commits(events: DataFrame) -> DataFrame:
     skip here: whether a jump forward left records unprocessed needs the whole history (catch-up after
     a restart is not a skip); the replay decides it (findings offset_skip / offset_rewind, with an
     `estimated` detail) and the report counts ranges from the findings only."""
+    # 0.9-1.0 Fetcher words a resume from the committed offset as `Resetting offset for partition X to the
+    # committed offset N` (offsets.position_kind): a fetched offset, not a reset (only the boolean travels)
+    kind = F.when((F.col("kind") == "offset_reset") & F.coalesce(F.col("raw"), F.lit("")).contains(
+        "to the committed offset"), F.lit("offset_fetched")).otherwise(F.col("kind")).alias("kind")
     ctx = with_member_context(events.where(F.col("group_id").isNotNull() & context_or(HISTORY_KINDS)).select(
-        *_client_key(), "topic", "partition", "side", "ts_ms", "line_no", "kind", "offset", "member_id", "generation"))
+        *_client_key(), "topic", "partition", "side", "ts_ms", "line_no", kind, "offset", "member_id", "generation"))
     c = ctx.where(F.col("kind").isin(*HISTORY_KINDS) & F.col("topic").isNotNull() & F.col("partition").isNotNull()
                   & F.col("offset").isNotNull())
     key = ["group_id", "topic", "partition", "side"]
