@@ -180,9 +180,19 @@ def auto_commit_by_source(events: Any) -> dict[str, bool]:
     return out
 
 
+def poll_timeouts(observations: list) -> dict[str, list[int]]:
+    """{member id: times it was seen leaving on a poll timeout} from the collected observations."""
+    out: dict[str, list[int]] = {}
+    for ob in observations:
+        if ob.kind == "poll_timeout" and ob.member_id and ob.ts_ms is not None:
+            out.setdefault(ob.member_id, []).append(ob.ts_ms)
+    return out
+
+
 def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
                            cfg: EffectiveSettings | None = None,
-                           auto_commit: dict[str, bool] | None = None) -> list[OffsetIssue]:
+                           auto_commit: dict[str, bool] | None = None,
+                           poll_timeouts: dict[str, list[int]] | None = None) -> list[OffsetIssue]:
     """Ranges processed twice after a hand-over, whose end no log line names.
 
     A new owner (another member, or the same member after it lost or gave up the partition) resumes
@@ -255,6 +265,12 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                 stop = min(stop, max(last[1], expired - cfg.session_timeout_ms))
             expelled = old.end_reason in ("session_expiry", "lost", "process_gone", "log_end", "poll_timeout",
                                           "member_fenced", "generation_reset")
+            if cfg is not None and old.member_id:
+                # a member that left on a poll timeout (KIP-62 heartbeat thread, 0.10.1+) stopped polling
+                # max.poll.interval.ms before: it fetched nothing after that
+                left = [t for t in (poll_timeouts or {}).get(old.member_id, ()) if last[1] <= t <= resume_ts + skew]
+                if left:
+                    stop = min(stop, max(last[1], min(left) - cfg.max_poll_interval_ms))
             if expelled and stop <= last[1] and cfg is not None:
                 # the owner's interval ends before its own last commit (a client that logs nothing
                 # between its assignment and its death, 0.10 at INFO): it was alive at that commit and

@@ -112,3 +112,18 @@ def test_auto_commit_on_revocation_loses_nothing():
     a.join(T0 + 33_100, 2, "A", ["t-0"])
     a.ev(T0 + 33_300, "offset_fetched", topic="t", partition=0, offset=3_799)
     assert _ranges(replay_group(merged(a, dump)), "offset_rewind") == []
+
+
+def test_owner_leaving_on_a_poll_timeout_stopped_fetching_max_poll_interval_before():
+    """KIP-62: the heartbeat thread leaves the group when poll() was not called for max.poll.interval.ms;
+    the member fetched nothing after its last poll, so its lost progress ends there (estimated)."""
+    a, b, dump = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b"), Host("dump/offsets.txt", side="offsets")
+    a.join(T0, 1, "A", ["t-0"])
+    _dump_commits(dump, T0 + 5_000, T0 + 30_000, 5_000, 1_000, 100)          # last: 3500 at T0+30 s
+    a.ev(T0 + 95_000, "poll_timeout", member_id="A")                         # last poll at T0+35 s
+    a.ev(T0 + 95_010, "leave_group", member_id="A", reason="consumer poll timeout has expired")
+    b.join(T0 + 96_000, 2, "B", ["t-0"])
+    b.ev(T0 + 96_200, "offset_fetched", topic="t", partition=0, offset=3_500)
+    dump.ev(T0 + 101_000, "offset_record", topic="t", partition=0, offset=4_500)
+    r = replay_group(merged(a, b, dump), ReplaySettings(max_poll_interval_ms=60_000))
+    assert _ranges(r, "offset_rewind") == [("t-0", 3_500, 4_000, True)]      # 100 records/s x 5 s
