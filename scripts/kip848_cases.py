@@ -750,6 +750,268 @@ def _cab():
 _cab()
 
 
+# ============================================================================ server-side assignors
+UUIDS = {"topic1": "T1-A4s3VTwiI5CTbEp6POw", "topic2": "T2-B4s3VTwiI5YHbPp6YUe", "topic3": "T3-CU8fVTLCz5YMkLoDQsa",
+         "topic4": "T4-Tw9fVTLCz5HbPp6YQsa"}
+
+
+def _uuid_hash(name: str) -> int:
+    """org.apache.kafka.common.Uuid.hashCode of the tests' fixed topic ids."""
+    import base64
+    raw = base64.urlsafe_b64decode(UUIDS[name] + "==")
+    h = (int.from_bytes(raw[:8], "big") ^ int.from_bytes(raw[8:], "big")) & 0xFFFFFFFFFFFFFFFF
+    v = ((h >> 32) ^ h) & 0xFFFFFFFF
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+def java_topic_order(names):
+    """java.util.HashSet iteration order of the fixed topic ids (OpenJDK HashMap, capacity 16)."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from pipeline.coordinator.assignors.javaorder import JavaHashMapOrder
+    return list(JavaHashMapOrder.of(sorted(names), _uuid_hash))
+
+
+def acase(id_, category, assignor, test_class, method, topics, members, check, *, expected=None, sub_type=None,
+          properties=None, keep_owned=None, reference=None, note=None, ordered_prev=False, error=None):
+    """One assignor case; members: {id: (subscribed, current_target, instance_id)}."""
+    src = {"suite": ASSIGNOR_DIR + test_class + ".java", "test_class": test_class, "method": method, "commit": COMMIT}
+    if note:
+        src["note"] = note
+    ids = {n: (UUIDS[n] if assignor == "uniform" else f"{n}-id") for n in topics}
+    mem_json = {m: {"subscribed_topics": list(sub), "instance_id": inst, "rack": None, "current_target": cur}
+                for m, (sub, cur, inst) in members.items()}
+    if sub_type is None:
+        subs = [frozenset(v[0]) for v in members.values()]
+        sub_type = "HOMOGENEOUS" if len(set(subs)) <= 1 else "HETEROGENEOUS"
+    c = {"id": id_, "category": category, "assignor": assignor, "source": src, "subscription_type": sub_type,
+         "topics": {n: {"id": ids[n], "partitions": k} for n, k in topics.items()}, "members": mem_json,
+         "check": check}
+    if check == "exact":
+        c["expected"] = expected
+    if check == "error":
+        c["expected_error"] = error or "PartitionAssignorException"
+    if reference is not None:
+        c["reference_output"] = reference
+    if properties:
+        c["properties"] = properties
+    if keep_owned:
+        c["keep_owned"] = keep_owned
+    if assignor == "uniform" and category == "uniform-homogeneous" and check == "exact":
+        c["exact_given"] = ("members iterated in ascending member id; subscribed topics iterated in java_topic_order; "
+                            "each member's previous assignment iterated in previous_assignment_topic_order (else topic "
+                            "order as listed), partitions ascending")
+        all_topics = sorted({t for sub, _, _ in members.values() for t in sub} | set(topics))
+        c["java_topic_order"] = [t for t in java_topic_order([t for t in all_topics if t in UUIDS])]
+        prev = {}
+        for m, (_, cur, _) in members.items():
+            if cur:
+                # mkOrderedAssignment keeps insertion order; mkAssignment is a HashMap of topic ids
+                prev[m] = list(cur) if ordered_prev else java_topic_order(list(cur))
+        if prev:
+            c["previous_assignment_topic_order"] = prev
+    ASSIGNORS.append(c)
+
+
+ALL = ["valid", "complete", "fully_balanced", "balanced"]
+
+
+def _range_cases():
+    R, T = "range", "RangeAssignorTest"
+    acase("range-one-member-no-topic", "range", R, T, "testOneMemberNoTopic", {"topic1": 3},
+          {"A": ([], {}, None)}, "exact", expected={"A": {}}, sub_type="HOMOGENEOUS")
+    acase("range-subscribed-to-nonexistent-topic", "range", R, T, "testOneMemberSubscribedToNonExistentTopic",
+          {"topic1": 3}, {"A": (["topic2"], {}, None)}, "error", sub_type="HOMOGENEOUS")
+    acase("range-first-two-members-same-subs", "range", R, T, "testFirstAssignmentTwoMembersTwoTopicsSameSubscriptions",
+          {"topic1": 3, "topic3": 2}, {"A": (["topic1", "topic3"], {}, None), "B": (["topic1", "topic3"], {}, None)},
+          "exact", expected={"A": {"topic1": [0, 1], "topic3": [0]}, "B": {"topic1": [2], "topic3": [1]}},
+          properties=ALL)
+    acase("range-first-three-members-different-subs", "range", R, T,
+          "testFirstAssignmentThreeMembersThreeTopicsDifferentSubscriptions",
+          {"topic1": 3, "topic2": 3, "topic3": 2},
+          {"A": (["topic1", "topic2"], {}, None), "B": (["topic3"], {}, None), "C": (["topic2", "topic3"], {}, None)},
+          "exact", expected={"A": {"topic1": [0, 1, 2], "topic2": [0, 1]}, "B": {"topic3": [0]},
+                             "C": {"topic2": [2], "topic3": [1]}}, properties=["valid", "complete"])
+    acase("range-more-members-than-partitions", "range", R, T, "testFirstAssignmentNumMembersGreaterThanNumPartitions",
+          {"topic1": 3, "topic3": 2},
+          {m: (["topic1", "topic3"], {}, None) for m in "ABC"}, "exact",
+          expected={"A": {"topic1": [0], "topic3": [0]}, "B": {"topic1": [1], "topic3": [1]}, "C": {"topic1": [2]}},
+          properties=["valid", "complete", "balanced"])
+    acase("range-static-member-replaced", "range", R, T, "testStaticMembership", {"topic1": 3},
+          {"memberA1": (["topic1"], {}, "instanceA"), "B": (["topic1"], {}, "instanceB")}, "exact",
+          expected={"memberA1": {"topic1": [0, 1]}, "B": {"topic1": [2]}},
+          note="The test asserts the second assignment equals the first (A -> memberA1, same instance id); values "
+               "from RangeAssignor's order: static members by instance id.")
+    acase("range-reassign-member-added-more-members-than-partitions", "range", R, T,
+          "testReassignmentNumMembersGreaterThanNumPartitionsWhenOneMemberAdded", {"topic1": 2, "topic2": 2},
+          {"A": (["topic1", "topic2"], {"topic1": [0], "topic2": [0]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [1], "topic2": [1]}, None),
+           "C": (["topic1", "topic2"], {}, None)}, "exact",
+          expected={"A": {"topic1": [0], "topic2": [0]}, "B": {"topic1": [1], "topic2": [1]}, "C": {}})
+    acase("range-reassign-partition-added", "range", R, T, "testReassignmentWhenOnePartitionAddedForTwoMembersTwoTopics",
+          {"topic1": 4, "topic2": 4},
+          {"A": (["topic1", "topic2"], {"topic1": [0, 1], "topic2": [0, 1]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [2], "topic2": [2]}, None)}, "exact",
+          expected={"A": {"topic1": [0, 1], "topic2": [0, 1]}, "B": {"topic1": [2, 3], "topic2": [2, 3]}},
+          properties=ALL)
+    acase("range-reassign-member-added", "range", R, T,
+          "testReassignmentWhenOneMemberAddedAfterInitialAssignmentWithTwoMembersTwoTopics",
+          {"topic1": 3, "topic2": 3},
+          {"A": (["topic1", "topic2"], {"topic1": [0, 1], "topic2": [0, 1]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [2], "topic2": [2]}, None),
+           "C": (["topic1", "topic2"], {}, None)}, "exact",
+          expected={"A": {"topic1": [0], "topic2": [0]}, "B": {"topic1": [1], "topic2": [1]},
+                    "C": {"topic1": [2], "topic2": [2]}}, properties=ALL)
+    acase("range-reassign-member-and-partition-added-heterogeneous", "range", R, T,
+          "testReassignmentWhenOneMemberAddedAndOnePartitionAfterInitialAssignmentWithTwoMembersTwoTopics",
+          {"topic1": 4, "topic2": 3},
+          {"A": (["topic1", "topic2"], {"topic1": [0, 1], "topic2": [0, 1]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [2], "topic2": [2]}, None),
+           "C": (["topic1"], {}, None)}, "exact",
+          expected={"A": {"topic1": [0, 1], "topic2": [0, 1]}, "B": {"topic1": [2], "topic2": [2]},
+                    "C": {"topic1": [3]}}, properties=["valid", "complete"])
+    acase("range-reassign-member-removed", "range", R, T,
+          "testReassignmentWhenOneMemberRemovedAfterInitialAssignmentWithTwoMembersTwoTopics",
+          {"topic1": 3, "topic2": 3}, {"B": (["topic1", "topic2"], {"topic1": [2], "topic2": [2]}, None)}, "exact",
+          expected={"B": {"topic1": [0, 1, 2], "topic2": [0, 1, 2]}}, properties=ALL)
+    acase("range-reassign-subscriptions-removed-heterogeneous", "range", R, T,
+          "testReassignmentWhenMultipleSubscriptionsRemovedAfterInitialAssignmentWithThreeMembersTwoTopics",
+          {"topic1": 3, "topic2": 3, "topic3": 2},
+          {"A": (["topic1"], {"topic1": [0, 1, 2], "topic2": [0]}, None),
+           "B": (["topic1", "topic2", "topic3"], {"topic2": [1]}, None),
+           "C": (["topic2"], {"topic2": [2], "topic3": [0, 1]}, None)}, "exact",
+          expected={"A": {"topic1": [0, 1]}, "B": {"topic1": [2], "topic2": [0, 1], "topic3": [0, 1]},
+                    "C": {"topic2": [2]}}, properties=["valid", "complete"])
+
+
+def _uniform_homogeneous_cases():
+    U, T = "uniform", "OptimizedUniformAssignmentBuilderTest"
+    H = "uniform-homogeneous"
+    acase("uniform-hom-one-member-no-subscription", H, U, T, "testOneMemberNoTopicSubscription", {"topic1": 3},
+          {"A": ([], {}, None)}, "exact", expected={}, sub_type="HOMOGENEOUS")
+    acase("uniform-hom-subscribed-to-nonexistent-topic", H, U, T, "testOneMemberSubscribedToNonexistentTopic",
+          {"topic1": 3}, {"A": (["topic2"], {}, None)}, "error", sub_type="HOMOGENEOUS")
+    acase("uniform-hom-first-two-members", H, U, T, "testFirstAssignmentTwoMembersTwoTopicsNoMemberRacks",
+          {"topic1": 3, "topic3": 2}, {"A": (["topic1", "topic3"], {}, None), "B": (["topic1", "topic3"], {}, None)},
+          "exact", expected={"A": {"topic1": [0], "topic3": [0, 1]}, "B": {"topic1": [1, 2]}}, properties=ALL)
+    acase("uniform-hom-more-members-than-partitions-three", H, U, T,
+          "testFirstAssignmentNumMembersGreaterThanTotalNumPartitions", {"topic3": 2},
+          {m: (["topic3"], {}, None) for m in "ABC"}, "exact",
+          expected={"A": {"topic3": [0]}, "B": {"topic3": [1]}, "C": {}}, properties=ALL)
+    acase("uniform-hom-unbalanced-previous", H, U, T, "testReassignmentForTwoMembersTwoTopicsGivenUnbalancedPrevAssignment",
+          {"topic1": 3, "topic2": 3},
+          {"A": (["topic1", "topic2"], {"topic1": [0, 1], "topic2": [0, 1]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [2], "topic2": [2]}, None)}, "exact",
+          expected={"A": {"topic1": [0, 1], "topic2": [0]}, "B": {"topic1": [2], "topic2": [1, 2]}},
+          properties=ALL, keep_owned={"A": {"topic1": [0, 1], "topic2": [0]}, "B": {"topic1": [2], "topic2": [2]}},
+          ordered_prev=True)
+    acase("uniform-hom-partitions-added", H, U, T, "testReassignmentWhenPartitionsAreAddedForTwoMembersTwoTopics",
+          {"topic1": 6, "topic2": 5},
+          {"A": (["topic1", "topic2"], {"topic1": [0, 2], "topic2": [0]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [1], "topic2": [1, 2]}, None)}, "exact",
+          expected={"A": {"topic1": [0, 2, 3], "topic2": [0, 3, 4]}, "B": {"topic1": [1, 4, 5], "topic2": [1, 2]}},
+          properties=ALL, keep_owned={"A": {"topic1": [0, 2], "topic2": [0]}, "B": {"topic1": [1], "topic2": [1, 2]}},
+          ordered_prev=True)
+    acase("uniform-hom-member-added", H, U, T,
+          "testReassignmentWhenOneMemberAddedAfterInitialAssignmentWithTwoMembersTwoTopics",
+          {"topic1": 3, "topic2": 3},
+          {"A": (["topic1", "topic2"], {"topic1": [0, 2], "topic2": [0]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [1], "topic2": [1, 2]}, None),
+           "C": (["topic1", "topic2"], {}, None)}, "exact",
+          expected={"A": {"topic1": [0, 2]}, "B": {"topic1": [1], "topic2": [1]}, "C": {"topic2": [0, 2]}},
+          properties=ALL, ordered_prev=True)
+    acase("uniform-hom-member-removed", H, U, T,
+          "testReassignmentWhenOneMemberRemovedAfterInitialAssignmentWithThreeMembersTwoTopics",
+          {"topic1": 3, "topic2": 3},
+          {"A": (["topic1", "topic2"], {"topic1": [0], "topic2": [0]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [1], "topic2": [1]}, None)}, "exact",
+          expected={"A": {"topic1": [0], "topic2": [0, 2]}, "B": {"topic1": [1, 2], "topic2": [1]}},
+          properties=ALL, keep_owned={"A": {"topic1": [0], "topic2": [0]}, "B": {"topic1": [1], "topic2": [1]}})
+    acase("uniform-hom-subscription-removed", H, U, T,
+          "testReassignmentWhenOneSubscriptionRemovedAfterInitialAssignmentWithTwoMembersTwoTopics",
+          {"topic1": 2, "topic2": 2},
+          {"A": (["topic2"], {"topic1": [0], "topic2": [0]}, None),
+           "B": (["topic2"], {"topic1": [1], "topic2": [1]}, None)}, "exact",
+          expected={"A": {"topic2": [0]}, "B": {"topic2": [1]}}, properties=ALL)
+
+
+def _uniform_heterogeneous_cases():
+    U, T = "uniform", "UniformHeterogeneousAssignmentBuilderTest"
+    H = "uniform-heterogeneous"
+    acase("uniform-het-no-subscriptions", H, U, T, "testTwoMembersNoTopicSubscription", {"topic1": 3},
+          {"A": ([], {}, None), "B": ([], {}, None)}, "exact", expected={}, sub_type="HETEROGENEOUS")
+    acase("uniform-het-nonexistent-topics-two", H, U, T, "testTwoMembersSubscribedToNonexistentTopics", {"topic1": 3},
+          {"A": (["topic3"], {}, None), "B": (["topic2"], {}, None)}, "error")
+    acase("uniform-het-first-two-members-two-topics", H, U, T, "testFirstAssignmentTwoMembersTwoTopics",
+          {"topic1": 3, "topic3": 6}, {"A": (["topic1", "topic3"], {}, None), "B": (["topic3"], {}, None)},
+          "properties", properties=ALL,
+          reference={"A": {"topic1": [0, 1, 2], "topic3": [4]}, "B": {"topic3": [0, 1, 2, 3, 5]}})
+    acase("uniform-het-more-members-than-partitions", H, U, T, "testFirstAssignmentNumMembersGreaterThanTotalNumPartitions",
+          {"topic3": 1, "topic1": 2},
+          {"A": (["topic3"], {}, None), "B": (["topic3"], {}, None), "C": (["topic1"], {}, None)}, "properties",
+          properties=["valid", "complete", "balanced"],
+          reference={"A": {"topic3": [0]}, "B": {}, "C": {"topic1": [0, 1]}})
+    acase("uniform-het-unbalanced-previous-three-topics", H, U, T,
+          "testReassignmentForTwoMembersThreeTopicsGivenUnbalancedPrevAssignment",
+          {"topic1": 6, "topic2": 4, "topic3": 4},
+          {"A": (["topic1"], {"topic1": [0, 1, 2]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [3], "topic2": [0]}, None),
+           "C": (["topic1", "topic2", "topic3"], {"topic1": [4, 5], "topic2": [1, 2, 3], "topic3": [0, 1, 2, 3]}, None)},
+          "properties", properties=["valid", "complete", "balanced"],
+          reference={"A": {"topic1": [0, 1, 2, 5]}, "B": {"topic1": [3], "topic2": [0, 1, 2, 3]},
+                     "C": {"topic1": [4], "topic3": [0, 1, 2, 3]}},
+          keep_owned={"A": {"topic1": [0, 1, 2]}, "B": {"topic1": [3], "topic2": [0]}, "C": {"topic3": [0, 1, 2, 3]}})
+    acase("uniform-het-partitions-added", H, U, T, "testReassignmentWhenPartitionsAreAddedForTwoMembers",
+          {"topic1": 6, "topic2": 5, "topic3": 3, "topic4": 3},
+          {"A": (["topic1", "topic3"], {"topic1": [0, 1, 2, 3], "topic3": [0, 1]}, None),
+           "B": (["topic1", "topic2", "topic3", "topic4"], {"topic2": [0, 1, 2], "topic4": [0, 1, 2]}, None)},
+          "properties", properties=["valid", "complete", "balanced"],
+          reference={"A": {"topic1": [0, 1, 2, 3, 4, 5], "topic3": [0, 1, 2]},
+                     "B": {"topic2": [0, 1, 2, 3, 4], "topic4": [0, 1, 2]}},
+          keep_owned={"A": {"topic1": [0, 1, 2, 3], "topic3": [0, 1]}, "B": {"topic2": [0, 1, 2], "topic4": [0, 1, 2]}})
+    acase("uniform-het-member-and-partitions-added", H, U, T,
+          "testReassignmentWhenOneMemberAddedAndPartitionsAddedTwoMembersTwoTopics",
+          {"topic1": 6, "topic2": 7},
+          {"A": (["topic1"], {"topic1": [0, 2], "topic2": [0]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [1], "topic2": [1, 2]}, None),
+           "C": (["topic1", "topic2"], {}, None)}, "properties", properties=["valid", "complete", "balanced"],
+          reference={"A": {"topic1": [0, 2, 3, 4, 5]}, "B": {"topic1": [1], "topic2": [1, 2, 6]},
+                     "C": {"topic2": [0, 3, 4, 5]}},
+          keep_owned={"A": {"topic1": [0, 2]}, "B": {"topic1": [1], "topic2": [1, 2]}})
+    acase("uniform-het-member-removed-three-topics", H, U, T,
+          "testReassignmentWhenOneMemberRemovedAfterInitialAssignmentWithThreeMembersThreeTopics",
+          {"topic1": 3, "topic2": 8, "topic3": 3},
+          {"A": (["topic1", "topic3"], {"topic1": [0, 1, 2], "topic3": [0, 1]}, None),
+           "B": (["topic2"], {"topic2": [3, 4, 5, 6]}, None)}, "properties",
+          properties=["valid", "complete", "balanced"],
+          reference={"A": {"topic1": [0, 1, 2], "topic3": [0, 1, 2]}, "B": {"topic2": [0, 1, 2, 3, 4, 5, 6, 7]}},
+          keep_owned={"A": {"topic1": [0, 1, 2], "topic3": [0, 1]}, "B": {"topic2": [3, 4, 5, 6]}})
+    acase("uniform-het-subscription-removed", H, U, T,
+          "testReassignmentWhenOneSubscriptionRemovedAfterInitialAssignmentWithTwoMembersTwoTopics",
+          {"topic1": 3, "topic2": 5},
+          {"A": (["topic1"], {"topic1": [0, 2], "topic2": [1, 3]}, None),
+           "B": (["topic1", "topic2"], {"topic1": [1], "topic2": [0, 2, 4]}, None)}, "properties",
+          properties=["valid", "complete", "balanced"],
+          reference={"A": {"topic1": [0, 1, 2]}, "B": {"topic2": [0, 1, 2, 3, 4]}},
+          keep_owned={"A": {"topic1": [0, 2]}, "B": {"topic2": [0, 2, 4]}})
+    acase("uniform-het-partitions-run-out", H, U, T, "testReassignmentWhenTopicPartitionsRunOutAndMembersHaveNoPartitions",
+          {"topic1": 2, "topic2": 2, "topic3": 2},
+          {"A": (["topic1", "topic2", "topic3"], {"topic1": [0, 1], "topic2": [0, 1], "topic3": [0, 1]}, None),
+           "B": (["topic1", "topic2", "topic3"], {}, None)}, "properties", sub_type="HETEROGENEOUS",
+          properties=ALL, reference={"A": {"topic2": [0], "topic3": [0, 1]}, "B": {"topic1": [0, 1], "topic2": [1]}},
+          note="The test passes HETEROGENEOUS although both members subscribe to the same topics (it exercises the "
+               "heterogeneous builder).")
+    acase("uniform-het-one-member-without-subscription-b", H, U, T,
+          "testFirstAssignmentWithTwoMembersIncludingOneWithoutSubscriptions", {"topic1": 3},
+          {"A": (["topic1"], {}, None), "B": ([], {}, None)}, "exact", expected={"A": {"topic1": [0, 1, 2]}, "B": {}},
+          properties=ALL)
+
+
+_range_cases()
+_uniform_homogeneous_cases()
+_uniform_heterogeneous_cases()
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "kip848-scenarios.json").write_text(json.dumps(SCENARIOS, indent=1) + "\n")

@@ -11,6 +11,8 @@ order given, and each member's current target in its dict order (callers pass a 
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -33,6 +35,19 @@ class MemberSpec:
     instance_id: str | None = None
     rack: str | None = None
     current: Mapping[str, Sequence[int]] = field(default_factory=dict)
+
+
+def uuid_sort_key(topic_id: str) -> tuple:
+    """Uuid.compareTo (most then least significant bits, signed) for Kafka's base64 topic ids; other
+    ids (the model's opaque symbols) sort as text after them."""
+    if len(topic_id) == 22:
+        try:
+            raw = base64.urlsafe_b64decode(topic_id + "==")
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) == 16:
+            return (0, int.from_bytes(raw[:8], "big", signed=True), int.from_bytes(raw[8:], "big", signed=True), "")
+    return (1, 0, 0, topic_id)
 
 
 def subscription_type(specs: Sequence[MemberSpec]) -> str:
@@ -207,7 +222,7 @@ class _UniformHeterogeneous:
         # topicComparator: partitions per subscriber descending, then fewer subscribers, then topic id
         n = _num_partitions(self.partitions, t)
         k = len(self.topic_subscribers[t])
-        return (-(n / k), k, t)
+        return (-(n / k), k, uuid_sort_key(t))
 
     def _member_key(self, i: int):
         return (self.sizes[i], i)  # memberComparator: target size, then member index

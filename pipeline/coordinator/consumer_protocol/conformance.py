@@ -429,8 +429,13 @@ def check_scenario(case: dict) -> str | None:
 
 
 # ----------------------------------------------------------------------------------- assignors
-def _assignor_input(case: dict) -> tuple[list[A.MemberSpec], dict[str, int]]:
-    topics = {name: int(v["partitions"]) for name, v in (case.get("topics") or {}).items()}
+def _assignor_input(case: dict) -> tuple[list[A.MemberSpec], dict[str, int], dict[str, str]]:
+    """Assignor input keyed by topic id (as the assignor sees it); returns (specs, partitions by id,
+    id -> name). A subscribed topic missing from `topics` keeps its name as id and has no metadata."""
+    topics = case.get("topics") or {}
+    id_of = {name: str(v.get("id", name)) for name, v in topics.items()}
+    partitions = {id_of[name]: int(v["partitions"]) for name, v in topics.items()}
+    name_of = {tid: name for name, tid in id_of.items()}
     order = case.get("java_topic_order")
     prev_order = case.get("previous_assignment_topic_order") or {}
     specs = []
@@ -440,15 +445,23 @@ def _assignor_input(case: dict) -> tuple[list[A.MemberSpec], dict[str, int]]:
         if order:  # the iteration order of Kafka's HashSet of topic ids, as the case states it
             subs = [t for t in order if t in subs] + [t for t in subs if t not in order]
         cur = m.get("current_target") or {}
-        topic_order = prev_order.get(mid) or list(cur)
-        cur_ordered = {t: sorted(cur[t]) for t in topic_order if t in cur}
-        cur_ordered.update({t: sorted(ps) for t, ps in cur.items() if t not in cur_ordered})
-        specs.append(A.MemberSpec(mid, tuple(subs), m.get("instance_id"), m.get("rack"), cur_ordered))
-    return specs, topics
+        topic_order = [t for t in (prev_order.get(mid) or list(cur)) if t in cur]
+        topic_order += [t for t in cur if t not in topic_order]
+        current = {id_of.get(t, t): sorted(int(p) for p in cur[t]) for t in topic_order}
+        specs.append(A.MemberSpec(mid, tuple(id_of.get(t, t) for t in subs), m.get("instance_id"), m.get("rack"),
+                                  current))
+    return specs, partitions, name_of
 
 
-def _properties(case: dict, result: dict[str, Any], specs: list[A.MemberSpec], topics: dict[str, int]) -> str | None:
-    subs = {s.member_id: set(s.subscribed_topics) for s in specs}
+def _by_name(result: dict[str, Any], name_of: dict[str, str]) -> dict[str, dict[str, frozenset[int]]]:
+    return {m: {name_of.get(t, t): ps for t, ps in a.items()} for m, a in result.items()}
+
+
+def _properties(case: dict, result: dict[str, Any], specs: list[A.MemberSpec], topics: dict[str, int],
+                name_of: dict[str, str]) -> str | None:
+    """The FORMAT-KIP848 §2 properties, on topic names."""
+    subs = {s.member_id: {name_of.get(t, t) for t in s.subscribed_topics} for s in specs}
+    topics = {name_of.get(t, t): n for t, n in topics.items()}
     counts = {m: sum(len(ps) for ps in result.get(m, {}).values()) for m in subs}
     props = list(case.get("properties") or [])
     if case.get("keep_owned") and "keep_owned" not in props:
@@ -494,10 +507,10 @@ def _properties(case: dict, result: dict[str, Any], specs: list[A.MemberSpec], t
 
 def check_assignor_case(case: dict) -> str | None:
     try:
-        specs, topics = _assignor_input(case)
+        specs, topics, name_of = _assignor_input(case)
         check = case.get("check", "exact")
         try:
-            result = A.assign(case["assignor"], specs, topics, case.get("subscription_type"))
+            result = _by_name(A.assign(case["assignor"], specs, topics, case.get("subscription_type")), name_of)
         except A.PartitionAssignorError as exc:
             if check == "error":
                 return None
@@ -514,7 +527,7 @@ def check_assignor_case(case: dict) -> str | None:
                 if w != g:
                     return f"{m}: expected {w}, got {g}"
             return None
-        return _properties(case, result, specs, topics)
+        return _properties(case, result, specs, topics, name_of)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return f"malformed case or model error: {type(exc).__name__}: {exc}"
 
