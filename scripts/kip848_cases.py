@@ -359,7 +359,7 @@ def _reconciliation():
         {"at_ms": 0, "op": "check", "expect": {"group_state_after": "Stable",
                                                 "member_after": {"m1": {"state": "STABLE"}, "m2": {"state": "STABLE"}}}},
         join(0, "m3", {"error": "NONE", "member_id": "m3", "member_epoch": 11, "heartbeat_interval_ms": 5000,
-                       "assignment": {}, "records_last": True, "group_state_after": "Reconciling",
+                       "assignment": {}, "group_state_after": "Reconciling",
                        "member_after": {"m3": {"state": "UNRELEASED_PARTITIONS"}}}),
         hb(0, "m1", 10, {"error": "NONE", "member_id": "m1", "member_epoch": 10, "heartbeat_interval_ms": 5000,
                          "assignment": {F: [0, 1], B: [0]},
@@ -395,14 +395,13 @@ def _reconciliation():
            topic_partitions={B: [1]}),
     ]
     steps[3]["expect"]["records_last"] = ca("m3", "UNRELEASED_PARTITIONS", 11, 0, {})
-    steps[3]["expect"].pop("records_last")
     scenario("reconciliation-process-three-members", "reconciliation", "testReconciliationProcess",
              "A third member joins a stable group: the owners first revoke (UNREVOKED_PARTITIONS at 10), the newcomer "
              "waits (UNRELEASED_PARTITIONS at 11) and gets each partition only after its owner acknowledged the "
              "revocation; a member that still reports a partition to revoke stays where it is; the group is Stable "
              "once all three are STABLE at 11.", config(FOO_BAR), steps,
-             note="The test asserts only the last record of the join (checked here through member_after); 'records': [] "
-                  "is the test's assertEquals(emptyList, records).")
+             note="The test asserts only the last record of the join (records_last); 'records': [] is the test's "
+                  "assertEquals(emptyList, records).")
 
 
 _reconciliation()
@@ -652,6 +651,200 @@ def _commits():
 
 
 _commits()
+
+
+# ============================================================================ whole flows with the real assignors
+def _flows():
+    foo6 = {"foo": {"id": "foo-id", "partitions": 6}}
+    real_u = dict(assignors=("uniform", "range"), mode="real")
+    F = "foo-id"
+    scenario("uniform-scale-out-revoke-then-assign", "reconciliation", "testReconciliationProcess",
+             "Real 'uniform' assignor (the default, first configured): m1 owns foo 0-5; m2 joins -> group epoch 2, "
+             "target m1 0-2 / m2 3-5; m2 waits (UNRELEASED_PARTITIONS) until m1 has revoked 3-5 "
+             "(UNREVOKED_PARTITIONS at epoch 1, rebalance timer), then both are STABLE at 2.",
+             config(foo6, **real_u), [
+                 join(0, "m1", {"error": "NONE", "member_epoch": 1, "assignment": {F: [0, 1, 2, 3, 4, 5]},
+                                "records": [mm("m1", ["foo"], rto=10000, assignor=None), pm({"foo": 6}), epoch_rec(1),
+                                            ta("m1", {F: [0, 1, 2, 3, 4, 5]}), ta_epoch(1),
+                                            ca("m1", "STABLE", 1, 0, {F: [0, 1, 2, 3, 4, 5]})]},
+                      subs=("foo",), rto=10000, assignor=None),
+                 join(1000, "m2", {"error": "NONE", "member_epoch": 2, "assignment": {},
+                                   "group_state_after": "Reconciling",
+                                   "target_assignment_after": {"m1": {F: [0, 1, 2]}, "m2": {F: [3, 4, 5]}},
+                                   "records": [mm("m2", ["foo"], rto=10000, assignor=None), epoch_rec(2),
+                                               ta("m1", {F: [0, 1, 2]}), ta("m2", {F: [3, 4, 5]}), ta_epoch(2),
+                                               ca("m2", "UNRELEASED_PARTITIONS", 2, 0, {})],
+                                   "records_unordered_ranges": [[2, 4]]},
+                      subs=("foo",), rto=10000, assignor=None),
+                 hb(2000, "m1", 1, {"error": "NONE", "member_epoch": 1, "assignment": {F: [0, 1, 2]},
+                                    "rebalance_deadline_after": {"m1": 12000},
+                                    "records": [ca("m1", "UNREVOKED_PARTITIONS", 1, 1, {F: [0, 1, 2]}, {F: [3, 4, 5]})]}),
+                 hb(3000, "m2", 2, {"error": "NONE", "member_epoch": 2, "assignment": None,
+                                    "records": [ca("m2", "UNRELEASED_PARTITIONS", 2, 2, {})]}),
+                 hb(4000, "m1", 1, {"error": "NONE", "member_epoch": 2, "assignment": None,
+                                    "rebalance_deadline_after": {"m1": None},
+                                    "records": [ca("m1", "STABLE", 2, 1, {F: [0, 1, 2]})]},
+                    topic_partitions={F: [0, 1, 2]}),
+                 hb(5000, "m2", 2, {"error": "NONE", "member_epoch": 2, "assignment": {F: [3, 4, 5]},
+                                    "group_state_after": "Stable",
+                                    "records": [ca("m2", "STABLE", 2, 2, {F: [3, 4, 5]})]}),
+                 advance(12001, {"fenced": [], "members_after": ["m1", "m2"]}),
+             ], note="Deterministic reading of UniformHomogeneousAssignmentBuilder (quota 3 each, m1 keeps its first 3 "
+                     "partitions, the rest dealt to m2), CurrentAssignmentBuilder and consumerGroupHeartbeat; the flow "
+                     "is the one testReconciliationProcess asserts with a mock assignor.")
+    steps = [dict(st) for st in SCENARIOS[[c["id"] for c in SCENARIOS].index("reconciliation-process-three-members")]["steps"]]
+    steps = [st for st in steps if st["op"] != "prepare_assignment"]
+    scenario("range-real-reconciliation-three-members", "reconciliation", "testReconciliationProcess",
+             "The reconciliation flow of testReconciliationProcess with the real 'range' assignor: for three members "
+             "subscribed to foo (6) and bar (3) range gives m1 foo 0-1 bar 0, m2 foo 2-3 bar 1, m3 foo 4-5 bar 2; "
+             "m2 must release bar 2 and wait for bar 1 from m1.",
+             config(FOO_BAR, assignors=("range",), mode="real"), [
+                 steps[0],
+                 join(0, "m3", {"error": "NONE", "member_epoch": 11, "assignment": {},
+                                "target_assignment_after": {"m1": {"foo-id": [0, 1], "bar-id": [0]},
+                                                            "m2": {"foo-id": [2, 3], "bar-id": [1]},
+                                                            "m3": {"foo-id": [4, 5], "bar-id": [2]}}}),
+                 hb(0, "m1", 10, {"error": "NONE", "member_epoch": 10, "assignment": {"foo-id": [0, 1], "bar-id": [0]},
+                                  "member_after": {"m1": {"state": "UNREVOKED_PARTITIONS",
+                                                          "pending_revocation": {"foo-id": [2], "bar-id": [1]}}}}),
+                 hb(0, "m2", 10, {"error": "NONE", "member_epoch": 10, "assignment": {"foo-id": [3]},
+                                  "member_after": {"m2": {"state": "UNREVOKED_PARTITIONS",
+                                                          "pending_revocation": {"foo-id": [4, 5], "bar-id": [2]}}}}),
+                 hb(0, "m1", 10, {"error": "NONE", "member_epoch": 11, "assignment": None},
+                    topic_partitions={"foo-id": [0, 1], "bar-id": [0]}),
+                 hb(0, "m2", 10, {"error": "NONE", "member_epoch": 11, "assignment": {"foo-id": [2, 3], "bar-id": [1]}},
+                    topic_partitions={"foo-id": [3]}),
+                 hb(0, "m3", 11, {"error": "NONE", "member_epoch": 11, "assignment": {"foo-id": [4, 5], "bar-id": [2]},
+                                  "group_state_after": "Stable"}),
+             ], note="Deterministic reading of RangeAssignor (members sorted, 6/3 and 3/3) and CurrentAssignmentBuilder.")
+    scenario("preferred-assignor-most-common", "assignor", "testNewJoiningMemberTriggersNewTargetAssignment",
+             "The target is computed by the server assignor most members name (range: 2, uniform: 1), not by the "
+             "joining member's: range gives m1 foo 0-1, m2 2-3, m3 4 (uniform would keep m2 on 3-4).",
+             config({"foo": {"id": "foo-id", "partitions": 5}}, **real_u), [
+                 seed([member("m1", 5, 4, ["foo"], {F: [0, 1, 2]}, rto=5000),
+                       member("m2", 5, 4, ["foo"], {F: [3, 4]}, rto=5000)], {"m1": {F: [0, 1, 2]}, "m2": {F: [3, 4]}},
+                      epoch=5),
+                 join(0, "m3", {"error": "NONE", "member_epoch": 6, "assignment": {},
+                                "target_assignment_after": {"m1": {F: [0, 1]}, "m2": {F: [2, 3]}, "m3": {F: [4]}}},
+                      subs=("foo",), assignor="uniform"),
+             ], note="ConsumerGroup.computePreferredServerAssignor (counts of server_assignor after the update) and "
+                     "RangeAssignor; deterministic reading, not a test assertion.")
+    scenario("default-assignor-when-none-named", "assignor", "testMemberJoinsEmptyConsumerGroup",
+             "No member names a server assignor: the first configured one (range here) computes the target.",
+             config({"foo": {"id": "foo-id", "partitions": 3}}, assignors=("range", "uniform"), mode="real"), [
+                 join(0, "m1", {"error": "NONE", "member_epoch": 1, "assignment": {F: [0, 1, 2]}}, subs=("foo",),
+                      assignor=None),
+                 join(0, "m2", {"error": "NONE", "member_epoch": 2, "assignment": {},
+                                "target_assignment_after": {"m1": {F: [0, 1]}, "m2": {F: [2]}}}, subs=("foo",),
+                      assignor=None),
+             ], note="updateTargetAssignment: computePreferredServerAssignor(...).orElse(default assignor).")
+    scenario("leave-frees-partitions-for-waiting-member", "leave", "testLeavingMemberBumpsGroupEpoch",
+             "m2 waits for partitions m1 still owns; m1 leaves (-1): group epoch 3 without a new target; m2's next "
+             "heartbeat computes the target for epoch 3 (everything to m2) and m2 gets all partitions at once.",
+             config({"foo": {"id": "foo-id", "partitions": 4}}, **real_u), [
+                 join(0, "m1", {"error": "NONE", "member_epoch": 1, "assignment": {F: [0, 1, 2, 3]}}, subs=("foo",),
+                      assignor=None),
+                 join(1000, "m2", {"error": "NONE", "member_epoch": 2, "assignment": {},
+                                   "member_after": {"m2": {"state": "UNRELEASED_PARTITIONS"}}},
+                      subs=("foo",), assignor=None),
+                 leave(2000, "m1", -1, {"error": "NONE", "member_epoch": -1, "group_epoch_after": 3,
+                                        "assignment_epoch_after": 2, "group_state_after": "Assigning",
+                                        "records": tombstones("m1") + [epoch_rec(3)]}),
+                 hb(3000, "m2", 2, {"error": "NONE", "member_epoch": 3, "assignment": {F: [0, 1, 2, 3]},
+                                    "group_state_after": "Stable",
+                                    "records": [ta("m2", {F: [0, 1, 2, 3]}), ta_epoch(3),
+                                                ca("m2", "STABLE", 3, 2, {F: [0, 1, 2, 3]})]}),
+             ], note="Deterministic reading of consumerGroupFenceMember, UniformHomogeneousAssignmentBuilder and "
+                     "CurrentAssignmentBuilder.")
+    scenario("session-expiry-releases-partitions", "session_timeout", "testSessionTimeoutExpiration",
+             "m1 stops heartbeating while m2 waits for its partitions: at m1's session expiry (45 s after its last "
+             "heartbeat) m1 is fenced and m2 then gets everything.",
+             config({"foo": {"id": "foo-id", "partitions": 2}}, **real_u), [
+                 join(0, "m1", {"error": "NONE", "member_epoch": 1, "session_deadline_after": {"m1": 45000}},
+                      subs=("foo",), assignor=None),
+                 join(1000, "m2", {"error": "NONE", "member_epoch": 2, "assignment": {},
+                                   "session_deadline_after": {"m2": 46000}}, subs=("foo",), assignor=None),
+                 hb(40000, "m2", 2, {"error": "NONE", "member_epoch": 2, "session_deadline_after": {"m2": 85000}}),
+                 advance(45001, {"fenced": ["m1"], "members_after": ["m2"], "group_epoch_after": 3,
+                                 "records": tombstones("m1") + [epoch_rec(3)]}),
+                 hb(46000, "m2", 2, {"error": "NONE", "member_epoch": 3, "assignment": {F: [0, 1]},
+                                     "group_state_after": "Stable"}),
+             ], note="Deterministic reading of the session timer (consumerGroupFenceMemberOperation) and the "
+                     "heartbeat path.")
+    scenario("rejoin-epoch-zero-known-dynamic-member", "fencing", "testConsumerGroupMemberEpochValidation",
+             "A known dynamic member sending epoch 0 again (same member id) is FENCED_MEMBER_EPOCH at this commit: "
+             "0 is neither its epoch nor its previous epoch.", config(FOO_BAR), [
+                 two_members_seed(rto=5000),
+                 join(0, "m1", {"error": "FENCED_MEMBER_EPOCH", "member_after": {"m1": {"member_epoch": 10}}}),
+             ], note="version_sensitive: later releases accept a rejoin with epoch 0 of a known member. "
+                     "Deterministic reading of throwIfConsumerGroupMemberEpochIsInvalid.")
+    SCENARIOS[-1]["version_sensitive"] = True
+    scenario("static-replacement-refused-when-full", "max_size", "testNewMemberIsRejectedWithMaximumMembersIsReached",
+             "The size check comes before the member lookup: a static member replacing its departed (-2) instance "
+             "under a new member id is GROUP_MAX_SIZE_REACHED when the group is at its maximum size.",
+             config(FOO_BAR, max_size=2), [
+                 two_members_seed(instance=True, rto=5000),
+                 leave(0, "m2", -2, {"error": "NONE", "member_epoch": -2}, instance_id="m2"),
+                 join(0, "m2-new", {"error": "GROUP_MAX_SIZE_REACHED", "static_members_after": {"m1": "m1", "m2": "m2"}},
+                      instance_id="m2"),
+             ], note="Deterministic reading of consumerGroupHeartbeat (throwIfConsumerGroupIsFull before "
+                     "getOrMaybeSubscribeStaticConsumerGroupMember).")
+    scenario("assignor-change-no-epoch-bump", "heartbeat", "testUpdatingSubscriptionTriggersNewTargetAssignment",
+             "Changing only the server assignor rewrites the member metadata but does not bump the group epoch.",
+             config(FOO_BAR, assignors=("range", "uniform")), [
+                 two_members_seed(rto=5000),
+                 hb(0, "m1", 10, {"error": "NONE", "member_epoch": 10, "assignment": None, "group_epoch_after": 10,
+                                  "records": [mm("m1", ["foo", "bar"], rto=5000, assignor="uniform")]},
+                    server_assignor="uniform"),
+             ], note="hasMemberSubscriptionChanged: only subscribed names/regex changes bump the epoch.")
+    scenario("subscribed-topic-created-later", "metadata_change", "testSubscriptionMetadataRefreshedAfterGroupIsLoaded",
+             "A member subscribes to foo and to zzz, which does not exist yet: only foo is in the subscription "
+             "metadata and the target. When zzz is created the group refreshes its metadata at the next heartbeat, "
+             "bumps the epoch and the member gets zzz too.",
+             config({"foo": {"id": "foo-id", "partitions": 2}}, assignors=("range",), mode="real"), [
+                 join(0, "m1", {"error": "NONE", "member_epoch": 1, "assignment": {F: [0, 1]},
+                                "subscription_metadata_after": {"foo": 2}}, subs=("foo", "zzz")),
+                 hb(100, "m1", 1, {"error": "NONE", "member_epoch": 1, "records": []}),
+                 {"at_ms": 200, "op": "metadata_change", "topics": {"zzz": {"id": "zzz-id", "partitions": 1}},
+                  "expect": {"metadata_refresh_deadline_after": {"deadline_ms": 0, "epoch": 0}}},
+                 hb(300, "m1", 1, {"error": "NONE", "member_epoch": 2, "assignment": {F: [0, 1], "zzz-id": [0]},
+                                   "subscription_metadata_after": {"foo": 2, "zzz": 1},
+                                   "records": [pm({"foo": 2, "zzz": 1}), epoch_rec(2),
+                                               ta("m1", {F: [0, 1], "zzz-id": [0]}), ta_epoch(2),
+                                               ca("m1", "STABLE", 2, 1, {F: [0, 1], "zzz-id": [0]})]}),
+             ], note="Deterministic reading of computeSubscriptionMetadata (topics absent from the image are left "
+                     "out), TopicIds (unknown names are skipped) and onNewMetadataImage.")
+    scenario("first-join-metadata-deadline-not-kept", "metadata_change", "testMemberJoinsEmptyConsumerGroup",
+             "The group created by the first heartbeat is materialized by replaying its records, so the refresh "
+             "deadline set while handling it is not kept: the next heartbeat recomputes the subscription metadata "
+             "(unchanged: no record) and sets the deadline.",
+             config({"foo": {"id": "foo-id", "partitions": 2}}, assignors=("range",), mode="real", refresh=300000), [
+                 join(0, "m1", {"error": "NONE", "member_epoch": 1,
+                                "metadata_refresh_deadline_after": {"deadline_ms": 0, "epoch": 0}}, subs=("foo",)),
+                 hb(1000, "m1", 1, {"error": "NONE", "member_epoch": 1, "records": [],
+                                    "metadata_refresh_deadline_after": {"deadline_ms": 301000, "epoch": 1}}),
+             ], note="Deterministic reading of getOrMaybeCreateConsumerGroup (the new group is not put in the groups "
+                     "map) and getOrMaybeCreatePersistedConsumerGroup (replay creates the group).")
+    scenario("leave-unknown-dynamic-member", "leave", "testLeavingMemberBumpsGroupEpoch",
+             "A -1 leave from a member id the group does not know is UNKNOWN_MEMBER_ID and changes nothing.",
+             config(FOO_BAR), [
+                 two_members_seed(rto=5000),
+                 leave(0, "m9", -1, {"error": "UNKNOWN_MEMBER_ID", "group_epoch_after": 10, "members_after": ["m1", "m2"]}),
+             ], note="Deterministic reading of consumerGroupLeave (getOrMaybeCreateMember(memberId, false)).")
+    scenario("previous-epoch-retry-then-reconcile", "fencing", "testConsumerGroupMemberEpochValidation",
+             "After a lost response a member retries with its previous epoch and a subset of its partitions: the "
+             "request is accepted and answered with the current epoch; with a partition it does not own it is "
+             "fenced.", config({"foo": {"id": "foo-id", "partitions": 4}}, assignors=("range",), mode="real"), [
+                 join(0, "m1", {"error": "NONE", "member_epoch": 1, "assignment": {F: [0, 1, 2, 3]}}, subs=("foo",)),
+                 hb(1000, "m1", 0, {"error": "INVALID_REQUEST"}, topic_partitions={F: [0, 1]}),
+                 hb(1000, "m1", 0, {"error": "NONE", "member_epoch": 1, "assignment": {F: [0, 1, 2, 3]}},
+                    rebalance_timeout_ms=5000, subscribed_topic_names=["foo"], topic_partitions={}),
+             ], note="Epoch 0 without rebalance timeout/subscription is INVALID_REQUEST (validation first); a new "
+                     "member m1's previous epoch is 0, so epoch 0 with an empty owned list is accepted as the previous "
+                     "epoch. Deterministic reading of throwIfConsumerGroupMemberEpochIsInvalid.")
+
+
+_flows()
 
 
 # ============================================================================ CurrentAssignmentBuilder

@@ -179,7 +179,7 @@ class _Scenario:
             self._check_response(where, resp, expect)
         gid = step.get("group_id", self.gid)
         for key, want in expect.items():
-            if key in _RESPONSE_KEYS or key in ("records_unordered_ranges", "records_last"):
+            if key in _RESPONSE_KEYS or key == "records_unordered_ranges":
                 continue
             self._check_state(where, gid, key, want, expect)
 
@@ -242,8 +242,23 @@ class _Scenario:
             if sorted(got) != sorted(self.syms.id(w) for w in want):
                 self._fail(where, key, want, got)
             return
-        if key == "records":
+        if key == "records" and expect.get("records_last") is True:
+            key, want = "records_last", (want[-1] if want else None)  # only the last record is checked
+        elif key == "records":
             self._check_records(where, c.last_records, want, expect.get("records_unordered_ranges") or [])
+            return
+        elif key == "records_last" and want is True:
+            return  # checked with "records"
+        if key == "records_last":
+            if want is None:
+                if c.last_records:
+                    self._fail(where, key, None, self._render(c.last_records[-1]))
+                return
+            if not c.last_records:
+                raise Mismatch(f"{where}: records_last: expected {want!r}, no record was written")
+            got_last = self._render(c.last_records[-1])
+            if not self._record_matches(want, got_last):
+                self._fail(where, key, want, got_last)
             return
         if key in ("session_deadline_after", "rebalance_deadline_after"):
             kind = "session" if key.startswith("session") else "rebalance"

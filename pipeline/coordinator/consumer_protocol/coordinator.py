@@ -446,7 +446,8 @@ class ConsumerCoordinator:
             current[updated.member_id] = group.target_assignment.get(updated.member_id, {})
         topic_ids = {name: tid for name, (tid, _) in self.topics.items()}
         specs = []
-        for mid in sorted(members):
+        # GroupSpecImpl.memberIds(): the keys of TargetAssignmentBuilder's HashMap of member specs
+        for mid in java_hashmap_order(members):
             m = members[mid]
             subscribed = tuple(topic_ids[n] for n in java_hashmap_order(m.subscribed_topic_names) if n in topic_ids)
             cur = current.get(mid, {})
