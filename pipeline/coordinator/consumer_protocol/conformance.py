@@ -374,7 +374,7 @@ class _Scenario:
                     raise Mismatch(f"{where}: records[{start}:{end}] (any order): no record matches {want[i]!r}; "
                                    f"got {self.syms.sym(pool)!r}")
                 pool.pop(hit)
-        for i, (w, g) in enumerate(zip(want, got)):
+        for i, (w, g) in enumerate(zip(want, got, strict=True)):
             if i not in unordered and not self._record_matches(w, g):
                 raise Mismatch(f"{where}: records[{i}]: expected {w!r}, got {self.syms.sym(g)!r}")
 

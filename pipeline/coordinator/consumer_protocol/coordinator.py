@@ -14,12 +14,27 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pipeline.coordinator.assignors.javaorder import java_hashmap_order
+
 from . import assignors as A
-from .group import ConsumerGroup, Record, compute_subscribed_topic_names, current_assignment_record, \
-    member_metadata_record, record
-from .members import (LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH, Assignment, FencedMemberEpoch,
-                      Member, MemberState, norm_assignment, reconcile)
-from ..assignors.javaorder import java_hashmap_order
+from .group import (
+    ConsumerGroup,
+    Record,
+    compute_subscribed_topic_names,
+    current_assignment_record,
+    member_metadata_record,
+    record,
+)
+from .members import (
+    LEAVE_GROUP_MEMBER_EPOCH,
+    LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+    Assignment,
+    FencedMemberEpoch,
+    Member,
+    MemberState,
+    norm_assignment,
+    reconcile,
+)
 
 Owned = Mapping[str, Iterable[int]] | None
 MockAssignor = Callable[[list[A.MemberSpec]], Mapping[str, Assignment]]
