@@ -159,9 +159,10 @@ class ConsumerCoordinator:
         self.fenced.append(t.member_id)
 
     def _move_clock(self, now_ms: int | None) -> None:
+        """Fire the timers due before a request; `fenced` keeps what they removed, `last_records` will
+        hold the request's own records."""
         if now_ms is not None:
             self.advance_time(now_ms)
-        self.fenced = []
         self.last_records = []
 
     # ------------------------------------------------------------------------ helpers
@@ -544,7 +545,8 @@ class ConsumerCoordinator:
     def set_group_config(self, group_id: str, configs: Mapping[str, int], now_ms: int | None = None) -> None:
         """GroupConfigManager: dynamic `consumer.session.timeout.ms` / `consumer.heartbeat.interval.ms`."""
         self._move_clock(now_ms)
-        self.group_configs.setdefault(group_id, {}).update({k: int(v) for k, v in configs.items()})
+        # GroupConfigManager.updateGroupConfig: the new properties over the broker defaults (not a merge)
+        self.group_configs[group_id] = {k: int(v) for k, v in configs.items()}
 
     def seed_group(self, group_id: str, *, group_epoch: int, assignment_epoch: int, members: list[Member],
                    target_assignment: Mapping[str, Assignment],
