@@ -771,6 +771,21 @@ def _flows():
                                      "group_state_after": "Stable"}),
              ], note="Deterministic reading of the session timer (consumerGroupFenceMemberOperation) and the "
                      "heartbeat path.")
+    scenario("revoking-member-without-rebalance-timeout", "rebalance_timeout", "testRebalanceTimeoutExpiration",
+             "A member loaded without a rebalance timeout (-1) that must revoke gets a rebalance timer already due "
+             "(now - 1 ms): nothing fires while the time stands still, the first tick fences it.",
+             config(FOO_BAR), [
+                 two_members_seed(),
+                 prepare({"m1": {"foo-id": [0, 1, 2, 3, 4, 5], "bar-id": [0, 1, 2]}, "m2": {}}),
+                 hb(0, "m2", 10, {"error": "NONE", "member_epoch": 10, "rebalance_deadline_after": {"m2": -1},
+                                  "member_after": {"m2": {"state": "UNREVOKED_PARTITIONS"}}},
+                    subscribed_topic_names=["foo"]),
+                 {"at_ms": 0, "op": "check", "expect": {"fenced": [], "members_after": ["m1", "m2"]}},
+                 advance(1, {"fenced": ["m2"], "members_after": ["m1"], "group_epoch_after": 12}),
+             ], note="Deterministic reading of scheduleConsumerGroupRebalanceTimeout (delay = the member's rebalance "
+                     "timeout, -1 when never set) and MockCoordinatorTimer (deadline = now + delay, fires on poll "
+                     "when now >= deadline). The subscription change (foo only) bumps the epoch to 11; the fencing "
+                     "to 12.")
     scenario("rejoin-epoch-zero-known-dynamic-member", "fencing", "testConsumerGroupMemberEpochValidation",
              "A known dynamic member sending epoch 0 again (same member id) is FENCED_MEMBER_EPOCH at this commit: "
              "0 is neither its epoch nor its previous epoch.", config(FOO_BAR), [

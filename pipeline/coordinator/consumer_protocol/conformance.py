@@ -134,7 +134,10 @@ class _Scenario:
                             {k: int(v) for k, v in (step.get("offsets") or {}).items()},
                             instance_id=step.get("instance_id"), api_version=int(step.get("api_version", 9)),
                             now_ms=at)
-        c.advance_time(at)
+        if op == "advance_time":
+            c.advance_time(at)  # an explicit poll: every timer due by `at` fires
+            return None
+        c.move_clock(at)
         if op == "seed":
             members = [self._seed_member(m) for m in step.get("members") or []]
             meta = step.get("subscription_metadata")
@@ -154,7 +157,7 @@ class _Scenario:
             c.update_metadata(_topics(step.get("topics")), step.get("deleted") or ())
         elif op == "group_config":
             c.set_group_config(gid, step.get("configs") or {})
-        elif op in ("advance_time", "check"):
+        elif op == "check":
             pass
         else:
             raise Mismatch(f"unknown op {op!r}")
@@ -228,7 +231,7 @@ class _Scenario:
         raw = c.groups.get(gid)
         g = self._group(gid)
         if key == "group_state_after":
-            got = raw.state if raw is not None else None
+            got = g.state if g is not None else None  # null = no consumer group with that id (FORMAT-KIP848 §1.3)
             if got != want:
                 self._fail(where, key, want, got)
             return

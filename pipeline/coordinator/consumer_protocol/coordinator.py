@@ -158,11 +158,15 @@ class ConsumerCoordinator:
         self.last_records.extend(records)
         self.fenced.append(t.member_id)
 
-    def _move_clock(self, now_ms: int | None) -> None:
-        """Fire the timers due before a request; `fenced` keeps what they removed, `last_records` will
-        hold the request's own records."""
-        if now_ms is not None:
+    def move_clock(self, now_ms: int | None) -> None:
+        """Before an input at `now_ms`: when the clock moves forward, fire the timers due by then (`fenced`
+        keeps what they removed); at an unchanged time nothing fires, as in Kafka's tests where timers run
+        only when time passes (MockCoordinatorTimer.poll after MockTime.sleep). `last_records` is then
+        cleared for the input's own records."""
+        if now_ms is not None and now_ms > self.now_ms:
             self.advance_time(now_ms)
+        else:
+            self.fenced = []
         self.last_records = []
 
     # ------------------------------------------------------------------------ helpers
@@ -200,7 +204,7 @@ class ConsumerCoordinator:
                   server_assignor: str | None = None, topic_partitions: Owned = None,
                   now_ms: int | None = None) -> HeartbeatResponse:
         """GroupMetadataManager.consumerGroupHeartbeat(context, request): validation, then leave or heartbeat."""
-        self._move_clock(now_ms)
+        self.move_clock(now_ms)
         try:
             self._validate(group_id, member_id, member_epoch, instance_id, rack_id, rebalance_timeout_ms,
                            subscribed_topic_names, subscribed_topic_regex, server_assignor, topic_partitions)
@@ -532,7 +536,7 @@ class ConsumerCoordinator:
     def update_metadata(self, topics: Mapping[str, tuple[str, int]], deleted: Iterable[str] = (),
                         now_ms: int | None = None) -> None:
         """onNewMetadataImage: groups subscribed to a created, changed or deleted topic refresh their metadata."""
-        self._move_clock(now_ms)
+        self.move_clock(now_ms)
         changed = set(topics) | set(deleted)
         for name in deleted:
             self.topics.pop(name, None)
@@ -544,7 +548,7 @@ class ConsumerCoordinator:
 
     def set_group_config(self, group_id: str, configs: Mapping[str, int], now_ms: int | None = None) -> None:
         """GroupConfigManager: dynamic `consumer.session.timeout.ms` / `consumer.heartbeat.interval.ms`."""
-        self._move_clock(now_ms)
+        self.move_clock(now_ms)
         # GroupConfigManager.updateGroupConfig: the new properties over the broker defaults (not a merge)
         self.group_configs[group_id] = {k: int(v) for k, v in configs.items()}
 
@@ -573,7 +577,7 @@ class ConsumerCoordinator:
     def commit(self, group_id: str, member_id: str, member_epoch: int, offsets: Mapping[str, int], *,
                instance_id: str | None = None, api_version: int = 9, now_ms: int | None = None) -> CommitResponse:
         """OffsetMetadataManager.commitOffset -> validateOffsetCommit, then Group.validateOffsetCommit."""
-        self._move_clock(now_ms)
+        self.move_clock(now_ms)
         try:
             g = self.groups.get(group_id)
             if g is None:
