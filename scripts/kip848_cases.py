@@ -786,6 +786,26 @@ def _flows():
                      "timeout, -1 when never set) and MockCoordinatorTimer (deadline = now + delay, fires on poll "
                      "when now >= deadline). The subscription change (foo only) bumps the epoch to 11; the fencing "
                      "to 12.")
+    scenario("assignor-failure-then-refresh-again", "metadata_change", "testSubscriptionMetadataRefreshedAgainAfterWriteFailure",
+             "A heartbeat that refreshes stale subscription metadata (foo 3 -> 6) fails in the assignor: nothing is "
+             "written, but the refresh deadline now carries epoch 11 while the group is still at 10, so the next "
+             "heartbeat refreshes again and succeeds with the same records the test asserts.",
+             config({"foo": {"id": "foo-id", "partitions": 6}}, refresh=300000), [
+                 seed([member("m1", 10, 10, ["foo", "bar"], {"foo-id": [0, 1, 2]}, rto=5000)],
+                      {"m1": {"foo-id": [0, 1, 2]}}, meta={"foo": 3}),
+                 prepare(None, fail=True),
+                 hb(0, "m1", 10, {"error": "UNKNOWN_SERVER_ERROR", "group_epoch_after": 10,
+                                  "subscription_metadata_after": {"foo": 3},
+                                  "metadata_refresh_deadline_after": {"deadline_ms": 300000, "epoch": 11}}),
+                 prepare({"m1": {"foo-id": [0, 1, 2, 3, 4, 5]}}),
+                 hb(0, "m1", 10, {"error": "NONE", "member_id": "m1", "member_epoch": 11, "heartbeat_interval_ms": 5000,
+                                  "assignment": {"foo-id": [0, 1, 2, 3, 4, 5]},
+                                  "metadata_refresh_deadline_after": {"deadline_ms": 300000, "epoch": 11},
+                                  "records": [pm({"foo": 6}), epoch_rec(11), ta("m1", {"foo-id": [0, 1, 2, 3, 4, 5]}),
+                                              ta_epoch(11), ca("m1", "STABLE", 11, 10, {"foo-id": [0, 1, 2, 3, 4, 5]})]}),
+             ], note="The test loses the first heartbeat's records by a rollback; here the assignor fails instead "
+                     "(updateTargetAssignment -> UNKNOWN_SERVER_ERROR), which leaves the same in-memory deadline "
+                     "(ModernGroup.hasMetadataExpired: group epoch < deadline epoch).")
     scenario("rejoin-epoch-zero-known-dynamic-member", "fencing", "testConsumerGroupMemberEpochValidation",
              "A known dynamic member sending epoch 0 again (same member id) is FENCED_MEMBER_EPOCH at this commit: "
              "0 is neither its epoch nor its previous epoch.", config(FOO_BAR), [
