@@ -73,9 +73,6 @@ class Member:
         # ConsumerGroupMember.Builder.updateMemberEpoch: previous := the epoch before the update
         return replace(self, member_epoch=epoch, previous_member_epoch=self.member_epoch, **changes)
 
-    def metadata_equal(self, other: Member) -> bool:
-        return self == other
-
     def snapshot(self) -> dict[str, Any]:
         return {
             "member_id": self.member_id, "state": self.state, "member_epoch": self.member_epoch,
