@@ -29,6 +29,8 @@ JOINED_FRESH = "joined the group (consumer protocol, from UNSUBSCRIBED)"
 _MAIN_THREAD = frozenset({"partitions_revoked", "partitions_lost", "partitions_assigned", "join_started",
                           "offset_committed", "offset_commit_failed", "offset_fetched", "sync_succeeded",
                           "join_succeeded", "generation_reset"})
+# commits the broker stored (no member named): see Collector._credit_holder
+_COMMIT_RECORDS = frozenset({"offset_record", "broker_offset_committed"})
 _MEMBER_COUNT = re.compile(r"with (\d+) members")
 FENCING_ERRORS = ("FENCED_INSTANCE_ID", "FencedInstanceId")
 STALE_ERRORS = ("ILLEGAL_GENERATION", "UNKNOWN_MEMBER_ID", "REBALANCE_IN_PROGRESS", "CommitFailed",
@@ -152,6 +154,8 @@ class Collector:
         self.st = GroupState(group_id)
         self.session_timeout_ms = session_timeout_ms
         self._stable_seen: set[tuple[int, str]] = set()
+        # partition -> the streams whose process holds it now (a commit record names no member)
+        self._holders: dict[str, list[Stream]] = {}
         # heartbeat silences shorter than this are ordinary jitter, not worth keeping
         self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
         self._dispatch = {
@@ -513,6 +517,7 @@ class Collector:
         for tp in ev.partitions or ():
             if tp not in s.owned:
                 s.owned[tp] = (ts, ev.evidence, s.gen, s.member_id)
+                self._holders.setdefault(tp, []).append(s)
         if s.gen is not None and s.member_id is not None:
             m = self.membership(s.gen, s.member_id, ev, s)
             if m.synced_ms is None:
@@ -527,6 +532,9 @@ class Collector:
             got = s.owned.pop(tp, None)
             if got is None:
                 continue
+            holders = self._holders.get(tp)
+            if holders and s in holders:
+                holders.remove(s)
             start, sev, g, mid = got
             self.st.intervals.append(Interval(tp, mid, s.client_id, g, start, sev, ev.ts_ms, reason, ev.evidence,
                                               s.source))
@@ -632,6 +640,8 @@ class Collector:
         ts = ev.ts_ms
         if ts is None or ts < 0:
             return   # an untimed snapshot (a describe row) cannot be ordered against commits
+        if ev.side != "client" and ev.kind in _COMMIT_RECORDS:
+            self._credit_holder(ev)
         topic, part = ev.topic, ev.partition
         if topic is not None and part is not None and not ev.extra.get("offsets"):
             self.st.offsets.append((ev.kind, ts, topic, part, ev.offset, mid, ev.reason or ev.error, ev))
@@ -653,6 +663,32 @@ class Collector:
             return
         # the Event itself rides along: its evidence string is built only for a finding
         self.st.offsets.append((kind, ts, topic, part, ev.offset, mid, why, ev))
+
+    def _credit_holder(self, ev: Event) -> None:
+        """A commit stored by the broker (a __consumer_offsets record, a broker commit line) names no
+        member (OffsetCommitValue has no member field, all versions), but the coordinator accepts a
+        group commit only from a current member (GroupCoordinator.handleCommitOffsets: generation
+        check), and a consumer commits only partitions it holds. So a commit of a partition that
+        exactly one live process holds is that process's sign of life: it was still processing."""
+        tps = [f"{ev.topic}-{ev.partition}"] if ev.topic is not None and ev.partition is not None else []
+        many = ev.extra.get("offsets") if ev.extra else None
+        if isinstance(many, dict):
+            tps.extend(str(tp) for tp in many)
+        credited: set[int] = set()
+        for tp in tps:
+            holders = self._holders.get(tp)
+            if not holders or len(holders) != 1:
+                continue
+            s = holders[0]
+            if id(s) in credited or s.left or (s.last_ms is not None and ev.ts_ms is not None and ev.ts_ms < s.last_ms):
+                continue
+            credited.add(id(s))
+            s.last_ms = ev.ts_ms
+            lf = self.st.lives.get(s.member_id) if s.member_id else None
+            if lf is not None and (lf.removed_ms is None or ev.ts_ms <= lf.removed_ms):
+                lf.last_ms, lf.last_event = ev.ts_ms, ev
+                lf.events.append(ev)
+                lf.commit_credits += 1
 
     def _offset_commit_failed(self, ev: Event) -> None:
         s = self.stream(ev) if ev.side == "client" else None

@@ -135,28 +135,70 @@ class FindingRules:
                     continue
                 seen.add(m or "")
                 silence = c.facts.get("silence_ms")
-                self.add("session_expiry", "high", c.facts.get("last_seen_ms") or c.at_ms, c.at_ms or v.started_ms,
+                # the finding's time is the expiry itself: the broker's line when there is one
+                at = c.at_ms if c.at_ms is not None else v.started_ms
+                timed = c.facts.get("expiry_time", "estimated")
+                fate, fate_text, fate_ev = self._fate(m, at)
+                when = {"broker_removal_line": "", "broker_rebalance_line": "",
+                        "estimated": " The time of the removal is estimated (no broker line shows it): the "
+                                     "member's last sign of life + session.timeout.ms."}.get(timed, "")
+                self.add("session_expiry", "high", at, at,
                          members=[m] if m else [], generation=v.gen.generation - 1,
                          partitions=self._assigned(v.gen.generation - 1, m),
                          title=f"{cap(_who(m, self.st))} expelled after {_fmt_ms(silence)} without heartbeat"
                          if silence is not None else f"{cap(_who(m, self.st))} expelled (session timeout)",
-                         explanation=(c.detail + " The coordinator removes a member that sends no heartbeat "
-                                      "within session.timeout.ms; usual causes are long GC pauses, a blocked or "
-                                      "crashed process, or network trouble between the member and the coordinator. "
-                                      "Its partitions were reassigned in generation " + str(v.gen.generation) + "."),
+                         explanation=(c.detail + when + " " + fate_text + " Its partitions were reassigned in "
+                                      "generation " + str(v.gen.generation) + "."),
                          details={"silence_ms": silence, "session_timeout_ms": cfg.session_timeout_ms,
-                                  "inferred": c.inferred, "next_generation": v.gen.generation},
-                         evidence=c.evidence)
+                                  "inferred": c.inferred, "next_generation": v.gen.generation,
+                                  "expiry_time": timed, "last_seen_ms": c.facts.get("last_seen_ms"),
+                                  "member_fate": fate},
+                         evidence=[*c.evidence, *fate_ev])
         for ob in self.st.observed("removed"):
             if ob.facts.get("why") == "session_expiry" and ob.member_id not in seen:
                 seen.add(ob.member_id or "")
+                fate, fate_text, fate_ev = self._fate(ob.member_id, ob.ts_ms)
                 self.add("session_expiry", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id],
                          generation=ob.generation, title=f"{cap(_who(ob.member_id, self.st))} expelled (session timeout)",
                          explanation=(f"The coordinator removed {_who(ob.member_id, self.st)} because it sent no "
                                       f"heartbeat within session.timeout.ms ({cfg.session_timeout_ms} ms). This "
                                       "happened while the group was already rebalancing, so it did not start a "
-                                      "rebalance of its own."),
-                         details={"session_timeout_ms": cfg.session_timeout_ms}, evidence=ob.evidence)
+                                      "rebalance of its own. " + fate_text),
+                         details={"session_timeout_ms": cfg.session_timeout_ms, "expiry_time": "broker_removal_line",
+                                  "member_fate": fate},
+                         evidence=[*ob.evidence, *fate_ev])
+
+    def _fate(self, member: str | None, at: int | None) -> tuple[str, str, list[str]]:
+        """Paused or stopped? A member whose own process logs again after the expiry was paused (GC,
+        a blocked heartbeat thread, the network); one whose process never logs again stopped (crash,
+        kill, host loss), and a new process on its host means it was restarted. Pause advice (GC logs)
+        fits only the first. Returns (paused | restarted | stopped | unknown, sentence, evidence)."""
+        lf = self.st.lives.get(member or "")
+        tol = self.cfg.skew_tolerance_ms
+        if lf is None or not lf.events or at is None:
+            return ("unknown", "Its own log is not in the input, so whether its process paused or stopped is "
+                    "unknown; usual causes are a long GC pause, a crash, or network trouble between the member "
+                    "and the coordinator.", [])
+        i = bisect.bisect_right(lf.events, at + tol, key=lambda e: e.ts_ms)
+        if i < len(lf.events):
+            back = lf.events[i]
+            return ("paused", f"The same process logged again {_fmt_ms(back.ts_ms - at)} after the removal, so it "
+                    "was paused, not stopped: look for a long GC pause (GC log), a blocked or starved heartbeat "
+                    "thread, or network trouble between the member and the coordinator at that time.",
+                    [back.evidence])
+        last = lf.events[i - 1] if i else None
+        nxt = [o for o in self.st.lives.values() if o is not lf and o.source == lf.source and o.first_ms is not None
+               and o.first_ms > at - tol and o.events]
+        if nxt:
+            first = min(nxt, key=lambda o: o.first_ms)
+            return ("restarted", "Its process never logged again (its last line came before the removal) and a new "
+                    f"process started on the same host {_fmt_ms(first.first_ms - at)} after the removal: the member "
+                    "crashed or was killed and restarted; a pause (GC) does not explain it. Look at why the process "
+                    "exited (its last lines, out-of-memory kills, the orchestrator's events).",
+                    [e for e in (last.evidence if last else None, first.events[0].evidence) if e])
+        return ("stopped", "Its process never logged again after the removal: it stopped (crash, kill, host loss) "
+                "or its log ends there; a pause (GC) does not explain a member that never comes back. Look at "
+                "why the process ended.", [last.evidence] if last else [])
 
     def _assigned(self, g: int | None, member: str | None) -> list[str]:
         gen = self.st.gens.get(g) if g is not None else None

@@ -132,6 +132,28 @@ def _ts(ev) -> int:
     return ev.ts_ms
 
 
+def fmt_range(lo_ms: int, hi_ms: int) -> str:
+    """'between 10.0 s and 1.4 min', or 'about 10.0 s' when both ends print the same."""
+    a, b = _fmt_ms(min(lo_ms, hi_ms)), _fmt_ms(max(lo_ms, hi_ms))
+    return f"about {a}" if a == b else f"between {a} and {b}"
+
+
+def _expiry_time_source(st: GroupState, member: str | None, gen: Gen, at_ms: int | None,
+                        cfg: EffectiveSettings) -> str:
+    """Which line gives an expiry its time: the broker's removal line (GroupCoordinator
+    onExpireHeartbeat, "has failed, removing it" / "removing member X on heartbeat expiration"), the
+    broker's "Preparing to rebalance" line it triggered, or nothing (estimated)."""
+    lf = st.lives.get(member or "")
+    if at_ms is None:
+        return "unknown"
+    if lf is not None and lf.removed_ms is not None and abs(lf.removed_ms - at_ms) <= cfg.skew_tolerance_ms \
+            and lf.removed_ev:
+        return "broker_removal_line"
+    if gen.prepare_ms is not None and gen.prepare_ms == at_ms:
+        return "broker_rebalance_line"
+    return "estimated"
+
+
 def _broker_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSettings) -> Cause | None:
     reason = gen.prepare_reason
     if reason is None:
@@ -169,17 +191,22 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
     ev = [e for e in evidence if e]
     if cause == "session_expiry":
         facts.update(_expiry_facts(st, member, at_ms, cfg))
+        facts["expiry_time"] = _expiry_time_source(st, member, gen, at_ms, cfg)
         last_ev = facts.pop("_last_ev", None)
         if facts.get("silence_ms") is not None:
             detail = (f"The coordinator expired {who}: it was silent for {_fmt_ms(facts['silence_ms'])} "
                       f"(session.timeout.ms = {cfg.session_timeout_ms}) before it was removed.")
             ev.append(last_ev)
         elif facts.get("last_line_ms") is not None:
+            since_line = at_ms - facts["last_line_ms"]
             detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "
-                      f"without a heartbeat. Its log does not show heartbeats (they are logged at DEBUG); its "
-                      f"last line before the expiry came {_fmt_ms(facts['silence_max_ms'])} earlier, so it went "
-                      f"silent between {_fmt_ms(cfg.session_timeout_ms)} and {_fmt_ms(facts['silence_max_ms'])} "
-                      "before it was removed.")
+                      "without a heartbeat. Its log does not show heartbeats (they are logged at DEBUG); its "
+                      f"last line before the expiry came {_fmt_ms(since_line)} earlier, so its heartbeats stopped "
+                      + (f"{fmt_range(cfg.session_timeout_ms, since_line)} before it was removed."
+                         if since_line >= cfg.session_timeout_ms - cfg.skew_tolerance_ms else
+                         f"{_fmt_ms(cfg.session_timeout_ms)} before it was removed (the coordinator removes a member "
+                         "exactly session.timeout.ms after its last heartbeat), while it still logged: its "
+                         "heartbeats stopped before its other activity did."))
             ev.append(last_ev)
         else:
             detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "
@@ -238,10 +265,22 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                 # GroupCoordinator.onExpireHeartbeat (0.9+; Java GroupMetadataManager 3.7+): the member
                 # is removed session.timeout.ms after its last heartbeat
                 last = lf.last_hb_ms if lf.last_hb_ms is not None else lf.last_ms
-                at = last + cfg.session_timeout_ms
-                c = _describe("session_expiry", mid, gen, prev, st, cfg, [], at, True)
-                c.detail += (" Inferred: no broker log shows the removal; the member's last sign of life is "
-                             "followed by silence and it is absent from the next generation.")
+                if gen.prepare_ms is not None and last <= gen.prepare_ms + cfg.skew_tolerance_ms:
+                    # brokers that print no removal line (0.9-1.x, and any broker with the reason cut)
+                    # still print "Preparing to rebalance": in Stable an expiry starts the rebalance at
+                    # once (GroupCoordinator.onExpireHeartbeat -> maybePrepareRebalance), so that
+                    # broker line is the expiry's time
+                    at, timed = gen.prepare_ms, "broker_rebalance_line"
+                else:
+                    at, timed = last + cfg.session_timeout_ms, "estimated"
+                c = _describe("session_expiry", mid, gen, prev, st, cfg, [gen.prepare_ev] if timed != "estimated" else [],
+                              at, True)
+                c.facts["expiry_time"] = timed
+                c.detail += (" Inferred: no broker line names the removal; the member's last sign of life is "
+                             "followed by silence and it is absent from the next generation; "
+                             + ("the time is that of the broker's 'Preparing to rebalance' line, which an expiry "
+                                "starts at once." if timed != "estimated" else
+                                "the time is estimated as its last sign of life + session.timeout.ms."))
                 add(at, c)
             else:
                 c = Cause("unknown", f"{_who(mid, st)} of generation {prev.generation} is absent from generation "

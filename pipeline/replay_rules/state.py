@@ -101,6 +101,7 @@ class MemberLife:
     hb_gaps: list[tuple[int, int, str | None, str]] = field(default_factory=list)
     events: list[Any] = field(default_factory=list)     # every sign of life (Events), in time order
     hb_events: list[Any] = field(default_factory=list)  # the heartbeats among them
+    commit_credits: int = 0              # signs of life that are commit records of partitions it alone held
 
     @property
     def last_ev(self) -> str | None:
