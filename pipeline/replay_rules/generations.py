@@ -12,6 +12,7 @@ import bisect
 import json
 from dataclasses import dataclass, field
 
+from pipeline.replay_rules import broker_members
 from pipeline.replay_rules.collect import GroupState
 from pipeline.replay_rules.reasons import (
     CAUSES,
@@ -246,7 +247,10 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
             cands.append((ts, _RANK[cause.cause], cause))
 
     prev_members = prev.members if prev is not None else {}
-    if prev is not None and gen.members:   # a generation seen only by the broker has no member list
+    # a generation seen only by the broker may have no member list; one the group reached by emptying
+    # (broker "is now empty", an empty group record) has none because everybody left
+    emptied = not gen.members and (gen.empty_ms is not None or gen.broker_member_count == 0)
+    if prev is not None and (gen.members or emptied):
         for mid, mem in prev_members.items():
             if mid in gen.members or mem.leave_reason == "static_replaced":
                 continue
@@ -376,7 +380,47 @@ def _failover_override(c: Cause, gen: Gen, started: int | None, st: GroupState, 
                                         "coordinator_to": mv.facts.get("to") or mv.facts.get("coordinator")})
 
 
+def _offered(st: GroupState, m: Membership) -> tuple[str | None, ...] | None:
+    """The assignors a member's process offers (its ConsumerConfig), if its log prints them."""
+    if m.stream is None:
+        return None
+    by_client = st.assignors.get(m.stream[0])
+    if not by_client:
+        return None
+    if m.stream[1] in by_client:
+        return by_client[m.stream[1]]
+    distinct = set(by_client.values())
+    return distinct.pop() if len(distinct) == 1 else None   # one process per file, its lines name no client
+
+
+def voted_protocol(st: GroupState, gen: Gen) -> str | None:
+    """The protocol the coordinator must have selected when every member's offer is known
+    (GroupMetadata.selectProtocol, 0.9+): the candidates are the protocols all members support; each
+    member votes for its most preferred candidate; the most votes win. A tie is left unknown."""
+    offers = []
+    for m in gen.members.values():
+        if m.replaced is not None:
+            continue
+        o = _offered(st, m)
+        if not o or None in o:
+            return None
+        offers.append(o)
+    if not offers:
+        return None
+    candidates = set(offers[0]).intersection(*offers[1:])
+    if not candidates:
+        return None
+    votes: dict[str, int] = {}
+    for o in offers:
+        pick = next(p for p in o if p in candidates)
+        votes[pick] = votes.get(pick, 0) + 1
+    best = max(votes.values())
+    winners = [p for p, n in votes.items() if n == best]
+    return winners[0] if len(winners) == 1 else None
+
+
 def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
+    member_notes = broker_members.fill(st, cfg)
     nums = sorted(st.gens)
     views: list[GenView] = []
     for i, g in enumerate(nums):
@@ -400,6 +444,14 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
                 starts = [gen.empty_ms]
             started, inferred = (min(starts) if starts else None), True
         cause = _failover_override(cause, gen, started, st, cfg)
+        if g in member_notes:
+            cause.detail += " " + member_notes[g]
+        if gen.protocol is None and gen.members and gen.protocol_type != "consumer (KIP-848)":
+            voted = voted_protocol(st, gen)
+            if voted is not None:
+                gen.protocol = voted
+                cause.detail += (f" Protocol {voted!r} inferred: no line of this generation names it, but every "
+                                 "member's ConsumerConfig offers assignors whose vote can only select it.")
         leader = gen.leader
         if leader is None and len(gen.members) == 1:
             gen.leader = leader = next(iter(gen.members))   # a lone member is its own leader
@@ -442,8 +494,12 @@ def _finish_memberships(views: list[GenView], st: GroupState, cfg: EffectiveSett
                 if nxt is None or mid not in nxt.gen.members:
                     mem.left_ms, mem.leave_reason, mem.leave_ev = lf.removed_ms, lf.removed_reason, lf.removed_ev
                     continue
+            # the next generation lists nobody: either a broker-only generation without a member list
+            # (nothing known) or the group emptied (everybody left it)
+            nxt_emptied = nxt is not None and not nxt.gen.members and (
+                nxt.gen.empty_ms is not None or nxt.gen.broker_member_count == 0)
             if nxt is None or nxt.gen.generation != v.gen.generation + 1 or mid in nxt.gen.members \
-                    or not nxt.gen.members:
+                    or (not nxt.gen.members and not nxt_emptied):
                 continue
             if nxt.cause.trigger_member == mid and nxt.cause.cause in ("session_expiry", "poll_timeout",
                                                                        "member_left", "coordinator_failover"):
@@ -466,7 +522,7 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
         rows.append({
             "group_id": group_id, "generation": g.generation, "protocol_type": g.protocol_type or "consumer",
             "protocol": g.protocol, "leader": g.leader, "members": members,
-            "member_count": len(members) if members or g.broker_member_count is None else g.broker_member_count,
+            "member_count": g.broker_member_count if g.broker_member_count is not None else len(members),
             "assignment_json": json.dumps(assignment, sort_keys=True),
             "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
             "rebalance_ms": (stab - started) if started is not None and stab is not None else None,

@@ -29,6 +29,7 @@ class Membership:
     join_reason: str | None = None
     stream: tuple[str, str | None] | None = None
     replaced: str | None = None          # the member id this static member took over mid-generation
+    inferred: str | None = None          # broker-only member: stated | carried | extended (broker_members.py)
     evidence: list[str] = field(default_factory=list)
 
 
