@@ -152,6 +152,7 @@ class FindingRules:
                          details={"silence_ms": silence, "session_timeout_ms": cfg.session_timeout_ms,
                                   "inferred": c.inferred, "next_generation": v.gen.generation,
                                   "expiry_time": timed, "last_seen_ms": c.facts.get("last_seen_ms"),
+                                  "session_timeout_assumed": cfg.is_default("session_timeout_ms"),
                                   "member_fate": fate},
                          evidence=[*c.evidence, *fate_ev])
         for ob in self.st.observed("removed"):
@@ -161,10 +162,11 @@ class FindingRules:
                 self.add("session_expiry", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id],
                          generation=ob.generation, title=f"{cap(_who(ob.member_id, self.st))} expelled (session timeout)",
                          explanation=(f"The coordinator removed {_who(ob.member_id, self.st)} because it sent no "
-                                      f"heartbeat within session.timeout.ms ({cfg.session_timeout_ms} ms). This "
+                                      f"heartbeat within {cfg.says('session_timeout_ms')}. This "
                                       "happened while the group was already rebalancing, so it did not start a "
                                       "rebalance of its own. " + fate_text),
                          details={"session_timeout_ms": cfg.session_timeout_ms, "expiry_time": "broker_removal_line",
+                                  "session_timeout_assumed": cfg.is_default("session_timeout_ms"),
                                   "member_fate": fate},
                          evidence=[*ob.evidence, *fate_ev])
 
@@ -218,7 +220,7 @@ class FindingRules:
                      partitions=self._assigned(ob.generation, ob.member_id),
                      title=f"{cap(_who(ob.member_id, self.st))} exceeded max.poll.interval.ms",
                      explanation=(f"{cap(_who(ob.member_id, self.st))} spent more than max.poll.interval.ms "
-                                  f"({cfg.max_poll_interval_ms} ms) between two poll() calls, so its heartbeat thread "
+                                  f"({cfg.says('max_poll_interval_ms')}) between two poll() calls, so its heartbeat thread "
                                   "left the group and its partitions were given to others. Records it was still "
                                   "processing will be processed again by the new owner. Process batches faster, "
                                   "lower max.poll.records, or raise max.poll.interval.ms."),
@@ -253,7 +255,11 @@ class FindingRules:
                                 else f"rebalance to generation {v.gen.generation} never completed"),
                          explanation=(f"The rebalance that began at generation {v.gen.generation - 1} "
                                       + (f"took {_fmt_ms(took)}" if took is not None else "did not complete in the logs")
-                                      + f", beyond its rebalance timeout of {limit} ms (the JoinGroup's "
+                                      + f", beyond its rebalance timeout of {limit} ms"
+                                      + (" (assumed: not printed in the logs)" if self.cfg.is_default("rebalance_timeout_ms")
+                                         or self.cfg.origin.get("rebalance_timeout_ms") == "= max.poll.interval.ms"
+                                         and self.cfg.is_default("max_poll_interval_ms") else "")
+                                      + " (the JoinGroup's "
                                       "rebalanceTimeoutMs, i.e. max.poll.interval.ms). The coordinator waits that long "
                                       "for every member to rejoin; members still inside a long poll loop or a slow "
                                       "onPartitionsRevoked callback hold the whole group."

@@ -196,11 +196,11 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
         last_ev = facts.pop("_last_ev", None)
         if facts.get("silence_ms") is not None:
             detail = (f"The coordinator expired {who}: it was silent for {_fmt_ms(facts['silence_ms'])} "
-                      f"(session.timeout.ms = {cfg.session_timeout_ms}) before it was removed.")
+                      f"({cfg.says('session_timeout_ms')}) before it was removed.")
             ev.append(last_ev)
         elif facts.get("last_line_ms") is not None:
             since_line = at_ms - facts["last_line_ms"]
-            detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "
+            detail = (f"The coordinator expired {who} after {cfg.says('session_timeout_ms')} "
                       "without a heartbeat. Its log does not show heartbeats (they are logged at DEBUG); its "
                       f"last line before the expiry came {_fmt_ms(since_line)} earlier, so its heartbeats stopped "
                       + (f"{fmt_range(cfg.session_timeout_ms, since_line)} before it was removed."
@@ -210,7 +210,7 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
                          "heartbeats stopped before its other activity did."))
             ev.append(last_ev)
         else:
-            detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "
+            detail = (f"The coordinator expired {who} after {cfg.says('session_timeout_ms')} "
                       f"without a heartbeat; its own log does not show when it went silent (missing evidence: "
                       f"that member's client log).")
     elif cause in ("member_left", "poll_timeout") and prev is not None and member in prev.members:
@@ -218,8 +218,8 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
         if mem.leave_ev:
             ev.append(mem.leave_ev)
         if cause == "poll_timeout":
-            detail = (f"{who[0].upper() + who[1:]} did not call poll() within max.poll.interval.ms = "
-                      f"{cfg.max_poll_interval_ms} ms, so its heartbeat thread left the group.")
+            detail = (f"{who[0].upper() + who[1:]} did not call poll() within "
+                      f"{cfg.says('max_poll_interval_ms')}, so its heartbeat thread left the group.")
         elif mem.leave_reason:
             detail = f"{who[0].upper() + who[1:]} left the group ({mem.leave_reason})."
     elif cause == "member_joined" and member and member in gen.members:
