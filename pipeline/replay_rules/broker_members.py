@@ -50,6 +50,7 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
     stated: dict[int, dict[str, list[str]]] = {g: {} for g in nums}
     removed_after: dict[int, set[str]] = {g: set() for g in nums}
     joined_in: dict[str, int] = {}
+    replaced: dict[tuple[int, str], str] = {}     # (generation, new member) -> the static member it replaced
 
     def state(g: int | None, member: str | None, evidence: list[str]) -> None:
         if g is not None and g in stated and member:
@@ -85,6 +86,17 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
                 removed_after[ob.generation - 1].add(ob.member_id)
         elif role == "leader":
             state(ob.generation, ob.member_id, ob.evidence)
+    for ob in st.observed("static_replaced"):
+        # a static member's new process took over its instance id without a rebalance: the old id
+        # left the group in the generation current then; the new one (if named) carries on
+        g = gen_current(ob.ts_ms)
+        if g is not None and ob.member_id:
+            removed_after[g].add(ob.member_id)
+            state(g, ob.member_id, ob.evidence)
+        new = ob.facts.get("new_member")
+        if g is not None and new:
+            replaced[(g, new)] = ob.member_id
+            state(g, new, ob.evidence)
     for ob in st.observed("removed"):
         g = gen_current(ob.ts_ms)
         state(g, ob.member_id, ob.evidence)
@@ -138,6 +150,8 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
             if gen.leader == m and gen.stable_ms is not None:
                 mem.synced_ms = gen.stable_ms
             mem.inferred = how
+            if (g, m) in replaced:
+                mem.replaced = replaced[(g, m)]     # joined mid-generation: a membership, not a founder
         named = sorted(m for m, how in cur.items() if how == "stated")
         carried = sorted(m for m, how in cur.items() if how == "carried")
         extended = sorted(m for m, how in cur.items() if how == "extended")

@@ -591,6 +591,11 @@ class Collector:
             m = self.membership(s.gen, mid, ev, s)
             if m.left_ms is None:
                 m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, why, ev.evidence
+            elif m.leave_reason == "left" and why != "left":
+                # the broker's "has left" line (2.x prints no client reason) came first: the client's
+                # own line says why (shutdown, poll timeout ...)
+                m.leave_reason = why
+                m.leave_ev = m.leave_ev or ev.evidence
         self.st.obs.append(Observation("leave", ev.ts_ms, [ev.evidence], mid, s.gen, {"why": why, "reason": ev.reason}))
         # the member gave up its partitions with its membership (the broker reassigns them now);
         # a callback logged later by the same process cannot extend that
@@ -849,6 +854,17 @@ class Collector:
 
     def _broker_member_joined(self, ev: Event) -> None:
         m = STATIC_REPLACE.search(ev.raw or "")
+        old_id = ev.extra.get("old_member_id") if ev.extra else None
+        if m is None and old_id and ev.instance_id:
+            # GroupCoordinator 2.7+ / GroupMetadataManager: "Static member with groupInstanceId=I and
+            # unknown member id joins group G in Stable state. Replacing previously mapped member OLD
+            # with this groupInstanceId." (the new id is named later, e.g. as the leader)
+            self.st.instance_of[str(old_id)] = ev.instance_id
+            self.st.obs.append(Observation("static_replaced", ev.ts_ms, [ev.evidence], str(old_id), self.st.broker_gen,
+                                           {"instance_id": ev.instance_id, "new_member": None, "old_member": old_id}))
+            lf = self.life(str(old_id))
+            lf.removed_ms, lf.removed_reason, lf.removed_ev = ev.ts_ms, "fenced", ev.evidence
+            lf.alive_after_removal = []
         if m:
             # GroupCoordinator.updateStaticMemberAndRebalance (2.3+): the old member id is fenced
             instance, new, old = m.group(1), m.group(2), m.group(3)

@@ -105,6 +105,8 @@ class FindingRules:
                     runs.append((i, i))
         for i, k in runs:
             ep = vs[i:k + 1]
+            if self._planned_restarts(ep):
+                continue
             causes: dict[str, int] = {}
             for v in ep:
                 causes[v.cause.cause] = causes.get(v.cause.cause, 0) + 1
@@ -123,6 +125,26 @@ class FindingRules:
                      details={"count": n, "window_ms": cfg.storm_window_ms, "causes": causes,
                               "generations": [v.gen.generation for v in ep]},
                      evidence=[e for v in ep for e in v.cause.evidence[:2]])
+
+    def _planned_restarts(self, ep: list[GenView]) -> bool:
+        """A rolling restart or a scale operation, not a storm: every rebalance is a member closing
+        gracefully (LeaveGroup on close, ConsumerCoordinator.close -> maybeLeaveGroup) or a new member
+        joining, and no host closes more than once (a crash- or restart-loop repeats one host). Hosts
+        must be known from the members' own logs; a broker-only view cannot tell and keeps the storm."""
+        hosts: list[str] = []
+        for v in ep:
+            c = v.cause
+            if c.cause == "member_joined":
+                continue
+            if c.cause != "member_left" or c.trigger_member is None:
+                return False
+            prev = self.st.gens.get(v.gen.generation - 1)
+            mem = prev.members.get(c.trigger_member) if prev is not None else None
+            lf = self.st.lives.get(c.trigger_member)
+            if mem is None or mem.leave_reason != "shutdown" or lf is None or lf.source is None:
+                return False
+            hosts.append(lf.source)
+        return len(hosts) == len(set(hosts))
 
     def expiries(self) -> None:
         cfg = self.cfg

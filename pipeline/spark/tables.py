@@ -71,8 +71,9 @@ def session_limit(version_hint: Column) -> Column:
     major = F.regexp_extract(text, r"^(\d+)\.(\d+)(?:\.(\d+))?", 1)
     minor = F.regexp_extract(text, r"^(\d+)\.(\d+)(?:\.(\d+))?", 2)
     patch = F.regexp_extract(text, r"^(\d+)\.(\d+)(?:\.(\d+))?", 3)
-    v = (F.when(major != "", major.cast("int")).otherwise(F.lit(99)) * 1_000_000
-         + F.coalesce(minor.cast("int"), F.lit(0)) * 1_000 + F.coalesce(patch.cast("int"), F.lit(0)))
+    def num(part: Column, missing: int) -> Column:   # ANSI casts refuse "": test before casting
+        return F.when(part != "", part.cast("int")).otherwise(F.lit(missing))
+    v = num(major, 99) * 1_000_000 + num(minor, 0) * 1_000 + num(patch, 0)
     return (F.when(v < 10_001, F.lit(30_000))           # 0.9.x - 0.10.0.x  (v = major*1e6 + minor*1e3 + patch)
             .when(v < 3_000_000, F.lit(SESSION_TIMEOUT_MS_PRE_3_0))
             .otherwise(F.lit(SESSION_TIMEOUT_MS)).cast("bigint"))
