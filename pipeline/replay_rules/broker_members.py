@@ -70,10 +70,15 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
         i = bisect.bisect_right(formed_ts, ts) - 1
         return formed[i][1] if i >= 0 else None
 
+    # members whose join never completed (a pending member id removed before the generation formed)
+    pending = {ob.member_id: ob.ts_ms for ob in st.observed("pending_removed") if ob.member_id}
     for ob in st.observed("broker_named"):
         role = ob.facts.get("role")
         if role == "joined":
             g = ob.generation if ob.generation is not None else gen_joining(ob.ts_ms)
+            if ob.member_id in pending and g is not None and pending[ob.member_id] is not None \
+                    and _formed(st, g) is not None and pending[ob.member_id] <= _formed(st, g):
+                continue
             state(g, ob.member_id, ob.evidence)
             if g is not None and ob.member_id:
                 joined_in.setdefault(ob.member_id, g)

@@ -839,6 +839,13 @@ class Collector:
         mid = ev.member_id
         if mid is None:
             return
+        if "Pending member" in (ev.raw or ""):
+            # GroupCoordinator 2.2+ (KIP-394): a member id handed out with MEMBER_ID_REQUIRED whose
+            # JoinGroup never came back ("Pending member X ... removed after session timeout
+            # expiration", "... is leaving", "... has left through explicit LeaveGroup"): it never
+            # was in a generation, so it neither left one nor was expelled from one
+            self.st.obs.append(Observation("pending_removed", ev.ts_ms, [ev.evidence], mid, self.st.broker_gen, {}))
+            return
         why = classify_removal(ev.reason, ev.raw)
         lf = self.life(mid)
         if lf.removed_ms is None or (ev.ts_ms is not None and ev.ts_ms > lf.removed_ms + self.session_timeout_ms):

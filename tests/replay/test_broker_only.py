@@ -212,3 +212,20 @@ def test_protocol_from_the_members_offered_assignors():
     u.ev(T0 + 1_095, "join_started")
     u.ev(T0 + 2_095, "join_succeeded", generation=1, member_id="mu")
     assert replay_group(merged(*hosts, u)).generations[0]["protocol"] is None
+
+
+def test_a_pending_member_that_never_rejoined_is_no_member_and_not_expelled():
+    """KIP-394 (2.2+): the broker hands out a member id and waits for the member to rejoin with it;
+    "Pending member X in group G has been removed after session timeout expiration" when it never
+    does. X was in no generation: not listed, not a session expiry."""
+    k = _broker()
+    dynamic(k, T0, "A", "Empty")
+    k.preparing(T0 + 4, 0, "Adding new member A with group instance id None; client reason: not provided")
+    dynamic(k, T0 + 500, "P")
+    k.ev(T0 + 2_900, "broker_member_removed", member_id="P",
+         raw=f"[GroupCoordinator 1]: Pending member P in group {G} has been removed after session timeout expiration.")
+    k.stabilized(T0 + 3_004, 1, 1)
+    k.assignment(T0 + 3_010, 1, "A")
+    r = replay_group(merged(k))
+    assert r.generations[0]["members"] == ["A"]
+    assert not [f for f in r.findings if f["kind"] == "session_expiry"]
