@@ -168,10 +168,18 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
             text += (f"; inferred: {', '.join(extended)} (first named later by a line that is not a join, so "
                      "already a member; the broker's member count leaves room)")
         count = gen.broker_member_count
+        nxt = st.gens.get(g + 1)
+        emptied_after = nxt is not None and not nxt.members and (nxt.empty_ms is not None or nxt.broker_member_count == 0)
+        if count is None and emptied_after and set(cur) <= removed_after[g]:
+            # the group emptied when these members were removed: nobody else was in it
+            count = gen.broker_member_count = len(cur)
         if count is not None:
             text += f"; the broker counts {count} member(s)"
             if count > len(cur):
                 text += f", so {count - len(cur)} member(s) are not named in the logs"
+        else:
+            text += ("; the broker does not print how many members the generation has (before 2.8), so there "
+                     "may be members it never names")
         if dropped.get(g):
             text += "; members named in earlier generations are left out, the broker's count rules them out"
         notes[g] = text + "."

@@ -453,8 +453,10 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
                 cause.detail += (f" Protocol {voted!r} inferred: no line of this generation names it, but every "
                                  "member's ConsumerConfig offers assignors whose vote can only select it.")
         leader = gen.leader
-        if leader is None and len(gen.members) == 1:
-            gen.leader = leader = next(iter(gen.members))   # a lone member is its own leader
+        lone = next(iter(gen.members.values())) if len(gen.members) == 1 else None
+        if leader is None and lone is not None and (lone.inferred is None or gen.broker_member_count == 1):
+            # a lone member is its own leader (only when it is known to be alone)
+            gen.leader = leader = lone.member_id
         # Stable is entered when the leader's SyncGroup arrives (GroupCoordinator.handleSyncGroup)
         syncs = [m.synced_ms for m in gen.members.values() if m.synced_ms is not None]
         if gen.stable_ms is not None:
@@ -522,7 +524,10 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
         rows.append({
             "group_id": group_id, "generation": g.generation, "protocol_type": g.protocol_type or "consumer",
             "protocol": g.protocol, "leader": g.leader, "members": members,
-            "member_count": g.broker_member_count if g.broker_member_count is not None else len(members),
+            # the broker's count when it prints one; members named only by broker lines without a count
+            # may be fewer than the generation had: unknown, not the length of the list
+            "member_count": g.broker_member_count if g.broker_member_count is not None else (
+                None if any(g.members[m].inferred for m in members) else len(members)),
             "assignment_json": json.dumps(assignment, sort_keys=True),
             "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
             "rebalance_ms": (stab - started) if started is not None and stab is not None else None,

@@ -147,6 +147,22 @@ def test_2x_rolling_restart_members_extended_by_the_brokers_counts():
               **{f: getattr(e, f) for f in ("member_id", "generation", "reason") if getattr(e, f) is not None})
     rows2 = {g["generation"]: g for g in replay_group(merged(k2)).generations}
     assert rows2[1]["members"] == ["A"]
+    # ... and neither a member count nor a leader is claimed from that partial list
+    assert (rows2[1]["member_count"], rows2[1]["leader"]) == (None, None)
+    assert "may be members it never names" in rows2[1]["cause_detail"]
+
+
+def test_a_generation_that_empties_when_its_named_members_leave_had_only_them():
+    """3.x wording without "with N members" lines: X expires and the group "is now empty", so X
+    was the only member of generation 1 (and its leader)."""
+    k = _broker()
+    k.failed(T0 + 5_000, "X")
+    k.preparing(T0 + 5_000, 1, "removing member X on heartbeat expiration")
+    empty(k, T0 + 5_000, 2)
+    r = replay_group(merged(k))
+    g1, g2 = r.generations
+    assert (g1["generation"], g1["members"], g1["member_count"], g1["leader"]) == (1, ["X"], 1, "X")
+    assert (g2["cause"], g2["members"], g2["member_count"]) == ("session_expiry", [], 0)
 
 
 def test_2x_lower_case_leader_rejoin_and_2_1_adding_new_member():
