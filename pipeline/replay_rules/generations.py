@@ -200,9 +200,13 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
             ev.append(last_ev)
         elif facts.get("last_line_ms") is not None:
             since_line = at_ms - facts["last_line_ms"]
+            lf = st.lives.get(member or "")
+            last = lf.last_before(at_ms + cfg.skew_tolerance_ms) if lf is not None else None
+            what = ("last sign of life (a __consumer_offsets commit of a partition only it held)"
+                    if last is not None and last.side != "client" else "last line")
             detail = (f"The coordinator expired {who} after {cfg.says('session_timeout_ms')} "
                       "without a heartbeat. Its log does not show heartbeats (they are logged at DEBUG); its "
-                      f"last line before the expiry came {_fmt_ms(since_line)} earlier, so its heartbeats stopped "
+                      f"{what} before the expiry came {_fmt_ms(since_line)} earlier, so its heartbeats stopped "
                       + (f"{fmt_range(cfg.session_timeout_ms, since_line)} before it was removed."
                          if since_line >= cfg.session_timeout_ms - cfg.skew_tolerance_ms else
                          f"{_fmt_ms(cfg.session_timeout_ms)} before it was removed (the coordinator removes a member "

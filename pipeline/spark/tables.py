@@ -114,21 +114,24 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
     client = client.select(
         *_client_key(), "ts_ms", "line_no", "is_hb",
         F.last("member_id", ignorenulls=True).over(upto).alias("ctx_member"),
-        # the member's own printed session.timeout.ms, else its version's default (one per stream)
-        F.coalesce(F.max("printed_session").over(whole), session_limit(F.max("hint").over(whole))).alias("own_limit"),
+        # the member's own printed session.timeout.ms and version (one per stream)
+        F.max("hint").over(whole).alias("own_hint"),
         F.max("printed_session").over(whole).alias("own_printed"),
         F.max(F.col("is_debug_hb").cast("int")).over(whole).alias("logs_heartbeats"),
         F.lag("ts_ms").over(w).alias("prev_ts"), F.lag("line_no").over(w).alias("prev_line"),
         F.last(F.when(F.col("is_hb"), F.col("ts_ms")), ignorenulls=True).over(before).alias("prev_hb_ts"),
         F.last(F.when(F.col("is_hb"), F.col("line_no")), ignorenulls=True).over(before).alias("prev_hb_line"),
     )
-    # the group's printed session.timeout.ms (first ConsumerConfig of any member) for members that print none
-    group_printed = events.where((F.col("kind") == "client_config") & F.col("group_id").isNotNull()).select(
-        "group_id", F.get_json_object("extra_json", "$.settings['session.timeout.ms']").cast("bigint").alias("p")
-    ).groupBy("group_id").agg(F.min("p").alias("group_session"))
+    # for members that print neither: the group's printed session.timeout.ms (any member's
+    # ConsumerConfig), else the default of the member's version, else of the group's clients' version
+    group_printed = events.where((F.col("side") == "client") & F.col("group_id").isNotNull()).select(
+        "group_id", F.when(F.col("kind") == "client_config",
+                           F.get_json_object("extra_json", "$.settings['session.timeout.ms']").cast("bigint")).alias("p"),
+        hint.alias("h"),
+    ).groupBy("group_id").agg(F.min("p").alias("group_session"), F.max("h").alias("group_hint"))
     client = client.join(F.broadcast(group_printed), "group_id", "left").withColumn(
-        "limit", F.when(F.col("own_printed").isNotNull(), F.col("own_printed"))
-        .otherwise(F.coalesce(F.col("group_session"), F.col("own_limit"))))
+        "limit", F.coalesce(F.col("own_printed"), F.col("group_session"),
+                            session_limit(F.coalesce(F.col("own_hint"), F.col("group_hint")))))
 
     def gap(kind: str, prev_ts: str, prev_line: str, limit: Column | None, applies: Column) -> Column:
         span = F.col("ts_ms") - F.col(prev_ts)
@@ -177,7 +180,8 @@ def _expiry_gaps(events: DataFrame, client: DataFrame, group_printed: DataFrame)
         F.max(F.when(before, F.struct("hb_ts", "hb_line", "hb_source"))).alias("hb"),
         F.max(F.when(~before, F.lit(1))).alias("hb_after"))
     last_hb = last_hb.join(F.broadcast(group_printed), "group_id", "left")
-    limit = F.coalesce(F.col("limit"), F.col("group_session"))
+    limit = F.coalesce(F.col("limit"), F.col("group_session"),
+                       F.when(F.col("group_hint").isNotNull(), session_limit(F.col("group_hint"))))
     measured = (F.col("logs_heartbeats") == 1) & F.col("hb.hb_ts").isNotNull()
     # a member whose heartbeat lines resume after the expiry has that silence as an ordinary
     # heartbeat gap already (ending at its next heartbeat line): not counted twice

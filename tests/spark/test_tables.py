@@ -87,9 +87,14 @@ def test_the_expired_members_gap_ends_at_the_brokers_expiry(spark):
            raw="[GroupCoordinator 1]: Member m1 in group g1 has failed, removing it from the group"),
         ev("k.log", 2, "broker_member_removed", 30_000, side="broker", group_id="g1", member_id="m2",
            raw="[GroupCoordinator 1]: Member m2 in group g1 has failed, removing it from the group"),
+        # m5 logs heartbeats but no version: its group's clients are 2.8.1, so 10 s is its limit too
+        ev("f.log", 1, "join_succeeded", 100, generation=1, member_id="m5", group_id="g1", client_id="c5"),
+        ev("f.log", 2, "heartbeat_succeeded", 3_000, group_id="g1", client_id="c5"),
+        ev("f.log", 3, "heartbeat_succeeded", 14_000, group_id="g1", client_id="c5"),
     ]
     got = {r["member_id"]: r for r in heartbeat_gaps(frame(spark, rows)).collect() if r["exceeded"]}
-    assert sorted(got) == ["m1", "m2"]
+    assert sorted(got) == ["m1", "m2", "m5"]
+    assert (got["m5"]["gap_ms"], got["m5"]["limit_ms"]) == (11_000, 10_000)
     m1, m2 = got["m1"], got["m2"]
     assert (m1["kind"], m1["start_ms"], m1["end_ms"], m1["gap_ms"], m1["limit_ms"]) == (
         "heartbeat", T0 + 12_000, T0 + 22_000, 10_000, 10_000)
