@@ -704,6 +704,9 @@ class Collector:
         group commit only from a current member (GroupCoordinator.handleCommitOffsets: generation
         check), and a consumer commits only partitions it holds. So a commit of a partition that
         exactly one live process holds is that process's sign of life: it was still processing."""
+        ts = ev.ts_ms
+        if ts is None:
+            return
         tps = [f"{ev.topic}-{ev.partition}"] if ev.topic is not None and ev.partition is not None else []
         many = ev.extra.get("offsets") if ev.extra else None
         if isinstance(many, dict):
@@ -714,13 +717,13 @@ class Collector:
             if not holders or len(holders) != 1:
                 continue
             s = holders[0]
-            if id(s) in credited or s.left or (s.last_ms is not None and ev.ts_ms is not None and ev.ts_ms < s.last_ms):
+            if id(s) in credited or s.left or (s.last_ms is not None and ts < s.last_ms):
                 continue
             credited.add(id(s))
-            s.last_ms = ev.ts_ms
+            s.last_ms = ts
             lf = self.st.lives.get(s.member_id) if s.member_id else None
-            if lf is not None and (lf.removed_ms is None or ev.ts_ms <= lf.removed_ms):
-                lf.last_ms, lf.last_event = ev.ts_ms, ev
+            if lf is not None and (lf.removed_ms is None or ts <= lf.removed_ms):
+                lf.last_ms, lf.last_event = ts, ev
                 lf.events.append(ev)
                 lf.commit_credits += 1
 

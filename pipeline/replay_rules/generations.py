@@ -199,9 +199,10 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
                       f"({cfg.says('session_timeout_ms')}) before it was removed.")
             ev.append(last_ev)
         elif facts.get("last_line_ms") is not None:
-            since_line = at_ms - facts["last_line_ms"]
+            at = at_ms if at_ms is not None else facts["last_line_ms"]   # set only with a time
+            since_line = at - facts["last_line_ms"]
             lf = st.lives.get(member or "")
-            last = lf.last_before(at_ms + cfg.skew_tolerance_ms) if lf is not None else None
+            last = lf.last_before(at + cfg.skew_tolerance_ms) if lf is not None else None
             what = ("last sign of life (a __consumer_offsets commit of a partition only it held)"
                     if last is not None and last.side != "client" else "last line")
             detail = (f"The coordinator expired {who} after {cfg.says('session_timeout_ms')} "
@@ -414,7 +415,7 @@ def voted_protocol(st: GroupState, gen: Gen) -> str | None:
     candidates = set(offers[0]).intersection(*offers[1:])
     if not candidates:
         return None
-    votes: dict[str, int] = {}
+    votes: dict[str | None, int] = {}
     for o in offers:
         pick = next(p for p in o if p in candidates)
         votes[pick] = votes.get(pick, 0) + 1

@@ -6,7 +6,7 @@ every knowable member of every generation found, also from the broker's log alon
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -19,7 +19,7 @@ HEALTHY = {"healthy_scale_out", "rolling_deploy", "scale_in_roundrobin"}
 TOLERANCE_MS = 2_000     # the replay's clock-skew tolerance; the generator skews hosts by < 1 s
 
 
-@lru_cache(maxsize=None)
+@cache
 def _events(scenario: str):
     folder = SAMPLE_LOGS / scenario
     truth = json.loads((folder / "truth.json").read_text())
@@ -32,7 +32,7 @@ def _events(scenario: str):
     return tuple(e for e in evs if e.group_id == truth["group_id"]), truth
 
 
-@lru_cache(maxsize=None)
+@cache
 def _replayed(scenario: str, sides: tuple[str, ...] | None = None):
     events, truth = _events(scenario)
     if sides is not None:
