@@ -204,6 +204,15 @@ class FindingRules:
                     "unknown; usual causes are a long GC pause, a crash, or network trouble between the member "
                     "and the coordinator.", [])
         i = bisect.bisect_right(lf.events, at + tol, key=lambda e: e.ts_ms)
+        closing = [e for e in lf.events[max(0, i - 1):] if e.kind == "leave_group" or (
+            e.kind == "member_state_changed" and "LEAV" in str((e.extra or {}).get("to_state") or ""))]
+        if closing:
+            # its last line before the removal, or its lines after it, are its own close
+            # (ConsumerCoordinator.close -> maybeLeaveGroup): a slow or failed shutdown, not a pause
+            return ("stopped", "Its process was shutting down (it logged its LeaveGroup on close around the "
+                    "removal): a slow or interrupted shutdown, not a pause (GC). Look at what delayed the close "
+                    "(a long onPartitionsRevoked, a blocked commit, the process being killed mid-close).",
+                    [closing[0].evidence])
         if i < len(lf.events):
             back = lf.events[i]
             return ("paused", f"The same process logged again {_fmt_ms(back.ts_ms - at)} after the removal, so it "

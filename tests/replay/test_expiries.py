@@ -121,3 +121,14 @@ def test_commits_of_its_partition_keep_an_old_member_owning_and_time_the_expiry(
     own = [o for o in r.ownership if o["topic"] == "t" and o["partition"] == 1]
     first = min(own, key=lambda o: o["start_ms"])
     assert first["end_ms"] == T0 + 109_500
+
+
+def test_a_member_shutting_down_when_expired_is_not_paused():
+    """Its lines after the removal are its own close (LeaveGroup on close): a slow shutdown."""
+    def closing(b: Host) -> None:
+        b.ev(T0 + 61_000, "partitions_revoked", partitions=["t-2", "t-3"])
+        b.ev(T0 + 61_010, "leave_group", member_id=B, reason="the consumer is being closed")
+    f = _expiry(replay_group(_two_members(closing), TEN_S))
+    d = json.loads(f["details_json"])
+    assert d["member_fate"] == "stopped" and "look for a long GC pause" not in f["explanation"]
+    assert "shutting down" in f["explanation"] and "hostB/app.log:7" in f["evidence"]
