@@ -222,10 +222,13 @@ def _json_ts(value) -> int | None:
     if isinstance(value, str):
         ts = parse_ts(value)
         if ts is None and value.replace(".", "", 1).isdigit():
-            return epoch_number_ms(float(value))
+            return epoch_number_ms(value)
         return ts
     if isinstance(value, dict) and "epochSecond" in value:  # log4j2 JsonLayout "instant"
-        return int(value["epochSecond"]) * 1000 + int(value.get("nanoOfSecond", 0)) // 1_000_000
+        try:
+            return int(value["epochSecond"]) * 1000 + int(value.get("nanoOfSecond", 0)) // 1_000_000
+        except (TypeError, ValueError, OverflowError):
+            return None
     return None
 
 

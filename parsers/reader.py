@@ -17,12 +17,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from parsers import broker, client, config_block, groups_describe, layouts, offsets_dump
+from parsers import anchors, broker, client, config_block, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
 from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
-from parsers.timestamps import _second_ms, parse_ts
+from parsers.timestamps import _second_ms, find_ts, parse_ts
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
 MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
@@ -273,7 +273,7 @@ class _Record:
     lines."""
 
     __slots__ = ("first_no", "lines", "nos", "texts", "ts_ms", "level", "thread", "logger", "message",
-                 "extra")
+                 "extra", "anchored")
 
     def __init__(self, no: int, text: str, ts_ms: int | None, level: str | None, thread: str | None,
                  logger: str | None, message: str, extra: dict | None) -> None:
@@ -284,6 +284,7 @@ class _Record:
         self.logger = logger
         self.message = message
         self.extra = extra
+        self.anchored = False  # already re-read by parsers/anchors.py (read once, never in a loop)
         self.nos: list[int] | None = None  # continuation line numbers (lazily created)
         self.texts: list[str] | None = None  # continuation texts
         self.lines = text
@@ -298,6 +299,9 @@ class _Record:
 
 
 _BROKER_LOGGER_MEMO: dict[str, bool] = {}
+# what may follow the time on a line that only carries a time for the next line: a JUL
+# SimpleFormatter header's "logger method", Kibana's nothing, a closing quote or pipe
+_TIME_HEADER_REST = re.compile(r"[\s\"'|,*`]*(?:(?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$]+)+)(?:\s+[\w$<>]+)?)?[\s\"'|,*`]*")
 
 
 def _broker_logger(logger: str) -> bool:
@@ -345,6 +349,9 @@ class _LogParser:
         self.jul = fmt.layout == "jul"
         self.fmt = fmt
         self.log4j = self.layout.regex is layouts.LOG4J
+        # a line holding only a time (Kibana's "Nov 26, 2026 @ 01:02:03.456", a JUL header in a file
+        # of another layout): (line_no, ts_ms, logger), applied to the next line when it has no time
+        self.carry: tuple[int, int | None, str | None] | None = None
 
     def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
         """Append the outcomes this line completes (the record before it, or the line itself)."""
@@ -400,11 +407,57 @@ class _LogParser:
                 self.flush(out)
                 out.append(LineOutcome(no, "ignored", None, None))
                 return
-            # a line outside the file's layout: its whole text is the message
-            sp = layouts.Split(None, None, None, None, text)
+            sp = self._anchored_split(no, text)
+            if sp is None:
+                self.flush(out)
+                out.append(LineOutcome(no, "ignored", None, None))
+                return
         if p is not None:
             self.flush(out)
         self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
+
+    def _anchored_split(self, no: int, text: str) -> layouts.Split | None:
+        """A line outside the file's layout: Kafka's text found wherever it stands
+        (parsers/anchors.py), else its whole text is the message."""
+        r = anchors.read_line(text, self.last_ts)
+        carry, self.carry = self.carry, None
+        if r is None:
+            ft = find_ts(text, self.last_ts, 0, 48)
+            if ft is not None and ft[0] is not None and ft[1] <= 8:
+                hm = _TIME_HEADER_REST.fullmatch(text, ft[2])
+                if hm is not None:  # a time header (and maybe logger and method): for the next line
+                    self.carry = (no, ft[0], hm.group("logger"))
+                    return None
+            return layouts.Split(None, None, None, None, text)
+        extra = r.extra
+        extra["anchor"] = r.anchor
+        if r.ts_ms is None and carry is not None and carry[0] == no - 1:
+            r.ts_ms = carry[1]
+            if r.logger is None:
+                r.logger = carry[2]
+            extra["time_from_line"] = carry[0]
+        return layouts.Split(r.ts_ms, r.level, r.thread, r.logger, r.message, extra)
+
+    def _reanchor(self, p: _Record, old: Any) -> LineOutcome | None:
+        """A record whose layout split gave a message no rule reads: read its first line again by
+        Kafka's anchors (a prefix not at the message start, a suffix the layout left in the message).
+        The new reading is taken when a rule reads it, or when the old one was ignored and the
+        anchored text looks like coordination (then it is `unparsed`, visible)."""
+        p.anchored = True
+        r = anchors.read_line(p.lines, p.ts_ms if p.ts_ms is not None else self.last_ts)
+        if r is None or r.message == p.message:
+            return None
+        extra = dict(p.extra) if p.extra else {}
+        extra.update(r.extra)
+        extra["anchor"] = r.anchor
+        new = _Record(p.first_no, p.lines, p.ts_ms if p.ts_ms is not None else r.ts_ms, p.level or r.level,
+                      p.thread or r.thread, p.logger or r.logger, r.message, extra)
+        new.anchored = True
+        new.nos, new.texts = p.nos, p.texts
+        o = self._classify(new)
+        if o.status == "parsed" or (o.status == "unparsed" and old is IGNORE):
+            return o
+        return None
 
     def run_log4j(self, lines: Iterable[tuple[int, str]]) -> Iterator[LineOutcome]:
         """parse_lines' loop for a log4j file without wrappers, the same outcomes as feeding every
@@ -657,6 +710,10 @@ class _LogParser:
     def _outcome(self, p: _Record, side: str, res: Any, why: str) -> LineOutcome:
         """The outcome of a record for a rule result other than the client hot path."""
         head = p.message
+        if (res is None or res is IGNORE) and not p.anchored:
+            alt = self._reanchor(p, res)
+            if alt is not None:
+                return alt
         if res is IGNORE:
             return _tuple_new(LineOutcome, (p.first_no, "ignored", None, None))
         raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines
