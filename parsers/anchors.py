@@ -76,8 +76,9 @@ _LOGGER_SUFFIX = re.compile(
 # "Class:123 -" / "Class.java:123" style logger before the message is handled on the left side;
 # a trailing "[thread]" (log4j patterns that print the thread last)
 _THREAD_SUFFIX = re.compile(r"\s+\[(?P<thread>[^\[\]]*)\]\s*$")
-# MDC / collector tails: " - app=x, clusterId=y", " {app=x, env=y}" (logstash/MDC maps at the end)
-_MDC_SUFFIX = re.compile(r"\s+(?:- |\|\s*)?(?:[\w.\-]+=[^\s,{}]*)(?:,\s*[\w.\-]+=[^\s,{}]*)*\s*$|\s+\{(?:[\w.\-]+=[^{}]*)\}\s*$")
+# MDC / collector tails: " - app=x, clusterId=y", " | app=x" (%X after the message)
+# (never "{k=v}": Kafka prints its own maps so, "to {orders=8}", "{member=Assignment(..)}")
+_MDC_SUFFIX = re.compile(r"\s+(?:- |\|\s*)?(?:[\w.\-]+=[^\s,{}]*)(?:,\s*[\w.\-]+=[^\s,{}]*)*\s*$")
 # a trailing ",<timestamp>" or TAB/space + timestamp appended by an exporter (CloudWatch, Loki)
 _TS_SUFFIX = re.compile(
     r"(?:,|\t|\s{2,})\s*(?:\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?|\d{13}|\d{10})\s*$"
@@ -439,7 +440,7 @@ def _mdc_ok(msg: str, m: re.Match[str]) -> bool:
     """A trailing `k=v, k=v` run is MDC only when it is set off (" - ", " | ", "{…}") or follows a
     sentence end; Kafka's own messages end with `key=value` pairs too (`…, memberId=x)`)."""
     g = m.group(0)
-    if g.lstrip().startswith(("- ", "|", "{")):
+    if g.lstrip().startswith(("- ", "|")):
         return True
     return False
 

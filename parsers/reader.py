@@ -334,6 +334,26 @@ def _is_broker(logger: str | None, message: str) -> bool:
     return client.logger_class(logger) in _BROKER_LOGGERS
 
 
+# last characters of a layout's message that may close a suffix a layout or collector appended
+# (parsers/anchors.split_suffix): a trailing [thread], (File.java:12), MDC k=v, a ,timestamp, quotes
+_SUFFIX_ENDS = frozenset("])}*`|\"'0123456789Z") | frozenset("abcdefghijklmnopqrstuvwxyz")
+
+
+def _without_suffix(sp: layouts.Split) -> layouts.Split:
+    msg, tail = anchors.split_suffix(sp.message)
+    if msg == sp.message or not msg:
+        return sp
+    extra = dict(sp.extra) if sp.extra else {}
+    if tail.get("mdc"):
+        extra["mdc"] = tail["mdc"]
+    ts = sp.ts_ms
+    if ts is None and tail.get("ts_text"):
+        ft = find_ts(tail["ts_text"])
+        ts = ft[0] if ft is not None else None
+    return layouts.Split(ts, sp.level, sp.thread or tail.get("thread"), sp.logger or tail.get("logger"), msg,
+                         extra or None)
+
+
 class _LogParser:
     """The state machine behind parse_lines for kind == "log"."""
 
@@ -394,6 +414,8 @@ class _LogParser:
             sp = self.layout.split(text)
         else:
             sp = self.layout.split(text)
+            if sp is not None and sp.message[-1:] in _SUFFIX_ENDS:
+                sp = _without_suffix(sp)
         if sp is None:
             if p is not None and layouts.is_continuation(text):
                 p.add(no, text)
