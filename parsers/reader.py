@@ -22,7 +22,7 @@ from parsers.base import IGNORE, Match
 from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
-from parsers.timestamps import _second_ms, find_ts, parse_ts
+from parsers.timestamps import _second_ms, find_ts, naive_zone_name, parse_ts
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
 MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
@@ -65,6 +65,11 @@ class FileSummary:
     rejected: int = 0  # lines refused as binary/garbage/overlong (counted in ignored or unparsed too)
     decode_errors: int = 0  # lines that contained bytes invalid in UTF-8 (replaced by U+FFFD)
     clock_backwards: int = 0  # records whose time is earlier than the record before
+    # lines ignored although they look like coordination (a coordinator logger or wording) with no
+    # Kafka anchor (LogContext prefix, broker ident, template) a rule reads: counted, never silent
+    unanchored: int = 0
+    bad_times: int = 0  # records whose time field held no time (JSON null, "abc", NaN, Infinity)
+    naive_zone: str = "UTC"  # the zone times written without one are read in (`--tz`)
     kinds: Counter = field(default_factory=Counter)
     reject_reasons: Counter = field(default_factory=Counter)
     messages: list[str] = field(default_factory=list)
@@ -89,7 +94,8 @@ class FileSummary:
             "source": self.source, "kind": self.kind, "layout": self.layout, "wrappers": list(self.wrappers),
             "lines_read": self.lines_read, "parsed": self.parsed, "ignored": self.ignored,
             "unparsed": self.unparsed, "rejected": self.rejected, "decode_errors": self.decode_errors,
-            "clock_backwards": self.clock_backwards, "kinds": dict(self.kinds),
+            "clock_backwards": self.clock_backwards, "unanchored": self.unanchored, "bad_times": self.bad_times,
+            "naive_zone": self.naive_zone, "kinds": dict(self.kinds),
             "reject_reasons": dict(self.reject_reasons), "messages": list(self.messages),
         }
 
@@ -453,6 +459,8 @@ class _LogParser:
             return layouts.Split(None, None, None, None, text)
         extra = r.extra
         extra["anchor"] = r.anchor
+        if extra.pop("bad_time", None):
+            self.stats["bad_times"] = self.stats.get("bad_times", 0) + 1
         if r.ts_ms is None and carry is not None and carry[0] == no - 1:
             r.ts_ms = carry[1]
             if r.logger is None:
@@ -472,6 +480,8 @@ class _LogParser:
         extra = dict(p.extra) if p.extra else {}
         extra.update(r.extra)
         extra["anchor"] = r.anchor
+        if extra.pop("bad_time", None):
+            self.stats["bad_times"] = self.stats.get("bad_times", 0) + 1
         new = _Record(p.first_no, p.lines, p.ts_ms if p.ts_ms is not None else r.ts_ms, p.level or r.level,
                       p.thread or r.thread, p.logger or r.logger, r.message, extra)
         new.anchored = True
@@ -736,6 +746,8 @@ class _LogParser:
             alt = self._reanchor(p, res)
             if alt is not None:
                 return alt
+        if res is IGNORE and (client.STRONG.search(head) is not None or client.logger_class(p.logger) in client.COORDINATOR_LOGGERS):
+            self.stats["unanchored"] = self.stats.get("unanchored", 0) + 1
         if res is IGNORE:
             return _tuple_new(LineOutcome, (p.first_no, "ignored", None, None))
         raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines
@@ -989,6 +1001,15 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         summary.reject_reasons = stats.get("reject_reasons", Counter())
         summary.decode_errors = stats.get("decode_errors", 0)
         summary.clock_backwards = stats.get("clock_backwards", 0)
+        summary.unanchored = stats.get("unanchored", 0)
+        summary.bad_times = stats.get("bad_times", 0)
+        summary.naive_zone = naive_zone_name()
+        if summary.unanchored:
+            summary.messages.append(
+                f"{source}: {summary.unanchored} line(s) look like coordination (logger or wording) but carry no "
+                "Kafka text a rule reads; not read (see `coordscope explain`)")
+        if summary.bad_times:
+            summary.messages.append(f"{source}: {summary.bad_times} record(s) with a time field that holds no time")
         if summary.decode_errors:
             summary.messages.append(
                 f"{source}: {summary.decode_errors} line(s) not valid UTF-8 (bad bytes replaced by U+FFFD)")
