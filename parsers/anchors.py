@@ -133,7 +133,8 @@ def _flat(obj: dict) -> dict:
         if isinstance(v, dict):
             for k2, v2 in v.items():
                 flat.setdefault(f"{k}.{k2}", v2)
-                if k in ("attributes", "fields", "data", "content", "jsonPayload", "labels"):
+                if k in ("attributes", "fields", "data", "content", "jsonPayload", "labels", "_source", "result",
+                         "event", "payload"):
                     flat.setdefault(k2, v2)
     return flat
 

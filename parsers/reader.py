@@ -360,6 +360,20 @@ def _without_suffix(sp: layouts.Split) -> layouts.Split:
                          extra or None)
 
 
+_FILE_DAY = re.compile(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
+
+
+def _file_day(source: str) -> int | None:
+    """Noon UTC of a date written in the file's name (the nearest day to any time of day)."""
+    m = _FILE_DAY.search(os.path.basename(source))
+    if m is None:
+        return None
+    try:
+        return parse_ts(f"{m[1]}-{m[2]}-{m[3]} 12:00:00")
+    except ValueError:
+        return None
+
+
 class _LogParser:
     """The state machine behind parse_lines for kind == "log"."""
 
@@ -375,9 +389,13 @@ class _LogParser:
         self.jul = fmt.layout == "jul"
         self.fmt = fmt
         self.log4j = self.layout.regex is layouts.LOG4J
+        self.plain = self.layout.name == "plain"  # no layout: every line is read by its anchors
         # a line holding only a time (Kibana's "Nov 26, 2026 @ 01:02:03.456", a JUL header in a file
         # of another layout): (line_no, ts_ms, logger), applied to the next line when it has no time
         self.carry: tuple[int, int | None, str | None] | None = None
+        # a date in the file name (server.log.2024-03-01, app-20240301.log) completes a time of day
+        # before any line has given a date
+        self.file_day = _file_day(source)
 
     def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
         """Append the outcomes this line completes (the record before it, or the line itself)."""
@@ -419,9 +437,12 @@ class _LogParser:
                 return
             sp = self.layout.split(text)
         else:
-            sp = self.layout.split(text)
-            if sp is not None and sp.message[-1:] in _SUFFIX_ENDS:
-                sp = _without_suffix(sp)
+            sp = self.layout.split(text) if not self.plain else None
+            if sp is not None:
+                if sp.message[-1:] in _SUFFIX_ENDS:
+                    sp = _without_suffix(sp)
+                if sp.ts_ms is None and sp.extra and "time_of_day" in sp.extra:
+                    sp = self._dated(sp)
         if sp is None:
             if p is not None and layouts.is_continuation(text):
                 p.add(no, text)
@@ -444,23 +465,49 @@ class _LogParser:
             self.flush(out)
         self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
 
+    def _near(self) -> int | None:
+        """The time of the nearest line before (the pending record's, else the last one's), else
+        the file name's date: what completes a time without a date or a year."""
+        p = self.pending
+        if p is not None and p.ts_ms is not None:
+            return p.ts_ms
+        return self.last_ts if self.last_ts is not None else self.file_day
+
+    def _dated(self, sp: layouts.Split) -> layouts.Split:
+        """A time of day without a date (logback's default layout): the date of the line before,
+        else of the file name; said so in extra["date_inferred"]."""
+        near = self._near()
+        if near is None:
+            return sp
+        ft = find_ts(sp.extra["time_of_day"], near)  # type: ignore[index]
+        if ft is None or ft[0] is None:
+            return sp
+        extra = dict(sp.extra)  # type: ignore[arg-type]
+        extra["date_inferred"] = "from the file name" if near is self.file_day else "from the line before"
+        return layouts.Split(ft[0], sp.level, sp.thread, sp.logger, sp.message, extra)
+
     def _anchored_split(self, no: int, text: str) -> layouts.Split | None:
         """A line outside the file's layout: Kafka's text found wherever it stands
         (parsers/anchors.py), else its whole text is the message."""
-        r = anchors.read_line(text, self.last_ts)
+        near = self._near()
+        r = anchors.read_line(text, near)
         carry, self.carry = self.carry, None
         if r is None:
-            ft = find_ts(text, self.last_ts, 0, 48)
+            ft = find_ts(text, near, 0, 48)
             if ft is not None and ft[0] is not None and ft[1] <= 8:
                 hm = _TIME_HEADER_REST.fullmatch(text, ft[2])
                 if hm is not None:  # a time header (and maybe logger and method): for the next line
                     self.carry = (no, ft[0], hm.group("logger"))
                     return None
+                # no Kafka text, but the line's own time still dates the lines after it
+                return layouts.Split(ft[0], None, None, None, text)
             return layouts.Split(None, None, None, None, text)
         extra = r.extra
         extra["anchor"] = r.anchor
         if extra.pop("bad_time", None):
             self.stats["bad_times"] = self.stats.get("bad_times", 0) + 1
+        if "date_inferred" in extra:
+            extra["date_inferred"] = "from the file name" if near is self.file_day else "from the line before"
         if r.ts_ms is None and carry is not None and carry[0] == no - 1:
             r.ts_ms = carry[1]
             if r.logger is None:

@@ -48,6 +48,11 @@ def dump(pythonpath: str, files: list[str]) -> dict:
     return json.loads(res.stdout)
 
 
+def _short(o: list) -> str:
+    ev = {k: v for k, v in (o[2] or {}).items() if k != "raw" and v not in (None, [], {})}
+    return json.dumps([o[0], o[1], ev])[:900]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--base", default="969aa0e")
@@ -67,7 +72,7 @@ def main() -> int:
             if ob != on:
                 diffs += 1
                 if diffs <= args.show:
-                    print(f"--- {Path(f).name}:{ob[0]}\n  before: {json.dumps(ob)[:600]}\n  now:    {json.dumps(on)[:600]}")
+                    print(f"--- {Path(f).name}:{ob[0]}\n  before: {_short(ob)}\n  now:    {_short(on)}")
     total = sum(len(v) for v in new.values())
     print(f"{len(files)} files, {total} outcomes, {diffs} differ")
     return 1 if diffs else 0
