@@ -113,7 +113,7 @@ class Read:
 # --- unwrapping ----------------------------------------------------------------------------------
 
 _LEAD = re.compile(
-    r"(?:\s+|>+ ?|\*\*|`+|\"(?=\S)|-\s(?=\[)|\d+[:\-](?=\D)|[\w./\-]+\.(?:log|txt|out|json|csv)(?:\.\d+)?[:\-](?:\d+[:\-])?)"
+    r"(?:\s+|>+ ?|\*\*|`+|\"(?=\S)|-\s(?=\[)|\d+[:\-](?=\D|\d{10,16}(?:\.\d+)?\t)|[\w./\-]+\.(?:log|txt|out|json|csv)(?:\.\d+)?[:\-](?:\d+[:\-])?)"
 )
 # docker / docker-compose "name  | " (v1 "kafka_1  |", v2 "kafka-1  |"); not a pipe table ("| a | b |")
 _COMPOSE = re.compile(r"[\w.\-]+\s*\| ")
@@ -191,21 +191,23 @@ def _json_payload(text: str) -> Any:
 def _cells(text: str) -> list[str] | None:
     """The cells of a CSV row or a pipe-table row, None when the line is neither."""
     s = text.strip()
-    if s.startswith("|") and s.endswith("|") and s.count("|") >= 3:
-        return [c.strip() for c in s[1:-1].split(" | ")] if " | " in s else [c.strip() for c in s[1:-1].split("|")]
-    if s.startswith('"') and ('","' in s or '",' in s):
-        try:
-            row = next(csv.reader([s]))
-        except (csv.Error, StopIteration):
-            return None
-        return row if len(row) >= 2 else None
-    if '","' in s or ',"' in s and s.endswith('"'):
+    if s.endswith("|") and s.count("|") >= 3:  # "| a | b |", also behind a prefix ("<ts> | a | b |")
+        body = s[:-1].rstrip()
+        if body.startswith("|"):
+            body = body[1:]
+        return [c.strip() for c in (body.split(" | ") if " | " in body else body.split("|"))]
+    if '"' in s and "," in s and _CSV_ROW.fullmatch(s) is not None:
         try:
             row = next(csv.reader([s]))
         except (csv.Error, StopIteration):
             return None
         return row if len(row) >= 2 else None
     return None
+
+
+# a CSV row as exporters write it (RFC 4180): cells quoted with "" inside, or plain without , and "
+_CSV_CELL = r'(?:"(?:[^"]|"")*"|[^",]*)'
+_CSV_ROW = re.compile(_CSV_CELL + r"(?:," + _CSV_CELL + r")+")
 
 
 # --- reading one line ------------------------------------------------------------------------------
@@ -219,41 +221,91 @@ def read_line(text: str, near_ms: int | None = None, depth: int = 0) -> Read | N
     if depth > 4 or not text:
         return None
     facts: dict[str, Any] = {}
-    s = text
-    # epoch + TAB + JSON (CloudWatch/Loki exports), JSON objects and arrays of objects
-    tab = s.find("\t")
-    if 0 < tab <= 20 and s[:tab].strip().replace(".", "", 1).isdigit() and s[tab + 1:].lstrip()[:1] in "{[":
-        ts = epoch_text_ms(s[:tab], near_ms)
-        if ts is not None:
-            facts["ts_ms"] = ts
-        s = s[tab + 1:]
-    lead = _strip_lead(s)
-    payload = _json_payload(lead) if lead[:1] in "{[" else None
-    if payload is not None:
-        objs = payload if isinstance(payload, list) else [payload]
-        for obj in objs:
-            if not isinstance(obj, dict):
-                continue
-            msg, jf = _json_cells(obj, near_ms)
-            if not isinstance(msg, str):
-                continue
-            r = read_line(msg.rstrip("\n"), jf.get("ts_ms", facts.get("ts_ms", near_ms)), depth + 1)
+    s = _strip_lead(text, quotes=False)
+    if s[-1:] in "`*":
+        s = _TRAIL_EMPHASIS.sub("", s)
+    k = s.find('"')
+    if k >= 0 and '",' in s:  # a CSV row (maybe behind a time): its cells before any quote is taken off
+        cells = _cells(s[k:])
+        if cells is not None and k > 0:
+            cells = [s[:k].strip(), *cells]
+        r = _read_cells(cells, near_ms, dict(facts), depth) if cells is not None else None
+        if r is not None:
+            return r
+    s = _strip_lead(s)
+    opened = text[:len(text) - len(s)]
+    for _ in range(4):  # the closers of what _strip_lead opened: emphasis, backticks, quotes
+        before = s
+        if s[-1:] in "`*":
+            s = _TRAIL_EMPHASIS.sub("", s)
+        if s[-1:] == '"' and s.count('"') % 2 == 1 and '"' in opened:
+            s = s[:-1]  # the closing quote of a line wrapped in quotes
+        if s == before:
+            break
+    # a JSON object or array of objects ending the line, maybe behind a time (epoch + TAB + JSON of
+    # CloudWatch exports, RFC 3339 of kubectl --timestamps): decoded, its message read
+    lead = s
+    j = s.find("{")
+    end = max(s.rfind("}"), s.rfind("]")) + 1
+    if j >= 0 and end > j and _CLOSING_ONLY.fullmatch(s, end):
+        if j > 0 and s[j - 1] == "[":
+            j -= 1
+        payload = _json_payload(s[j:end])
+        if payload is not None:
+            if j > 0:
+                _left_time(s[:j], near_ms, facts)
+            r = _read_json(payload, near_ms, facts, depth)
             if r is not None:
-                _fill(r, {**facts, **jf})
                 return r
-        return None
+            if j == 0:
+                return None
     cells = _cells(lead)
     if cells is not None:
         return _read_cells(cells, near_ms, facts, depth)
     return _read_text(lead, near_ms, facts, text)
 
 
-def _strip_lead(s: str) -> str:
+_TRAIL_EMPHASIS = re.compile(r"(?:\*\*|`+|\s)+$")
+_CLOSING_ONLY = re.compile(r"[\s\"'`*|,]*")
+
+
+def _read_json(payload: Any, near_ms: int | None, facts: dict[str, Any], depth: int) -> Read | None:
+    objs = payload if isinstance(payload, list) else [payload]
+    for obj in objs:
+        if not isinstance(obj, dict):
+            continue
+        msg, jf = _json_cells(obj, near_ms)
+        if not isinstance(msg, str):
+            continue
+        r = read_line(msg.rstrip("\n"), jf.get("ts_ms", facts.get("ts_ms", near_ms)), depth + 1)
+        if r is not None:
+            _fill(r, {**facts, **jf})
+            return r
+    return None
+
+
+_EPOCH_AT_END = re.compile(r"(\d{9,16}(?:\.\d+)?)[\s,:|]*$")
+
+
+def _left_time(left: str, near_ms: int | None, facts: dict[str, Any]) -> None:
+    """The time written before a JSON payload: a date-time, else an epoch number."""
+    ft = find_ts(left, near_ms)
+    if ft is not None and ft[0] is not None:
+        facts["ts_ms"] = ft[0]
+        return
+    m = _EPOCH_AT_END.search(left)
+    if m is not None:
+        ts = epoch_text_ms(m.group(1), near_ms)
+        if ts is not None:
+            facts["ts_ms"] = ts
+
+
+def _strip_lead(s: str, quotes: bool = True) -> str:
     """Quote and emphasis markers, grep -n/-H prefixes, leading spaces and quotes, docker-compose
     service prefixes: removed from the start of a line until none is left."""
     for _ in range(8):
         m = _LEAD.match(s)
-        if m is not None and m.end() > 0:
+        if m is not None and m.end() > 0 and (quotes or s[0] != '"'):
             s = s[m.end():]
             continue
         m = _COMPOSE.match(s)

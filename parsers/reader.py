@@ -436,6 +436,8 @@ class _LogParser:
                 self.pending = _Record(no, orig, ts_ms, level, None, logger, msg, None)
                 return
             sp = self.layout.split(text)
+            if sp is not None and sp.message[-1:] in _SUFFIX_ENDS:
+                sp = _without_suffix(sp)
         else:
             sp = self.layout.split(text) if not self.plain else None
             if sp is not None:
@@ -563,6 +565,7 @@ class _LogParser:
         # logger text of the layout -> (logger, broker side?, class name), or None when the text is
         # not a LOG4J logger; this run's (a file has few loggers)
         loggers: dict[str, tuple[str, bool, str | None] | None] = {}
+        anchor_search = anchors.PREFIX_ANCHOR.search
         last_sec, sec_ms = None, None  # the last "yyyy-MM-dd HH:mm:ss" checked, and its epoch ms
         # "LEVEL " and " (logger)" of the last line the regex split, and that logger's facts (at first
         # a text longer than any line the slicing path takes, so it cannot match)
@@ -667,11 +670,12 @@ class _LogParser:
             if head[:1] == "[":
                 end = head.find("] ")
                 pf = prefix_dict(head[: end + 2]) if end > 0 else None
-                if pf is None:
-                    pf, body = _NO_FIELDS, head
-                else:
-                    body = head[end + 2:]
-            elif head[:7] == "stream-":  # Streams prefixes: the general path
+                if pf is None:  # "[name|task-0] [Consumer ...]", other brackets: the general path
+                    yield self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None))
+                    continue
+                body = head[end + 2:]
+            elif head[:7] == "stream-" or (head.find("[", 1) > 0 and anchor_search(head) is not None):
+                # Streams prefixes, and Kafka's text after something else: the general path
                 yield self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None))
                 continue
             else:
@@ -731,6 +735,15 @@ class _LogParser:
         """The outcome of a complete record's first line."""
         sp = p
         head = sp.message
+        if not p.anchored and head.find("[", 1) > 0:
+            # Kafka's text (a LogContext prefix, a broker ident) after other text the layout left in
+            # the message ("[name|task-0] ", a time, a level): read from the anchor, never from the
+            # start (a rule starting with a placeholder would take the other text into its field)
+            m = anchors.PREFIX_ANCHOR.search(head, 1)
+            if m is not None:
+                alt = self._reanchor(p, IGNORE)
+                if alt is not None:
+                    return alt
         # rules read at most the first continuation lines (multi-line templates have 6); a long
         # stack trace is kept in `raw` (capped) but not handed to the rules
         msg = head + "\n" + "\n".join(p.texts[:MAX_CONTINUATION_PARSED]) if p.texts else head
