@@ -51,7 +51,7 @@ _BROKER_ANCHOR = (
     r"|\[Group Metadata Manager on Broker \d+\]:? ?|\[GroupId[ =][^\]]*\]"
     r"|\[(?:TransactionCoordinator|Transaction State Manager|Transaction Marker|ShareCoordinator)"
 )
-PREFIX_ANCHOR = re.compile(f"(?P<client>{_CLIENT_ANCHOR})|(?P<broker>{_BROKER_ANCHOR})")
+PREFIX_ANCHOR = re.compile(f"(?=[\\[s])(?:(?P<client>{_CLIENT_ANCHOR})|(?P<broker>{_BROKER_ANCHOR}))")
 
 
 def _template_words() -> tuple[frozenset[str], frozenset[str]]:
@@ -94,6 +94,12 @@ _LOGGER_LEFT = re.compile(
     r"(?<![\w/$.])(?P<logger>(?:[A-Za-z_$][\w$]*\.)+[A-Z][\w$]*(?:\$\w+)?|[a-z]\.[a-z]\.[\w.$]+)(?::\d+)?(?![\w$])"
 )
 _THREAD_LEFT = re.compile(r"\[(?P<thread>[^\[\]]*)\]")
+# the text before an anchor in tokens: level and logger are whole tokens of it
+_TOKEN_SPLIT = re.compile(r"[\s\[\]()|,;\"'`]+")
+_LEVEL_WORDS = frozenset(LEVELS[3:-1].split("|")) | {"WRN", "ERR", "INF", "DBG", "Warning", "Error", "Info", "Debug",
+                                                     "warn", "info", "error", "debug", "INFO:", "WARN:", "WARNING:",
+                                                     "ERROR:", "DEBUG:", "SEVERE:", "FINE:"}
+_LOGGER_TOKEN = re.compile(r"(?:[A-Za-z_$][\w$]*\.)+[A-Z][\w$]*(?:\$\w+)?(?::\d+)?:?|[a-z]\.[a-z]\.[\w.$]+(?::\d+)?:?")
 
 
 @dataclass(slots=True)
@@ -246,8 +252,10 @@ def read_line(text: str, near_ms: int | None = None, depth: int = 0) -> Read | N
     # CloudWatch exports, RFC 3339 of kubectl --timestamps): decoded, its message read
     lead = s
     j = s.find("{")
+    while j > 0 and (s[j - 1].isalnum() or s[j - 1] in "_$"):  # "Generation{...": Kafka's text, not JSON
+        j = s.find("{", j + 1)
     end = max(s.rfind("}"), s.rfind("]")) + 1
-    if j >= 0 and end > j and _CLOSING_ONLY.fullmatch(s, end):
+    if j >= 0 and end > j and s[j + 1:j + 2] in ('"', "}", " ", "\n", "") and _CLOSING_ONLY.fullmatch(s, end):
         if j > 0 and s[j - 1] == "[":
             j -= 1
         payload = _json_payload(s[j:end])
@@ -398,12 +406,7 @@ def _around(s: str, pos: int, kind: str, side: str | None, near_ms: int | None, 
     # the logger: " (logger)" after the message, or a dotted class name before it
     if tail.get("logger"):
         r.logger = tail["logger"]
-    else:
-        lg = None
-        for lg in _LOGGER_LEFT.finditer(left):
-            pass
-        if lg is not None:
-            r.logger = lg.group("logger")
+    tokens = _TOKEN_SPLIT.split(left) if left else ()
     ft = find_ts(left, near_ms)
     if ft is None and tail.get("ts_text"):
         ft = find_ts(tail["ts_text"], near_ms)
@@ -424,16 +427,22 @@ def _around(s: str, pos: int, kind: str, side: str | None, near_ms: int | None, 
             r.extra["date_inferred"] = ft[3]
     elif ft[3] == "pending":
         r.extra["time_of_day"] = (left if ft[1] < len(left) else tail.get("ts_text", ""))[ft[1]:ft[2]]
-    lv = None
-    for lv in _LEVEL.finditer(left):
-        pass
-    if lv is not None:
-        r.level = _norm_level(lv.group("level"))
+    # level and logger: the last tokens before the anchor that are one (one split, set lookups)
+    for tok in reversed(tokens):
+        if not tok:
+            continue
+        if r.level is None and tok in _LEVEL_WORDS:
+            r.level = _norm_level(tok)
+        elif r.logger is None and "." in tok and tok[-1] != "." and _LOGGER_TOKEN.fullmatch(tok):
+            r.logger = tok.split(":", 1)[0]
+        if r.level is not None and r.logger is not None:
+            break
     th = None
     rest = left if ft is None or ft[1] >= len(left) else left[:ft[1]] + " " * (ft[2] - ft[1]) + left[ft[2]:]
     for th in _THREAD_LEFT.finditer(rest):
         t = th.group("thread").strip()
-        if t and not _LEVEL.fullmatch(t) and not t.isdigit() and "=" not in t and find_ts(t) is None:
+        if (t and not (t[0].isdigit() and ":" in t) and not t.isdigit() and "=" not in t and t not in _LEVEL_WORDS
+                and t != r.logger):
             r.thread = t
     if tail.get("thread"):
         r.thread = tail["thread"]
@@ -444,9 +453,13 @@ def _around(s: str, pos: int, kind: str, side: str | None, near_ms: int | None, 
 
 
 def _norm_level(level: str) -> str:
-    up = level.upper()
+    up = level.upper().rstrip(":")
     return {"WRN": "WARN", "ERR": "ERROR", "INF": "INFO", "DBG": "DEBUG", "WARNING": "WARN"}.get(up, up) \
         if up not in ("WARNING",) else "WARNING"
+
+
+_TAIL = 400  # suffixes are looked for in the last characters only (an end-anchored search scans)
+_CLOSER_END = frozenset("*`| \t\\nr")
 
 
 def split_suffix(msg: str) -> tuple[str, dict[str, str]]:
@@ -454,36 +467,46 @@ def split_suffix(msg: str) -> tuple[str, dict[str, str]]:
     tail: dict[str, str] = {}
     for _ in range(8):
         before = msg
-        m = _CLOSERS.search(msg)
-        if m is not None and m.start() > 0:
-            msg = msg[:m.start()]
+        n = len(msg)
+        at = n - _TAIL if n > _TAIL else 0
+        last = msg[-1:]
+        if last in _CLOSER_END:
+            m = _CLOSERS.search(msg, at)
+            if m is not None and m.start() > 0:
+                msg = msg[:m.start()]
         # a closing quote of a quoted line (an odd count: the opening one was left of the anchor)
         while msg[-1:] in ("\"", "'") and msg.count(msg[-1]) % 2 == 1:
             msg = msg[:-1].rstrip()
-        m = _TS_SUFFIX.search(msg)
-        if m is not None and "ts_text" not in tail:
-            txt = m.group(0).strip(" ,\t")
-            if txt.isdigit():
-                tail["epoch"] = txt
-            else:
-                tail["ts_text"] = txt
-            msg = msg[:m.start()]
-        m = _LOGGER_SUFFIX.search(msg)
-        if m is not None and "logger" not in tail:
-            tail["logger"] = m.group("logger")
-            msg = msg[:m.start()]
-            continue
-        m = _THREAD_SUFFIX.search(msg)
-        if m is not None and "thread" not in tail and not _PARTITIONISH.match(m.group("thread")) and (
-                "logger" in tail or _THREADISH.search(m.group("thread"))):
-            tail["thread"] = m.group("thread").strip()
-            msg = msg[:m.start()]
-            continue
-        m = _MDC_SUFFIX.search(msg)
-        if m is not None and "mdc" not in tail and _mdc_ok(msg, m):
-            tail["mdc"] = m.group(0).strip(" -|")
-            msg = msg[:m.start()]
-            continue
+        last = msg[-1:]
+        if "ts_text" not in tail and "epoch" not in tail and (last.isdigit() or last == "Z"):
+            m = _TS_SUFFIX.search(msg, at)
+            if m is not None:
+                txt = m.group(0).strip(" ,\t")
+                if txt.isdigit():
+                    tail["epoch"] = txt
+                else:
+                    tail["ts_text"] = txt
+                msg = msg[:m.start()]
+                last = msg[-1:]
+        if last == ")" and "logger" not in tail:
+            m = _LOGGER_SUFFIX.search(msg, at)
+            if m is not None:
+                tail["logger"] = m.group("logger")
+                msg = msg[:m.start()]
+                continue
+        if last == "]" and "thread" not in tail:
+            m = _THREAD_SUFFIX.search(msg, at)
+            if m is not None and not _PARTITIONISH.match(m.group("thread")) and (
+                    "logger" in tail or _THREADISH.search(m.group("thread"))):
+                tail["thread"] = m.group("thread").strip()
+                msg = msg[:m.start()]
+                continue
+        if "mdc" not in tail and msg.find("=", at) >= 0 and (msg.find(" - ", at) >= 0 or msg.find("|", at) >= 0):
+            m = _MDC_SUFFIX.search(msg, at)
+            if m is not None and _mdc_ok(msg, m):
+                tail["mdc"] = m.group(0).strip(" -|")
+                msg = msg[:m.start()]
+                continue
         if msg == before:
             break
     return msg, tail

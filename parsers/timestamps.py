@@ -111,6 +111,7 @@ def epoch_number_ms(value: float | int) -> int | None:
 # documented default of a logging setup (docs/parsers.md, "Time from anything").
 _MON = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 FIND = re.compile(
+    r"(?=[\dJFMASOND])(?:"  # every form starts with a digit or a month: other positions fail at once
     # ISO 8601 / log4j %d / logback / Spring Boot / RFC 3339 (kubectl, docker, journald, CloudWatch)
     r"(?<![\d.])(?P<iy>\d{4})-(?P<imo>\d{2})-(?P<id>\d{2})[T ](?P<ih>\d{2}):(?P<imi>\d{2}):(?P<is>\d{2})"
     r"(?:[.,](?P<ifr>\d{1,9}))?(?P<iz> ?(?:Z|UTC|[+-]\d{2}:?\d{2}))?(?![\d])"
@@ -125,6 +126,7 @@ FIND = re.compile(
     r"|(?P<ymon>" + _MON + r") {1,2}(?P<yd>\d{1,2}) (?P<yh>\d{2}):(?P<ymi>\d{2}):(?P<ys>\d{2})(?:[.,](?P<yfr>\d{1,9}))?"
     # a time of day alone (logback's default %d{HH:mm:ss.SSS}): the date from the neighbours
     r"|(?<![\d:.])(?P<th>\d{2}):(?P<tmi>\d{2}):(?P<ts>\d{2})(?:[.,](?P<tfr>\d{1,9}))?(?![\d:])"
+    r")"
 )
 # an epoch number standing where a time stands (start of a line, a JSON or CSV time field)
 EPOCH = re.compile(r"(?P<num>\d{9,16})(?:\.(?P<frac>\d{1,9}))?")
@@ -153,14 +155,15 @@ def find_ts(text: str, near_ms: int | None = None, start: int = 0, end: int | No
     m = FIND.search(text, start, len(text) if end is None else end)
     if m is None:
         return None
-    g = m.groupdict()
     how = ""
     try:
-        if g["iy"] is not None:
-            base = _day_ms(int(g["iy"]), int(g["imo"]), int(g["id"]))
-            ms = base + ((int(g["ih"]) * 60 + int(g["imi"])) * 60 + int(g["is"])) * 1000 + _frac_ms(g["ifr"])
-            zone = g["iz"].strip() if g["iz"] else None
+        iy, imo, iday, ih, imi, isec, ifr, iz = m.group(1, 2, 3, 4, 5, 6, 7, 8)  # ISO, the commonest form
+        if iy is not None:
+            base = _day_ms(int(iy), int(imo), int(iday))
+            ms = base + ((int(ih) * 60 + int(imi)) * 60 + int(isec)) * 1000 + _frac_ms(ifr)
+            zone = iz.strip() if iz else None
             return FoundTime((ms - _zone_ms(zone) if zone else naive_ms(ms), m.start(), m.end(), how))
+        g = m.groupdict()
         if g["sy"] is not None:
             y = int(g["sy"]) + (2000 if len(g["sy"]) == 2 else 0)
             base = _day_ms(y, int(g["smo"]), int(g["sd"]))
