@@ -133,6 +133,19 @@ EPOCH = re.compile(r"(?P<num>\d{9,16})(?:\.(?P<frac>\d{1,9}))?")
 DAY_MS = 86_400_000
 
 
+_MILLIS_OF = {f"{i:03d}": i for i in range(1000)}
+
+
+@lru_cache(maxsize=8192)
+def _local_second_ms(date: str, hms: str) -> int | None:
+    """'yyyy-MM-dd', 'HH:mm:ss' -> epoch ms of that wall-clock second read as UTC (no zone applied)."""
+    try:
+        return _day_ms(int(date[:4]), int(date[5:7]), int(date[8:10])) + (
+            (int(hms[:2]) * 60 + int(hms[3:5])) * 60 + int(hms[6:8])) * 1000
+    except (ValueError, OverflowError):
+        return None
+
+
 class FoundTime(tuple):
     """(ts_ms or None, start, end, how) where how is "" (full date in the text), "year"
     (year taken from the neighbours), "date" (date taken from the neighbours) or "pending"
@@ -157,12 +170,15 @@ def find_ts(text: str, near_ms: int | None = None, start: int = 0, end: int | No
         return None
     how = ""
     try:
-        iy, imo, iday, ih, imi, isec, ifr, iz = m.group(1, 2, 3, 4, 5, 6, 7, 8)  # ISO, the commonest form
-        if iy is not None:
-            base = _day_ms(int(iy), int(imo), int(iday))
-            ms = base + ((int(ih) * 60 + int(imi)) * 60 + int(isec)) * 1000 + _frac_ms(ifr)
-            zone = iz.strip() if iz else None
-            return FoundTime((ms - _zone_ms(zone) if zone else naive_ms(ms), m.start(), m.end(), how))
+        if m.start(1) >= 0:  # ISO, the commonest form: the second converted once (cached)
+            s0 = m.start()
+            ifr, iz = m.group(7, 8)
+            ms = _local_second_ms(text[s0:s0 + 10], text[s0 + 11:s0 + 19])
+            if ms is None:
+                return None
+            if ifr:
+                ms += _MILLIS_OF.get(ifr) or _frac_ms(ifr)
+            return (ms - _zone_ms(iz.strip()) if iz else naive_ms(ms), s0, m.end(), how)
         g = m.groupdict()
         if g["sy"] is not None:
             y = int(g["sy"]) + (2000 if len(g["sy"]) == 2 else 0)
