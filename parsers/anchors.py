@@ -439,7 +439,7 @@ def _around(s: str, pos: int, kind: str, side: str | None, near_ms: int | None, 
             break
     th = None
     rest = left if ft is None or ft[1] >= len(left) else left[:ft[1]] + " " * (ft[2] - ft[1]) + left[ft[2]:]
-    for th in _THREAD_LEFT.finditer(rest):
+    for th in (_THREAD_LEFT.finditer(rest) if "[" in rest else ()):
         t = th.group("thread").strip()
         if (t and not (t[0].isdigit() and ":" in t) and not t.isdigit() and "=" not in t and t not in _LEVEL_WORDS
                 and t != r.logger):
@@ -448,7 +448,8 @@ def _around(s: str, pos: int, kind: str, side: str | None, near_ms: int | None, 
         r.thread = tail["thread"]
     if tail.get("mdc"):
         r.extra["mdc"] = tail["mdc"]
-    _fill(r, facts)
+    if facts:
+        _fill(r, facts)
     return r
 
 
