@@ -111,11 +111,13 @@ def _candidate_words() -> list[str]:
 
 
 # lines that continue a record: indented (tab, spaces, stack frames), "Caused by:", exception
-# headers; java.util.logging record headers (their message is on the next line); and indented
-# lines behind a docker-compose "name | " prefix (a wrapped config dump or stack trace)
+# headers; java.util.logging record headers and Kibana's time copied on a line of its own (their
+# message is on the next line, which takes its time: parsers/anchors.py); and indented lines
+# behind a docker-compose "name | " prefix (a wrapped config dump or stack trace)
 CONTINUATION_REGEX = (
     r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
+    r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} @ \d{2}:\d{2}:\d{2}"
     r"|^[\w.\-]+\s*\| \s"
 )
 
