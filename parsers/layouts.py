@@ -272,6 +272,9 @@ def split_json(line: str) -> Split | None:
     stack = _first(flat, ("stack_trace", "error.stack_trace", "exception", "thrown"))
     if isinstance(stack, str) and stack:
         extra = {"stack_trace": stack[:4000]}
+    if ts is None and any(k in flat for k in _JSON_TS_KEYS):
+        # a time field that holds no time (null, "abc", NaN, Infinity): no time, and the reader counts it
+        extra = {**(extra or {}), "bad_time": True}
     return Split(
         ts,
         str(level).upper() if level is not None else None,

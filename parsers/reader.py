@@ -443,6 +443,9 @@ class _LogParser:
         else:
             sp = self.layout.split(text) if not self.plain else None
             if sp is not None:
+                if sp.extra and sp.extra.get("bad_time"):
+                    sp.extra = {k: v for k, v in sp.extra.items() if k != "bad_time"} or None
+                    self.stats["bad_times"] = self.stats.get("bad_times", 0) + 1
                 if sp.message[-1:] in _SUFFIX_ENDS:
                     sp = _without_suffix(sp)
                 if sp.ts_ms is None and sp.extra and "time_of_day" in sp.extra:

@@ -54,6 +54,7 @@ def test_a_bad_json_time_means_no_time_never_an_error(bad, tmp_path):
         outs = list(outs)
         assert [o.status for o in outs] == ["parsed"], (key, bad, outs)
         assert outs[0].event.ts_ms is None and outs[0].event.kind == "join_started"
+        assert summary.bad_times == 1 and "bad_time" not in outs[0].event.extra
 
 
 def test_anchor_with_no_rule_is_unparsed_with_its_reason():
