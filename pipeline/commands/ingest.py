@@ -78,10 +78,9 @@ def summary_text(man: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from pipeline.cli import UsageError
+    from pipeline.commands.parse import _set_tz
     from pipeline.spark.job import IngestError, IngestOptions, run_ingest
     from pipeline.spark.session import JavaError
-
-    from pipeline.commands.parse import _set_tz
 
     _set_tz(getattr(args, "tz", None), UsageError)
     since, until = parse_time(args.since, "--since"), parse_time(args.until, "--until")

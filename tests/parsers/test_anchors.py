@@ -49,7 +49,7 @@ def test_a_bad_json_time_means_no_time_never_an_error(bad, tmp_path):
     """Issue 16: `coordscope parse` raised on a JSON log whose epoch field was NaN."""
     for key in ("timestamp", "timeMillis", "@timestamp", "ts"):
         p = tmp_path / f"{key}.json"
-        p.write_text('{"%s": %s, "message": "%s"}\n' % (key, bad, JOIN.replace('"', '\\"')))
+        p.write_text(f'{{"{key}": {bad}, "message": "{JOIN}"}}\n')
         outs, summary = parse_path(str(p))
         outs = list(outs)
         assert [o.status for o in outs] == ["parsed"], (key, bad, outs)

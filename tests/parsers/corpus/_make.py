@@ -116,7 +116,7 @@ setup("datadog_json", lambda k, i: [json.dumps({"date": f"2024-03-01T{SEC[i]}Z",
 setup("datadog_csv", lambda k, i: ['"2024-03-01T{}Z","i-0abc","orders","{}"'.format(SEC[i], f"{MSG[k]}".replace('"', '""'))],
       header=['"Date","Host","Service","Message"'])
 # Loki logcli default output "<ts> <labels> <line>"
-setup("loki_logcli", lambda k, i: ['2024-03-01T{}Z {{app="orders", pod="orders-1"}} 2024-03-01 {} [main] INFO  {} - {}'.format(SEC[i], SEC[i], SHORT[k], MSG[k])])
+setup("loki_logcli", lambda k, i: [f'2024-03-01T{SEC[i]}Z {{app="orders", pod="orders-1"}} 2024-03-01 {SEC[i]} [main] INFO  {SHORT[k]} - {MSG[k]}'])
 # Kibana Discover CSV export (newest first), "@timestamp","host.name","message"
 setup("kibana_csv_newest_first", lambda k, i: ['"Mar 1, 2024 @ {}","kafka-0","[2024-03-01 {}] INFO {} ({})"'.format(SEC[4 - i], c(SEC[4 - i]), MSG[k].replace('"', '""'), LOGGER[k])],
       header=['"@timestamp","host.name","message"'], order="SRPAJ", ts_of=lambda i: f"2024-03-01T{SEC[4 - i]}Z")
@@ -150,5 +150,5 @@ setup("file_line_suffix", lambda k, i: [f"2024-03-01 {c(SEC[i])} INFO {MSG[k]} (
 # syslog/rsyslog forwarded: "<ts> host app: <logback line>"
 setup("syslog_rfc3339", lambda k, i: [f"2024-03-01T{SEC[i]}+00:00 kafka-0 orders[812]: {SHORT[k]} - {MSG[k]}"])
 # epoch seconds first (collector output) and a 12-digit ms number whose first digit the paste cut
-setup("epoch_prefix", lambda k, i: [f"{'1709287%03d.%s' % (200 + i, SEC[i][9:]) if i % 2 else '709287%03d%s' % (200 + i, SEC[i][9:])} INFO {MSG[k]}"],
+setup("epoch_prefix", lambda k, i: [f"{f'1709287{200 + i:03d}.{SEC[i][9:]}' if i % 2 else f'709287{200 + i:03d}{SEC[i][9:]}'} INFO {MSG[k]}"],
       header=["1709287199.000 INFO starting"], ts_of=lambda i: f"2024-03-01T10:00:{i:02d}.{SEC[i][9:]}Z")

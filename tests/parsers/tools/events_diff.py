@@ -68,7 +68,7 @@ def main() -> int:
         b, n = base[f], new[f]
         if len(b) != len(n):
             print(f"{f}: {len(b)} outcomes before, {len(n)} now")
-        for ob, on in zip(b, n):
+        for ob, on in zip(b, n, strict=False):
             if ob != on:
                 diffs += 1
                 if diffs <= args.show:
