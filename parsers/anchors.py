@@ -370,6 +370,17 @@ def _fill(r: Read, facts: dict[str, Any]) -> None:
         r.extra["bad_time"] = True
 
 
+def read_at(s: str, pos: int, near_ms: int | None = None) -> Read | None:
+    """Read around an anchor already found at `pos` of s (a layout's message with text before
+    Kafka's): no unwrapping."""
+    m = PREFIX_ANCHOR.match(s, pos)
+    if m is None:
+        return None
+    client_side = m.group("client") is not None
+    return _around(s, pos, "client-prefix" if client_side else "broker-ident", "client" if client_side else "broker",
+                   near_ms, {})
+
+
 def find_anchor(s: str) -> tuple[int, str, str | None] | None:
     """(position, anchor kind, side) of the first LogContext prefix or broker ident in s."""
     m = PREFIX_ANCHOR.search(s)

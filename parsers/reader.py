@@ -362,6 +362,7 @@ def _without_suffix(sp: layouts.Split) -> layouts.Split:
                          extra or None)
 
 
+_STRUCTURED = re.compile(r"[{\"|]")  # text before an anchor that may open a JSON object, a CSV cell, a table cell
 _FILE_DAY = re.compile(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
 
 
@@ -522,13 +523,22 @@ class _LogParser:
             extra["time_from_line"] = carry[0]
         return layouts.Split(r.ts_ms, r.level, r.thread, r.logger, r.message, extra)
 
-    def _reanchor(self, p: _Record, old: Any) -> LineOutcome | None:
+    def _reanchor(self, p: _Record, old: Any, at: int | None = None) -> LineOutcome | None:
         """A record whose layout split gave a message no rule reads: read its first line again by
         Kafka's anchors (a prefix not at the message start, a suffix the layout left in the message).
         The new reading is taken when a rule reads it, or when the old one was ignored and the
         anchored text looks like coordination (then it is `unparsed`, visible)."""
         p.anchored = True
-        r = anchors.read_line(p.lines, p.ts_ms if p.ts_ms is not None else self.last_ts)
+        near = p.ts_ms if p.ts_ms is not None else self.last_ts
+        r = None
+        if at is not None and not _STRUCTURED.search(p.message, 0, at):
+            # the anchor's place in the layout's message, with plain text before it (not inside a
+            # JSON string or a CSV cell, which read_line decodes): read around it first
+            r = anchors.read_at(p.message, at, near)
+            if r is not None and not anchors.rule_reads(r.message, p.logger or r.logger, r.side):
+                r = None
+        if r is None:
+            r = anchors.read_line(p.lines, near)
         if r is None or r.message == p.message:
             return None
         extra = dict(p.extra) if p.extra else {}
@@ -744,9 +754,9 @@ class _LogParser:
             # Kafka's text (a LogContext prefix, a broker ident) after other text the layout left in
             # the message ("[name|task-0] ", a time, a level): read from the anchor, never from the
             # start (a rule starting with a placeholder would take the other text into its field)
-            m = anchors.PREFIX_ANCHOR.search(head, 1)
+            m = anchors.PREFIX_ANCHOR.search(head, 1) if anchors.PREFIX_ANCHOR.match(head) is None else None
             if m is not None:
-                alt = self._reanchor(p, IGNORE)
+                alt = self._reanchor(p, IGNORE, m.start())
                 if alt is not None:
                     return alt
         # rules read at most the first continuation lines (multi-line templates have 6); a long
