@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="force the log layout instead of detecting it (see 'docs/parsers.md'; "
                    "e.g. log4j, log4j_logger_line, spring_boot, logback, yy_slash, json, jul, "
                    "slf4j_simple, bare, streams, plain)")
+    p.add_argument("--tz", metavar="ZONE", help="zone of times written without one (IANA name, e.g. Europe/Berlin; "
+                   "default UTC); the summary states it")
     p.add_argument("--summary-json", action="store_true", help="print the summary on stderr as one JSON object")
     p.add_argument("--no-events", action="store_true", help="only the summary (no events on stdout)")
     return p
@@ -70,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.layout is not None and args.layout not in layouts.LAYOUTS:
         raise UsageError(f"unknown layout {args.layout!r}; known layouts: {', '.join(sorted(layouts.LAYOUTS))}")
+    _set_tz(getattr(args, "tz", None), UsageError)
     if args.paths.count("-") > 1:
         raise UsageError("'-' (standard input) may be given only once")
     out = sys.stdout
@@ -102,6 +105,21 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _set_tz(tz: str | None, error: type[Exception]) -> None:
+    """--tz: naive times are read in this zone, here and in Spark's workers (COORDSCOPE_TZ)."""
+    import os
+
+    from parsers.timestamps import set_naive_zone
+
+    if tz is None:
+        return
+    try:
+        set_naive_zone(tz)
+    except (ValueError, KeyError, OSError) as exc:
+        raise error(f"--tz {tz!r}: unknown time zone ({exc})") from exc
+    os.environ["COORDSCOPE_TZ"] = tz
+
+
 def _print_summary(files: list[dict], totals: Counter, kinds: Counter, as_json: bool) -> None:
     err = sys.stderr
     if as_json:
@@ -119,7 +137,9 @@ def _print_summary(files: list[dict], totals: Counter, kinds: Counter, as_json: 
         for m in f["messages"]:
             err.write(f"  note: {m}\n")
     err.write(f"total: {len(files)} input(s), lines read {totals['lines_read']}, ignored {totals['ignored']}, "
-              f"parsed {totals['parsed']}, unparsed {totals['unparsed']}, rejected {totals['rejected']}\n")
+              f"parsed {totals['parsed']}, unparsed {totals['unparsed']}, rejected {totals['rejected']}, "
+              f"unanchored {sum(f.get('unanchored', 0) for f in files)}; times without a zone read as "
+              f"{files[0].get('naive_zone', 'UTC') if files else 'UTC'}\n")
     if kinds:
         err.write("kinds: " + ", ".join(f"{k}={v}" for k, v in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
                   + "\n")
