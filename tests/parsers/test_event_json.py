@@ -1,0 +1,83 @@
+"""The fast event writer (parsers.event_json, orjson) writes byte for byte what the previous writer
+wrote: json.dumps(event.to_dict() [+ why], ensure_ascii=False, separators=(",", ":")), UTF-8."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from parsers import parse_path
+from parsers.event_json import event_line, same_as_json
+from parsers.events import Event
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _previous_line(ev: Event, why: str | None) -> bytes:
+    # the writer of pipeline/commands/parse.py before the fast path (commit 969aa0e)
+    d = ev.to_dict()
+    if why:
+        d["why"] = why
+    return (json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def _files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith("."))
+
+
+def _compare(paths: list[Path]) -> int:
+    n = 0
+    for path in paths:
+        outcomes, _ = parse_path(str(path))
+        for o in outcomes:
+            if o.event is None:
+                continue
+            why = o.why if o.status == "unparsed" else None
+            assert event_line(o.event, why) == _previous_line(o.event, why), (str(path), o.line_no)
+            n += 1
+    return n
+
+
+def test_same_bytes_on_every_sample_logs_event():
+    assert _compare(_files(REPO / "sample_logs")) > 7_000
+
+
+def test_same_bytes_on_every_real_logs_event(shared_dir):
+    assert _compare(_files(shared_dir / "real_logs")) > 90
+
+
+def _event(**kw) -> Event:
+    base = dict(source="a.log", line_no=7, side="client", kind="join_started", raw="r", ts_ms=1)
+    base.update(kw)
+    return Event(**base)
+
+
+@pytest.mark.parametrize("ev", [
+    _event(raw="\x00\x01\x1f\x7f\u2028\u2029\"\\ é😀\t\n\r\b\f", group_id="g\u00e9", partitions=("t-0", "t-1")),
+    _event(partitions=(), extra={}),
+    _event(extra={"nested": {"a": [1, 2.5, None, True, "x"]}, "t": ("a", 1)}),
+    _event(extra={"small": 2.5e-05, "big": 1e+16, "neg": -0.0}),
+    _event(extra={"nan": float("nan"), "inf": float("-inf")}),
+    _event(offset=1 << 70, extra={"huge": -(1 << 80)}),
+    _event(extra={1: "int key", "k": {2: "x"}}),
+    _event(generation=5, member_epoch=-1, partition=0, offset=2**63 - 1),
+], ids=["strings", "empty", "nested", "float-forms", "non-finite", "beyond-64-bits", "int-keys", "ints"])
+def test_same_bytes_on_edge_values(ev):
+    for why in (None, "no rule matched"):
+        assert event_line(ev, why) == _previous_line(ev, why)
+
+
+def test_a_file_name_that_is_not_utf8_goes_out_as_its_bytes():
+    name = os.fsdecode(b"caf\xe9.log")  # a lone surrogate after surrogateescape
+    line = event_line(_event(source=name))
+    assert line.startswith(b'{"source":"caf\xe9.log","line_no":7,')
+
+
+def test_values_left_to_json_dumps():
+    assert same_as_json({"a": [1, "x", None, True, 0.5, 0.0, {"b": ()}]})
+    assert not same_as_json({"a": 2.5e-05}) and not same_as_json([float("nan")])
+    assert not same_as_json({1: "x"}) and not same_as_json(1 << 64) and same_as_json((1 << 64) - 1)
+    assert not same_as_json({"a": object()})
