@@ -48,45 +48,35 @@ def _compat_line(d: dict[str, Any]) -> bytes:
     return (json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "surrogateescape")
 
 
-def event_line(ev: Event, why: str | None = None, _dumps=orjson.dumps, _event_dict=event_dict) -> bytes:
+def event_line(ev: Event, why: str | None = None, _dumps=orjson.dumps, _event_dict=event_dict,
+               _str=str) -> bytes:
     """`ev` as one JSON line (UTF-8 bytes ending in a newline); `why` (an unparsed line's reason) is
     added as the last key "why" when given."""
     d = _event_dict(ev)
     if why:
         d["why"] = why
-    extra = ev.extra
-    if extra and not same_as_json(extra):
-        return _compat_line(d)
+    for v in ev.extra.values():  # mostly short strings: one type test each
+        if type(v) is not _str and not floats_alike(v):
+            return _compat_line(d)
     try:
         return _dumps(d, option=_OPTION)
-    except (orjson.JSONEncodeError, TypeError):  # a lone surrogate, an integer beyond 64 bits
+    except (orjson.JSONEncodeError, TypeError):  # a lone surrogate, an int beyond 64 bits, an int key
         return _compat_line(d)
 
 
-_EXACT = frozenset((str, bool, type(None)))
-_INT_RANGE = range(-(1 << 63), 1 << 64)
-
-
-def same_as_json(value: Any) -> bool:
-    """True when orjson writes `value` exactly as json.dumps(ensure_ascii=False) does: strings,
-    bools, None, integers orjson takes (64 bits), floats both write alike (finite, and none in
-    (0, 1e-4), where json writes 2.5e-05 and orjson 0.000025), and dicts with string keys and
-    lists/tuples of those. Anything else is left to json.dumps."""
-    t = type(value)
-    if t in _EXACT:
-        return True
-    if t is int:
-        return value in _INT_RANGE
-    if t is float:
+def floats_alike(value: Any) -> bool:
+    """False when `value` holds a float that orjson writes otherwise than json.dumps: NaN and
+    Infinity (orjson: null) and the floats in (0, 1e-4) (json: 2.5e-05, orjson: 0.000025). Every
+    other value orjson takes is written alike (strings with ensure_ascii=False, integers, bools, None,
+    lists, tuples, dicts); what it refuses (integers beyond 64 bits, non-string keys, lone
+    surrogates) raises, and the caller falls back to json.dumps."""
+    if isinstance(value, float):
         return math.isfinite(value) and (value == 0.0 or abs(value) >= 1e-4)
-    if t is dict:
-        for k, v in value.items():
-            if type(k) is not str or not same_as_json(v):
-                return False
-        return True
-    if t is list or t is tuple:
-        return all(same_as_json(v) for v in value)
-    return False
+    if isinstance(value, dict):
+        return all(floats_alike(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(floats_alike(v) for v in value)
+    return True
 
 
-__all__ = ["event_dict", "event_line", "same_as_json"]
+__all__ = ["event_dict", "event_line", "floats_alike"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from parsers import parse_path
-from parsers.event_json import event_line, same_as_json
+from parsers.event_json import event_line, floats_alike
 from parsers.events import Event
 
 REPO = Path(__file__).resolve().parents[2]
@@ -76,8 +76,7 @@ def test_a_file_name_that_is_not_utf8_goes_out_as_its_bytes():
     assert line.startswith(b'{"source":"caf\xe9.log","line_no":7,')
 
 
-def test_values_left_to_json_dumps():
-    assert same_as_json({"a": [1, "x", None, True, 0.5, 0.0, {"b": ()}]})
-    assert not same_as_json({"a": 2.5e-05}) and not same_as_json([float("nan")])
-    assert not same_as_json({1: "x"}) and not same_as_json(1 << 64) and same_as_json((1 << 64) - 1)
-    assert not same_as_json({"a": object()})
+def test_floats_left_to_json_dumps():
+    assert floats_alike({"a": [1, "x", None, True, 0.5, 0.0, -3e300, {"b": ()}]})
+    assert not floats_alike({"a": 2.5e-05}) and not floats_alike([float("nan")])
+    assert not floats_alike({"k": ({"x": float("inf")},)})
