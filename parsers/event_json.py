@@ -10,19 +10,20 @@ separators=(",", ":"))` writes, encoded as UTF-8: same keys in the same order (E
 "why" for an unparsed line), same values. `tests/parsers/test_event_json.py` compares both on every
 event of sample_logs/ and shared/real_logs/. Where orjson refuses or would write a value otherwise
 (an integer beyond 64 bits, a non-string key or a float NaN/Infinity inside `extra`, a lone
-surrogate from an undecodable file name), the line is written by `json.dumps` as before, and a lone
-surrogate goes out as the original bytes of the name (surrogateescape) instead of failing.
+surrogate from an undecodable file name; see parsers/json_text.py), the line is written by
+`json.dumps` as before, and a lone surrogate goes out as the original bytes of the name
+(surrogateescape) instead of failing.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import orjson
 
 from parsers.events import EVENT_COLUMNS, Event
+from parsers.json_text import floats_alike
 
 _OPTION = orjson.OPT_APPEND_NEWLINE
 
@@ -43,8 +44,6 @@ event_dict.__doc__ = """The fields of an Event as a new dict in EVENT_COLUMNS or
 
 def _compat_line(d: dict[str, Any]) -> bytes:
     """The line as the previous writer made it (json.dumps), for what orjson writes otherwise."""
-    if d.get("partitions") is not None:
-        d["partitions"] = list(d["partitions"])
     return (json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "surrogateescape")
 
 
@@ -64,19 +63,4 @@ def event_line(ev: Event, why: str | None = None, _dumps=orjson.dumps, _event_di
         return _compat_line(d)
 
 
-def floats_alike(value: Any) -> bool:
-    """False when `value` holds a float that orjson writes otherwise than json.dumps: NaN and
-    Infinity (orjson: null) and the floats in (0, 1e-4) (json: 2.5e-05, orjson: 0.000025). Every
-    other value orjson takes is written alike (strings with ensure_ascii=False, integers, bools, None,
-    lists, tuples, dicts); what it refuses (integers beyond 64 bits, non-string keys, lone
-    surrogates) raises, and the caller falls back to json.dumps."""
-    if isinstance(value, float):
-        return math.isfinite(value) and (value == 0.0 or abs(value) >= 1e-4)
-    if isinstance(value, dict):
-        return all(floats_alike(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return all(floats_alike(v) for v in value)
-    return True
-
-
-__all__ = ["event_dict", "event_line", "floats_alike"]
+__all__ = ["event_dict", "event_line"]

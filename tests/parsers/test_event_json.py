@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from parsers import parse_path
-from parsers.event_json import event_line, floats_alike
+from parsers.event_json import event_line
+from parsers.json_text import floats_alike
 from parsers.events import Event
 
 REPO = Path(__file__).resolve().parents[2]
