@@ -11,8 +11,8 @@ import pytest
 
 from parsers import parse_path
 from parsers.event_json import event_line
-from parsers.json_text import floats_alike
 from parsers.events import Event
+from parsers.json_text import floats_alike
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -81,3 +81,34 @@ def test_floats_left_to_json_dumps():
     assert floats_alike({"a": [1, "x", None, True, 0.5, 0.0, -3e300, {"b": ()}]})
     assert not floats_alike({"a": 2.5e-05}) and not floats_alike([float("nan")])
     assert not floats_alike({"k": ({"x": float("inf")},)})
+
+
+def _expected_output(root: Path) -> bytes:
+    from pipeline.commands.parse import _expand
+
+    out = []
+    for path in _expand([str(root)]):
+        for o in parse_path(path)[0]:
+            if o.event is not None:
+                out.append(_previous_line(o.event, o.why if o.status == "unparsed" else None))
+    return b"".join(out)
+
+
+def test_parse_cli_writes_the_previous_bytes_across_batches(monkeypatch):
+    import io
+    import subprocess
+    import sys
+
+    from pipeline.cli import main
+    from pipeline.commands import parse as parse_cmd
+
+    want = _expected_output(REPO / "sample_logs")
+    assert want.count(b"\n") > 3 * parse_cmd._BATCH  # several batches and a partial last one
+    got = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", str(REPO / "sample_logs")], cwd=REPO,
+                         capture_output=True, check=True).stdout
+    assert got == want
+    text = io.StringIO()  # a standard output without a binary buffer (a caller's redirect)
+    monkeypatch.setattr(sys, "stdout", text)
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert main(["parse", str(REPO / "sample_logs")]) == 0
+    assert text.getvalue().encode("utf-8") == want
