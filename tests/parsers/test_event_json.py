@@ -65,7 +65,10 @@ def _event(**kw) -> Event:
     _event(offset=1 << 70, extra={"huge": -(1 << 80)}),
     _event(extra={1: "int key", "k": {2: "x"}}),
     _event(generation=5, member_epoch=-1, partition=0, offset=2**63 - 1),
-], ids=["strings", "empty", "nested", "float-forms", "non-finite", "beyond-64-bits", "int-keys", "ints"])
+    _event(extra=None),
+    _event(extra={"sub": {"a": 1.5}, "lst": [1, [2, 1e-5]]}),
+], ids=["strings", "empty", "nested", "float-forms", "non-finite", "beyond-64-bits", "int-keys", "ints",
+        "extra-none", "nested-float"])
 def test_same_bytes_on_edge_values(ev):
     for why in (None, "no rule matched"):
         assert event_line(ev, why) == _previous_line(ev, why)
@@ -112,3 +115,13 @@ def test_parse_cli_writes_the_previous_bytes_across_batches(monkeypatch):
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     assert main(["parse", str(REPO / "sample_logs")]) == 0
     assert text.getvalue().encode("utf-8") == want
+
+
+def test_one_writer_reused_across_events_keeps_each_line_its_own():
+    from parsers.event_json import event_writer
+
+    write = event_writer()
+    evs = [(_event(group_id="g1"), "no rule"), (_event(line_no=8), None),
+           (_event(extra={"nan": float("nan")}), "x"), (_event(line_no=9, extra={"k": "v"}), None)]
+    for ev, why in evs * 2:
+        assert write(ev, why) == _previous_line(ev, why)
