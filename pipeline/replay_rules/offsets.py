@@ -262,10 +262,13 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                 # an expired member's last heartbeat reached the coordinator session.timeout.ms before
                 # it expired the member (GroupCoordinator.onExpireHeartbeat), and it would have sent
                 # the next one within heartbeat.interval.ms had it kept running: it stopped working in
-                # [expiry - session, expiry - session + heartbeat). The later bound is taken: the range
-                # is the most the new owner can have processed again, and is said to be estimated
-                expired = old.end_ms if old.end_reason == "session_expiry" else resume_ts
-                latest = expired - cfg.session_timeout_ms + max(cfg.heartbeat_interval_ms or 0, 0) // 2
+                # [expiry - session, expiry - session + heartbeat): its middle is taken, and the range
+                # is said to be estimated
+                # (the window needs the expiry's own time; without it the hand-over bounds the stop)
+                if old.end_reason == "session_expiry":
+                    latest = old.end_ms - cfg.session_timeout_ms + max(cfg.heartbeat_interval_ms or 0, 0) // 2
+                else:
+                    latest = resume_ts - cfg.session_timeout_ms
                 stop = min(stop, max(last[1], latest))
             expelled = old.end_reason in ("session_expiry", "lost", "process_gone", "log_end", "poll_timeout",
                                           "member_fenced", "generation_reset")
