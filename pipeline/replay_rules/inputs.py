@@ -34,7 +34,7 @@ def _load_run_dir(p: Path, group: str | None) -> Loaded:
     from pipeline import rundir
     from pipeline.replay import events_from_frame
 
-    rundir.load_manifest(p)          # RunDirError for an incomplete run
+    rundir.validate(p)               # RunDirError for an incomplete or damaged run
     filters = (ds.field("group_id") == group) if group is not None else None
     pdf = rundir.load_table(p, "events", filters=filters)
     out = Loaded(kind="run_dir", lines=len(pdf))
