@@ -25,7 +25,11 @@ def make_server(app, host: str, port: int, allow_hosts: tuple[str, ...] = ()):
     """The hardened app bound to host:port (bound here, so a busy port fails before any banner)."""
     from waitress.server import create_server
 
+    from dashboard.response_cache import ResponseCache, StaticCache
+
     security.harden(app, security.allowed_hosts(host, allow_hosts))
+    # keyed by Host too, and only 200s are kept: a refused Host is never answered from memory
+    app.server.wsgi_app = StaticCache(ResponseCache(app.server.wsgi_app))
     # waitress says "Task queue depth is N" under load and logs each client disconnect: not news
     logging.getLogger("waitress").setLevel(logging.ERROR)
     try:
