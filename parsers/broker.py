@@ -20,8 +20,9 @@ from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
-from parsers.broker_rules import CONTEXT_BOUND, RULES, STARTS, TEMPLATES, TEXT_WORDS
+from parsers.broker_rules import CONTEXT_BOUND, GROUP_TYPES, RULES, STARTS, TEMPLATES, TEXT_WORDS
 from parsers.lark_regex import CompiledStart, compile_starts, match_start
+from parsers.values import is_uint
 
 # Literal substrings of which every line these rules can match contains at least one (the reader
 # builds CANDIDATE_REGEX from them). Templates without any of TEXT_WORDS ("Shutting down.", runtime
@@ -56,7 +57,8 @@ _MM_FIELD = re.compile(
 )
 _TP_OFFSETS = re.compile(r"__consumer_offsets-(\d+)$")
 # GroupCoordinator.scala (2.1 .. 3.x) and GroupMetadataManager.java (3.6+) rebalance reasons
-_REASON_MEMBER = re.compile(r"(?:[Mm]ember:?|Leader) (?!with\b|id\b)([^\s;,)]+)")
+# ("leader {} re-joining group during {}" is lower-case in 2.7-2.8, "Leader" from 3.0)
+_REASON_MEMBER = re.compile(r"(?:[Mm]ember:?|[Ll]eader) (?!with\b|id\b)([^\s;,)]+)")
 _REASON_INSTANCE = re.compile(r"instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|[^\s;,)]+)")
 _REASON_CLASS = (
     ("heartbeat expiration", "heartbeat_expiration"),
@@ -125,7 +127,7 @@ def _member_metadata(value: str, out: dict[str, Any], extra: dict[str, Any], pre
     if facts.get("clientHost"):
         extra["host"] = facts["clientHost"]
     for k, name in (("sessionTimeoutMs", "session_timeout_ms"), ("rebalanceTimeoutMs", "rebalance_timeout_ms")):
-        if facts.get(k, "").isdigit():
+        if is_uint(facts.get(k, "")):
             extra[name] = int(facts[k])
     return member
 
@@ -162,6 +164,29 @@ def _reason_facts(reason: str, extra: dict[str, Any]) -> None:
 _EVENT_FIELDS = {"group_id", "member_id", "instance_id", "generation", "member_epoch", "protocol", "reason",
                  "error", "topic", "partition", "offset", "client_id"}
 _MEMBER_EXTRA = {"leader", "old_member_id", "existing_member_id", "new_leader"}
+
+
+_ASSIGNED_ITEM = re.compile(r"^(?P<topic>\S+)-(?P<part>\d+)$")
+
+
+def _assignment_state(extra: dict[str, Any]) -> None:
+    """GroupMetadataManager.java 3.8+ "new assignment state: .., assignedPartitions=[..] and
+    revokedPartitions=[..]": Utils.assignmentToString prints `<topic id>-<partition>` (the topic's Uuid,
+    not its name), so the lists are kept as printed and marked `partitions_named_by: topic_id`."""
+    lists = {}
+    for key, out_key in (("assigned", "assigned_partitions"), ("revoked", "revoked_partitions")):
+        text = extra.get(key)
+        if text is None and key == "revoked":  # 3.9+ share groups print the assigned list only
+            continue
+        if not isinstance(text, str) or not (text.startswith("[") and text.endswith("]")):
+            return  # not the printed list: keep the text only
+        items = [x.strip() for x in text[1:-1].split(",") if x.strip()]
+        if not all(_ASSIGNED_ITEM.match(x) for x in items):
+            return
+        lists[out_key] = items
+    for out_key, items in lists.items():
+        extra[out_key] = items
+    extra["partitions_named_by"] = "topic_id"
 
 
 @cache
@@ -213,10 +238,17 @@ def _fields(rule: str, tokens: list[Any]) -> tuple[str, dict[str, Any]]:
                 out[key] = value
         elif how == "tp":
             extra[key] = value
-            if value.startswith("__consumer_offsets-") and value[19:].isdigit():
+            if value.startswith("__consumer_offsets-") and is_uint(value[19:]):
                 extra["offsets_partition"] = int(value[19:])
     if kind == "broker_rebalance_preparing" and "reason" in out:
         _reason_facts(out["reason"], extra)
+    if "assigned" in extra:
+        _assignment_state(extra)
+        if "assigned_partitions" in extra:
+            out["partitions"] = tuple(extra["assigned_partitions"])
+    gtype = GROUP_TYPES.get(rule)
+    if gtype is not None:
+        out["group_type"] = gtype
     if extra:
         out["extra"] = extra
     return kind, out

@@ -86,6 +86,41 @@ HAND_RULES: tuple[Rule, ...] = (
     Rule("streams_state_transition", "streams_state_changed",
          re.compile(r"^State transition from (?P<from_state>[A-Z_]+) to (?P<to_state>[A-Z_]+)\s*$"),
          "StreamThread.java,KafkaStreams.java", "1.0.0", "current"),
+    # AbstractCoordinator.java DEBUG, the coordinator lookup's response (ClientResponse#toString):
+    # 0.10.2.0-0.11.0.x "Received GroupCoordinator response {} for group {}", 1.0.0 "Received
+    # GroupCoordinator response {}", 1.0.1+ "Received FindCoordinator response {}"; the node is read from
+    # the responseBody (Struct, FindCoordinatorResponse(node=..) or *Data(nodeId, host, port[, coordinators]))
+    Rule("received_groupcoordinator_response_for_group", "coordinator_discovered",
+         re.compile(r"^Received GroupCoordinator response (?P<coord_response>.*) for group (?P<group_id>\S+)\s*$", re.S),
+         "AbstractCoordinator.java", "0.10.2.0", "0.11.0.2"),
+    Rule("received_groupcoordinator_response", "coordinator_discovered",
+         re.compile(r"^Received GroupCoordinator response (?P<coord_response>.*?)\s*$", re.S),
+         "AbstractCoordinator.java", "1.0.0", "1.0.0"),
+    Rule("received_findcoordinator_response", "coordinator_discovered",
+         re.compile(r"^Received FindCoordinator response (?P<coord_response>.*?)\s*$", re.S),
+         "AbstractCoordinator.java", "1.0.1", "current"),
+    # Connect DistributedHerder.java 0.10.0.0+ (unchanged to trunk 2024-10): the worker's config offset
+    # is behind the leader's assignment, so it calls member.requestRejoin()
+    Rule("connect_forcing_rebalance", "join_started",
+         re.compile(r"^(?P<reason>Current config state offset (?P<config_offset>-?\d+) does not match group assignment "
+                    r"(?P<assignment_offset>-?\d+))\. Forcing rebalance\.\s*$"),
+         "DistributedHerder.java", "0.10.0.0", "current"),
+    # Connect WorkerCoordinator.java 2.4.0+ (incremental cooperative): no coordinator for
+    # scheduled.rebalance.max.delay.ms, the worker revokes its own connectors and tasks
+    Rule("connect_coordinator_unreachable", "coordinator_lost",
+         re.compile(r"^Broker coordinator was unreachable for (?P<unreachable_ms>-?\d+)ms\. Revoking previous assignment "
+                    r"(?P<connect_assignment>.*) to avoid running tasks while not being a member the group\s*$", re.S),
+         "WorkerCoordinator.java", "2.4.0", "current"),
+    # Streams StreamsMembershipManager.java (clients, KIP-1071 streams groups; 4.1+): a multi-line
+    # record "Assigned tasks with local epoch {}\n\tMember: {}\n\tAssigned active tasks: {}\n..." (the
+    # TAB lines are optional here: a grep keeps only the first line)
+    Rule("streams_assigned_tasks", "assignment_received",
+         re.compile(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)"
+                    r"\n\tMember:[ \t]*(?P<member_id>\S*)(?P<streams_tasks>\n.*)?\s*$", re.S),
+         "StreamsMembershipManager.java", "trunk-0013464c", "current"),
+    Rule("streams_assigned_tasks_first_line", "assignment_received",
+         re.compile(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)\s*$"),
+         "StreamsMembershipManager.java", "trunk-0013464c", "current"),
     # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
     Rule("streams_callback_timing", None,
          re.compile(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
@@ -121,7 +156,10 @@ CANDIDATE_WORDS: tuple[str, ...] = ()  # filled below from the rules
 
 def _compile_rules() -> tuple[list[Rule], dict[str, list[Rule]], list[Rule]]:
     rules: list[Rule] = list(HAND_RULES)
+    hand = {r.name for r in HAND_RULES}
     for name, kind, _cls, rx, src, first, last, weak, template in CATALOG_RULES:
+        if name in hand:  # a hand rule of the same name reads more of the message (see HAND_RULES)
+            continue
         rules.append(Rule(name, kind, re.compile(rx, re.S), src, first, last, tuple(weak), template))
     buckets: dict[str, list[Rule]] = {}
     generic: list[Rule] = []
@@ -358,16 +396,49 @@ def logger_class(logger: str | None) -> str | None:
 def _prefix_fields(prefix: str) -> tuple[tuple[str, Any], ...]:
     parsed = parse_prefix(prefix)  # the grammar's `prefix` rule, once per distinct prefix
     if parsed is not None:
-        return tuple((k, v) for k, v in parsed.items() if v is not None and v not in ("...", "null"))
-    m = PREFIX.match(prefix)
-    if m is None:
-        return ()
-    out: list[tuple[str, Any]] = [("context", m.group("ctx"))]
-    for key, f in (("client", "client_id"), ("group", "group_id"), ("instance", "instance_id")):
-        v = m.group(key)
-        if v and v not in ("...", "null"):
-            out.append((f, v))
+        out = [(k, v) for k, v in parsed.items() if v is not None and v not in ("...", "null")]
+    else:
+        m = PREFIX.match(prefix)
+        if m is None:
+            return ()
+        out = [("context", m.group("ctx"))]
+        for key, f in (("client", "client_id"), ("group", "group_id"), ("instance", "instance_id")):
+            v = m.group(key)
+            if v and v not in ("...", "null"):
+                out.append((f, v))
+    # ShareConsumerImpl's LogContext (3.9+, KIP-932): a share consumer is only ever in a share group
+    if ("context", "ShareConsumer") in out:
+        out.append(("group_type", "share"))
     return tuple(out)
+
+
+# --- the group's type (classic | consumer | share | streams), from what printed the line ---------
+# The class that logs a message proves the group protocol: AbstractCoordinator/ConsumerCoordinator
+# and Connect's WorkerCoordinator/DistributedHerder run only the classic protocol; the 3.7+
+# membership/heartbeat managers only the consumer (KIP-848), share (KIP-932) or streams (KIP-1071)
+# protocol. Abstract* managers are shared (consumer and share), so their lines take the type from
+# the logger or the LogContext prefix, or stay unknown.
+_FILE_GROUP_TYPE = {
+    "AbstractCoordinator.java": "classic", "ConsumerCoordinator.java": "classic",
+    "WorkerCoordinator.java": "classic", "DistributedHerder.java": "classic", "WorkerGroupMember.java": "classic",
+    "MembershipManagerImpl.java": "consumer", "ConsumerMembershipManager.java": "consumer",
+    "ConsumerHeartbeatRequestManager.java": "consumer", "HeartbeatRequestManager.java": "consumer",
+    "ShareMembershipManager.java": "share", "ShareHeartbeatRequestManager.java": "share",
+    "ShareConsumerImpl.java": "share", "ShareConsumeRequestManager.java": "share",
+    "StreamsMembershipManager.java": "streams", "StreamsGroupHeartbeatRequestManager.java": "streams",
+}
+# ClassicKafkaConsumer (3.7+) is the group.protocol=classic implementation
+_LOGGER_GROUP_TYPE = {f[:-5]: t for f, t in _FILE_GROUP_TYPE.items()} | {"ClassicKafkaConsumer": "classic"}
+
+
+def _rule_group_type(rule: Rule) -> str | None:
+    types = {_FILE_GROUP_TYPE.get(f.strip()) for f in rule.source.split(",")}
+    return types.pop() if len(types) == 1 else None
+
+
+def _group_type(rule_name: str, logger_cls: str | None) -> str | None:
+    t = _LOGGER_GROUP_TYPE.get(logger_cls) if logger_cls else None
+    return t if t is not None else _RULE_GROUP_TYPES.get(rule_name)
 
 
 def split_prefix(message: str) -> tuple[dict[str, Any], str]:
@@ -514,6 +585,54 @@ def _h_bool(text: str, fields: dict, extra: dict, key: str) -> None:
     extra[key] = text == "true"
 
 
+# the coordinator in a FindCoordinator / GroupCoordinator response dump, whichever rendering:
+# 3.0+ batched `coordinators=[Coordinator(key='g', nodeId=1, host='h', port=9092, errorCode=0, ..)]`,
+# 2.3+ `FindCoordinatorResponseData(.., errorCode=0, errorMessage=.., nodeId=1, host='h', port=9092)`,
+# 0.11-2.2 `FindCoordinatorResponse(.., error=NONE, node=h:9092 (id: 1 rack: null))`,
+# 0.10.2-0.11 Struct `{error_code=0,coordinator={node_id=1,host=h,port=9092}}`
+_RESP_COORDINATOR = re.compile(r"Coordinator\((?P<body>[^()]*)\)")
+_RESP_DATA = re.compile(r"nodeId=(?P<id>-?\d+), host='(?P<host>[^']*)', port=(?P<port>-?\d+)")
+_RESP_NODE = re.compile(r"node=(?P<host>[^\s:,()]+):(?P<port>-?\d+) \(id: (?P<id>-?\d+)")
+_RESP_STRUCT = re.compile(r"coordinator=\{node_id=(?P<id>-?\d+),host=(?P<host>[^,}]*),port=(?P<port>-?\d+)")
+_RESP_ERROR = re.compile(r"\b(?:errorCode|error_code)=(?P<code>-?\d+)|\berror=(?P<name>[A-Z_]+)")
+
+
+def _h_coord_response(text: str, fields: dict, extra: dict, key: str) -> None:
+    """A response without error names its coordinator: `coordinator` = host:port and
+    extra.coordinator_broker_id = the broker id as printed (the response's nodeId, not the
+    Integer.MAX_VALUE - id connection id of "Discovered group coordinator" lines). A response with
+    an error, or sent over a broken connection, found no coordinator: kind coordinator_lookup + error."""
+    m = _RESP_COORDINATOR.search(text)
+    scope = m.group("body") if m else text
+    if "disconnected=true" in text:
+        fields["error"] = "disconnected"
+    em = _RESP_ERROR.search(scope)
+    if em is not None and em.group("code") not in (None, "0"):
+        fields.setdefault("error", f"error_code={em.group('code')}")
+    elif em is not None and em.group("name") not in (None, "NONE"):
+        fields.setdefault("error", em.group("name"))
+    node = _RESP_DATA.search(scope) or _RESP_NODE.search(scope) or _RESP_STRUCT.search(scope)
+    if "error" not in fields and node is not None:
+        port = node.group("port")
+        nid = node.group("id")
+        if node.group("host") and int(port) > 0 and int(nid) >= 0:
+            fields["coordinator"] = f"{node.group('host')}:{port}"
+            extra["coordinator_broker_id"] = int(nid)
+            return
+    extra["kind"] = "coordinator_lookup"  # no coordinator in the response: a lookup, not a discovery
+
+
+# StreamsMembershipManager "Assigned tasks with local epoch" record: "\tAssigned active tasks: [0_0, 1_2]"
+_STREAMS_TASK_LINE = re.compile(r"^[ \t]*(?P<label>[A-Za-z -]+?):[ \t]*(?P<tasks>.*?)[ \t]*$", re.M)
+
+
+def _h_streams_tasks(text: str, fields: dict, extra: dict, key: str) -> None:
+    for m in _STREAMS_TASK_LINE.finditer(text):
+        label = re.sub(r"[^a-z]+", "_", m.group("label").lower()).strip("_")
+        tasks = m.group("tasks").strip("[]{} ")
+        extra[label] = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else []
+
+
 @lru_cache(maxsize=1024)
 def _handler(key: str):
     base = key.rsplit("_", 1)[0] if key[-1:].isdigit() and key[-2:-1] == "_" else key
@@ -530,6 +649,8 @@ def _handler(key: str):
         "connect_assignment": _h_connect, "disconnect_ms": _h_extra_int, "backoff_ms": _h_extra_int,
         "delay_ms": _h_extra_int, "protocol_version": _h_extra_int, "is_disconnected": _h_bool,
         "api": _h_extra_str, "request": _h_extra_str, "assignor": _h_extra_str, "topics": _h_extra_str,
+        "coord_response": _h_coord_response, "streams_tasks": _h_streams_tasks, "config_offset": _h_extra_int,
+        "assignment_offset": _h_extra_int, "unreachable_ms": _h_extra_int,
     }
     return table.get(base)
 
@@ -554,6 +675,8 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
             ns[f"_h{j}"] = h
             lines.append(f"        _h{j}(text, fields, extra, {key!r})")
     lines.append(f"    kind = {rule.kind!r}")
+    if "coord_response" in rule.regex.groupindex:  # the handler says when the response found no coordinator
+        lines.append("    kind = extra.pop('kind', kind)")
     if rule.kind in _REASON_RULE_KINDS:
         lines += ["    reason = fields.get('reason')", "    if reason:", "        kind = _reason_kind(kind, reason)"]
     if rule.version_hint:
@@ -606,7 +729,7 @@ def _fields_from(rule: Rule, groups: Any) -> tuple[str | None, dict[str, Any]]:
                 h = handlers[key] = _handler(key)
             if h is not None:
                 h(raw.strip(), fields, extra, key)
-    kind = rule.kind
+    kind = extra.pop("kind", rule.kind)
     reason = fields.get("reason")
     if reason and kind in _REASON_RULE_KINDS:
         kind = _reason_kind(kind, reason)
@@ -620,6 +743,7 @@ ALL_RULES, _BUCKET_RULES, _GENERIC_RULES = _compile_rules()
 _BUCKETS = {k: _Bucket(v) for k, v in _BUCKET_RULES.items()}
 _GENERIC = _Bucket(_GENERIC_RULES)
 RULES_BY_NAME = {r.name: r for r in ALL_RULES}
+_RULE_GROUP_TYPES = {r.name: t for r in ALL_RULES if (t := _rule_group_type(r)) is not None}
 _VERSION_HINTS = {r.name: r.version_hint for r in ALL_RULES}  # the property, computed once per rule
 
 
@@ -635,6 +759,7 @@ SEEN_ENTRIES = 16384
 _MEMO: dict[tuple[str, str | None], Any] = {}
 _SEEN: set[tuple[str, str | None]] = set()
 _ABSENT = object()
+_NO_ID = "<no ID>"
 
 
 def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
@@ -646,6 +771,8 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
 def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
     """_parse_body for a body not in the memo: match it, and admit it if seen before."""
     key = (body, logger_cls)
+    if _NO_ID in body:  # 4.x memberIdInfoForLog(): a member without id yet; 3.7-3.9 printed it empty
+        body = body.replace(_NO_ID, "")
     if "\n" in body:
         res = _match_body(body, logger_cls)
     else:  # _match_body for a one-line body, written out
@@ -656,6 +783,10 @@ def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None
             res = only.find(body, body, logger_cls) if only is not None else bucket.find(body, body, logger_cls)
         if res is None:
             res = _GENERIC.find(body, body, logger_cls)
+    if res is not None and res[1] is not None and "group_type" not in res[2]:
+        gt = _group_type(res[0], logger_cls)
+        if gt is not None:
+            res[2]["group_type"] = gt
     if len(body) <= MEMO_MAX:  # a memo of huge messages would hold megabytes
         if key in _SEEN:
             if len(_MEMO) >= MEMO_ENTRIES:

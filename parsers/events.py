@@ -109,6 +109,9 @@ class Event:
     instance_id: str | None = None
     generation: int | None = None
     member_epoch: int | None = None
+    # classic | consumer | share | streams: only when the rule's wording, source class or LogContext
+    # proves it (see docs/parsers.md "Group types"); None when the line does not say
+    group_type: str | None = None
     protocol: str | None = None
     partitions: tuple[str, ...] | None = None
     coordinator: str | None = None

@@ -307,13 +307,15 @@ OVERRIDES: dict[str, list[str]] = {
     "[GroupId {}] Refreshing regular expressions: {}": ["group_id", "regex"],
     "[GroupId {}] Scanned {} topics to refresh regular expressions {} in {}ms.":
         ["group_id", "count#", "regex", "duration_ms#"],
-    "[GroupId {}] Computed a new target assignment for epoch {}: {}.": ["group_id", "epoch#", "assignment"],
+    # the epoch of a target assignment is the group epoch (GroupMetadataManager.java 3.7+)
+    "[GroupId {}] Computed a new target assignment for epoch {}: {}.": ["group_id", "group_epoch#", "assignment"],
     "[GroupId {}] Computed a new target assignment for epoch {} with '{}' assignor: {}.":
-        ["group_id", "epoch#", "assignor", "assignment"],
+        ["group_id", "group_epoch#", "assignor", "assignment"],
     "[GroupId {}] Computed a new target assignment for epoch {} with '{}' assignor in {}ms: {}.":
-        ["group_id", "epoch#", "assignor", "duration_ms#", "assignment"],
+        ["group_id", "group_epoch#", "assignor", "duration_ms#", "assignment"],
     "[GroupId {}] Computed a new target assignment for epoch {} with '{}' assignor in {}ms.":
-        ["group_id", "epoch#", "assignor", "duration_ms#"],
+        ["group_id", "group_epoch#", "assignor", "duration_ms#"],
+    "[GroupId {}] Bumped group epoch to {}.": ["group_id", "group_epoch#"],
     "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={} and revokedPartitions={}.":
         ["group_id", "member_id", "member_epoch#", "previous_member_epoch#", "member_state", "assigned", "revoked"],
     "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.":
@@ -365,11 +367,79 @@ OVERRIDES: dict[str, list[str]] = {
     "Committed transactional offset commits for producer id {}.": ["producer_id"],
 }
 
+# Templates the catalogue does not hold yet, each with its hole names and origin (read from Kafka's source;
+# tests/parsers/wordings/SOURCES.md lists them). KIP-1071 streams groups and 4.1+ share/consumer wording
+# of group-coordinator/.../GroupMetadataManager.java as at apache/kafka commit 0013464c (trunk after 4.0).
+_GMM_41 = "GroupMetadataManager.java trunk-0013464c..current"  # first release not checked here (KIP-1071: 4.1)
+EXTRA_TEMPLATES: list[tuple[str, str, str, list[str]]] = [
+    ("[GroupId {}][MemberId {}] Member joins the streams group.", "member_joined", _GMM_41,
+     ["group_id", "member_id"]),
+    ("[GroupId {}][MemberId {}] Member {} left the streams group.", "member_removed", _GMM_41,
+     ["group_id", "member_id", "leaving_member_id"]),
+    ("[GroupId {}] Streams member {} fenced from the group because {}.", "member_fenced", _GMM_41,
+     ["group_id", "member_id", "reason"]),
+    ("[GroupId {}][MemberId {}] Member's new assignment state: epoch={}, previousEpoch={}, state={}, "
+     "assignedTasks={} and tasksPendingRevocation={}.", "assignment_received", _GMM_41,
+     ["group_id", "member_id", "member_epoch#", "previous_member_epoch#", "member_state", "assigned_tasks",
+      "revoked_tasks"]),
+    ("[GroupId {}][MemberId {}] Bumped streams group epoch to {} with metadata hash {} and validated topic epoch {}.",
+     "rebalance_prepare", _GMM_41, ["group_id", "member_id", "group_epoch#", "metadata_hash", "topology_epoch#"]),
+    ("[GroupId {}][MemberId {}] Assignment configurations changed to {}. Triggering rebalance.",
+     "rebalance_prepare", _GMM_41, ["group_id", "member_id", "assignment_configs"]),
+    ("[GroupId {}][MemberId {}] Member initialized the topology with epoch {}", "subscription_change", _GMM_41,
+     ["group_id", "member_id", "topology_epoch#"]),
+    ("[GroupId {}][MemberId {}] Member joined with stale topology epoch {}", "subscription_change", _GMM_41,
+     ["group_id", "member_id", "topology_epoch#"]),
+    ("[GroupId {}][MemberId {}] Member joined with currently initialized topology {}", "subscription_change",
+     _GMM_41, ["group_id", "member_id", "topology_epoch#"]),
+    ("[GroupId {}][MemberId {}] Computed new metadata hash: {}.", "subscription_change", _GMM_41,
+     ["group_id", "member_id", "metadata_hash"]),
+    ("[GroupId {}][MemberId {}] Configuring the topology {}", "subscription_change", _GMM_41,
+     ["group_id", "member_id", "topology"]),
+    ("[GroupId {}] Bumped group epoch to {} with metadata hash {}.", "rebalance_prepare", _GMM_41,
+     ["group_id", "group_epoch#", "metadata_hash"]),
+    ("[GroupId {}] Computed new metadata hash: {}.", "subscription_change", _GMM_41, ["group_id", "metadata_hash"]),
+]
+OVERRIDES.update({t: names for t, _c, _o, names in EXTRA_TEMPLATES})
+
+# The group's type a template proves (Event.group_type): the Scala GroupCoordinator (0.9-3.x) only had
+# classic groups, so a wording it printed is a classic-group line also where GroupMetadataManager.java
+# (3.6+) kept it; otherwise the wording names the type ("consumer group", "share group", "streams
+# group", "[MemberId" of the streams code, "classic group"/"generic group"), or it stays unknown
+# ("Computed a new target assignment" is printed for consumer, share and streams groups alike).
+_TYPE_WORDS = (("streams", re.compile(r"streams group|Streams member|\]\[MemberId |assignedTasks=")),
+               ("share", re.compile(r"share group|share protocol")),
+               ("consumer", re.compile(r"consumer group")),
+               ("classic", re.compile(r"classic group|generic group")))
+
+
+# wordings whose type only the code path tells: in GroupMetadataManager.java the two-list form of
+# "new assignment state" is printed by maybeReconcile(ConsumerGroupMember) only (3.8.0 .. 0013464c), the
+# assignedPartitions-only form by maybeReconcile(ShareGroupMember) only (3.9.0 .. 0013464c)
+TEMPLATE_GROUP_TYPES = {
+    "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={} "
+    "and revokedPartitions={}.": "consumer",
+    "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.": "share",
+    # OffsetMetadataManager.java: a "simple consumer group" is an empty classic group
+    "[GroupId {}] Creating a simple consumer group via manual offset commit.": "classic",
+}
+
+
+def group_type_for(t: Template) -> str | None:
+    if t.text in TEMPLATE_GROUP_TYPES:
+        return TEMPLATE_GROUP_TYPES[t.text]
+    if any(".scala " in o for o in t.origins):
+        return "classic"
+    found = {name for name, rx in _TYPE_WORDS if rx.search(t.text)}
+    return found.pop() if len(found) == 1 else None
+
+
 # Names whose values may contain spaces (lists, errors, reasons, toString dumps).
 FREE_TEXT = {
     "reason", "error", "members_list", "offsets", "partitions_list", "groups", "group_metadata", "pending_offsets",
     "summary", "key", "value", "assignment", "assigned", "revoked", "subscription_metadata", "topics", "regex",
-    "current_offsets", "result", "operation", "timer", "arg", "record",
+    "current_offsets", "result", "operation", "timer", "arg", "record", "assigned_tasks", "revoked_tasks",
+    "assignment_configs", "topology",
 }
 MEMBER_LIKE = {"member_id", "old_member_id", "existing_member_id", "new_leader", "leader"}
 # values copied into the common Event columns; everything else goes to `extra`
@@ -430,7 +500,14 @@ def read_templates(tsv: Path) -> list[Template]:
             t = by_text.setdefault(text, Template(text, row["event"]))
             if origin not in t.origins:
                 t.origins.append(origin)
-    return sorted(by_text.values(), key=lambda t: t.text)
+    out = sorted(by_text.values(), key=lambda t: t.text)
+    # after the catalogue's, so that adding one never renumbers a catalogue rule (rule names are in events)
+    for text, event_class, origin, _names in EXTRA_TEMPLATES:
+        if text in by_text:
+            by_text[text].origins.append(origin)
+        else:
+            out.append(Template(text, event_class, [origin]))
+    return out
 
 
 def lark_str(s: str) -> str:
@@ -478,6 +555,7 @@ def generate(tsv: Path) -> tuple[str, str]:
     context_bound: list[str] = []
     family_count: dict[str, int] = {}
     sources: list[str] = []
+    group_types: list[str] = []
     for t in templates:
         names = name_holes(t.text)
         parts = t.text.split("{}")
@@ -507,6 +585,9 @@ def generate(tsv: Path) -> tuple[str, str]:
         lines.append(f"// {'; '.join(t.origins)} [{t.event_class}]")
         lines.append(f"{rule}: {' '.join(seq)}")
         table.append(f"    {rule!r}: ({kind!r}, {tuple(names)!r}),  # {t.text[:80]!r}")
+        gtype = group_type_for(t)
+        if gtype is not None:
+            group_types.append(f"    {rule!r}: {gtype!r},")
         sources.append(f"    {rule!r}: ({t.text!r}, {'; '.join(t.origins)!r}),")
     out = [
         "// Broker group-coordinator messages (the text after the log4j prefix and the coordinator ident).",
@@ -543,6 +624,11 @@ def generate(tsv: Path) -> tuple[str, str]:
         "",
         "RULES: dict[str, tuple[str, tuple[str, ...]]] = {",
         *table,
+        "}",
+        "",
+        "# rule -> the group type its wording proves (classic | consumer | share | streams); absent: unknown",
+        "GROUP_TYPES: dict[str, str] = {",
+        *group_types,
         "}",
         "",
         "# rule -> (catalogue template, Kafka source file(s) and versions), for `coordscope explain`",

@@ -23,6 +23,7 @@ from typing import Any
 from parsers.base import IGNORE, Match, _Ignore
 from parsers.commands import is_command
 from parsers.lark_regex import CompiledStart, compile_starts, match_start
+from parsers.values import is_int, is_uint
 
 CANDIDATE_WORDS: tuple[str, ...] = ("::", " key: ", '{"key":', "OffsetAndMetadata", "GroupMetadata")
 
@@ -116,6 +117,39 @@ thousands of members stays well below this."""
 
 
 def parse_offsets_dump_records(line: str) -> list[Match] | _Ignore | None:
+    res = _records(line)
+    if isinstance(res, list):
+        for m in res:
+            _set_group_type(m)
+    return res
+
+
+# __consumer_offsets record types (group-coordinator/src/main/resources/common/message/*Key.json,
+# "validVersions" of the key = the record type; apache/kafka trunk 2024-10): 2 GroupMetadataKey (classic
+# groups only), 3-8 ConsumerGroup*Key (KIP-848), 9-15 ShareGroup*Key (KIP-932); later types are not mapped.
+_RECORD_TYPE_GROUP_TYPE = {2: "classic", **{t: "consumer" for t in range(3, 9)}, **{t: "share" for t in range(9, 16)}}
+
+
+def _set_group_type(m: Match) -> None:
+    """A GroupMetadata record (the text formatters of 0.9-3.x print no other group record) is a classic
+    group's; a 3.7+ JSON record of type 3..15 a consumer or share group's."""
+    extra = m.fields.get("extra") or {}
+    if "record_type" in extra:
+        gtype = _RECORD_TYPE_GROUP_TYPE.get(extra["record_type"])
+    elif m.kind == "group_metadata_record" or extra.get("record") == "group_metadata":
+        gtype = "classic"
+    else:
+        return
+    if gtype is not None:
+        m.fields["group_type"] = gtype
+
+
+def _json_int(v: Any) -> bool:
+    """A JSON number that is an integer (not a bool, not a string such as "--1")."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _records(line: str) -> list[Match] | _Ignore | None:
     if len(line) > MAX_LINE:
         return None
     s = line.strip()
@@ -189,7 +223,7 @@ def _formatter_line(s: str) -> Match | None:
 def _split_gtp(gtp: str) -> tuple[str, str, int | None]:
     """GroupTopicPartition.toString "[g,t,p]": topics cannot hold commas, groups can: split from the right."""
     parts = gtp.rsplit(",", 2)
-    if len(parts) != 3 or not parts[2].lstrip("-").isdigit():
+    if len(parts) != 3 or not is_int(parts[2]):
         return gtp, "", None
     return parts[0], parts[1], int(parts[2])
 
@@ -267,13 +301,13 @@ def _dump_record(log_offset: int, mid: str, key: str, payload: str | None) -> li
     if rule in ("key_offset_v0", "key_offset_commit"):
         if rule == "key_offset_v0":  # offset::group:topic:partition
             gtp = parts[0].rsplit(":", 2)
-            if len(gtp) != 3 or not gtp[2].isdigit():
+            if len(gtp) != 3 or not is_uint(gtp[2]):
                 return None
             group, topic, part = gtp[0], gtp[1], int(gtp[2])
         else:  # offset_commit::group=g,partition=topic-p
             group = parts[0]
             tp = parts[1].rsplit("-", 1)
-            if len(tp) != 2 or not tp[1].isdigit():
+            if len(tp) != 2 or not is_uint(tp[1]):
                 return None
             topic, part = tp[0], int(tp[1])
         base = {"group_id": group, "topic": topic, "partition": part}
@@ -285,7 +319,7 @@ def _dump_record(log_offset: int, mid: str, key: str, payload: str | None) -> li
             if not payload.startswith("offset="):
                 return None
             off, _, meta = payload[7:].partition(",metadata=")
-        if not off.lstrip("-").isdigit():
+        if not is_int(off):
             return None
         fields = {**base, "offset": int(off), "extra": {**base_extra, "metadata": meta}}
         if ct:
@@ -306,7 +340,7 @@ def _dump_record(log_offset: int, mid: str, key: str, payload: str | None) -> li
         return [_group_from_text_json(f"dump_{rule}", group, v, base_extra)]
     # 0.10-0.11: protocolType:protocol:generationId:assignment
     f = payload.split(":", 3)
-    if len(f) < 3 or not f[2].lstrip("-").isdigit():
+    if len(f) < 3 or not is_int(f[2]):
         return None
     extra = {**base_extra, "protocol_type": f[0], "members": _assignment(f[3] if len(f) > 3 else "")}
     extra["member_count"] = len(extra["members"])
@@ -366,10 +400,14 @@ def _json_record(key: Any, value: Any, base_extra: dict[str, Any], rule: str,
     vver = value.get("version") if isinstance(value, dict) else None
     extra = dict(base_extra)
     if ktype in (0, 1):  # OffsetCommitKey
+        if not _json_int(kd.get("partition")):
+            return None  # a malformed record: unparsed, never a partition that is not a number
         base = {"group_id": kd.get("group"), "topic": kd.get("topic"), "partition": kd.get("partition")}
         if value is None:
             return Match(f"{rule}_offset_tombstone", "tombstone", {**base, "extra": {**extra, "record": "offset_commit"}})
         if not isinstance(vd, dict):
+            return None
+        if not _json_int(vd.get("offset")) or not (vd.get("commitTimestamp") is None or _json_int(vd["commitTimestamp"])):
             return None
         extra.update(leader_epoch=vd.get("leaderEpoch"), metadata=vd.get("metadata"),
                      expire_ms=vd.get("expireTimestamp"), value_version=_int(vver))
@@ -396,6 +434,8 @@ def _json_record(key: Any, value: Any, base_extra: dict[str, Any], rule: str,
         extra.update(protocol_type=vd.get("protocolType"), leader=vd.get("leader"),
                      current_state_ms=vd.get("currentStateTimestamp"), members=members, member_count=len(members),
                      value_version=_int(vver))
+        if not (vd.get("generation") is None or _json_int(vd["generation"])):
+            return None
         return Match(f"{rule}_group_metadata", "group_metadata_record",
                      {"group_id": group, "generation": vd.get("generation"), "protocol": vd.get("protocol"),
                       "extra": {k: v for k, v in extra.items() if v is not None}})

@@ -22,6 +22,7 @@ from parsers.base import IGNORE, Match
 from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
+from parsers.gzip_stream import TolerantGzip, open_gzip
 from parsers.timestamps import _second_ms, parse_ts
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
@@ -819,8 +820,14 @@ def _open_text(path: str) -> tuple[io.TextIOBase, bool]:
     raw = open(path, "rb")  # noqa: SIM115 - closed by the caller's generator
     magic = raw.read(2)
     raw.seek(0)
-    stream: Any = gzip.GzipFile(fileobj=raw) if magic == b"\x1f\x8b" else raw
+    # gzip by content, read as far as it goes (parsers/gzip_stream.py: the ingest keeps the same lines)
+    stream: Any = open_gzip(raw) if magic == b"\x1f\x8b" else raw
     return io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None), magic == b"\x1f\x8b"
+
+
+def _gzip_problem(stream: io.TextIOBase) -> str | None:
+    raw = getattr(getattr(stream, "buffer", None), "raw", None)
+    return raw.problem if isinstance(raw, TolerantGzip) else None
 
 
 def _numbered(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[tuple[int, str]]:
@@ -873,7 +880,7 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
         raise ValueError(f"unknown layout {layout!r} (known: {', '.join(sorted(layouts.LAYOUTS))})")
     summary = FileSummary(source=source)
     peek = binary.peek(2)[:2] if hasattr(binary, "peek") else b""
-    stream: Any = gzip.GzipFile(fileobj=binary) if peek == b"\x1f\x8b" else binary
+    stream: Any = open_gzip(binary) if peek == b"\x1f\x8b" else binary
     text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None)
     return _iterate(source, text, layout, summary), summary
 
@@ -905,6 +912,9 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             summary.messages.append(f"{source}: read error after line {summary.lines_read} ({exc})")
     finally:
+        problem = _gzip_problem(stream)
+        if problem:
+            summary.messages.append(f"{source}: {problem} (after line {summary.lines_read})")
         stream.close()
         summary.rejected = stats.get("rejected", 0)
         summary.reject_reasons = stats.get("reject_reasons", Counter())

@@ -65,9 +65,23 @@ def generation(text: str) -> tuple[int | None, str | None, str | None]:
     if m:
         return int(m.group(1)), m.group(2) or None, m.group(3) or None
     t = text.strip()
-    if t.lstrip("-").isdigit():
+    if is_int(t):
         return int(t), None, None
     return None, None, None
+
+
+_STRICT_INT = re.compile(r"-?[0-9]+")
+_STRICT_UINT = re.compile(r"[0-9]+")
+
+
+def is_int(text: str) -> bool:
+    """True when int(text) is a plain ASCII integer: str.isdigit() also accepts "²" (int() raises) and
+    lstrip("-") accepts "--1"; every numeric field conversion of the rule handlers checks with this."""
+    return _STRICT_INT.fullmatch(text) is not None
+
+
+def is_uint(text: str) -> bool:
+    return _STRICT_UINT.fullmatch(text) is not None
 
 
 @lru_cache(maxsize=4096)
@@ -100,9 +114,9 @@ def node(text: str) -> tuple[str | None, int | None]:
         host, nid = m.group("host"), m.group("id")
         if host == "..." or nid == "...":
             return None, None
-        return host, int(nid) if nid.lstrip("-").isdigit() else None
+        return host, int(nid) if is_int(nid) else None
     t = text.strip().rstrip(".")
-    if t.lstrip("-").isdigit():
+    if is_int(t):
         return t, int(t)
     if not t or t in ("...", "null"):
         return None, None
@@ -121,7 +135,7 @@ def partitions(text: str) -> tuple[str, ...]:
 def topic_partition(text: str) -> tuple[str | None, int | None]:
     """"topic-N" -> (topic, N); (None, None) for anything else (TopicPartition#toString)."""
     topic, sep, part = text.strip().rpartition("-")
-    if not sep or not part.isdigit() or not topic or " " in topic:
+    if not sep or not is_uint(part) or not topic or " " in topic:
         return None, None
     return topic, int(part)
 
@@ -139,7 +153,7 @@ def offsets_map(text: str) -> tuple[tuple[str, int, str | None], ...]:
     if text.find(marker, k + 1) < 0:  # one partition, the commonest commit: the loop below, in place
         tp = text[max(text.rfind("{", 0, k), text.rfind(" ", 0, k)) + 1:k]
         m = _OFFSET_TAIL.match(text, k + len(marker))
-        if m is None or not tp.rpartition("-")[2].isdigit():
+        if m is None or not is_uint(tp.rpartition("-")[2]):
             return ()
         return ((tp, int(m.group(1)), m.group(2)),)
     pieces = text.split(marker)
@@ -147,7 +161,7 @@ def offsets_map(text: str) -> tuple[tuple[str, int, str | None], ...]:
     for before, after in zip(pieces[:-1], pieces[1:], strict=True):
         tp = before[max(before.rfind("{"), before.rfind(" ")) + 1:]
         m = _OFFSET_TAIL.match(after)
-        if m is None or not tp.rpartition("-")[2].isdigit():
+        if m is None or not is_uint(tp.rpartition("-")[2]):
             continue
         out.append((tp, int(m.group(1)), m.group(2)))
     return tuple(out)
@@ -155,13 +169,13 @@ def offsets_map(text: str) -> tuple[tuple[str, int, str | None], ...]:
 
 def fetch_position_offset(text: str) -> int | None:
     t = text.strip()
-    if t.lstrip("-").isdigit():
+    if is_int(t):
         return int(t)
     m = _FETCH_POSITION_HEAD.match(t)
     if m:  # FetchPosition{offset=N, ...}: the offset comes first
         return int(m.group(1))
     v = parse_value(t) if "{" in t else None
-    if isinstance(v, dict) and str(v.get("offset", "")).lstrip("-").isdigit():
+    if isinstance(v, dict) and is_int(str(v.get("offset", ""))):
         return int(v["offset"])
     m = _FETCH_POSITION.search(t)
     return int(m.group(1)) if m else None

@@ -15,7 +15,8 @@ TABLES: dict[str, list[tuple[str, str]]] = {
     "events": [
         ("source", "string"), ("line_no", "bigint"), ("ts_ms", "bigint"), ("side", "string"),
         ("kind", "string"), ("group_id", "string"), ("client_id", "string"), ("member_id", "string"),
-        ("instance_id", "string"), ("generation", "int"), ("member_epoch", "int"), ("protocol", "string"),
+        ("instance_id", "string"), ("generation", "int"), ("member_epoch", "int"), ("group_type", "string"),
+        ("protocol", "string"),
         ("partitions", "array<string>"), ("coordinator", "string"), ("reason", "string"),
         ("error", "string"), ("topic", "string"), ("partition", "int"), ("offset", "bigint"),
         ("kafka_version_hint", "string"), ("raw", "string"), ("extra_json", "string"),
@@ -59,12 +60,13 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("exceeded", "boolean"),
         ("evidence", "array<string>"),             # the two lines bounding the gap
     ],
-    # per group/topic/partition commit history with rewind/skip flags
+    # per group/topic/partition offset history: commits, fetched/sought/reset positions, describe rows
     "offset_commits": [
         ("group_id", "string"), ("topic", "string"), ("partition", "int"), ("ts_ms", "bigint"),
         ("offset", "bigint"), ("prev_offset", "bigint"), ("delta", "bigint"),
         ("generation", "int"), ("member_id", "string"), ("side", "string"),
-        ("flag", "string"),                        # commit | rewind | skip | reset | first
+        ("flag", "string"),                        # first | commit | rewind | fetched | seek | reset | describe
+        ("source_kind", "string"),                 # the event kind that states the offset
         ("evidence", "array<string>"),
     ],
     # partition -> member ownership intervals

@@ -26,10 +26,19 @@ def repo_root() -> Path:
     return REPO
 
 
+def shared_missing(what: Path | str) -> None:
+    """A test needs shared/ material that is not there: it fails in CI (COORDSCOPE_REQUIRE_SHARED,
+    set by .ci/run: a CI run must not pass by skipping), and skips elsewhere."""
+    msg = f"shared/ material not found beside the checkout ({what})"
+    if os.environ.get("COORDSCOPE_REQUIRE_SHARED"):
+        pytest.fail(msg)
+    pytest.skip(msg)
+
+
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     if not SHARED.is_dir():
-        pytest.skip(f"shared/ material not found beside the checkout ({SHARED})")
+        shared_missing(SHARED)
     return SHARED
 
 

@@ -30,10 +30,12 @@ def test_demo_ingests_samples_and_prints_the_summary(sample_run):
 @pytest.mark.slow
 def test_demo_progress_is_not_interleaved_with_spark_start_up_chatter(sample_run):
     """pipeline/spark/log4j2.properties: no default-profile banner, no log-level notice, no WARN
-    lines about native Hadoop libraries or loopback host names between the stage lines."""
+    lines about native Hadoop libraries or loopback host names between the stage lines; and
+    pipeline/spark/session.py: not the java launcher's incubator-module notice either."""
     stderr = (sample_run.parent / "demo-stderr.txt").read_text()
     assert "start spark done" in stderr and "replay done" in stderr
-    for chatter in ("log4j", "Setting default log level", "NativeCodeLoader", "resolves to a loopback", " WARN "):
+    for chatter in ("log4j", "Setting default log level", "NativeCodeLoader", "resolves to a loopback", " WARN ",
+                    "Using incubator modules"):
         assert chatter not in stderr, chatter
 
 

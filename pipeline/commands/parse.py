@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections import Counter
 
@@ -29,16 +28,39 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def _expand(paths: list[str]) -> list[str]:
-    out: list[str] = []
+def _inputs(paths: list[str]):
+    """(path, None) for each file to parse, in order, or (path, FileSummary) for an entry that is
+    not parsed and why: the same listing and duplicate rule as `coordscope ingest`
+    (pipeline/input_files.py), so both commands read the same files."""
+    from parsers.reader import FileSummary
+    from pipeline import input_files
+
+    dups = input_files.Duplicates()
     for path in paths:
-        if path != "-" and os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                out.extend(os.path.join(root, f) for f in sorted(files) if not f.startswith("."))
-        else:
-            out.append(path)
-    return out
+        if path == "-":
+            yield path, None
+            continue
+        try:
+            entries = input_files.expand(path)
+        except input_files.InputError as exc:
+            s = FileSummary(source=path, kind="missing")
+            s.messages.append(f"{path}: no such file" if str(exc).startswith("input not found") else str(exc))
+            yield path, s
+            continue
+        for e in entries:
+            if isinstance(e, input_files.Skipped):
+                unreadable = e.reason.startswith(("cannot", "permission"))
+                s = FileSummary(source=e.path, kind="unreadable" if unreadable else "skipped")
+                s.messages.append(f"{e.path}: {e.reason}")
+                yield e.path, s
+                continue
+            earlier = dups.of(e.path, e.size) if e.size else None
+            if earlier is not None:
+                s = FileSummary(source=e.path, kind="duplicate")
+                s.messages.append(f"{e.path}: duplicate of {earlier} (identical content; read once)")
+                yield e.path, s
+                continue
+            yield e.path, None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,8 +77,10 @@ def run(args: argparse.Namespace) -> int:
     kinds: Counter = Counter()
     files: list[dict] = []
     failed = 0
-    for path in _expand(args.paths):
-        if path == "-":
+    for path, not_read in _inputs(args.paths):
+        if not_read is not None:
+            outcomes, summary = iter(()), not_read
+        elif path == "-":
             outcomes, summary = parse_stream(sys.stdin.buffer, "-", args.layout)
         else:
             outcomes, summary = parse_path(path, args.layout)
@@ -84,7 +108,7 @@ def _print_summary(files: list[dict], totals: Counter, kinds: Counter, as_json: 
         err.write(json.dumps({"files": files, "totals": dict(totals), "kinds": dict(kinds)}) + "\n")
         return
     for f in files:
-        if f["kind"] in ("missing", "unreadable"):
+        if f["kind"] in ("missing", "unreadable", "skipped", "duplicate"):
             for m in f["messages"]:
                 err.write(f"coordscope parse: {m}\n")
             continue

@@ -308,13 +308,15 @@ class FindingRules:
             else:
                 self.add("offset_skip", "high", it.start_ms, it.end_ms, members=it.members, partitions=[tp],
                          generation=self.gen_at(it.end_ms),
-                         title=f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} never processed ({n} records)",
+                         title=(f"{tp}: about {n} records up to offset {it.to_offset - 1} never processed (estimated)"
+                                if est else f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} never processed "
+                                f"({n} records)"),
                          explanation=(f"On {tp} {it.how}, so the {n} records from offset {it.from_offset} to "
                                       f"{it.to_offset - 1} were never processed by this group. This is what "
                                       "auto.offset.reset=latest does when the committed offset is missing (expired "
                                       "or deleted) or out of range."),
                          details={"topic": it.topic, "partition": it.partition, "from_offset": it.from_offset,
-                                  "to_offset_exclusive": it.to_offset, "records": n},
+                                  "to_offset_exclusive": it.to_offset, "records": n, "estimated": est},
                          evidence=it.evidence)
 
     def ownership(self) -> None:

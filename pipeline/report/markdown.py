@@ -68,8 +68,9 @@ def summary_markdown(report: dict[str, Any]) -> str:
         if imp[key]:
             out += [f"{label} offset ranges:", ""]
             out += [f"- {text(r['group_id'])} {text(r['topic'])}-{text(r['partition'])}: "
-                    f"\\[{text(r['from_offset'])}, {text(r['to_offset'])}\\) "
-                    f"= {text(r['count'])} offsets, at {text(r['at'])}" for r in imp[key]]
+                    f"[{text(r['from_offset'])}, {text(r['to_offset'])}) "
+                    f"= {'about ' if r.get('estimated') else ''}{text(r['count'])} offsets, at {text(r['at'])}"
+                    f"{' (estimated: a bound no log line states)' if r.get('estimated') else ''}" for r in imp[key]]
             out.append("")
     if s["top_findings"]:
         out += ["Top findings:", ""]

@@ -8,23 +8,19 @@ Hadoop FileSystem of the Spark session (hdfs://, s3a://, ... wherever the deploy
 
 from __future__ import annotations
 
-import glob
-import gzip
-import hashlib
 import os
 import re
 from dataclasses import dataclass, field
 
+from parsers.reader import MAX_LINE
+from pipeline import input_files
+from pipeline.input_files import InputError
+
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _GLOB_CHARS = re.compile(r"[*?\[{]")
-FINGERPRINT_BYTES = 1 << 20       # head and tail hashed for duplicate detection
 SNIFF_LINES = 200                  # parsers.sniff looks at no more than this
-SNIFF_BYTES = 256 * 1024           # ... and we never read more than this per file for it
+SNIFF_BYTES = 256 * 1024           # ... and we never read more than this per remote file for it
 BINARY_PROBE = 8192
-
-
-class InputError(Exception):
-    """An INPUT argument names nothing readable (one clear line for the user)."""
 
 
 @dataclass
@@ -35,75 +31,40 @@ class InputFile:
     gz: bool
     fingerprint: str | None = None
     duplicate_of: str | None = None
-    kind: str = "log"          # parsers.FileFormat.kind
+    kind: str = "log"          # parsers.FileFormat.kind, or "skipped" (not a readable file: problems say why)
     layout: str = "n/a"
     wrappers: tuple[str, ...] = ()   # parsers.FileFormat.wrappers: prefixes/suffixes on every line
     problems: list[str] = field(default_factory=list)
     head: list[str] = field(default_factory=list, repr=False)   # first lines, for sniffing only
     spath: str | None = None   # the file as Spark names it in _metadata.file_path
+    read_uri: str | None = None   # what Spark opens when not `uri`: a link whose name tells the
+                                  # content's compression (gzip without a .gz name, or the reverse)
 
     @property
     def readable(self) -> bool:
         """Lines of this file go through the Spark scan."""
-        return self.duplicate_of is None and self.kind not in ("empty", "binary", "document") and self.size > 0
+        return (self.duplicate_of is None and self.kind not in ("empty", "binary", "document", "skipped")
+                and self.size > 0)
+
+    @property
+    def name_says_gz(self) -> bool:
+        return _is_gz(self.uri)
 
 
 def is_uri(path: str) -> bool:
     return bool(_URI.match(path)) and not path.startswith("file://")
 
 
-def _local_expand(arg: str) -> list[str]:
-    path = arg[len("file://"):] if arg.startswith("file://") else arg
-    if _GLOB_CHARS.search(path):
-        matches = sorted(glob.glob(path, recursive=True))
-        if not matches:
-            raise InputError(f"no files match {arg!r}")
-    elif os.path.exists(path):
-        matches = [path]
-    else:
-        raise InputError(f"input not found: {arg}")
-    files: list[str] = []
-    for m in matches:
-        if os.path.isdir(m):
-            for root, dirs, names in os.walk(m):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                files.extend(os.path.join(root, n) for n in sorted(names) if not n.startswith("."))
-        elif os.path.isfile(m):
-            files.append(m)
-    if not files:
-        raise InputError(f"no files found under {arg!r}")
-    return files
-
-
 def _is_gz(path: str) -> bool:
     return path.lower().endswith(".gz")
-
-
-def _read_head_local(path: str, gz: bool) -> bytes:
-    opener = gzip.open if gz else open
-    try:
-        with opener(path, "rb") as f:
-            return f.read(SNIFF_BYTES)
-    except (OSError, EOFError) as exc:
-        raise InputError(f"cannot read {path}: {exc}") from exc
-
-
-def _fingerprint_local(path: str, size: int) -> str:
-    """Size + hash of the first and last MiB: equal for byte-identical copies, cheap for big files."""
-    h = hashlib.sha256(str(size).encode())
-    with open(path, "rb") as f:
-        h.update(f.read(FINGERPRINT_BYTES))
-        if size > FINGERPRINT_BYTES:
-            f.seek(max(FINGERPRINT_BYTES, size - FINGERPRINT_BYTES))
-            h.update(f.read(FINGERPRINT_BYTES))
-    return h.hexdigest()
 
 
 def head_lines(data: bytes, limit: int = SNIFF_LINES) -> list[str]:
     text = data.decode("utf-8", errors="replace")
     lines = text.splitlines()
-    if data and len(data) >= SNIFF_BYTES and lines:
-        lines = lines[:-1]    # the last one may be cut by the byte limit
+    if data and len(data) >= SNIFF_BYTES and len(lines) > 1:
+        lines = lines[:-1]    # the last one may be cut by the byte limit (a lone first line is
+                              # kept, cut: a file whose first line is longer than that is not empty)
     return lines[:limit]
 
 
@@ -136,10 +97,17 @@ def looks_like_document(lines: list[str], name: str = "") -> str | None:
 
 
 def expand_local(args: list[str]) -> list[InputFile]:
+    """Every entry the arguments name (pipeline/input_files.py): the files to read, and the
+    entries that are not read as "skipped" with their reason."""
     out: list[InputFile] = []
     for arg in args:
-        for path in _local_expand(arg):
-            out.append(InputFile(source=path, uri=os.path.abspath(path), size=os.path.getsize(path), gz=_is_gz(path)))
+        for e in input_files.expand(arg):
+            if isinstance(e, input_files.Skipped):
+                out.append(InputFile(source=e.path, uri=os.path.abspath(e.path), size=0, gz=False,
+                                     kind="skipped", problems=[e.reason]))
+            else:
+                out.append(InputFile(source=e.path, uri=os.path.abspath(e.path), size=e.size,
+                                     gz=input_files.is_gzip(e.path)))
     return out
 
 
@@ -189,45 +157,51 @@ def _read_head_remote(spark, f: InputFile) -> bytes:
 
 
 def expand(args: list[str], spark_getter) -> list[InputFile]:
-    """Every file named by the arguments, deduplicated by path, in argument order.
+    """Every entry named by the arguments, in argument order; a file named twice is kept twice
+    (inspect marks the second a duplicate, so the manifest says where it went).
 
     `spark_getter()` is called only when a Hadoop URI needs listing (local runs stay JVM-free here).
     """
     files: list[InputFile] = []
     for arg in args:
         files.extend(expand_remote(spark_getter(), arg) if is_uri(arg) else expand_local([arg]))
-    seen: set[str] = set()
-    unique: list[InputFile] = []
-    for f in files:
-        key = f.uri if is_uri(f.uri) else os.path.realpath(f.uri)
-        if key not in seen:
-            seen.add(key)
-            unique.append(f)
-    return unique
+    return files
 
 
 def inspect(files: list[InputFile], spark_getter) -> None:
-    """Fill fingerprint (duplicates), binary/empty kind and the head lines used for sniffing."""
-    by_print: dict[str, str] = {}
+    """Mark duplicates (the same file twice, or byte-identical content), binary/empty kinds, and
+    keep the head lines used for sniffing."""
+    dups = input_files.Duplicates()
+    seen_remote: dict[str, str] = {}
     for f in files:
+        if f.kind == "skipped":
+            continue
         remote = is_uri(f.uri)
+        if remote:
+            if f.uri in seen_remote:
+                f.duplicate_of = seen_remote[f.uri]
+                continue
+            seen_remote[f.uri] = f.source
         if f.size == 0:
             f.kind = "empty"
             continue
+        if not remote:
+            f.duplicate_of = dups.of(f.uri, f.size)
+            if f.duplicate_of is not None:
+                continue
         try:
-            data = _read_head_remote(spark_getter(), f) if remote else _read_head_local(f.uri, f.gz)
-        except InputError as exc:
-            f.kind, f.problems = "binary", [str(exc)]
+            if remote:
+                data = _read_head_remote(spark_getter(), f)
+            else:
+                data, f.gz, problem = input_files.read_head(f.uri, BINARY_PROBE)
+                if problem:
+                    f.problems.append(problem)
+        except OSError as exc:
+            f.kind, f.problems = "skipped", [f"cannot read ({exc.strerror or exc}): not read"]
             continue
         except Exception as exc:  # remote read errors
-            f.kind, f.problems = "binary", [f"cannot read {f.source}: {str(exc).splitlines()[0][:300]}"]
+            f.kind, f.problems = "skipped", [f"cannot read {f.source}: {str(exc).splitlines()[0][:300]}"]
             continue
-        if not remote:
-            f.fingerprint = _fingerprint_local(f.uri, f.size)
-            if f.fingerprint in by_print:
-                f.duplicate_of = by_print[f.fingerprint]
-                continue
-            by_print[f.fingerprint] = f.source
         if not data:
             f.kind = "empty"
             continue
@@ -235,7 +209,33 @@ def inspect(files: list[InputFile], spark_getter) -> None:
         if reason:
             f.kind, f.problems = "binary", [reason]
             continue
-        f.head = head_lines(data)
+        # the lines `parse` sniffs (a long first line is cut, not allowed to hide the next ones)
+        f.head = head_lines(data) if remote else input_files.head_lines(f.uri, SNIFF_LINES, MAX_LINE)
         reason = looks_like_document(f.head, f.source)
         if reason:
             f.kind, f.problems, f.head = "document", [reason], []
+
+
+INPUT_LINKS = "_inputs"   # inside the temporary RUN_DIR; removed before it is renamed into place
+
+
+def link_by_content(files: list[InputFile], tmp_dir: str) -> list[str]:
+    """Spark picks a file's codec by its name. A local file whose name says otherwise than its
+    content (gzip data without a .gz name, plain text named .gz) is read through a symbolic link
+    in the temporary RUN_DIR whose name tells the truth; `source` stays the user's path.
+    Returns a note per such file."""
+    notes = []
+    for i, f in enumerate(files):
+        if not f.readable or is_uri(f.uri) or f.gz == f.name_says_gz:
+            continue
+        folder = os.path.join(tmp_dir, INPUT_LINKS)
+        os.makedirs(folder, exist_ok=True)
+        base = os.path.basename(f.uri)
+        name = f"{i:06d}-{base}.gz" if f.gz else f"{i:06d}-{base[:-3] if f.name_says_gz else base}.txt"
+        link = os.path.join(folder, name)
+        os.symlink(os.path.realpath(f.uri), link)
+        f.read_uri = link
+        what = "gzip data without a .gz name: read as gzip" if f.gz else "named .gz but not gzip data: read as text"
+        f.problems.append(what)
+        notes.append(f"{f.source}: {what}")
+    return notes

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline import run_summary, schemas
+from pipeline import input_files, run_summary, schemas
 from pipeline.rundir import write_manifest
 from pipeline.spark import inputs as inputs_mod
 from pipeline.spark import lines as lines_mod
@@ -143,8 +143,12 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     try:
         # Local inputs are checked before the JVM starts: bad paths fail fast.
         local_args = [a for a in opts.inputs if not inputs_mod.is_uri(a)]
+        target = write_mod.check_target(opts.out, opts.overwrite)
         if local_args:
-            inputs_mod.expand(local_args, lambda: None)
+            for f in inputs_mod.expand(local_args, lambda: None):
+                if input_files.under(f.uri, str(target)):
+                    raise write_mod.RunDirExists(
+                        f"input {f.source} lies inside --out {target}; choose another --out (nothing was written)")
         tmp_dir = write_mod.prepare(opts.out, opts.overwrite)
         java = check_java()
         if own_session:
@@ -159,8 +163,10 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
             inputs_mod.inspect(files, lambda: spark)
             pmod = importlib.import_module(opts.parsers_module)
             sniff_formats(files, pmod, opts.layout)
+            warnings.extend(inputs_mod.link_by_content(files, tmp_dir))
             readable = [f for f in files if f.readable]
-            for f, spath in zip(readable, lines_mod.spark_paths(spark, [f.uri for f in readable]), strict=True):
+            for f, spath in zip(readable, lines_mod.spark_paths(spark, [f.read_uri or f.uri for f in readable]),
+                                strict=True):
                 f.spath = spath
             progress.say(f"  {len(files)} files, {len(readable)} to read, "
                          f"{sum(f.size for f in readable) / 1e6:.1f} MB")
@@ -191,7 +197,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     if readable:
         with progress.stage("read and parse"):
             describe_paths = [f.spath for f in readable if f.kind == "groups_describe"]
-            scan = lines.read_blocks(spark, [f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths,
+            scan = lines.read_blocks(spark, [f.read_uri or f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths,
                                      described=[(f.spath, f.size) for f in readable])
             if scan.filter != "java":
                 from pipeline.spark.session import JAR_PROBLEM
@@ -306,6 +312,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         unparsed_reasons=reasons, scope=scope, tables=written, timings=progress.timings, warnings=warnings,
         summary=summary, run_dir=final_abs, candidate_filter=scan.filter if scan is not None else None)
     shutil.rmtree(os.path.join(tmp_dir, STAGED_OUTCOMES), ignore_errors=True)
+    shutil.rmtree(os.path.join(tmp_dir, inputs_mod.INPUT_LINKS), ignore_errors=True)
     write_manifest(tmp_dir, man)       # last file written: its presence marks a complete RUN_DIR
     write_mod.finalize(tmp_dir, opts.out)
     return man

@@ -19,7 +19,7 @@ def file_entry(f, counts: dict[str, int] | None, offset_ms: int | None) -> dict[
         status = "duplicate"
     elif f.kind == "empty":
         status = "empty"
-    elif f.kind in ("binary", "document"):
+    elif f.kind in ("binary", "document", "skipped"):
         status = "rejected"
     else:
         status = "read"

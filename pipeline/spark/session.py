@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 MIN_JAVA = 17
@@ -92,6 +93,44 @@ def driver_java_options(master: str) -> str:
     return opts
 
 
+# What the JVM prints on its standard error that tells the user nothing: the java launcher's
+# notice about the incubator module Spark 4 adds (it is printed before any logging is set up, so
+# log4j2.properties cannot hold it back).
+_JVM_NOISE = (b"WARNING: Using incubator modules",)
+
+
+def _forward_stderr(stream) -> None:
+    """Copy the JVM's standard error to ours, line by line, without the known noise."""
+    out = getattr(sys.stderr, "buffer", None)
+    for line in iter(stream.readline, b""):
+        if line.startswith(_JVM_NOISE) or out is None:
+            continue
+        try:
+            out.write(line)
+            out.flush()
+        except (OSError, ValueError):     # our stderr closed: keep draining the pipe
+            out = None
+
+
+def _launch_quiet_gateway(builder) -> None:
+    """Start the driver JVM (as PySpark would, with the builder's settings) with its standard
+    error read through _forward_stderr. Nothing happens when a JVM is already running (an earlier
+    session in this process, or spark-submit's own)."""
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    if SparkContext._gateway is not None or "PYSPARK_GATEWAY_PORT" in os.environ:
+        return
+    conf = SparkConf()
+    for k, v in builder._options.items():
+        conf.set(k, v)
+    gateway = launch_gateway(conf, popen_kwargs={"stderr": subprocess.PIPE})
+    proc = getattr(gateway, "proc", None)
+    if proc is not None and proc.stderr is not None:
+        threading.Thread(target=_forward_stderr, args=(proc.stderr,), name="jvm-stderr", daemon=True).start()
+    SparkContext._ensure_initialized(gateway=gateway, conf=conf)
+
+
 def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_conf: dict | None = None):
     """A SparkSession in UTC with the UI off and few shuffle partitions (batch of modest size)."""
     check_java()
@@ -120,6 +159,7 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
         conf["spark.jars"] = ",".join(j for j in (conf.get("spark.jars"), str(jar)) if j)
     for k, v in conf.items():
         builder = builder.config(k, v)
+    _launch_quiet_gateway(builder)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark

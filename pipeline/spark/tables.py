@@ -18,13 +18,10 @@ MAX_POLL_INTERVAL_MS = 300_000
 # Silences shorter than this are normal chatter and not kept (keeps the table proportional to
 # incidents, not to log volume).
 MIN_GAP_MS = 1_000
-# A forward jump of a committed offset counts as a skip when it is larger than this many times
-# the partition's median forward step (and larger than SKIP_MIN_DELTA).
-SKIP_FACTOR = 10
-SKIP_MIN_DELTA = 1_000
 
 HEARTBEAT_KINDS = ("heartbeat_succeeded", "heartbeat_failed")
-COMMIT_KINDS = ("offset_committed", "offset_record", "offset_reset")
+COMMIT_KINDS = ("offset_committed", "offset_record")
+HISTORY_KINDS = COMMIT_KINDS + ("offset_reset", "offset_fetched", "offset_seek", "describe_row")
 OWNERSHIP_START = ("partitions_assigned",)
 OWNERSHIP_END = ("partitions_revoked", "partitions_lost")
 MEMBER_END = ("leave_group", "member_fenced", "poll_timeout", "generation_reset")
@@ -117,29 +114,48 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
 
 
 def offset_commits(events: DataFrame) -> DataFrame:
-    """Commit history per group/topic/partition and side (client log vs offsets dump), with flags:
-    first | commit | rewind (offset went back) | skip (jump far beyond the usual step) | reset."""
-    ctx = with_member_context(events.where(F.col("group_id").isNotNull() & context_or(COMMIT_KINDS)).select(
-        *_client_key(), "topic", "partition", "side", "ts_ms", "line_no", "kind", "offset", "member_id", "generation"))
-    c = ctx.where(F.col("kind").isin(*COMMIT_KINDS) & F.col("topic").isNotNull() & F.col("partition").isNotNull()
+    """Offset history per group/topic/partition and side (client log, offsets dump, describe), one row per
+    offset a line states, with its `source_kind` (the event kind) and a flag:
+
+      committed offsets (offset_committed, offset_record): first | commit | rewind (lower than the
+        previous committed offset of the same side: a fact, not by itself a reprocessed range);
+      positions (offset_fetched: `Setting offset for partition X to the committed offset ...`,
+        ConsumerCoordinator 2.x+ / ConsumerUtils 3.x; offset_seek: `Seeking to offset N for partition X`,
+        KafkaConsumer.seek 2.x+; offset_reset: `Resetting offset for partition X to position ...`,
+        SubscriptionState/Fetcher): fetched | seek | reset;
+      describe_row (kafka-consumer-groups --describe CURRENT-OFFSET): describe.
+
+    `prev_offset`/`delta` compare with the last committed offset before the row. No row is flagged a
+    skip here: whether a jump forward left records unprocessed needs the whole history (catch-up after
+    a restart is not a skip); the replay decides it (findings offset_skip / offset_rewind, with an
+    `estimated` detail) and the report counts ranges from the findings only."""
+    # 0.9-1.0 Fetcher words a resume from the committed offset as `Resetting offset for partition X to the
+    # committed offset N` (offsets.position_kind): a fetched offset, not a reset (only the boolean travels)
+    kind = F.when((F.col("kind") == "offset_reset") & F.coalesce(F.col("raw"), F.lit("")).contains(
+        "to the committed offset"), F.lit("offset_fetched")).otherwise(F.col("kind")).alias("kind")
+    ctx = with_member_context(events.where(F.col("group_id").isNotNull() & context_or(HISTORY_KINDS)).select(
+        *_client_key(), "topic", "partition", "side", "ts_ms", "line_no", kind, "offset", "member_id", "generation"))
+    c = ctx.where(F.col("kind").isin(*HISTORY_KINDS) & F.col("topic").isNotNull() & F.col("partition").isNotNull()
                   & F.col("offset").isNotNull())
     key = ["group_id", "topic", "partition", "side"]
     w = Window.partitionBy(*key).orderBy(F.col("ts_ms").asc_nulls_first(), "source", "line_no")
-    c = c.withColumn("prev_offset", F.lag("offset").over(w)).withColumn("delta", F.col("offset") - F.col("prev_offset"))
-    med = F.percentile_approx(F.when(F.col("delta") > 0, F.col("delta")), 0.5).over(Window.partitionBy(*key))
-    c = c.withColumn("median_step", med)
+    committed = F.col("kind").isin(*COMMIT_KINDS)
+    prev = F.last(F.when(committed, F.col("offset")), ignorenulls=True).over(w.rowsBetween(Window.unboundedPreceding, -1))
+    c = c.withColumn("prev_offset", prev).withColumn("delta", F.col("offset") - F.col("prev_offset"))
     flag = (
         F.when(F.col("kind") == "offset_reset", "reset")
+        .when(F.col("kind") == "offset_fetched", "fetched")
+        .when(F.col("kind") == "offset_seek", "seek")
+        .when(F.col("kind") == "describe_row", "describe")
         .when(F.col("prev_offset").isNull(), "first")
         .when(F.col("delta") < 0, "rewind")
-        .when((F.col("delta") > SKIP_MIN_DELTA) & (F.col("delta") > F.coalesce(F.col("median_step"), F.lit(0)) * SKIP_FACTOR), "skip")
         .otherwise("commit")
     )
     return c.select(
         "group_id", "topic", "partition", "ts_ms", "offset", "prev_offset", "delta",
         F.coalesce("generation", "ctx_generation").alias("generation"),
         F.coalesce("member_id", "ctx_member").alias("member_id"), "side", flag.alias("flag"),
-        F.array(evidence()).alias("evidence"),
+        F.col("kind").alias("source_kind"), F.array(evidence()).alias("evidence"),
     )
 
 

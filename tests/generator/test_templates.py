@@ -9,6 +9,7 @@ import os
 import pytest
 
 from pipeline.generator.templates import BROKER, CLIENT, ERA_VERSION, fill
+from tests.conftest import shared_missing
 
 
 def _v(s: str) -> tuple[int, ...]:
@@ -23,7 +24,7 @@ def _v(s: str) -> tuple[int, ...]:
 def tsv_rows(shared_dir):
     path = os.path.join(shared_dir, "formats", "kafka-coordinator-log-templates.tsv")
     if not os.path.exists(path):
-        pytest.skip("shared formats catalog not present")
+        shared_missing(path)
     with open(path, encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
     for r in rows:  # multi-line templates are written with \n and \t escapes in the TSV

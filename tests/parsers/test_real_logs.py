@@ -23,8 +23,8 @@ def _parse(shared_dir, name):
 
 # shared/ sits beside the checkout (tests/conftest.py SHARED); without it these tests skip
 REAL_LOGS = Path(__file__).resolve().parents[3] / "shared" / "real_logs"
-_NAMES = sorted(p.name for p in REAL_LOGS.glob("*.log")) or [
-    pytest.param(None, marks=pytest.mark.skip(reason=f"{REAL_LOGS} not found"), id="shared-missing")]
+# (the stand-in parameter asks for shared_dir, which fails in CI and skips elsewhere)
+_NAMES = sorted(p.name for p in REAL_LOGS.glob("*.log")) or [pytest.param(None, id="shared-missing")]
 
 
 @pytest.mark.parametrize("name", _NAMES)

@@ -63,12 +63,41 @@ def test_offset_commits_flags(spark):
     rows.append(ev("dump.txt", 1, "offset_record", 500, side="offsets", offset=99, **tp))
     got = offset_commits(frame(spark, rows)).orderBy("side", "ts_ms").collect()
     client = [r for r in got if r["side"] == "client"]
-    assert [r["flag"] for r in client] == ["first", "commit", "commit", "commit", "rewind", "skip", "commit"]
+    # a jump forward is not flagged a skip here (catch-up after a restart looks the same); the replay decides
+    assert [r["flag"] for r in client] == ["first", "commit", "commit", "commit", "rewind", "commit", "commit"]
     assert [r["delta"] for r in client][1:] == [10, 10, 10, -5, 49_875, 10]
     assert client[4]["prev_offset"] == 130 and client[4]["evidence"] == ["c.log:14"]
     assert {(r["generation"], r["member_id"]) for r in client} == {(7, "m1")}
     (dump,) = [r for r in got if r["side"] == "offsets"]
     assert dump["flag"] == "first" and dump["offset"] == 99
+
+
+def test_offset_history_holds_fetched_sought_reset_and_described_offsets(spark):
+    """Fetched committed offsets (2.x+ wording and the 0.9-1.0 `Resetting offset ... to the committed
+    offset`), seeks, auto.offset.reset positions and --describe CURRENT-OFFSET rows are in the offset
+    history with their source kind; prev_offset is the last committed offset before them."""
+    from pipeline.spark.tables import offset_commits
+
+    tp = {"group_id": "g1", "topic": "t", "partition": 0}
+    rows = [ev("c.log", 1, "join_succeeded", 0, generation=3, member_id="m1", **C),
+            ev("c.log", 2, "offset_fetched", 100, offset=500, client_id="c1", **tp,
+               raw="Setting offset for partition t-0 to the committed offset FetchPosition{offset=500, ...}"),
+            ev("c.log", 3, "offset_committed", 5_000, offset=700, client_id="c1", **tp),
+            ev("c.log", 4, "offset_seek", 6_000, offset=650, client_id="c1", **tp),
+            ev("c.log", 5, "offset_reset", 7_000, offset=900, client_id="c1", **tp,
+               raw="Resetting offset for partition t-0 to the committed offset 900"),
+            ev("c.log", 6, "offset_reset", 8_000, offset=2_000, client_id="c1", **tp,
+               raw="Resetting offset for partition t-0 to position FetchPosition{offset=2000, ...}."),
+            ev("d.txt", 9, "describe_row", 60_000, side="describe", offset=2_100, **tp)]
+    got = offset_commits(frame(spark, rows)).orderBy("side", "ts_ms").collect()
+    assert [(r["side"], r["offset"], r["flag"], r["source_kind"], r["prev_offset"]) for r in got] == [
+        ("client", 500, "fetched", "offset_fetched", None),
+        ("client", 700, "first", "offset_committed", None),
+        ("client", 650, "seek", "offset_seek", 700),
+        ("client", 900, "fetched", "offset_fetched", 700),
+        ("client", 2_000, "reset", "offset_reset", 700),
+        ("describe", 2_100, "describe", "describe_row", None)]
+    assert got[0]["member_id"] == "m1" and got[0]["evidence"] == ["c.log:2"]
 
 
 def test_ownership_intervals(spark):

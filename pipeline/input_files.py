@@ -1,0 +1,246 @@
+"""Which local files an INPUT argument names, and which of them to read: one listing for both
+`coordscope parse` and `coordscope ingest`, so the two commands read the same files.
+
+Nothing is skipped without a reason the user is shown: a folder that cannot be listed, a dangling
+or looping symbolic link, a FIFO, socket or device (reading one would block or never end), a
+file given twice (the same file under two paths, or two files with byte-identical content) each
+become a `Skipped` entry with its reason. Compression is recognised by content (the gzip magic
+bytes), not by the file name, and a truncated gzip file keeps the lines before the damage.
+
+Pure Python, no JVM: the Spark side (pipeline/spark/inputs.py) builds on it for local paths.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import glob
+import hashlib
+import io
+import os
+import stat
+from dataclasses import dataclass
+
+from parsers.gzip_stream import TolerantGzip, open_gzip
+
+GZIP_MAGIC = b"\x1f\x8b"
+FINGERPRINT_BYTES = 1 << 20   # head and tail hashed: a cheap first test, confirmed byte by byte
+_GLOB_CHARS = ("*", "?", "[", "{")
+
+
+class InputError(Exception):
+    """An INPUT argument names nothing readable (one clear line for the user)."""
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A regular file found under an INPUT argument."""
+
+    path: str        # as the user named it, or joined under the folder they named
+    size: int
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An entry under an INPUT argument that is not read, and why."""
+
+    path: str
+    reason: str
+
+
+def _file_kind(mode: int) -> str | None:
+    """Why a non-regular, non-directory entry is not read (None for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe), not a file: not read (reading it could wait forever)"
+    if stat.S_ISSOCK(mode):
+        return "a socket, not a file: not read"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a file: not read"
+    return "not a regular file: not read"
+
+
+def _entry(path: str) -> Listed | Skipped | str:
+    """A file's Listed/Skipped entry, or "dir" for a folder to walk (links followed)."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if os.path.islink(path):
+            if exc.errno == 40 or "loop" in str(exc).lower():   # ELOOP
+                return Skipped(path, "symbolic link loop: not read")
+            return Skipped(path, f"dangling symbolic link (to {os.readlink(path)!r}): not read")
+        return Skipped(path, f"cannot read ({exc.strerror or exc}): not read")
+    if stat.S_ISDIR(st.st_mode):
+        return "dir"
+    why = _file_kind(st.st_mode)
+    if why is not None:
+        return Skipped(path, why)
+    if not os.access(path, os.R_OK):
+        return Skipped(path, "permission denied: not read")
+    return Listed(path, st.st_size)
+
+
+def _walk(top: str, out: list[Listed | Skipped]) -> None:
+    """Files under `top` in sorted order; hidden entries (dot names) are reported, not read; links
+    to folders are followed once (a link back into a folder already walked is a loop, reported)."""
+    seen: set[tuple[int, int]] = set()
+
+    def visit(folder: str) -> None:
+        try:
+            st = os.stat(folder)
+        except OSError as exc:
+            out.append(Skipped(folder, f"cannot list folder ({exc.strerror or exc}): not read"))
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in seen:
+            out.append(Skipped(folder, "symbolic link loop (a folder already read): not read again"))
+            return
+        seen.add(key)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError as exc:
+            out.append(Skipped(folder, f"cannot list folder ({exc.strerror or exc}): its files are not read"))
+            return
+        subdirs = []
+        for n in names:
+            p = os.path.join(folder, n)
+            if n.startswith("."):   # editor swap files, .git, .DS_Store: listed, not read
+                out.append(Skipped(p, "hidden (its name starts with '.'): not read"))
+                continue
+            e = _entry(p)
+            if e == "dir":
+                subdirs.append(p)
+            else:
+                out.append(e)    # type: ignore[arg-type]
+        for d in subdirs:
+            visit(d)
+
+    visit(top)
+
+
+def expand(arg: str) -> list[Listed | Skipped]:
+    """The files one INPUT argument names (a file, a folder read recursively, or a glob)."""
+    path = arg[len("file://"):] if arg.startswith("file://") else arg
+    if any(c in path for c in _GLOB_CHARS):
+        matches = sorted(glob.glob(path, recursive=True))
+        if not matches:
+            raise InputError(f"no files match {arg!r}")
+    elif os.path.lexists(path):
+        matches = [path]
+    else:
+        raise InputError(f"input not found: {arg}")
+    out: list[Listed | Skipped] = []
+    for m in matches:
+        e = _entry(m)
+        if e == "dir":
+            _walk(m, out)
+        else:
+            out.append(e)    # type: ignore[arg-type]
+    if not out:
+        raise InputError(f"no files found under {arg!r}")
+    return out
+
+
+def is_gzip(path: str) -> bool:
+    """gzip by content (the magic bytes), whatever the name says."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == GZIP_MAGIC
+    except OSError:
+        return False
+
+
+def read_head(path: str, limit: int) -> tuple[bytes, bool, str | None]:
+    """Up to `limit` bytes of the file's text (decompressed when it is gzip by content), whether
+    it is gzip, and a problem: a truncated or corrupt gzip stream yields the lines before the
+    damage, with the problem saying so (parsers/gzip_stream.py; the ingest's scanner and `parse`
+    read the rest of the file the same way)."""
+    with open(path, "rb") as f:
+        first = f.read(2)
+        if first != GZIP_MAGIC:
+            return first + f.read(max(limit - 2, 0)), False, None
+        f.seek(0)
+        raw = TolerantGzip(f)
+        out = bytearray()
+        buf = bytearray(1 << 16)
+        while len(out) < limit:
+            n = raw.readinto(buf)
+            if not n:
+                break
+            out += buf[:n]
+        return bytes(out[:limit]), True, raw.problem
+
+
+def head_lines(path: str, limit: int, max_chars: int) -> list[str]:
+    """The first `limit` lines as `parse` reads them (gzip by content, bad UTF-8 replaced, a line
+    over `max_chars` cut to max_chars + 1 and the rest of it skipped), so the ingest sniffs the
+    format from the same lines as `parse`, whatever a long first line holds."""
+    with open(path, "rb") as f:
+        gz = f.read(2) == GZIP_MAGIC
+        f.seek(0)
+        text = io.TextIOWrapper(open_gzip(f) if gz else f, encoding="utf-8", errors="replace", newline=None)
+        out: list[str] = []
+        while len(out) < limit:
+            line = text.readline(max_chars + 1)
+            if not line:
+                break
+            if len(line) > max_chars and not line.endswith(("\n", "\r")):
+                while True:
+                    rest = text.readline(max_chars + 1)
+                    if not rest or rest.endswith(("\n", "\r")):
+                        break
+            out.append(line.rstrip("\r\n"))
+        return out
+
+
+def fingerprint(path: str, size: int) -> str:
+    """Size + hash of the first and last MiB: a quick test for copies (confirmed by same_content)."""
+    h = hashlib.sha256(str(size).encode())
+    with open(path, "rb") as f:
+        h.update(f.read(FINGERPRINT_BYTES))
+        if size > FINGERPRINT_BYTES:
+            f.seek(max(FINGERPRINT_BYTES, size - FINGERPRINT_BYTES))
+            h.update(f.read(FINGERPRINT_BYTES))
+    return h.hexdigest()
+
+
+def same_content(a: str, b: str) -> bool:
+    """Byte-for-byte equality (two files agreeing on their first and last MiB may still differ)."""
+    try:
+        return filecmp.cmp(a, b, shallow=False)
+    except OSError:
+        return False
+
+
+class Duplicates:
+    """Finds files already read: the same file under another path (same device and inode) or
+    another file with byte-identical content. `of(path, size)` -> the earlier path, or None."""
+
+    def __init__(self) -> None:
+        self._by_inode: dict[tuple[int, int], str] = {}
+        self._by_print: dict[str, list[str]] = {}
+
+    def of(self, path: str, size: int) -> str | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        key = (st.st_dev, st.st_ino)
+        if key in self._by_inode:
+            return self._by_inode[key]
+        self._by_inode[key] = path
+        try:
+            fp = fingerprint(path, size)
+        except OSError:
+            return None
+        for earlier in self._by_print.get(fp, ()):
+            if same_content(earlier, path):
+                return earlier
+        self._by_print.setdefault(fp, []).append(path)
+        return None
+
+
+def under(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or lies inside it (after resolving links)."""
+    p, f = os.path.realpath(path), os.path.realpath(folder)
+    return p == f or p.startswith(f.rstrip(os.sep) + os.sep)
