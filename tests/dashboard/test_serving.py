@@ -108,7 +108,7 @@ def test_terminal_says_one_line_and_no_request_lines(repo_root, small_run):
     assert d.proc.returncode == 130
     lines = [ln for ln in (out + err).splitlines() if ln.strip()]
     assert lines[0] == f"coordscope dashboard: serving {small_run} on http://127.0.0.1:{d.port}/ (Ctrl-C stops it)"
-    assert lines[1:] == ["coordscope: interrupted"], lines
+    assert lines[1:] == ["coordscope dashboard: interrupted"], lines
     assert "Serving Flask app" not in out + err and "GET /" not in out + err and "WARNING" not in out + err
 
 
