@@ -72,3 +72,29 @@ def test_ctrl_c_stops_the_jvm_and_exits_130(repo_root, tmp_path, stage, delay, w
     last = text.strip().splitlines()[-1]
     assert last.startswith("coordscope ingest: interrupted"), text[-1500:]
     assert os.listdir(out.parent) == [], os.listdir(out.parent)
+
+
+def test_the_next_run_removes_what_a_killed_run_left(repo_root, tmp_path):
+    """SIGKILL cannot be handled: the hidden temporary RUN_DIR stays; the next ingest into the same
+    --out removes it (its owner pid is gone) and writes the run; nothing else beside --out is touched."""
+    out = tmp_path / "out" / "run"
+    out.parent.mkdir()
+    (out.parent / ".run.tmp-mine").mkdir()                 # same name shape, not coordscope's: kept
+    (out.parent / "notes.txt").write_text("the user's")
+    cmd = [sys.executable, "-m", "pipeline.cli", "ingest", str(repo_root / "sample_logs"), "--out", str(out)]
+    proc = subprocess.Popen(cmd, cwd=repo_root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 300
+    while not any("read and parse ..." in ln for ln in lines) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)                    # the ingest and the JVM it started
+    proc.wait(timeout=30)
+    leftovers = sorted(p.name for p in out.parent.iterdir() if p.name.startswith(".run.tmp-") and p.name != ".run.tmp-mine")
+    assert len(leftovers) == 1 and not out.exists()
+    res = subprocess.run(cmd, cwd=repo_root, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert sorted(p.name for p in out.parent.iterdir()) == [".run.tmp-mine", "notes.txt", "run"]
+    assert (out / "manifest.json").is_file()
