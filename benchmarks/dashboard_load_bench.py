@@ -139,7 +139,7 @@ def main() -> int:
                     break
                 except OSError:
                     if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("dashboard did not start: " + (server.stderr.read() if server.poll() else ""))
+                        raise SystemExit("dashboard did not start: " + (server.stderr.read() if server.poll() else "")) from None
                     time.sleep(0.2)
             statics, big = statics_of(port)
             big = big if args.plotly else None

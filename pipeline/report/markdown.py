@@ -22,7 +22,7 @@ def _cell(v: Any) -> str:
 def _link(label: str, url: str) -> str:
     """A Markdown link to a dashboard address (http(s) only, checked by the report command);
     <>, spaces and parentheses are percent-encoded so the address cannot end the link early."""
-    safe = "".join(c if c not in '<>() "\'\\`' and c.isprintable() else "%{:02X}".format(ord(c)) for c in url)
+    safe = "".join(c if c not in '<>() "\'\\`' and c.isprintable() else f"%{ord(c):02X}" for c in url)
     return f"[{label}]({safe})"
 
 

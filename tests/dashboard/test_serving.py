@@ -34,7 +34,7 @@ class _Dashboard:
                 return
             except OSError:
                 if self.proc.poll() is not None:
-                    raise AssertionError(self.proc.stderr.read())
+                    raise AssertionError(self.proc.stderr.read()) from None
                 time.sleep(0.2)
         raise AssertionError("dashboard did not start")
 
