@@ -3,7 +3,8 @@
 Log-derived strings (group and member ids, titles, explanations, causes, evidence lines) reach the
 report; a renderer that allows raw HTML (CommonMark does) would run `<script>` or `<img onerror>`
 from them, and `[x](javascript:...)` would become a link. So:
-- prose (`text`): one line; `&`, `<`, `>` become entities (no HTML, no autolink, no entity tricks);
+- prose (`text`): one line; `&` and `<` become entities (no HTML, no autolink, no entity tricks),
+  and `>` where it would start a quote;
   Markdown punctuation is backslash-escaped (no emphasis, links, images, table cells);
 - inline code (`code`): a backtick fence longer than any backtick run inside, one line;
 - fenced lines (`fenced_line`): no line break and no closing fence inside.
@@ -30,8 +31,12 @@ def one_line(value: object) -> str:
 def text(value: object, line_start: bool = False) -> str:
     """Prose or a table cell: shown as typed, never markup. `line_start`: the text begins a
     Markdown line, where "1." or "#" would start a list or a heading."""
-    s = one_line(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # `<` starts every tag and autolink; `&` an entity; `>` alone is harmless except as a quote
+    # marker at the start of a line ("3 -> 3" stays readable)
+    s = one_line(value).replace("&", "&amp;").replace("<", "&lt;")
     s = _PUNCT.sub(lambda m: "\\" + m.group(0), s)
+    if line_start and s.lstrip().startswith(">"):
+        s = s.replace(">", "&gt;", 1)
     if line_start:
         s = _LINE_START.sub(lambda m: m.group(1) + (f"{m.group(2)}\\{m.group(3)}" if m.group(2) else "\\" + m.group(4)), s)
     return s
