@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -136,6 +137,9 @@ def interrupt_stops_everything(command: str, cleanup: Callable[[], str | None] |
             pass
         os._exit(130 if signum == signal.SIGINT else 143)
 
+    if threading.current_thread() is not threading.main_thread():
+        yield                                   # signals reach the main thread only; nothing to install
+        return
     handler.coordscope_stops_jvm = True      # type: ignore[attr-defined]  # build_session puts it back
     previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
