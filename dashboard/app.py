@@ -17,8 +17,8 @@ from dash.exceptions import PreventUpdate
 
 from dashboard import components, urls
 from dashboard.data import RunData
-from pipeline.rundir import RunDirError
 from dashboard.pages import group, member, offsets, overview, owner, unparsed
+from pipeline.rundir import RunDirError
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 SOFT_PARAMS = frozenset({"since", "until", "q"})
