@@ -97,8 +97,11 @@ def run(args: argparse.Namespace) -> int:
         until_ms=until, overwrite=args.overwrite, layout=args.layout, quiet=args.quiet, extra_conf=conf,
         argv=["coordscope", *sys.argv[1:]],
     )
+    from pipeline.signals import interrupt_stops_everything
+
     try:
-        man = run_ingest(opts)
+        with interrupt_stops_everything("ingest", lambda: remove_own_unfinished(args.out)):
+            man = run_ingest(opts)
     except IngestError as exc:
         raise UsageError(str(exc)) from exc
     except JavaError as exc:
@@ -106,3 +109,25 @@ def run(args: argparse.Namespace) -> int:
         return 3
     print(summary_text(man))
     return 0
+
+
+def remove_own_unfinished(out: str) -> str | None:
+    """On Ctrl-C: remove the temporary RUN_DIR this process was writing (its owner file names our pid);
+    the target itself is untouched (a complete earlier run stays as it was)."""
+    import os
+    import shutil
+    from pathlib import Path
+
+    from pipeline.spark import write as write_mod
+
+    target = Path(write_mod.local_path(out)).absolute()
+    removed = 0
+    for tmp in target.parent.glob(f".{target.name}.tmp-*"):
+        try:
+            pid = (tmp / write_mod.OWNER_FILE).read_text(encoding="utf-8").split("\n")[0]
+        except OSError:
+            continue
+        if tmp.is_dir() and not tmp.is_symlink() and pid == str(os.getpid()):
+            shutil.rmtree(tmp, ignore_errors=True)
+            removed += 1
+    return f"removed its unfinished run directory; {target} was not written" if removed else None

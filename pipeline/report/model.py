@@ -59,7 +59,7 @@ class Tables:
 
     def __init__(self, run_dir: str | Path, group: str | None, since: int | None, until: int | None):
         self.run_dir = Path(run_dir)
-        self.manifest = rundir.load_manifest(run_dir)
+        self.manifest = rundir.validate(run_dir)   # RunDirError naming a damaged table
 
         def load(table: str, start: str, end: str) -> pd.DataFrame:
             df = rundir.load_table(run_dir, table)
@@ -116,11 +116,15 @@ class Tables:
             files = sorted(str(p) for p in path.glob("*.parquet")) if path.is_dir() else []
             if not files:
                 continue
-            dataset = ds.dataset(files, format="parquet")
             filt = pc.field("source").isin(list(wanted)) & pc.field("line_no").isin(
                 sorted({n for lines in wanted.values() for n in lines})
             )
-            for row in dataset.to_table(columns=["source", "line_no", "raw"], filter=filt).to_pylist():
+            try:
+                rows = ds.dataset(files, format="parquet").to_table(columns=["source", "line_no", "raw"],
+                                                                    filter=filt).to_pylist()
+            except (OSError, ValueError, TypeError) as exc:   # pyarrow's errors derive from these
+                raise rundir.damaged(self.run_dir, f"table {table}/ cannot be read ({exc})") from None
+            for row in rows:
                 if row["line_no"] in wanted.get(row["source"], ()):
                     found.setdefault(f"{row['source']}:{row['line_no']}", row["raw"])
         return found
@@ -284,8 +288,8 @@ def build_report(
     until_ms: int | None = None,
     dashboard_url: str | None = None,
 ) -> dict[str, Any]:
-    t = Tables(run_dir, group, since_ms, until_ms)
     links = _Links(dashboard_url, since_ms, until_ms) if dashboard_url else None
+    t = Tables(run_dir, group, since_ms, until_ms)
     refs = [r for col in (t.generations.get("evidence"), t.findings.get("evidence")) if col is not None
             for refs_ in col for r in (list(refs_)[:MAX_EVIDENCE_PER_ITEM] if refs_ is not None else [])]
     raw = t.raw_lines(refs)
@@ -343,11 +347,32 @@ def build_report(
     }
 
 
+def dashboard_base(url: str) -> str:
+    """A dashboard base address fit for links: http(s), a host, nothing that could run or hide
+    (javascript:, data:, credentials, whitespace); ValueError saying why otherwise."""
+    from urllib.parse import urlsplit
+
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise ValueError(f"--dashboard-url {url!r} contains spaces or control characters")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        raise ValueError(f"--dashboard-url {url!r} is not an address") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"--dashboard-url must be an http:// or https:// address of a dashboard, got {url!r}")
+    if parts.username or parts.password:
+        raise ValueError("--dashboard-url must not contain a user name or password")
+    if parts.query or parts.fragment:
+        raise ValueError(f"--dashboard-url must be a base address without ? or #, got {url!r}")
+    return url.rstrip("/")
+
+
 class _Links:
     """Dashboard links for the report, built by the dashboard's own URL helpers."""
 
     def __init__(self, base: str, since: int | None, until: int | None):
-        self.base, self.since, self.until = base.rstrip("/"), since, until
+        self.base, self.since, self.until = dashboard_base(base), since, until
 
     def group(self, group: str, start: int | None, end: int | None) -> str:
         from dashboard import urls
