@@ -123,6 +123,6 @@ def test_a_logged_zero_interval_is_replaced_and_said(repo_root, tmp_path, printe
     assert res.returncode == 0, res.stderr
     assert res.stderr.strip().splitlines() == [
         f"coordscope replay: note: heartbeat.interval.ms = {printed} printed at hostZ/app.log:1 is not a usable "
-        "value; the replay uses 3000 instead (default of Kafka 3.x assumed, no version in the logs)"]
+        "value; the replay uses 3000 instead (default of Kafka 3.x, assumed: no client or broker version in the logs)"]
     doc = json.loads(res.stdout)
     assert doc["settings"]["heartbeat_interval_ms"] == 3000
