@@ -96,7 +96,7 @@ def oam_offset(text: str) -> int | None:
 
 # librdkafka's rd_kafka_topic_partition_list_str (rdkafka_partition.c): "topic[0]@12(err), ..."
 # (<= 2.3) and "topic(topicid)[0]@12(err), ..." (2.4+, KIP-848 topic ids; "(null)" when unknown)
-_RD_TP = re.compile(r"(?P<topic>[^\s,()\[\]]+)(?:\((?P<tid>[^)]*)\))?\[(?P<partition>\d+)\](?:@(?P<offset>-?\d+))?")
+_RD_TP = re.compile(r"(?P<topic>\(null\)|[^\s,()\[\]]+)(?:\((?P<tid>[^)]*)\))?\[(?P<partition>\d+)\](?:@(?P<offset>-?\d+))?")
 
 
 def rd_tp_list(text: str) -> tuple[tuple[str, ...], bool]:

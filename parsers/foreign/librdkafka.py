@@ -247,8 +247,8 @@ _r("offset_reset", "OFFSET", r"(?P<topic>\S+) \[(?P<partition>\d+)\]: offset res
    "offset_reset", "rdkafka_offset.c rd_kafka_offset_reset ('at offset %s' 1.0-2.0, 'at %s' fetch position 2.1+; broker 1.7+)")
 _r("offset_fetched", "OFFSETFETCH OFFSET", r"OffsetFetchResponse: (?P<topic>\S+) \[(?P<partition>\d+)\] offset (?P<offset>-?\d+)(?:, leader epoch (?P<leader_epoch>-?\d+))?(?:, metadata (?P<metadata_bytes>\d+) byte\(s\))?(?:: (?P<error>.*))?$",
    lambda g: "no_committed_offset" if g["offset"] == "-1001" else "offset_fetched", "rdkafka_request.c rd_kafka_handle_OffsetFetch 1.0-2.x")
-_r("offset_fetch_failed", "OFFSET", r"Offset fetch error(?: for (?P<count>\d+) partition\(s\))?: (?P<error>.*)$", "offset_commit_failed",
-   "rdkafka_cgrp.c / rdkafka_assignment.c 1.0-2.x")
+_r("offset_fetch_failed", "OFFSET", r"Offset fetch error(?: for (?P<count>\d+) partition\(s\))?: (?P<error>.*)$", None,
+   "rdkafka_cgrp.c / rdkafka_assignment.c 1.0-2.x (no event: the vocabulary has no fetch-failure kind)")
 # KIP-848 (2.4+ group.protocol=consumer) and KIP-932 share groups (2.12+)
 _r("cgh_response", "HEARTBEAT", r'(?P<api>Consumer|Share)GroupHeartbeat response received for member id "(?P<member>[^"]*)" with epoch (?P<member_epoch>-?\d+)$',
    "heartbeat_succeeded", "rdkafka_cgrp.c rd_kafka_cgrp_handle_ConsumerGroupHeartbeat 2.4-2.x")
@@ -357,7 +357,7 @@ def _fields(rule: Rule, g: dict[str, Any], env: Envelope, thread: str | None, br
     if g.get("reason"):
         f["reason"] = g["reason"]
     if g.get("error") and g["error"] not in ("(no error)", "Success", "No error"):
-        f["error"] = g["error"]
+        f["error"] = g["error"].rstrip().rstrip(":")  # "%s: %s" with an empty detail leaves ": "
     if g.get("leader") is not None:
         x["leader"] = g["leader"]
         x["is_leader"] = bool(g.get("me"))
