@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from parsers.base import Match
 from parsers.foreign import kafkajs, librdkafka, pyclients
 from parsers.foreign.common import IGNORE, UNRECOGNISED
 
@@ -42,16 +43,42 @@ def claims(line: str, logger: str | None) -> bool:
     return any(w in line for w in _CLAIM_WORDS)
 
 
-def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | None = None) -> Any:
+def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | None = None,
+               message: str | None = None) -> Any:
+    """`message`: the layout's message of the line, when the layout found one (JSON lines: the
+    Python clients' rules read the decoded message, not the JSON text)."""
+    res = None
     if any(w in line for w in _RD_GATE):
         res = librdkafka.parse(line, state)
-        if res is not None:
-            return res
-    if any(w in line for w in _JS_GATE):
+    if res is None and any(w in line for w in _JS_GATE):
         res = kafkajs.parse(line, state)
-        if res is not None:
-            return res
-    return pyclients.parse(line, logger, state)
+    if res is None:
+        json_line = message is not None and line.lstrip().startswith("{")
+        res = pyclients.parse(message if json_line else line, logger, state)
+    if isinstance(res, Match) and state is not None:
+        _group_of_instance(res.fields, state)
+    return res
+
+
+def _group_of_instance(f: dict[str, Any], state: dict[str, Any]) -> None:
+    """Many of these clients' lines do not name the group (librdkafka's JoinGroup/SyncGroup/commit/
+    MAXPOLL lines, KafkaJS's [Connection] lines, kafka-python's heartbeat-thread lines). A consumer
+    instance has one group.id, so the group its other lines in the file name is its group:
+    librdkafka by instance name (rdkafka#consumer-N); the others when the file has named exactly one
+    group. Such a group_id is marked extra.group_id_inferred."""
+    lib = f.get("client_library") or "python"
+    key = (lib, f.get("client_id")) if lib == "librdkafka" else (lib, None)
+    groups: dict = state.setdefault("instance_groups", {})
+    gid = f.get("group_id")
+    if gid is not None:
+        groups.setdefault(key, set()).add(gid)
+        if lib == "librdkafka":
+            groups[key] = {gid}  # the instance's latest group (a restarted process may use another)
+        return
+    seen = groups.get(key)
+    if seen is not None and len(seen) == 1:
+        f["group_id"] = next(iter(seen))
+        f.setdefault("extra", {})["group_id_inferred"] = True
 
 
 CANDIDATE_WORDS: tuple[str, ...] = tuple(sorted(set(librdkafka.CANDIDATE_WORDS) | set(kafkajs.CANDIDATE_WORDS)

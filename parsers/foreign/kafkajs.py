@@ -16,7 +16,6 @@ coordinator lookup). Versions read: v1.4.0, v1.10.0, v1.16.0, v2.0.0 and master 
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -203,9 +202,6 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
         return match(f"kafkajs.{name}", kind, LIBRARY, f, x)
     return UNRECOGNISED if ns in ("ConsumerGroup", "Runner") else IGNORE
 
-
-def _dumps(obj: Any) -> str:  # for tests building lines
-    return json.dumps(obj, separators=(",", ":"))
 
 
 CANDIDATE_WORDS: tuple[str, ...] = ("[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection]", "[Cluster]", "kafkajs")

@@ -424,6 +424,10 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
                         f["error"] = g["error"].strip()
                     if kind == "poll_timeout":
                         f["reason"] = "max.poll.interval.ms exceeded"
+                        # the application's echo of the MAXPOLL warning this file already holds: the same fact
+                        last = state.get("maxpoll") if state else None
+                        if last is not None and last == (x.get("max_poll_interval_ms"), x.get("exceeded_by_ms")):
+                            return IGNORE
                     return match(f"librdkafka.{name}", kind, LIBRARY, f, x)
         return None
     msg = env.message
@@ -457,8 +461,11 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
         f, x = _fields(rule, g, env, thread, broker)
         if env.ts_ms is not None:
             f["ts_ms"] = env.ts_ms
-        if state and state.get("librdkafka_version"):
-            x["client_version"] = state["librdkafka_version"]
+        if state is not None:
+            if state.get("librdkafka_version"):
+                x["client_version"] = state["librdkafka_version"]
+            if rule.name == "max_poll":
+                state["maxpoll"] = (x.get("max_poll_interval_ms"), x.get("exceeded_by_ms"))
         return match(f"librdkafka.{rule.name}", kind, LIBRARY, f, x)
     if _NO_EVENT_RX.match(msg):
         return IGNORE

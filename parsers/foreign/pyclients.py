@@ -53,7 +53,7 @@ GRP = r"(?P<group>[^\s']+)"
 # coordinator (kafka-python base.py; aiokafka group_coordinator.py)
 _r("discovered", BOTH, r"Discovered coordinator (?P<coordinator>\S+) for group " + GRP, "coordinator_discovered",
    "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
-_r("coordinator_dead", BOTH, r"Marking the coordinator dead \(node (?P<coordinator>[^)]*)\) ?for group " + GRP + r"(?:: (?P<error>.*?))?\.?$",
+_r("coordinator_dead", BOTH, r"Marking the coordinator dead \(node (?P<coordinator>[^)]*)\) ?for group (?P<group>[^\s':]+?)(?:: (?P<error>.*?))?\.?$",
    "coordinator_lost", "kafka-python base.py 1.3-3.0 (': %s.'); aiokafka 0.5-0.14 (no error, no space)")
 _r("lookup_failed", (KP,), r"Group [Cc]oordinator lookup for group " + GRP + r" failed: (?P<error>.*)$", "coordinator_lookup",
    "kafka-python base.py 1.3-3.0")
@@ -131,6 +131,16 @@ _r("hb_sent", BOTH, r"Heartbeat: (?P<group>[^\s\[]+)\[(?P<generation>-?\d+)\] (?
 _r("poll_expired", (KP,), r"Heartbeat poll expired, leaving group$", "poll_timeout", "kafka-python base.py 1.4-2.2.9")
 _r("poll_timeout", (KP,), r"Consumer poll timeout has expired\. This means the time between subsequent calls to poll\(\)", "poll_timeout",
    "kafka-python base.py 2.2.10-3.0")
+_r("hb_thread_start", (KP,), r"Starting new heartbeat thread$", "heartbeat_thread", "kafka-python base.py 1.4-2.x")
+_r("hb_thread_stop", (KP,), r"Stopping heartbeat thread$", "heartbeat_thread", "kafka-python base.py 1.4-2.x")
+# subscriptions (kafka-python kafka/consumer/subscription_state.py; aiokafka subscription_state.py, consumer.py)
+_r("subscription_update", BOTH, r"Updating subscribed topics to: (?P<topics>.*)$", "subscription_changed",
+   "kafka-python subscription_state.py 1.3-3.0; aiokafka 0.5-0.14")
+_r("subscribed_aio", (AIO,), r"Subscribed to topic(?:\(s\)| pattern): (?P<topics>.*)$", "subscription_changed", "aiokafka consumer.py 0.5-0.14")
+_r("subscribed_pattern", (KP,), r"Subscribing to pattern: /(?P<topics>.*)/$", "subscription_changed", "kafka-python subscription_state.py")
+_r("unsubscribed_aio", (AIO,), r"Unsubscribed all topics or patterns and assigned partitions$", "subscription_changed", "aiokafka consumer.py")
+_r("updated_assignment", (KP,), r"Updated partition assignment: (?P<assignment>.*)$", None,
+   "kafka-python subscription_state.py (no event: the coordinator's 'Setting newly assigned partitions' follows)")
 # leaving
 _r("leaving", (KP,), r"Leaving consumer group \((?P<group>[^)]*)\)\.$", "leave_group", "kafka-python base.py 1.4-2.x")
 _r("leaving_3", (KP,), r"Leaving consumer group " + GRP + r" \(member (?P<member>[^)]*)\)\.$", "leave_group", "kafka-python base.py 3.0")
@@ -306,6 +316,8 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
             f["instance_id"] = g["instance"].strip()
         if g.get("assignor"):
             x["assignor"] = g["assignor"]
+        if g.get("topics") is not None:
+            x["topics"] = g["topics"]
         if rule.name in ("session_expired", "session_expired_aio"):
             f["reason"] = "heartbeat session expired"
         if rule.name in ("poll_expired", "poll_timeout"):
@@ -340,5 +352,5 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
 CANDIDATE_WORDS: tuple[str, ...] = (
     "kafka.coordinator", "aiokafka", "Discovered coordinator", "oined group", "joining group", "TopicPartition(",
     "Heartbeat", "Marking the coordinator dead", "poll expired", "Consumer poll timeout", "Leaving consumer group",
-    "OffsetCommit", "ffset commit", "autocommit", "is out of range for",
+    "OffsetCommit", "ffset commit", "autocommit", "is out of range for", "ubscri", "heartbeat thread",
 )
