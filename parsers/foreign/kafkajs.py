@@ -203,5 +203,4 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
     return UNRECOGNISED if ns in ("ConsumerGroup", "Runner") else IGNORE
 
 
-
 CANDIDATE_WORDS: tuple[str, ...] = ("[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection]", "[Cluster]", "kafkajs")
