@@ -30,6 +30,7 @@ _LOGGER = re.compile(r"(?<![\w.])(?P<logger>aiokafka\.consumer(?:\.(?:group_coor
                      r"|kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors\.\w+))?"
                      r"|kafka\.consumer\.(?:fetcher|group|subscription_state))(?![\w.])")
 _LEVEL = re.compile(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
+_MEMBER_VERSION = re.compile(r"(kafka-python|aiokafka)-(\d+\.\d+\.\d+\w*)-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +341,14 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
             f["error"] = "REBALANCE_IN_PROGRESS"
         if rule.name == "join_member_id":
             f["error"] = "MEMBER_ID_REQUIRED"
+        # the default client_id is "<library>-<version>" and the member id starts with it
+        # (kafka-python consumer/group.py, aiokafka consumer.py): a version hint for the file
+        vm = _MEMBER_VERSION.match(f.get("member_id") or "")
+        if vm and state is not None:
+            state[f"{vm.group(1)}_version"] = vm.group(2)
+        ver = state.get(f"{lib}_version") if state and lib else None
+        if ver:
+            x["client_version"] = ver
         out = match(f"{'aiokafka' if lib == AIO else 'kafka_python'}.{rule.name}", rule.kind, lib or KP, f, x)
         if lib is None:  # a wording both print and nothing on the line or in the file says which
             out.fields.pop("client_library", None)

@@ -36,3 +36,15 @@ def test_unknown_version_takes_the_newest_range_marked_inexact():
 
 def test_libraries():
     assert LIBRARIES == ("librdkafka", "kafkajs", "kafka-python", "aiokafka")
+
+
+def test_sources_list_every_rule():
+    """tests/parsers/foreign/SOURCES.md names every rule of the foreign parsers."""
+    from pathlib import Path
+
+    from parsers.foreign import kafkajs, librdkafka, pyclients
+
+    text = (Path(__file__).parent / "SOURCES.md").read_text()
+    names = [f"librdkafka.{r.name} " for r in librdkafka.RULES] + [f"| {r.name} |" for r in pyclients.RULES]
+    names += [f"kafkajs.{name} " for _ns, _rx, name, _k, _s in kafkajs._RULES]
+    assert [n for n in names if n not in text] == []

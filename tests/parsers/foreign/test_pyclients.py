@@ -259,3 +259,12 @@ def test_every_rule_is_exercised():
     used = {parse_line(f"INFO:{lg}:{msg}", None, {}).rule.split(".", 1)[1] for _l, lg, msg, _k, _e in CASES}
     no_event = {r.name for r in pyclients.RULES if r.kind is None}
     assert {r.name for r in pyclients.RULES} - used - no_event == set()
+
+
+def test_version_hint_from_the_default_member_id():
+    state: dict = {}
+    parse_line(f"INFO:kafka.coordinator:Successfully joined group payments <Generation 7 (member_id: {MID}, protocol: range)>", None, state)
+    res = parse_line("INFO:kafka.coordinator:Heartbeat poll expired, leaving group", None, state)
+    assert res.fields["extra"]["client_version"] == "2.0.2"
+    res = parse_line(f"INFO:aiokafka.consumer.group_coordinator:Joined group 'payments' (generation 7) with member_id {AMID}", None, {})
+    assert res.fields["extra"]["client_version"] == "0.10.0"
