@@ -30,6 +30,9 @@ _LOGGER = re.compile(r"(?<![\w.])(?P<logger>aiokafka\.consumer(?:\.(?:group_coor
                      r"|kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors\.\w+))?"
                      r"|kafka\.consumer\.(?:fetcher|group|subscription_state))(?![\w.])")
 _LEVEL = re.compile(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
+# what a Python logging layout puts right before the message: nothing, a space, ':' (basicConfig), '-',
+# ']' or '|' (and a tab)
+_MESSAGE_START = frozenset(["", " ", ":", "-", "]", "|", "\t"])
 _MEMBER_VERSION = re.compile(r"(kafka-python|aiokafka)-(\d+\.\d+\.\d+\w*)-")
 
 
@@ -52,7 +55,7 @@ def _r(name: str, libs: tuple[str, ...], pattern: str, kind: str | None, source:
 BOTH = (KP, AIO)
 GRP = r"(?P<group>[^\s']+)"
 # coordinator (kafka-python base.py; aiokafka group_coordinator.py)
-_r("discovered", BOTH, r"Discovered coordinator (?P<coordinator>\S+) for group " + GRP, "coordinator_discovered",
+_r("discovered", BOTH, r"Discovered coordinator (?P<coordinator>\S+) for group " + GRP + r"$", "coordinator_discovered",
    "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
 _r("coordinator_dead", BOTH, r"Marking the coordinator dead \(node (?P<coordinator>[^)]*)\) ?for group (?P<group>[^\s':]+?)(?:: (?P<error>.*?))?\.?$",
    "coordinator_lost", "kafka-python base.py 1.3-3.0 (': %s.'); aiokafka 0.5-0.14 (no error, no space)")
@@ -85,7 +88,7 @@ _r("join_obsolete", BOTH, r"Attempt to join group " + GRP + r" failed due to obs
    "join_failed", "kafka-python base.py; aiokafka (debug)")
 _r("join_fatal", BOTH, r"Attempt to join group (?:" + GRP + r" )?failed due to fatal error: (?P<error>.*)$", "join_failed",
    "kafka-python base.py (with group); aiokafka (without)")
-_r("join_rebalancing", (KP,), r"Attempt to join group " + GRP + r" failed due to RebalanceInProgressError", "join_failed",
+_r("join_rebalancing", (KP,), r"Attempt to join group " + GRP + r" failed due to RebalanceInProgressError, .*$", "join_failed",
    "kafka-python base.py 2.2-3.0")
 _r("join_member_id", (KP,), r"Received member id (?P<member>\S+) for group " + GRP + r"; will retry join-group$", "join_failed",
    "kafka-python base.py 2.2-3.0 (MEMBER_ID_REQUIRED)")
@@ -130,7 +133,7 @@ _r("hb_ok", BOTH, r"Received successful heartbeat response for group " + GRP + r
 _r("hb_sent", BOTH, r"Heartbeat: (?P<group>[^\s\[]+)\[(?P<generation>-?\d+)\] (?P<member>\S+)$", "heartbeat_sent",
    "kafka-python base.py; aiokafka (debug 'Heartbeat: %s[%s] %s')")
 _r("poll_expired", (KP,), r"Heartbeat poll expired, leaving group$", "poll_timeout", "kafka-python base.py 1.4-2.2.9")
-_r("poll_timeout", (KP,), r"Consumer poll timeout has expired\. This means the time between subsequent calls to poll\(\)", "poll_timeout",
+_r("poll_timeout", (KP,), r"Consumer poll timeout has expired\. This means the time between subsequent calls to poll\(\).*$", "poll_timeout",
    "kafka-python base.py 2.2.10-3.0")
 _r("hb_thread_start", (KP,), r"Starting new heartbeat thread$", "heartbeat_thread", "kafka-python base.py 1.4-2.x")
 _r("hb_thread_stop", (KP,), r"Stopping heartbeat thread$", "heartbeat_thread", "kafka-python base.py 1.4-2.x")
@@ -266,12 +269,14 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
         m = rule.regex.search(line)
         if m is None:
             continue
+        head = line[: m.start()]
+        if head.count('"') % 2 or head.count("'") % 2 or head[-1:] not in _MESSAGE_START:
+            continue  # the wording quoted inside some other text, or glued to a word: not a log record
         if lg and (AIO if lg.startswith("aiokafka") else KP) not in rule.libs:
             continue
         if rule.kind is None:
             return IGNORE
         g = m.groupdict()
-        head = line[: m.start()]
         lib, candidates = _library(rule, lg, state)
         f: dict[str, Any] = {"group_id": g.get("group") or g.get("group2"), "member_id": g.get("member") or None,
                              "ts_ms": iso_ms(head)}

@@ -250,6 +250,11 @@ def test_unknown_coordinator_line_is_unrecognised():
     "2024-05-01 10:00:00,123 INFO app.main Setting newly assigned partitions for group payments is done",
     "2024-05-01 10:00:00,123 INFO kafka.coordinator.group.GroupCoordinator [GroupCoordinator 1]: Preparing to rebalance group payments",
     "INFO:app:Heartbeat from sensor 7 received",
+    # a wording quoted in other text (a README table, a ticket) is not a log record
+    '033.log\tmixed\t"old-style client lines (""Discovered coordinator ... for group blackberry."", ""Setting newly'
+    ' assigned partitions [..] for group X"")"',
+    'note: "Heartbeat session expired, marking coordinator dead" is what kafka-python prints',
+    "2024-05-01 10:00:00 INFO app xSuccessfully joined group payments with generation 7",
 ])
 def test_near_misses(line):
     assert not isinstance(parse_line(line, None, {}), Match)
