@@ -406,6 +406,45 @@ def _fields(rule: Rule, g: dict[str, Any], env: Envelope, thread: str | None, br
     return f, x
 
 
+# rdkafka_partition.c rd_kafka_topic_partition_list_log (1.0-2.x): a header line and one line per
+# partition, all under the caller's facility: "List with %d partition(s):", " %s [%d] offset %s%s%s"
+_LIST_HEAD = re.compile(r"List with (?P<n>\d+) partition\(s\):$")
+_LIST_ITEM = re.compile(r" (?P<topic>\S+) \[(?P<partition>\d+)\] offset (?P<offset>\S+)(?:: error: (?P<error>.*))?$")
+
+
+def _partition_list(msg: str, fac: str, env: Envelope, state: dict[str, Any]) -> Any:
+    """The partition lists librdkafka logs line by line. The ASSIGNMENT list (1.6+: the member's
+    assignment from SyncGroup, rd_kafka_cgrp_handle_SyncGroup_memberstate) becomes one
+    assignment_received event on its last line, its partitions gathered from the lines before
+    (held per file and instance); the other lists (GRPASSIGNMENT, FETCHSTART and OFFSETFETCH of
+    1.0-1.5) are known lines without an event. None: not a list line."""
+    lists: dict = state.setdefault("rd_lists", {})
+    key = (env.name, fac)
+    hm = _LIST_HEAD.match(msg)
+    if hm is not None:
+        n = int(hm["n"])
+        lists[key] = (n, [])
+        return _assignment(fac, env, [], 0) if n == 0 else IGNORE
+    im = _LIST_ITEM.match(msg)
+    if im is None or key not in lists:
+        return None
+    n, parts = lists[key]
+    parts.append(f"{im['topic']}-{im['partition']}")
+    if len(parts) < n:
+        return IGNORE
+    del lists[key]
+    return _assignment(fac, env, parts, n)
+
+
+def _assignment(fac: str, env: Envelope, parts: list[str], n: int) -> Any:
+    if fac != "ASSIGNMENT":
+        return IGNORE
+    f: dict[str, Any] = {"client_id": env.name, "partitions": tuple(parts), "ts_ms": env.ts_ms}
+    x = {"facility": fac, "librdkafka_rule": "assignment_list", "binding": env.binding, "level": env.level,
+         "count": n, "partitions_from_lines": n + 1}
+    return match("librdkafka.assignment_list", "assignment_received", LIBRARY, f, x)
+
+
 def parse(line: str, state: dict[str, Any] | None = None) -> Any:
     """Match | IGNORE | UNRECOGNISED | None for one line (see the module docstring)."""
     env = envelope(line)
@@ -438,6 +477,10 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
         msg = msg[tm.end():]
     msg = msg.rstrip()
     fac = env.facility
+    if fac is not None and state is not None and (msg.startswith("List with ") or msg.startswith(" ")):
+        listed = _partition_list(msg, fac, env, state)
+        if listed is not None:
+            return listed
     if fac is not None and fac not in CGRP_FACILITIES:
         # a line of another librdkafka subsystem (BROKER, FETCH, METADATA, PROTOCOL, ...): not a group line
         if fac == "INIT" and state is not None:  # rdkafka.c rd_kafka_new: "librdkafka v2.3.0 (0x20300ff) rdkafka#consumer-1 initialized ..."

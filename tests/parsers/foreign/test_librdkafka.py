@@ -304,3 +304,33 @@ def test_every_rule_is_exercised():
         used.add(res.rule.split(".", 1)[1])
     no_event = {r.name for r in librdkafka.RULES if r.kind is None}
     assert {r.name for r in librdkafka.RULES} - used - no_event == set()
+
+
+def test_assignment_list_lines_make_one_event_on_the_last_line():
+    """rd_kafka_topic_partition_list_log under ASSIGNMENT (1.6+, after SyncGroup): header + one line per partition."""
+    state: dict = {}
+    parse_line(native(7, "CGRPSTATE", 'Group "payments" changed state init -> query-coord (join-state init)'), None, state)
+    lines = [native(7, "ASSIGNMENT", "List with 2 partition(s):"),
+             native(7, "ASSIGNMENT", " orders [0] offset INVALID"),
+             native(7, "ASSIGNMENT", " orders [3] offset INVALID", ts="1714557600.200")]
+    out = [parse_line(ln, None, state) for ln in lines]
+    assert out[0] is IGNORE and out[1] is IGNORE
+    assert out[2].kind == "assignment_received"
+    assert out[2].fields["partitions"] == ("orders-0", "orders-3")
+    assert out[2].fields["group_id"] == "payments" and out[2].fields["extra"]["group_id_inferred"]
+    assert out[2].fields["ts_ms"] == 1714557600200
+    assert all(reader.is_candidate(ln) for ln in lines)
+    empty = parse_line(native(7, "ASSIGNMENT", "List with 0 partition(s):"), None, state)
+    assert empty.kind == "assignment_received" and empty.fields["partitions"] == ()
+    # the python binding: "ASSIGNMENT [rdkafka#consumer-1] [thrd:main]:  orders [0] offset INVALID"
+    py = [f"2024-05-01 10:00:00,300 DEBUG consumer ASSIGNMENT [rdkafka#consumer-1] [thrd:main]: {m}"
+          for m in ("List with 1 partition(s):", " refunds [2] offset INVALID")]
+    res = [parse_line(ln, None, state) for ln in py]
+    assert res[1].fields["partitions"] == ("refunds-2",)
+
+
+def test_other_partition_lists_are_known_lines():
+    state: dict = {}
+    for fac in ("GRPASSIGNMENT", "FETCHSTART", "OFFSETFETCH"):
+        assert parse_line(native(7, fac, "List with 1 partition(s):"), None, state) is IGNORE
+        assert parse_line(native(7, fac, " orders [0] offset 1200"), None, state) is IGNORE
