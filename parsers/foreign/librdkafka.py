@@ -424,7 +424,7 @@ def _partition_list(msg: str, fac: str, env: Envelope, state: dict[str, Any]) ->
     if hm is not None:
         n = int(hm["n"])
         lists[key] = (n, [])
-        return _assignment(fac, env, [], 0) if n == 0 else IGNORE
+        return _assignment(fac, env, [], 0, state) if n == 0 else IGNORE
     im = _LIST_ITEM.match(msg)
     if im is None or key not in lists:
         return None
@@ -433,15 +433,37 @@ def _partition_list(msg: str, fac: str, env: Envelope, state: dict[str, Any]) ->
     if len(parts) < n:
         return IGNORE
     del lists[key]
-    return _assignment(fac, env, parts, n)
+    return _assignment(fac, env, parts, n, state)
 
 
-def _assignment(fac: str, env: Envelope, parts: list[str], n: int) -> Any:
+def _delegated_partitions(g: dict[str, Any], env: Envelope, f: dict[str, Any], x: dict[str, Any],
+                          state: dict[str, Any]) -> None:
+    """`delegating assign|revoke of N partition(s)` names only the count. When N is the size of the
+    instance's last ASSIGNMENT list (assign) or of what it was last given (revoke), those are the
+    partitions (eager: the whole assignment; cooperative: all of it is new, or all of it goes);
+    otherwise `partitions` stays None (unknown)."""
+    n = int(g["count"])
+    if g["op"] == "assign":
+        parts = state.get("rd_assignment", {}).get(env.name)
+        if parts is not None and len(parts) == n:
+            f["partitions"] = tuple(parts)
+            x["partitions_from"] = "the ASSIGNMENT list before"
+            state.setdefault("rd_owned", {})[env.name] = tuple(parts)
+    else:
+        owned = state.get("rd_owned", {}).get(env.name)
+        if owned is not None and len(owned) == n:
+            f["partitions"] = owned
+            x["partitions_from"] = "the partitions last assigned"
+            state["rd_owned"].pop(env.name, None)
+
+
+def _assignment(fac: str, env: Envelope, parts: list[str], n: int, state: dict[str, Any]) -> Any:
     if fac != "ASSIGNMENT":
         return IGNORE
+    state.setdefault("rd_assignment", {})[env.name] = tuple(parts)
     f: dict[str, Any] = {"client_id": env.name, "partitions": tuple(parts), "ts_ms": env.ts_ms}
     x = {"facility": fac, "librdkafka_rule": "assignment_list", "binding": env.binding, "level": env.level,
-         "count": n, "partitions_from_lines": n + 1}
+         "count": n, "partitions_from_lines": n + 1, "client_version": state.get("librdkafka_version")}
     return match("librdkafka.assignment_list", "assignment_received", LIBRARY, f, x)
 
 
@@ -509,6 +531,8 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
                 x["client_version"] = state["librdkafka_version"]
             if rule.name == "max_poll":
                 state["maxpoll"] = (x.get("max_poll_interval_ms"), x.get("exceeded_by_ms"))
+            if rule.name == "delegating":
+                _delegated_partitions(g, env, f, x, state)
         return match(f"librdkafka.{rule.name}", kind, LIBRARY, f, x)
     if _NO_EVENT_RX.match(msg):
         return IGNORE

@@ -334,3 +334,21 @@ def test_other_partition_lists_are_known_lines():
     for fac in ("GRPASSIGNMENT", "FETCHSTART", "OFFSETFETCH"):
         assert parse_line(native(7, fac, "List with 1 partition(s):"), None, state) is IGNORE
         assert parse_line(native(7, fac, " orders [0] offset 1200"), None, state) is IGNORE
+
+
+def test_delegated_partitions_from_the_assignment_list():
+    state: dict = {}
+    for ln in ("List with 2 partition(s):", " orders [0] offset INVALID", " orders [3] offset INVALID"):
+        parse_line(native(7, "ASSIGNMENT", ln), None, state)
+    a = parse_line(native(7, "ASSIGN", 'Group "payments": delegating assign of 2 partition(s) to application on queue '
+                                      'rd_kafka_cgrp_new: new assignment'), None, state)
+    assert a.kind == "partitions_assigned" and a.fields["partitions"] == ("orders-0", "orders-3")
+    r = parse_line(native(7, "ASSIGN", 'Group "payments": delegating revoke of 2 partition(s) to application on queue '
+                                      'rd_kafka_cgrp_new: rebalance in progress'), None, state)
+    assert r.kind == "partitions_revoked" and r.fields["partitions"] == ("orders-0", "orders-3")
+    # a count that is not the list's: unknown, not guessed
+    parse_line(native(7, "ASSIGNMENT", "List with 1 partition(s):"), None, state)
+    parse_line(native(7, "ASSIGNMENT", " orders [0] offset INVALID"), None, state)
+    a = parse_line(native(7, "ASSIGN", 'Group "payments": delegating incremental assign of 2 partition(s) to application '
+                                      'on queue rd_kafka_cgrp_new: new assignment'), None, state)
+    assert "partitions" not in a.fields
