@@ -139,3 +139,17 @@ def test_python_json_logger_with_the_brokers_logger_prefix():
     assert [(o.event.side, o.event.kind, o.event.client_library, o.event.generation, o.event.ts_ms) for o in outs] == [
         ("client", "join_succeeded", "kafka-python", 7, T0 + 3210),
         ("broker", "broker_group_stabilized", None, 7, T0 + 3300)]
+
+
+def test_node_rdkafka_event_log_as_json_lines():
+    """node-rdkafka `consumer.on('event.log', log => console.log(JSON.stringify(log)))`: the JSON layout's
+    message is librdkafka's text; the facility and instance come from the object."""
+    from parsers.reader import parse_lines, sniff
+    lines = ['{"severity":7,"fac":"CGRPSTATE","message":"[thrd:main]: Group \\"payments\\" changed state up -> '
+             'query-coord (join-state steady)","name":"rdkafka#consumer-1"}',
+             '{"severity":4,"fac":"MAXPOLL","message":"[thrd:main]: Application maximum poll interval (300000ms) exceeded by '
+             '12ms (adjust max.poll.interval.ms for long-running message processing): leaving group","name":"rdkafka#consumer-1"}']
+    outs = list(parse_lines("node.log", enumerate(lines, 1), sniff(lines)))
+    assert [(o.event.kind, o.event.group_id, o.event.client_id, o.event.client_library, o.event.extra["facility"])
+            for o in outs] == [("member_state_changed", "payments", "rdkafka#consumer-1", "librdkafka", "CGRPSTATE"),
+                               ("poll_timeout", "payments", "rdkafka#consumer-1", "librdkafka", "MAXPOLL")]
