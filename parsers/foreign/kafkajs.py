@@ -11,7 +11,8 @@ line, or the `{...}` after the message).
 Namespaces read (the loggers that concern the group): ConsumerGroup (src/consumer/consumerGroup.js),
 Consumer (src/consumer/index.js), Runner (src/consumer/runner.js), Connection
 (src/network/connection.js, responses of the group APIs only), Cluster (src/cluster/index.js,
-coordinator lookup). Versions read: v1.4.0, v1.10.0, v1.16.0, v2.0.0 and master 55b0b416 (2.2.4).
+coordinator lookup). Versions read: v1.0.0, v1.4.0, v1.10.0, v1.12.0, v1.14.0, v1.15.0, v1.16.0, v2.0.0 and master
+55b0b416 (2.2.4).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ _REQUEST = re.compile(r"(?P<dir>Request|Response) (?P<api>\w+)\(key: (?P<key>\d+
 # (namespace, message regex, rule name, kind, source): kind None = known line, no event
 _RULES: list[tuple[str, re.Pattern[str], str, str | None, str]] = [
     ("ConsumerGroup", re.compile(r"Consumer has joined the group$"), "joined", "join_succeeded",
-     "consumerGroup.js joinAndSync 1.0-2.2 (info)"),
+     "consumerGroup.js joinAndSync 1.15-2.2 (info)"),
+    ("Runner", re.compile(r"Consumer has joined the group$"), "joined", "join_succeeded",
+     "runner.js join 1.0-1.14 (info; groupId, memberId, leaderId only until 1.3, + isLeader, memberAssignment, duration 1.4+, groupProtocol 1.10+)"),
     ("ConsumerGroup", re.compile(r"Received assignment$"), "received_assignment", "assignment_received",
      "consumerGroup.js sync 1.0-2.2 (debug)"),
     ("ConsumerGroup", re.compile(r"Offset out of range, resetting to default offset$"), "offset_reset", "offset_reset",

@@ -32,6 +32,12 @@ CASES = [
     (js("INFO", "ConsumerGroup", "Consumer has joined the group", groupId="payments", memberId=MID, leaderId=MID, isLeader=True,
         memberAssignment={}, groupProtocol="RoundRobinAssigner", duration=3012),
      "join_succeeded", {"partitions": (), "extra.is_leader": True}),
+    # 1.0-1.14 logged it from the Runner; 1.0-1.3 without the assignment (partitions unknown, not empty)
+    (js("INFO", "Runner", "Consumer has joined the group", groupId="payments", memberId=MID, leaderId=OTHER, isLeader=False,
+        memberAssignment={"orders": [1]}, groupProtocol="RoundRobinAssigner", duration=51),
+     "join_succeeded", {"group_id": "payments", "partitions": ("orders-1",)}),
+    (js("INFO", "Runner", "Consumer has joined the group", groupId="payments", memberId=MID, leaderId=OTHER),
+     "join_succeeded", {"member_id": MID, "partitions": None, "extra.leader": OTHER}),
     (js("DEBUG", "ConsumerGroup", "Received assignment", groupId="payments", generationId=9, memberId=MID,
         memberAssignment={"orders": [0, 1]}),
      "assignment_received", {"generation": 9, "partitions": ("orders-0", "orders-1")}),
