@@ -9,7 +9,7 @@ known. The logger name, when the line shows one (`kafka.coordinator`, `kafka.coo
 rule's own library does, and a wording both libraries print is marked with both candidates.
 
 Each rule names the module and versions it mirrors: kafka-python kafka/coordinator/base.py,
-consumer.py, kafka/consumer/fetcher.py (1.3-3.0, tags read: 1.3.5, 1.4.7, 2.0.2, 2.2.0, 2.2.10,
+consumer.py, kafka/consumer/fetcher.py (1.0-3.0, tags read: 1.3.5, 1.4.7, 2.0.2, 2.2.0, 2.2.10,
 2.3.0, 3.0.0 and master a3b3836f) and aiokafka aiokafka/consumer/group_coordinator.py, fetcher.py
 (0.5.0-0.14.0). The values are Python reprs: partitions as sets of
 `TopicPartition(topic='t', partition=0)`, offsets as `OffsetAndMetadata(offset=5, ...)`.
@@ -66,16 +66,22 @@ _r("coordinator_request_failed", BOTH, r"Group Coordinator Request failed: (?P<e
 _r("coordinator_not_available", (KP,), r"Group Coordinator Not Available; retry$", "coordinator_lookup", "kafka-python base.py 1.3-3.0 (debug)")
 _r("session_expired", (KP,), r"Heartbeat session expired, marking coordinator dead$", "coordinator_lost",
    "kafka-python base.py 1.4-3.0 (HeartbeatThread)")
-_r("session_expired_aio", (AIO,), r"Heartbeat session expired - marking coordinator dead$", "coordinator_lost",
-   "aiokafka group_coordinator.py 0.5-0.14")
+_r("session_expired_aio", BOTH, r"Heartbeat session expired - marking coordinator dead$", "coordinator_lost",
+   "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5) (HeartbeatTask); aiokafka group_coordinator.py 0.5-0.14")
+_r("coordinator_unknown_hb", (KP,), r"Coordinator unknown during heartbeat -- will retry$", "heartbeat_failed",
+   "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5) (HeartbeatTask)")
+_r("hb_retrying", (KP,), r"Heartbeat failed \((?P<error>.*)\); retrying$", "heartbeat_failed", "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5) (HeartbeatTask)")
+_r("hb_skipping", (KP,), r"Skipping heartbeat: no auto-assignment or waiting on rebalance$", None, "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5)")
+_r("coordinator_unrecognized", (KP,), r"Unrecognized failure in Group Coordinator Request: (?P<error>.*)$", "coordinator_lookup",
+   "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5)")
 # join and sync
 _r("rejoining", BOTH, r"\(Re-\)joining group " + GRP + r"$", "join_started", "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
 _r("joined", (KP,), r"Successfully joined group " + GRP + r" with generation (?P<generation>-?\d+)$", "join_succeeded",
    "kafka-python base.py 1.3-2.2.9")
 _r("joined_generation", (KP,), r"Successfully joined group " + GRP + r" <Generation (?P<generation>-?\d+) \(member_id: (?P<member>\S*), protocol: (?P<protocol>[^)]*)\)>$",
    "join_succeeded", "kafka-python base.py 2.2.10-3.0 (Generation.__str__)")
-_r("joined_aio", (AIO,), r"Joined group '(?P<group>[^']*)' \(generation (?P<generation>-?\d+)\) with member_id (?P<member>\S+)$",
-   "join_succeeded", "aiokafka group_coordinator.py 0.5-0.14")
+_r("joined_aio", BOTH, r"Joined group '(?P<group>[^']*)' \(generation (?P<generation>-?\d+)\) with member_id (?P<member>\S+)$",
+   "join_succeeded", "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5); aiokafka group_coordinator.py 0.5-0.14")
 _r("synced_aio", (AIO,), r"Successfully synced group " + GRP + r" with generation (?P<generation>-?\d+)$", "sync_succeeded",
    "aiokafka group_coordinator.py 0.5-0.14")
 _r("elected_leader", BOTH, r"Elected group leader -- performing partition assignments using (?P<assignor>\S+)$", None,

@@ -84,6 +84,15 @@ CASES = [
     ("aiokafka", "aiokafka.consumer.consumer", "Unsubscribed all topics or patterns and assigned partitions", "subscription_changed", {}),
     ("kafka-python", "kafka.coordinator", "Leaving consumer group (payments).", "leave_group", {"group_id": "payments"}),
     ("kafka-python", "kafka.coordinator", f"Leaving consumer group payments (member {MID}).", "leave_group", {"member_id": MID}),
+    # kafka-python 1.0-1.3.5 (the wordings aiokafka kept)
+    ("kafka-python", "kafka.coordinator", f"Joined group 'payments' (generation 7) with member_id {MID}", "join_succeeded",
+     {"generation": 7, "member_id": MID}),
+    ("kafka-python", "kafka.coordinator", "Heartbeat session expired - marking coordinator dead", "coordinator_lost", {}),
+    ("kafka-python", "kafka.coordinator", "Coordinator unknown during heartbeat -- will retry", "heartbeat_failed", {}),
+    ("kafka-python", "kafka.coordinator", "Heartbeat failed ([Error 27] RebalanceInProgressError); retrying", "heartbeat_failed",
+     {"error": "[Error 27] RebalanceInProgressError"}),
+    ("kafka-python", "kafka.coordinator", "Unrecognized failure in Group Coordinator Request: [Error 7] RequestTimedOutError",
+     "coordinator_lookup", {}),
     # kafka-python kafka/coordinator/consumer.py
     ("kafka-python", "kafka.coordinator.consumer", f"Setting newly assigned partitions {{{TP0}, {TP1}}} for group payments",
      "partitions_assigned", {"partitions": ("orders-0", "orders-1"), "group_id": "payments"}),
