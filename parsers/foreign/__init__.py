@@ -18,7 +18,7 @@ from parsers.base import Match
 from parsers.foreign import kafkajs, librdkafka, pyclients
 from parsers.foreign.common import IGNORE, UNRECOGNISED
 
-__all__ = ["CANDIDATE_WORDS", "IGNORE", "UNRECOGNISED", "claims", "parse_line"]
+__all__ = ["CANDIDATE_WORDS", "IGNORE", "UNRECOGNISED", "claims", "parse_line", "rule_source"]
 
 _RD_GATE = ("#consumer-", "[thrd:", "fac", "Application maximum poll interval", "JoinGroup failed: ", "response error: ")
 _JS_GATE = ("kafkajs", "[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection]", "[Cluster]")
@@ -83,3 +83,23 @@ def _group_of_instance(f: dict[str, Any], state: dict[str, Any]) -> None:
 
 CANDIDATE_WORDS: tuple[str, ...] = tuple(sorted(set(librdkafka.CANDIDATE_WORDS) | set(kafkajs.CANDIDATE_WORDS)
                                                 | set(pyclients.CANDIDATE_WORDS)))
+
+
+def rule_source(rule: str) -> str | None:
+    """The client source file and versions of a rule named as in `extra.rule` (for `coordscope explain`)."""
+    lib, _, name = rule.partition(".")
+    if lib == "librdkafka":
+        if name == "assignment_list":
+            return "rdkafka_partition.c rd_kafka_topic_partition_list_log; rdkafka_cgrp.c SyncGroup member state 1.6-2.x"
+        if name in ("max_poll_error", "join_failed_error", "coord_error"):
+            return "rdkafka_cgrp.c rd_kafka_consumer_err (the consumer error the application logs) 1.0-2.x"
+        table = {r.name: r.source for r in librdkafka.RULES}
+    elif lib in ("kafka_python", "aiokafka"):
+        table = {r.name: r.source for r in pyclients.RULES}
+    elif lib == "kafkajs":
+        table = {n: src for _ns, _rx, n, _k, src in kafkajs._RULES}
+        if name.startswith("connection_"):
+            return "kafkajs src/network/connection.js 1.0-2.2"
+    else:
+        return None
+    return table.get(name)
