@@ -78,7 +78,9 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     own_mod.close_open(st, views)
     own_mod.from_assignments(views, st, cfg)
     issues = offsets_mod.analyse(st.offsets, cfg, gens_mod.empty_spans(views, st))
-    issues += offsets_mod.estimate_lost_progress(st.offsets, st.intervals, issues, cfg)
+    issues += offsets_mod.estimate_lost_progress(st.offsets, st.intervals, issues, cfg,
+                                                 offsets_mod.auto_commit_by_source(ordered),
+                                                 offsets_mod.poll_timeouts(st.obs))
     findings = FindingRules(st, views, cfg).run(issues)
     result = ReplayResult(
         group_id=group_id,

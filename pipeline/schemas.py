@@ -60,12 +60,13 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("exceeded", "boolean"),
         ("evidence", "array<string>"),             # the two lines bounding the gap
     ],
-    # per group/topic/partition commit history with rewind/skip flags
+    # per group/topic/partition offset history: commits, fetched/sought/reset positions, describe rows
     "offset_commits": [
         ("group_id", "string"), ("topic", "string"), ("partition", "int"), ("ts_ms", "bigint"),
         ("offset", "bigint"), ("prev_offset", "bigint"), ("delta", "bigint"),
         ("generation", "int"), ("member_id", "string"), ("side", "string"),
-        ("flag", "string"),                        # commit | rewind | skip | reset | first
+        ("flag", "string"),                        # first | commit | rewind | fetched | seek | reset | describe
+        ("source_kind", "string"),                 # the event kind that states the offset
         ("evidence", "array<string>"),
     ],
     # partition -> member ownership intervals

@@ -51,13 +51,16 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
                        left=mems["left_ms"].map(urls.fmt_ms))
     gaps = data.group_rows("heartbeat_gaps", group)
     gaps = gaps[gaps["member_id"] == member]
-    worst = {k: int(gaps.loc[gaps["kind"] == k, "gap_ms"].max()) if (gaps["kind"] == k).any() else "-"
+    # expiries count as heartbeat silences; log silences have no limit and are never "over" one
+    kind_of = gaps["kind"].replace({"expiry": "heartbeat"})
+    worst = {k: int(gaps.loc[kind_of == k, "gap_ms"].max()) if gaps.loc[kind_of == k, "gap_ms"].notna().any() else "-"
              for k in ("heartbeat", "poll")}
+    over = int((gaps["exceeded"].fillna(False).astype(bool) & (gaps["kind"] != "log")).sum())
     kinds = sorted(data.member_events(group, member)["kind"].dropna().unique().tolist())
     return components.page(
         f"Member {member}",
         html.Div(["group ", dcc.Link(group, href=urls.group_url("", group, since, until))], className="subtitle"),
-        components.stat_row([("generations", len(mems)), ("gaps over limit", int(gaps["exceeded"].fillna(False).sum())),
+        components.stat_row([("generations", len(mems)), ("gaps over limit", over),
                              ("longest heartbeat gap (ms)", worst["heartbeat"]),
                              ("longest poll gap (ms)", worst["poll"])]),
         dcc.Store(id="member-params", data={"group": group, "member": member}),

@@ -29,9 +29,9 @@ _CLAIMED_LOGGERS: dict[str, bool] = {}
 
 
 def claims(line: str, logger: str | None) -> bool:
-    """Is this line surely a non-Java client's, even where a Java rule reads its words? (its logger
-    is a kafka-python/aiokafka module, or it shows a Python TopicPartition repr, librdkafka's
-    instance name or thread prefix, or KafkaJS's logger field)"""
+    """Is this line surely a non-Java client's, even where a Java rule reads its words? (its logger,
+    from the layout or in its text, is a kafka-python/aiokafka module, or it shows a Python
+    TopicPartition repr, librdkafka's instance name or thread prefix, or KafkaJS's logger field)"""
     if logger:
         known = _CLAIMED_LOGGERS.get(logger)
         if known is None:
@@ -40,7 +40,11 @@ def claims(line: str, logger: str | None) -> bool:
                 _CLAIMED_LOGGERS[logger] = known
         if known:
             return True
-    return any(w in line for w in _CLAIM_WORDS)
+    if any(w in line for w in _CLAIM_WORDS):
+        return True
+    # a kafka-python/aiokafka logger name in the line's text (a layout the reader does not split:
+    # "INFO:kafka.coordinator:...", "... INFO aiokafka.consumer.group_coordinator ...")
+    return ("kafka." in line or "aiokafka" in line) and pyclients.names_client_logger(line)
 
 
 def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | None = None,

@@ -251,6 +251,10 @@ def is_client_logger(logger: str) -> bool:
     return _LOGGER.fullmatch(logger) is not None
 
 
+def names_client_logger(line: str) -> bool:
+    return _LOGGER.search(line) is not None
+
+
 def _library(rule: Rule, logger: str | None, state: dict[str, Any] | None) -> tuple[str | None, tuple[str, ...]]:
     if logger:
         lib = AIO if logger.startswith("aiokafka") else KP

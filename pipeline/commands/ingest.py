@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--overwrite", action="store_true", help="replace RUN_DIR if it exists")
     p.add_argument("--layout", metavar="NAME", help="force the log layout of every log file (skip sniffing)")
     p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark configuration")
+    p.add_argument("--tz", metavar="ZONE", help="zone of log times written without one (IANA name; default UTC)")
     p.add_argument("--quiet", "-q", action="store_true", help="no stage progress on stderr")
     return p
 
@@ -77,9 +78,11 @@ def summary_text(man: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from pipeline.cli import UsageError
+    from pipeline.commands.parse import _set_tz
     from pipeline.spark.job import IngestError, IngestOptions, run_ingest
     from pipeline.spark.session import JavaError
 
+    _set_tz(getattr(args, "tz", None), UsageError)
     since, until = parse_time(args.since, "--since"), parse_time(args.until, "--until")
     if since is not None and until is not None and until <= since:
         raise UsageError("--until must be later than --since")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 
@@ -27,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from parsers import json_text
     from pipeline.cli import UsageError
     from pipeline.replay import ReplaySettings, replay_group
     from pipeline.replay_rules import inputs, render, whatif
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             if gid != groups[-1]:
                 sys.stdout.write("\n")
     if args.format == "json":
-        json.dump(docs if len(docs) > 1 else docs[0], sys.stdout, indent=2, default=str)
+        sys.stdout.write(json_text.dumps(docs if len(docs) > 1 else docs[0], indent=2, default=str))
         sys.stdout.write("\n")
     return 0
 

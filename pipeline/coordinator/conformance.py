@@ -1,7 +1,8 @@
 """Conformance runner: `python -m pipeline.coordinator.conformance FILE`.
 
 Runs a scenario file (coordinator) or an assignor-case file, as described in
-shared/conformance/FORMAT-AND-RULES.md, auto-detected from the cases' keys. Prints one line per
+shared/conformance/FORMAT-AND-RULES.md (classic protocol) or FORMAT-KIP848.md (consumer protocol,
+run by pipeline/coordinator/consumer_protocol/conformance.py), auto-detected from the cases' content. Prints one line per
 case (id, PASS/FAIL, the first mismatch) and closes with `N passed, N failed`. Exit status: 0 all
 passed, 1 some case failed, 2 the file could not be read or is not a case file.
 
@@ -40,7 +41,8 @@ class CaseFileError(Exception):
 
 # ---------------------------------------------------------------------------------- loading
 def load_cases(path: str) -> tuple[str, list[dict]]:
-    """Read FILE and tell scenarios from assignor cases: ("scenarios" | "assignors", cases)."""
+    """Read FILE and tell its format: ("scenarios" | "assignors" | "kip848-scenarios" |
+    "kip848-assignors", cases)."""
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -58,6 +60,12 @@ def load_cases(path: str) -> tuple[str, list[dict]]:
         data = data["cases"]
     if not isinstance(data, list) or not data or not all(isinstance(c, dict) for c in data):
         raise CaseFileError(f"{path} is not a conformance file: expected a non-empty JSON list of cases")
+    from .consumer_protocol import conformance as kip848
+
+    if kip848.looks_like_scenarios(data):
+        return "kip848-scenarios", data
+    if kip848.looks_like_assignors(data):
+        return "kip848-assignors", data
     if all("steps" in c for c in data):
         return "scenarios", data
     if all("assignor" in c for c in data):
@@ -325,7 +333,15 @@ def _assignor_runner() -> Callable[[dict], str | None]:
 # ---------------------------------------------------------------------------------- main
 def run_file(path: str, out=sys.stdout) -> tuple[int, int]:
     kind, cases = load_cases(path)
-    check: Callable[[dict], str | None] = check_scenario if kind == "scenarios" else _assignor_runner()
+    check: Callable[[dict], str | None]
+    if kind == "kip848-scenarios":
+        from .consumer_protocol.conformance import check_scenario as check
+    elif kind == "kip848-assignors":
+        from .consumer_protocol.conformance import check_assignor_case as check
+    elif kind == "scenarios":
+        check = check_scenario
+    else:
+        check = _assignor_runner()
     passed = failed = 0
     for n, case in enumerate(cases, 1):
         cid = case.get("id") or f"case-{n}"

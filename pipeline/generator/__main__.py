@@ -8,7 +8,7 @@ import sys
 import time
 
 from pipeline.generator.generate import write_scenario
-from pipeline.generator.scenarios import by_name
+from pipeline.generator.scenarios import by_name, variations
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,11 +18,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list scenario names and exit")
     args = ap.parse_args(argv)
     scenarios = by_name()
+    extra = variations()      # written only when named with --only
     if args.list:
         for name, sc in scenarios.items():
             print(f"{name}\t{sc.title}")
+        for name, sc in extra.items():
+            print(f"{name}\t{sc.title} (variation: written only with --only)")
         return 0
     names = args.only or list(scenarios)
+    scenarios = {**scenarios, **extra}
     unknown = [n for n in names if n not in scenarios]
     if unknown:
         print(f"unknown scenario(s): {', '.join(unknown)}; known: {', '.join(scenarios)}", file=sys.stderr)

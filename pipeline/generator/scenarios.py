@@ -158,6 +158,41 @@ ALL = [healthy_scale_out, rolling_deploy, poll_timeout_slow_processing, gc_pause
        cooperative_scale_out]
 
 
+# Variations: confounders of the offset analysis, generated on demand (`--only NAME`, tests), not
+# written to sample_logs/ by default.
+def backlog_catch_up_after_restart() -> Scenario:
+    """0.10 consumers all stop for 3 minutes and come back: they resume from their commits on close and
+    work through the backlog; commits advance in big steps, and nothing is skipped or reprocessed."""
+    cs = _consumers(3, prefix="stock-feed", processing_ms=150)
+    acts = []
+    for c in cs:
+        acts += [Action(2 * MIN, "stop", c.name), Action(5 * MIN, "start", c.name)]
+    return Scenario(
+        name="backlog_catch_up_after_restart", seed=1201, group_id="stock-feed", topics={"quotes": 6}, consumers=cs,
+        actions=acts, duration_ms=7 * MIN, client_version="0.10", broker_version="2.x", layout="log4j",
+        session_ms=10_000, dump_format="formatter_old", title="Backlog catch-up after a restart (no offset lost)",
+        story="The whole group stops at 02:02 and starts again at 02:05; it resumes from its committed "
+              "offsets and catches up the 3-minute backlog in a few large commits.")
+
+
+def admin_reset_while_stopped() -> Scenario:
+    """2.x consumers stopped; an operator resets the group to earliest; the group restarts and
+    processes everything from the log start again (exact: both bounds are committed offsets)."""
+    cs = _consumers(2, prefix="audit-sink")
+    acts = []
+    for c in cs:
+        acts += [Action(2 * MIN, "stop", c.name), Action(4 * MIN, "start", c.name)]
+    acts.append(Action(3 * MIN, "reset_offsets", args={"to": "earliest"}))
+    return Scenario(
+        name="admin_reset_while_stopped", seed=1202, group_id="audit-sink", topics={"audit": 4}, consumers=cs,
+        actions=acts, duration_ms=6 * MIN, client_version="2.x", broker_version="2.x", layout="log4j",
+        session_ms=10_000, dump_format="formatter", title="Admin reset to earliest while the group is stopped",
+        story="The group stops at 02:02; at 02:03 an operator runs --reset-offsets --to-earliest; from "
+              "02:04 the consumers process every partition again from its start.")
+
+
+VARIATIONS = [backlog_catch_up_after_restart, admin_reset_while_stopped]
+
 DAY = 86_400_000
 
 
@@ -168,5 +203,15 @@ def by_name() -> dict[str, Scenario]:
     for i, f in enumerate(ALL):
         sc = f()
         sc.epoch_ms = 1_710_122_400_000 + i * DAY  # 2024-03-11T02:00:00Z + i days
+        out[f.__name__] = sc
+    return out
+
+
+def variations() -> dict[str, Scenario]:
+    """The confounder variations (not in sample_logs/), dated after the sample scenarios."""
+    out = {}
+    for i, f in enumerate(VARIATIONS):
+        sc = f()
+        sc.epoch_ms = 1_710_122_400_000 + (len(ALL) + i) * DAY
         out[f.__name__] = sc
     return out

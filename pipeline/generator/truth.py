@@ -63,9 +63,9 @@ def build_truth(sim: Simulation, files: dict[str, str]) -> dict[str, Any]:
         "final_committed": dict(sorted(sim.committed.items())),
         "admin_resets": [{"ts_ms": A(r["ts"]), "mode": r["mode"], "error": r["error"]}
                          for r in getattr(sim, "admin_resets", [])],
-        "reprocessed": [{**r, "first_ts_ms": A(r["first_ts_ms"]), "again_ts_ms": A(r["again_ts_ms"])}
-                        for r in reprocessed_ranges(sim)],
-        "skipped": [{**s, "ts_ms": A(s["ts_ms"])} for s in skipped_ranges(sim)],
+        "reprocessed": [{**r, "first_ts_ms": A(r["first_ts_ms"]), "again_ts_ms": A(r["again_ts_ms"]),
+                         "knowable": knowable(sim, r)} for r in reprocessed_ranges(sim)],
+        "skipped": [{**s, "ts_ms": A(s["ts_ms"]), "knowable": knowable(sim, s)} for s in skipped_ranges(sim)],
         "files": files,
     }
 
@@ -143,3 +143,19 @@ def skipped_ranges(sim: Simulation) -> list[dict[str, Any]]:
             out.append({"partition": j["partition"], "from": j["from"], "to": j["to"], "ts_ms": j["ts"],
                         "member_id": j["member_id"], "cause": why})
     return out
+
+
+def knowable(sim: Simulation, rng: dict[str, Any]) -> dict[str, bool]:
+    """Which bounds of an offset range the scenario's files prove.
+
+    A bound is proven when it is an offset some line states for that partition: a committed offset
+    (every successful commit is a record of the __consumer_offsets dump, an administrator's reset
+    included) or a position a consumer logged (`Resetting offset for partition X to position ...`,
+    `Setting offset for partition X to the committed offset ...`). What an application processed
+    past its last commit is logged nowhere: the end of a range processed twice after a rebalance
+    is then only an estimate, and so is the start 0 of a range skipped on a partition that had no
+    committed offset (the log's start offset is not logged)."""
+    tp = rng["partition"]
+    stated = {c["offset"] for c in sim.commits if c["partition"] == tp}
+    stated |= {j["to"] for j in sim.position_jumps if j["partition"] == tp}
+    return {"from": rng["from"] in stated, "to": rng["to"] in stated}

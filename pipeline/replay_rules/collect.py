@@ -20,8 +20,10 @@ from pipeline.replay_rules.reasons import (
     PREPARE_OLD_GEN,
     STATIC_REPLACE,
     classify_leave,
+    classify_prepare_reason,
     classify_removal,
 )
+from pipeline.replay_rules.settings import normalize_assignor
 from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
 
 JOINED_FRESH = "joined the group (consumer protocol, from UNSUBSCRIBED)"
@@ -29,6 +31,14 @@ JOINED_FRESH = "joined the group (consumer protocol, from UNSUBSCRIBED)"
 _MAIN_THREAD = frozenset({"partitions_revoked", "partitions_lost", "partitions_assigned", "join_started",
                           "offset_committed", "offset_commit_failed", "offset_fetched", "sync_succeeded",
                           "join_succeeded", "generation_reset"})
+# a prepare reason's member: "joined" enters generation N+1; "rejoined" is in N and N+1; "removed" is
+# in N only (reasons.py lists the GroupCoordinator wordings)
+_PREPARE_ROLE = {"member_joined": "joined", "static_member_restart": "joined", "leader_rejoin": "rejoined",
+                 "metadata_or_subscription_change": "rejoined", "cooperative_follow_up": "rejoined",
+                 "enforced_rebalance": "rejoined", "session_expiry": "removed", "member_left": "removed",
+                 "poll_timeout": "removed"}
+# commits the broker stored (no member named): see Collector._credit_holder
+_COMMIT_RECORDS = frozenset({"offset_record", "broker_offset_committed"})
 _MEMBER_COUNT = re.compile(r"with (\d+) members")
 FENCING_ERRORS = ("FENCED_INSTANCE_ID", "FencedInstanceId")
 STALE_ERRORS = ("ILLEGAL_GENERATION", "UNKNOWN_MEMBER_ID", "REBALANCE_IN_PROGRESS", "CommitFailed",
@@ -133,6 +143,8 @@ class GroupState:
     n_events: int = 0
     duplicates: int = 0
     instance_of: dict[str, str] = field(default_factory=dict)   # member id -> group.instance.id
+    # source -> client id -> the assignors its ConsumerConfig offers, in order (None: a custom class)
+    assignors: dict[str, dict[str | None, tuple[str | None, ...]]] = field(default_factory=dict)
     pseudo_ids: set[str] = field(default_factory=set)          # names given to members that log no id
     by_kind: dict[str, list[Observation]] = field(default_factory=dict)   # obs indexed after the pass
 
@@ -152,6 +164,8 @@ class Collector:
         self.st = GroupState(group_id)
         self.session_timeout_ms = session_timeout_ms
         self._stable_seen: set[tuple[int, str]] = set()
+        # partition -> the streams whose process holds it now (a commit record names no member)
+        self._holders: dict[str, list[Stream]] = {}
         # heartbeat silences shorter than this are ordinary jitter, not worth keeping
         self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
         self._dispatch = {
@@ -199,6 +213,7 @@ class Collector:
             "broker_group_unloaded": self._broker_group_unloaded,
             "group_metadata_record": self._group_metadata_record,
             "tombstone": self._tombstone,
+            "client_config": self._client_config,
         }
 
     # ---------------------------------------------------------------- driver
@@ -297,6 +312,24 @@ class Collector:
             self._alive(self.stream(ev), ev)
 
     # ---------------------------------------------------------------- client rules
+    def _client_config(self, ev: Event) -> None:
+        """ConsumerConfig values (AbstractConfig.logAll, every version): the assignors this process
+        offers in its JoinGroup, in preference order (ConsumerCoordinator.metadata, 0.9+)."""
+        self._touch(ev)
+        settings = ev.extra.get("settings") if ev.extra else None
+        text = settings.get("partition.assignment.strategy") if isinstance(settings, dict) else None
+        if not text:
+            return
+        names = []
+        for item in str(text).strip().strip("[]").split(","):
+            if not item.strip():
+                continue
+            try:
+                names.append(normalize_assignor(item))
+            except ValueError:
+                names.append(None)     # a custom assignor: its protocol name is not in the config
+        self.st.assignors.setdefault(ev.source, {})[ev.client_id] = tuple(names)
+
     def _heartbeat_ok(self, ev: Event) -> None:
         # the most frequent line of a DEBUG client log: keep this path short
         s = self.st.streams.get((ev.source, ev.client_id))
@@ -513,6 +546,7 @@ class Collector:
         for tp in ev.partitions or ():
             if tp not in s.owned:
                 s.owned[tp] = (ts, ev.evidence, s.gen, s.member_id)
+                self._holders.setdefault(tp, []).append(s)
         if s.gen is not None and s.member_id is not None:
             m = self.membership(s.gen, s.member_id, ev, s)
             if m.synced_ms is None:
@@ -527,6 +561,9 @@ class Collector:
             got = s.owned.pop(tp, None)
             if got is None:
                 continue
+            holders = self._holders.get(tp)
+            if holders and s in holders:
+                holders.remove(s)
             start, sev, g, mid = got
             self.st.intervals.append(Interval(tp, mid, s.client_id, g, start, sev, ev.ts_ms, reason, ev.evidence,
                                               s.source))
@@ -554,6 +591,11 @@ class Collector:
             m = self.membership(s.gen, mid, ev, s)
             if m.left_ms is None:
                 m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, why, ev.evidence
+            elif m.leave_reason == "left" and why != "left":
+                # the broker's "has left" line (2.x prints no client reason) came first: the client's
+                # own line says why (shutdown, poll timeout ...)
+                m.leave_reason = why
+                m.leave_ev = m.leave_ev or ev.evidence
         self.st.obs.append(Observation("leave", ev.ts_ms, [ev.evidence], mid, s.gen, {"why": why, "reason": ev.reason}))
         # the member gave up its partitions with its membership (the broker reassigns them now);
         # a callback logged later by the same process cannot extend that
@@ -632,6 +674,8 @@ class Collector:
         ts = ev.ts_ms
         if ts is None or ts < 0:
             return   # an untimed snapshot (a describe row) cannot be ordered against commits
+        if ev.side != "client" and ev.kind in _COMMIT_RECORDS:
+            self._credit_holder(ev)
         topic, part = ev.topic, ev.partition
         if topic is not None and part is not None and not ev.extra.get("offsets"):
             self.st.offsets.append((ev.kind, ts, topic, part, ev.offset, mid, ev.reason or ev.error, ev))
@@ -653,6 +697,35 @@ class Collector:
             return
         # the Event itself rides along: its evidence string is built only for a finding
         self.st.offsets.append((kind, ts, topic, part, ev.offset, mid, why, ev))
+
+    def _credit_holder(self, ev: Event) -> None:
+        """A commit stored by the broker (a __consumer_offsets record, a broker commit line) names no
+        member (OffsetCommitValue has no member field, all versions), but the coordinator accepts a
+        group commit only from a current member (GroupCoordinator.handleCommitOffsets: generation
+        check), and a consumer commits only partitions it holds. So a commit of a partition that
+        exactly one live process holds is that process's sign of life: it was still processing."""
+        ts = ev.ts_ms
+        if ts is None:
+            return
+        tps = [f"{ev.topic}-{ev.partition}"] if ev.topic is not None and ev.partition is not None else []
+        many = ev.extra.get("offsets") if ev.extra else None
+        if isinstance(many, dict):
+            tps.extend(str(tp) for tp in many)
+        credited: set[int] = set()
+        for tp in tps:
+            holders = self._holders.get(tp)
+            if not holders or len(holders) != 1:
+                continue
+            s = holders[0]
+            if id(s) in credited or s.left or (s.last_ms is not None and ts < s.last_ms):
+                continue
+            credited.add(id(s))
+            s.last_ms = ts
+            lf = self.st.lives.get(s.member_id) if s.member_id else None
+            if lf is not None and (lf.removed_ms is None or ts <= lf.removed_ms):
+                lf.last_ms, lf.last_event = ts, ev
+                lf.events.append(ev)
+                lf.commit_credits += 1
 
     def _offset_commit_failed(self, ev: Event) -> None:
         s = self.stream(ev) if ev.side == "client" else None
@@ -689,10 +762,21 @@ class Collector:
             return
         if old < 0:
             return
+        if old >= 1:
+            # generation N existed (the broker says so) even when no other line of it is in the logs
+            before = self.gen(old)
+            if not before.evidence:
+                before.evidence.append(ev.evidence)
         g = self.gen(old + 1)
         if g.prepare_ms is None:
             g.prepare_ms, g.prepare_ev, g.prepare_reason = ev.ts_ms, ev.evidence, ev.reason
             g.coordinator = g.coordinator or _node_of(ev.coordinator, ev.extra)
+            cause, member, _ = classify_prepare_reason(ev.reason)
+            role = _PREPARE_ROLE.get(cause)
+            if member and role:
+                # the member the reason names: which of the two generations it belongs to
+                self.st.obs.append(Observation("broker_named", ev.ts_ms, [ev.evidence], member, old + 1,
+                                               {"role": role}))
         g.evidence.append(ev.evidence)
         self.st.broker_gen = old
         self._coordinator_change(ev, _node_of(ev.coordinator, ev.extra), "broker log")
@@ -713,9 +797,33 @@ class Collector:
         self.st.broker_gen = ev.generation
         self._coordinator_change(ev, _node_of(ev.coordinator, ev.extra), "broker log")
 
+    def _broker_epoch(self, ev: Event) -> None:
+        """KIP-848 consumer groups (GroupMetadataManager 3.8+): "[GroupId G] Member X new assignment
+        state: epoch=N, previousEpoch=M, state=S, assignedPartitions=..." The member epoch is the group
+        epoch of the assignment the member now holds, as on the client side (_member_state_changed):
+        each epoch becomes a generation row; state STABLE is the member's "sync"."""
+        epoch, mid = ev.member_epoch, ev.member_id
+        if epoch is None or epoch <= 0 or not mid:
+            return
+        x = ev.extra or {}
+        gen = self.gen(epoch)
+        gen.protocol_type = gen.protocol_type or "consumer (KIP-848)"
+        gen.evidence.append(ev.evidence)
+        m = self.membership(epoch, mid, ev)
+        m.joined_ms = m.joined_ms if m.joined_ms is not None else ev.ts_ms
+        if str(x.get("member_state") or "").upper() == "STABLE" and m.synced_ms is None:
+            m.synced_ms = ev.ts_ms
+        parts = _partition_list(x.get("assigned"))
+        if parts is not None and m.assigned is None:
+            m.assigned = parts
+        self.st.obs.append(Observation("broker_named", ev.ts_ms, [ev.evidence], mid, epoch, {"role": "epoch"}))
+
     def _broker_assignment(self, ev: Event) -> None:
         # GroupCoordinator.handleSyncGroup: "Assignment received from leader [X] for group G for
         # generation N" -> setAndPropagateAssignment, the group becomes Stable
+        if ev.generation is None and ev.member_epoch is not None:
+            self._broker_epoch(ev)
+            return
         g_no = ev.generation if ev.generation is not None else self.st.broker_gen
         if g_no is None or g_no < 1:
             return
@@ -727,11 +835,19 @@ class Collector:
         leader = (m.group(1) if m else None) or ev.member_id or (ev.extra.get("leader") if ev.extra else None)
         if leader:
             g.leader = str(leader)
+            self.st.obs.append(Observation("broker_named", ev.ts_ms, [ev.evidence], g.leader, g_no, {"role": "leader"}))
         self.st.broker_gen = g_no
 
     def _broker_member_removed(self, ev: Event) -> None:
         mid = ev.member_id
         if mid is None:
+            return
+        if "Pending member" in (ev.raw or ""):
+            # GroupCoordinator 2.2+ (KIP-394): a member id handed out with MEMBER_ID_REQUIRED whose
+            # JoinGroup never came back ("Pending member X ... removed after session timeout
+            # expiration", "... is leaving", "... has left through explicit LeaveGroup"): it never
+            # was in a generation, so it neither left one nor was expelled from one
+            self.st.obs.append(Observation("pending_removed", ev.ts_ms, [ev.evidence], mid, self.st.broker_gen, {}))
             return
         why = classify_removal(ev.reason, ev.raw)
         lf = self.life(mid)
@@ -748,6 +864,17 @@ class Collector:
 
     def _broker_member_joined(self, ev: Event) -> None:
         m = STATIC_REPLACE.search(ev.raw or "")
+        old_id = ev.extra.get("old_member_id") if ev.extra else None
+        if m is None and old_id and ev.instance_id:
+            # GroupCoordinator 2.7+ / GroupMetadataManager: "Static member with groupInstanceId=I and
+            # unknown member id joins group G in Stable state. Replacing previously mapped member OLD
+            # with this groupInstanceId." (the new id is named later, e.g. as the leader)
+            self.st.instance_of[str(old_id)] = ev.instance_id
+            self.st.obs.append(Observation("static_replaced", ev.ts_ms, [ev.evidence], str(old_id), self.st.broker_gen,
+                                           {"instance_id": ev.instance_id, "new_member": None, "old_member": old_id}))
+            lf = self.life(str(old_id))
+            lf.removed_ms, lf.removed_reason, lf.removed_ev = ev.ts_ms, "fenced", ev.evidence
+            lf.alive_after_removal = []
         if m:
             # GroupCoordinator.updateStaticMemberAndRebalance (2.3+): the old member id is fenced
             instance, new, old = m.group(1), m.group(2), m.group(3)
@@ -760,6 +887,12 @@ class Collector:
             lf.alive_after_removal = []
         elif ev.member_id and ev.instance_id:
             self.st.instance_of[ev.member_id] = ev.instance_id
+        # "Dynamic member with unknown member id joins group G in S state. Created a new member id X"
+        # (GroupCoordinator 2.4+, GroupMetadataManager 3.6+), "Pending dynamic member with id X joins"
+        # (3.0+), a static member's new id: X joins the generation the group forms next
+        new_id = m.group(2) if m else ev.member_id
+        if new_id:
+            self.st.obs.append(Observation("broker_named", ev.ts_ms, [ev.evidence], new_id, None, {"role": "joined"}))
 
     def _broker_member_fenced(self, ev: Event) -> None:
         # GroupCoordinator / GroupMetadataManager: a static member fenced by a newer one (FENCED_INSTANCE_ID)
@@ -805,6 +938,13 @@ class Collector:
         g.protocol_type = g.protocol_type or x.get("protocol_type")
         if x.get("leader"):
             g.leader = str(x["leader"])
+        listed = x.get("members")
+        if isinstance(listed, list):
+            g.broker_member_count = len(listed)
+            if not listed and g.empty_ms is None:
+                # the record of a group with no members: written when the join phase completes with
+                # nobody left (GroupCoordinator.onCompleteJoin -> Empty, 0.11+)
+                g.empty_ms, g.empty_ev = ev.ts_ms, ev.evidence
         for item in x.get("members") or ():
             if isinstance(item, dict):
                 mid = item.get("member_id") or item.get("memberId")
@@ -826,6 +966,20 @@ class Collector:
 
 
 _MAX_INT = 2147483647
+_TP_LIST = re.compile(r"([^\s\[\]{},=]+)-(\d+)")
+_TOPIC_MAP = re.compile(r"([^\s\[\]{},=]+)=\[([\d,\s]*)\]")
+
+
+def _partition_list(text: Any) -> list[str] | None:
+    """"[t-0, t-1]" or "{t=[0, 1]}" (a topic name or id per key) -> ["t-0", "t-1"]; None if absent."""
+    if text is None:
+        return None
+    if isinstance(text, (list, tuple)):
+        return sorted(map(str, text))
+    text = str(text)
+    if "=" in text:
+        return sorted(f"{t}-{p.strip()}" for t, ps in _TOPIC_MAP.findall(text) for p in ps.split(",") if p.strip())
+    return sorted(f"{t}-{p}" for t, p in _TP_LIST.findall(text))
 
 
 def _node_of(coordinator: Any, extra: dict[str, Any] | None) -> str | None:

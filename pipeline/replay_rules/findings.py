@@ -105,6 +105,8 @@ class FindingRules:
                     runs.append((i, i))
         for i, k in runs:
             ep = vs[i:k + 1]
+            if self._planned_restarts(ep):
+                continue
             causes: dict[str, int] = {}
             for v in ep:
                 causes[v.cause.cause] = causes.get(v.cause.cause, 0) + 1
@@ -124,6 +126,26 @@ class FindingRules:
                               "generations": [v.gen.generation for v in ep]},
                      evidence=[e for v in ep for e in v.cause.evidence[:2]])
 
+    def _planned_restarts(self, ep: list[GenView]) -> bool:
+        """A rolling restart or a scale operation, not a storm: every rebalance is a member closing
+        gracefully (LeaveGroup on close, ConsumerCoordinator.close -> maybeLeaveGroup) or a new member
+        joining, and no host closes more than once (a crash- or restart-loop repeats one host). Hosts
+        must be known from the members' own logs; a broker-only view cannot tell and keeps the storm."""
+        hosts: list[str] = []
+        for v in ep:
+            c = v.cause
+            if c.cause == "member_joined":
+                continue
+            if c.cause != "member_left" or c.trigger_member is None:
+                return False
+            prev = self.st.gens.get(v.gen.generation - 1)
+            mem = prev.members.get(c.trigger_member) if prev is not None else None
+            lf = self.st.lives.get(c.trigger_member)
+            if mem is None or mem.leave_reason != "shutdown" or lf is None or lf.source is None:
+                return False
+            hosts.append(lf.source)
+        return len(hosts) == len(set(hosts))
+
     def expiries(self) -> None:
         cfg = self.cfg
         seen: set[str] = set()
@@ -135,28 +157,81 @@ class FindingRules:
                     continue
                 seen.add(m or "")
                 silence = c.facts.get("silence_ms")
-                self.add("session_expiry", "high", c.facts.get("last_seen_ms") or c.at_ms, c.at_ms or v.started_ms,
+                # the finding's time is the expiry itself: the broker's line when there is one
+                at = c.at_ms if c.at_ms is not None else v.started_ms
+                timed = c.facts.get("expiry_time", "estimated")
+                fate, fate_text, fate_ev = self._fate(m, at)
+                when = {"broker_removal_line": "", "broker_rebalance_line": "",
+                        "estimated": " The time of the removal is estimated (no broker line shows it): the "
+                                     "member's last sign of life + session.timeout.ms."}.get(timed, "")
+                self.add("session_expiry", "high", at, at,
                          members=[m] if m else [], generation=v.gen.generation - 1,
                          partitions=self._assigned(v.gen.generation - 1, m),
                          title=f"{cap(_who(m, self.st))} expelled after {_fmt_ms(silence)} without heartbeat"
                          if silence is not None else f"{cap(_who(m, self.st))} expelled (session timeout)",
-                         explanation=(c.detail + " The coordinator removes a member that sends no heartbeat "
-                                      "within session.timeout.ms; usual causes are long GC pauses, a blocked or "
-                                      "crashed process, or network trouble between the member and the coordinator. "
-                                      "Its partitions were reassigned in generation " + str(v.gen.generation) + "."),
+                         explanation=(c.detail + when + " " + fate_text + " Its partitions were reassigned in "
+                                      "generation " + str(v.gen.generation) + "."),
                          details={"silence_ms": silence, "session_timeout_ms": cfg.session_timeout_ms,
-                                  "inferred": c.inferred, "next_generation": v.gen.generation},
-                         evidence=c.evidence)
+                                  "inferred": c.inferred, "next_generation": v.gen.generation,
+                                  "expiry_time": timed, "last_seen_ms": c.facts.get("last_seen_ms"),
+                                  "session_timeout_assumed": cfg.is_default("session_timeout_ms"),
+                                  "member_fate": fate},
+                         evidence=[*c.evidence, *fate_ev])
         for ob in self.st.observed("removed"):
             if ob.facts.get("why") == "session_expiry" and ob.member_id not in seen:
                 seen.add(ob.member_id or "")
+                fate, fate_text, fate_ev = self._fate(ob.member_id, ob.ts_ms)
                 self.add("session_expiry", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id],
                          generation=ob.generation, title=f"{cap(_who(ob.member_id, self.st))} expelled (session timeout)",
                          explanation=(f"The coordinator removed {_who(ob.member_id, self.st)} because it sent no "
-                                      f"heartbeat within session.timeout.ms ({cfg.session_timeout_ms} ms). This "
+                                      f"heartbeat within {cfg.says('session_timeout_ms')}. This "
                                       "happened while the group was already rebalancing, so it did not start a "
-                                      "rebalance of its own."),
-                         details={"session_timeout_ms": cfg.session_timeout_ms}, evidence=ob.evidence)
+                                      "rebalance of its own. " + fate_text),
+                         details={"session_timeout_ms": cfg.session_timeout_ms, "expiry_time": "broker_removal_line",
+                                  "session_timeout_assumed": cfg.is_default("session_timeout_ms"),
+                                  "member_fate": fate},
+                         evidence=[*ob.evidence, *fate_ev])
+
+    def _fate(self, member: str | None, at: int | None) -> tuple[str, str, list[str]]:
+        """Paused or stopped? A member whose own process logs again after the expiry was paused (GC,
+        a blocked heartbeat thread, the network); one whose process never logs again stopped (crash,
+        kill, host loss), and a new process on its host means it was restarted. Pause advice (GC logs)
+        fits only the first. Returns (paused | restarted | stopped | unknown, sentence, evidence)."""
+        lf = self.st.lives.get(member or "")
+        tol = self.cfg.skew_tolerance_ms
+        if lf is None or not lf.events or at is None:
+            return ("unknown", "Its own log is not in the input, so whether its process paused or stopped is "
+                    "unknown; usual causes are a long GC pause, a crash, or network trouble between the member "
+                    "and the coordinator.", [])
+        i = bisect.bisect_right(lf.events, at + tol, key=lambda e: e.ts_ms)
+        closing = [e for e in lf.events[max(0, i - 1):] if e.kind == "leave_group" or (
+            e.kind == "member_state_changed" and "LEAV" in str((e.extra or {}).get("to_state") or ""))]
+        if closing:
+            # its last line before the removal, or its lines after it, are its own close
+            # (ConsumerCoordinator.close -> maybeLeaveGroup): a slow or failed shutdown, not a pause
+            return ("stopped", "Its process was shutting down (it logged its LeaveGroup on close around the "
+                    "removal): a slow or interrupted shutdown, not a pause (GC). Look at what delayed the close "
+                    "(a long onPartitionsRevoked, a blocked commit, the process being killed mid-close).",
+                    [closing[0].evidence])
+        if i < len(lf.events):
+            back = lf.events[i]
+            return ("paused", f"The same process logged again {_fmt_ms(back.ts_ms - at)} after the removal, so it "
+                    "was paused, not stopped: look for a long GC pause (GC log), a blocked or starved heartbeat "
+                    "thread, or network trouble between the member and the coordinator at that time.",
+                    [back.evidence])
+        last = lf.events[i - 1] if i else None
+        nxt = [o for o in self.st.lives.values() if o is not lf and o.source == lf.source and o.first_ms is not None
+               and o.first_ms > at - tol and o.events]
+        if nxt:
+            first = min(nxt, key=lambda o: o.first_ms or 0)
+            return ("restarted", "Its process never logged again (its last line came before the removal) and a new "
+                    f"process started on the same host {_fmt_ms((first.first_ms or at) - at)} after the removal: the member "
+                    "crashed or was killed and restarted; a pause (GC) does not explain it. Look at why the process "
+                    "exited (its last lines, out-of-memory kills, the orchestrator's events).",
+                    [e for e in (last.evidence if last else None, first.events[0].evidence) if e])
+        return ("stopped", "Its process never logged again after the removal: it stopped (crash, kill, host loss) "
+                "or its log ends there; a pause (GC) does not explain a member that never comes back. Look at "
+                "why the process ended.", [last.evidence] if last else [])
 
     def _assigned(self, g: int | None, member: str | None) -> list[str]:
         gen = self.st.gens.get(g) if g is not None else None
@@ -175,8 +250,8 @@ class FindingRules:
             self.add("poll_timeout", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
                      partitions=self._assigned(ob.generation, ob.member_id),
                      title=f"{cap(_who(ob.member_id, self.st))} exceeded max.poll.interval.ms",
-                     explanation=(f"{cap(_who(ob.member_id, self.st))} spent more than max.poll.interval.ms "
-                                  f"({cfg.max_poll_interval_ms} ms) between two poll() calls, so its heartbeat thread "
+                     explanation=(f"{cap(_who(ob.member_id, self.st))} spent more than "
+                                  f"{cfg.says('max_poll_interval_ms')} between two poll() calls, so its heartbeat thread "
                                   "left the group and its partitions were given to others. Records it was still "
                                   "processing will be processed again by the new owner. Process batches faster, "
                                   "lower max.poll.records, or raise max.poll.interval.ms."),
@@ -211,7 +286,11 @@ class FindingRules:
                                 else f"rebalance to generation {v.gen.generation} never completed"),
                          explanation=(f"The rebalance that began at generation {v.gen.generation - 1} "
                                       + (f"took {_fmt_ms(took)}" if took is not None else "did not complete in the logs")
-                                      + f", beyond its rebalance timeout of {limit} ms (the JoinGroup's "
+                                      + f", beyond its rebalance timeout of {limit} ms"
+                                      + (" (assumed: not printed in the logs)" if self.cfg.is_default("rebalance_timeout_ms")
+                                         or self.cfg.origin.get("rebalance_timeout_ms") == "= max.poll.interval.ms"
+                                         and self.cfg.is_default("max_poll_interval_ms") else "")
+                                      + " (the JoinGroup's "
                                       "rebalanceTimeoutMs, i.e. max.poll.interval.ms). The coordinator waits that long "
                                       "for every member to rejoin; members still inside a long poll loop or a slow "
                                       "onPartitionsRevoked callback hold the whole group."
@@ -308,13 +387,15 @@ class FindingRules:
             else:
                 self.add("offset_skip", "high", it.start_ms, it.end_ms, members=it.members, partitions=[tp],
                          generation=self.gen_at(it.end_ms),
-                         title=f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} never processed ({n} records)",
+                         title=(f"{tp}: about {n} records up to offset {it.to_offset - 1} never processed (estimated)"
+                                if est else f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} never processed "
+                                f"({n} records)"),
                          explanation=(f"On {tp} {it.how}, so the {n} records from offset {it.from_offset} to "
                                       f"{it.to_offset - 1} were never processed by this group. This is what "
                                       "auto.offset.reset=latest does when the committed offset is missing (expired "
                                       "or deleted) or out of range."),
                          details={"topic": it.topic, "partition": it.partition, "from_offset": it.from_offset,
-                                  "to_offset_exclusive": it.to_offset, "records": n},
+                                  "to_offset_exclusive": it.to_offset, "records": n, "estimated": est},
                          evidence=it.evidence)
 
     def ownership(self) -> None:

@@ -12,6 +12,7 @@ import bisect
 import json
 from dataclasses import dataclass, field
 
+from pipeline.replay_rules import broker_members
 from pipeline.replay_rules.collect import GroupState
 from pipeline.replay_rules.reasons import (
     CAUSES,
@@ -132,6 +133,28 @@ def _ts(ev) -> int:
     return ev.ts_ms
 
 
+def fmt_range(lo_ms: int, hi_ms: int) -> str:
+    """'between 10.0 s and 1.4 min', or 'about 10.0 s' when both ends print the same."""
+    a, b = _fmt_ms(min(lo_ms, hi_ms)), _fmt_ms(max(lo_ms, hi_ms))
+    return f"about {a}" if a == b else f"between {a} and {b}"
+
+
+def _expiry_time_source(st: GroupState, member: str | None, gen: Gen, at_ms: int | None,
+                        cfg: EffectiveSettings) -> str:
+    """Which line gives an expiry its time: the broker's removal line (GroupCoordinator
+    onExpireHeartbeat, "has failed, removing it" / "removing member X on heartbeat expiration"), the
+    broker's "Preparing to rebalance" line it triggered, or nothing (estimated)."""
+    lf = st.lives.get(member or "")
+    if at_ms is None:
+        return "unknown"
+    if lf is not None and lf.removed_ms is not None and abs(lf.removed_ms - at_ms) <= cfg.skew_tolerance_ms \
+            and lf.removed_ev:
+        return "broker_removal_line"
+    if gen.prepare_ms is not None and gen.prepare_ms == at_ms:
+        return "broker_rebalance_line"
+    return "estimated"
+
+
 def _broker_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSettings) -> Cause | None:
     reason = gen.prepare_reason
     if reason is None:
@@ -169,20 +192,30 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
     ev = [e for e in evidence if e]
     if cause == "session_expiry":
         facts.update(_expiry_facts(st, member, at_ms, cfg))
+        facts["expiry_time"] = _expiry_time_source(st, member, gen, at_ms, cfg)
         last_ev = facts.pop("_last_ev", None)
         if facts.get("silence_ms") is not None:
             detail = (f"The coordinator expired {who}: it was silent for {_fmt_ms(facts['silence_ms'])} "
-                      f"(session.timeout.ms = {cfg.session_timeout_ms}) before it was removed.")
+                      f"({cfg.says('session_timeout_ms')}) before it was removed.")
             ev.append(last_ev)
         elif facts.get("last_line_ms") is not None:
-            detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "
-                      f"without a heartbeat. Its log does not show heartbeats (they are logged at DEBUG); its "
-                      f"last line before the expiry came {_fmt_ms(facts['silence_max_ms'])} earlier, so it went "
-                      f"silent between {_fmt_ms(cfg.session_timeout_ms)} and {_fmt_ms(facts['silence_max_ms'])} "
-                      "before it was removed.")
+            at = at_ms if at_ms is not None else facts["last_line_ms"]   # set only with a time
+            since_line = at - facts["last_line_ms"]
+            lf = st.lives.get(member or "")
+            last = lf.last_before(at + cfg.skew_tolerance_ms) if lf is not None else None
+            what = ("last sign of life (a __consumer_offsets commit of a partition only it held)"
+                    if last is not None and last.side != "client" else "last line")
+            detail = (f"The coordinator expired {who} after {cfg.says('session_timeout_ms')} "
+                      "without a heartbeat. Its log does not show heartbeats (they are logged at DEBUG); its "
+                      f"{what} before the expiry came {_fmt_ms(since_line)} earlier, so its heartbeats stopped "
+                      + (f"{fmt_range(cfg.session_timeout_ms, since_line)} before it was removed."
+                         if since_line >= cfg.session_timeout_ms - cfg.skew_tolerance_ms else
+                         f"{_fmt_ms(cfg.session_timeout_ms)} before it was removed (the coordinator removes a member "
+                         "exactly session.timeout.ms after its last heartbeat), while it still logged: its "
+                         "heartbeats stopped before its other activity did."))
             ev.append(last_ev)
         else:
-            detail = (f"The coordinator expired {who} after session.timeout.ms = {cfg.session_timeout_ms} ms "
+            detail = (f"The coordinator expired {who} after {cfg.says('session_timeout_ms')} "
                       f"without a heartbeat; its own log does not show when it went silent (missing evidence: "
                       f"that member's client log).")
     elif cause in ("member_left", "poll_timeout") and prev is not None and member in prev.members:
@@ -190,8 +223,8 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
         if mem.leave_ev:
             ev.append(mem.leave_ev)
         if cause == "poll_timeout":
-            detail = (f"{who[0].upper() + who[1:]} did not call poll() within max.poll.interval.ms = "
-                      f"{cfg.max_poll_interval_ms} ms, so its heartbeat thread left the group.")
+            detail = (f"{who[0].upper() + who[1:]} did not call poll() within "
+                      f"{cfg.says('max_poll_interval_ms')}, so its heartbeat thread left the group.")
         elif mem.leave_reason:
             detail = f"{who[0].upper() + who[1:]} left the group ({mem.leave_reason})."
     elif cause == "member_joined" and member and member in gen.members:
@@ -219,7 +252,10 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
             cands.append((ts, _RANK[cause.cause], cause))
 
     prev_members = prev.members if prev is not None else {}
-    if prev is not None and gen.members:   # a generation seen only by the broker has no member list
+    # a generation seen only by the broker may have no member list; one the group reached by emptying
+    # (broker "is now empty", an empty group record) has none because everybody left
+    emptied = not gen.members and (gen.empty_ms is not None or gen.broker_member_count == 0)
+    if prev is not None and (gen.members or emptied):
         for mid, mem in prev_members.items():
             if mid in gen.members or mem.leave_reason == "static_replaced":
                 continue
@@ -238,10 +274,22 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                 # GroupCoordinator.onExpireHeartbeat (0.9+; Java GroupMetadataManager 3.7+): the member
                 # is removed session.timeout.ms after its last heartbeat
                 last = lf.last_hb_ms if lf.last_hb_ms is not None else lf.last_ms
-                at = last + cfg.session_timeout_ms
-                c = _describe("session_expiry", mid, gen, prev, st, cfg, [], at, True)
-                c.detail += (" Inferred: no broker log shows the removal; the member's last sign of life is "
-                             "followed by silence and it is absent from the next generation.")
+                if gen.prepare_ms is not None and last <= gen.prepare_ms + cfg.skew_tolerance_ms:
+                    # brokers that print no removal line (0.9-1.x, and any broker with the reason cut)
+                    # still print "Preparing to rebalance": in Stable an expiry starts the rebalance at
+                    # once (GroupCoordinator.onExpireHeartbeat -> maybePrepareRebalance), so that
+                    # broker line is the expiry's time
+                    at, timed = gen.prepare_ms, "broker_rebalance_line"
+                else:
+                    at, timed = last + cfg.session_timeout_ms, "estimated"
+                c = _describe("session_expiry", mid, gen, prev, st, cfg, [gen.prepare_ev] if timed != "estimated" else [],
+                              at, True)
+                c.facts["expiry_time"] = timed
+                c.detail += (" Inferred: no broker line names the removal; the member's last sign of life is "
+                             "followed by silence and it is absent from the next generation; "
+                             + ("the time is that of the broker's 'Preparing to rebalance' line, which an expiry "
+                                "starts at once." if timed != "estimated" else
+                                "the time is estimated as its last sign of life + session.timeout.ms."))
                 add(at, c)
             else:
                 c = Cause("unknown", f"{_who(mid, st)} of generation {prev.generation} is absent from generation "
@@ -337,7 +385,47 @@ def _failover_override(c: Cause, gen: Gen, started: int | None, st: GroupState, 
                                         "coordinator_to": mv.facts.get("to") or mv.facts.get("coordinator")})
 
 
+def _offered(st: GroupState, m: Membership) -> tuple[str | None, ...] | None:
+    """The assignors a member's process offers (its ConsumerConfig), if its log prints them."""
+    if m.stream is None:
+        return None
+    by_client = st.assignors.get(m.stream[0])
+    if not by_client:
+        return None
+    if m.stream[1] in by_client:
+        return by_client[m.stream[1]]
+    distinct = set(by_client.values())
+    return distinct.pop() if len(distinct) == 1 else None   # one process per file, its lines name no client
+
+
+def voted_protocol(st: GroupState, gen: Gen) -> str | None:
+    """The protocol the coordinator must have selected when every member's offer is known
+    (GroupMetadata.selectProtocol, 0.9+): the candidates are the protocols all members support; each
+    member votes for its most preferred candidate; the most votes win. A tie is left unknown."""
+    offers = []
+    for m in gen.members.values():
+        if m.replaced is not None:
+            continue
+        o = _offered(st, m)
+        if not o or None in o:
+            return None
+        offers.append(o)
+    if not offers:
+        return None
+    candidates = set(offers[0]).intersection(*offers[1:])
+    if not candidates:
+        return None
+    votes: dict[str | None, int] = {}
+    for o in offers:
+        pick = next(p for p in o if p in candidates)
+        votes[pick] = votes.get(pick, 0) + 1
+    best = max(votes.values())
+    winners = [p for p, n in votes.items() if n == best]
+    return winners[0] if len(winners) == 1 else None
+
+
 def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
+    member_notes = broker_members.fill(st, cfg)
     nums = sorted(st.gens)
     views: list[GenView] = []
     for i, g in enumerate(nums):
@@ -361,9 +449,19 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
                 starts = [gen.empty_ms]
             started, inferred = (min(starts) if starts else None), True
         cause = _failover_override(cause, gen, started, st, cfg)
+        if g in member_notes:
+            cause.detail += " " + member_notes[g]
+        if gen.protocol is None and gen.members and gen.protocol_type != "consumer (KIP-848)":
+            voted = voted_protocol(st, gen)
+            if voted is not None:
+                gen.protocol = voted
+                cause.detail += (f" Protocol {voted!r} inferred: no line of this generation names it, but every "
+                                 "member's ConsumerConfig offers assignors whose vote can only select it.")
         leader = gen.leader
-        if leader is None and len(gen.members) == 1:
-            gen.leader = leader = next(iter(gen.members))   # a lone member is its own leader
+        lone = next(iter(gen.members.values())) if len(gen.members) == 1 else None
+        if leader is None and lone is not None and (lone.inferred is None or gen.broker_member_count == 1):
+            # a lone member is its own leader (only when it is known to be alone)
+            gen.leader = leader = lone.member_id
         # Stable is entered when the leader's SyncGroup arrives (GroupCoordinator.handleSyncGroup)
         syncs = [m.synced_ms for m in gen.members.values() if m.synced_ms is not None]
         if gen.stable_ms is not None:
@@ -403,8 +501,12 @@ def _finish_memberships(views: list[GenView], st: GroupState, cfg: EffectiveSett
                 if nxt is None or mid not in nxt.gen.members:
                     mem.left_ms, mem.leave_reason, mem.leave_ev = lf.removed_ms, lf.removed_reason, lf.removed_ev
                     continue
+            # the next generation lists nobody: either a broker-only generation without a member list
+            # (nothing known) or the group emptied (everybody left it)
+            nxt_emptied = nxt is not None and not nxt.gen.members and (
+                nxt.gen.empty_ms is not None or nxt.gen.broker_member_count == 0)
             if nxt is None or nxt.gen.generation != v.gen.generation + 1 or mid in nxt.gen.members \
-                    or not nxt.gen.members:
+                    or (not nxt.gen.members and not nxt_emptied):
                 continue
             if nxt.cause.trigger_member == mid and nxt.cause.cause in ("session_expiry", "poll_timeout",
                                                                        "member_left", "coordinator_failover"):
@@ -427,7 +529,10 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
         rows.append({
             "group_id": group_id, "generation": g.generation, "protocol_type": g.protocol_type or "consumer",
             "protocol": g.protocol, "leader": g.leader, "members": members,
-            "member_count": len(members) if members or g.broker_member_count is None else g.broker_member_count,
+            # the broker's count when it prints one; members named only by broker lines without a count
+            # may be fewer than the generation had: unknown, not the length of the list
+            "member_count": g.broker_member_count if g.broker_member_count is not None else (
+                None if any(g.members[m].inferred for m in members) else len(members)),
             "assignment_json": json.dumps(assignment, sort_keys=True),
             "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
             "rebalance_ms": (stab - started) if started is not None and stab is not None else None,

@@ -35,6 +35,16 @@ class OffsetIssue:
     members: list[str]
     evidence: list[str]
     how: str                  # plain words
+    estimated: bool = False   # a bound no log line states (said so in `how` and in the finding)
+
+
+def position_kind(kind: str, event: Any) -> str:
+    """0.9-1.0 Fetcher logs the committed offset a consumer resumes from as `Resetting offset for
+    partition X to the committed offset N` (Fetcher.java 0.9.0.0-1.0.2, DEBUG): a fetched committed
+    offset, not an auto.offset.reset jump."""
+    if kind == "offset_reset" and "to the committed offset" in (getattr(event, "raw", None) or ""):
+        return "offset_fetched"
+    return kind
 
 
 class _Mark:
@@ -93,6 +103,7 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
                                       [first.ev, event.evidence], how))
 
         for kind, ts, _t, _p, off, member, reason, event in rs:
+            kind = position_kind(kind, event)
             if kind == "no_committed_offset":
                 no_commit = True
                 continue
@@ -140,7 +151,10 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
                     start = _Mark(0, ts, event, member)
                     emit("offset_skip", 0, off, start, ts, event, member,
                          f"with no committed offset the position was reset to {off} (auto.offset.reset=latest); "
-                         "the range assumes the partition's log starts at 0")
+                         "the range assumes the partition's log starts at 0 (an estimate: no line states the "
+                         "log's start offset)")
+                    if issues and issues[-1].kind == "offset_skip" and issues[-1].from_offset == 0:
+                        issues[-1].estimated = True
                 elif last_commit is not None and off > last_commit.offset:
                     emit("offset_skip", last_commit.offset, off, last_commit, ts, event, member,
                          f"the position was reset to {off} ({reason or 'auto.offset.reset'}) past the last "
@@ -152,74 +166,141 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
     return issues
 
 
-def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
-                           cfg: EffectiveSettings | None = None) -> list[OffsetIssue]:
-    """Ranges processed twice although no log line names their end.
+def auto_commit_by_source(events: Any) -> dict[str, bool]:
+    """enable.auto.commit as each client log printed it (ConsumerConfig values:, AbstractConfig.logAll,
+    all versions); a source that printed nothing is absent (Kafka's default is true, Spring's false)."""
+    out: dict[str, bool] = {}
+    for ev in events:
+        if ev.kind != "client_config" or ev.source in out:
+            continue
+        settings = ev.extra.get("settings") if ev.extra else None
+        value = settings.get("enable.auto.commit") if isinstance(settings, dict) else None
+        if value is not None and str(value).strip().lower() in ("true", "false"):
+            out[ev.source] = str(value).strip().lower() == "true"
+    return out
 
-    When a partition's owner gives it up well after its last commit (expelled, poll timeout, crash, or
-    a revocation without a commit), the next owner resumes from the last committed offset C (ConsumerCoordinator.refreshCommittedOffsets) and
-    processes again what the old owner did after its last commit. The old owner's pace (offsets per
-    second between its own recent commits) times the time it kept working after that commit gives
-    the range's likely end; the finding says it is an estimate."""
-    covered = {(i.topic, i.partition) for i in already if i.kind == "offset_rewind"}
+
+def poll_timeouts(observations: list) -> dict[str, list[int]]:
+    """{member id: times it was seen leaving on a poll timeout} from the collected observations."""
+    out: dict[str, list[int]] = {}
+    for ob in observations:
+        if ob.kind == "poll_timeout" and ob.member_id and ob.ts_ms is not None:
+            out.setdefault(ob.member_id, []).append(ob.ts_ms)
+    return out
+
+
+def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
+                           cfg: EffectiveSettings | None = None,
+                           auto_commit: dict[str, bool] | None = None,
+                           poll_timeouts: dict[str, list[int]] | None = None) -> list[OffsetIssue]:
+    """Ranges processed twice after a hand-over, whose end no log line names.
+
+    A new owner (another member, or the same member after it lost or gave up the partition) resumes
+    from the last committed offset C (ConsumerCoordinator.refreshCommittedOffsetsIfNeeded, all
+    versions; logged as `Setting offset for partition X to the committed offset C` 2.x+, or at DEBUG
+    `Resetting offset for partition X to the committed offset C` 0.9-1.0; a 0.10 consumer logging at
+    INFO says nothing, and C is then the last committed offset before its assignment). When the previous
+    owner kept processing after its last commit (expelled, poll timeout, crash, a revocation without a
+    commit), what it did after C is processed again. C is proven by the commit; the end is not logged:
+    the old owner's pace (offsets per second between its own recent commits) times the time it kept
+    working after that commit gives the likely end, and the range is marked estimated.
+    An owner that gives the partition up in a rebalance commits first when enable.auto.commit=true
+    (ConsumerCoordinator.onJoinPrepare, 0.9+), with enable.auto.commit=false only if the application
+    commits in onPartitionsRevoked. A last commit clearly before the revocation (more than the clock
+    skew tolerance) gives an estimated range; one within the tolerance counts as the commit on revocation unless the owner printed
+    enable.auto.commit=false (then its periodic commit and the revocation cannot be told apart, and
+    the range is estimated)."""
+    exact = {(i.topic, i.partition, i.from_offset) for i in already if i.kind == "offset_rewind"}
+    skew = cfg.skew_tolerance_ms if cfg is not None else 2_000
     by_tp: dict[tuple[str, int], list[tuple]] = {}
     for r in records:
-        if r[0] in COMMITS or r[0] == "offset_fetched":
+        if r[0] in COMMITS or position_kind(r[0], r[7]) == "offset_fetched":
             by_tp.setdefault((r[2], r[3]), []).append(r)
-    ends: dict[str, list] = {}
+    ivs: dict[str, list] = {}
     for iv in intervals:
-        # any hand-over counts: a member that revokes without committing (enable.auto.commit=false and
-        # no commit in onPartitionsRevoked) loses its progress as surely as an expelled one; with
-        # auto-commit, ConsumerCoordinator.onJoinPrepare commits first and nothing is lost
-        if iv.end_ms is not None and iv.end_reason != "log_end":
-            ends.setdefault(iv.topic_partition, []).append(iv)
+        ivs.setdefault(iv.topic_partition, []).append(iv)
     out: list[OffsetIssue] = []
+    done: set[tuple[str, int, int]] = set()
     for (topic, part), rs in sorted(by_tp.items()):
-        if (topic, part) in covered:
-            continue
         tp = f"{topic}-{part}"
-        gone = ends.get(tp)
-        if not gone:
+        owned = sorted(ivs.get(tp, []), key=lambda iv: iv.start_ms)
+        if len(owned) < 2:
             continue
-        commits = [r for r in rs if r[0] in COMMITS and r[4] is not None]
+        commits = [r for r in rs if r[0] in COMMITS and r[4] is not None and r[0] != "describe_row"]
         commit_ts = [r[1] for r in commits]
-        for r in rs:
-            if r[0] != "offset_fetched" or r[4] is None:
+        fetched = [r for r in rs if r[0] not in COMMITS and r[4] is not None]
+        for new in owned[1:]:
+            resume_ts = new.start_ms
+            # the resume line of this owner, when it logged one (within a few seconds of its assignment)
+            near = [r for r in fetched if resume_ts - skew <= r[1] <= resume_ts + 10_000]
+            line = next((r for r in near if r[7].source == new.source or r[5] == new.member_id),
+                        near[0] if near else None)
+            if line is not None:
+                resume_ts = line[1]
+            # the commit it resumed from (made at the latest when the old owner revoked, before the new
+            # assignment) may carry another host's (the broker's) clock
+            i = bisect.bisect_right(commit_ts, resume_ts + skew)
+            if not i:
                 continue
-            resume_ts, c, new_member, ev = r[1], r[4], r[5], r[7]
-            prev = [iv for iv in gone if iv.start_ms < resume_ts and iv.end_ms <= resume_ts + 60_000
-                    and iv.end_ms >= resume_ts - 600_000]
+            if line is not None:
+                while i and commits[i - 1][4] != line[4]:   # commits after the resumed offset are not its source
+                    i -= 1
+                if not i:
+                    continue
+            last = commits[i - 1]
+            c = last[4]
+            if (topic, part, c) in exact or (topic, part, c) in done:
+                continue
+            # an expelled owner (a zombie) learns it lost the partition after the new owner took it
+            prev = [iv for iv in owned if iv is not new and iv.start_ms < new.start_ms and iv.end_ms is not None
+                    and iv.end_ms <= resume_ts + 60_000 and iv.end_ms >= resume_ts - 600_000]
             if not prev:
                 continue
             old = max(prev, key=lambda iv: iv.end_ms)
-            i = bisect.bisect_right(commit_ts, resume_ts)
-            while i and commits[i - 1][4] > c:     # commits after the resumed offset are not its source
-                i -= 1
-            if not i or commits[i - 1][4] != c:
-                continue
-            last = commits[i - 1]
-            pace = _pace(commits[max(0, i - 6):i])
             stop = min(old.end_ms, resume_ts)
             if old.end_reason in ("session_expiry", "lost", "process_gone") and cfg is not None:
-                # an expired member stopped working when its heartbeats stopped: session.timeout.ms
-                # before the coordinator expired it, at the latest
+                # an expired member's last heartbeat reached the coordinator session.timeout.ms before
+                # it expired the member (GroupCoordinator.onExpireHeartbeat), and it would have sent
+                # the next one within heartbeat.interval.ms had it kept running: it stopped working in
+                # [expiry - session, expiry - session + heartbeat). The later bound is taken: the range
+                # is the most the new owner can have processed again, and is said to be estimated
                 expired = old.end_ms if old.end_reason == "session_expiry" else resume_ts
-                stop = min(stop, expired - cfg.session_timeout_ms)
+                latest = expired - cfg.session_timeout_ms + max(cfg.heartbeat_interval_ms or 0, 0) // 2
+                stop = min(stop, max(last[1], latest))
+            expelled = old.end_reason in ("session_expiry", "lost", "process_gone", "log_end", "poll_timeout",
+                                          "member_fenced", "generation_reset")
+            if cfg is not None and old.member_id:
+                # a member that left on a poll timeout (KIP-62 heartbeat thread, 0.10.1+) stopped polling
+                # max.poll.interval.ms before: it fetched nothing after that
+                left = [t for t in (poll_timeouts or {}).get(old.member_id, ()) if last[1] <= t <= resume_ts + skew]
+                if left:
+                    stop = min(stop, max(last[1], min(left) - cfg.max_poll_interval_ms))
+            if expelled and stop <= last[1] and cfg is not None:
+                # the owner's interval ends before its own last commit (a client that logs nothing
+                # between its assignment and its death, 0.10 at INFO): it was alive at that commit and
+                # gone session.timeout.ms before the coordinator expired it, before the hand-over
+                stop = max(last[1], resume_ts - cfg.session_timeout_ms)
+            if not expelled:
+                # the last commit at the hand-over (within the clock-skew tolerance) is the commit on
+                # revocation unless the owner printed enable.auto.commit=false
+                if stop - last[1] <= skew and (auto_commit or {}).get(old.source or "", True):
+                    continue
             worked = stop - last[1]
-            skew = cfg.skew_tolerance_ms if cfg is not None else 2_000
-            if pace is None or worked <= skew:
-                continue   # committed at the hand-over (or within clock skew of it): nothing lost
+            pace = _pace(commits[max(0, i - 6):i])
+            if pace is None or worked <= 0:
+                continue
             n = int(pace * worked)
             if n <= 0:
                 continue
-            members = sorted({m for m in (old.member_id, new_member) if m})
-            how = (f"{old.member_id or 'the previous owner'} lost the partition ({old.end_reason}) about "
-                   f"{worked / 1000:.1f} s after its last commit at offset {c}; at its pace of {pace * 1000:.1f} "
-                   f"records/s it had processed about {n} more, which the next owner processed again from {c} "
-                   "(an estimate: no log line shows where the old owner stopped)")
+            done.add((topic, part, c))
+            members = sorted({m for m in (old.member_id, new.member_id) if m})
+            ev = line[7].evidence if line is not None else new.start_ev
+            how = (f"{old.member_id or 'the previous owner'} gave up the partition ({old.end_reason}) about "
+                   f"{worked / 1000:.1f} s after the last commit at offset {c}; at its pace of {pace * 1000:.1f} "
+                   f"records/s it had processed about {n} more, which {new.member_id or 'the next owner'} "
+                   f"processed again from {c} (an estimate: no log line shows where the old owner stopped)")
             out.append(OffsetIssue("offset_rewind", topic, part, c, c + n, last[1], resume_ts, members,
-                                   [last[7].evidence, ev.evidence], how))
-            out[-1].estimated = True   # type: ignore[attr-defined]
+                                   [last[7].evidence, ev], how, estimated=True))
     return out
 
 

@@ -35,14 +35,17 @@ _PREPARE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"[Rr]emoving member " + _MEMBER + r" on heartbeat expiration"), "session_expiry"),
     # GroupCoordinator.handleLeaveGroup (2.4+): "Removing member X on LeaveGroup[; client reason: ...]"
     (re.compile(r"[Rr]emoving member " + _MEMBER + r" on LeaveGroup"), "member_left"),
-    # GroupCoordinator.addMemberAndRebalance: "Adding new member X with group instance id Y"
-    (re.compile(r"Adding new member " + _MEMBER + r" with group ?instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|\S+?)(?:;|\)|$)"), "member_joined"),
+    # GroupCoordinator.addMemberAndRebalance: "Adding new member X with group instance id Y" (2.4+);
+    # 2.1 - 2.3 print "Adding new member X" alone
+    (re.compile(r"Adding new member " + _MEMBER
+                + r"(?: with group ?instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|\S+?))?(?:;|\)|$)"), "member_joined"),
     # updateStaticMemberAndRebalance (2.3+): "Updating metadata for static member X with instance id Y"
     (re.compile(r"Updating metadata for static member " + _MEMBER + r" with instance id"), "static_member_restart"),
     (re.compile(r"static member " + _MEMBER + r" with instance id \S+ joined with change of protocol"),
      "metadata_or_subscription_change"),
     # handleJoinGroup for a known member: leader rejoin / metadata update / rejoin during a state
-    (re.compile(r"Leader " + _MEMBER + r" re-joining group"), "leader_rejoin"),
+    # "Leader X re-joining group during Stable" (3.x); 2.x prints "leader" in lower case
+    (re.compile(r"[Ll]eader " + _MEMBER + r" re-joining group"), "leader_rejoin"),
     (re.compile(r"Updating metadata for member " + _MEMBER + r" during"), "metadata_or_subscription_change"),
     (re.compile(r"Member " + _MEMBER + r" joining group during"), "member_joined"),
     # onGroupLoaded (2.2+): a freshly loaded group over group.max.size
@@ -138,6 +141,12 @@ def classify_removal(reason: str | None, raw: str | None) -> str:
         return "sync_timeout"
     if "poll timeout" in low:
         return "poll_timeout"
+    # "has left group G through explicit `LeaveGroup`; client reason: the consumer is being closed" (3.2+)
+    client = client_reason_of(text)
+    if client:
+        why = classify_leave(client)
+        if why != "left":
+            return why
     return "left"
 
 

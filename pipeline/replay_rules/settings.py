@@ -1,11 +1,22 @@
 """Replay settings: what the user sets, what the logs print, else Kafka's defaults per version.
 
-Defaults mirror `ConsumerConfig.java` (clients) per release line, as tabulated in
+Defaults mirror `clients/src/main/java/org/apache/kafka/clients/consumer/ConsumerConfig.java` per
+release line (the `define(...)` default of each key), as tabulated in
 shared/formats/log-prefixes-and-defaults.md section 5:
-  0.9.0 - 0.10.0.x  session 30000, no max.poll.interval.ms (JoinGroup v0: rebalance timeout = session timeout)
-  0.10.1 - 2.8.x    session 10000, max.poll.interval.ms 300000 (KIP-62: rebalance timeout = max.poll.interval.ms)
-  3.0.0+            session 45000 (KIP-735), max.poll.interval.ms 300000
-  heartbeat.interval.ms 3000 in all versions; assignor range (<3.0), [range, cooperative-sticky] (3.0+).
+  0.9.0 - 0.10.0.x  session.timeout.ms 30000; no max.poll.interval.ms (JoinGroup v0: the rebalance
+                    timeout is the session timeout)
+  0.10.1 - 2.8.x    session.timeout.ms 10000 (KIP-62 lowered it once the heartbeat got its own thread),
+                    max.poll.interval.ms 300000 (KIP-62: rebalance timeout = max.poll.interval.ms)
+  3.0.0+            session.timeout.ms 45000 (KIP-735), max.poll.interval.ms 300000
+  heartbeat.interval.ms 3000 in all versions; partition.assignment.strategy RangeAssignor (< 3.0),
+  [RangeAssignor, CooperativeStickyAssignor] (3.0+, KIP-726: range is still what a group of such
+  members votes for). Broker side (`KafkaConfig` / GroupCoordinatorConfig):
+  group.initial.rebalance.delay.ms 3000 from 0.11.0 (KIP-134), none before.
+
+The version is read per side: the clients' `kafka_version_hint` for the client settings; without
+one, the brokers' (clients are rarely newer than the brokers they were deployed with), and the
+settings line says so; without any, Kafka 3.x is assumed and said to be assumed. A printed
+`ConsumerConfig values:` block wins over every default.
 """
 
 from __future__ import annotations
@@ -84,13 +95,32 @@ class EffectiveSettings:
     skew_tolerance_ms: int
     unowned_threshold_ms: int
     origin: dict[str, str] = field(default_factory=dict)   # setting -> "set" | "log source:line" | "default ..."
+    client_version: tuple[int, int, int] | None = None
+    broker_version: tuple[int, int, int] | None = None
     # group.instance.id per client.id, as the clients' ConsumerConfig dumps print it (static members)
     static_members: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("origin", "version")}
+        skip = ("origin", "version", "client_version", "broker_version")
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
         d["kafka_version"] = ".".join(map(str, self.version)) if self.version else None
+        d["client_version"] = ".".join(map(str, self.client_version)) if self.client_version else None
+        d["broker_version"] = ".".join(map(str, self.broker_version)) if self.broker_version else None
         return d
+
+    def is_default(self, attr: str) -> bool:
+        """True when the value was not printed in the logs nor set by the user: a version default."""
+        return self.origin.get(attr, "").startswith("default")
+
+    def says(self, attr: str, name: str | None = None) -> str:
+        """'session.timeout.ms = 10000 ms', followed by '(default of Kafka 2.8.1 clients, assumed: not
+        printed in the logs)' when nobody printed or set it: no sentence states an assumed value as fact."""
+        name = name or next((k for k, v in SETTABLE.items() if v == attr), attr)
+        value = getattr(self, attr)
+        text = f"{name} = {value}" + (" ms" if attr.endswith("_ms") and value is not None else "")
+        if self.is_default(attr):
+            text += f" ({self.origin[attr]}, assumed: not printed in the logs)"
+        return text
 
 
 _ASSIGNOR_NAMES = {
@@ -196,21 +226,33 @@ def _from_config(ev: Event, found: dict[str, Any], origin: dict[str, str]) -> No
         origin.setdefault("static_members", f"log {ev.evidence}")
 
 
+def _best(hints: dict[str, int]) -> tuple[int, int, int] | None:
+    """The version most lines state ("0.9.0.0..current" is a template's range, not a version)."""
+    versions: dict[tuple[int, int, int], int] = {}
+    for hint, n in hints.items():
+        if ".." in hint:
+            continue
+        v = parse_version(hint)
+        if v is not None:
+            versions[v] = versions.get(v, 0) + n
+    return max(versions.items(), key=lambda kv: (kv[1], kv[0]))[0] if versions else None
+
+
 def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str, str], tuple[int, int, int] | None]:
-    """Settings the logs print (first occurrence wins), their evidence, and the Kafka version seen.
-    Configuration dumps (client_config / broker_config events) are read setting by setting; other
-    lines that print a setting are searched in their raw text."""
+    """Settings the logs print (first occurrence wins), their evidence, and the Kafka version seen
+    (the clients' where they state one, else the brokers'); `found["_versions"]` holds both."""
     found: dict[str, Any] = {}
     origin: dict[str, str] = {}
-    versions: dict[tuple[int, int, int], int] = {}
+    # every line counts for the version, whatever its kind: a group seen only through commits in a
+    # file gets the same version as the other groups of that file
+    hints: dict[str, dict[str, int]] = {"client": {}, "broker": {}}
     for ev in events:
+        hint = ev.kafka_version_hint
+        if hint:
+            side = hints["broker" if ev.side == "broker" else "client"]
+            side[hint] = side.get(hint, 0) + 1
         if ev.kind in _BULK:
             continue
-        hint = ev.kafka_version_hint
-        if hint and ".." not in hint:     # "0.9.0.0..current" is a template's range, not the version
-            v = parse_version(hint)
-            if v is not None:
-                versions[v] = versions.get(v, 0) + 1
         if ev.kind in _CONFIG_KINDS:
             _from_config(ev, found, origin)
             continue
@@ -247,18 +289,32 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
                     except ValueError:
                         continue
                     origin[name] = f"log {ev.evidence}"
-    version = max(versions.items(), key=lambda kv: (kv[1], kv[0]))[0] if versions else None
-    return found, origin, version
+    client, broker = _best(hints["client"]), _best(hints["broker"])
+    found["_versions"] = (client, broker)
+    return found, origin, client or broker
 
 
 def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
     """Explicit settings win, then what the logs print, then Kafka's defaults for the version seen."""
     printed, origin, version = printed_settings(events)
+    client_v, broker_v = printed.pop("_versions", (None, None))
     if explicit.kafka_version:
-        version = parse_version(explicit.kafka_version) or version
-    vlabel = f"Kafka {version[0]}.{version[1]}.{version[2]}" if version else "Kafka 3.x assumed, no version in the logs"
+        version = client_v = parse_version(explicit.kafka_version) or version
+
+    def label(v: tuple[int, int, int], who: str) -> str:
+        return f"Kafka {v[0]}.{v[1]}.{v[2]} {who}"
+    if client_v is not None:
+        vlabel = label(client_v, "clients")
+    elif broker_v is not None:
+        vlabel = label(broker_v, "broker; the clients' version is not in the logs, taken to be the broker's")
+    else:
+        vlabel = "Kafka 3.x, assumed: no client or broker version in the logs"
+    blabel = (label(broker_v, "broker") if broker_v is not None else
+              label(client_v, "clients; the broker's version is not in the logs") if client_v is not None else vlabel)
     dflt = defaults_for(version)
-    dflt.update(heartbeat_interval_ms=3000, initial_rebalance_delay_ms=3000 if (version or (3, 0, 0)) >= (0, 11, 0) else 0)
+    bv = broker_v or version or (3, 0, 0)
+    # GroupCoordinator: group.initial.rebalance.delay.ms (KIP-134, 0.11.0+), 3000 by default
+    dflt.update(heartbeat_interval_ms=3000, initial_rebalance_delay_ms=3000 if bv >= (0, 11, 0) else 0)
     values: dict[str, Any] = {}
     for name in ("session_timeout_ms", "max_poll_interval_ms", "heartbeat_interval_ms", "assignor",
                  "initial_rebalance_delay_ms"):
@@ -268,7 +324,7 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
         elif name in printed:
             values[name] = printed[name]
         else:
-            values[name], origin[name] = dflt[name], f"default of {vlabel}"
+            values[name], origin[name] = dflt[name], f"default of {blabel if name == 'initial_rebalance_delay_ms' else vlabel}"
     # the rebalance timeout is the JoinGroup's rebalanceTimeoutMs: max.poll.interval.ms since KIP-62
     # (AbstractCoordinator 0.10.1+), the session timeout before (JoinGroup v0)
     if explicit.rebalance_timeout_ms is not None:
@@ -288,4 +344,5 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
         version=version, storm_count=explicit.storm_count, storm_window_ms=explicit.storm_window_ms,
         skew_tolerance_ms=explicit.skew_tolerance_ms, unowned_threshold_ms=explicit.unowned_threshold_ms,
         origin=origin, static_members=dict(printed.get("static_members", {})),
+        client_version=client_v, broker_version=broker_v,
     )

@@ -29,6 +29,7 @@ class Membership:
     join_reason: str | None = None
     stream: tuple[str, str | None] | None = None
     replaced: str | None = None          # the member id this static member took over mid-generation
+    inferred: str | None = None          # broker-only member: stated | carried | extended (broker_members.py)
     evidence: list[str] = field(default_factory=list)
 
 
@@ -101,6 +102,7 @@ class MemberLife:
     hb_gaps: list[tuple[int, int, str | None, str]] = field(default_factory=list)
     events: list[Any] = field(default_factory=list)     # every sign of life (Events), in time order
     hb_events: list[Any] = field(default_factory=list)  # the heartbeats among them
+    commit_credits: int = 0              # signs of life that are commit records of partitions it alone held
 
     @property
     def last_ev(self) -> str | None:

@@ -60,7 +60,8 @@ def _summary(report: dict[str, Any]) -> str:
             out.append(f"<h3>{label}</h3><table><tr><th>group</th><th>partition</th><th>range</th><th>offsets</th>"
                        "<th>at</th></tr>" + "".join(
                            f"<tr><td>{_e(r['group_id'])}</td><td>{_e(r['topic'])}-{_e(r['partition'])}</td>"
-                           f"<td>[{r['from_offset']}, {r['to_offset']})</td><td class=num>{r['count']}</td>"
+                           f"<td>[{r['from_offset']}, {r['to_offset']}){' estimated' if r.get('estimated') else ''}</td>"
+                           f"<td class=num>{'about ' if r.get('estimated') else ''}{r['count']}</td>"
                            f"<td>{_e(r['at'])}</td></tr>" for r in imp[key]) + "</table>")
     if imp["members_expelled"]:
         out.append("<h3>Members expelled</h3><ul>" + "".join(

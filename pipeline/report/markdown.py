@@ -55,7 +55,8 @@ def summary_markdown(report: dict[str, Any]) -> str:
         if imp[key]:
             out += [f"{label} offset ranges:", ""]
             out += [f"- {r['group_id']} {r['topic']}-{r['partition']}: [{r['from_offset']}, {r['to_offset']}) "
-                    f"= {r['count']} offsets, at {r['at']}" for r in imp[key]]
+                    f"= {'about ' if r.get('estimated') else ''}{r['count']} offsets, at {r['at']}"
+                    f"{' (estimated: a bound no log line states)' if r.get('estimated') else ''}" for r in imp[key]]
             out.append("")
     if s["top_findings"]:
         out += ["Top findings:", ""]

@@ -250,6 +250,15 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
     return section
 
 
+def _estimated_part(ranges: list[dict[str, Any]]) -> str:
+    """' (N of them in K estimated ranges)' when some range has a bound no log line states."""
+    est = [r for r in ranges if r.get("estimated")]
+    if not est:
+        return ""
+    return (f" ({sum(r['count'] for r in est)} of them in {len(est)} estimated range"
+            f"{'s' if len(est) != 1 else ''})")
+
+
 def _headline(impact: dict[str, Any], groups: list[dict[str, Any]], problems: bool) -> str:
     if not problems:
         n = len(groups)
@@ -261,9 +270,10 @@ def _headline(impact: dict[str, Any], groups: list[dict[str, Any]], problems: bo
     if impact["members_expelled"]:
         parts.append(f"{len(impact['members_expelled'])} member(s) expelled")
     if impact["reprocessed_messages"]:
-        parts.append(f"{impact['reprocessed_messages']} offsets reprocessed")
+        parts.append(f"{impact['reprocessed_messages']} offsets reprocessed{_estimated_part(impact['reprocessed_ranges'])}")
     if impact["skipped_messages"]:
-        parts.append(f"{impact['skipped_messages']} offsets skipped (possible data loss)")
+        parts.append(f"{impact['skipped_messages']} offsets skipped (possible data loss)"
+                     f"{_estimated_part(impact['skipped_ranges'])}")
     return "; ".join(parts) + "."
 
 
@@ -284,8 +294,10 @@ def build_report(
     all_findings = [f | {"group_id": g["group_id"]} for g in groups for f in g["findings"]]
     by_sev = {s: sum(1 for f in all_findings if f["severity"] == s) for s in SEVERITIES}
     expelled = [e | {"group_id": g["group_id"]} for g in groups for e in g["expelled"]]
-    reprocessed = _merge_ranges(_offset_ranges(t.commits, "rewind"), _finding_ranges(t.findings, "offset_rewind"))
-    skipped = _merge_ranges(_offset_ranges(t.commits, "skip"), _finding_ranges(t.findings, "offset_skip"))
+    # ranges come from the replay's findings only: a committed offset going back or forward is not by
+    # itself a reprocessed or skipped range (catch-up after a restart, consumption after an admin rewind)
+    reprocessed = _merge_ranges(_finding_ranges(t.findings, "offset_rewind"))
+    skipped = _merge_ranges(_finding_ranges(t.findings, "offset_skip"))
     times = [v for df, cols in ((t.generations, ("started_ms", "ended_ms")), (t.findings, ("start_ms", "end_ms")))
              for c in cols for v in df[c].dropna().tolist()]
     impact = {

@@ -18,13 +18,17 @@ MAX_POLL_INTERVAL_MS = 300_000
 # Silences shorter than this are normal chatter and not kept (keeps the table proportional to
 # incidents, not to log volume).
 MIN_GAP_MS = 1_000
-# A forward jump of a committed offset counts as a skip when it is larger than this many times
-# the partition's median forward step (and larger than SKIP_MIN_DELTA).
-SKIP_FACTOR = 10
-SKIP_MIN_DELTA = 1_000
 
-HEARTBEAT_KINDS = ("heartbeat_succeeded", "heartbeat_failed")
-COMMIT_KINDS = ("offset_committed", "offset_record", "offset_reset")
+# a heartbeat line: a request sent or a response received (AbstractCoordinator.HeartbeatResponseHandler);
+# heartbeat gaps are measured only in logs that show the successful ones (DEBUG), see heartbeat_gaps
+HEARTBEAT_KINDS = ("heartbeat_succeeded", "heartbeat_sent", "heartbeat_failed")
+DEBUG_HEARTBEAT_KINDS = ("heartbeat_succeeded", "heartbeat_sent")
+# broker removal wordings of an expiry (GroupCoordinator.onExpireHeartbeat, GroupMetadataManager)
+EXPIRY_PATTERN = r"has failed|heartbeat expiration|session timeout expiration"
+# a member's last heartbeat line may look this much later than the broker's expiry (clock skew)
+EXPIRY_SKEW_MS = 2_000
+COMMIT_KINDS = ("offset_committed", "offset_record")
+HISTORY_KINDS = COMMIT_KINDS + ("offset_reset", "offset_fetched", "offset_seek", "describe_row")
 OWNERSHIP_START = ("partitions_assigned",)
 OWNERSHIP_END = ("partitions_revoked", "partitions_lost")
 MEMBER_END = ("leave_group", "member_fenced", "poll_timeout", "generation_reset")
@@ -57,89 +61,183 @@ def context_or(kinds: tuple[str, ...]) -> Column:
 
 
 def session_limit(version_hint: Column) -> Column:
-    major = F.regexp_extract(F.coalesce(version_hint, F.lit("")), r"^(\d+)", 1)
-    return F.when((major != "") & (major.cast("int") < 3), F.lit(SESSION_TIMEOUT_MS_PRE_3_0)).otherwise(
-        F.lit(SESSION_TIMEOUT_MS)
-    ).cast("bigint")
+    """Kafka's default session.timeout.ms for a client version (ConsumerConfig.java; mirrors
+    pipeline.replay_rules.settings.defaults_for): 30000 before 0.10.1, 10000 from 0.10.1 (KIP-62) to
+    2.8, 45000 from 3.0 (KIP-735); 45000 when the version is unknown."""
+    text = F.coalesce(version_hint, F.lit(""))
+    major = F.regexp_extract(text, r"^(\d+)\.(\d+)(?:\.(\d+))?", 1)
+    minor = F.regexp_extract(text, r"^(\d+)\.(\d+)(?:\.(\d+))?", 2)
+    patch = F.regexp_extract(text, r"^(\d+)\.(\d+)(?:\.(\d+))?", 3)
+    def num(part: Column, missing: int) -> Column:   # ANSI casts refuse "": test before casting
+        return F.when(part != "", part.cast("int")).otherwise(F.lit(missing))
+    v = num(major, 99) * 1_000_000 + num(minor, 0) * 1_000 + num(patch, 0)
+    return (F.when(v < 10_001, F.lit(30_000))           # 0.9.x - 0.10.0.x  (v = major*1e6 + minor*1e3 + patch)
+            .when(v < 3_000_000, F.lit(SESSION_TIMEOUT_MS_PRE_3_0))
+            .otherwise(F.lit(SESSION_TIMEOUT_MS)).cast("bigint"))
 
 
 def heartbeat_gaps(events: DataFrame) -> DataFrame:
-    """Silences between consecutive signs of life of one consumer (per group, client, log file).
+    """Silences of one consumer (per group, client, log file); docs/replay.md "Heartbeat gaps".
 
-    kind=heartbeat: between heartbeat responses, against session.timeout.ms;
-    kind=log: between any two coordinator lines of the client, against max.poll.interval.ms
-    (both as printed in the client's ConsumerConfig block, else Kafka's defaults for its version).
-
-    One shuffle and one window pass: every row looks back at the previous line of its client and
-    at the client's previous heartbeat, and yields up to two gap rows.
+    kind=heartbeat: between two heartbeat lines of a client whose log shows its heartbeats (DEBUG
+      "Sending Heartbeat request" / "Received successful Heartbeat response"; HEARTBEAT_EVIDENCE),
+      against the member's session.timeout.ms (its printed ConsumerConfig, else the group's printed
+      value, else Kafka's default for the client's version). In a log without those DEBUG lines a
+      gap between INFO lines (e.g. "Attempt to heartbeat failed since group is rebalancing") says
+      nothing about heartbeats, so no heartbeat gap is measured there.
+    kind=log: between any two coordinator lines of the client: a silence of the log, not of the
+      member; limit and exceeded are null (unknown).
+    kind=expiry: the broker expired the member ("Member X in group G has failed, removing it from
+      the group"): the gap from its last logged heartbeat to that line when its log shows heartbeats,
+      else session.timeout.ms ending at that line, a lower bound whose start is estimated. Always
+      exceeded: the coordinator states it.
     """
     # narrow first: only these columns travel through the window shuffle (the printed settings
     # are taken out of extra_json here, so the JSON text does not travel)
     printed = {col: F.when(F.col("kind") == "client_config",
                            F.get_json_object("extra_json", f"$.settings['{key}']").cast("bigint")).alias(col)
-               for col, key in (("printed_session", "session.timeout.ms"), ("printed_poll", "max.poll.interval.ms"))}
+               for col, key in (("printed_session", "session.timeout.ms"),)}
+    hint = F.when(~F.col("kafka_version_hint").contains(".."), F.col("kafka_version_hint"))
     client = events.where((F.col("side") == "client") & F.col("group_id").isNotNull() & F.col("client_id").isNotNull()
                           & F.col("ts_ms").isNotNull()).select(
-        *_client_key(), "ts_ms", "line_no", "kind", "member_id", "kafka_version_hint", *printed.values(),
-        F.col("kind").isin(*HEARTBEAT_KINDS).alias("is_hb"))
+        *_client_key(), "ts_ms", "line_no", "kind", "member_id", hint.alias("hint"), *printed.values(),
+        F.col("kind").isin(*HEARTBEAT_KINDS).alias("is_hb"),
+        F.col("kind").isin(*DEBUG_HEARTBEAT_KINDS).alias("is_debug_hb"))
     w = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no")
+    whole = Window.partitionBy(*_client_key())
     upto, before = w.rowsBetween(Window.unboundedPreceding, 0), w.rowsBetween(Window.unboundedPreceding, -1)
     # evidence ("source:line") is built for the gap rows only: the rows sorted by the window carry
     # line numbers, not the file name again in every row
     client = client.select(
-        *_client_key(), "ts_ms", "line_no", "is_hb", "kafka_version_hint",
+        *_client_key(), "ts_ms", "line_no", "is_hb",
         F.last("member_id", ignorenulls=True).over(upto).alias("ctx_member"),
-        # the limits the consumer printed in its ConsumerConfig block win over the version defaults
-        F.last("printed_session", ignorenulls=True).over(upto).alias("cfg_session"),
-        F.last("printed_poll", ignorenulls=True).over(upto).alias("cfg_poll"),
+        # the member's own printed session.timeout.ms and version (one per stream)
+        F.max("hint").over(whole).alias("own_hint"),
+        F.max("printed_session").over(whole).alias("own_printed"),
+        F.max(F.col("is_debug_hb").cast("int")).over(whole).alias("logs_heartbeats"),
         F.lag("ts_ms").over(w).alias("prev_ts"), F.lag("line_no").over(w).alias("prev_line"),
         F.last(F.when(F.col("is_hb"), F.col("ts_ms")), ignorenulls=True).over(before).alias("prev_hb_ts"),
         F.last(F.when(F.col("is_hb"), F.col("line_no")), ignorenulls=True).over(before).alias("prev_hb_line"),
     )
+    # for members that print neither: the group's printed session.timeout.ms (any member's
+    # ConsumerConfig), else the default of the member's version, else of the group's clients' version
+    group_printed = events.where((F.col("side") == "client") & F.col("group_id").isNotNull()).select(
+        "group_id", F.when(F.col("kind") == "client_config",
+                           F.get_json_object("extra_json", "$.settings['session.timeout.ms']").cast("bigint")).alias("p"),
+        hint.alias("h"),
+    ).groupBy("group_id").agg(F.min("p").alias("group_session"), F.max("h").alias("group_hint"))
+    client = client.join(F.broadcast(group_printed), "group_id", "left").withColumn(
+        "limit", F.coalesce(F.col("own_printed"), F.col("group_session"),
+                            session_limit(F.coalesce(F.col("own_hint"), F.col("group_hint")))))
 
-    def gap(kind: str, prev_ts: str, prev_line: str, limit: Column, applies: Column) -> Column:
+    def gap(kind: str, prev_ts: str, prev_line: str, limit: Column | None, applies: Column) -> Column:
         span = F.col("ts_ms") - F.col(prev_ts)
+        lim = limit if limit is not None else F.lit(None).cast("bigint")
         return F.when(applies & F.col(prev_ts).isNotNull() & (span >= MIN_GAP_MS), F.struct(
             F.lit(kind).alias("kind"), F.col(prev_ts).alias("start_ms"), span.alias("gap_ms"),
-            limit.alias("limit_ms"), (span > limit).alias("exceeded"),
+            lim.alias("limit_ms"), (span > lim).alias("exceeded") if limit is not None
+            else F.lit(None).cast("boolean").alias("exceeded"),
             F.array(evidence(line_no=prev_line), evidence()).alias("evidence")))
 
-    hb = gap("heartbeat", "prev_hb_ts", "prev_hb_line",
-             F.coalesce(F.col("cfg_session"), session_limit(F.col("kafka_version_hint"))), F.col("is_hb"))
-    logs = gap("log", "prev_ts", "prev_line", F.coalesce(F.col("cfg_poll"), F.lit(MAX_POLL_INTERVAL_MS).cast("bigint")),
-               F.lit(True))
+    hb = gap("heartbeat", "prev_hb_ts", "prev_hb_line", F.col("limit"),
+             F.col("is_hb") & (F.col("logs_heartbeats") == 1))
+    logs = gap("log", "prev_ts", "prev_line", None, F.lit(True))
     rows = client.select(*_client_key(), "ts_ms", "ctx_member",
                          F.explode(F.filter(F.array(hb, logs), lambda g: g.isNotNull())).alias("g"))
-    return rows.select(
+    gaps = rows.select(
         "group_id", F.col("ctx_member").alias("member_id"), "client_id", "source", "g.kind", "g.start_ms",
         F.col("ts_ms").alias("end_ms"), "g.gap_ms", "g.limit_ms", "g.exceeded", "g.evidence",
+    )
+    return gaps.unionByName(_expiry_gaps(events, client, group_printed))
+
+
+def _expiry_gaps(events: DataFrame, client: DataFrame, group_printed: DataFrame) -> DataFrame:
+    """One row per broker expiry of a member (GroupCoordinator.onExpireHeartbeat 0.11.0.1+, "has
+    failed, removing it from the group"; GroupMetadataManager 3.6+), joined to that member's stream."""
+    exp = events.where((F.col("side") == "broker") & (F.col("kind") == "broker_member_removed")
+                       & F.col("member_id").isNotNull() & F.col("ts_ms").isNotNull()
+                       & F.lower(F.col("raw")).rlike(EXPIRY_PATTERN)).select(
+        "group_id", F.col("member_id").alias("ctx_member"), F.col("ts_ms").alias("expiry_ms"),
+        evidence().alias("expiry_ev"))
+    # only the expired members' lines travel further (few): their stream and their heartbeats
+    mine = client.join(F.broadcast(exp.select("group_id", "ctx_member").distinct()), ["group_id", "ctx_member"],
+                       "left_semi")
+    streams = mine.groupBy("group_id", "ctx_member").agg(
+        F.first("client_id").alias("client_id"), F.first("source").alias("source"),
+        F.max("limit").alias("limit"), F.max("logs_heartbeats").alias("logs_heartbeats"))
+    hbs = mine.where(F.col("is_hb")).select(
+        F.col("group_id").alias("hb_group"), F.col("ctx_member").alias("hb_member"), F.col("ts_ms").alias("hb_ts"),
+        F.col("line_no").alias("hb_line"), F.col("source").alias("hb_source"))
+    found = exp.join(streams, ["group_id", "ctx_member"], "left")
+    before = F.col("hb_ts") <= F.col("expiry_ms") + EXPIRY_SKEW_MS
+    last_hb = found.join(
+        hbs, (F.col("group_id") == F.col("hb_group")) & (F.col("ctx_member") == F.col("hb_member")), "left"
+    ).groupBy("group_id", "ctx_member", "expiry_ms", "expiry_ev", "client_id", "source", "limit",
+              "logs_heartbeats").agg(
+        F.max(F.when(before, F.struct("hb_ts", "hb_line", "hb_source"))).alias("hb"),
+        F.max(F.when(~before, F.lit(1))).alias("hb_after"))
+    last_hb = last_hb.join(F.broadcast(group_printed), "group_id", "left")
+    limit = F.coalesce(F.col("limit"), F.col("group_session"),
+                       F.when(F.col("group_hint").isNotNull(), session_limit(F.col("group_hint"))))
+    measured = (F.col("logs_heartbeats") == 1) & F.col("hb.hb_ts").isNotNull()
+    # a member whose heartbeat lines resume after the expiry has that silence as an ordinary
+    # heartbeat gap already (ending at its next heartbeat line): not counted twice
+    last_hb = last_hb.where(~(measured & F.col("hb_after").isNotNull()))
+    start = F.when(measured, F.col("hb.hb_ts")).otherwise(F.coalesce(F.col("expiry_ms") - limit, F.col("expiry_ms")))
+    return last_hb.select(
+        "group_id", F.col("ctx_member").alias("member_id"), "client_id", "source",
+        F.when(measured, F.lit("heartbeat")).otherwise(F.lit("expiry")).alias("kind"),
+        start.alias("start_ms"), F.col("expiry_ms").alias("end_ms"),
+        F.when(measured | limit.isNotNull(), F.col("expiry_ms") - start).alias("gap_ms"), limit.alias("limit_ms"),
+        F.lit(True).alias("exceeded"),
+        F.when(measured, F.array(F.concat_ws(":", F.col("hb.hb_source"), F.col("hb.hb_line").cast("string")),
+                                 F.col("expiry_ev"))).otherwise(F.array(F.col("expiry_ev"))).alias("evidence"),
     )
 
 
 def offset_commits(events: DataFrame) -> DataFrame:
-    """Commit history per group/topic/partition and side (client log vs offsets dump), with flags:
-    first | commit | rewind (offset went back) | skip (jump far beyond the usual step) | reset."""
-    ctx = with_member_context(events.where(F.col("group_id").isNotNull() & context_or(COMMIT_KINDS)).select(
-        *_client_key(), "topic", "partition", "side", "ts_ms", "line_no", "kind", "offset", "member_id", "generation"))
-    c = ctx.where(F.col("kind").isin(*COMMIT_KINDS) & F.col("topic").isNotNull() & F.col("partition").isNotNull()
+    """Offset history per group/topic/partition and side (client log, offsets dump, describe), one row per
+    offset a line states, with its `source_kind` (the event kind) and a flag:
+
+      committed offsets (offset_committed, offset_record): first | commit | rewind (lower than the
+        previous committed offset of the same side: a fact, not by itself a reprocessed range);
+      positions (offset_fetched: `Setting offset for partition X to the committed offset ...`,
+        ConsumerCoordinator 2.x+ / ConsumerUtils 3.x; offset_seek: `Seeking to offset N for partition X`,
+        KafkaConsumer.seek 2.x+; offset_reset: `Resetting offset for partition X to position ...`,
+        SubscriptionState/Fetcher): fetched | seek | reset;
+      describe_row (kafka-consumer-groups --describe CURRENT-OFFSET): describe.
+
+    `prev_offset`/`delta` compare with the last committed offset before the row. No row is flagged a
+    skip here: whether a jump forward left records unprocessed needs the whole history (catch-up after
+    a restart is not a skip); the replay decides it (findings offset_skip / offset_rewind, with an
+    `estimated` detail) and the report counts ranges from the findings only."""
+    # 0.9-1.0 Fetcher words a resume from the committed offset as `Resetting offset for partition X to the
+    # committed offset N` (offsets.position_kind): a fetched offset, not a reset (only the boolean travels)
+    kind = F.when((F.col("kind") == "offset_reset") & F.coalesce(F.col("raw"), F.lit("")).contains(
+        "to the committed offset"), F.lit("offset_fetched")).otherwise(F.col("kind")).alias("kind")
+    ctx = with_member_context(events.where(F.col("group_id").isNotNull() & context_or(HISTORY_KINDS)).select(
+        *_client_key(), "topic", "partition", "side", "ts_ms", "line_no", kind, "offset", "member_id", "generation"))
+    c = ctx.where(F.col("kind").isin(*HISTORY_KINDS) & F.col("topic").isNotNull() & F.col("partition").isNotNull()
                   & F.col("offset").isNotNull())
     key = ["group_id", "topic", "partition", "side"]
     w = Window.partitionBy(*key).orderBy(F.col("ts_ms").asc_nulls_first(), "source", "line_no")
-    c = c.withColumn("prev_offset", F.lag("offset").over(w)).withColumn("delta", F.col("offset") - F.col("prev_offset"))
-    med = F.percentile_approx(F.when(F.col("delta") > 0, F.col("delta")), 0.5).over(Window.partitionBy(*key))
-    c = c.withColumn("median_step", med)
+    committed = F.col("kind").isin(*COMMIT_KINDS)
+    prev = F.last(F.when(committed, F.col("offset")), ignorenulls=True).over(w.rowsBetween(Window.unboundedPreceding, -1))
+    c = c.withColumn("prev_offset", prev).withColumn("delta", F.col("offset") - F.col("prev_offset"))
     flag = (
         F.when(F.col("kind") == "offset_reset", "reset")
+        .when(F.col("kind") == "offset_fetched", "fetched")
+        .when(F.col("kind") == "offset_seek", "seek")
+        .when(F.col("kind") == "describe_row", "describe")
         .when(F.col("prev_offset").isNull(), "first")
         .when(F.col("delta") < 0, "rewind")
-        .when((F.col("delta") > SKIP_MIN_DELTA) & (F.col("delta") > F.coalesce(F.col("median_step"), F.lit(0)) * SKIP_FACTOR), "skip")
         .otherwise("commit")
     )
     return c.select(
         "group_id", "topic", "partition", "ts_ms", "offset", "prev_offset", "delta",
         F.coalesce("generation", "ctx_generation").alias("generation"),
         F.coalesce("member_id", "ctx_member").alias("member_id"), "side", flag.alias("flag"),
-        F.array(evidence()).alias("evidence"),
+        F.col("kind").alias("source_kind"), F.array(evidence()).alias("evidence"),
     )
 
 

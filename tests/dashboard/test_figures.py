@@ -106,8 +106,24 @@ def test_offsets_dense_history_is_bounded():
 
 
 def test_log_silences_are_drawn_apart_from_heartbeat_gaps():
-    gaps = pd.DataFrame({"kind": ["log"], "end_ms": [T], "gap_ms": [70_000], "limit_ms": [45_000],
+    # a log silence has no limit: none is drawn and none is "over" one, even from an older run
+    # directory whose log rows carried max.poll.interval.ms (300000) as their limit
+    gaps = pd.DataFrame({"kind": ["log"], "end_ms": [T], "gap_ms": [70_000], "limit_ms": [300_000],
                          "exceeded": [True], "count": [1], "evidence": [["a:1", "a:9"]]})
     fig = gaps_figure(gaps)
-    assert [t.name for t in fig.data if t.name] == ["log silence over limit", "limit for log silences"]
+    assert [t.name for t in fig.data if t.name] == ["log silence"]
     assert [a.text for a in fig.layout.annotations][-1] == "no poll gaps recorded"
+
+
+def test_heartbeat_row_limit_is_the_session_timeout_not_max_poll():
+    """The member page of a group whose session.timeout.ms is 10000: log silences (limit null) and
+    an expiry from the broker's line; the heartbeat row's limit line is 10000, never 300000."""
+    gaps = pd.DataFrame({
+        "kind": ["log", "heartbeat", "expiry"], "end_ms": [T, T + 5_000, T + 40_000],
+        "gap_ms": [120_000, 3_000, 10_000], "limit_ms": [None, 10_000, 10_000], "exceeded": [None, False, True],
+        "count": [1, 1, 1], "evidence": [["a:1", "a:2"], ["a:2", "a:3"], ["k:1"]]})
+    fig = gaps_figure(gaps)
+    limit = [t for t in fig.data if t.name == "session.timeout.ms"]
+    assert len(limit) == 1 and set(limit[0].y) == {10_000}
+    assert [t.name for t in fig.data if t.name and "over limit" in t.name] == ["expired by the broker over limit"]
+    assert not any(t.name == "max.poll.interval.ms" or (t.y is not None and 300_000 in list(t.y)) for t in fig.data)

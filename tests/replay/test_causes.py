@@ -75,7 +75,9 @@ def test_session_expiry_from_broker_reason_with_silence():
     (f,) = [f for f in r.findings if f["kind"] == "session_expiry"]
     d = json.loads(f["details_json"])
     assert d["silence_ms"] == 45_000 and d["session_timeout_ms"] == 45_000 and d["inferred"] is False
-    assert (f["start_ms"], f["end_ms"], f["members"]) == (T0 + 21_000, T0 + 66_000, ["B"])
+    # the finding's time is the expiry (the broker's line); the silence's start is a detail
+    assert (f["start_ms"], f["end_ms"], f["members"]) == (T0 + 66_000, T0 + 66_000, ["B"])
+    assert d["last_seen_ms"] == T0 + 21_000 and d["expiry_time"] == "broker_removal_line"
     b2 = next(m for m in r.memberships if m["member_id"] == "B" and m["generation"] == 2)
     assert (b2["left_ms"], b2["leave_reason"]) == (T0 + 66_000, "session_expiry")
 

@@ -44,8 +44,11 @@ def test_rebalance_stuck_beyond_rebalance_timeout():
     r = replay_group(S.stuck())
     f = only(r.findings, "rebalance_stuck")
     assert (f["start_ms"], f["end_ms"], f["generation"]) == (T0 + 20_000, T0 + 420_100, 3)
+    # the broker names generation 3's two members (C added, A the leader; "with 2 members"), so B,
+    # a member of generation 2, is the one that did not make it
     assert json.loads(f["details_json"]) == {"rebalance_ms": 400_100, "rebalance_timeout_ms": 300_000,
-                                             "not_rejoined": []}
+                                             "not_rejoined": ["B"]}
+    assert r.generations[2]["members"] == ["A", "C"] and r.generations[2]["member_count"] == 2
     assert f["evidence"][0] == "broker1/server.log:1"
     # with a longer max.poll.interval.ms the same rebalance is within its timeout
     r2 = replay_group(S.stuck(), ReplaySettings(max_poll_interval_ms=600_000))

@@ -31,25 +31,78 @@ def test_heartbeat_gaps_flag_silences_over_the_session_timeout(spark):
     rows = [
         ev("c.log", 1, "join_succeeded", 0, generation=3, member_id="m1", **C),
         ev("c.log", 2, "heartbeat_succeeded", 3_000, **C),
-        # a second consumer that printed its ConsumerConfig: its limits win
+        # a second consumer that printed its ConsumerConfig: its limit wins for it
         ev("d.log", 1, "client_config", 0, group_id="g1", client_id="c2",
            extra_json='{"settings": {"session.timeout.ms": "20000", "max.poll.interval.ms": "60000"}}'),
         ev("d.log", 2, "heartbeat_succeeded", 1_000, group_id="g1", client_id="c2"),
         ev("d.log", 3, "heartbeat_succeeded", 31_000, group_id="g1", client_id="c2"),
         ev("c.log", 3, "heartbeat_succeeded", 3_500, **C),          # 500 ms: chatter, not kept
-        ev("c.log", 4, "heartbeat_succeeded", 53_500, **C),         # 50 s > 45 s session timeout
+        ev("c.log", 4, "heartbeat_succeeded", 53_500, **C),         # 50 s > the group's printed 20 s
         ev("c.log", 5, "heartbeat_succeeded", 56_500, kafka_version_hint="2.8", **C),   # 3 s: not exceeded
     ]
     all_gaps = heartbeat_gaps(frame(spark, rows)).collect()
     c2 = sorted((r["kind"], r["gap_ms"], r["limit_ms"], r["exceeded"]) for r in all_gaps if r["client_id"] == "c2")
-    assert c2 == [("heartbeat", 30_000, 20_000, True), ("log", 1_000, 60_000, False), ("log", 30_000, 60_000, False)]
+    # log silences are not measured against any limit (they say nothing about heartbeats or polls)
+    assert c2 == [("heartbeat", 30_000, 20_000, True), ("log", 1_000, None, None), ("log", 30_000, None, None)]
     got = sorted((r for r in all_gaps if r["client_id"] == "c1"), key=lambda r: (r["kind"], r["start_ms"]))
     hb = [r for r in got if r["kind"] == "heartbeat"]
-    assert [(r["gap_ms"], r["limit_ms"], r["exceeded"]) for r in hb] == [
-        (50_000, 45_000, True), (3_000, 10_000, False)]
+    # c1 prints no ConsumerConfig: the group's printed session.timeout.ms (c2's 20000) is its limit,
+    # the same for every gap of the member (was: 45000, then 10000 from one line's version hint)
+    assert [(r["gap_ms"], r["limit_ms"], r["exceeded"]) for r in hb] == [(50_000, 20_000, True), (3_000, 20_000, False)]
     assert hb[0]["evidence"] == ["c.log:3", "c.log:4"] and hb[0]["member_id"] == "m1"
     log = [(r["gap_ms"], r["exceeded"]) for r in got if r["kind"] == "log"]
-    assert log == [(3_000, False), (50_000, False), (3_000, False)]
+    assert log == [(3_000, None), (50_000, None), (3_000, None)]
+
+
+def test_info_only_logs_measure_no_heartbeat_gaps(spark):
+    """A healthy rolling deploy logged at INFO: "Attempt to heartbeat failed since group is
+    rebalancing" lines 40 s apart are not a 40 s heartbeat silence (the successful heartbeats in
+    between are DEBUG lines that are not in the log)."""
+    from pipeline.spark.tables import heartbeat_gaps
+
+    rows = [
+        ev("c.log", 1, "join_succeeded", 0, generation=1, member_id="m1", kafka_version_hint="2.8.1", **C),
+        ev("c.log", 2, "heartbeat_failed", 40_000, error="REBALANCE_IN_PROGRESS", **C),
+        ev("c.log", 3, "join_succeeded", 41_000, generation=2, member_id="m1", **C),
+        ev("c.log", 4, "heartbeat_failed", 90_000, error="REBALANCE_IN_PROGRESS", **C),
+    ]
+    got = heartbeat_gaps(frame(spark, rows)).collect()
+    assert not [r for r in got if r["kind"] == "heartbeat"]
+    assert not [r for r in got if r["exceeded"]]
+    assert sorted(r["gap_ms"] for r in got if r["kind"] == "log") == [1_000, 40_000, 49_000]
+
+
+def test_the_expired_members_gap_ends_at_the_brokers_expiry(spark):
+    from pipeline.spark.tables import heartbeat_gaps
+
+    hint = {"kafka_version_hint": "2.8.1"}
+    rows = [
+        # m1 logs its heartbeats (DEBUG), then stops; the broker expires it 10 s after its last one
+        ev("c.log", 1, "join_succeeded", 0, generation=1, member_id="m1", **hint, **C),
+        *(ev("c.log", 2 + i, "heartbeat_succeeded", 3_000 * (i + 1), **C) for i in range(4)),
+        # m2 logs at INFO only: its silence is known only from the broker's line
+        ev("e.log", 1, "join_succeeded", 50, generation=1, member_id="m2", group_id="g1", client_id="c3", **hint),
+        ev("e.log", 2, "partitions_assigned", 60, partitions=["t-1"], group_id="g1", client_id="c3"),
+        ev("k.log", 1, "broker_member_removed", 22_000, side="broker", group_id="g1", member_id="m1",
+           raw="[GroupCoordinator 1]: Member m1 in group g1 has failed, removing it from the group"),
+        ev("k.log", 2, "broker_member_removed", 30_000, side="broker", group_id="g1", member_id="m2",
+           raw="[GroupCoordinator 1]: Member m2 in group g1 has failed, removing it from the group"),
+        # m5 logs heartbeats but no version: its group's clients are 2.8.1, so 10 s is its limit too
+        ev("f.log", 1, "join_succeeded", 100, generation=1, member_id="m5", group_id="g1", client_id="c5"),
+        ev("f.log", 2, "heartbeat_succeeded", 3_000, group_id="g1", client_id="c5"),
+        ev("f.log", 3, "heartbeat_succeeded", 14_000, group_id="g1", client_id="c5"),
+    ]
+    got = {r["member_id"]: r for r in heartbeat_gaps(frame(spark, rows)).collect() if r["exceeded"]}
+    assert sorted(got) == ["m1", "m2", "m5"]
+    assert (got["m5"]["gap_ms"], got["m5"]["limit_ms"]) == (11_000, 10_000)
+    m1, m2 = got["m1"], got["m2"]
+    assert (m1["kind"], m1["start_ms"], m1["end_ms"], m1["gap_ms"], m1["limit_ms"]) == (
+        "heartbeat", T0 + 12_000, T0 + 22_000, 10_000, 10_000)
+    assert m1["evidence"] == ["c.log:5", "k.log:1"] and (m1["client_id"], m1["source"]) == ("c1", "c.log")
+    # INFO only: session.timeout.ms ending at the broker's line, its start estimated (kind expiry)
+    assert (m2["kind"], m2["start_ms"], m2["end_ms"], m2["gap_ms"], m2["limit_ms"]) == (
+        "expiry", T0 + 20_000, T0 + 30_000, 10_000, 10_000)
+    assert m2["evidence"] == ["k.log:2"]
 
 
 def test_offset_commits_flags(spark):
@@ -63,12 +116,41 @@ def test_offset_commits_flags(spark):
     rows.append(ev("dump.txt", 1, "offset_record", 500, side="offsets", offset=99, **tp))
     got = offset_commits(frame(spark, rows)).orderBy("side", "ts_ms").collect()
     client = [r for r in got if r["side"] == "client"]
-    assert [r["flag"] for r in client] == ["first", "commit", "commit", "commit", "rewind", "skip", "commit"]
+    # a jump forward is not flagged a skip here (catch-up after a restart looks the same); the replay decides
+    assert [r["flag"] for r in client] == ["first", "commit", "commit", "commit", "rewind", "commit", "commit"]
     assert [r["delta"] for r in client][1:] == [10, 10, 10, -5, 49_875, 10]
     assert client[4]["prev_offset"] == 130 and client[4]["evidence"] == ["c.log:14"]
     assert {(r["generation"], r["member_id"]) for r in client} == {(7, "m1")}
     (dump,) = [r for r in got if r["side"] == "offsets"]
     assert dump["flag"] == "first" and dump["offset"] == 99
+
+
+def test_offset_history_holds_fetched_sought_reset_and_described_offsets(spark):
+    """Fetched committed offsets (2.x+ wording and the 0.9-1.0 `Resetting offset ... to the committed
+    offset`), seeks, auto.offset.reset positions and --describe CURRENT-OFFSET rows are in the offset
+    history with their source kind; prev_offset is the last committed offset before them."""
+    from pipeline.spark.tables import offset_commits
+
+    tp = {"group_id": "g1", "topic": "t", "partition": 0}
+    rows = [ev("c.log", 1, "join_succeeded", 0, generation=3, member_id="m1", **C),
+            ev("c.log", 2, "offset_fetched", 100, offset=500, client_id="c1", **tp,
+               raw="Setting offset for partition t-0 to the committed offset FetchPosition{offset=500, ...}"),
+            ev("c.log", 3, "offset_committed", 5_000, offset=700, client_id="c1", **tp),
+            ev("c.log", 4, "offset_seek", 6_000, offset=650, client_id="c1", **tp),
+            ev("c.log", 5, "offset_reset", 7_000, offset=900, client_id="c1", **tp,
+               raw="Resetting offset for partition t-0 to the committed offset 900"),
+            ev("c.log", 6, "offset_reset", 8_000, offset=2_000, client_id="c1", **tp,
+               raw="Resetting offset for partition t-0 to position FetchPosition{offset=2000, ...}."),
+            ev("d.txt", 9, "describe_row", 60_000, side="describe", offset=2_100, **tp)]
+    got = offset_commits(frame(spark, rows)).orderBy("side", "ts_ms").collect()
+    assert [(r["side"], r["offset"], r["flag"], r["source_kind"], r["prev_offset"]) for r in got] == [
+        ("client", 500, "fetched", "offset_fetched", None),
+        ("client", 700, "first", "offset_committed", None),
+        ("client", 650, "seek", "offset_seek", 700),
+        ("client", 900, "fetched", "offset_fetched", 700),
+        ("client", 2_000, "reset", "offset_reset", 700),
+        ("describe", 2_100, "describe", "describe_row", None)]
+    assert got[0]["member_id"] == "m1" and got[0]["evidence"] == ["c.log:2"]
 
 
 def test_ownership_intervals(spark):
