@@ -100,6 +100,11 @@ def _record(line: str) -> tuple[str, str, dict[str, Any]] | None:
             return None
         m = _NS.match(msg)
         if m is None:
+            # the winston logCreator of KafkaJS's "Custom logging" docs: `const { message, ...extra } = log;
+            # logger.log({ level, message, extra })`: no namespace, the fields under "extra"
+            inner = obj.get("extra")
+            if isinstance(inner, dict) and inner.get("logger") == "kafkajs":
+                return "", msg, {**obj, **inner}
             return None
         if obj.get("logger") not in (None, "kafkajs") and "namespace" not in obj:
             return None
@@ -120,7 +125,7 @@ def _record(line: str) -> tuple[str, str, dict[str, Any]] | None:
 
 def parse(line: str, state: dict[str, Any] | None = None) -> Any:
     """Match | IGNORE | UNRECOGNISED | None for one line (see the module docstring)."""
-    if "[" not in line:
+    if "[" not in line and "kafkajs" not in line:
         return None
     rec = _record(line)
     if rec is None:
@@ -131,7 +136,8 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
     ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
     ts_ms = parse_ts(ts) if ts else iso_ms(obj.get("_head", ""))
     level = obj.get("level")
-    if ns == "Connection":
+    if ns == "Connection" or (ns == "" and _REQUEST.match(msg)):
+        ns = "Connection"
         rm = _REQUEST.match(msg)
         if rm is None or rm["api"] not in _GROUP_APIS:
             return IGNORE
@@ -151,7 +157,7 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
             x["throttle_time"] = data.get("throttleTime")
         return match(f"kafkajs.connection_{rm['api']}", kind, LIBRARY, f, x)
     for rns, rx, name, kind, _source in _RULES:
-        if rns != ns:
+        if rns != ns and ns != "":  # "": a logCreator that drops the namespace: any namespace's rule
             continue
         m = rx.match(msg)
         if m is None:
@@ -160,7 +166,7 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
             return IGNORE
         f: dict[str, Any] = {"group_id": obj.get("groupId"), "member_id": obj.get("memberId"), "ts_ms": ts_ms,
                              "client_id": obj.get("clientId")}
-        x: dict[str, Any] = {"kafkajs_rule": name, "namespace": ns, "level": level}
+        x: dict[str, Any] = {"kafkajs_rule": name, "namespace": ns or rns, "level": level}
         gen = obj.get("generationId", obj.get("groupGenerationId"))
         if isinstance(gen, int) and not isinstance(gen, bool):
             f["generation"] = gen
@@ -203,7 +209,7 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
         if name == "stopped":
             f["reason"] = "consumer stopped"
         return match(f"kafkajs.{name}", kind, LIBRARY, f, x)
-    return UNRECOGNISED if ns in ("ConsumerGroup", "Runner") else IGNORE
+    return UNRECOGNISED if ns in ("ConsumerGroup", "Runner") else IGNORE  # "" (no namespace): IGNORE
 
 
 CANDIDATE_WORDS: tuple[str, ...] = ("[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection]", "[Cluster]", "kafkajs")

@@ -145,3 +145,21 @@ def test_unknown_consumer_group_entry_is_unrecognised():
 ])
 def test_near_misses(line):
     assert not isinstance(parse_line(line, None, {}), Match)
+
+
+def test_winston_log_creator_of_the_docs():
+    """KafkaJS docs, Custom logging: `const { message, ...extra } = log; logger.log({ level, message, extra })`."""
+    line = json.dumps({"extra": {"timestamp": TS, "logger": "kafkajs", "groupId": "payments", "memberId": MID,
+                                 "leaderId": MID, "isLeader": True, "memberAssignment": {"orders": [0]},
+                                 "groupProtocol": "RoundRobinAssigner", "duration": 20},
+                       "level": "info", "message": "Consumer has joined the group"})
+    res = parse_line(line, None, {})
+    _check(res, "join_succeeded", {"group_id": "payments", "partitions": ("orders-0",), "ts_ms": TS_MS,
+                                   "extra.namespace": "ConsumerGroup"}, line)
+    assert reader.is_candidate(line)
+    hb = json.dumps({"extra": {"timestamp": TS, "logger": "kafkajs", "broker": "kafka-2:9092", "clientId": "my-app",
+                               "error": "The group is rebalancing, so a rejoin is needed", "correlationId": 9, "size": 10},
+                     "level": "error", "message": "Response Heartbeat(key: 12, version: 3)"})
+    _check(parse_line(hb, None, {}), "heartbeat_failed", {"error": "REBALANCE_IN_PROGRESS"}, hb)
+    other = json.dumps({"extra": {"timestamp": TS, "logger": "kafkajs"}, "level": "info", "message": "Starting"})
+    assert parse_line(other, None, {}) is IGNORE
