@@ -14,10 +14,10 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from parsers import anchors, broker, client, config_block, groups_describe, layouts, offsets_dump
+from parsers import anchors, broker, client, config_block, foreign, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
 from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.events import Event, Kind, Side
@@ -105,7 +105,7 @@ class FileSummary:
 
 def _candidate_words() -> list[str]:
     words = set(client.CANDIDATE_WORDS)
-    for mod in (broker, offsets_dump, groups_describe, config_block):
+    for mod in (broker, offsets_dump, groups_describe, config_block, foreign):
         words.update(mod.CANDIDATE_WORDS)
     words.add("Kafka version")  # AppInfoParser: the file states its client version
     return sorted(words)
@@ -393,6 +393,7 @@ class _LogParser:
         self.jul = fmt.layout == "jul"
         self.fmt = fmt
         self.log4j = self.layout.regex is layouts.LOG4J
+        self.foreign_state: dict[str, Any] = {}  # parsers/foreign's per-file facts (client versions seen)
         self.plain = self.layout.name == "plain"  # no layout: every line is read by its anchors
         # a line holding only a time (Kibana's "Nov 26, 2026 @ 01:02:03.456", a JUL header in a file
         # of another layout): (line_no, ts_ms, logger), applied to the next line when it has no time
@@ -780,6 +781,10 @@ class _LogParser:
             if is_broker is None:
                 is_broker = _broker_logger(logger)
         if is_broker or (head[:2] == "[G" and head.startswith(_BROKER_MSG)):
+            if foreign.claims(p.lines, logger):  # kafka-python's logger is "kafka.coordinator" too
+                fo = self._foreign(p, logger)
+                if fo is not None:
+                    return fo
             side = _BROKER
             res: Any = broker.parse_broker_message(msg, logger)
             why = "no broker rule matched"
@@ -790,6 +795,12 @@ class _LogParser:
     def _client_outcome(self, p: _Record, msg: str, logger: str | None, res: Any) -> LineOutcome:
         """_classify's end for a client record, given client.parse_client_parts(msg, logger)."""
         side = _CLIENT
+        # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
+        # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)
+        if res is None or res is IGNORE or foreign.claims(p.lines, logger):
+            fo = self._foreign(p, logger)
+            if fo is not None:
+                return fo
         if type(res) is tuple:  # hot path: (rule, kind, fields, extra with the rule), fresh dicts
             raw = p.lines if p.texts is None else p.lines + "\n" + "\n".join(p.texts)
             if len(raw) > MAX_RAW:
@@ -814,6 +825,21 @@ class _LogParser:
             if isinstance(alt, Match):
                 res, side = alt, _BROKER
         return self._outcome(p, side, res, "no client rule matched")
+
+    def _foreign(self, p: _Record, logger: str | None) -> LineOutcome | None:
+        """The outcome of a librdkafka/KafkaJS/kafka-python/aiokafka line (parsers/foreign, issue 22),
+        None when the record is not one. Their parsers read the whole first line: they find their own
+        envelope (time, level, facility or logger) whatever the file's layout made of it."""
+        line = layouts.strip_wrappers(p.lines, self.wrappers) if self.wrappers else p.lines
+        res = foreign.parse_line(line, logger, self.foreign_state, p.message)
+        if res is None:
+            return None
+        if res is foreign.UNRECOGNISED:
+            return self._outcome(p, _CLIENT, None, "no rule of a non-Java client matched")
+        out = self._outcome(p, _CLIENT, res, "")
+        if out.event is not None and self.version is not None:  # the file's Java "Kafka version" is not theirs
+            out = out._replace(event=replace(out.event, kafka_version_hint=None))
+        return out
 
     def _outcome(self, p: _Record, side: str, res: Any, why: str) -> LineOutcome:
         """The outcome of a record for a rule result other than the client hot path."""
