@@ -37,6 +37,19 @@ def value_counts(run_dir: str, table: str, column: str) -> Counter:
     return out
 
 
+def host_label(host: str) -> str:
+    """A member's host as a person names it: Kafka prints client hosts as '/10.0.2.13'; a member
+    known only from its log file is named by the file's stem (its pod or host name, as a rule)."""
+    if host.startswith("/"):
+        return host[1:]
+    if "/" in host or host.endswith((".log", ".json", ".gz", ".txt")):
+        stem = host.rsplit("/", 1)[-1]
+        for ext in (".gz", ".log", ".json", ".txt"):
+            stem = stem.removesuffix(ext)
+        return stem
+    return host
+
+
 def group_lines(run_dir: str, limit: int = 50) -> list[dict[str, Any]]:
     """One entry per group of the run (the busiest first), its figures from pipeline/figures.py
     (the report's and the dashboard's): rebalances and their commonest cause, expelled members and
@@ -59,7 +72,7 @@ def group_lines(run_dir: str, limit: int = 50) -> list[dict[str, Any]]:
         out.append({
             "group_id": g, "rebalances": f["rebalances"], "rebalance_ms_total": f["rebalance_ms_total"],
             "top_cause": cause, "top_cause_count": n, "expelled": len(f["expelled"]),
-            "expelled_hosts": sorted({e["host"] or e["client_id"] or e["member_id"] for e in f["expelled"]}),
+            "expelled_hosts": sorted({host_label(e["host"] or e["client_id"] or e["member_id"]) for e in f["expelled"]}),
             "reprocessed_offsets": f["reprocessed_offsets"],
             "reprocessed_estimated": any(r["estimated"] for r in f["reprocessed_ranges"]),
             "skipped_offsets": f["skipped_offsets"],
