@@ -448,7 +448,9 @@ class RunData:
         return sorted(names, key=partition_sort_key)
 
     def owner_at(self, group: str, topic: str, partition: int, at_ms: int) -> dict[str, Any]:
-        """The ownership interval covering `at_ms` (or None) plus the intervals either side."""
+        """The ownership intervals covering `at_ms` (`owners`: more than one when two members owned
+        the partition at once, a zombie and its successor), the latest of them (`owner`, or None),
+        and the intervals either side."""
         own = self.group_rows("ownership", group)
         own = own[(own["topic"] == topic) & (own["partition"] == partition)].sort_values("start_ms")
         start = own["start_ms"].fillna(-(2**62))
@@ -457,6 +459,7 @@ class RunData:
         before = own[end < at_ms].tail(1)
         after = own[start > at_ms].head(1)
         return {
+            "owners": [r.to_dict() for _, r in hit.iterrows()],
             "owner": hit.iloc[-1].to_dict() if len(hit) else None,
             "previous": before.iloc[0].to_dict() if len(before) else None,
             "next": after.iloc[0].to_dict() if len(after) else None,

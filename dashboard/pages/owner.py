@@ -25,17 +25,20 @@ def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
     if split is None:
         return html.Div(f"{partition!r} is not a partition name (expected topic-N).", className="error", id="owner-answer")
     result = data.owner_at(group, split[0], split[1], at_ms)
-    owner = result["owner"]
+    owners = result["owners"]
     when = urls.fmt_ms(at_ms)
     children: list[Any] = []
-    if owner:
+    if owners:
+        head = " was owned by" if len(owners) == 1 else \
+            f" was owned by {len(owners)} members at once (both could fetch and process the same records)"
+        children.append(html.H3(["At ", html.Span(when, className="mono"), " ", html.Span(partition, className="mono"),
+                                 head]))
+    for owner in owners:
         member = owner.get("member_id")
         end = urls.fmt_ms(owner.get("end_ms")) or "the end of the logs"
         who: Any = dcc.Link(member, href=urls.member_url("", group, member), className="answer-member") if member \
             else html.Span(owner.get("client_id") or UNNAMED, className="answer-member")
         children += [
-            html.H3(["At ", html.Span(when, className="mono"), " ", html.Span(partition, className="mono"),
-                     " was owned by"]),
             html.Div(className="answer", children=[
                 who,
                 html.Div(f"generation {owner.get('generation')} · client {owner.get('client_id') or '-'}"),
@@ -45,7 +48,7 @@ def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
             html.H5("evidence"),
             components.evidence_block(data, owner.get("evidence")),
         ]
-    else:
+    if not owners:
         children.append(html.H3(f"Nobody owned {partition} at {when} (per this run's logs)."))
     for label, key in (("before", "previous"), ("after", "next")):
         if result[key]:

@@ -131,3 +131,27 @@ def test_derived_shapes_group_lines_of_one_family():
     b = derive_shape("[2026-01-02 10:11:12,345] INFO Rebalance 7 for c-11111111-2222-3333-4444-555555555555 in 20 ms")
     assert a == b == "[<*>] INFO Rebalance <*> for c-<*> in <*> ms"
     assert derive_shape("") == "(empty line)" and len(derive_shape("x" * 500)) == 161
+
+
+def test_owner_at_names_every_owner_of_a_double_ownership(tmp_path):
+    """A zombie and its successor both own the partition for a while: both are the answer."""
+    from pipeline import rundir as rd
+
+    base = 1_700_000_000_000
+    rows = [
+        {"group_id": "g", "topic": "t", "partition": 0, "member_id": "zombie", "generation": 1,
+         "start_ms": base, "end_ms": base + 40_000, "end_reason": "lost", "evidence": ["a.log:3"]},
+        {"group_id": "g", "topic": "t", "partition": 0, "member_id": "successor", "generation": 2,
+         "start_ms": base + 10_000, "end_ms": None, "end_reason": None, "evidence": ["b.log:9"]},
+    ]
+    rd.write_table(tmp_path, "ownership", rows)
+    rd.write_manifest(tmp_path, {"tool": "coordscope ingest", "inputs": []})
+    data = RunData(tmp_path)
+    both = data.owner_at("g", "t", 0, base + 20_000)
+    assert [o["member_id"] for o in both["owners"]] == ["zombie", "successor"]
+    alone = data.owner_at("g", "t", 0, base + 5_000)
+    assert [o["member_id"] for o in alone["owners"]] == ["zombie"] and alone["next"]["member_id"] == "successor"
+    from dashboard.pages.owner import answer
+
+    text = str(answer(data, "g", "t-0", base + 20_000))
+    assert "owned by 2 members at once" in text and "zombie" in text and "successor" in text
