@@ -20,6 +20,7 @@ from typing import Any
 
 from parsers.events import Event
 from pipeline import schemas
+from pipeline.replay_rules import consumer_groups as cg_mod
 from pipeline.replay_rules import generations as gens_mod
 from pipeline.replay_rules import offsets as offsets_mod
 from pipeline.replay_rules import ownership as own_mod
@@ -27,7 +28,7 @@ from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_orde
 from pipeline.replay_rules.findings import FINDING_KINDS, FindingRules
 from pipeline.replay_rules.generations import GenView
 from pipeline.replay_rules.reasons import CAUSES
-from pipeline.replay_rules.settings import EffectiveSettings, ReplaySettings, resolve
+from pipeline.replay_rules.settings import EffectiveSettings, ReplaySettings, consumer_protocol_settings, resolve
 
 __all__ = ["CAUSES", "FINDING_KINDS", "ReplayResult", "ReplaySettings", "replay_group", "replay_group_frame",
            "what_if"]
@@ -72,6 +73,9 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     ordered, dup_count, _dropped = dedupe_and_order(events)
     group_id = _group_of(ordered)
     cfg = resolve(ordered, explicit)
+    gtype = cg_mod.group_type_of(ordered)
+    if gtype in ("consumer", "streams"):
+        cfg = consumer_protocol_settings(cfg)
     st = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms).run(ordered)
     st.duplicates = dup_count
     views = gens_mod.build(st, cfg)
@@ -82,10 +86,16 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
                                                  offsets_mod.auto_commit_by_source(ordered),
                                                  offsets_mod.poll_timeouts(st.obs))
     findings = FindingRules(st, views, cfg).run(issues)
+    generations = gens_mod.generation_rows(views, group_id)
+    memberships = gens_mod.membership_rows(views, group_id)
+    if gtype in ("consumer", "streams"):
+        generations, memberships, findings = _modern_group(ordered, group_id, gtype, cfg, findings)
+    elif gtype == "share":
+        generations, memberships, findings = [], [], [cg_mod.share_group_finding(group_id, ordered)]
     result = ReplayResult(
         group_id=group_id,
-        generations=gens_mod.generation_rows(views, group_id),
-        memberships=gens_mod.membership_rows(views, group_id),
+        generations=generations,
+        memberships=memberships,
         ownership=own_mod.rows(st),
         findings=findings,
         settings=cfg,
@@ -97,6 +107,24 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     for name in OUTPUT_TABLES:
         _check_columns(name, result.table(name))
     return result
+
+
+# findings of the classic rules that hold for any protocol (ownership, offsets, commits, failovers); the
+# generation-based ones (storms, expiries, static fencing, stuck rebalances) come from consumer_groups
+_PROTOCOL_FREE_FINDINGS = frozenset({"double_ownership", "unowned_partitions", "offset_rewind", "offset_skip",
+                                     "stale_generation_commit", "coordinator_failover", "poll_timeout",
+                                     "inconsistent_protocol"})
+
+
+def _modern_group(ordered: list[Event], group_id: str | None, gtype: str, cfg: EffectiveSettings,
+                  classic_findings: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], ...]:
+    """A consumer-protocol (KIP-848) or streams (KIP-1071) group: epochs and reconciliations from
+    consumer_groups; the protocol-free findings of the classic rules are kept."""
+    gens, mems, found = cg_mod.ConsumerGroupReplay(group_id, gtype, cfg).run(ordered).finish()
+    kept = [f for f in classic_findings if f["kind"] in _PROTOCOL_FREE_FINDINGS]
+    out = sorted([*kept, *found], key=lambda f: (f["start_ms"] if f["start_ms"] is not None else -1, f["kind"],
+                                                 f["finding_id"]))
+    return gens, mems, out
 
 
 def _group_of(events: list[Event]) -> str | None:

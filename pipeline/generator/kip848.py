@@ -152,7 +152,8 @@ class KipSim:
         self.truth_members.setdefault(c.member_id, []).append({"ms": ms, "event": what, **kw})
 
     # ------------------------------------------------------------------ broker side of one call
-    def _broker_records(self, ms: int, records: list[Any], leaving: str | None = None) -> None:
+    def _broker_records(self, ms: int, records: list[Any], leaving: str | None = None,
+                        cause: tuple[str, str] | None = None) -> None:
         for r in records:
             if r.type == "MemberMetadata" and leaving is None:
                 m = r.get("member_obj")
@@ -161,7 +162,10 @@ class KipSim:
                     self._blog(ms, f"Member {m.member_id} joins the consumer group using the consumer protocol.")
             elif r.type == "GroupEpoch":
                 self.group_epoch = int(r.get("epoch"))
-                self.truth_epochs.append({"epoch": self.group_epoch, "ms": ms, "logged": leaving is None})
+                joined = next((x.get("member_obj").member_id for x in records if x.type == "MemberMetadata"), None)
+                why = cause or (("member_joined", joined) if joined else ("unknown", None))
+                self.truth_epochs.append({"epoch": self.group_epoch, "ms": ms, "logged": leaving is None,
+                                          "cause": why[0], "trigger_member": why[1]})
                 if leaving is None:
                     self._blog(ms, f"Bumped group epoch to {self.group_epoch}.")
             elif r.type == "TargetAssignmentEpoch":
@@ -214,7 +218,8 @@ class KipSim:
             self.truth_fencings.append({"member_id": mid, "ms": t, "side": "broker", "cause": cause,
                                         "member_epoch": epoch})
         if fenced:
-            self._broker_records(t, records, leaving="fenced")
+            c0 = self.truth_fencings[-1]
+            self._broker_records(t, records, leaving="fenced", cause=(c0["cause"], c0["member_id"]))
 
     def _step(self, c: _Client, t: int) -> None:
         s = c.spec
@@ -364,7 +369,8 @@ class KipSim:
         if resp.error == "NONE":
             self._blog(t + 5, f"Member {c.member_id} left the consumer group.")
             self.announced.discard(c.member_id)
-            self._broker_records(t + 5, list(self.coord.last_records), leaving="left")
+            self._broker_records(t + 5, list(self.coord.last_records), leaving="left",
+                                 cause=("member_left", c.member_id))
         self.truth_leaves.append({"member_id": c.member_id, "ms": t + 5, "member_epoch": c.epoch})
         c.owned = set()
         c.epoch = -1
@@ -438,14 +444,14 @@ def consumer_fenced_after_stall() -> KScenario:
 
 
 def consumer_slow_revocation() -> KScenario:
-    ms = [KMember("audit-1", "10.0.6.11", 1000), KMember("audit-2", "10.0.6.12", 1500, revoke_ms=75_000),
-          KMember("audit-3", "10.0.6.13", 2000), KMember("audit-4", "10.0.6.14", 60_000)]
+    ms = [KMember("audit-1", "10.0.6.11", 1000), KMember("audit-2", "10.0.6.12", 1500),
+          KMember("audit-3", "10.0.6.13", 2000, revoke_ms=75_000), KMember("audit-4", "10.0.6.14", 60_000)]
     return KScenario("consumer_slow_revocation", 4803, "audit-sink", {"audit-events": 6}, ms, 4 * MIN,
                      max_poll_ms=60_000, broker_debug=True,
                      title="Consumer protocol: a revocation not acknowledged within the rebalance timeout",
-                     story="audit-4 joins at 02:01:00; audit-2 must give up a partition but its "
+                     story="audit-4 joins at 02:01:00; audit-3 must give up a partition but its "
                            "onPartitionsRevoked takes 75 s. Its rebalance timeout (max.poll.interval.ms = 60 s) "
-                           "expires first: the broker fences it, audit-4 gets the partition, and audit-2 rejoins "
+                           "expires first: the broker fences it, audit-4 gets the partition, and audit-3 rejoins "
                            "once its callback returns. Broker GroupMetadataManager at DEBUG.")
 
 

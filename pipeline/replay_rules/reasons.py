@@ -27,6 +27,8 @@ CAUSES: dict[str, str] = {
     "cooperative_follow_up": "second rebalance of the cooperative protocol, to hand over revoked partitions",
     "sync_timeout": "members did not send SyncGroup within the rebalance timeout",
     "assignment_store_failed": "the coordinator failed to persist the leader's assignment",
+    # consumer protocol (KIP-848): GroupMetadataManager fences a member that does not revoke in time
+    "rebalance_timeout": "a member did not finish revoking partitions within its rebalance timeout and was fenced",
 }
 
 _MEMBER = r"(\S+?)"

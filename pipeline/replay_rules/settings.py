@@ -346,3 +346,33 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
         origin=origin, static_members=dict(printed.get("static_members", {})),
         client_version=client_v, broker_version=broker_v,
     )
+
+
+# GroupCoordinatorConfig (apache/kafka 4.0): the consumer protocol's session timeout and heartbeat
+# interval are broker settings (group.consumer.session.timeout.ms 45 s, group.consumer.heartbeat.interval.ms
+# 5 s); the server-side assignor is the first of group.consumer.assignors (uniform); a member's rebalance
+# timeout is its max.poll.interval.ms (ConsumerGroupHeartbeatRequest.RebalanceTimeoutMs).
+CONSUMER_PROTOCOL_DEFAULTS = {"session_timeout_ms": 45000, "heartbeat_interval_ms": 5000, "assignor": "uniform"}
+_CONSUMER_PROTOCOL_ORIGIN = {
+    "session_timeout_ms": "default of the 4.x broker, group.consumer.session.timeout.ms",
+    "heartbeat_interval_ms": "default of the 4.x broker, group.consumer.heartbeat.interval.ms",
+    "assignor": "default of the 4.x broker, the first of group.consumer.assignors",
+}
+
+
+def consumer_protocol_settings(cfg: EffectiveSettings) -> EffectiveSettings:
+    """The settings of a consumer-protocol group: the client's session.timeout.ms, heartbeat.interval.ms and
+    partition.assignment.strategy do not apply (the broker's do); values printed or set are kept."""
+    from dataclasses import replace as _replace
+
+    changes: dict[str, Any] = {}
+    origin = dict(cfg.origin)
+    for attr, value in CONSUMER_PROTOCOL_DEFAULTS.items():
+        if cfg.is_default(attr) or attr not in origin:
+            changes[attr] = value
+            origin[attr] = _CONSUMER_PROTOCOL_ORIGIN[attr]
+    if cfg.max_poll_interval_ms and (cfg.is_default("rebalance_timeout_ms") or "rebalance_timeout_ms" not in origin):
+        changes["rebalance_timeout_ms"] = cfg.max_poll_interval_ms
+        origin["rebalance_timeout_ms"] = "the member's max.poll.interval.ms (" + origin.get(
+            "max_poll_interval_ms", "default") + ")"
+    return _replace(cfg, origin=origin, **changes)

@@ -1,0 +1,92 @@
+"""Consumer-protocol (KIP-848) groups: the sample scenarios of pipeline/generator/kip848.py replayed against
+their truth.json (group epochs with causes and times, member epochs, reconciliations, fencings), and the
+wrong answers of the classic replay on such a group (one generation per member epoch seen, "no broker
+line", a dynamic member fenced after its session expired reported as a static member fenced, classic
+defaults)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from parsers.events import Event
+from pipeline.replay import replay_group
+
+SCENARIOS = ["consumer_scale_out", "consumer_fenced_after_stall", "consumer_slow_revocation"]
+
+
+@pytest.fixture(scope="module", params=SCENARIOS)
+def replayed(request, repo_root):
+    folder = repo_root / "sample_logs" / request.param
+    files = sorted(str(p) for p in folder.iterdir() if p.name != "truth.json")
+    out = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", *files], cwd=repo_root,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    truth = json.loads((folder / "truth.json").read_text())
+    events = [Event.from_dict(json.loads(line)) for line in out.stdout.splitlines() if line.strip()]
+    return replay_group([e for e in events if e.group_id == truth["group_id"]]), truth
+
+
+def test_group_epochs_times_and_causes(replayed):
+    r, truth = replayed
+    mine = [(g["generation"], g["started_ms"], g["cause"], g["trigger_member"], g["protocol_type"])
+            for g in r.generations]
+    want = [(e["epoch"], e["ms"], e["cause"], e["trigger_member"], "consumer (KIP-848)") for e in truth["group_epochs"]]
+    assert mine == want
+
+
+def test_member_epochs(replayed):
+    r, truth = replayed
+    mine = {(m["member_id"], m["generation"], m["joined_ms"]) for m in r.memberships if m["joined_ms"] is not None}
+    want = {(mid, h["member_epoch"], h["ms"]) for mid, hist in truth["member_history"].items() for h in hist
+            if h["event"] == "epoch"}
+    if truth["config"]["broker_debug"]:   # the broker's "new assignment state" names every epoch of every member
+        assert mine == want
+    else:   # INFO: only epochs the clients' lines show; none of them false
+        assert mine and mine <= want
+
+
+def test_reconciliations(replayed):
+    r, truth = replayed
+    last = {}
+    for rec in truth["reconciliations"]:
+        last[(rec["member_id"], rec["member_epoch"])] = rec
+    rows = {(m["member_id"], m["generation"]): m for m in r.memberships}
+    for key, rec in last.items():
+        m = rows[key]
+        assert (m["assigned"], m["owned"], m["added"], m["revoked"]) == (
+            rec["assigned"], rec["owned"], rec["added"], rec["revoked"]), key
+
+
+def test_fencings_by_cause_and_error(replayed):
+    r, truth = replayed
+    broker = {(f["member_id"], f["ms"], f["cause"]) for f in truth["fencings"] if f["side"] == "broker"}
+    mine = {(f["members"][0], f["start_ms"], json.loads(f["details_json"])["fenced_by"]) for f in r.findings
+            if f["kind"] in ("session_expiry", "rebalance_stuck") and "fenced_by" in f["details_json"]}
+    assert mine == broker
+    client = {(f["member_id"], f["error"]) for f in truth["fencings"] if f["side"] == "client"}
+    assert {(m["member_id"], m["fence_error"]) for m in r.memberships if m["fence_error"]} == client
+    # a dynamic member fenced after its session expired is never a static member fencing
+    assert not [f for f in r.findings if f["kind"] == "static_member_fenced"]
+    assert not [f for f in r.findings if f["kind"] == "rebalance_storm"]
+
+
+def test_no_false_missing_broker_log_and_4x_defaults(replayed):
+    r, truth = replayed
+    text = " ".join([g["cause_detail"] for g in r.generations] + [f["explanation"] for f in r.findings])
+    assert "no broker line" not in text.lower() and "No broker log" not in text
+    cfg = r.settings
+    assert (cfg.session_timeout_ms, cfg.heartbeat_interval_ms, cfg.assignor) == (45000, 5000, "uniform")
+    assert "group.consumer.session.timeout.ms" in cfg.origin["session_timeout_ms"]
+    assert cfg.rebalance_timeout_ms == truth["config"]["max.poll.interval.ms"]
+
+
+def test_share_group_not_replayed_as_consumer_group():
+    ev = Event(source="b.log", line_no=1, side="broker", kind="broker_member_joined", raw="...", ts_ms=1000,
+               group_id="shares", member_id="s-1", group_type="share")
+    r = replay_group([ev])
+    assert r.generations == [] and r.memberships == []
+    assert [f["title"] for f in r.findings] == ["share group shares (KIP-932): not replayed"]
