@@ -87,6 +87,7 @@ class Epoch:
     cause_detail: str | None = None
     trigger: str | None = None
     inferred: bool = True
+    from_removal: bool = False  # started by a fence or leave (its bump is not logged on its own)
     evidence: list[str] = field(default_factory=list)
 
 
@@ -163,7 +164,7 @@ class ConsumerGroupReplay:
         e.evidence.extend(ev)
         if e.cause in ("session_expiry", "rebalance_timeout", "member_left", "fenced") and self.broker_seen:
             # consumerGroupFenceMember bumps the epoch in the same write as the removal, without a line
-            e.started_ms, e.inferred = ts, False
+            e.started_ms, e.inferred, e.from_removal = ts, False, True
 
     def _row(self, member: str, epoch: int, ev: Event | None = None) -> MemberEpoch:
         r = self.rows.get((member, epoch))
@@ -397,10 +398,13 @@ class ConsumerGroupReplay:
             assignment = {m: self.rows[(m, n)].assigned for m in members
                           if (m, n) in self.rows and self.rows[(m, n)].assigned is not None}
             detail = e.cause_detail or ""
-            if not e.start_logged:
-                detail += (" The bump itself is not logged (a leave or a fence bumps the epoch silently); its time "
-                           "is the first line naming the epoch." if self.broker_seen else
-                           " No broker log of the group: the epoch is known from its members' lines only.")
+            if not self.broker_seen:
+                detail += " No broker log of the group: the epoch is known from its members' lines only."
+            elif e.from_removal:
+                detail += (" The coordinator bumps the epoch in the same write as the removal without a line of "
+                           "its own (consumerGroupFenceMember): the removal line gives its time.")
+            elif not e.start_logged:
+                detail += " The bump itself is not logged; its time is the first line naming the epoch."
             gens.append({
                 "group_id": self.gid, "generation": n, "protocol_type": PROTOCOL_TYPE.get(self.gtype, self.gtype),
                 "protocol": e.assignor, "leader": None, "members": members, "member_count": len(members),

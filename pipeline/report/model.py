@@ -242,6 +242,9 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
              "reason": m["leave_reason"], "at": iso(m["left_ms"])} for m in expelled
         ],
     }
+    story = consumer_protocol_story(gens, _records(members) if not members.empty else [])
+    if story:
+        section["consumer_protocol"] = story
     section["observed"] = t.observed_gaps(group)
     section["recommendations"] = recommend(section, findings)
     whatif_results(section["recommendations"], lambda: t.group_events(group))
@@ -354,3 +357,50 @@ class _Links:
 
         return urls.group_url(self.base, group, start if start is not None else self.since,
                               end if end is not None else self.until)
+
+
+# generations.protocol_type of the groups pipeline/replay_rules/consumer_groups.py reconstructs
+_MODERN = {"consumer (KIP-848)": "consumer", "streams (KIP-1071)": "streams"}
+
+
+def consumer_protocol_story(gens: list[dict[str, Any]], members: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A consumer-protocol (KIP-848) group in words: epochs and their causes, who was fenced and why, which
+    epochs did not converge and the slowest reconciliation; plus each member's epochs (for a reader of the
+    JSON). None for a classic group."""
+    kinds = {_MODERN.get(g.get("protocol_type") or "") for g in gens} - {None}
+    if not kinds:
+        return None
+    gtype = sorted(kinds)[0]
+    words = [f"This group uses the {'consumer rebalance protocol (KIP-848)' if gtype == 'consumer' else 'streams rebalance protocol (KIP-1071)'}: "
+             "the broker computes the assignment and each member converges to it epoch by epoch, without "
+             "JoinGroup/SyncGroup rounds; a 'generation' of this report is a group epoch."]
+    epochs = [g["generation"] for g in gens]
+    counts: dict[str, int] = {}
+    for g in gens:
+        counts[g["cause"] or "unknown"] = counts.get(g["cause"] or "unknown", 0) + 1
+    words.append(f"The group epoch went from {min(epochs)} to {max(epochs)} ({len(gens)} epoch(s) in the logs): "
+                 + ", ".join(f"{n} by {c.replace('_', ' ')}" for c, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+                 + ".")
+    for g in gens:
+        if g["cause"] in ("session_expiry", "rebalance_timeout", "member_left"):
+            words.append(f"Epoch {g['generation']} ({iso(g['started_ms'])}): {g['cause_detail']}")
+    fenced = [m for m in members if m.get("fence_error")]
+    for m in fenced:
+        words.append(f"Member {m['member_id']} learned it was fenced at epoch {m['generation']} from a "
+                     f"{m['fence_error']} heartbeat error, gave up its partitions and rejoined with epoch 0.")
+    open_epochs = [g for g in gens if g["stabilized_ms"] is None]
+    if open_epochs:
+        words.append("Epoch(s) " + ", ".join(str(g["generation"]) for g in open_epochs) + " show no acknowledgement "
+                     "by every member in the logs: a member skipped the epoch (a newer one came first) or reached it "
+                     "without a line saying so (an unchanged assignment is not logged at INFO).")
+    slow = [m for m in members if m.get("reconcile_ms") is not None]
+    if slow:
+        worst = max(slow, key=lambda m: m["reconcile_ms"])
+        words.append(f"Slowest acknowledgement: member {worst['member_id']} took {duration(worst['reconcile_ms'])} "
+                     f"to reach epoch {worst['generation']} after its target assignment was computed.")
+    per_member: dict[str, list[dict[str, Any]]] = {}
+    for m in sorted(members, key=lambda m: (m["member_id"], m["generation"])):
+        per_member.setdefault(m["member_id"], []).append({
+            "epoch": m["generation"], "reached": iso(m.get("joined_ms")), "acknowledged": iso(m.get("synced_ms")),
+            "state": m.get("member_state"), "fence_error": m.get("fence_error")})
+    return {"group_type": gtype, "words": words, "member_epochs": per_member}

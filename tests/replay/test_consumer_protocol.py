@@ -90,3 +90,25 @@ def test_share_group_not_replayed_as_consumer_group():
     r = replay_group([ev])
     assert r.generations == [] and r.memberships == []
     assert [f["title"] for f in r.findings] == ["share group shares (KIP-932): not replayed"]
+
+
+def test_report_explains_a_consumer_protocol_incident(repo_root):
+    from pipeline.report.markdown import _consumer_protocol_markdown
+    from pipeline.report.model import consumer_protocol_story
+
+    folder = repo_root / "sample_logs" / "consumer_fenced_after_stall"
+    files = sorted(str(p) for p in folder.iterdir() if p.name != "truth.json")
+    out = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", *files], cwd=repo_root,
+                         capture_output=True, text=True, timeout=600)
+    r = replay_group([Event.from_dict(json.loads(line)) for line in out.stdout.splitlines() if line.strip()])
+    story = consumer_protocol_story(r.generations, r.memberships)
+    assert story is not None and story["group_type"] == "consumer"
+    text = "\n".join(_consumer_protocol_markdown({"consumer_protocol": story}))
+    assert "### Consumer protocol (KIP-848)" in text
+    assert "The group epoch went from 1 to 5 (5 epoch(s) in the logs): 4 by member joined, 1 by session expiry." in text
+    assert ("Epoch 4 (2025-06-03T02:02:41.700Z): The coordinator fenced member 8U9fkUU-uWKiudlLkLeUQg: its session "
+            "expired") in text
+    assert ("Member 8U9fkUU-uWKiudlLkLeUQg learned it was fenced at epoch 3 from a UNKNOWN_MEMBER_ID heartbeat "
+            "error") in text
+    assert [e["epoch"] for e in story["member_epochs"]["8U9fkUU-uWKiudlLkLeUQg"]] == [2, 3, 5]
+    assert consumer_protocol_story([{"protocol_type": "consumer", "generation": 1}], []) is None  # classic
