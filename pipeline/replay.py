@@ -285,5 +285,8 @@ def what_if(events: Iterable[Event], changes: dict[str, str], settings: ReplaySe
     base_settings = settings or ReplaySettings()
     observed = replay_group(events, base_settings)
     new_cfg = resolve(events, base_settings.with_overrides(changes))
+    if cg_mod.group_type_of(events) in ("consumer", "streams"):
+        from pipeline.replay_rules import whatif_consumer   # KIP-848: through the consumer-protocol model
+        return observed, whatif_consumer.analyse(events, observed, consumer_protocol_settings(new_cfg))
     assert observed.state is not None and observed.settings is not None
     return observed, whatif.analyse(observed.views, observed.state, observed.settings, new_cfg)

@@ -35,6 +35,10 @@ SETTABLE: dict[str, str] = {
     "heartbeat.interval.ms": "heartbeat_interval_ms",
     "rebalance.timeout.ms": "rebalance_timeout_ms",
     "partition.assignment.strategy": "assignor",
+    # the consumer protocol's broker settings (GroupCoordinatorConfig 4.x) and the client's assignor choice
+    "group.consumer.session.timeout.ms": "session_timeout_ms",
+    "group.consumer.heartbeat.interval.ms": "heartbeat_interval_ms",
+    "group.remote.assignor": "assignor",
     "group.initial.rebalance.delay.ms": "initial_rebalance_delay_ms",
     "storm.count": "storm_count",
     "storm.window.ms": "storm_window_ms",
@@ -128,6 +132,8 @@ _ASSIGNOR_NAMES = {
     "roundrobin": "roundrobin", "roundrobinassignor": "roundrobin",
     "sticky": "sticky", "stickyassignor": "sticky",
     "cooperative-sticky": "cooperative-sticky", "cooperativestickyassignor": "cooperative-sticky",
+    # server-side assignors of the consumer protocol (group.consumer.assignors, group.remote.assignor)
+    "uniform": "uniform", "uniformassignor": "uniform",
 }
 
 
@@ -136,7 +142,8 @@ def normalize_assignor(value: str) -> str:
     first = value.strip().strip("[]").split(",")[0].strip()
     key = first.rsplit(".", 1)[-1].replace("class ", "").strip().lower()
     if key not in _ASSIGNOR_NAMES:
-        raise ValueError(f"unknown assignor {value!r} (range, roundrobin, sticky, cooperative-sticky)")
+        raise ValueError(f"unknown assignor {value!r} (range, roundrobin, sticky, cooperative-sticky; uniform for "
+                         "consumer-protocol groups)")
     return _ASSIGNOR_NAMES[key]
 
 

@@ -112,3 +112,38 @@ def test_report_explains_a_consumer_protocol_incident(repo_root):
             "error") in text
     assert [e["epoch"] for e in story["member_epochs"]["8U9fkUU-uWKiudlLkLeUQg"]] == [2, 3, 5]
     assert consumer_protocol_story([{"protocol_type": "consumer", "generation": 1}], []) is None  # classic
+
+
+def _sample_events(repo_root, name):
+    folder = repo_root / "sample_logs" / name
+    files = sorted(str(p) for p in folder.iterdir() if p.name != "truth.json")
+    out = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", *files], cwd=repo_root,
+                         capture_output=True, text=True, timeout=600)
+    return [Event.from_dict(json.loads(line)) for line in out.stdout.splitlines() if line.strip()]
+
+
+def test_what_if_session_timeout_through_the_consumer_model(repo_root):
+    from pipeline.replay import what_if
+
+    observed, w = what_if(_sample_events(repo_root, "consumer_fenced_after_stall"), {"session.timeout.ms": "90000"})
+    assert w.changed == {"session.timeout.ms": (45000, 90000)}
+    # evidence: the broker fenced at 02:02:41.700, so its last heartbeat was 45 s before; it resumed at 02:03:10.000
+    assert [(a["member"], a["silence_ms"]) for a in w.expulsions_avoided] == [("8U9fkUU-uWKiudlLkLeUQg", 73300)]
+    assert [a["generation"] for a in w.rebalances_avoided] == [4, 5]
+    # the model, driven by the same behaviour, reproduces the observed 5 epochs and 1 fencing, then 3 and none
+    assert (w.model["rebalances_observed_settings"], w.model["rebalances_new_settings"]) == (5, 3)
+    assert w.model["expelled_new_settings"] == []
+    assert len(w.model["expelled_observed_settings"]) == 1
+
+
+def test_what_if_rebalance_timeout_and_assignor(repo_root):
+    from pipeline.replay import what_if
+
+    events = _sample_events(repo_root, "consumer_slow_revocation")
+    _, w = what_if(events, {"max.poll.interval.ms": "120000"})
+    assert [a["generation"] for a in w.rebalances_avoided] == [5, 6]   # the fence and the rejoin
+    assert "its revocation took 75000 ms" in w.rebalances_avoided[0]["why"]   # Revoke line -> its Lost line
+    assert (w.model["rebalances_observed_settings"], w.model["rebalances_new_settings"]) == (6, 4)
+    _, w = what_if(events, {"partition.assignment.strategy": "range"})
+    assert w.assignor["from"] == "uniform" and w.assignor["to"] == "range"
+    assert w.model["rebalances_observed_settings"] == 6
