@@ -89,9 +89,11 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     generations = gens_mod.generation_rows(views, group_id)
     memberships = gens_mod.membership_rows(views, group_id)
     if gtype in ("consumer", "streams"):
-        generations, memberships, findings = _modern_group(ordered, group_id, gtype, cfg, findings)
+        generations, memberships, findings = _modern_group(ordered, group_id, gtype, cfg, findings, generations,
+                                                           memberships)
     elif gtype == "share":
         generations, memberships, findings = [], [], [cg_mod.share_group_finding(group_id, ordered)]
+    findings = findings + cg_mod.migration_findings(group_id, ordered)
     result = ReplayResult(
         group_id=group_id,
         generations=generations,
@@ -117,11 +119,21 @@ _PROTOCOL_FREE_FINDINGS = frozenset({"double_ownership", "unowned_partitions", "
 
 
 def _modern_group(ordered: list[Event], group_id: str | None, gtype: str, cfg: EffectiveSettings,
-                  classic_findings: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], ...]:
+                  classic_findings: list[dict[str, Any]], classic_gens: list[dict[str, Any]],
+                  classic_mems: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], ...]:
     """A consumer-protocol (KIP-848) or streams (KIP-1071) group: epochs and reconciliations from
     consumer_groups; the protocol-free findings of the classic rules are kept."""
     gens, mems, found = cg_mod.ConsumerGroupReplay(group_id, gtype, cfg).run(ordered).finish()
-    kept = [f for f in classic_findings if f["kind"] in _PROTOCOL_FREE_FINDINGS]
+    # a group that migrated from the classic protocol: its classic generations before the first epoch stay
+    first = min((g["started_ms"] for g in gens if g["started_ms"] is not None), default=None)
+    before = [g for g in classic_gens if g["protocol_type"] not in cg_mod.PROTOCOL_TYPE.values()
+              and g["started_ms"] is not None and first is not None and g["started_ms"] < first
+              and g["generation"] not in {x["generation"] for x in gens}]
+    numbers = {g["generation"] for g in before}
+    gens = [*before, *gens]
+    mems = [*(m for m in classic_mems if m["generation"] in numbers), *mems]
+    kept = [f for f in classic_findings if f["kind"] in _PROTOCOL_FREE_FINDINGS
+            or (f["generation"] in numbers and f["kind"] != "unexplained")]
     out = sorted([*kept, *found], key=lambda f: (f["start_ms"] if f["start_ms"] is not None else -1, f["kind"],
                                                  f["finding_id"]))
     return gens, mems, out

@@ -123,6 +123,7 @@ class ConsumerGroupReplay:
         self.broker_seen = False
         self.rebalance_timeout: dict[str, int] = {}
         self.static_replaced: list[tuple[int | None, str, str, str, list[str]]] = []
+        self.replaced_by: dict[str, str] = {}  # new member id -> the static member it replaced
         self.last_ms: int | None = None
 
     # ------------------------------------------------------------------ pass
@@ -205,15 +206,25 @@ class ConsumerGroupReplay:
         ts = ev.ts_ms
         if ev.kind == "broker_member_joined" and ev.member_id:
             # "[GroupId G] Member X joins the consumer group using the consumer protocol." / static joins
+            if ev.instance_id:
+                self.instance_of[ev.member_id] = ev.instance_id
+            old = x.get("old_member_id") or x.get("existing_member_id") or x.get("replaced_member_id")
+            if old:
+                # "Static member with instance id I re-joins the consumer group ... Created a new member N to
+                # replace the existing member O." (replaceMember: N takes O's assignment and epoch, no bump)
+                self.static_replaced.append((ts, ev.instance_id or "?", str(old), ev.member_id, [ev.evidence]))
+                lives = self.lives.setdefault(str(old), [[None, None]])
+                if lives[-1][1] is None:
+                    lives[-1][1] = ts
+                self._joined(ev.member_id, ts)
+                self.replaced_by[ev.member_id] = str(old)
+                return
             self.joins.append((ts, ev.member_id, [ev.evidence]))
+            if ev.member_id in self.replaced_by and self.lives.get(ev.member_id, [[None, 1]])[-1][1] is None:
+                return  # the replacement's own "Static member N ... joins" line: the same join
             self._joined(ev.member_id, ts)
             self.pending.append((ts or 0, "member_joined", ev.member_id,
                                  f"Member {ev.member_id} joined the group (broker line).", [ev.evidence]))
-            if ev.instance_id:
-                self.instance_of[ev.member_id] = ev.instance_id
-            old = x.get("existing_member_id") or x.get("replaced_member_id")
-            if old:
-                self.static_replaced.append((ts, ev.instance_id or "?", str(old), ev.member_id, [ev.evidence]))
         elif ev.kind == "broker_rebalance_preparing" and x.get("group_epoch") is not None:
             # "[GroupId G] Bumped group epoch to N."
             self._epoch(int(x["group_epoch"]), ts, ev, logged=True)
@@ -236,6 +247,14 @@ class ConsumerGroupReplay:
                 r.acked_ms = ts
             if x.get("revoked_partitions"):
                 r.revoked = r.revoked or list(x["revoked_partitions"])
+            if x.get("assigned_tasks"):   # streams (KIP-1071): TasksTuple(activeTasks={0=[0, 1]}, ...)
+                r.assigned = tasks_of(str(x["assigned_tasks"]))
+                r.revoked = tasks_of(str(x.get("revoked_tasks") or "")) or None
+        elif ev.kind == "broker_member_removed" and ev.member_id and "temporarily left" in (ev.raw or ""):
+            # consumerGroupStaticMemberGroupLeave: a static member leaving with epoch -2 keeps its place and its
+            # assignment until its session expires; no epoch bump
+            r = self._row(ev.member_id, self.member_epoch.get(ev.member_id) or self._epoch_at(ts) or 0, ev)
+            r.states.append("LEAVING (static, epoch -2)")
         elif ev.kind in ("broker_member_fenced", "broker_member_removed") and ev.member_id:
             reason = str(ev.reason or "")
             if ev.kind == "broker_member_removed":
@@ -307,10 +326,8 @@ class ConsumerGroupReplay:
                     r = self._row(mid, epoch, ev)
                     r.acked_unknown = True
                     self.member_epoch[mid] = max(self.member_epoch.get(mid, 0), epoch)
-                    if to not in r.states:
-                        r.states.append(to)
-                    return
-                r = self._reach(mid, epoch, ev.ts_ms, ev)
+                else:
+                    r = self._reach(mid, epoch, ev.ts_ms, ev)
                 if to in ("RECONCILING", "ACKNOWLEDGING", "STABLE", "FENCED", "LEAVING", "PREPARE_LEAVING") \
                         and (not r.states or r.states[-1] != to):
                     r.states.append(to)
@@ -324,6 +341,14 @@ class ConsumerGroupReplay:
                 if to == "FENCED":
                     r.left_ms = r.left_ms or ev.ts_ms
                     r.leave_reason = r.leave_reason or "fenced"
+        elif ev.kind == "assignment_received" and x.get("assigned_active_tasks") is not None:
+            # streams client (StreamsMembershipManager 4.1+): "Assigned tasks with local epoch L ..."
+            epoch = self.member_epoch.get(mid)
+            if epoch:
+                r = self._row(mid, epoch, ev)
+                r.assigned = [f"active {t}" for t in x.get("assigned_active_tasks") or []]
+                r.owned = [f"active {t}" for t in x.get("owned_active_tasks") or []]
+                r.revoked = [f"active {t}" for t in x.get("active_tasks_to_revoke") or []]
         elif ev.kind == "assignment_received" and x.get("owned_partitions") is not None:
             # "Reconciling assignment with local epoch L" (L counts the member's own assignments, not epochs)
             epoch = self.member_epoch.get(mid)
@@ -529,6 +554,46 @@ def _uniq(xs: list[str]) -> list[str]:
 def _json(v: Any) -> str:
     import json
     return json.dumps(v, sort_keys=True)
+
+
+def tasks_of(text: str) -> list[str]:
+    """Streams tasks of a broker TasksTuple: `TasksTuple(activeTasks={0=[0, 1]}, standbyTasks={1=[2]}, ...)` ->
+    ["active 0_0", "active 0_1", "standby 1_2"] (TaskId.toString is subtopology_partition)."""
+    import re
+
+    out = []
+    for kind, body in re.findall(r"(active|standby|warmup)Tasks=\{(.*?)\}(?=,\s*\w+Tasks=|\)|$)", text):
+        for sub, parts in re.findall(r"([^=,\s]+)=\[([^\]]*)\]", body):
+            out += [f"{kind} {sub}_{p.strip()}" for p in parts.split(",") if p.strip()]
+    return out
+
+
+MIGRATION_WORDS = ("Cannot upgrade", "Cannot downgrade", "is not a consumer group", "is not a classic group")
+
+
+def migration_findings(group_id: str | None, events: list[Event]) -> list[dict[str, Any]]:
+    """A group stuck migrating between the classic and the consumer protocol (GroupMetadataManager 3.8+/4.x
+    online upgrade/downgrade): "Cannot upgrade classic group G to consumer group because ...", "Cannot
+    downgrade consumer group G ...", or members rejected with "Group G is not a consumer group"."""
+    hits = [e for e in events if e.kind == "broker_group_migrated" or any(w in (e.raw or "") for w in MIGRATION_WORDS)]
+    if not hits:
+        return []
+    first = hits[0]
+    reason = (first.raw or "").split(" because ", 1)[1].split(" (org.")[0].rstrip(".") if " because " in (first.raw or "") else None
+    up = any("upgrade" in (e.raw or "") or "is not a consumer group" in (e.raw or "") for e in hits)
+    ts = [e.ts_ms for e in hits if e.ts_ms is not None]
+    return [make(group_id, "migration_stuck", "high" if len(hits) > 1 else "medium", min(ts) if ts else None,
+                 max(ts) if ts else None,
+                 title=f"group {'cannot move to the consumer protocol' if up else 'cannot move back to the classic protocol'}"
+                       f" ({len(hits)} time(s))",
+                 explanation=("The coordinator refused to convert the group "
+                              + ("from classic to consumer (KIP-848 online upgrade)" if up else
+                                 "from consumer to classic (online downgrade)")
+                              + (f" because {reason}" if reason else "") + ". Members using the other protocol "
+                              "cannot join until every member uses one protocol or the migration policy "
+                              "(group.consumer.migration.policy) allows it."),
+                 details={"count": len(hits), "direction": "upgrade" if up else "downgrade", "reason": reason},
+                 evidence=[e.evidence for e in hits[:10]])]
 
 
 def share_group_finding(group_id: str | None, events: list[Event]) -> dict[str, Any]:

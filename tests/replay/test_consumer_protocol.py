@@ -147,3 +147,96 @@ def test_what_if_rebalance_timeout_and_assignor(repo_root):
     _, w = what_if(events, {"partition.assignment.strategy": "range"})
     assert w.assignor["from"] == "uniform" and w.assignor["to"] == "range"
     assert w.model["rebalances_observed_settings"] == 6
+
+
+# ---------------------------------------------------------------- hand-written 4.x logs (Kafka 4.0 wordings)
+GMM = "(org.apache.kafka.coordinator.group.GroupMetadataManager)"
+CMM = "(org.apache.kafka.clients.consumer.internals.ConsumerMembershipManager)"
+CHB = "(org.apache.kafka.clients.consumer.internals.ConsumerHeartbeatRequestManager)"
+GC = "[GroupCoordinator id=1 topic=__consumer_offsets partition=3] "
+
+
+def _parse(repo_root, tmp_path, files: dict[str, list[str]]):
+    paths = []
+    for name, lines in files.items():
+        p = tmp_path / name
+        p.write_text("\n".join(lines) + "\n")
+        paths.append(str(p))
+    out = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", *paths], cwd=repo_root,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return [Event.from_dict(json.loads(line)) for line in out.stdout.splitlines() if line.strip()]
+
+
+def _client(ts: str, msg: str, logger: str = CMM, group: str = "orders") -> str:
+    return f"[2025-07-01 10:{ts}] INFO [Consumer clientId=c-1, groupId={group}] {msg} {logger}"
+
+
+def test_client_only_member_epochs_1_to_6_are_six_epochs(repo_root, tmp_path):
+    """No broker log: a member whose epochs went 1 -> 6 (classic replay: one generation, 'no broker line')."""
+    m = "Mj4Ti9sXQCKpmlr8x4hoeA"
+    lines = [_client("00:00,000", f"Member {m} with epoch 0 transitioned from UNSUBSCRIBED to JOINING.")]
+    for e in range(1, 7):
+        lines += [_client(f"0{e}:00,000", f"Member {m} with epoch {e} transitioned from {'JOINING' if e == 1 else 'STABLE'} to RECONCILING."),
+                  _client(f"0{e}:00,010", f"Member {m} with epoch {e} transitioned from RECONCILING to ACKNOWLEDGING."),
+                  _client(f"0{e}:00,011", f"Member {m} with epoch {e} transitioned from ACKNOWLEDGING to STABLE.")]
+    lines.append(_client("07:00,000", f"ConsumerGroupHeartbeatRequest failed for member {m} because epoch 6 is fenced. "
+                         "in 0ms: The consumer group member has a smaller member epoch (6) than the one known by the "
+                         "group coordinator (7). The member must abandon all its partitions and rejoin.", CHB))
+    lines.append(_client("07:00,001", f"Member {m} with epoch 6 transitioned from STABLE to FENCED."))
+    r = replay_group(_parse(repo_root, tmp_path, {"app-1.log": lines}))
+    assert [g["generation"] for g in r.generations] == [1, 2, 3, 4, 5, 6]
+    assert all("No broker log of the group" in g["cause_detail"] for g in r.generations)
+    assert not any("no broker line" in f["explanation"].lower() for f in r.findings)
+    # epoch 1 reached at its RECONCILING line; later epochs: the first line at N leaves STABLE, so the member
+    # reached N silently: unknown, never guessed
+    rows = {m_["generation"]: m_ for m_ in r.memberships}
+    assert (rows[1]["joined_ms"], rows[1]["synced_ms"]) == (1751364060000, 1751364060011)
+    assert rows[6]["fence_error"] == "FENCED_MEMBER_EPOCH" and rows[6]["leave_reason"] == "fenced"
+    fenced = [f for f in r.findings if f["kind"] == "member_fenced"]
+    assert [(f["members"], json.loads(f["details_json"])["error"]) for f in fenced] == [([m], "FENCED_MEMBER_EPOCH")]
+    assert not [f for f in r.findings if f["kind"] in ("static_member_fenced", "rebalance_storm")]
+
+
+def test_static_member_replaced_and_temporary_leave(repo_root, tmp_path):
+    lines = [
+        f"[2025-07-01 10:00:00,000] INFO {GC}[GroupId billing] Static member OldMemberAAAAAAAAAAAAA with instance id "
+        f"billing-0 joins the consumer group using the consumer protocol. {GMM}",
+        f"[2025-07-01 10:00:00,000] INFO {GC}[GroupId billing] Bumped group epoch to 1. {GMM}",
+        f"[2025-07-01 10:00:00,001] INFO {GC}[GroupId billing] Computed a new target assignment for epoch 1 with "
+        f"'uniform' assignor in 1ms. {GMM}",
+        f"[2025-07-01 10:01:00,000] INFO {GC}[GroupId billing] Static Member OldMemberAAAAAAAAAAAAA with instance id "
+        f"billing-0 temporarily left the consumer group. {GMM}",
+        f"[2025-07-01 10:01:20,000] INFO {GC}[GroupId billing] Static member with instance id billing-0 re-joins the "
+        f"consumer group using the consumer protocol. Created a new member NewMemberAAAAAAAAAAAAA to replace the "
+        f"existing member OldMemberAAAAAAAAAAAAA. {GMM}",
+    ]
+    r = replay_group(_parse(repo_root, tmp_path, {"kafka-1-server.log": lines}))
+    assert [(g["generation"], g["cause"], g["trigger_member"]) for g in r.generations] == [
+        (1, "member_joined", "OldMemberAAAAAAAAAAAAA")]   # a static leave (-2) and its replacement bump nothing
+    rep = [f for f in r.findings if f["kind"] == "static_member_fenced"]
+    assert [(f["severity"], f["title"], f["members"]) for f in rep] == [
+        ("medium", "static member billing-0 replaced", ["NewMemberAAAAAAAAAAAAA", "OldMemberAAAAAAAAAAAAA"])]
+
+
+def test_streams_group_member_epochs_and_tasks(repo_root, tmp_path):
+    lines = [
+        f"[2025-09-01 10:00:00,000] INFO {GC}[GroupId app][MemberId m-1] Member joins the streams group. {GMM}",
+        f"[2025-09-01 10:00:00,001] INFO {GC}[GroupId app][MemberId m-1] Member's new assignment state: epoch=3, "
+        f"previousEpoch=2, state=STABLE, assignedTasks=TasksTuple(activeTasks={{0=[0, 1]}}, standbyTasks={{1=[2]}}, "
+        f"warmupTasks={{}}) and tasksPendingRevocation=TasksTuple(activeTasks={{}}, standbyTasks={{}}, warmupTasks={{}}). {GMM}",
+    ]
+    r = replay_group(_parse(repo_root, tmp_path, {"kafka-1-server.log": lines}))
+    assert [(g["generation"], g["protocol_type"]) for g in r.generations] == [(3, "streams (KIP-1071)")]
+    assert [(m["member_id"], m["assigned"], m["member_state"]) for m in r.memberships] == [
+        ("m-1", ["active 0_0", "active 0_1", "standby 1_2"], "STABLE")]
+
+
+def test_group_stuck_migrating(repo_root, tmp_path):
+    lines = [f"[2025-07-01 10:0{i}:00,000] INFO {GC}Cannot upgrade classic group legacy to consumer group because "
+             f"the online upgrade is disabled. {GMM}" for i in range(3)]
+    r = replay_group(_parse(repo_root, tmp_path, {"kafka-1-server.log": lines}))
+    f = [x for x in r.findings if x["kind"] == "migration_stuck"]
+    assert [(x["severity"], x["title"], x["start_ms"], x["end_ms"]) for x in f] == [
+        ("high", "group cannot move to the consumer protocol (3 time(s))", 1751364000000, 1751364120000)]
+    assert json.loads(f[0]["details_json"])["reason"] == "the online upgrade is disabled"
