@@ -240,3 +240,26 @@ def test_group_stuck_migrating(repo_root, tmp_path):
     assert [(x["severity"], x["title"], x["start_ms"], x["end_ms"]) for x in f] == [
         ("high", "group cannot move to the consumer protocol (3 time(s))", 1751364000000, 1751364120000)]
     assert json.loads(f[0]["details_json"])["reason"] == "the online upgrade is disabled"
+
+
+def test_classic_generations_kept_when_the_group_moves_to_the_consumer_protocol(repo_root, tmp_path):
+    ac = "(org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)"
+    gen = "Generation{generationId=3, memberId='consumer-orders-1-5b1f', protocol='range'}"
+    classic = [
+        _client("00:00,000", "(Re-)joining group", ac),
+        _client("00:00,100", f"Successfully joined group with generation {gen}", ac),
+        _client("00:00,200", f"Successfully synced group in generation {gen}", ac),
+    ]
+    m = "Mj4Ti9sXQCKpmlr8x4hoeA"
+    modern = [
+        _client("05:00,000", f"Member {m} with epoch 0 transitioned from UNSUBSCRIBED to JOINING."),
+        _client("05:00,100", f"Member {m} with epoch 4 transitioned from JOINING to RECONCILING."),
+        _client("05:00,200", f"Member {m} with epoch 4 transitioned from RECONCILING to ACKNOWLEDGING."),
+        _client("05:00,201", f"Member {m} with epoch 4 transitioned from ACKNOWLEDGING to STABLE."),
+    ]
+    broker = [f"[2025-07-01 10:05:00,050] INFO {GC}[GroupId orders] Member {m} joins the consumer group using the "
+              f"consumer protocol. {GMM}",
+              f"[2025-07-01 10:05:00,050] INFO {GC}[GroupId orders] Bumped group epoch to 4. {GMM}"]
+    r = replay_group(_parse(repo_root, tmp_path, {"app-1.log": classic + modern, "kafka-1-server.log": broker}))
+    assert [(g["generation"], g["protocol_type"]) for g in r.generations] == [(3, "consumer"), (4, "consumer (KIP-848)")]
+    assert [(x["generation"], x["member_id"]) for x in r.memberships] == [(3, "consumer-orders-1-5b1f"), (4, m)]
