@@ -28,7 +28,12 @@ from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_orde
 from pipeline.replay_rules.findings import FINDING_KINDS, FindingRules
 from pipeline.replay_rules.generations import GenView
 from pipeline.replay_rules.reasons import CAUSES
-from pipeline.replay_rules.settings import EffectiveSettings, ReplaySettings, consumer_protocol_settings, resolve
+from pipeline.replay_rules.settings import (
+    EffectiveSettings,
+    ReplaySettings,
+    consumer_protocol_settings,
+    resolve,
+)
 
 __all__ = ["CAUSES", "FINDING_KINDS", "ReplayResult", "ReplaySettings", "replay_group", "replay_group_frame",
            "what_if"]
@@ -298,7 +303,7 @@ def what_if(events: Iterable[Event], changes: dict[str, str], settings: ReplaySe
     observed = replay_group(events, base_settings)
     new_cfg = resolve(events, base_settings.with_overrides(changes))
     if cg_mod.group_type_of(events) in ("consumer", "streams"):
-        from pipeline.replay_rules import whatif_consumer   # KIP-848: through the consumer-protocol model
+        from pipeline.replay_rules import whatif_consumer  # KIP-848: through the consumer-protocol model
         return observed, whatif_consumer.analyse(events, observed, consumer_protocol_settings(new_cfg))
     assert observed.state is not None and observed.settings is not None
     return observed, whatif.analyse(observed.views, observed.state, observed.settings, new_cfg)

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         result = replay_group(events)
         w = None
         if changes and group_type_of(events) in ("consumer", "streams"):
-            from pipeline.replay_rules import whatif_consumer   # KIP-848: through the consumer-protocol model
+            from pipeline.replay_rules import whatif_consumer  # KIP-848: through the consumer-protocol model
             new_cfg = consumer_protocol_settings(resolve(events, ReplaySettings().with_overrides(changes)))
             w = whatif_consumer.analyse(events, result, new_cfg)
         elif changes:

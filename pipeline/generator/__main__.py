@@ -7,8 +7,8 @@ import os
 import sys
 import time
 
-from pipeline.generator.generate import write_scenario
 from pipeline.generator import kip848
+from pipeline.generator.generate import write_scenario
 from pipeline.generator.scenarios import by_name, variations
 
 

@@ -297,7 +297,7 @@ class ConsumerGroupReplay:
         if ev.kind == "client_config":
             s = x.get("settings") or {}
             try:
-                self.rebalance_timeout[ev.source] = int(s.get("max.poll.interval.ms"))
+                self.rebalance_timeout[ev.source] = int(str(s.get("max.poll.interval.ms")))
             except (TypeError, ValueError):
                 pass
             return
@@ -514,13 +514,13 @@ class ConsumerGroupReplay:
                                          + ("no broker log shows why)." if not self.broker_seen else
                                             "the broker log does not name the removal).")
                                          + " The member gave up its partitions and rejoined with epoch 0."),
-                            details={"error": code, "protocol": "consumer"}, evidence=evid))
+                            details={"error": code, "protocol": "consumer"}, evidence=list(evid)))
         for ts, inst, old, new, evid in self.static_replaced:
             out.append(make(self.gid, "static_member_fenced", "medium", ts, ts, members=[old, new],
                             title=f"static member {inst} replaced", generation=self._epoch_at(ts),
                             explanation=(f"A process with group.instance.id {inst!r} rejoined as {new}, replacing "
                                          f"{old} (a static member restart; its assignment is kept)."),
-                            details={"instance_id": inst, "replaced": old, "by": new}, evidence=evid))
+                            details={"instance_id": inst, "replaced": old, "by": new}, evidence=list(evid)))
         # epochs that never converge
         rto = max(self.rebalance_timeout.values(), default=self.cfg.max_poll_interval_ms or 300000)
         for g in gens:

@@ -367,10 +367,10 @@ def consumer_protocol_story(gens: list[dict[str, Any]], members: list[dict[str, 
     """A consumer-protocol (KIP-848) group in words: epochs and their causes, who was fenced and why, which
     epochs did not converge and the slowest reconciliation; plus each member's epochs (for a reader of the
     JSON). None for a classic group."""
-    kinds = {_MODERN.get(g.get("protocol_type") or "") for g in gens} - {None}
+    kinds = sorted(k for k in (_MODERN.get(g.get("protocol_type") or "") for g in gens) if k)
     if not kinds:
         return None
-    gtype = sorted(kinds)[0]
+    gtype = kinds[0]
     words = [f"This group uses the {'consumer rebalance protocol (KIP-848)' if gtype == 'consumer' else 'streams rebalance protocol (KIP-1071)'}: "
              "the broker computes the assignment and each member converges to it epoch by epoch, without "
              "JoinGroup/SyncGroup rounds; a 'generation' of this report is a group epoch."]
