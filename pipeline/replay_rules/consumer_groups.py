@@ -74,6 +74,8 @@ class MemberEpoch:
     fence_error: str | None = None
     evidence: list[str] = field(default_factory=list)
     acked_unknown: bool = False  # its client's lines do not show when it reached this epoch
+    by_broker: bool = False  # a broker "new assignment state" line put it at this epoch
+    by_client: list[str] = field(default_factory=list)  # client lines stating this epoch (evidence)
 
 
 @dataclass
@@ -240,6 +242,7 @@ class ConsumerGroupReplay:
                 return
             self._epoch(n, ts, ev)
             r = self._reach(ev.member_id, n, ts, ev)
+            r.by_broker = True
             state = str(x.get("member_state") or "").upper()
             if state and (not r.states or r.states[-1] != state):
                 r.states.append(state)
@@ -328,6 +331,7 @@ class ConsumerGroupReplay:
                     self.member_epoch[mid] = max(self.member_epoch.get(mid, 0), epoch)
                 else:
                     r = self._reach(mid, epoch, ev.ts_ms, ev)
+                r.by_client.append(ev.evidence)
                 if to in ("RECONCILING", "ACKNOWLEDGING", "STABLE", "FENCED", "LEAVING", "PREPARE_LEAVING") \
                         and (not r.states or r.states[-1] != to):
                     r.states.append(to)
@@ -456,6 +460,14 @@ class ConsumerGroupReplay:
                 })
         return gens, mems, self.findings(gens, mems)
 
+    def _cross_check(self) -> list[dict[str, Any]]:
+        return [make(self.gid, "unexplained", "medium", r.reached_ms, r.reached_ms, members=[r.member_id],
+                     generation=r.epoch, title=f"client and broker disagree about member {r.member_id}",
+                     explanation=(f"Member {r.member_id}: {why}. Either lines are missing from one side (a gap in a "
+                                  "log, a rotated file) or the two logs are not of the same group incarnation."),
+                     details={"epoch": r.epoch, "protocol": "consumer"}, evidence=r.evidence[:6])
+                for r, why in _cross_check_rows(self.rows)]
+
     def _epoch_at(self, ts: int | None, before: bool = False) -> int | None:
         """The group epoch current at `ts`; `before`: the one a removal at `ts` ended (its own bump
         starts at the same time)."""
@@ -521,6 +533,7 @@ class ConsumerGroupReplay:
                             explanation=(f"A process with group.instance.id {inst!r} rejoined as {new}, replacing "
                                          f"{old} (a static member restart; its assignment is kept)."),
                             details={"instance_id": inst, "replaced": old, "by": new}, evidence=list(evid)))
+        out += self._cross_check()
         # epochs that never converge
         rto = max(self.rebalance_timeout.values(), default=self.cfg.max_poll_interval_ms or 300000)
         for g in gens:
@@ -539,6 +552,21 @@ class ConsumerGroupReplay:
                                 details={"rebalance_timeout_ms": rto, "waiting": waiting, "protocol": "consumer"},
                                 evidence=g["evidence"][:5]))
         return out
+
+
+def _cross_check_rows(rows: dict[tuple[str, int], MemberEpoch]) -> list[tuple[MemberEpoch, str]]:
+    """Client and broker disagreeing about one member: with the broker's DEBUG "new assignment state" lines
+    for a member, every epoch its client states must be one the broker gave it (AbstractMembershipManager
+    takes its epoch only from heartbeat responses). (Partitions are not compared: the client's "Reconciling"
+    line at epoch N may already be the move away from N, while the broker still holds it at N.)"""
+    debug_members = {m for (m, _), r in rows.items() if r.by_broker}
+    out = []
+    for (m, n), r in sorted(rows.items()):
+        if m not in debug_members:
+            continue
+        if r.by_client and not r.by_broker:
+            out.append((r, f"its client states member epoch {n}, which no broker line gave it"))
+    return out
 
 
 def _uniq(xs: list[str]) -> list[str]:

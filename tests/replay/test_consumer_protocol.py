@@ -78,6 +78,7 @@ def test_no_false_missing_broker_log_and_4x_defaults(replayed):
     r, truth = replayed
     text = " ".join([g["cause_detail"] for g in r.generations] + [f["explanation"] for f in r.findings])
     assert "no broker line" not in text.lower() and "No broker log" not in text
+    assert not [f for f in r.findings if f["kind"] == "unexplained"]   # the two sides agree (cross-check)
     cfg = r.settings
     assert (cfg.session_timeout_ms, cfg.heartbeat_interval_ms, cfg.assignor) == (45000, 5000, "uniform")
     assert "group.consumer.session.timeout.ms" in cfg.origin["session_timeout_ms"]
@@ -263,3 +264,24 @@ def test_classic_generations_kept_when_the_group_moves_to_the_consumer_protocol(
     r = replay_group(_parse(repo_root, tmp_path, {"app-1.log": classic + modern, "kafka-1-server.log": broker}))
     assert [(g["generation"], g["protocol_type"]) for g in r.generations] == [(3, "consumer"), (4, "consumer (KIP-848)")]
     assert [(x["generation"], x["member_id"]) for x in r.memberships] == [(3, "consumer-orders-1-5b1f"), (4, m)]
+
+
+def test_client_and_broker_cross_checked(repo_root, tmp_path):
+    """With the broker's DEBUG lines for a member, an epoch its client states that the broker never gave it is
+    reported (the samples, whose two sides agree, have no such finding: test_fencings_... above)."""
+    m = "Mj4Ti9sXQCKpmlr8x4hoeA"
+    broker = [f"[2025-07-01 10:00:00,000] INFO {GC}[GroupId orders] Member {m} joins the consumer group using the "
+              f"consumer protocol. {GMM}",
+              f"[2025-07-01 10:00:00,000] INFO {GC}[GroupId orders] Bumped group epoch to 1. {GMM}",
+              f"[2025-07-01 10:00:00,001] DEBUG {GC}[GroupId orders] Member {m} new assignment state: epoch=1, "
+              f"previousEpoch=0, state=STABLE, assignedPartitions=[] and revokedPartitions=[]. {GMM}"]
+    client = [_client("00:00,000", f"Member {m} with epoch 0 transitioned from UNSUBSCRIBED to JOINING."),
+              _client("00:00,002", f"Member {m} with epoch 1 transitioned from JOINING to RECONCILING."),
+              _client("00:00,003", f"Member {m} with epoch 1 transitioned from RECONCILING to ACKNOWLEDGING."),
+              _client("00:00,004", f"Member {m} with epoch 1 transitioned from ACKNOWLEDGING to STABLE."),
+              _client("01:00,000", f"Member {m} with epoch 7 transitioned from STABLE to RECONCILING."),
+              _client("01:00,002", f"Member {m} with epoch 7 transitioned from RECONCILING to ACKNOWLEDGING.")]
+    r = replay_group(_parse(repo_root, tmp_path, {"app-1.log": client, "kafka-1-server.log": broker}))
+    f = [x for x in r.findings if x["kind"] == "unexplained"]
+    assert [(x["title"], x["generation"]) for x in f] == [(f"client and broker disagree about member {m}", 7)]
+    assert "its client states member epoch 7, which no broker line gave it" in f[0]["explanation"]
