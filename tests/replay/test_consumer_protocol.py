@@ -285,3 +285,58 @@ def test_client_and_broker_cross_checked(repo_root, tmp_path):
     f = [x for x in r.findings if x["kind"] == "unexplained"]
     assert [(x["title"], x["generation"]) for x in f] == [(f"client and broker disagree about member {m}", 7)]
     assert "its client states member epoch 7, which no broker line gave it" in f[0]["explanation"]
+
+
+# ---------------------------------------------------------------- any consumer-protocol events: no crash, rows fit
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from pipeline import schemas  # noqa: E402
+
+_EXTRAS = [{}, {"from_state": "UNSUBSCRIBED", "to_state": "JOINING"}, {"from_state": "STABLE", "to_state": "RECONCILING"},
+           {"from_state": "RECONCILING", "to_state": "STABLE"}, {"to_state": "FENCED"}, {"to_state": "LEAVING"},
+           {"group_epoch": 3, "assignor": "uniform"}, {"member_state": "UNREVOKED_PARTITIONS", "revoked_partitions": ["x-1"]},
+           {"owned_partitions": ["t-0"], "added_partitions": [], "revoked_partitions": ["t-0"]},
+           {"assigned_tasks": "TasksTuple(activeTasks={0=[0]}, standbyTasks={}, warmupTasks={})"},
+           {"timeout_ms": 1000}, {"old_member_id": "B"}, {"rule": "failed_because_member_is_unknown_in"},
+           {"settings": {"group.protocol": "consumer", "max.poll.interval.ms": "x"}}, {"assigned_active_tasks": ["0_1"]}]
+
+
+@st.composite
+def _modern_events(draw):
+    return Event(
+        source=draw(st.sampled_from(["h1.log", "h2.log", "broker.log"])),
+        line_no=draw(st.integers(min_value=1, max_value=40)), side=draw(st.sampled_from(["client", "broker"])),
+        kind=draw(st.sampled_from(["member_state_changed", "assignment_received", "member_fenced", "client_config",
+                                   "broker_member_joined", "broker_member_removed", "broker_member_fenced",
+                                   "broker_rebalance_preparing", "broker_assignment_received", "broker_group_migrated",
+                                   "partitions_revoked", "partitions_lost", "partitions_assigned"])),
+        raw=draw(st.sampled_from(["", "temporarily left", "Cannot upgrade classic group g to consumer group because x.",
+                                  "x"])),
+        ts_ms=draw(st.one_of(st.none(), st.integers(min_value=0, max_value=100_000))), group_id="g",
+        client_id=draw(st.sampled_from([None, "c-1"])), member_id=draw(st.sampled_from([None, "A", "B", "<no ID>"])),
+        instance_id=draw(st.sampled_from([None, "i-1"])),
+        member_epoch=draw(st.one_of(st.none(), st.integers(min_value=-2, max_value=5))),
+        group_type=draw(st.sampled_from([None, "consumer", "streams", "share"])),
+        partitions=draw(st.one_of(st.none(), st.just(("t-0", "t-1")))),
+        reason=draw(st.sampled_from([None, "the member session expired.", "it failed to transition from epoch 2 "
+                                     "within 100ms"])),
+        error=draw(st.sampled_from([None, "Member A is not a member of group g."])), extra=draw(st.sampled_from(_EXTRAS)))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_modern_events(), max_size=40))
+def test_any_consumer_protocol_events_replay_without_crashing(evs):
+    r = replay_group(evs)
+    for name in ("generations", "memberships", "findings"):
+        for row in r.table(name):
+            assert list(row) == schemas.columns(name)
+            for col, typ in schemas.TABLES[name]:
+                v = row[col]
+                if v is not None and typ == "array<string>":
+                    assert isinstance(v, list) and all(isinstance(x, str) for x in v), (name, col, v)
+                elif v is not None and typ in ("bigint", "int"):
+                    assert isinstance(v, int) and not isinstance(v, bool), (name, col, v)
+    for f in r.findings:
+        json.loads(f["details_json"])
+        assert f["evidence"], f["title"]
