@@ -94,6 +94,14 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     generations = gens_mod.generation_rows(views, group_id)
     memberships = gens_mod.membership_rows(views, group_id)
     if gtype in ("consumer", "streams"):
+        classic = cg_mod.classic_part(ordered)
+        if any(e.generation is not None for e in classic):   # the group's classic incarnation, replayed alone
+            st_c = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms).run(classic)
+            views_c = gens_mod.build(st_c, cfg)
+            generations = gens_mod.generation_rows(views_c, group_id)
+            memberships = gens_mod.membership_rows(views_c, group_id)
+        else:
+            generations, memberships = [], []
         generations, memberships, findings = _modern_group(ordered, group_id, gtype, cfg, findings, generations,
                                                            memberships)
     elif gtype == "share":
@@ -129,16 +137,15 @@ def _modern_group(ordered: list[Event], group_id: str | None, gtype: str, cfg: E
     """A consumer-protocol (KIP-848) or streams (KIP-1071) group: epochs and reconciliations from
     consumer_groups; the protocol-free findings of the classic rules are kept."""
     gens, mems, found = cg_mod.ConsumerGroupReplay(group_id, gtype, cfg).run(ordered).finish()
-    # a group that migrated from the classic protocol: its classic generations before the first epoch stay
+    # a group that moved from the classic protocol: its classic generations before the first epoch stay (after
+    # an offline migration the consumer group starts again at epoch 1: protocol_type tells the rows apart)
     first = min((g["started_ms"] for g in gens if g["started_ms"] is not None), default=None)
     before = [g for g in classic_gens if g["protocol_type"] not in cg_mod.PROTOCOL_TYPE.values()
-              and g["started_ms"] is not None and first is not None and g["started_ms"] < first
-              and g["generation"] not in {x["generation"] for x in gens}]
+              and (first is None or (g["started_ms"] is not None and g["started_ms"] < first))]
     numbers = {g["generation"] for g in before}
     gens = [*before, *gens]
     mems = [*(m for m in classic_mems if m["generation"] in numbers), *mems]
-    kept = [f for f in classic_findings if f["kind"] in _PROTOCOL_FREE_FINDINGS
-            or (f["generation"] in numbers and f["kind"] != "unexplained")]
+    kept = [f for f in classic_findings if f["kind"] in _PROTOCOL_FREE_FINDINGS]
     out = sorted([*kept, *found], key=lambda f: (f["start_ms"] if f["start_ms"] is not None else -1, f["kind"],
                                                  f["finding_id"]))
     return gens, mems, out

@@ -30,6 +30,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import uuid
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -38,6 +39,7 @@ from pipeline.coordinator.consumer_protocol.coordinator import ConsumerCoordinat
 from pipeline.generator.layouts import ts_log4j
 
 CMM = "org.apache.kafka.clients.consumer.internals.ConsumerMembershipManager"
+CC = "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator"
 CHB = "org.apache.kafka.clients.consumer.internals.ConsumerHeartbeatRequestManager"
 INV = "org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker"
 GMM = "org.apache.kafka.coordinator.group.GroupMetadataManager"
@@ -70,6 +72,10 @@ class KScenario:
     max_poll_ms: int = 300000  # client max.poll.interval.ms = the member's rebalance timeout
     assignor: str = "uniform"
     broker_debug: bool = False  # GroupMetadataManager at DEBUG (prints "new assignment state")
+    # classic members of the group before it moves to the consumer protocol: (host, join_ms, leave_ms); the
+    # broker refuses to convert the group while they are in it (group.consumer.migration.policy=disabled)
+    classic: list[tuple[str, int, int]] = field(default_factory=list)
+    restart_after_fatal_ms: int = 30000  # the application re-creates a consumer that failed fatally
     epoch_ms: int = 0
     title: str = ""
     story: str = ""
@@ -98,6 +104,8 @@ class _Client:
     fenced_pending: bool = False  # fenced while a callback runs: lose and rejoin when it returns
     local_epoch: int = -1
     next_hb: int = 0
+    restart_at: int | None = None  # a FATAL consumer is re-created by the application (new member id)
+    member_ids: list[str] = field(default_factory=list)
 
 
 class KipSim:
@@ -118,6 +126,10 @@ class KipSim:
         self.truth_fencings: list[dict[str, Any]] = []
         self.truth_leaves: list[dict[str, Any]] = []
         self.truth_reconciliations: list[dict[str, Any]] = []
+        self.classic_lines: dict[str, list[tuple[int, str, str, str]]] = {}
+        self.truth_classic: list[dict[str, Any]] = []
+        self.truth_refusals: list[dict[str, Any]] = []
+        self.classic_empty_ms: int | None = None
         self.group_epoch = 0
         self.announced: set[str] = set()  # members whose join the broker logged (a rejoin is a new join)
         self.rng = Random(sc.seed * 7 + 1)
@@ -189,7 +201,15 @@ class KipSim:
     # ------------------------------------------------------------------ the loop
     def run(self) -> KipSim:
         sc = self.sc
+        if sc.classic:
+            self._classic_phase()
+            self.coord.seed_classic_group(sc.group_id, "Stable")
         for t in range(0, sc.duration_ms + 1, TICK):
+            if self.classic_empty_ms is not None and t >= self.classic_empty_ms \
+                    and not hasattr(self.coord.groups.get(sc.group_id), "members_by_epoch") \
+                    and type(self.coord.groups.get(sc.group_id)).__name__ == "ClassicGroupStub" \
+                    and getattr(self.coord.groups.get(sc.group_id), "state", "") != "Empty":
+                self.coord.seed_classic_group(sc.group_id, "Empty")  # the last classic member left
             self._fire_timers(t)
             for c in self.clients:
                 self._step(c, t)
@@ -236,6 +256,15 @@ class KipSim:
             self._member_truth(c, t, "joined")
             self._heartbeat(c, t + 5)
             return
+        if c.state == "FATAL":
+            if c.restart_at is not None and t >= c.restart_at:
+                c.restart_at = None
+                c.member_id = _uuid(self.rng)   # a new KafkaConsumer: a new member id (KIP-1082)
+                c.state, c.epoch = "UNSUBSCRIBED", 0
+                self._transition(c, t, "JOINING")
+                self._member_truth(c, t, "joined")
+                self._heartbeat(c, t + 5)
+            return
         if s.leave_ms is not None and t >= s.leave_ms and c.state not in ("LEAVING", "UNSUBSCRIBED"):
             self._leave(c, t)
             return
@@ -270,6 +299,9 @@ class KipSim:
             subscribed_topic_names=sorted(sc.topics) if joining else None,
             topic_partitions=self._by_id(c.owned), now_ms=t)
         c.next_hb = t + sc.heartbeat_ms
+        if resp.error == "GROUP_ID_NOT_FOUND":
+            self._refused(c, t)
+            return
         if resp.error != "NONE":
             self._fenced(c, t, resp.error)
             return
@@ -326,6 +358,95 @@ class KipSim:
                 break
         self._transition(c, t + 1, "ACKNOWLEDGING")
         self._heartbeat(c, t + 1)
+
+    def _refused(self, c: _Client, t: int) -> None:
+        """getOrMaybeCreateConsumerGroup: a non-empty classic group is not converted (validateOnlineUpgrade,
+        migration policy disabled): GROUP_ID_NOT_FOUND, fatal for the client (AbstractHeartbeatRequestManager
+        default branch, then transitionToFatal)."""
+        g = self.sc.group_id
+        self.broker.append((t, "INFO", f"Cannot upgrade classic group {g} to consumer group because online upgrade "
+                                       "is disabled."))
+        self._clog(c, t + 5, f"ConsumerGroupHeartbeatRequest failed due to unexpected error GROUP_ID_NOT_FOUND: "
+                             f"Group {g} is not a consumer group", "ERROR", CHB)
+        self._clog(c, t + 6, f"Member {c.member_id} with epoch {c.epoch} transitioned to fatal state", "ERROR")
+        self._transition(c, t + 6, "FATAL")
+        self.truth_refusals.append({"member_id": c.member_id, "ms": t, "host": c.spec.name})
+        c.restart_at = t + self.sc.restart_after_fatal_ms
+
+    # ------------------------------------------------------------------ classic phase (scripted)
+    def _classic_phase(self) -> None:
+        """Classic members (3.9 clients, group.protocol=classic, range) against the 4.0 coordinator's classic
+        group: one rebalance to generation 1 (initial delay 3 s), LeaveGroup on close; the group is empty once
+        the last leaves. Wordings: GroupMetadataManager 4.0 (classic group), AbstractCoordinator /
+        ConsumerCoordinator 3.9."""
+        sc, g = self.sc, self.sc.group_id
+        rng = Random(sc.seed * 13 + 5)
+        ids = {h: f"consumer-{g}-1-{uuid.UUID(int=rng.getrandbits(128))}" for h, _, _ in sc.classic}
+        for h, _, _ in sc.classic:
+            self.classic_lines[h] = []
+        first = min(j for _, j, _ in sc.classic)
+        parts = [(t, p) for t in sorted(sc.topics) for p in range(sc.topics[t])]
+        order = sorted(ids.values())
+        per = -(-len(parts) // len(order))
+        assign = {mid: parts[i * per:(i + 1) * per] for i, mid in enumerate(order)}
+        leader = ids[min(sc.classic, key=lambda x: x[1])[0]]
+        stable = first + 8 + 3000
+        for h, j, _ in sc.classic:
+            mid, out = ids[h], self.classic_lines[h]
+            cfg = {"client.id": f"consumer-{g}-1", "group.id": g, "group.protocol": "classic",
+                   "max.poll.interval.ms": sc.max_poll_ms, "partition.assignment.strategy":
+                   "[class org.apache.kafka.clients.consumer.RangeAssignor]", "session.timeout.ms": 45000}
+            out.append((j - 200, "INFO", "org.apache.kafka.clients.consumer.ConsumerConfig", "ConsumerConfig values: \n"
+                        + "\n".join(f"\t{k} = {v}" for k, v in sorted(cfg.items()))))
+            out.append((j - 150, "INFO", "org.apache.kafka.common.utils.AppInfoParser", "Kafka version: 3.9.0"))
+            out += [(j, "INFO", CC, "(Re-)joining group"),
+                    (j + 5, "INFO", CC, f"Request joining group due to: need to re-join with the given member-id: {mid}"),
+                    (j + 6, "INFO", CC, "(Re-)joining group")]
+            state = "Empty" if j == first else "PreparingRebalance"
+            self.broker.append((j + 3, "INFO", f"Dynamic member with unknown member id joins group {g} in {state} state. "
+                                               f"Created a new member id {mid} and requesting the member to rejoin with "
+                                               "this id."))
+            if j == first:
+                self.broker.append((j + 8, "INFO", f"Preparing to rebalance group {g} in state PreparingRebalance with "
+                                                   f"old generation 0 (reason: Adding new member {mid} with group instance "
+                                                   f"id null; client reason: need to re-join with the given member-id: "
+                                                   f"{mid})."))
+            gen = f"Generation{{generationId=1, memberId='{mid}', protocol='range'}}"
+            mine = ", ".join(f"{t}-{p}" for t, p in assign[mid])
+            out.append((stable + 2, "INFO", CC, f"Successfully joined group with generation {gen}"))
+            if mid == leader:
+                body = ", ".join(f"{m}=Assignment(partitions=[{', '.join(f'{t}-{p}' for t, p in assign[m])}])"
+                                 for m in order)
+                out.append((stable + 4, "INFO", CC, f"Finished assignment for group at generation 1: {{{body}}}"))
+            out += [(stable + 8, "INFO", CC, f"Successfully synced group in generation {gen}"),
+                    (stable + 9, "INFO", CC, f"Notifying assignor about the new Assignment(partitions=[{mine}])"),
+                    (stable + 10, "INFO", CC, f"Adding newly assigned partitions: {mine}")]
+        self.broker.append((stable, "INFO", f"Stabilized group {g} generation 1 with {len(ids)} members."))
+        self.broker.append((stable + 6, "INFO", f"Assignment received from leader {leader} for group {g} for generation 1. "
+                                                f"The group has {len(ids)} members, 0 of which are static."))
+        leaves = sorted((lv, h) for h, _, lv in sc.classic)
+        for i, (lv, h) in enumerate(leaves):
+            mid, out = ids[h], self.classic_lines[h]
+            mine = ", ".join(f"{t}-{p}" for t, p in assign[mid])
+            out += [(lv, "INFO", CC, f"Revoke previously assigned partitions {mine}"),
+                    (lv + 5, "INFO", CC, f"Member {mid} sending LeaveGroup request to coordinator "
+                                         "kafka-1.prod.internal:9092 (id: 2147483646 rack: null) due to the consumer is "
+                                         "being closed")]
+            self.broker.append((lv + 7, "INFO", f"[Group {g}] Member {mid} has left group through explicit `LeaveGroup` "
+                                                "request; client reason: the consumer is being closed"))
+            if i == 0:
+                self.broker.append((lv + 8, "INFO", f"Preparing to rebalance group {g} in state PreparingRebalance with "
+                                                    f"old generation 1 (reason: explicit `LeaveGroup` request for ({mid}) "
+                                                    "members.)."))
+        empty = leaves[-1][0] + 9
+        self.broker.append((empty, "INFO", f"Group {g} with generation 2 is now empty."))
+        self.classic_empty_ms = empty
+        self.truth_classic = [
+            {"generation": 1, "started_ms": first + 8, "stabilized_ms": stable + 6, "ended_ms": leaves[0][0] + 8,
+             "members": sorted(ids.values()), "leader": leader,
+             "assignment": {m: [f"{t}-{p}" for t, p in assign[m]] for m in order}},
+            {"generation": 2, "started_ms": leaves[0][0] + 8, "stabilized_ms": None, "ended_ms": empty,
+             "members": [], "leader": None, "assignment": {}}]
 
     def _fenced(self, c: _Client, t: int, error: str) -> None:
         gm = self.coord.consumer_group(self.sc.group_id).members if self.sc.group_id in self.coord.groups else {}
@@ -386,6 +507,14 @@ class KipSim:
             out.append(f"[{ts_log4j(self.sc.epoch_ms + ms)}] {level} {p}{msg} ({logger})")
         return out
 
+    def classic_client_lines(self, host: str) -> list[str]:
+        prefix = f"[Consumer clientId=consumer-{self.sc.group_id}-1, groupId={self.sc.group_id}] "
+        out = []
+        for ms, level, logger, msg in sorted(self.classic_lines[host], key=lambda x: x[0]):
+            p = "" if logger.endswith(("ConsumerConfig", "AppInfoParser")) else prefix
+            out.append(f"[{ts_log4j(self.sc.epoch_ms + ms)}] {level} {p}{msg} ({logger})")
+        return out
+
     def broker_lines(self) -> list[str]:
         prefix = "[GroupCoordinator id=1 topic=__consumer_offsets partition=17] "
         return [f"[{ts_log4j(self.sc.epoch_ms + ms)}] {level} {prefix}{msg} ({GMM})"
@@ -412,6 +541,8 @@ class KipSim:
             "reconciliations": [abs_(x) for x in self.truth_reconciliations],
             "fencings": [abs_(x) for x in self.truth_fencings],
             "leaves": [abs_(x) for x in self.truth_leaves],
+            "classic_generations": [abs_(x) for x in self.truth_classic],
+            "migration_refusals": [abs_(x) for x in self.truth_refusals],
             "story": sc.story,
         }
 
@@ -455,7 +586,21 @@ def consumer_slow_revocation() -> KScenario:
                            "once its callback returns. Broker GroupMetadataManager at DEBUG.")
 
 
-ALL = (consumer_scale_out, consumer_fenced_after_stall, consumer_slow_revocation)
+def consumer_migration() -> KScenario:
+    ms = [KMember("stock-3", "10.0.7.13", 60_000), KMember("stock-1", "10.0.7.11", 170_000),
+          KMember("stock-2", "10.0.7.12", 171_000)]
+    return KScenario("consumer_migration", 4804, "inventory-sync", {"stock-updates": 4}, ms, 4 * MIN,
+                     classic=[("stock-1", 1000, 150_000), ("stock-2", 1500, 150_300)],
+                     title="Classic -> consumer migration: refused while classic members remain, then offline",
+                     story="Two 3.9 consumers (group.protocol=classic) form generation 1. At 02:01:00 an upgraded 4.0 "
+                           "consumer (group.protocol=consumer) starts; the broker (group.consumer.migration.policy="
+                           "disabled) refuses to convert the non-empty classic group: GROUP_ID_NOT_FOUND, fatal, and "
+                           "the application retries every 30 s (four refusals, the last between the two leaves). At 02:02:30 the classic consumers "
+                           "stop; the empty classic group is replaced by a consumer group, which the upgraded "
+                           "consumer and the restarted hosts join (group epochs 1-3). Broker at INFO.")
+
+
+ALL = (consumer_scale_out, consumer_fenced_after_stall, consumer_slow_revocation, consumer_migration)
 FIRST_DAY_MS = 1_748_829_600_000  # 2025-06-02T02:00:00Z
 
 
@@ -476,6 +621,9 @@ def write_scenario(sc: KScenario, out_dir: str) -> dict[str, str]:
     for c in sim.clients:
         _write(os.path.join(out_dir, f"{c.spec.name}.log"), sim.client_lines(c))
         files[f"{c.spec.name}.log"] = "client (4.0.0, log4j, group.protocol=consumer)"
+    for host in sorted(sim.classic_lines):
+        _write(os.path.join(out_dir, f"{host}-classic.log"), sim.classic_client_lines(host))
+        files[f"{host}-classic.log"] = "client (3.9.0, log4j, group.protocol=classic)"
     _write(os.path.join(out_dir, "kafka-1-server.log"), sim.broker_lines())
     files["kafka-1-server.log"] = "broker server.log (broker 1, 4.0.0)"
     truth = sim.truth()

@@ -53,6 +53,36 @@ def group_type_of(events: list[Event]) -> str | None:
     return None
 
 
+def modern_sources(events: list[Event]) -> dict[str, int]:
+    """Client logs of consumer-protocol (or streams) members -> the first line from which they are: a member
+    epoch, a group type, or group.protocol=consumer printed (a log may start with a classic consumer)."""
+    out: dict[str, int] = {}
+    for ev in events:
+        if ev.side != "client":
+            continue
+        if ev.group_type in ("consumer", "streams") or ev.kind == "member_state_changed" or (
+                ev.kind == "client_config"
+                and str(((ev.extra or {}).get("settings") or {}).get("group.protocol", "")).lower() == "consumer"):
+            out[ev.source] = min(out.get(ev.source, ev.line_no), ev.line_no)
+    return out
+
+
+def classic_part(events: list[Event]) -> list[Event]:
+    """The events of a group's classic incarnation (a group that moved to the consumer protocol): classic
+    clients' lines and the broker's classic-group lines (GroupCoordinator / the 4.x classic group wordings)."""
+    modern = modern_sources(events)
+    out = []
+    for ev in events:
+        x = ev.extra or {}
+        if ev.side == "client" and ev.source in modern and ev.line_no >= modern[ev.source]:
+            continue
+        if ev.side == "broker" and (ev.group_type in ("consumer", "streams", "share") or ev.member_epoch is not None
+                                    or x.get("group_epoch") is not None):
+            continue
+        out.append(ev)
+    return out
+
+
 @dataclass
 class MemberEpoch:
     """One member at one group epoch."""
@@ -204,6 +234,9 @@ class ConsumerGroupReplay:
     # ------------------------------------------------------------------ broker (GroupMetadataManager 3.8+/4.0)
     def _broker(self, ev: Event) -> None:
         x = ev.extra or {}
+        if ev.group_type == "classic" or (ev.kind in ("broker_member_joined", "broker_member_removed")
+                                          and ev.group_type not in ("consumer", "streams")):
+            return  # the group's classic incarnation (classic_part replays it)
         self.broker_seen = True
         ts = ev.ts_ms
         if ev.kind == "broker_member_joined" and ev.member_id:
@@ -317,6 +350,10 @@ class ConsumerGroupReplay:
             if to == "JOINING":
                 self._joined(mid, ev.ts_ms)
                 self.member_epoch[mid] = 0
+            if to == "FATAL":   # refused (e.g. a classic group it cannot join) or failed: no longer a member
+                lives = self.lives.get(mid)
+                if lives and lives[-1][1] is None:
+                    lives[-1][1] = ev.ts_ms
             if epoch is not None and epoch > 0:
                 if not self.broker_seen and epoch not in self.epochs:
                     self._epoch(epoch, ev.ts_ms, ev)
@@ -606,21 +643,23 @@ def migration_findings(group_id: str | None, events: list[Event]) -> list[dict[s
     hits = [e for e in events if e.kind == "broker_group_migrated" or any(w in (e.raw or "") for w in MIGRATION_WORDS)]
     if not hits:
         return []
+    broker = [e for e in hits if e.side == "broker"]
+    counted = broker or hits   # one refusal: the broker's line and the client's error; count the broker's
     first = hits[0]
     reason = (first.raw or "").split(" because ", 1)[1].split(" (org.")[0].rstrip(".") if " because " in (first.raw or "") else None
     up = any("upgrade" in (e.raw or "") or "is not a consumer group" in (e.raw or "") for e in hits)
-    ts = [e.ts_ms for e in hits if e.ts_ms is not None]
-    return [make(group_id, "migration_stuck", "high" if len(hits) > 1 else "medium", min(ts) if ts else None,
+    ts = [e.ts_ms for e in counted if e.ts_ms is not None]
+    return [make(group_id, "migration_stuck", "high" if len(counted) > 1 else "medium", min(ts) if ts else None,
                  max(ts) if ts else None,
                  title=f"group {'cannot move to the consumer protocol' if up else 'cannot move back to the classic protocol'}"
-                       f" ({len(hits)} time(s))",
+                       f" ({len(counted)} time(s))",
                  explanation=("The coordinator refused to convert the group "
                               + ("from classic to consumer (KIP-848 online upgrade)" if up else
                                  "from consumer to classic (online downgrade)")
                               + (f" because {reason}" if reason else "") + ". Members using the other protocol "
                               "cannot join until every member uses one protocol or the migration policy "
                               "(group.consumer.migration.policy) allows it."),
-                 details={"count": len(hits), "direction": "upgrade" if up else "downgrade", "reason": reason},
+                 details={"count": len(counted), "direction": "upgrade" if up else "downgrade", "reason": reason},
                  evidence=[e.evidence for e in hits[:10]])]
 
 

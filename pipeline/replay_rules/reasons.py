@@ -35,6 +35,8 @@ _MEMBER = r"(\S+?)"
 _PREPARE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # GroupCoordinator.onExpireHeartbeat (0.11+): "removing member X on heartbeat expiration"
     (re.compile(r"[Rr]emoving member " + _MEMBER + r" on heartbeat expiration"), "session_expiry"),
+    # GroupMetadataManager 4.x classic group (classicGroupLeave): "explicit `LeaveGroup` request for (X, Y) members."
+    (re.compile(r"explicit `LeaveGroup` request for \(" + r"([^,)\s]+)"), "member_left"),
     # GroupCoordinator.handleLeaveGroup (2.4+): "Removing member X on LeaveGroup[; client reason: ...]"
     (re.compile(r"[Rr]emoving member " + _MEMBER + r" on LeaveGroup"), "member_left"),
     # GroupCoordinator.addMemberAndRebalance: "Adding new member X with group instance id Y" (2.4+);

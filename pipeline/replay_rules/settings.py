@@ -369,13 +369,14 @@ _CONSUMER_PROTOCOL_ORIGIN = {
 
 def consumer_protocol_settings(cfg: EffectiveSettings) -> EffectiveSettings:
     """The settings of a consumer-protocol group: the client's session.timeout.ms, heartbeat.interval.ms and
-    partition.assignment.strategy do not apply (the broker's do); values printed or set are kept."""
+    partition.assignment.strategy do not apply (the broker's do), so a value a client printed (a classic client
+    of the same group, before a migration) is replaced by the broker's default; values given with --set stay."""
     from dataclasses import replace as _replace
 
     changes: dict[str, Any] = {}
     origin = dict(cfg.origin)
     for attr, value in CONSUMER_PROTOCOL_DEFAULTS.items():
-        if cfg.is_default(attr) or attr not in origin:
+        if not origin.get(attr, "").startswith("set"):
             changes[attr] = value
             origin[attr] = _CONSUMER_PROTOCOL_ORIGIN[attr]
     if cfg.max_poll_interval_ms and (cfg.is_default("rebalance_timeout_ms") or "rebalance_timeout_ms" not in origin):

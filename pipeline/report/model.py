@@ -371,9 +371,17 @@ def consumer_protocol_story(gens: list[dict[str, Any]], members: list[dict[str, 
     if not kinds:
         return None
     gtype = kinds[0]
+    classic = [g for g in gens if not _MODERN.get(g.get("protocol_type") or "")]
+    gens = [g for g in gens if _MODERN.get(g.get("protocol_type") or "")]
+    members = [m for m in members if m.get("states") is not None or m.get("member_state") is not None
+               or any(m.get("generation") == g["generation"] for g in gens)]
     words = [f"This group uses the {'consumer rebalance protocol (KIP-848)' if gtype == 'consumer' else 'streams rebalance protocol (KIP-1071)'}: "
              "the broker computes the assignment and each member converges to it epoch by epoch, without "
              "JoinGroup/SyncGroup rounds; a 'generation' of this report is a group epoch."]
+    if classic:
+        words.append(f"Before, the group used the classic protocol (generation(s) "
+                     f"{', '.join(str(g['generation']) for g in classic)}, until {iso(classic[-1]['ended_ms'])}); "
+                     "the consumer group's epochs are counted anew from its first epoch.")
     epochs = [g["generation"] for g in gens]
     counts: dict[str, int] = {}
     for g in gens:

@@ -15,7 +15,7 @@ import pytest
 from parsers.events import Event
 from pipeline.replay import replay_group
 
-SCENARIOS = ["consumer_scale_out", "consumer_fenced_after_stall", "consumer_slow_revocation"]
+SCENARIOS = ["consumer_scale_out", "consumer_fenced_after_stall", "consumer_slow_revocation", "consumer_migration"]
 
 
 @pytest.fixture(scope="module", params=SCENARIOS)
@@ -33,14 +33,15 @@ def replayed(request, repo_root):
 def test_group_epochs_times_and_causes(replayed):
     r, truth = replayed
     mine = [(g["generation"], g["started_ms"], g["cause"], g["trigger_member"], g["protocol_type"])
-            for g in r.generations]
+            for g in r.generations if g["protocol_type"] == "consumer (KIP-848)"]
     want = [(e["epoch"], e["ms"], e["cause"], e["trigger_member"], "consumer (KIP-848)") for e in truth["group_epochs"]]
     assert mine == want
 
 
 def test_member_epochs(replayed):
     r, truth = replayed
-    mine = {(m["member_id"], m["generation"], m["joined_ms"]) for m in r.memberships if m["joined_ms"] is not None}
+    mine = {(m["member_id"], m["generation"], m["joined_ms"]) for m in r.memberships
+            if m["joined_ms"] is not None and m["states"] is not None}   # consumer-protocol rows
     want = {(mid, h["member_epoch"], h["ms"]) for mid, hist in truth["member_history"].items() for h in hist
             if h["event"] == "epoch"}
     if truth["config"]["broker_debug"]:   # the broker's "new assignment state" names every epoch of every member
@@ -54,7 +55,7 @@ def test_reconciliations(replayed):
     last = {}
     for rec in truth["reconciliations"]:
         last[(rec["member_id"], rec["member_epoch"])] = rec
-    rows = {(m["member_id"], m["generation"]): m for m in r.memberships}
+    rows = {(m["member_id"], m["generation"]): m for m in r.memberships if m["states"] is not None}
     for key, rec in last.items():
         m = rows[key]
         assert (m["assigned"], m["owned"], m["added"], m["revoked"]) == (
@@ -79,6 +80,24 @@ def test_no_false_missing_broker_log_and_4x_defaults(replayed):
     text = " ".join([g["cause_detail"] for g in r.generations] + [f["explanation"] for f in r.findings])
     assert "no broker line" not in text.lower() and "No broker log" not in text
     assert not [f for f in r.findings if f["kind"] == "unexplained"]   # the two sides agree (cross-check)
+    assert len([f for f in r.findings if f["kind"] == "migration_stuck"]) == (1 if truth["migration_refusals"] else 0)
+
+
+def test_classic_to_consumer_migration(repo_root):
+    folder = repo_root / "sample_logs" / "consumer_migration"
+    truth = json.loads((folder / "truth.json").read_text())
+    r = replay_group(_sample_events(repo_root, "consumer_migration"))
+    classic = [(g["generation"], g["started_ms"], g["members"], g["leader"]) for g in r.generations
+               if g["protocol_type"] == "consumer"]
+    assert classic == [(g["generation"], g["started_ms"], g["members"], g["leader"]) for g in truth["classic_generations"]]
+    stuck = [f for f in r.findings if f["kind"] == "migration_stuck"]
+    refusals = truth["migration_refusals"]
+    assert [(f["start_ms"], f["end_ms"], json.loads(f["details_json"])["count"]) for f in stuck] == [
+        (refusals[0]["ms"], refusals[-1]["ms"], len(refusals))]
+    assert stuck[0]["severity"] == "high" and "online upgrade is disabled" in stuck[0]["explanation"]
+    # the refused consumers (FATAL) were never members of an epoch
+    refused = {x["member_id"] for x in refusals}
+    assert not refused & {m for g in r.generations for m in g["members"]}
     cfg = r.settings
     assert (cfg.session_timeout_ms, cfg.heartbeat_interval_ms, cfg.assignor) == (45000, 5000, "uniform")
     assert "group.consumer.session.timeout.ms" in cfg.origin["session_timeout_ms"]
