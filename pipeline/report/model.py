@@ -247,6 +247,8 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
         section["consumer_protocol"] = story
     section["observed"] = t.observed_gaps(group)
     section["recommendations"] = recommend(section, findings)
+    if story:
+        _consumer_protocol_recommendations(section["recommendations"])
     whatif_results(section["recommendations"], lambda: t.group_events(group))
     if links:
         section["dashboard_url"] = links.group(group, None, None)
@@ -412,3 +414,16 @@ def consumer_protocol_story(gens: list[dict[str, Any]], members: list[dict[str, 
             "epoch": m["generation"], "reached": iso(m.get("joined_ms")), "acknowledged": iso(m.get("synced_ms")),
             "state": m.get("member_state"), "fence_error": m.get("fence_error")})
     return {"group_type": gtype, "words": words, "member_epochs": per_member}
+
+
+def _consumer_protocol_recommendations(recs: list[dict[str, Any]]) -> None:
+    """In a consumer-protocol group the session timeout and the heartbeat interval are the broker's
+    (group.consumer.session.timeout.ms, group.consumer.heartbeat.interval.ms, or the group's
+    consumer.session.timeout.ms config set with kafka-configs --entity-type groups): say so."""
+    for r in recs:
+        if r["id"] == "raise-session-timeout":
+            r["setting"] = "group.consumer.session.timeout.ms"
+            r["text"] = (r["text"].replace(" (keep heartbeat.interval.ms at a third of it)", "")
+                         + " With the consumer protocol (KIP-848) this is a broker setting, "
+                         "group.consumer.session.timeout.ms, or the group's consumer.session.timeout.ms "
+                         "(kafka-configs --entity-type groups); the client's session.timeout.ms is not used.")

@@ -132,6 +132,11 @@ def test_report_explains_a_consumer_protocol_incident(repo_root):
             "error") in text
     assert [e["epoch"] for e in story["member_epochs"]["8U9fkUU-uWKiudlLkLeUQg"]] == [2, 3, 5]
     assert consumer_protocol_story([{"protocol_type": "consumer", "generation": 1}], []) is None  # classic
+    from pipeline.report.model import _consumer_protocol_recommendations
+    recs = [{"id": "raise-session-timeout", "setting": "session.timeout.ms",
+             "text": "... raise session.timeout.ms to about 75000 ms (keep heartbeat.interval.ms at a third of it)."}]
+    _consumer_protocol_recommendations(recs)
+    assert recs[0]["setting"] == "group.consumer.session.timeout.ms" and "heartbeat.interval.ms" not in recs[0]["text"]
 
 
 def _sample_events(repo_root, name):
