@@ -156,6 +156,8 @@ class ConsumerGroupReplay:
         self.rebalance_timeout: dict[str, int] = {}
         self.static_replaced: list[tuple[int | None, str, str, str, list[str]]] = []
         self.replaced_by: dict[str, str] = {}  # new member id -> the static member it replaced
+        self.poll_timeouts: dict[str, int | None] = {}  # member -> its client's poll-timer expiry
+        self.arrival: dict[str, tuple[int, int | None]] = {}  # member -> (epoch, ts) of a STABLE -> RECONCILING
         self.last_ms: int | None = None
 
     # ------------------------------------------------------------------ pass
@@ -195,7 +197,7 @@ class ConsumerGroupReplay:
         self.pending.remove(best)
         ts, e.cause, e.trigger, e.cause_detail, ev = best
         e.evidence.extend(ev)
-        if e.cause in ("session_expiry", "rebalance_timeout", "member_left", "fenced") and self.broker_seen:
+        if self.broker_seen and any(rm.member_id == e.trigger and rm.ts_ms == ts for rm in self.removals):
             # consumerGroupFenceMember bumps the epoch in the same write as the removal, without a line
             e.started_ms, e.inferred, e.from_removal = ts, False, True
 
@@ -293,7 +295,12 @@ class ConsumerGroupReplay:
             r.states.append("LEAVING (static, epoch -2)")
         elif ev.kind in ("broker_member_fenced", "broker_member_removed") and ev.member_id:
             reason = str(ev.reason or "")
-            if ev.kind == "broker_member_removed":
+            polled = self.poll_timeouts.get(ev.member_id)
+            if ev.kind == "broker_member_removed" and polled is not None and ts is not None and 0 <= ts - polled <= 10_000:
+                kind, detail = "poll_timeout", (f"Member {ev.member_id} left the group: its poll loop exceeded "
+                                                "max.poll.interval.ms, so its client sent a leave heartbeat and stays "
+                                                "STALE until its next poll().")
+            elif ev.kind == "broker_member_removed":
                 kind, detail = "left", f"Member {ev.member_id} left the group (broker line)."
             elif SESSION_EXPIRED in reason:
                 kind = "session_expiry"
@@ -315,8 +322,8 @@ class ConsumerGroupReplay:
             lives = self.lives.setdefault(ev.member_id, [[None, None]])
             if lives[-1][1] is None:
                 lives[-1][1] = ts
-            self.pending.append((ts or 0, kind if kind != "left" else "member_left", ev.member_id, detail,
-                                 [ev.evidence]))
+            self.pending.append((ts or 0, {"left": "member_left", "fenced": "unknown"}.get(kind, kind), ev.member_id,
+                                 detail, [ev.evidence]))
 
     def _session_words(self) -> str:
         return f"{BROKER_SESSION_MS} ms, group.consumer.session.timeout.ms (the 4.x broker default, assumed: not printed in the logs)"
@@ -358,14 +365,20 @@ class ConsumerGroupReplay:
                 if not self.broker_seen and epoch not in self.epochs:
                     self._epoch(epoch, ev.ts_ms, ev)
                 prior = self.rows.get((mid, epoch))
+                known = self.member_epoch.get(mid, 0)
                 if (frm == "STABLE" and (prior is None or prior.reached_ms is None)) or (
                         prior is not None and prior.acked_unknown):
-                    # first line at this epoch leaves STABLE: it reached and acknowledged the epoch earlier,
-                    # silently (an unchanged assignment logs nothing); a later STABLE at this epoch is the ack
-                    # of the next epoch, sent before its response: both times unknown
+                    # the first line at epoch N leaves STABLE. CurrentAssignmentBuilder keeps a member that must
+                    # revoke at its old epoch, so with partitions to revoke this is the move away from N, which
+                    # it reached silently before (an unchanged assignment logs nothing; its later STABLE at N is
+                    # the ack of the next epoch, sent before the response): both times unknown. With nothing to
+                    # revoke and N above its known epoch, it reached N now: the "Reconciling assignment" line
+                    # that follows decides (_arrival)
                     r = self._row(mid, epoch, ev)
                     r.acked_unknown = True
-                    self.member_epoch[mid] = max(self.member_epoch.get(mid, 0), epoch)
+                    if frm == "STABLE" and to == "RECONCILING" and epoch > known and prior is None:
+                        self.arrival[mid] = (epoch, ev.ts_ms)
+                    self.member_epoch[mid] = max(known, epoch)
                 else:
                     r = self._reach(mid, epoch, ev.ts_ms, ev)
                 r.by_client.append(ev.evidence)
@@ -392,6 +405,7 @@ class ConsumerGroupReplay:
                 r.revoked = [f"active {t}" for t in x.get("active_tasks_to_revoke") or []]
         elif ev.kind == "assignment_received" and x.get("owned_partitions") is not None:
             # "Reconciling assignment with local epoch L" (L counts the member's own assignments, not epochs)
+            self._arrival(mid, not x.get("revoked_partitions"))
             epoch = self.member_epoch.get(mid)
             if epoch:
                 r = self._row(mid, epoch, ev)
@@ -399,6 +413,18 @@ class ConsumerGroupReplay:
                 r.owned = list(x.get("owned_partitions") or [])
                 r.added = list(x.get("added_partitions") or [])
                 r.revoked = list(x.get("revoked_partitions") or [])
+        elif ev.kind == "poll_timeout":
+            # AbstractHeartbeatRequestManager 3.7+: "consumer poll timeout has expired" / AbstractMembershipManager
+            # "... generated the heartbeat to leave due to expired poll timer. It will remain stale": the member
+            # leaves (epoch -1) and stays STALE until its next poll
+            self.poll_timeouts[mid] = ev.ts_ms
+            epoch = self.member_epoch.get(mid)
+            if epoch:
+                r = self._row(mid, epoch, ev)
+                if not r.states or r.states[-1] != "STALE":
+                    r.states.append("STALE")
+                if r.left_ms is None:
+                    r.left_ms, r.leave_reason = ev.ts_ms, "poll_timeout"
         elif ev.kind == "member_fenced":
             rule = str(x.get("rule") or "")
             err = ev.error or ""
@@ -415,6 +441,19 @@ class ConsumerGroupReplay:
             if epoch:
                 r = self._row(mid, epoch, ev)
                 r.fence_error = r.fence_error or code
+
+    def _arrival(self, mid: str, nothing_revoked: bool) -> None:
+        """Resolve a STABLE -> RECONCILING at a new epoch N: without partitions to revoke the member reached N
+        at that transition (its epoch moves with the added partitions); with some, it is the move away."""
+        got = self.arrival.pop(mid, None)
+        if got is None or not nothing_revoked:
+            return
+        epoch, ts = got
+        r = self.rows.get((mid, epoch))
+        if r is not None and r.reached_ms is None:
+            r.reached_ms, r.acked_unknown = ts, False
+            if not r.states or r.states[-1] != "RECONCILING":
+                r.states.append("RECONCILING")
 
     # ------------------------------------------------------------------ output
     def _members_at(self, e: Epoch, nxt: Epoch | None) -> list[str]:

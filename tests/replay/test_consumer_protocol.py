@@ -364,3 +364,30 @@ def test_any_consumer_protocol_events_replay_without_crashing(evs):
     for f in r.findings:
         json.loads(f["details_json"])
         assert f["evidence"], f["title"]
+
+
+def test_poll_timeout_leave_is_the_cause_and_the_member_is_stale(repo_root, tmp_path):
+    m, n = "Mj4Ti9sXQCKpmlr8x4hoeA", "Nk5Uj0tYRDLqnms9y5ipfB"
+    broker = [f"[2025-07-01 10:00:00,000] INFO {GC}[GroupId orders] Member {m} joins the consumer group using the "
+              f"consumer protocol. {GMM}",
+              f"[2025-07-01 10:00:00,000] INFO {GC}[GroupId orders] Bumped group epoch to 1. {GMM}",
+              f"[2025-07-01 10:00:01,000] INFO {GC}[GroupId orders] Member {n} joins the consumer group using the "
+              f"consumer protocol. {GMM}",
+              f"[2025-07-01 10:00:01,000] INFO {GC}[GroupId orders] Bumped group epoch to 2. {GMM}",
+              f"[2025-07-01 10:06:00,020] INFO {GC}[GroupId orders] Member {m} left the consumer group. {GMM}",
+              f"[2025-07-01 10:06:04,000] INFO {GC}[GroupId orders] Computed a new target assignment for epoch 3 with "
+              f"'uniform' assignor in 1ms. {GMM}"]
+    client = [_client("00:00,000", f"Member {m} with epoch 0 transitioned from UNSUBSCRIBED to JOINING."),
+              _client("00:00,002", f"Member {m} with epoch 1 transitioned from JOINING to RECONCILING."),
+              _client("00:00,004", f"Member {m} with epoch 1 transitioned from RECONCILING to ACKNOWLEDGING."),
+              _client("00:00,005", f"Member {m} with epoch 1 transitioned from ACKNOWLEDGING to STABLE."),
+              _client("01:00,000", f"Member {m} with epoch 2 transitioned from STABLE to RECONCILING."),
+              _client("01:00,004", f"Member {m} with epoch 2 transitioned from RECONCILING to ACKNOWLEDGING."),
+              _client("06:00,000", f"Member {m} with epoch 2 generated the heartbeat to leave due to expired poll "
+                                   "timer. It will remain stale (no heartbeat) until it rejoins the group on the next "
+                                   "consumer poll.").replace("] INFO [", "] DEBUG [")]
+    r = replay_group(_parse(repo_root, tmp_path, {"app-1.log": client, "kafka-1-server.log": broker}))
+    g3 = [g for g in r.generations if g["generation"] == 3][0]
+    assert (g3["cause"], g3["trigger_member"], g3["started_ms"]) == ("poll_timeout", m, 1751364360020)
+    row = [x for x in r.memberships if x["member_id"] == m and x["generation"] == 2][0]
+    assert row["states"][-1] == "STALE" and row["leave_reason"] == "poll_timeout"
