@@ -589,7 +589,7 @@ def consumer_slow_revocation() -> KScenario:
 def consumer_migration() -> KScenario:
     ms = [KMember("stock-3", "10.0.7.13", 60_000), KMember("stock-1", "10.0.7.11", 170_000),
           KMember("stock-2", "10.0.7.12", 171_000)]
-    return KScenario("consumer_migration", 4804, "inventory-sync", {"stock-updates": 4}, ms, 4 * MIN,
+    return KScenario("consumer_migration", 4804, "stock-sync", {"stock-updates": 4}, ms, 4 * MIN,
                      classic=[("stock-1", 1000, 150_000), ("stock-2", 1500, 150_300)],
                      title="Classic -> consumer migration: refused while classic members remain, then offline",
                      story="Two 3.9 consumers (group.protocol=classic) form generation 1. At 02:01:00 an upgraded 4.0 "

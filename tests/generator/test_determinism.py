@@ -42,3 +42,11 @@ def test_other_seed_changes_output(tmp_path):
     one = (tmp_path / "one" / "inventory-sync-1.log").read_bytes()
     two = (tmp_path / "two" / "inventory-sync-1.log").read_bytes()
     assert one != two
+
+
+def test_sample_group_ids_are_unique():
+    """Ingesting sample_logs/ as one run keeps the scenarios apart only if no two share a group id."""
+    from pipeline.generator import kip848
+
+    ids = [sc.group_id for sc in by_name().values()] + [sc.group_id for sc in kip848.by_name().values()]
+    assert len(ids) == len(set(ids)), sorted(ids)
