@@ -542,6 +542,8 @@ class KipSim:
             "fencings": [abs_(x) for x in self.truth_fencings],
             "leaves": [abs_(x) for x in self.truth_leaves],
             "classic_generations": [abs_(x) for x in self.truth_classic],
+            # offset ranges never processed / processed twice (the shared truth keys; no commits are modelled)
+            "skipped": [], "reprocessed": [],
             "migration_refusals": [abs_(x) for x in self.truth_refusals],
             "story": sc.story,
         }
