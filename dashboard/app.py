@@ -18,6 +18,7 @@ from dash.exceptions import PreventUpdate
 from dashboard import components, urls
 from dashboard.data import RunData
 from dashboard.pages import group, member, offsets, overview, owner, unparsed
+from pipeline.rundir import RunDirError
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 SOFT_PARAMS = frozenset({"since", "until", "q"})
@@ -126,7 +127,11 @@ def create_app(run_dir: str | Path) -> Dash:
         key = page_key(pathname, search)
         if key == current:
             raise PreventUpdate
-        return render_page(data, pathname, search), key, components.nav(pathname or "/")
+        try:
+            content = render_page(data, pathname, search)
+        except RunDirError as exc:   # a table damaged after start: say which, not a traceback
+            content = components.page("This run is damaged", html.P(str(exc), className="damaged"))
+        return content, key, components.nav(pathname or "/")
 
     @app.callback(Output("window", "data"), Input("url", "search"))
     def sync_window(search: str | None):

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline import rundir, schemas
+from pipeline import figures, rundir, schemas
 
 # Event kinds -> the lane category drawn for them on the group page.
 LANE_CATEGORIES: dict[str, str] = {
@@ -200,10 +200,8 @@ class RunData:
     # ---- overview ----------------------------------------------------------------------------
     def groups(self) -> list[str]:
         def build() -> list[str]:
-            names: set[str] = set()
-            for table in ("generations", "memberships", "findings", "offset_commits", "ownership", "events"):
-                names.update(self.table(table)["group_id"].dropna().unique().tolist())
-            return sorted(names)
+            # the report's set of groups (pipeline/figures.py)
+            return figures.all_groups(*(self.table(t) for t in ("generations", "findings", "offset_commits", "events")))
         return self._cached(("groups",), build)
 
     def group_summary(self) -> pd.DataFrame:
@@ -216,20 +214,23 @@ class RunData:
         evs = self.table("events")
         fnd = self.table("findings")
         out = pd.DataFrame({"group_id": self.groups()}).set_index("group_id")
-        g = gens.groupby("group_id")
-        out["generations"] = g.size()
-        out["rebalances"] = gens[gens["started_ms"].notna()].groupby("group_id").size()
-        out["rebalancing_ms"] = g["rebalance_ms"].sum(min_count=1)
-        members = pd.concat([mems[["group_id", "member_id"]], evs[["group_id", "member_id"]]]).dropna()
-        out["members_seen"] = members.drop_duplicates().groupby("group_id").size()
+        # the counts every view shows come from pipeline/figures.py (the report's too)
+        figs = {gid: figures.group_figures(gid, gens, mems, fnd) for gid in out.index}
+        out["generations"] = pd.Series({k: f["generations_seen"] for k, f in figs.items()})
+        out["rebalances"] = pd.Series({k: f["rebalances"] for k, f in figs.items()})
+        out["rebalancing_ms"] = pd.Series({k: f["rebalance_ms_total"] for k, f in figs.items()})
+        out["members_seen"] = pd.Series({k: len(f["members_seen"]) for k, f in figs.items()})
+        out["expelled"] = pd.Series({k: len(f["expelled"]) for k, f in figs.items()})
+        out["reprocessed_offsets"] = pd.Series({k: f["reprocessed_offsets"] for k, f in figs.items()})
+        out["skipped_offsets"] = pd.Series({k: f["skipped_offsets"] for k, f in figs.items()})
         out["events"] = evs.groupby("group_id").size()
         out["first_ms"] = evs.groupby("group_id")["ts_ms"].min()
         out["last_ms"] = evs.groupby("group_id")["ts_ms"].max()
         for sev in schemas.SEVERITIES:
-            out[sev] = fnd[fnd["severity"] == sev].groupby("group_id").size()
-        counts = ["generations", "rebalances", "members_seen", "events", *schemas.SEVERITIES]
+            out[sev] = pd.Series({k: f["findings_by_severity"][sev] for k, f in figs.items()})
+        counts = ["generations", "rebalances", "members_seen", "expelled", "reprocessed_offsets", "skipped_offsets",
+                  "events", "rebalancing_ms", *schemas.SEVERITIES]
         out[counts] = out[counts].fillna(0).astype("int64")
-        out["rebalancing_ms"] = out["rebalancing_ms"].fillna(0).astype("int64")
         return out.reset_index()
 
     # ---- group page ----------------------------------------------------------------------------
@@ -395,13 +396,21 @@ class RunData:
             return pd.DataFrame(columns=["partition_name", "commits", "rewinds", "skips", "resets", "last_offset"])
         oc = oc.assign(partition_name=oc["topic"].astype(str) + "-" + oc["partition"].astype(str))
         g = oc.sort_values("ts_ms").groupby("partition_name")
+        # ranges counted from the replay's findings, as on the group's findings and in the report
+        fnd = self.group_rows("findings", group)
+        per_part: dict[tuple[str, str], int] = {}
+        for what, kind in (("rewinds", "offset_rewind"), ("skips", "offset_skip")):
+            for r in figures.offset_ranges(fnd, kind):
+                key = (what, f"{r['topic']}-{r['partition']}")
+                per_part[key] = per_part.get(key, 0) + 1
         out = pd.DataFrame({
             "commits": g.size(),
-            "rewinds": g["flag"].apply(lambda s: int((s == "rewind").sum())),
-            "skips": g["flag"].apply(lambda s: int((s == "skip").sum())),
             "resets": g["flag"].apply(lambda s: int((s == "reset").sum())),
             "last_offset": g["offset"].last(),
-        }).reset_index()
+        })
+        out.insert(1, "rewinds", [per_part.get(("rewinds", n), 0) for n in out.index])
+        out.insert(2, "skips", [per_part.get(("skips", n), 0) for n in out.index])
+        out = out.reset_index()
         return out.iloc[sorted(range(len(out)), key=lambda i: partition_sort_key(out["partition_name"][i]))]
 
     def offset_history(self, group: str, topic: str, partition: int, since: int | None = None,
@@ -410,21 +419,23 @@ class RunData:
         oc = oc[(oc["topic"] == topic) & (oc["partition"] == partition)]
         return in_window(oc, "ts_ms", since, until).sort_values("ts_ms", kind="stable")
 
-    @staticmethod
-    def offset_ranges(history: pd.DataFrame) -> pd.DataFrame:
-        """Reprocessed (after a rewind) and skipped (after a skip) offset ranges, half-open [from, to)."""
+    def offset_ranges(self, group: str, topic: str, partition: int, since: int | None = None,
+                      until: int | None = None) -> pd.DataFrame:
+        """The reprocessed and skipped offset ranges of one partition, half-open [from, to): the
+        replay's findings, as the report lists them (pipeline/figures.py), with estimated ones said."""
+        fnd = self.group_rows("findings", group)
         rows = []
-        for r in history.itertuples(index=False):
-            if r.prev_offset is None or pd.isna(r.prev_offset) or pd.isna(r.offset):
-                continue
-            if r.flag == "rewind":
-                rows.append({"what": "reprocessed", "from_offset": int(r.offset), "to_offset": int(r.prev_offset),
-                             "count": int(r.prev_offset - r.offset), "ts_ms": r.ts_ms, "member_id": r.member_id,
-                             "evidence": ", ".join(r.evidence if r.evidence is not None else [])})
-            elif r.flag == "skip":
-                rows.append({"what": "skipped", "from_offset": int(r.prev_offset), "to_offset": int(r.offset),
-                             "count": int(r.offset - r.prev_offset), "ts_ms": r.ts_ms, "member_id": r.member_id,
-                             "evidence": ", ".join(r.evidence if r.evidence is not None else [])})
+        for what, kind in (("reprocessed", "offset_rewind"), ("skipped", "offset_skip")):
+            for r in figures.offset_ranges(fnd, kind):
+                if r["topic"] != topic or r["partition"] != partition:
+                    continue
+                ts = r["start_ms"]
+                if ts is not None and ((since is not None and ts < since) or (until is not None and ts > until)):
+                    continue
+                rows.append({"what": what + (" (estimated)" if r["estimated"] else ""),
+                             "from_offset": r["from_offset"], "to_offset": r["to_offset"], "count": r["count"],
+                             "ts_ms": ts, "member_id": r["member_id"], "evidence": ", ".join(r["evidence"])})
+        rows.sort(key=lambda x: (x["ts_ms"] or 0, x["from_offset"]))
         return pd.DataFrame(rows, columns=["what", "from_offset", "to_offset", "count", "ts_ms", "member_id",
                                            "evidence"])
 

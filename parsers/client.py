@@ -874,7 +874,7 @@ def clear_memos() -> None:
     LINE_SEEN.clear()
     for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields,
               values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields, _prefix_dict,
-              logger_class, timestamps._second_ms, timestamps._day_ms):
+              logger_class, timestamps._second_ms, timestamps._day_ms, timestamps._local_second_ms):
         f.cache_clear()
 
 

@@ -112,6 +112,9 @@ class Event:
     # classic | consumer | share | streams: only when the rule's wording, source class or LogContext
     # proves it (see docs/parsers.md "Group types"); None when the line does not say
     group_type: str | None = None
+    # java | librdkafka | kafkajs | kafka-python | aiokafka: set by the non-Java client parsers
+    # (parsers/foreign/); None on Java client lines, broker lines, dumps and describe rows
+    client_library: str | None = None
     protocol: str | None = None
     partitions: tuple[str, ...] | None = None
     coordinator: str | None = None

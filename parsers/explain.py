@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from parsers import client, layouts, reader
+from parsers import client, foreign, layouts, reader
 from parsers.base import IGNORE, Match
 
 
@@ -56,6 +56,29 @@ def _explain_record(kind: str, lines: list[str]) -> dict[str, Any]:
     return out
 
 
+def _explain_foreign(out: dict[str, Any], text: str, sp: layouts.Split) -> dict[str, Any] | None:
+    """The outcome of parsers/foreign for a line no Java rule took (or one surely a non-Java client's)."""
+    res = foreign.parse_line(text, sp.logger, {}, sp.message)
+    if res is None:
+        return None
+    out["side"] = "client"
+    if res is foreign.UNRECOGNISED:
+        out["result"] = "unparsed"
+        out["why"] = "a consumer-group line of a non-Java client (librdkafka/KafkaJS/kafka-python/aiokafka) that no rule knows"
+        return out
+    if res is IGNORE:
+        out["result"] = "ignored"
+        out["why"] = "a non-Java client's line that carries no coordination event"
+        return out
+    out["result"] = "parsed"
+    out["rule"] = res.rule
+    out["source"] = foreign.rule_source(res.rule)
+    out["versions"] = ""
+    out["kind"] = res.kind
+    out["fields"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in res.fields.items()}
+    return out
+
+
 def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     lines = line.split("\n")
     if layout is None:
@@ -92,6 +115,10 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
         out["kind"] = cfg.kind
         out["fields"] = dict(cfg.fields)
         return out
+    if foreign.claims(text, sp.logger):  # a non-Java client's line (parsers/foreign): read before the Java rules
+        done = _explain_foreign(out, text, sp)
+        if done is not None:
+            return done
     if reader._is_broker(sp.logger, message):
         out["side"] = "broker"
         res = reader.broker.parse_broker_message(message, sp.logger)
@@ -116,6 +143,10 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     else:
         out["side"] = "client"
         res = client.parse_client_message(message, sp.logger)
+    if res is IGNORE or res is None:  # what the reader then offers the non-Java clients' parsers
+        done = _explain_foreign(out, text, sp)
+        if done is not None:
+            return done
     if res is IGNORE:
         out["result"] = "ignored"
         out["why"] = "matched a rule for a line with no coordination event" if client._parse_body(

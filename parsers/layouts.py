@@ -222,10 +222,13 @@ def _json_ts(value) -> int | None:
     if isinstance(value, str):
         ts = parse_ts(value)
         if ts is None and value.replace(".", "", 1).isdigit():
-            return epoch_number_ms(float(value))
+            return epoch_number_ms(value)
         return ts
     if isinstance(value, dict) and "epochSecond" in value:  # log4j2 JsonLayout "instant"
-        return int(value["epochSecond"]) * 1000 + int(value.get("nanoOfSecond", 0)) // 1_000_000
+        try:
+            return int(value["epochSecond"]) * 1000 + int(value.get("nanoOfSecond", 0)) // 1_000_000
+        except (TypeError, ValueError, OverflowError):
+            return None
     return None
 
 
@@ -269,6 +272,9 @@ def split_json(line: str) -> Split | None:
     stack = _first(flat, ("stack_trace", "error.stack_trace", "exception", "thrown"))
     if isinstance(stack, str) and stack:
         extra = {"stack_trace": stack[:4000]}
+    if ts is None and any(k in flat for k in _JSON_TS_KEYS):
+        # a time field that holds no time (null, "abc", NaN, Infinity): no time, and the reader counts it
+        extra = {**(extra or {}), "bad_time": True}
     return Split(
         ts,
         str(level).upper() if level is not None else None,

@@ -14,16 +14,16 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from parsers import broker, client, config_block, groups_describe, layouts, offsets_dump
+from parsers import anchors, broker, client, config_block, foreign, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
 from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
 from parsers.gzip_stream import TolerantGzip, open_gzip
-from parsers.timestamps import _second_ms, parse_ts
+from parsers.timestamps import _second_ms, find_ts, naive_zone_name, parse_ts
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
 MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
@@ -66,6 +66,11 @@ class FileSummary:
     rejected: int = 0  # lines refused as binary/garbage/overlong (counted in ignored or unparsed too)
     decode_errors: int = 0  # lines that contained bytes invalid in UTF-8 (replaced by U+FFFD)
     clock_backwards: int = 0  # records whose time is earlier than the record before
+    # lines ignored although they look like coordination (a coordinator logger or wording) with no
+    # Kafka anchor (LogContext prefix, broker ident, template) a rule reads: counted, never silent
+    unanchored: int = 0
+    bad_times: int = 0  # records whose time field held no time (JSON null, "abc", NaN, Infinity)
+    naive_zone: str = "UTC"  # the zone times written without one are read in (`--tz`)
     kinds: Counter = field(default_factory=Counter)
     reject_reasons: Counter = field(default_factory=Counter)
     messages: list[str] = field(default_factory=list)
@@ -90,7 +95,8 @@ class FileSummary:
             "source": self.source, "kind": self.kind, "layout": self.layout, "wrappers": list(self.wrappers),
             "lines_read": self.lines_read, "parsed": self.parsed, "ignored": self.ignored,
             "unparsed": self.unparsed, "rejected": self.rejected, "decode_errors": self.decode_errors,
-            "clock_backwards": self.clock_backwards, "kinds": dict(self.kinds),
+            "clock_backwards": self.clock_backwards, "unanchored": self.unanchored, "bad_times": self.bad_times,
+            "naive_zone": self.naive_zone, "kinds": dict(self.kinds),
             "reject_reasons": dict(self.reject_reasons), "messages": list(self.messages),
         }
 
@@ -99,18 +105,20 @@ class FileSummary:
 
 def _candidate_words() -> list[str]:
     words = set(client.CANDIDATE_WORDS)
-    for mod in (broker, offsets_dump, groups_describe, config_block):
+    for mod in (broker, offsets_dump, groups_describe, config_block, foreign):
         words.update(mod.CANDIDATE_WORDS)
     words.add("Kafka version")  # AppInfoParser: the file states its client version
     return sorted(words)
 
 
 # lines that continue a record: indented (tab, spaces, stack frames), "Caused by:", exception
-# headers; java.util.logging record headers (their message is on the next line); and indented
-# lines behind a docker-compose "name | " prefix (a wrapped config dump or stack trace)
+# headers; java.util.logging record headers and Kibana's time copied on a line of its own (their
+# message is on the next line, which takes its time: parsers/anchors.py); and indented lines
+# behind a docker-compose "name | " prefix (a wrapped config dump or stack trace)
 CONTINUATION_REGEX = (
     r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
+    r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} @ \d{2}:\d{2}:\d{2}"
     r"|^[\w.\-]+\s*\| \s"
 )
 
@@ -274,7 +282,7 @@ class _Record:
     lines."""
 
     __slots__ = ("first_no", "lines", "nos", "texts", "ts_ms", "level", "thread", "logger", "message",
-                 "extra")
+                 "extra", "anchored")
 
     def __init__(self, no: int, text: str, ts_ms: int | None, level: str | None, thread: str | None,
                  logger: str | None, message: str, extra: dict | None) -> None:
@@ -285,6 +293,7 @@ class _Record:
         self.logger = logger
         self.message = message
         self.extra = extra
+        self.anchored = False  # already re-read by parsers/anchors.py (read once, never in a loop)
         self.nos: list[int] | None = None  # continuation line numbers (lazily created)
         self.texts: list[str] | None = None  # continuation texts
         self.lines = text
@@ -299,6 +308,9 @@ class _Record:
 
 
 _BROKER_LOGGER_MEMO: dict[str, bool] = {}
+# what may follow the time on a line that only carries a time for the next line: a JUL
+# SimpleFormatter header's "logger method", Kibana's nothing, a closing quote or pipe
+_TIME_HEADER_REST = re.compile(r"[\s\"'|,*`]*(?:(?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$]+)+)(?:\s+[\w$<>]+)?)?[\s\"'|,*`]*")
 
 
 def _broker_logger(logger: str) -> bool:
@@ -331,6 +343,41 @@ def _is_broker(logger: str | None, message: str) -> bool:
     return client.logger_class(logger) in _BROKER_LOGGERS
 
 
+# last characters of a layout's message that may close a suffix a layout or collector appended
+# (parsers/anchors.split_suffix): a trailing [thread], (File.java:12), MDC k=v, a ,timestamp, quotes
+_SUFFIX_ENDS = frozenset("])}*`|\"'0123456789Z") | frozenset("abcdefghijklmnopqrstuvwxyz")
+
+
+def _without_suffix(sp: layouts.Split) -> layouts.Split:
+    msg, tail = anchors.split_suffix(sp.message)
+    if msg == sp.message or not msg:
+        return sp
+    extra = dict(sp.extra) if sp.extra else {}
+    if tail.get("mdc"):
+        extra["mdc"] = tail["mdc"]
+    ts = sp.ts_ms
+    if ts is None and tail.get("ts_text"):
+        ft = find_ts(tail["ts_text"])
+        ts = ft[0] if ft is not None else None
+    return layouts.Split(ts, sp.level, sp.thread or tail.get("thread"), sp.logger or tail.get("logger"), msg,
+                         extra or None)
+
+
+_STRUCTURED = re.compile(r"[{\"|]")  # text before an anchor that may open a JSON object, a CSV cell, a table cell
+_FILE_DAY = re.compile(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
+
+
+def _file_day(source: str) -> int | None:
+    """Noon UTC of a date written in the file's name (the nearest day to any time of day)."""
+    m = _FILE_DAY.search(os.path.basename(source))
+    if m is None:
+        return None
+    try:
+        return parse_ts(f"{m[1]}-{m[2]}-{m[3]} 12:00:00")
+    except ValueError:
+        return None
+
+
 class _LogParser:
     """The state machine behind parse_lines for kind == "log"."""
 
@@ -346,6 +393,14 @@ class _LogParser:
         self.jul = fmt.layout == "jul"
         self.fmt = fmt
         self.log4j = self.layout.regex is layouts.LOG4J
+        self.foreign_state: dict[str, Any] = {}  # parsers/foreign's per-file facts (client versions seen)
+        self.plain = self.layout.name == "plain"  # no layout: every line is read by its anchors
+        # a line holding only a time (Kibana's "Nov 26, 2026 @ 01:02:03.456", a JUL header in a file
+        # of another layout): (line_no, ts_ms, logger), applied to the next line when it has no time
+        self.carry: tuple[int, int | None, str | None] | None = None
+        # a date in the file name (server.log.2024-03-01, app-20240301.log) completes a time of day
+        # before any line has given a date
+        self.file_day = _file_day(source)
 
     def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
         """Append the outcomes this line completes (the record before it, or the line itself)."""
@@ -386,8 +441,18 @@ class _LogParser:
                 self.pending = _Record(no, orig, ts_ms, level, None, logger, msg, None)
                 return
             sp = self.layout.split(text)
+            if sp is not None and sp.message[-1:] in _SUFFIX_ENDS:
+                sp = _without_suffix(sp)
         else:
-            sp = self.layout.split(text)
+            sp = self.layout.split(text) if not self.plain else None
+            if sp is not None:
+                if sp.extra and sp.extra.get("bad_time"):
+                    sp.extra = {k: v for k, v in sp.extra.items() if k != "bad_time"} or None
+                    self.stats["bad_times"] = self.stats.get("bad_times", 0) + 1
+                if sp.message[-1:] in _SUFFIX_ENDS:
+                    sp = _without_suffix(sp)
+                if sp.ts_ms is None and sp.extra and "time_of_day" in sp.extra:
+                    sp = self._dated(sp)
         if sp is None:
             if p is not None and layouts.is_continuation(text):
                 p.add(no, text)
@@ -401,11 +466,96 @@ class _LogParser:
                 self.flush(out)
                 out.append(LineOutcome(no, "ignored", None, None))
                 return
-            # a line outside the file's layout: its whole text is the message
-            sp = layouts.Split(None, None, None, None, text)
+            sp = self._anchored_split(no, text)
+            if sp is None:
+                self.flush(out)
+                out.append(LineOutcome(no, "ignored", None, None))
+                return
         if p is not None:
             self.flush(out)
         self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
+
+    def _near(self) -> int | None:
+        """The time of the nearest line before (the pending record's, else the last one's), else
+        the file name's date: what completes a time without a date or a year."""
+        p = self.pending
+        if p is not None and p.ts_ms is not None:
+            return p.ts_ms
+        return self.last_ts if self.last_ts is not None else self.file_day
+
+    def _dated(self, sp: layouts.Split) -> layouts.Split:
+        """A time of day without a date (logback's default layout): the date of the line before,
+        else of the file name; said so in extra["date_inferred"]."""
+        near = self._near()
+        if near is None:
+            return sp
+        ft = find_ts(sp.extra["time_of_day"], near)  # type: ignore[index]
+        if ft is None or ft[0] is None:
+            return sp
+        extra = dict(sp.extra)  # type: ignore[arg-type]
+        extra["date_inferred"] = "from the file name" if near is self.file_day else "from the line before"
+        return layouts.Split(ft[0], sp.level, sp.thread, sp.logger, sp.message, extra)
+
+    def _anchored_split(self, no: int, text: str) -> layouts.Split | None:
+        """A line outside the file's layout: Kafka's text found wherever it stands
+        (parsers/anchors.py), else its whole text is the message."""
+        near = self._near()
+        r = anchors.read_line(text, near)
+        carry, self.carry = self.carry, None
+        if r is None:
+            ft = find_ts(text, near, 0, 48)
+            if ft is not None and ft[0] is not None and ft[1] <= 8:
+                hm = _TIME_HEADER_REST.fullmatch(text, ft[2])
+                if hm is not None:  # a time header (and maybe logger and method): for the next line
+                    self.carry = (no, ft[0], hm.group("logger"))
+                    return None
+                # no Kafka text, but the line's own time still dates the lines after it
+                return layouts.Split(ft[0], None, None, None, text)
+            return layouts.Split(None, None, None, None, text)
+        extra = r.extra
+        extra["anchor"] = r.anchor
+        if extra.pop("bad_time", None):
+            self.stats["bad_times"] = self.stats.get("bad_times", 0) + 1
+        if "date_inferred" in extra:
+            extra["date_inferred"] = "from the file name" if near is self.file_day else "from the line before"
+        if r.ts_ms is None and carry is not None and carry[0] == no - 1:
+            r.ts_ms = carry[1]
+            if r.logger is None:
+                r.logger = carry[2]
+            extra["time_from_line"] = carry[0]
+        return layouts.Split(r.ts_ms, r.level, r.thread, r.logger, r.message, extra)
+
+    def _reanchor(self, p: _Record, old: Any, at: int | None = None) -> LineOutcome | None:
+        """A record whose layout split gave a message no rule reads: read its first line again by
+        Kafka's anchors (a prefix not at the message start, a suffix the layout left in the message).
+        The new reading is taken when a rule reads it, or when the old one was ignored and the
+        anchored text looks like coordination (then it is `unparsed`, visible)."""
+        p.anchored = True
+        near = p.ts_ms if p.ts_ms is not None else self.last_ts
+        r = None
+        if at is not None and not _STRUCTURED.search(p.message, 0, at):
+            # the anchor's place in the layout's message, with plain text before it (not inside a
+            # JSON string or a CSV cell, which read_line decodes): read around it first
+            r = anchors.read_at(p.message, at, near)
+            if r is not None and not anchors.rule_reads(r.message, p.logger or r.logger, r.side):
+                r = None
+        if r is None:
+            r = anchors.read_line(p.lines, near)
+        if r is None or r.message == p.message:
+            return None
+        extra = dict(p.extra) if p.extra else {}
+        extra.update(r.extra)
+        extra["anchor"] = r.anchor
+        if extra.pop("bad_time", None):
+            self.stats["bad_times"] = self.stats.get("bad_times", 0) + 1
+        new = _Record(p.first_no, p.lines, p.ts_ms if p.ts_ms is not None else r.ts_ms, p.level or r.level,
+                      p.thread or r.thread, p.logger or r.logger, r.message, extra)
+        new.anchored = True
+        new.nos, new.texts = p.nos, p.texts
+        o = self._classify(new)
+        if o.status == "parsed" or (o.status == "unparsed" and old is IGNORE):
+            return o
+        return None
 
     def run_log4j(self, lines: Iterable[tuple[int, str]]) -> Iterator[LineOutcome]:
         """parse_lines' loop for a log4j file without wrappers, the same outcomes as feeding every
@@ -432,6 +582,7 @@ class _LogParser:
         # logger text of the layout -> (logger, broker side?, class name), or None when the text is
         # not a LOG4J logger; this run's (a file has few loggers)
         loggers: dict[str, tuple[str, bool, str | None] | None] = {}
+        anchor_search = anchors.PREFIX_ANCHOR.search
         last_sec, sec_ms = None, None  # the last "yyyy-MM-dd HH:mm:ss" checked, and its epoch ms
         # "LEVEL " and " (logger)" of the last line the regex split, and that logger's facts (at first
         # a text longer than any line the slicing path takes, so it cannot match)
@@ -536,11 +687,12 @@ class _LogParser:
             if head[:1] == "[":
                 end = head.find("] ")
                 pf = prefix_dict(head[: end + 2]) if end > 0 else None
-                if pf is None:
-                    pf, body = _NO_FIELDS, head
-                else:
-                    body = head[end + 2:]
-            elif head[:7] == "stream-":  # Streams prefixes: the general path
+                if pf is None:  # "[name|task-0] [Consumer ...]", other brackets: the general path
+                    yield self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None))
+                    continue
+                body = head[end + 2:]
+            elif head[:7] == "stream-" or (head.find("[", 1) > 0 and anchor_search(head) is not None):
+                # Streams prefixes, and Kafka's text after something else: the general path
                 yield self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None))
                 continue
             else:
@@ -600,6 +752,15 @@ class _LogParser:
         """The outcome of a complete record's first line."""
         sp = p
         head = sp.message
+        if not p.anchored and head.find("[", 1) > 0:
+            # Kafka's text (a LogContext prefix, a broker ident) after other text the layout left in
+            # the message ("[name|task-0] ", a time, a level): read from the anchor, never from the
+            # start (a rule starting with a placeholder would take the other text into its field)
+            m = anchors.PREFIX_ANCHOR.search(head, 1) if anchors.PREFIX_ANCHOR.match(head) is None else None
+            if m is not None:
+                alt = self._reanchor(p, IGNORE, m.start())
+                if alt is not None:
+                    return alt
         # rules read at most the first continuation lines (multi-line templates have 6); a long
         # stack trace is kept in `raw` (capped) but not handed to the rules
         msg = head + "\n" + "\n".join(p.texts[:MAX_CONTINUATION_PARSED]) if p.texts else head
@@ -620,6 +781,10 @@ class _LogParser:
             if is_broker is None:
                 is_broker = _broker_logger(logger)
         if is_broker or (head[:2] == "[G" and head.startswith(_BROKER_MSG)):
+            if foreign.claims(p.lines, logger):  # kafka-python's logger is "kafka.coordinator" too
+                fo = self._foreign(p, logger)
+                if fo is not None:
+                    return fo
             side = _BROKER
             res: Any = broker.parse_broker_message(msg, logger)
             why = "no broker rule matched"
@@ -630,6 +795,12 @@ class _LogParser:
     def _client_outcome(self, p: _Record, msg: str, logger: str | None, res: Any) -> LineOutcome:
         """_classify's end for a client record, given client.parse_client_parts(msg, logger)."""
         side = _CLIENT
+        # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
+        # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)
+        if res is None or res is IGNORE or foreign.claims(p.lines, logger):
+            fo = self._foreign(p, logger)
+            if fo is not None:
+                return fo
         if type(res) is tuple:  # hot path: (rule, kind, fields, extra with the rule), fresh dicts
             raw = p.lines if p.texts is None else p.lines + "\n" + "\n".join(p.texts)
             if len(raw) > MAX_RAW:
@@ -655,9 +826,30 @@ class _LogParser:
                 res, side = alt, _BROKER
         return self._outcome(p, side, res, "no client rule matched")
 
+    def _foreign(self, p: _Record, logger: str | None) -> LineOutcome | None:
+        """The outcome of a librdkafka/KafkaJS/kafka-python/aiokafka line (parsers/foreign, issue 22),
+        None when the record is not one. Their parsers read the whole first line: they find their own
+        envelope (time, level, facility or logger) whatever the file's layout made of it."""
+        line = layouts.strip_wrappers(p.lines, self.wrappers) if self.wrappers else p.lines
+        res = foreign.parse_line(line, logger, self.foreign_state, p.message)
+        if res is None:
+            return None
+        if res is foreign.UNRECOGNISED:
+            return self._outcome(p, _CLIENT, None, "no rule of a non-Java client matched")
+        out = self._outcome(p, _CLIENT, res, "")
+        if out.event is not None and self.version is not None:  # the file's Java "Kafka version" is not theirs
+            out = out._replace(event=replace(out.event, kafka_version_hint=None))
+        return out
+
     def _outcome(self, p: _Record, side: str, res: Any, why: str) -> LineOutcome:
         """The outcome of a record for a rule result other than the client hot path."""
         head = p.message
+        if (res is None or res is IGNORE) and not p.anchored:
+            alt = self._reanchor(p, res)
+            if alt is not None:
+                return alt
+        if res is IGNORE and (client.STRONG.search(head) is not None or client.logger_class(p.logger) in client.COORDINATOR_LOGGERS):
+            self.stats["unanchored"] = self.stats.get("unanchored", 0) + 1
         if res is IGNORE:
             return _tuple_new(LineOutcome, (p.first_no, "ignored", None, None))
         raw = p.lines + "\n" + "\n".join(p.texts) if p.texts else p.lines
@@ -920,6 +1112,15 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         summary.reject_reasons = stats.get("reject_reasons", Counter())
         summary.decode_errors = stats.get("decode_errors", 0)
         summary.clock_backwards = stats.get("clock_backwards", 0)
+        summary.unanchored = stats.get("unanchored", 0)
+        summary.bad_times = stats.get("bad_times", 0)
+        summary.naive_zone = naive_zone_name()
+        if summary.unanchored:
+            summary.messages.append(
+                f"{source}: {summary.unanchored} line(s) look like coordination (logger or wording) but carry no "
+                "Kafka text a rule reads; not read (see `coordscope explain`)")
+        if summary.bad_times:
+            summary.messages.append(f"{source}: {summary.bad_times} record(s) with a time field that holds no time")
         if summary.decode_errors:
             summary.messages.append(
                 f"{source}: {summary.decode_errors} line(s) not valid UTF-8 (bad bytes replaced by U+FFFD)")

@@ -7,7 +7,10 @@ arithmetic; `strptime` is far too slow for millions of lines.
 from __future__ import annotations
 
 import calendar
+import math
+import os
 import re
+import time
 from functools import lru_cache
 
 # yyyy-MM-dd / yy/MM/dd, 'T' or ' ', HH:mm:ss, optional ,SSS / .SSS(SSS...), optional zone
@@ -42,7 +45,8 @@ def _second_ms(text19: str) -> int | None:
         return None
     y, mo, d, h, mi, s = m.groups()[:6]
     try:
-        return _day_ms(int(y), int(mo), int(d)) + ((int(h) * 60 + int(mi)) * 60 + int(s)) * 1000
+        ms = _day_ms(int(y), int(mo), int(d)) + ((int(h) * 60 + int(mi)) * 60 + int(s)) * 1000
+        return ms if _NAIVE_ZONE is None else _zone_shift(ms)
     except (ValueError, OverflowError):
         return None
 
@@ -67,7 +71,8 @@ def parse_ts(text: str) -> int | None:
     except (ValueError, OverflowError):
         return None
     ms = int((frac + "00")[:3]) if frac else 0
-    return base + ((int(h) * 60 + int(mi)) * 60 + int(s)) * 1000 + ms - _zone_ms(zone)
+    local = base + ((int(h) * 60 + int(mi)) * 60 + int(s)) * 1000 + ms
+    return local - _zone_ms(zone) if zone else naive_ms(local)
 
 
 def _parse_jul(text: str) -> int | None:
@@ -80,14 +85,203 @@ def _parse_jul(text: str) -> int | None:
         base = _day_ms(int(y), _MONTHS[mon], int(d))
     except (KeyError, ValueError):
         return None
-    return base + ((hour * 60 + int(mi)) * 60 + int(s)) * 1000
+    return naive_ms(base + ((hour * 60 + int(mi)) * 60 + int(s)) * 1000)
 
 
-def epoch_number_ms(value: float | int) -> int:
-    """A JSON epoch number in s, ms or µs -> ms (by magnitude)."""
-    v = float(value)
+def epoch_number_ms(value: float | int) -> int | None:
+    """A JSON epoch number in s, ms, µs or ns -> ms (by magnitude); None for NaN, infinities and
+    values no clock gives (issue 16: a bad time field means no time, never a crash)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if math.isnan(v) or math.isinf(v) or v < 0 or v > 1e20:
+        return None
+    if v > 1e17:  # nanoseconds
+        return int(v / 1_000_000)
     if v > 1e14:  # microseconds
         return int(v / 1000)
     if v > 1e11:  # milliseconds
         return int(v)
     return int(v * 1000)
+
+
+# --- finding a time anywhere in a line (parsers/anchors.py) ----------------------------------------
+# One regex with an alternative per written form; the first match in the text wins. Each form is a
+# documented default of a logging setup (docs/parsers.md, "Time from anything").
+_MON = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+FIND = re.compile(
+    r"(?=[\dJFMASOND])(?:"  # every form starts with a digit or a month: other positions fail at once
+    # ISO 8601 / log4j %d / logback / Spring Boot / RFC 3339 (kubectl, docker, journald, CloudWatch)
+    r"(?<![\d.])(?P<iy>\d{4})-(?P<imo>\d{2})-(?P<id>\d{2})[T ](?P<ih>\d{2}):(?P<imi>\d{2}):(?P<is>\d{2})"
+    r"(?:[.,](?P<ifr>\d{1,9}))?(?P<iz> ?(?:Z|UTC|[+-]\d{2}:?\d{2}))?(?![\d])"
+    # log4j %d{yy/MM/dd HH:mm:ss} (Spark, Hadoop) and yyyy/MM/dd
+    r"|(?<![\d/.])(?P<sy>\d{4}|\d{2})/(?P<smo>\d{2})/(?P<sd>\d{2})[ T](?P<sh>\d{2}):(?P<smi>\d{2}):(?P<ss>\d{2})(?:[.,](?P<sfr>\d{1,9}))?"
+    # java.util.logging SimpleFormatter "Mar 2, 2017 8:44:19 AM"; Kibana "Nov 26, 2026 @ 01:02:03.456"
+    r"|(?P<jmon>" + _MON + r") (?P<jd>\d{1,2}), (?P<jy>\d{4}),? (?:(?P<at>@) )?(?P<jh>\d{1,2}):(?P<jmi>\d{2}):(?P<js>\d{2})"
+    r"(?:[.,](?P<jfr>\d{1,9}))?(?: (?P<ampm>[AP]M))?"
+    # log4j %d{DATE} "02 Mar 2017 08:44:19,548"
+    r"|(?<!\d)(?P<dd>\d{1,2}) (?P<dmon>" + _MON + r") (?P<dy>\d{4}) (?P<dh>\d{2}):(?P<dmi>\d{2}):(?P<ds>\d{2})(?:[.,](?P<dfr>\d{1,9}))?"
+    # syslog / journald short "Mar  2 08:44:19" (no year: taken from the neighbours)
+    r"|(?P<ymon>" + _MON + r") {1,2}(?P<yd>\d{1,2}) (?P<yh>\d{2}):(?P<ymi>\d{2}):(?P<ys>\d{2})(?:[.,](?P<yfr>\d{1,9}))?"
+    # a time of day alone (logback's default %d{HH:mm:ss.SSS}): the date from the neighbours
+    r"|(?<![\d:.])(?P<th>\d{2}):(?P<tmi>\d{2}):(?P<ts>\d{2})(?:[.,](?P<tfr>\d{1,9}))?(?![\d:])"
+    r")"
+)
+# an epoch number standing where a time stands (start of a line, a JSON or CSV time field)
+EPOCH = re.compile(r"(?P<num>\d{9,16})(?:\.(?P<frac>\d{1,9}))?")
+DAY_MS = 86_400_000
+
+
+_MILLIS_OF = {f"{i:03d}": i for i in range(1000)}
+
+
+@lru_cache(maxsize=8192)
+def _local_second_ms(date: str, hms: str) -> int | None:
+    """'yyyy-MM-dd', 'HH:mm:ss' -> epoch ms of that wall-clock second read as UTC (no zone applied)."""
+    try:
+        return _day_ms(int(date[:4]), int(date[5:7]), int(date[8:10])) + (
+            (int(hms[:2]) * 60 + int(hms[3:5])) * 60 + int(hms[6:8])) * 1000
+    except (ValueError, OverflowError):
+        return None
+
+
+class FoundTime(tuple):
+    """(ts_ms or None, start, end, how) where how is "" (full date in the text), "year"
+    (year taken from the neighbours), "date" (date taken from the neighbours) or "pending"
+    (a time of day or year-less date with no neighbour to complete it: ts_ms is None)."""
+
+    __slots__ = ()
+
+    @property
+    def ts_ms(self) -> int | None:
+        return self[0]
+
+
+def _frac_ms(frac: str | None) -> int:
+    return int((frac + "00")[:3]) if frac else 0
+
+
+def find_ts(text: str, near_ms: int | None = None, start: int = 0, end: int | None = None) -> FoundTime | None:
+    """The first time written in text[start:end], as UTC epoch ms. `near_ms` (the time of a
+    neighbouring line) completes a time without a year or without a date."""
+    m = FIND.search(text, start, len(text) if end is None else end)
+    if m is None:
+        return None
+    how = ""
+    try:
+        if m.start(1) >= 0:  # ISO, the commonest form: the second converted once (cached)
+            s0 = m.start()
+            ifr, iz = m.group(7, 8)
+            ms = _local_second_ms(text[s0:s0 + 10], text[s0 + 11:s0 + 19])
+            if ms is None:
+                return None
+            if ifr:
+                ms += _MILLIS_OF.get(ifr) or _frac_ms(ifr)
+            return (ms - _zone_ms(iz.strip()) if iz else naive_ms(ms), s0, m.end(), how)
+        g = m.groupdict()
+        if g["sy"] is not None:
+            y = int(g["sy"]) + (2000 if len(g["sy"]) == 2 else 0)
+            base = _day_ms(y, int(g["smo"]), int(g["sd"]))
+            ms = base + ((int(g["sh"]) * 60 + int(g["smi"])) * 60 + int(g["ss"])) * 1000 + _frac_ms(g["sfr"])
+            return FoundTime((naive_ms(ms), m.start(), m.end(), how))
+        if g["jmon"] is not None:
+            h = int(g["jh"])
+            if g["ampm"]:
+                h = h % 12 + (12 if g["ampm"] == "PM" else 0)
+            base = _day_ms(int(g["jy"]), _MONTHS[g["jmon"]], int(g["jd"]))
+            ms = base + ((h * 60 + int(g["jmi"])) * 60 + int(g["js"])) * 1000 + _frac_ms(g["jfr"])
+            return FoundTime((naive_ms(ms), m.start(), m.end(), how))
+        if g["dmon"] is not None:
+            base = _day_ms(int(g["dy"]), _MONTHS[g["dmon"]], int(g["dd"]))
+            ms = base + ((int(g["dh"]) * 60 + int(g["dmi"])) * 60 + int(g["ds"])) * 1000 + _frac_ms(g["dfr"])
+            return FoundTime((naive_ms(ms), m.start(), m.end(), how))
+        if g["ymon"] is not None:
+            if near_ms is None:
+                return FoundTime((None, m.start(), m.end(), "pending"))
+            year = time.gmtime(near_ms / 1000).tm_year
+            tod = ((int(g["yh"]) * 60 + int(g["ymi"])) * 60 + int(g["ys"])) * 1000 + _frac_ms(g["yfr"])
+            best = None
+            for y in (year - 1, year, year + 1):  # the year that puts it nearest its neighbour
+                ms = naive_ms(_day_ms(y, _MONTHS[g["ymon"]], int(g["yd"])) + tod)
+                if best is None or abs(ms - near_ms) < abs(best - near_ms):
+                    best = ms
+            return FoundTime((best, m.start(), m.end(), "year"))
+        # a time of day alone
+        tod = ((int(g["th"]) * 60 + int(g["tmi"])) * 60 + int(g["ts"])) * 1000 + _frac_ms(g["tfr"])
+        if int(g["th"]) > 23 or int(g["tmi"]) > 59 or int(g["ts"]) > 60:
+            return None
+        if near_ms is None:
+            return FoundTime((None, m.start(), m.end(), "pending"))
+        day = near_ms - near_ms % DAY_MS
+        best = None
+        for d in (day - DAY_MS, day, day + DAY_MS):  # the day that puts it nearest its neighbour
+            ms = naive_ms(d + tod)
+            if best is None or abs(ms - near_ms) < abs(best - near_ms):
+                best = ms
+        return FoundTime((best, m.start(), m.end(), "date"))
+    except (ValueError, OverflowError, KeyError):
+        return None
+
+
+def epoch_text_ms(text: str, near_ms: int | None = None) -> int | None:
+    """An epoch number written as text (s, ms, µs, ns by magnitude) -> ms. A 12-digit number is
+    milliseconds whose first digit a paste cut off when a neighbour's time says so (or, with no
+    neighbour, when putting a "1" in front gives a time after 2001)."""
+    m = EPOCH.fullmatch(text.strip())
+    if m is None:
+        return None
+    num = m["num"]
+    if len(num) == 12:
+        for lead in "123456789":
+            cand = int(lead + num)
+            if near_ms is not None and abs(cand - near_ms) < 366 * DAY_MS:
+                return cand
+        return int("1" + num) if near_ms is None else None
+    if len(num) in (9, 11):  # not a plausible epoch in s (10 digits) or ms (13)
+        return None
+    value = float(num + "." + m["frac"]) if m["frac"] else int(num)
+    return epoch_number_ms(value)
+
+
+# --- naive times: UTC unless a zone is configured (`coordscope parse --tz`) -------------------------
+_NAIVE_ZONE = None  # a zoneinfo.ZoneInfo, or None for UTC
+
+
+def naive_ms(ms: int) -> int:
+    """A time written without a zone, read as UTC epoch ms (or in the configured zone)."""
+    if _NAIVE_ZONE is None:
+        return ms
+    return _zone_shift(ms)
+
+
+def _zone_shift(ms: int) -> int:
+    import datetime as dt
+
+    local = dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=ms)
+    off = local.replace(tzinfo=_NAIVE_ZONE).utcoffset()
+    return ms - int(off.total_seconds() * 1000) if off is not None else ms
+
+
+def set_naive_zone(name: str | None) -> str:
+    """Read times written without a zone in zone `name` (an IANA name, "UTC" or None = UTC).
+    Returns the zone's name as the parse summary states it."""
+    global _NAIVE_ZONE
+    if name in (None, "", "UTC", "utc", "Z"):
+        _NAIVE_ZONE = None
+    else:
+        from zoneinfo import ZoneInfo
+
+        _NAIVE_ZONE = ZoneInfo(name)
+    _second_ms.cache_clear()
+    return "UTC" if _NAIVE_ZONE is None else str(_NAIVE_ZONE)
+
+
+def naive_zone_name() -> str:
+    return "UTC" if _NAIVE_ZONE is None else str(_NAIVE_ZONE)
+
+
+# the CLI sets COORDSCOPE_TZ with --tz, so Spark's Python workers (which inherit the environment)
+# read naive times in the same zone as the driver
+if os.environ.get("COORDSCOPE_TZ"):
+    set_naive_zone(os.environ["COORDSCOPE_TZ"])

@@ -47,18 +47,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
-        parser.print_help()
-        return 0
+    command = None
     try:
+        parser = build_parser()       # imports every subcommand: Ctrl-C may land here too
+        args = parser.parse_args(argv)
+        command = args.command
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return 0
         return int(args._run(args) or 0)
     except UsageError as exc:
-        print(f"coordscope {args.command}: error: {exc}", file=sys.stderr)
+        print(f"coordscope {command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("coordscope: interrupted", file=sys.stderr)
+        # one line, exit 130 (128 + SIGINT) as shells expect; commands that start other processes
+        # (ingest) stop them in their own handler, see pipeline/signals.py
+        print(f"coordscope{' ' + command if command else ''}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -37,17 +37,40 @@ def value_counts(run_dir: str, table: str, column: str) -> Counter:
     return out
 
 
-def busiest_groups(run_dir: str, limit: int = 10) -> list[dict[str, Any]]:
-    """The groups with the most generations (ties by name), with their last generation."""
-    n: Counter = Counter()
-    last: dict[str, int] = {}
-    for b in _batches(run_dir, "generations", ["group_id", "generation"]):
-        for g, gen in zip(b.column(0).to_pylist(), b.column(1).to_pylist(), strict=True):
-            n[g] += 1
-            if gen is not None and (g not in last or gen > last[g]):
-                last[g] = gen
-    top = sorted(n.items(), key=lambda kv: (-kv[1], str(kv[0])))[:limit]
-    return [{"group_id": g, "generations": c, "max_generation": last.get(g)} for g, c in top]
+def group_lines(run_dir: str, limit: int = 50) -> list[dict[str, Any]]:
+    """One entry per group of the run (the busiest first), its figures from pipeline/figures.py
+    (the report's and the dashboard's): rebalances and their commonest cause, expelled members and
+    their hosts, offsets reprocessed and skipped (estimated or not), findings by severity, and the
+    time span. Reads the small tables whole and only the group column of the events."""
+    from pipeline import figures, rundir
+    from pipeline.schemas import SEVERITIES
+
+    names: set[str] = set()
+    for b in _batches(run_dir, "events", ["group_id"]):
+        names.update(v for v in pc.unique(b.column(0)).to_pylist() if v is not None)
+    gens = rundir.load_table(run_dir, "generations")
+    mems = rundir.load_table(run_dir, "memberships")
+    fnd = rundir.load_table(run_dir, "findings")
+    names.update(figures.all_groups(gens, fnd))
+    out = []
+    for g in sorted(names):
+        f = figures.group_figures(g, gens, mems, fnd)
+        cause, n = max(f["causes"].items(), key=lambda kv: (kv[1], kv[0]), default=(None, 0))
+        out.append({
+            "group_id": g, "rebalances": f["rebalances"], "rebalance_ms_total": f["rebalance_ms_total"],
+            "top_cause": cause, "top_cause_count": n, "expelled": len(f["expelled"]),
+            "expelled_hosts": sorted({e["host"] or e["client_id"] or e["member_id"] for e in f["expelled"]}),
+            "reprocessed_offsets": f["reprocessed_offsets"],
+            "reprocessed_estimated": any(r["estimated"] for r in f["reprocessed_ranges"]),
+            "skipped_offsets": f["skipped_offsets"],
+            "skipped_estimated": any(r["estimated"] for r in f["skipped_ranges"]),
+            "findings_by_severity": {s: c for s, c in f["findings_by_severity"].items() if c},
+            "first_ms": f["first_ms"], "last_ms": f["last_ms"],
+        })
+    weight = {s: 10 ** (len(SEVERITIES) - i) for i, s in enumerate(SEVERITIES)}
+    out.sort(key=lambda e: (-sum(weight[s] * c for s, c in e["findings_by_severity"].items()),
+                            -e["rebalances"], e["group_id"]))
+    return out[:limit]
 
 
 def normalised_reason(why: str | None) -> str:

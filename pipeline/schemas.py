@@ -16,7 +16,7 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("source", "string"), ("line_no", "bigint"), ("ts_ms", "bigint"), ("side", "string"),
         ("kind", "string"), ("group_id", "string"), ("client_id", "string"), ("member_id", "string"),
         ("instance_id", "string"), ("generation", "int"), ("member_epoch", "int"), ("group_type", "string"),
-        ("protocol", "string"),
+        ("client_library", "string"), ("protocol", "string"),
         ("partitions", "array<string>"), ("coordinator", "string"), ("reason", "string"),
         ("error", "string"), ("topic", "string"), ("partition", "int"), ("offset", "bigint"),
         ("kafka_version_hint", "string"), ("raw", "string"), ("extra_json", "string"),

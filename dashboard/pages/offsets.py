@@ -16,8 +16,8 @@ from dashboard.figures import offsets_figure
 
 RANGE_COLUMNS = [("what", "what"), ("from_offset", "from (incl.)"), ("to_offset", "to (excl.)"),
                  ("count", "offsets"), ("time", "at"), ("member_id", "member"), ("evidence", "evidence")]
-SUMMARY_COLUMNS = [("partition_name", "partition"), ("commits", "commits"), ("rewinds", "rewinds"),
-                   ("skips", "skips"), ("resets", "resets"), ("last_offset", "last offset")]
+SUMMARY_COLUMNS = [("partition_name", "partition"), ("commits", "commits"), ("rewinds", "reprocessed ranges"),
+                   ("skips", "skipped ranges"), ("resets", "resets"), ("last_offset", "last offset")]
 
 
 def build_offsets(data: RunData, group: str, partition: str, window: dict[str, Any] | None) -> tuple[Any, list]:
@@ -29,7 +29,7 @@ def build_offsets(data: RunData, group: str, partition: str, window: dict[str, A
     since, until = window.get("since"), window.get("until")
     history = data.offset_history(group, split[0], split[1], since, until)
     x_range = (since, until) if since is not None and until is not None else None
-    ranges = data.offset_ranges(history)
+    ranges = data.offset_ranges(group, split[0], split[1], since, until)
     ranges = ranges.assign(time=ranges["ts_ms"].map(urls.fmt_ms))
     return offsets_figure(history, partition, x_range), components.records(ranges)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 
@@ -27,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from parsers import json_text
     from pipeline.cli import UsageError
     from pipeline.replay import ReplaySettings, replay_group
     from pipeline.replay_rules import inputs, render, whatif
@@ -49,17 +49,20 @@ def run(args: argparse.Namespace) -> int:
     except (FileNotFoundError, RunDirError, IsADirectoryError, PermissionError) as exc:
         raise UsageError(str(exc)) from None
     if loaded.rejected:
-        first_line, why = loaded.rejected[0]
-        print(f"coordscope replay: {len(loaded.rejected)} of {loaded.lines} input line(s) rejected "
-              f"(first: line {first_line}: {why})", file=sys.stderr)
+        print(rejected_summary(loaded), file=sys.stderr)
     groups = sorted(loaded.by_group, key=lambda g: (g is None, g or ""))
     if not groups:
         raise UsageError(f"no events of group {args.group!r} in {args.input}" if args.group
                          else f"no events in {args.input}")
     docs = []
+    said: set[str] = set()
     for gid in groups:
         events = loaded.by_group[gid]
         result = replay_group(events)
+        for note in result.settings.notes:      # a printed setting that could not be used, and what was
+            if note not in said:
+                said.add(note)
+                print(f"coordscope replay: note: {note}", file=sys.stderr)
         w = None
         if changes and group_type_of(events) in ("consumer", "streams"):
             from pipeline.replay_rules import whatif_consumer  # KIP-848: through the consumer-protocol model
@@ -80,9 +83,21 @@ def run(args: argparse.Namespace) -> int:
             if gid != groups[-1]:
                 sys.stdout.write("\n")
     if args.format == "json":
-        json.dump(docs if len(docs) > 1 else docs[0], sys.stdout, indent=2, default=str)
+        sys.stdout.write(json_text.dumps(docs if len(docs) > 1 else docs[0], indent=2, default=str))
         sys.stdout.write("\n")
     return 0
+
+
+def rejected_summary(loaded) -> str:
+    """One line: how many input lines were rejected, why (by field, most frequent first), the first."""
+    from collections import Counter
+
+    by_field = Counter(_field(why) for _, why in loaded.rejected)
+    fields = ", ".join(f"{n} {name}" for name, n in by_field.most_common())
+    first_line, why = loaded.rejected[0]
+    unit = "row" if loaded.kind == "run_dir" else "line"
+    return (f"coordscope replay: {len(loaded.rejected)} of {loaded.lines} input {unit}(s) rejected ({fields}); "
+            f"first: {unit} {first_line}: {why}")
 
 
 def _model(events, result, new_cfg):
@@ -92,3 +107,13 @@ def _model(events, result, new_cfg):
     except ImportError:
         return None
     return model_drive.compare(events, result, new_cfg)
+
+
+def _field(why: str) -> str:
+    """What a rejection reason is about: the field it names, or the kind of garbage."""
+    why = why.split(": ", 1)[1] if why.count(": ") and ":" in why.split(" ")[0] else why   # run rows: "src:n: ..."
+    for prefix, label in (("not JSON", "not JSON"), ("not a JSON object", "not an object"),
+                          ("missing ", "missing fields"), ("not an event", "not an event")):
+        if why.startswith(prefix):
+            return label
+    return why.split(" ")[0]

@@ -41,6 +41,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if since is not None and until is not None and until < since:
         raise UsageError("--until is before --since")
+    if args.dashboard_url is not None:
+        from pipeline.report.model import dashboard_base
+
+        try:
+            dashboard_base(args.dashboard_url)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     try:
         report = build_report(args.run_dir, args.group, since, until, args.dashboard_url)
     except (RunDirError, LookupError) as exc:

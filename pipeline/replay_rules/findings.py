@@ -252,8 +252,8 @@ class FindingRules:
             self.add("poll_timeout", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
                      partitions=self._assigned(ob.generation, ob.member_id),
                      title=f"{cap(_who(ob.member_id, self.st))} exceeded max.poll.interval.ms",
-                     explanation=(f"{cap(_who(ob.member_id, self.st))} spent more than max.poll.interval.ms "
-                                  f"({cfg.says('max_poll_interval_ms')}) between two poll() calls, so its heartbeat thread "
+                     explanation=(f"{cap(_who(ob.member_id, self.st))} spent more than "
+                                  f"{cfg.says('max_poll_interval_ms')} between two poll() calls, so its heartbeat thread "
                                   "left the group and its partitions were given to others. Records it was still "
                                   "processing will be processed again by the new owner. Process batches faster, "
                                   "lower max.poll.records, or raise max.poll.interval.ms."),

@@ -1,6 +1,8 @@
 """Reading replay input: a RUN_DIR (its `events` table) or event JSON lines as `coordscope parse` prints.
 
-Bad lines are counted and explained, never fatal: the caller reports them."""
+Bad lines are counted and explained, never fatal: the caller reports them. A line that is JSON but
+not an event the replay can take (a field of the wrong type or out of Kafka's range, see
+`validate`) is rejected with the field named."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from parsers.events import Event
+from pipeline.replay_rules import validate
 
 
 @dataclass
@@ -34,11 +37,15 @@ def _load_run_dir(p: Path, group: str | None) -> Loaded:
     from pipeline import rundir
     from pipeline.replay import events_from_frame
 
-    rundir.load_manifest(p)          # RunDirError for an incomplete run
+    rundir.validate(p)               # RunDirError for an incomplete or damaged run
     filters = (ds.field("group_id") == group) if group is not None else None
     pdf = rundir.load_table(p, "events", filters=filters)
     out = Loaded(kind="run_dir", lines=len(pdf))
-    for ev in events_from_frame(pdf):
+    for n, ev in enumerate(events_from_frame(pdf), 1):
+        why = validate.problem(ev)
+        if why:
+            out.rejected.append((n, f"{ev.source}:{ev.line_no}: {why}"))
+            continue
         out.by_group.setdefault(ev.group_id, []).append(ev)
     return out
 
@@ -69,12 +76,18 @@ def _load_jsonl(p: Path, group: str | None) -> Loaded:
                 out.rejected.append((n, "missing " + ", ".join(missing)))
                 continue
             d.setdefault("raw", "")
+            if d.get("partitions") is not None and not isinstance(d["partitions"], list):
+                # tuple("t-0,t-1") would make partitions of single characters
+                out.rejected.append((n, f"partitions is {validate.show(d['partitions'])}, not a list"))
+                continue
             try:
                 ev = Event.from_dict(d)
-                if not isinstance(ev.line_no, int) or (ev.ts_ms is not None and not isinstance(ev.ts_ms, int)):
-                    raise TypeError("line_no and ts_ms must be integers")
             except (TypeError, ValueError) as exc:
                 out.rejected.append((n, f"not an event ({exc})"))
+                continue
+            why = validate.problem(ev)
+            if why:
+                out.rejected.append((n, why))
                 continue
             if group is not None and ev.group_id != group:
                 continue

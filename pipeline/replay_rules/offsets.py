@@ -259,10 +259,17 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
             old = max(prev, key=lambda iv: iv.end_ms)
             stop = min(old.end_ms, resume_ts)
             if old.end_reason in ("session_expiry", "lost", "process_gone") and cfg is not None:
-                # an expired member stopped working when its heartbeats stopped: session.timeout.ms
-                # before the coordinator expired it, at the latest
-                expired = old.end_ms if old.end_reason == "session_expiry" else resume_ts
-                stop = min(stop, max(last[1], expired - cfg.session_timeout_ms))
+                # an expired member's last heartbeat reached the coordinator session.timeout.ms before
+                # it expired the member (GroupCoordinator.onExpireHeartbeat), and it would have sent
+                # the next one within heartbeat.interval.ms had it kept running: it stopped working in
+                # [expiry - session, expiry - session + heartbeat): its middle is taken, and the range
+                # is said to be estimated
+                # (the window needs the expiry's own time; without it the hand-over bounds the stop)
+                if old.end_reason == "session_expiry":
+                    latest = old.end_ms - cfg.session_timeout_ms + max(cfg.heartbeat_interval_ms or 0, 0) // 2
+                else:
+                    latest = resume_ts - cfg.session_timeout_ms
+                stop = min(stop, max(last[1], latest))
             expelled = old.end_reason in ("session_expiry", "lost", "process_gone", "log_end", "poll_timeout",
                                           "member_fenced", "generation_reset")
             if cfg is not None and old.member_id:

@@ -47,6 +47,14 @@ SETTABLE: dict[str, str] = {
 }
 
 
+# Settings that are intervals or counts the replay steps by: zero or less would never advance
+# (the model's heartbeat loop would spin forever), so they must be at least 1. Kafka's ConfigDef
+# types them INT: at most 2^31-1. group.initial.rebalance.delay.ms may be 0 (KafkaConfig atLeast(0)).
+POSITIVE = frozenset({"session_timeout_ms", "max_poll_interval_ms", "heartbeat_interval_ms", "rebalance_timeout_ms",
+                      "storm_count", "storm_window_ms"})
+INT_MAX = 2_147_483_647
+
+
 @dataclass(frozen=True)
 class ReplaySettings:
     """Explicit settings (None = take from the logs, else Kafka's default for the version seen)."""
@@ -78,9 +86,18 @@ class ReplaySettings:
                 changes[attr] = int(value)
             except ValueError:
                 raise ValueError(f"{name} needs an integer number of ms, got {value!r}") from None
-            if changes[attr] < 0:
-                raise ValueError(f"{name} must not be negative, got {value!r}")
-        return replace(self, **changes)
+            low = 1 if attr in POSITIVE else 0
+            if not low <= changes[attr] <= INT_MAX:
+                raise ValueError(f"{name} must be {'at least 1' if low else 'zero or more'} "
+                                 f"(and at most {INT_MAX}), got {value!r}")
+        new = replace(self, **changes)
+        # Heartbeat.java (0.9+) / GroupRebalanceConfig (2.3+): "Heartbeat must be set lower than the
+        # session timeout" -- a client with these settings would not start.
+        hb, session = new.heartbeat_interval_ms, new.session_timeout_ms
+        if hb is not None and session is not None and hb >= session:
+            raise ValueError(f"heartbeat.interval.ms ({hb}) must be lower than session.timeout.ms ({session}), "
+                             "as Kafka's clients require")
+        return new
 
 
 @dataclass
@@ -101,11 +118,13 @@ class EffectiveSettings:
     origin: dict[str, str] = field(default_factory=dict)   # setting -> "set" | "log source:line" | "default ..."
     client_version: tuple[int, int, int] | None = None
     broker_version: tuple[int, int, int] | None = None
+    # what was wrong with a printed value and what was used instead (one sentence each)
+    notes: list[str] = field(default_factory=list)
     # group.instance.id per client.id, as the clients' ConsumerConfig dumps print it (static members)
     static_members: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        skip = ("origin", "version", "client_version", "broker_version")
+        skip = ("origin", "version", "client_version", "broker_version", "notes")
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
         d["kafka_version"] = ".".join(map(str, self.version)) if self.version else None
         d["client_version"] = ".".join(map(str, self.client_version)) if self.client_version else None
@@ -332,13 +351,25 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
             values[name] = printed[name]
         else:
             values[name], origin[name] = dflt[name], f"default of {blabel if name == 'initial_rebalance_delay_ms' else vlabel}"
+    notes: list[str] = []
+    for name in ("session_timeout_ms", "max_poll_interval_ms", "heartbeat_interval_ms", "initial_rebalance_delay_ms"):
+        low = 1 if name in POSITIVE else 0
+        value = values[name]
+        if isinstance(value, int) and not low <= value <= INT_MAX and dflt.get(name) is not None:
+            # a log printing 0 or a negative interval (or a value Kafka's INT could not hold)
+            dlabel = blabel if name == "initial_rebalance_delay_ms" else vlabel
+            where = origin.get(name, "the logs")
+            values[name] = dflt[name]
+            origin[name] = f"default of {dlabel} ({where} printed {value}, not usable)"
+            notes.append(f"{_KAFKA_NAME[name]} = {value} printed at {where.removeprefix('log ')} is not a usable "
+                         f"value; the replay uses {dflt[name]} instead (default of {dlabel})")
     # the rebalance timeout is the JoinGroup's rebalanceTimeoutMs: max.poll.interval.ms since KIP-62
     # (AbstractCoordinator 0.10.1+), the session timeout before (JoinGroup v0)
     if explicit.rebalance_timeout_ms is not None:
         rto, origin["rebalance_timeout_ms"] = explicit.rebalance_timeout_ms, "set"
     elif explicit.max_poll_interval_ms is not None:
         rto, origin["rebalance_timeout_ms"] = explicit.max_poll_interval_ms, "set (max.poll.interval.ms)"
-    elif "rebalance_timeout_ms" in printed:
+    elif "rebalance_timeout_ms" in printed and 1 <= printed["rebalance_timeout_ms"] <= INT_MAX:
         rto = printed["rebalance_timeout_ms"]
     elif values["max_poll_interval_ms"] is not None:
         rto, origin["rebalance_timeout_ms"] = values["max_poll_interval_ms"], "= max.poll.interval.ms"
@@ -350,9 +381,12 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
         assignor=values["assignor"], initial_rebalance_delay_ms=values["initial_rebalance_delay_ms"],
         version=version, storm_count=explicit.storm_count, storm_window_ms=explicit.storm_window_ms,
         skew_tolerance_ms=explicit.skew_tolerance_ms, unowned_threshold_ms=explicit.unowned_threshold_ms,
-        origin=origin, static_members=dict(printed.get("static_members", {})),
+        origin=origin, static_members=dict(printed.get("static_members", {})), notes=notes,
         client_version=client_v, broker_version=broker_v,
     )
+
+
+_KAFKA_NAME = {attr: name for name, attr in SETTABLE.items()}
 
 
 # GroupCoordinatorConfig (apache/kafka 4.0): the consumer protocol's session timeout and heartbeat

@@ -6,6 +6,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from parsers import json_text
 from pipeline.report.model import build_report
 
 FORMATS = ("md", "html", "json")
@@ -21,7 +22,7 @@ def render(report: dict[str, Any], fmt: str) -> str:
 
         return render_html(report)
     if fmt == "json":
-        return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+        return json_text.dumps(report, indent=2, ensure_ascii=False) + "\n"
     raise ValueError(f"unknown report format {fmt!r} (choose from {', '.join(FORMATS)})")
 
 

@@ -1,18 +1,29 @@
-"""Markdown rendering of the report model (renders well on GitHub)."""
+"""Markdown rendering of the report model (renders well on GitHub).
+
+Every string that comes from a run (ids, titles, explanations, causes, evidence lines) goes through
+`mdtext` (text, code or fenced_line), so log text is shown, never rendered as HTML or links; links
+are only the dashboard addresses, which the report command accepts only as http(s)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from pipeline.report.mdtext import code, fenced_line, text
 from pipeline.timefmt import duration
 
 SEV_MARK = {"critical": "🟥 critical", "high": "🟧 high", "medium": "🟨 medium", "low": "🟦 low", "info": "ℹ️ info"}
 
 
 def _cell(v: Any) -> str:
-    """Table cell text: pipes and newlines would break the table."""
-    s = "" if v is None else str(v)
-    return s.replace("|", "\\|").replace("\n", " ")
+    """Table cell text: escaped prose (pipes and line breaks would break the table)."""
+    return text(v)
+
+
+def _link(label: str, url: str) -> str:
+    """A Markdown link to a dashboard address (http(s) only, checked by the report command);
+    <>, spaces and parentheses are percent-encoded so the address cannot end the link early."""
+    safe = "".join(c if c not in '<>() "\'\\`' and c.isprintable() else f"%{ord(c):02X}" for c in url)
+    return f"[{label}]({safe})"
 
 
 def _quote(evidence: list[dict[str, Any]]) -> list[str]:
@@ -20,8 +31,8 @@ def _quote(evidence: list[dict[str, Any]]) -> list[str]:
         return []
     lines = ["```text"]
     for e in evidence:
-        raw = (e.get("raw") or "(line text not in the run)").replace("```", "'''")
-        lines.append(f"{e['ref']}  {raw}")
+        raw = e.get("raw") or "(line text not in the run)"
+        lines.append(fenced_line(f"{e['ref']}  {raw}"))
     lines.append("```")
     return lines
 
@@ -29,9 +40,10 @@ def _quote(evidence: list[dict[str, Any]]) -> list[str]:
 def summary_markdown(report: dict[str, Any]) -> str:
     s = report["summary"]
     imp = s["impact"]
-    out = ["## Summary", "", f"**{s['headline']}**", ""]
+    out = ["## Summary", "", f"**{text(s['headline'])}**", ""]
     if s["first"]:
-        out.append(f"Time span: {s['first']} to {s['last']}. Groups: {', '.join(s['groups']) or 'none'}.")
+        out.append(f"Time span: {text(s['first'])} to {text(s['last'])}. "
+                   f"Groups: {', '.join(text(g) for g in s['groups']) or 'none'}.")
         out.append("")
     out += [
         "| impact | value |", "|---|---|",
@@ -48,20 +60,23 @@ def summary_markdown(report: dict[str, Any]) -> str:
     ]
     if imp["members_expelled"]:
         out += ["Members expelled:", ""]
-        out += [f"- `{e['member_id']}` ({e['group_id']}, generation {e['generation']}): {e['reason']} at {e['at']}"
+        out += [f"- {code(e['member_id'])} ({text(e['group_id'])}, generation {text(e['generation'])}): "
+                f"{text(e['reason'])} at {text(e['at'])}"
                 for e in imp["members_expelled"]]
         out.append("")
     for key, label in (("reprocessed_ranges", "Reprocessed"), ("skipped_ranges", "Skipped (never processed)")):
         if imp[key]:
             out += [f"{label} offset ranges:", ""]
-            out += [f"- {r['group_id']} {r['topic']}-{r['partition']}: [{r['from_offset']}, {r['to_offset']}) "
-                    f"= {'about ' if r.get('estimated') else ''}{r['count']} offsets, at {r['at']}"
+            out += [f"- {text(r['group_id'])} {text(r['topic'])}-{text(r['partition'])}: "
+                    f"[{text(r['from_offset'])}, {text(r['to_offset'])}) "
+                    f"= {'about ' if r.get('estimated') else ''}{text(r['count'])} offsets, at {text(r['at'])}"
                     f"{' (estimated: a bound no log line states)' if r.get('estimated') else ''}" for r in imp[key]]
             out.append("")
     if s["top_findings"]:
         out += ["Top findings:", ""]
         # numbered in the text itself: the summary is also printed to a terminal, unrendered
-        out += [f"{i}. **{f['title']}** ({f['severity']}, {f['group_id']}): {f['explanation']}"
+        out += [f"{i}. **{text(f['title'])}** ({text(f['severity'])}, {text(f['group_id'])}): "
+                f"{text(f['explanation'])}"
                 for i, f in enumerate(s["top_findings"], 1)]
         out.append("")
     return "\n".join(out)
@@ -69,16 +84,16 @@ def summary_markdown(report: dict[str, Any]) -> str:
 
 def render_markdown(report: dict[str, Any]) -> str:
     scope = report["scope"]
-    title = "# Incident report" + (f": group `{scope['group']}`" if scope["group"] else "")
+    title = "# Incident report" + (f": group {code(scope['group'])}" if scope["group"] else "")
     out = [title, ""]
-    meta = f"coordscope {report['coordscope_version']}, run `{report['run_dir']}`"
+    meta = f"coordscope {text(report['coordscope_version'])}, run {code(report['run_dir'])}"
     if scope["since"] or scope["until"]:
-        meta += f", window {scope['since'] or '…'} to {scope['until'] or '…'}"
+        meta += f", window {text(scope['since'] or '…')} to {text(scope['until'] or '…')}"
     out += [f"_{meta}_", "", summary_markdown(report)]
     for g in report["groups"]:
-        out += [f"## Group `{g['group_id']}`", ""]
+        out += [f"## Group {code(g['group_id'])}", ""]
         if g.get("dashboard_url"):
-            out += [f"[Open in the dashboard]({g['dashboard_url']})", ""]
+            out += [_link("Open in the dashboard", g["dashboard_url"]), ""]
         out += [f"{g['rebalances']} rebalance(s), {duration(g['rebalance_ms_total'])} spent rebalancing "
                 f"(longest {duration(g['rebalance_ms_longest'])}), {len(g['members_seen'])} member(s) seen.", ""]
         out += _consumer_protocol_markdown(g)
@@ -95,37 +110,38 @@ def render_markdown(report: dict[str, Any]) -> str:
             out.append("Causes and their evidence:")
             out.append("")
             for t in g["timeline"]:
-                out.append(f"- **generation {t['generation']}**: {t['cause_detail'] or t['cause']}")
+                out.append(f"- **generation {text(t['generation'])}**: {text(t['cause_detail'] or t['cause'])}")
                 out += ["  " + line for line in _quote(t["evidence"])]
             out.append("")
         out += ["### Findings", ""]
         if not g["findings"]:
             out += ["No findings for this group.", ""]
         for f in g["findings"]:
-            out.append(f"#### {SEV_MARK.get(f['severity'], f['severity'])}: {f['title']}")
+            out.append(f"#### {SEV_MARK.get(f['severity']) or text(f['severity'])}: {text(f['title'])}")
             out.append("")
             span = f"{f['start']} to {f['end']}" if f["end"] and f["end"] != f["start"] else f["start"]
-            out.append(f"_{f['kind']}, {span}_" + (f" · [dashboard]({f['dashboard_url']})" if f.get("dashboard_url") else ""))
+            out.append(f"_{text(f['kind'])}, {text(span)}_"
+                       + (f" · {_link('dashboard', f['dashboard_url'])}" if f.get("dashboard_url") else ""))
             out.append("")
-            out.append(f["explanation"])
+            out.append(text(f["explanation"], line_start=True))
             out.append("")
             if f["members"]:
-                out.append("Members: " + ", ".join(f"`{m}`" for m in f["members"]))
+                out.append("Members: " + ", ".join(code(m) for m in f["members"]))
             if f["partitions"]:
-                out.append("Partitions: " + ", ".join(f"`{p}`" for p in f["partitions"]))
+                out.append("Partitions: " + ", ".join(code(p) for p in f["partitions"]))
             out += _quote(f["evidence"])
             out.append("")
         out += ["### Recommendations", ""]
         if not g["recommendations"]:
             out += ["None: nothing in this group calls for a change.", ""]
         for r in g["recommendations"]:
-            out.append(f"- **{r['title']}.** {r['text']}")
+            out.append(f"- **{text(r['title'])}.** {text(r['text'])}")
             if r["setting"]:
-                out.append(f"  Setting: `{r['setting']}`" + (f" = `{r['value']}`" if r["value"] is not None else ""))
+                out.append(f"  Setting: {code(r['setting'])}" + (f" = {code(r['value'])}" if r["value"] is not None else ""))
             if r["what_if"]:
-                out.append(f"  What-if replay: `{r['what_if']['command']}`")
+                out.append(f"  What-if replay: {code(r['what_if']['command'])}")
                 if r["what_if"].get("result"):
-                    out.append(f"  Result: {r['what_if']['result']}")
+                    out.append(f"  Result: {text(r['what_if']['result'])}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 

@@ -14,13 +14,12 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline import __version__, rundir
+from pipeline import __version__, figures, rundir
 from pipeline.report.recommend import recommend, whatif_results
 from pipeline.schemas import SEVERITIES
 from pipeline.timefmt import duration, iso
 
 SCHEMA_VERSION = 1
-EXPELLED = ("session_expiry", "poll_timeout", "fenced", "static_member_fenced", "expired")
 TOP_FINDINGS = 5
 MAX_EVIDENCE_PER_ITEM = 6
 
@@ -59,10 +58,13 @@ class Tables:
 
     def __init__(self, run_dir: str | Path, group: str | None, since: int | None, until: int | None):
         self.run_dir = Path(run_dir)
-        self.manifest = rundir.load_manifest(run_dir)
+        self.manifest = rundir.validate(run_dir)   # RunDirError naming a damaged table
 
         def load(table: str, start: str, end: str) -> pd.DataFrame:
-            df = rundir.load_table(run_dir, table)
+            if table == "events_groups":   # the events' groups and times only (the table can be large)
+                df = rundir.load_table(run_dir, "events", ["group_id", "ts_ms"])
+            else:
+                df = rundir.load_table(run_dir, table)
             if group is not None and "group_id" in df:
                 df = df[df["group_id"] == group]
             return _in_window(df, start, end, since, until)
@@ -72,10 +74,9 @@ class Tables:
         self.findings = load("findings", "start_ms", "end_ms")
         self.ownership = load("ownership", "start_ms", "end_ms")
         self.commits = load("offset_commits", "ts_ms", "ts_ms")
-        self.group_ids = sorted(
-            {*self.generations["group_id"].dropna(), *self.findings["group_id"].dropna(),
-             *self.commits["group_id"].dropna()}
-        )
+        events = load("events_groups", "ts_ms", "ts_ms")
+        # every group of the run, those seen only in a describe snapshot or in commits included
+        self.group_ids = figures.all_groups(self.generations, self.findings, self.commits, events)
         if group is not None and group not in self.group_ids:
             known = sorted(set(rundir.load_table(run_dir, "generations", ["group_id"])["group_id"].dropna()))
             if not known or group not in known:
@@ -86,7 +87,8 @@ class Tables:
     def observed_gaps(self, group: str) -> dict[str, int | None]:
         """The longest silences seen in the logs (heartbeat_gaps), per kind, for recommendations."""
         gaps = rundir.load_table(self.run_dir, "heartbeat_gaps", ["group_id", "kind", "gap_ms", "exceeded"])
-        gaps = gaps[(gaps["group_id"] == group) & gaps["exceeded"].fillna(False).astype(bool)]
+        # exceeded is null where no limit applies (log silences) and gap_ms where a bound is unknown
+        gaps = gaps[(gaps["group_id"] == group) & (gaps["exceeded"] == True) & gaps["gap_ms"].notna()]  # noqa: E712
         longest = {k: int(v) for k, v in gaps.groupby("kind")["gap_ms"].max().items()} if not gaps.empty else {}
         return {"heartbeat_gap_ms": longest.get("heartbeat"), "poll_gap_ms": longest.get("poll")}
 
@@ -116,11 +118,15 @@ class Tables:
             files = sorted(str(p) for p in path.glob("*.parquet")) if path.is_dir() else []
             if not files:
                 continue
-            dataset = ds.dataset(files, format="parquet")
             filt = pc.field("source").isin(list(wanted)) & pc.field("line_no").isin(
                 sorted({n for lines in wanted.values() for n in lines})
             )
-            for row in dataset.to_table(columns=["source", "line_no", "raw"], filter=filt).to_pylist():
+            try:
+                rows = ds.dataset(files, format="parquet").to_table(columns=["source", "line_no", "raw"],
+                                                                    filter=filt).to_pylist()
+            except (OSError, ValueError, TypeError) as exc:   # pyarrow's errors derive from these
+                raise rundir.damaged(self.run_dir, f"table {table}/ cannot be read ({exc})") from None
+            for row in rows:
                 if row["line_no"] in wanted.get(row["source"], ()):
                     found.setdefault(f"{row['source']}:{row['line_no']}", row["raw"])
         return found
@@ -162,31 +168,9 @@ def _offset_ranges(commits: pd.DataFrame, flag: str) -> list[dict[str, Any]]:
 
 
 def _finding_ranges(findings: pd.DataFrame, kind: str) -> list[dict[str, Any]]:
-    """Offset ranges the replay found (offset_rewind / offset_skip details), estimated ones marked."""
-    rows = findings[findings["kind"] == kind] if not findings.empty else findings
-    out = []
-    for r in _records(rows):
-        d = json.loads(r["details_json"]) if r["details_json"] else {}
-        lo, hi = d.get("from_offset"), d.get("to_offset_exclusive")
-        if not isinstance(lo, int) or not isinstance(hi, int) or hi <= lo:
-            continue
-        out.append({
-            "group_id": r["group_id"], "topic": d.get("topic"), "partition": d.get("partition"),
-            "from_offset": lo, "to_offset": hi, "count": hi - lo, "at": iso(r["start_ms"]),
-            "member_id": (r["members"] or [None])[0], "evidence": r["evidence"] or [],
-            "estimated": bool(d.get("estimated")),
-        })
-    return out
-
-
-def _merge_ranges(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen, out = set(), []
-    for rng in (r for lst in lists for r in lst):
-        key = (rng["group_id"], rng["topic"], rng["partition"], rng["from_offset"], rng["to_offset"])
-        if key not in seen:
-            seen.add(key)
-            out.append(rng)
-    return sorted(out, key=lambda r: (r["group_id"], r["at"] or "", r["topic"] or "", r["partition"] or 0))
+    """Offset ranges the replay found (pipeline/figures.py), with their time in ISO 8601."""
+    return [{k: v for k, v in r.items() if k != "start_ms"} | {"at": iso(r["start_ms"])}
+            for r in figures.offset_ranges(findings, kind)]
 
 
 def _members_in_out(gens: list[dict[str, Any]]) -> list[tuple[list[str], list[str]]]:
@@ -225,21 +209,19 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
         if links:
             item["dashboard_url"] = links.group(group, f["start_ms"], f["end_ms"])
         findings.append(item)
-    members = t.memberships[t.memberships["group_id"] == group]
-    expelled = _records(members[members["leave_reason"].isin(EXPELLED)]) if not members.empty else []
-    durations = [g["rebalance_ms"] for g in gens if g["rebalance_ms"] is not None]
+    fig = figures.group_figures(group, t.generations, t.memberships, t.findings)
     section = {
         "group_id": group,
-        "generations_seen": len(gens),
-        "rebalances": len(gens),
-        "rebalance_ms_total": int(sum(durations)),
-        "rebalance_ms_longest": int(max(durations, default=0)),
-        "members_seen": sorted({m for g in gens for m in (g["members"] or [])}),
+        "generations_seen": fig["generations_seen"],
+        "rebalances": fig["rebalances"],
+        "rebalance_ms_total": fig["rebalance_ms_total"],
+        "rebalance_ms_longest": fig["rebalance_ms_longest"],
+        "members_seen": fig["members_seen"],
         "timeline": timeline,
         "findings": findings,
         "expelled": [
-            {"member_id": m["member_id"], "client_id": m["client_id"], "generation": m["generation"],
-             "reason": m["leave_reason"], "at": iso(m["left_ms"])} for m in expelled
+            {"member_id": e["member_id"], "client_id": e["client_id"], "generation": e["generation"],
+             "reason": e["reason"], "at": iso(e["at_ms"])} for e in fig["expelled"]
         ],
     }
     story = consumer_protocol_story(gens, _records(members) if not members.empty else [])
@@ -289,8 +271,8 @@ def build_report(
     until_ms: int | None = None,
     dashboard_url: str | None = None,
 ) -> dict[str, Any]:
-    t = Tables(run_dir, group, since_ms, until_ms)
     links = _Links(dashboard_url, since_ms, until_ms) if dashboard_url else None
+    t = Tables(run_dir, group, since_ms, until_ms)
     refs = [r for col in (t.generations.get("evidence"), t.findings.get("evidence")) if col is not None
             for refs_ in col for r in (list(refs_)[:MAX_EVIDENCE_PER_ITEM] if refs_ is not None else [])]
     raw = t.raw_lines(refs)
@@ -301,8 +283,8 @@ def build_report(
     expelled = [e | {"group_id": g["group_id"]} for g in groups for e in g["expelled"]]
     # ranges come from the replay's findings only: a committed offset going back or forward is not by
     # itself a reprocessed or skipped range (catch-up after a restart, consumption after an admin rewind)
-    reprocessed = _merge_ranges(_finding_ranges(t.findings, "offset_rewind"))
-    skipped = _merge_ranges(_finding_ranges(t.findings, "offset_skip"))
+    reprocessed = _finding_ranges(t.findings, "offset_rewind")
+    skipped = _finding_ranges(t.findings, "offset_skip")
     times = [v for df, cols in ((t.generations, ("started_ms", "ended_ms")), (t.findings, ("start_ms", "end_ms")))
              for c in cols for v in df[c].dropna().tolist()]
     impact = {
@@ -348,11 +330,32 @@ def build_report(
     }
 
 
+def dashboard_base(url: str) -> str:
+    """A dashboard base address fit for links: http(s), a host, nothing that could run or hide
+    (javascript:, data:, credentials, whitespace); ValueError saying why otherwise."""
+    from urllib.parse import urlsplit
+
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise ValueError(f"--dashboard-url {url!r} contains spaces or control characters")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        raise ValueError(f"--dashboard-url {url!r} is not an address") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"--dashboard-url must be an http:// or https:// address of a dashboard, got {url!r}")
+    if parts.username or parts.password:
+        raise ValueError("--dashboard-url must not contain a user name or password")
+    if parts.query or parts.fragment:
+        raise ValueError(f"--dashboard-url must be a base address without ? or #, got {url!r}")
+    return url.rstrip("/")
+
+
 class _Links:
     """Dashboard links for the report, built by the dashboard's own URL helpers."""
 
     def __init__(self, base: str, since: int | None, until: int | None):
-        self.base, self.since, self.until = base.rstrip("/"), since, until
+        self.base, self.since, self.until = dashboard_base(base), since, until
 
     def group(self, group: str, start: int | None, end: int | None) -> str:
         from dashboard import urls

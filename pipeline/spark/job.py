@@ -283,7 +283,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         written.update({t: write_mod.row_count(tmp_dir, t) for t in schemas.TABLES})
         groups = run_summary.distinct_values(tmp_dir, "events", "group_id")
         sev = run_summary.value_counts(tmp_dir, "findings", "severity")
-        per_group = run_summary.busiest_groups(tmp_dir)
+        per_group = run_summary.group_lines(tmp_dir)
         reasons: dict[str, int] = {}
         if outcomes is not None:
             if scoped_unparsed is unparsed:    # the table written holds every unparsed line
@@ -300,7 +300,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     summary = {
         "groups": groups, "generations": written["generations"], "events": written["events"],
         "findings_by_severity": {s: sev.get(s, 0) for s in schemas.SEVERITIES if sev.get(s, 0)},
-        "busiest_groups": per_group,
+        "groups_detail": per_group,
     }
     entries = [manifest_mod.file_entry(f, counts.get(f.source), offset_rows.get(f.source)) for f in files]
     scope = {"group": opts.group, "since_ms": opts.since_ms, "until_ms": opts.until_ms,

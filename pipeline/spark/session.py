@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -159,7 +160,12 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
         conf["spark.jars"] = ",".join(j for j in (conf.get("spark.jars"), str(jar)) if j)
     for k, v in conf.items():
         builder = builder.config(k, v)
+    interrupt = signal.getsignal(signal.SIGINT)
     _launch_quiet_gateway(builder)
     spark = builder.getOrCreate()
+    if getattr(interrupt, "coordscope_stops_jvm", False):
+        # SparkContext installs a SIGINT handler that calls into the JVM (cancelAllJobs) and raises
+        # KeyboardInterrupt inside Py4J; the CLI's handler (pipeline/signals.py) stops the JVM instead
+        signal.signal(signal.SIGINT, interrupt)
     spark.sparkContext.setLogLevel("ERROR")
     return spark

@@ -24,22 +24,19 @@ def free_port() -> int:
 
 @contextmanager
 def serve(app: Any) -> Iterator[str]:
-    """Serve a Dash app's Flask server in a thread; yields its base URL."""
-    import logging
-
-    from werkzeug.serving import make_server
-
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    """Serve a Dash app as `coordscope dashboard` does (waitress, Host check, CSP and the other
+    headers of dashboard.security) in a thread; yields its base URL."""
+    from dashboard.serve import make_server
 
     port = free_port()
-    server = make_server("127.0.0.1", port, app.server, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    server = make_server(app, "127.0.0.1", port)
+    thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        server.shutdown()
-        thread.join(timeout=10)
+        server.task_dispatcher.shutdown()
+        server.close()
 
 
 @contextmanager

@@ -238,12 +238,14 @@ def _orders(lines: _Lines) -> dict[str, list[dict[str, Any]]]:
         {"finding_id": "F-ord-1", "kind": "offset_rewind", "severity": "critical", "group_id": ORD,
          "start_ms": start + 120 * SEC, "end_ms": start + 120 * SEC, "members": [O2], "partitions": ["orders-2"],
          "generation": 1, "title": "orders-2 rewound from 1200 to 1080: 120 offsets processed twice",
-         "explanation": "A commit went backwards.", "details_json": json.dumps({"from": 1080, "to": 1200}),
+         "explanation": "A commit went backwards.",
+         "details_json": json.dumps({"topic": "orders", "partition": 2, "from_offset": 1080, "to_offset_exclusive": 1200}),
          "evidence": [rew]},
         {"finding_id": "F-ord-2", "kind": "offset_skip", "severity": "high", "group_id": ORD,
          "start_ms": start + 240 * SEC, "end_ms": start + 240 * SEC, "members": [O2], "partitions": ["orders-2"],
          "generation": 1, "title": "orders-2 jumped from 1400 to 1900: 500 offsets never processed",
-         "explanation": "A commit skipped ahead.", "details_json": json.dumps({"from": 1400, "to": 1900}),
+         "explanation": "A commit skipped ahead.",
+         "details_json": json.dumps({"topic": "orders", "partition": 2, "from_offset": 1400, "to_offset_exclusive": 1900}),
          "evidence": [skp]},
     ]
     return out

@@ -56,8 +56,7 @@ def test_owner_at(small_data):
 
 
 def test_offset_ranges(small_data):
-    hist = small_data.offset_history(ORD, "orders", 2)
-    ranges = small_data.offset_ranges(hist)
+    ranges = small_data.offset_ranges(ORD, "orders", 2)
     assert ranges[["what", "from_offset", "to_offset", "count"]].values.tolist() == [
         ["reprocessed", 1080, 1200, 120], ["skipped", 1400, 1900, 500]]
     summ = small_data.offset_partitions(ORD).set_index("partition_name")

@@ -117,7 +117,7 @@ def test_cli_timeline_findings_and_rejects(tmp_path, repo_root):
     assert "group payments: 3 generation(s)" in r.stdout
     assert "gen    3  2023-11-14T22:14:26.000Z  session_expiry, trigger B" in r.stdout
     assert "[critical] double_ownership" in r.stdout and "evidence: broker1/server.log:3" in r.stdout
-    assert "2 of" in r.stderr and "rejected (first: line" in r.stderr
+    assert "2 of 32 input line(s) rejected (1 not JSON, 1 missing fields); first: line 31: not JSON" in r.stderr
 
 
 def test_cli_what_if_and_json(tmp_path, repo_root):

@@ -1,0 +1,160 @@
+"""`coordscope parse FILE > events.jsonl` end to end, per CPU-second, next to the base commit's CLI
+and Drain3 over the same lines, measured in the same run.
+
+usage: PYTHONPATH=. python benchmarks/parse_cli_bench.py [--lines N] [--rounds R] [--base COMMIT]
+       [--cpu C]
+
+Each subject is a separate process pinned to one core (`taskset -c C`, default 0), run in
+alternation R times (so that what the other processes of a shared machine take hits every subject
+alike); its CPU time (user + system, of the process and its children) includes start-up, reading
+the file and writing the output to a file:
+* ours: `python -m pipeline.cli parse FILE > events.jsonl` from this checkout;
+* base: the same command from a `git worktree` of the base commit (default 969aa0e, before the
+  orjson writer) under /tmp, run with PYTHONPATH pointing there; its events must equal ours byte
+  for byte (checked);
+* ours --no-events: the same parse without writing events (what the writer costs is the difference);
+* drain3: `drain3.TemplateMiner` (default configuration, no persistence) fed every line of the same
+  file, in a process that reads the file itself: the whole line as read ("drain3"), or the message
+  cut out of the log4j line by a regex first ("drain3 message only", what a user who strips the
+  header does; Drain3 then sees fewer, more similar tokens); the add_log_message loop alone is
+  timed too.
+The lines are the realistic mix of `parse_bench.py` (80% high-volume wordings, log4j layout).
+Lines/s = lines / CPU seconds; the best and the median of the rounds are printed, with ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from parse_bench import LOG4J_SPLIT, coordinator_lines  # noqa: E402
+
+DRAIN3_SCRIPT = r"""
+import re, sys, time
+from drain3 import TemplateMiner
+from drain3.template_miner_config import TemplateMinerConfig
+miner = TemplateMiner(config=TemplateMinerConfig())
+split = re.compile(sys.argv[3]).match if sys.argv[2] == "message" else None
+t0 = time.process_time()
+n = 0
+with open(sys.argv[1], encoding="utf-8") as fh:
+    for line in fh:
+        line = line.rstrip("\n")
+        if split is not None:
+            m = split(line)
+            line = m.group("msg") if m else line
+        miner.add_log_message(line)
+        n += 1
+loop = time.process_time() - t0
+sys.stdout.write(f"{n} {loop} {len(miner.drain.clusters)}\n")
+"""
+
+
+def base_worktree(commit: str) -> Path:
+    """A detached worktree of `commit` under /tmp (made once, reused by later runs)."""
+    path = Path(tempfile.gettempdir()) / f"coordscope-base-{commit[:12]}"
+    if not (path / "pipeline" / "cli.py").exists():
+        if path.exists():
+            shutil.rmtree(path)
+        subprocess.run(["git", "-C", str(REPO), "worktree", "prune"], check=True)
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(path), commit],
+                       check=True, capture_output=True)
+    return path
+
+
+def cpu_of(cmd: list[str], cwd: Path, stdout_path: Path, env: dict[str, str]) -> tuple[float, str]:
+    """CPU seconds (user + system) of the child process `cmd`, and what it printed on stderr."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with stdout_path.open("wb") as out:
+        proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.PIPE, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, proc.stderr.decode()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--lines", type=int, default=100_000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--base", default="969aa0e", help="base commit (default 969aa0e)")
+    ap.add_argument("--cpu", default="0", help="the core every subject is pinned to (taskset -c)")
+    args = ap.parse_args(argv)
+    try:
+        drain3_version = version("drain3")
+    except PackageNotFoundError:
+        raise SystemExit("drain3 is not installed: pip install -e '.[bench]'") from None
+    taskset = ["taskset", "-c", args.cpu] if shutil.which("taskset") else []
+    py = sys.executable
+    base = base_worktree(args.base)
+    work = Path(tempfile.mkdtemp(prefix="parse-cli-bench-"))
+    try:
+        log = work / "mix.log"
+        log.write_text("\n".join(coordinator_lines(args.lines, unique=False)) + "\n", encoding="utf-8")
+        n = args.lines
+        env_ours = dict(os.environ, PYTHONPATH=str(REPO))
+        env_base = dict(os.environ, PYTHONPATH=str(base))
+        subjects = {
+            "ours": (taskset + [py, "-m", "pipeline.cli", "parse", str(log)], REPO, env_ours, work / "ours.jsonl"),
+            "base": (taskset + [py, "-m", "pipeline.cli", "parse", str(log)], base, env_base, work / "base.jsonl"),
+            "ours --no-events": (taskset + [py, "-m", "pipeline.cli", "parse", "--no-events", str(log)], REPO,
+                                 env_ours, work / "none.jsonl"),
+            "drain3": (taskset + [py, "-c", DRAIN3_SCRIPT, str(log), "line", ""], work, dict(os.environ),
+                       work / "drain3.txt"),
+            "drain3 message only": (taskset + [py, "-c", DRAIN3_SCRIPT, str(log), "message", LOG4J_SPLIT.pattern],
+                                    work, dict(os.environ), work / "drain3m.txt"),
+        }
+        times: dict[str, list[float]] = {k: [] for k in subjects}
+        drain_loop: dict[str, list[float]] = {"drain3": [], "drain3 message only": []}
+        clusters: dict[str, int] = {}
+        for _ in range(args.rounds):
+            for name, (cmd, cwd, env, out) in subjects.items():
+                cpu, _err = cpu_of(cmd, cwd, out, env)
+                times[name].append(cpu)
+                if name in drain_loop:
+                    _n, loop, clusters_s = out.read_text().split()
+                    drain_loop[name].append(float(loop))
+                    clusters[name] = int(clusters_s)
+        same = (work / "ours.jsonl").read_bytes() == (work / "base.jsonl").read_bytes()
+        events = sum(1 for _ in (work / "ours.jsonl").open("rb"))
+
+        print(f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}; "
+              f"pinned: {' '.join(taskset) or 'no taskset'}; drain3 {drain3_version}")
+        print(f"input: {n} coordinator lines (realistic mix, log4j), {log.stat().st_size / 1e6:.1f} MB; "
+              f"{events} events written; base {args.base} events identical to ours: {'yes' if same else 'NO'}; "
+              f"drain3 clusters: {clusters['drain3']} (whole lines), {clusters['drain3 message only']} (messages); rounds: {args.rounds}")
+        print(f"{'subject':<28}{'best lines/CPU-s':>12}{'median':>12}   CPU s per round")
+        best = {k: n / min(v) for k, v in times.items()}
+        med = {k: n / statistics.median(v) for k, v in times.items()}
+        for name, v in times.items():
+            print(f"{name:<28}{best[name]:>12,.0f}{med[name]:>12,.0f}   {' '.join(f'{x:.2f}' for x in v)}")
+        for name, loops in drain_loop.items():
+            print(f"{name + ', loop':<28}{n / min(loops):>12,.0f}{n / statistics.median(loops):>12,.0f}"
+                  f"   (the add_log_message loop only: no start-up, no import)")
+        print(f"ratio ours/base:   best {best['ours'] / best['base']:.2f}x, median {med['ours'] / med['base']:.2f}x")
+        for name in drain_loop:
+            print(f"ratio ours/{name}: best {best['ours'] / best[name]:.2f}x, median {med['ours'] / med[name]:.2f}x "
+                  f"(>1: coordscope faster)")
+        writer = statistics.median(times["ours"]) - statistics.median(times["ours --no-events"])
+        print(f"event writing (ours minus --no-events, medians): {writer / max(events, 1) * 1e6:.2f} us per event")
+        return 0 if same else 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""Consumer-group lines of clients that are not Java: librdkafka (and its bindings), KafkaJS,
+kafka-python and aiokafka (issue 22).
+
+`parse_line(line, logger, state)` offers one line to each client's parser and returns the first
+answer: a `Match` (an event of the shared vocabulary, `client_library` set), `IGNORE` (a known line
+of such a client with no event), `UNRECOGNISED` (a coordinator line of such a client that no rule
+knows: the reader keeps it as unparsed) or None (not a line of these clients). The reader offers it
+only the lines no Java rule took. `state` is a small dict per input file (library versions seen,
+which Python client the file's logger names showed). Client defaults per version:
+parsers/foreign/defaults.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parsers.base import Match
+from parsers.foreign import kafkajs, librdkafka, pyclients
+from parsers.foreign.common import IGNORE, UNRECOGNISED
+
+__all__ = ["CANDIDATE_WORDS", "IGNORE", "UNRECOGNISED", "claims", "parse_line", "rule_source"]
+
+_RD_GATE = ("#consumer-", "[thrd:", "fac", "Application maximum poll interval", "JoinGroup failed: ", "response error: ")
+_JS_GATE = ("kafkajs", "[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection]", "[Cluster]")
+
+
+_CLAIM_WORDS = ("TopicPartition(", "[thrd:", "#consumer-", '"logger":"kafkajs"')
+_CLAIMED_LOGGERS: dict[str, bool] = {}
+
+
+def claims(line: str, logger: str | None) -> bool:
+    """Is this line surely a non-Java client's, even where a Java rule reads its words? (its logger,
+    from the layout or in its text, is a kafka-python/aiokafka module, or it shows a Python
+    TopicPartition repr, librdkafka's instance name or thread prefix, or KafkaJS's logger field)"""
+    if logger:
+        known = _CLAIMED_LOGGERS.get(logger)
+        if known is None:
+            known = pyclients.is_client_logger(logger)
+            if len(_CLAIMED_LOGGERS) < 4096:
+                _CLAIMED_LOGGERS[logger] = known
+        if known:
+            return True
+    if any(w in line for w in _CLAIM_WORDS):
+        return True
+    # a kafka-python/aiokafka logger name in the line's text (a layout the reader does not split:
+    # "INFO:kafka.coordinator:...", "... INFO aiokafka.consumer.group_coordinator ...")
+    return ("kafka." in line or "aiokafka" in line) and pyclients.names_client_logger(line)
+
+
+def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | None = None,
+               message: str | None = None) -> Any:
+    """`message`: the layout's message of the line, when the layout found one (JSON lines: the
+    Python clients' rules read the decoded message, not the JSON text)."""
+    res = None
+    if any(w in line for w in _RD_GATE):
+        res = librdkafka.parse(line, state)
+    if res is None and any(w in line for w in _JS_GATE):
+        res = kafkajs.parse(line, state)
+    if res is None:
+        json_line = message is not None and line.lstrip().startswith("{")
+        res = pyclients.parse(message if json_line else line, logger, state)
+    if isinstance(res, Match) and state is not None:
+        _group_of_instance(res.fields, state)
+    return res
+
+
+def _group_of_instance(f: dict[str, Any], state: dict[str, Any]) -> None:
+    """Many of these clients' lines do not name the group (librdkafka's JoinGroup/SyncGroup/commit/
+    MAXPOLL lines, KafkaJS's [Connection] lines, kafka-python's heartbeat-thread lines). A consumer
+    instance has one group.id, so the group its other lines in the file name is its group:
+    librdkafka by instance name (rdkafka#consumer-N); the others when the file has named exactly one
+    group. Such a group_id is marked extra.group_id_inferred."""
+    lib = f.get("client_library") or "python"
+    key = (lib, f.get("client_id")) if lib == "librdkafka" else (lib, None)
+    groups: dict = state.setdefault("instance_groups", {})
+    gid = f.get("group_id")
+    if gid is not None:
+        groups.setdefault(key, set()).add(gid)
+        if lib == "librdkafka":
+            groups[key] = {gid}  # the instance's latest group (a restarted process may use another)
+        return
+    seen = groups.get(key)
+    if seen is not None and len(seen) == 1:
+        f["group_id"] = next(iter(seen))
+        f.setdefault("extra", {})["group_id_inferred"] = True
+
+
+CANDIDATE_WORDS: tuple[str, ...] = tuple(sorted(set(librdkafka.CANDIDATE_WORDS) | set(kafkajs.CANDIDATE_WORDS)
+                                                | set(pyclients.CANDIDATE_WORDS)))
+
+
+def rule_source(rule: str) -> str | None:
+    """The client source file and versions of a rule named as in `extra.rule` (for `coordscope explain`)."""
+    lib, _, name = rule.partition(".")
+    if lib == "librdkafka":
+        if name == "assignment_list":
+            return "rdkafka_partition.c rd_kafka_topic_partition_list_log; rdkafka_cgrp.c SyncGroup member state 1.6-2.x"
+        if name in ("max_poll_error", "join_failed_error", "coord_error"):
+            return "rdkafka_cgrp.c rd_kafka_consumer_err (the consumer error the application logs) 1.0-2.x"
+        table = {r.name: r.source for r in librdkafka.RULES}
+    elif lib in ("kafka_python", "aiokafka"):
+        table = {r.name: r.source for r in pyclients.RULES}
+    elif lib == "kafkajs":
+        table = {n: src for _ns, _rx, n, _k, src in kafkajs._RULES}
+        if name.startswith("connection_"):
+            return "kafkajs src/network/connection.js 1.0-2.2"
+    else:
+        return None
+    return table.get(name)

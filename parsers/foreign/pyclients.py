@@ -1,0 +1,380 @@
+"""kafka-python and aiokafka coordinator lines -> event fields.
+
+The envelope is whatever Python logging layout the application chose (`%(levelname)s:%(name)s:%(message)s`
+of basicConfig, `%(asctime)s %(levelname)s %(name)s %(message)s`, `%(asctime)s - %(name)s - %(levelname)s
+- %(message)s`, JSON formatters, ...): the rules are searched in the whole line, so no layout has to be
+known. The logger name, when the line shows one (`kafka.coordinator`, `kafka.coordinator.consumer`,
+`kafka.coordinator.heartbeat`, `kafka.consumer.fetcher`, `aiokafka.consumer.group_coordinator`,
+`aiokafka.consumer.fetcher`), tells the library apart where both print the same words; otherwise the
+rule's own library does, and a wording both libraries print is marked with both candidates.
+
+Each rule names the module and versions it mirrors: kafka-python kafka/coordinator/base.py,
+consumer.py, kafka/consumer/fetcher.py (1.0-3.0, tags read: 1.3.5, 1.4.7, 2.0.2, 2.2.0, 2.2.10,
+2.3.0, 3.0.0 and master a3b3836f) and aiokafka aiokafka/consumer/group_coordinator.py, fetcher.py
+(0.5.0-0.14.0). The values are Python reprs: partitions as sets of
+`TopicPartition(topic='t', partition=0)`, offsets as `OffsetAndMetadata(offset=5, ...)`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, match, oam_offset, tp_repr_list, tp_repr_one
+
+KP, AIO = "kafka-python", "aiokafka"
+# the client modules' logger names (logging.getLogger(__name__) and kafka-python 3.0's named loggers);
+# not the broker's Scala loggers (kafka.coordinator.group.GroupCoordinator, kafka.coordinator.transaction.*)
+_LOGGER = re.compile(r"(?<![\w.])(?P<logger>aiokafka\.consumer(?:\.(?:group_coordinator|fetcher|consumer|subscription_state))?"
+                     r"|kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors\.\w+))?"
+                     r"|kafka\.consumer\.(?:fetcher|group|subscription_state))(?![\w.])")
+_LEVEL = re.compile(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
+# what a Python logging layout puts right before the message: nothing, a space, ':' (basicConfig), '-',
+# ']' or '|' (and a tab)
+_MESSAGE_START = frozenset(["", " ", ":", "-", "]", "|", "\t"])
+_MEMBER_VERSION = re.compile(r"(kafka-python|aiokafka)-(\d+\.\d+\.\d+\w*)-")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    name: str
+    libs: tuple[str, ...]  # the libraries that print this wording
+    regex: re.Pattern[str]
+    kind: str | None
+    source: str
+
+
+RULES: list[Rule] = []
+
+
+def _r(name: str, libs: tuple[str, ...], pattern: str, kind: str | None, source: str) -> None:
+    RULES.append(Rule(name, libs, re.compile(pattern), kind, source))
+
+
+BOTH = (KP, AIO)
+GRP = r"(?P<group>[^\s']+)"
+# coordinator (kafka-python base.py; aiokafka group_coordinator.py)
+_r("discovered", BOTH, r"Discovered coordinator (?P<coordinator>\S+) for group " + GRP + r"$", "coordinator_discovered",
+   "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
+_r("coordinator_dead", BOTH, r"Marking the coordinator dead \(node (?P<coordinator>[^)]*)\) ?for group (?P<group>[^\s':]+?)(?:: (?P<error>.*?))?\.?$",
+   "coordinator_lost", "kafka-python base.py 1.3-3.0 (': %s.'); aiokafka 0.5-0.14 (no error, no space)")
+_r("lookup_failed", (KP,), r"Group [Cc]oordinator lookup for group " + GRP + r" failed: (?P<error>.*)$", "coordinator_lookup",
+   "kafka-python base.py 1.3-3.0")
+_r("coordinator_request_failed", BOTH, r"Group Coordinator Request failed: (?P<error>.*)$", "coordinator_lookup",
+   "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
+_r("coordinator_not_available", (KP,), r"Group Coordinator Not Available; retry$", "coordinator_lookup", "kafka-python base.py 1.3-3.0 (debug)")
+_r("session_expired", (KP,), r"Heartbeat session expired, marking coordinator dead$", "coordinator_lost",
+   "kafka-python base.py 1.4-3.0 (HeartbeatThread)")
+_r("session_expired_aio", BOTH, r"Heartbeat session expired - marking coordinator dead$", "coordinator_lost",
+   "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5) (HeartbeatTask); aiokafka group_coordinator.py 0.5-0.14")
+_r("coordinator_unknown_hb", (KP,), r"Coordinator unknown during heartbeat -- will retry$", "heartbeat_failed",
+   "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5) (HeartbeatTask)")
+_r("hb_retrying", (KP,), r"Heartbeat failed \((?P<error>.*)\); retrying$", "heartbeat_failed", "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5) (HeartbeatTask)")
+_r("hb_skipping", (KP,), r"Skipping heartbeat: no auto-assignment or waiting on rebalance$", None, "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5)")
+_r("coordinator_unrecognized", (KP,), r"Unrecognized failure in Group Coordinator Request: (?P<error>.*)$", "coordinator_lookup",
+   "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5)")
+# join and sync
+_r("rejoining", BOTH, r"\(Re-\)joining group " + GRP + r"$", "join_started", "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
+_r("joined", (KP,), r"Successfully joined group " + GRP + r" with generation (?P<generation>-?\d+)$", "join_succeeded",
+   "kafka-python base.py 1.3-2.2.9")
+_r("joined_generation", (KP,), r"Successfully joined group " + GRP + r" <Generation (?P<generation>-?\d+) \(member_id: (?P<member>\S*), protocol: (?P<protocol>[^)]*)\)>$",
+   "join_succeeded", "kafka-python base.py 2.2.10-3.0 (Generation.__str__)")
+_r("joined_aio", BOTH, r"Joined group '(?P<group>[^']*)' \(generation (?P<generation>-?\d+)\) with member_id (?P<member>\S+)$",
+   "join_succeeded", "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5); aiokafka group_coordinator.py 0.5-0.14")
+_r("synced_aio", (AIO,), r"Successfully synced group " + GRP + r" with generation (?P<generation>-?\d+)$", "sync_succeeded",
+   "aiokafka group_coordinator.py 0.5-0.14")
+_r("elected_leader", BOTH, r"Elected group leader -- performing partition assignments using (?P<assignor>\S+)$", None,
+   "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14 (no event: the member's leadership is in extra of join lines elsewhere)")
+_r("join_loading", BOTH, r"Attempt to join group " + GRP + r" rejected since coordinator (?P<coordinator>\S+) is loading the group\.$",
+   "join_failed", "kafka-python base.py; aiokafka (debug)")
+_r("join_unknown_member", BOTH, r"Attempt to join group " + GRP + r" failed due to unknown member id$", "join_failed",
+   "kafka-python base.py; aiokafka (debug)")
+_r("join_obsolete", BOTH, r"Attempt to join group " + GRP + r" failed due to obsolete coordinator information: (?P<error>.*)$",
+   "join_failed", "kafka-python base.py; aiokafka (debug)")
+_r("join_fatal", BOTH, r"Attempt to join group (?:" + GRP + r" )?failed due to fatal error: (?P<error>.*)$", "join_failed",
+   "kafka-python base.py (with group); aiokafka (without)")
+_r("join_rebalancing", (KP,), r"Attempt to join group " + GRP + r" failed due to RebalanceInProgressError, .*$", "join_failed",
+   "kafka-python base.py 2.2-3.0")
+_r("join_member_id", (KP,), r"Received member id (?P<member>\S+) for group " + GRP + r"; will retry join-group$", "join_failed",
+   "kafka-python base.py 2.2-3.0 (MEMBER_ID_REQUIRED)")
+_r("join_unexpected", BOTH, r"Unexpected error in join group(?: '(?P<group>[^']*)')? response: (?P<error>.*)$", "join_failed",
+   "kafka-python base.py; aiokafka")
+_r("sync_failed", BOTH, r"SyncGroup for group " + GRP + r" failed due to (?P<error>.*?)(?:; (?:reseting generation|marking coordinator dead))?[.,]?$",
+   "sync_failed", "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
+_r("sync_unexpected", BOTH, r"Unexpected error from SyncGroup: (?P<error>.*)$", "sync_failed", "kafka-python base.py; aiokafka")
+# assignment
+_r("assigned", BOTH, r"Setting newly assigned partitions (?P<parts>.*) for group " + GRP + r"$", "partitions_assigned",
+   "kafka-python consumer.py 1.3-3.0; aiokafka 0.5-0.14")
+_r("revoked", BOTH, r"Revoking previously assigned partitions (?P<parts>.*) for group " + GRP + r"(?P<on_close> on close)?$",
+   "partitions_revoked", "kafka-python consumer.py 1.3-3.0 (' on close' 3.0); aiokafka 0.5-0.14")
+_r("lost", (KP,), r"Group " + GRP + r" lost membership; forcibly revoking (?P<parts>.*)$", "partitions_lost", "kafka-python consumer.py 3.0")
+_r("cooperative_complete", (KP,), r"Cooperative rebalance complete for group " + GRP + r": owned=(?P<owned>.*), assigned=(?P<parts>.*), revoked=(?P<revoked>.*), added=(?P<added>.*)$",
+   "partitions_assigned", "kafka-python consumer.py 3.0")
+_r("cooperative_revoke", (KP,), r"Cooperative pre-rebalance for group " + GRP + r": revoking (?P<parts>.*) \(no longer in subscription\)$",
+   "partitions_revoked", "kafka-python consumer.py 3.0")
+_r("finished_assignment", BOTH, r"Finished assignment for group " + GRP + r": (?P<assignment>.*)$", None, "kafka-python consumer.py; aiokafka (debug)")
+_r("performing_assignment", BOTH, r"Performing assignment for group " + GRP + r" using strategy (?P<assignor>\S+) with subscriptions", None,
+   "kafka-python consumer.py; aiokafka (debug)")
+# heartbeats and poll
+_r("hb_coordinator", BOTH, r"Heartbeat failed for group " + GRP + r": coordinator \(node (?P<coordinator>[^)]*)\) is either not started or not valid$",
+   "coordinator_lost", "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
+_r("hb_rebalancing", BOTH, r"Heartbeat failed for group " + GRP + r" because it is rebalancing$", "heartbeat_failed",
+   "kafka-python base.py 1.3-2.x; aiokafka 0.5-0.14")
+_r("hb_rebalancing_3", (KP,), r"Group " + GRP + r" is rebalancing; rejoining\.$", "heartbeat_failed", "kafka-python base.py 3.0")
+_r("hb_generation", BOTH, r"Heartbeat failed for group " + GRP + r": generation id is not\s+current\.$", "heartbeat_failed",
+   "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14 (two spaces: sic)")
+_r("hb_fenced", (KP,), r"Heartbeat failed for group " + GRP + r" due to fenced id error: (?P<instance>.*)$", "member_fenced",
+   "kafka-python base.py 2.2-3.0")
+_r("hb_unknown_member", (KP,), r"Heartbeat: local member_id was not recognized; this consumer needs to re-join$", "heartbeat_failed",
+   "kafka-python base.py 1.3-3.0")
+_r("hb_unknown_member_aio", (AIO,), r"Heartbeat failed: local member_id was not recognized; resetting and re-joining group$",
+   "heartbeat_failed", "aiokafka group_coordinator.py 0.5-0.14")
+_r("hb_auth", (KP,), r"Heartbeat failed: authorization error: (?P<error>.*)$", "heartbeat_failed", "kafka-python base.py")
+_r("hb_unhandled", (KP,), r"Heartbeat failed: Unhandled error: (?P<error>.*)$", "heartbeat_failed", "kafka-python base.py")
+_r("hb_send_failed", (AIO,), r"Heartbeat send request failed: (?P<error>.*)\. Will retry\.$", "heartbeat_failed", "aiokafka 0.5-0.14")
+_r("hb_failed_aio", (AIO,), r"Heartbeat failed: (?P<error>.*)$", "heartbeat_failed", "aiokafka 0.5-0.14 ('%r')")
+_r("hb_ok", BOTH, r"Received successful heartbeat response for group " + GRP + r"$", "heartbeat_succeeded",
+   "kafka-python base.py; aiokafka (debug)")
+_r("hb_sent", BOTH, r"Heartbeat: (?P<group>[^\s\[]+)\[(?P<generation>-?\d+)\] (?P<member>\S+)$", "heartbeat_sent",
+   "kafka-python base.py; aiokafka (debug 'Heartbeat: %s[%s] %s')")
+_r("poll_expired", (KP,), r"Heartbeat poll expired, leaving group$", "poll_timeout", "kafka-python base.py 1.4-2.2.9")
+_r("poll_timeout", (KP,), r"Consumer poll timeout has expired\. This means the time between subsequent calls to poll\(\).*$", "poll_timeout",
+   "kafka-python base.py 2.2.10-3.0")
+_r("hb_thread_start", (KP,), r"Starting new heartbeat thread$", "heartbeat_thread", "kafka-python base.py 1.4-2.x")
+_r("hb_thread_stop", (KP,), r"Stopping heartbeat thread$", "heartbeat_thread", "kafka-python base.py 1.4-2.x")
+# subscriptions (kafka-python kafka/consumer/subscription_state.py; aiokafka subscription_state.py, consumer.py)
+_r("subscription_update", BOTH, r"Updating subscribed topics to: (?P<topics>.*)$", "subscription_changed",
+   "kafka-python subscription_state.py 1.3-3.0; aiokafka 0.5-0.14")
+_r("subscribed_aio", (AIO,), r"Subscribed to topic(?:\(s\)| pattern): (?P<topics>.*)$", "subscription_changed", "aiokafka consumer.py 0.5-0.14")
+_r("subscribed_pattern", (KP,), r"Subscribing to pattern: /(?P<topics>.*)/$", "subscription_changed", "kafka-python subscription_state.py")
+_r("unsubscribed_aio", (AIO,), r"Unsubscribed all topics or patterns and assigned partitions$", "subscription_changed", "aiokafka consumer.py")
+_r("updated_assignment", (KP,), r"Updated partition assignment: (?P<assignment>.*)$", None,
+   "kafka-python subscription_state.py (no event: the coordinator's 'Setting newly assigned partitions' follows)")
+# leaving
+_r("leaving", (KP,), r"Leaving consumer group \((?P<group>[^)]*)\)\.$", "leave_group", "kafka-python base.py 1.4-2.x")
+_r("leaving_3", (KP,), r"Leaving consumer group " + GRP + r" \(member (?P<member>[^)]*)\)\.$", "leave_group", "kafka-python base.py 3.0")
+_r("leave_ok", BOTH, r"LeaveGroup request (?:for group \S+ |for member \S+ / group instance \S+ )?(?:returned successfully|succeeded)$", None,
+   "kafka-python base.py; aiokafka")
+_r("leave_failed", BOTH, r"LeaveGroup request (?:for group \S+ |for member \S+ / group instance \S+ )?failed(?: with error)?: (?P<error>.*)$", None,
+   "kafka-python base.py; aiokafka")
+# commits
+_r("committed", (KP,), r"Group " + GRP + r" committed offset (?P<offset_repr>.*) for partition (?P<tp>TopicPartition\(.*\))$", "offset_committed",
+   "kafka-python consumer.py (debug)")
+_r("committed_aio", (AIO,), r"Committed offset (?P<offset_repr>.*) for partition (?P<tp>TopicPartition\(.*\))$", "offset_committed",
+   "aiokafka group_coordinator.py (debug)")
+_r("autocommit_done", (KP,), r"Completed autocommit of offsets (?P<offsets>.*) for group " + GRP + r"$", "offset_committed",
+   "kafka-python consumer.py (debug)")
+_r("commit_sent", BOTH, r"Sending offset-commit request with (?P<offsets>.*) for group " + GRP + r" to (?P<coordinator>\S+)$", "offset_commit_sent",
+   "kafka-python consumer.py; aiokafka (debug)")
+_r("commit_partition_failed", (KP,), r"Group " + GRP + r" failed to commit partition (?P<tp>TopicPartition\(.*?\)) at offset (?P<offset_repr>.*?): (?P<error>.*)$",
+   "offset_commit_failed", "kafka-python consumer.py")
+_r("commit_partition_failed_aio", (AIO,), r"OffsetCommit failed for group " + GRP + r" on partition (?P<tp>TopicPartition\(.*?\)) with offset (?P<offset_repr>.*?): (?P<error>.*)$",
+   "offset_commit_failed", "aiokafka group_coordinator.py")
+_r("commit_retry_aio", (AIO,), r"OffsetCommit failed for group " + GRP + r" (?:on partition (?P<tp>TopicPartition\(.*?\)) due to (?P<error>.*?), will retry|because group is initializing \((?P<error2>.*?)\), will retry|due to a coordinator error \((?P<error3>.*?)\), will find new coordinator and retry|due to group error \((?P<error4>.*?)\), will rejoin)$",
+   "offset_commit_failed", "aiokafka group_coordinator.py")
+_r("commit_failed_aio", (AIO,), r"OffsetCommit failed for group " + GRP + r" - (?P<error>.*)$", "offset_commit_failed", "aiokafka group_coordinator.py")
+_r("commit_failed_group", (KP,), r"OffsetCommit for group " + GRP + r" failed(?: on partition (?P<tp>TopicPartition\(.*?\)))?(?: due to fenced id error)?:? (?P<error>.*)$",
+   "offset_commit_failed", "kafka-python consumer.py")
+_r("pre_rebalance_commit_failed", (KP,), r"Pre-rebalance offset commit failed: (?P<error>.*)$", "offset_commit_failed",
+   "kafka-python consumer.py 2.2-3.0")
+_r("commit_failed", (KP,), r"Offset commit failed: (?P<error>.*)$", "offset_commit_failed", "kafka-python consumer.py 1.3-3.0")
+_r("auto_commit_failed", BOTH, r"Auto offset commit failed(?: for group " + GRP + r")?: (?P<error>.*)$", "offset_commit_failed",
+   "kafka-python consumer.py 1.3-3.0 (with group); aiokafka 0.5-0.14 (without)")
+_r("commit_not_active", (KP,), r"Failing OffsetCommit request since the consumer is not part of an active group$", "offset_commit_failed",
+   "kafka-python consumer.py 2.0-3.0")
+_r("commit_unauthorized", BOTH, r"Not authorized to commit (?:offsets for group " + GRP + r"|to topics (?P<topics>.*?)(?: for group (?P<group2>\S+))?|failed for unauthorized topics .*)$",
+   "offset_commit_failed", "kafka-python consumer.py; aiokafka")
+_r("commit_failed_unauth_aio", (AIO,), r"OffsetCommit failed for unauthorized topics (?P<topics>.*)$", "offset_commit_failed", "aiokafka")
+# offsets fetched / reset
+_r("no_committed", (KP,), r"Group " + GRP + r" has no committed offset for partition (?P<tp>TopicPartition\(.*\))$", "no_committed_offset",
+   "kafka-python consumer.py (debug)")
+_r("no_committed_aio", (AIO,), r"No committed offset for partition (?P<tp>TopicPartition\(.*\))$", "no_committed_offset", "aiokafka (debug)")
+_r("set_committed", (KP,), r"Setting offset for partition (?P<tp>TopicPartition\(.*?\)) to the committed offset (?P<offset_repr>.*)$",
+   "offset_fetched", "kafka-python consumer.py 2.2-3.0 (debug)")
+_r("reset_committed", (KP,), r"Resetting offset for partition (?P<tp>TopicPartition\(.*?\)) to the committed offset (?P<offset_repr>.*)$",
+   "offset_fetched", "kafka-python fetcher.py 1.3-2.0 (debug)")
+_r("reset_offset", (KP,), r"Resetting offset for partition (?P<tp>TopicPartition\(.*?\)) to offset (?P<offset>-?\d+)\.$", "offset_reset",
+   "kafka-python fetcher.py 2.2-3.0")
+_r("reset_strategy", (KP,), r"Resetting offset for partition (?P<tp>TopicPartition\(.*?\)) to (?P<strategy>\w+) offset\.$", "offset_reset",
+   "kafka-python fetcher.py 1.3-2.0 (debug)")
+_r("out_of_range", BOTH, r"Fetch offset (?P<offset>-?\d+) is out of range for (?:topic-)?partition (?P<tp>TopicPartition\(.*?\))(?P<resetting>, resetting offset)?$",
+   "offset_reset", "kafka-python fetcher.py; aiokafka fetcher.py")
+
+def _literal_prefix(pattern: str) -> str:
+    """The literal text every match of a rule starts with (up to its first regex construct)."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 < len(pattern) and not pattern[i + 1].isalnum():
+                out.append(pattern[i + 1])
+                i += 2
+                continue
+            break
+        if c in ".^$*+?{}[]|()":
+            if c in "?*{" and out:
+                out.pop()
+            break
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+# One search per line finds which rules can match: each rule's leading literal text, longest first
+# (a line with none of them costs one regex search, not one per rule).
+_BY_PREFIX: dict[str, list[Rule]] = {}
+for _rule in RULES:
+    _BY_PREFIX.setdefault(_literal_prefix(_rule.regex.pattern), []).append(_rule)
+assert all(len(p) >= 5 for p in _BY_PREFIX), "a rule without a leading literal"
+_GATE = re.compile("|".join(re.escape(p) for p in sorted(_BY_PREFIX, key=len, reverse=True)))
+_ORDER = {id(r): i for i, r in enumerate(RULES)}
+
+
+def _candidates(line: str) -> list[Rule]:
+    found: set[int] = set()
+    out: list[Rule] = []
+    for m in _GATE.finditer(line):
+        text = m.group(0)
+        for prefix, rules in _BY_PREFIX.items():
+            if text.startswith(prefix):
+                for r in rules:
+                    if id(r) not in found:
+                        found.add(id(r))
+                        out.append(r)
+    out.sort(key=lambda r: _ORDER[id(r)])
+    return out
+
+
+def is_client_logger(logger: str) -> bool:
+    return _LOGGER.fullmatch(logger) is not None
+
+
+def names_client_logger(line: str) -> bool:
+    return _LOGGER.search(line) is not None
+
+
+def _library(rule: Rule, logger: str | None, state: dict[str, Any] | None) -> tuple[str | None, tuple[str, ...]]:
+    if logger:
+        lib = AIO if logger.startswith("aiokafka") else KP
+        if lib in rule.libs:
+            return lib, ()
+    if len(rule.libs) == 1:
+        return rule.libs[0], ()
+    seen = state.get("python_client") if state else None
+    if seen in rule.libs:
+        return seen, ()
+    return None, rule.libs
+
+
+def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = None) -> Any:
+    """Match | IGNORE | None for one line (see the module docstring)."""
+    rules = _candidates(line)
+    lm = _LOGGER.search(line) if rules or "kafka" in line else None
+    lg = lm.group("logger") if lm else (logger if logger and _LOGGER.fullmatch(logger) else None)
+    if lg and lm and state is not None:
+        state["python_client"] = AIO if lg.startswith("aiokafka") else KP
+    for rule in rules:
+        m = rule.regex.search(line)
+        if m is None:
+            continue
+        head = line[: m.start()]
+        if head.count('"') % 2 or head.count("'") % 2 or head[-1:] not in _MESSAGE_START:
+            continue  # the wording quoted inside some other text, or glued to a word: not a log record
+        if lg and (AIO if lg.startswith("aiokafka") else KP) not in rule.libs:
+            continue
+        if rule.kind is None:
+            return IGNORE
+        g = m.groupdict()
+        lib, candidates = _library(rule, lg, state)
+        f: dict[str, Any] = {"group_id": g.get("group") or g.get("group2"), "member_id": g.get("member") or None,
+                             "ts_ms": iso_ms(head)}
+        x: dict[str, Any] = {"python_rule": rule.name, "logger": lg}
+        lv = _LEVEL.search(head)
+        if lv:
+            x["level"] = lv.group(1)
+        if candidates:
+            x["client_library_candidates"] = list(candidates)
+        if g.get("generation") is not None:
+            f["generation"] = int(g["generation"])
+        if g.get("protocol") and g["protocol"] != "None":
+            f["protocol"] = g["protocol"]
+        if g.get("coordinator"):
+            c = g["coordinator"]
+            f["coordinator"] = c[len("coordinator-"):] if c.startswith("coordinator-") else c
+        err = g.get("error") or g.get("error2") or g.get("error3") or g.get("error4")
+        if err:
+            f["error"] = err.strip()
+        if g.get("parts") is not None:
+            parts = tp_repr_list(g["parts"])
+            if parts is None:
+                return UNRECOGNISED
+            f["partitions"] = parts
+        for key in ("owned", "revoked", "added"):
+            if g.get(key) is not None:
+                x[key] = list(tp_repr_list(g[key]) or ())
+        if g.get("tp"):
+            tp = tp_repr_one(g["tp"])
+            if tp:
+                f["topic"], f["partition"] = tp
+        if g.get("offset_repr") is not None:
+            f["offset"] = oam_offset(g["offset_repr"])
+        if g.get("offset") is not None:
+            f["offset"] = int(g["offset"])
+        if g.get("offsets") is not None:
+            parts = tp_repr_list(g["offsets"])
+            if parts:
+                f["partitions"] = parts
+        if g.get("strategy"):
+            f["reason"] = f"reset to {g['strategy']}"
+        if g.get("instance"):
+            f["instance_id"] = g["instance"].strip()
+        if g.get("assignor"):
+            x["assignor"] = g["assignor"]
+        if g.get("topics") is not None:
+            x["topics"] = g["topics"]
+        if rule.name in ("session_expired", "session_expired_aio"):
+            f["reason"] = "heartbeat session expired"
+        if rule.name in ("poll_expired", "poll_timeout"):
+            f["reason"] = "max_poll_interval_ms exceeded"
+        if rule.name == "out_of_range":
+            f["reason"] = "fetch offset out of range"
+            x["out_of_range_offset"] = f.pop("offset")
+        if rule.name == "revoked" and g.get("on_close"):
+            f["reason"] = "consumer closing"
+        if rule.name.startswith("hb_") and "error" not in f:
+            f["error"] = {"hb_rebalancing": "REBALANCE_IN_PROGRESS", "hb_rebalancing_3": "REBALANCE_IN_PROGRESS",
+                          "hb_generation": "ILLEGAL_GENERATION", "hb_unknown_member": "UNKNOWN_MEMBER_ID",
+                          "hb_unknown_member_aio": "UNKNOWN_MEMBER_ID", "hb_fenced": "FENCED_INSTANCE_ID",
+                          "hb_coordinator": "NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE"}.get(rule.name)
+        if rule.name == "join_unknown_member":
+            f["error"] = "UNKNOWN_MEMBER_ID"
+        if rule.name == "join_loading":
+            f["error"] = "COORDINATOR_LOAD_IN_PROGRESS"
+        if rule.name == "join_rebalancing":
+            f["error"] = "REBALANCE_IN_PROGRESS"
+        if rule.name == "join_member_id":
+            f["error"] = "MEMBER_ID_REQUIRED"
+        # the default client_id is "<library>-<version>" and the member id starts with it
+        # (kafka-python consumer/group.py, aiokafka consumer.py): a version hint for the file
+        vm = _MEMBER_VERSION.match(f.get("member_id") or "")
+        if vm and state is not None:
+            state[f"{vm.group(1)}_version"] = vm.group(2)
+        ver = state.get(f"{lib}_version") if state and lib else None
+        if ver:
+            x["client_version"] = ver
+        out = match(f"{'aiokafka' if lib == AIO else 'kafka_python'}.{rule.name}", rule.kind, lib or KP, f, x)
+        if lib is None:  # a wording both print and nothing on the line or in the file says which
+            out.fields.pop("client_library", None)
+        return out
+    if lg and lg.startswith(("kafka.coordinator", "aiokafka.consumer.group_coordinator")):
+        return UNRECOGNISED  # a coordinator module's line no rule knows
+    return None
+
+
+CANDIDATE_WORDS: tuple[str, ...] = (
+    "kafka.coordinator", "aiokafka", "Discovered coordinator", "oined group", "joining group", "TopicPartition(",
+    "Heartbeat", "Marking the coordinator dead", "poll expired", "Consumer poll timeout", "Leaving consumer group",
+    "OffsetCommit", "ffset commit", "autocommit", "is out of range for", "ubscri", "heartbeat thread",
+)

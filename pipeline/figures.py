@@ -1,0 +1,138 @@
+"""The figures a user reads about a run, computed once.
+
+The ingest summary, the incident report (md, html, json) and the dashboard take every per-group
+count from `group_figures`, over the same RUN_DIR tables, so no two views of one run disagree
+(tests/test_views_agree.py holds them equal on the sample scenarios and on real logs).
+
+Definitions (docs/replay.md, "Figures"):
+- a *rebalance* is a generation whose rebalance the logs show: its start (PreparingRebalance) or
+  its completion (Stable) is known. A generation only known to exist (the first one of a log that
+  starts mid-life, a describe snapshot, an `old generation N`) is counted in `generations_seen`,
+  not as a rebalance of the window;
+- a member is *expelled* when the coordinator removed it (session expiry, poll timeout, fencing):
+  from its membership's leave reason, or from an expulsion finding when the leave is not recorded;
+- offset ranges come from the replay's findings only (`offset_rewind`, `offset_skip`); a range
+  with a bound no log line states is marked estimated.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+
+from pipeline.schemas import SEVERITIES
+
+EXPELLED_REASONS = ("session_expiry", "poll_timeout", "fenced", "static_member_fenced", "expired", "member_fenced")
+EXPULSION_FINDINGS = ("session_expiry", "poll_timeout", "static_member_fenced")
+
+
+def _none(v: Any) -> Any:
+    if v is None or (isinstance(v, float) and v != v):
+        return None
+    return v.tolist() if hasattr(v, "tolist") else v
+
+
+def _rows(df: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{k: _none(v) for k, v in r.items()} for r in df.to_dict("records")]
+
+
+def of_group(df: pd.DataFrame, group: str) -> pd.DataFrame:
+    return df[df["group_id"] == group] if not df.empty else df
+
+
+def rebalance_rows(gens: pd.DataFrame) -> pd.DataFrame:
+    """Generations whose rebalance the logs show (its start or its completion is known)."""
+    if gens.empty:
+        return gens
+    return gens[gens["started_ms"].notna() | gens["stabilized_ms"].notna()]
+
+
+def offset_ranges(findings: pd.DataFrame, kind: str) -> list[dict[str, Any]]:
+    """Offset ranges the replay found (kind offset_rewind: processed again; offset_skip: never
+    processed), with `estimated` where a bound is not in the logs. Sorted, one per range."""
+    rows = findings[findings["kind"] == kind] if not findings.empty else findings
+    out, seen = [], set()
+    for r in _rows(rows):
+        d = json.loads(r["details_json"]) if r.get("details_json") else {}
+        lo, hi = d.get("from_offset"), d.get("to_offset_exclusive")
+        if not isinstance(lo, int) or not isinstance(hi, int) or hi <= lo:
+            continue
+        key = (r["group_id"], d.get("topic"), d.get("partition"), lo, hi)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append({
+            "group_id": r["group_id"], "topic": d.get("topic"), "partition": d.get("partition"),
+            "from_offset": lo, "to_offset": hi, "count": hi - lo, "start_ms": r.get("start_ms"),
+            "member_id": (r.get("members") or [None])[0], "evidence": r.get("evidence") or [],
+            "estimated": bool(d.get("estimated")),
+        })
+    return sorted(out, key=lambda x: (x["group_id"] or "", x["start_ms"] or 0, x["topic"] or "", x["partition"] or 0))
+
+
+def expelled(mems: pd.DataFrame, findings: pd.DataFrame) -> list[dict[str, Any]]:
+    """Members the coordinator removed, once per (member, generation): the membership's recorded
+    leave, else the expulsion finding (a leave the replay could not attach to a membership)."""
+    out: dict[tuple[str, int | None], dict[str, Any]] = {}
+    if not mems.empty:
+        for m in _rows(mems[mems["leave_reason"].isin(EXPELLED_REASONS)]):
+            out[(m["member_id"], m["generation"])] = {
+                "group_id": m["group_id"], "member_id": m["member_id"], "client_id": m.get("client_id"),
+                "host": m.get("host"), "generation": m["generation"], "reason": m["leave_reason"],
+                "at_ms": m.get("left_ms")}
+    if not findings.empty:
+        for f in _rows(findings[findings["kind"].isin(EXPULSION_FINDINGS)]):
+            for member in f.get("members") or []:
+                if any(k[0] == member for k in out):
+                    continue
+                out[(member, f.get("generation"))] = {
+                    "group_id": f["group_id"], "member_id": member, "client_id": None, "host": None,
+                    "generation": f.get("generation"), "reason": f["kind"], "at_ms": f.get("start_ms")}
+    return sorted(out.values(), key=lambda e: (e["at_ms"] or 0, e["member_id"] or ""))
+
+
+def group_figures(group: str, gens: pd.DataFrame, mems: pd.DataFrame, findings: pd.DataFrame) -> dict[str, Any]:
+    """Every per-group count a view shows, from the generations, memberships and findings tables."""
+    g, m, f = of_group(gens, group), of_group(mems, group), of_group(findings, group)
+    reb = rebalance_rows(g)
+    durations = [int(x) for x in reb["rebalance_ms"].dropna()] if not reb.empty else []
+    members = set()
+    if not g.empty:
+        for lst in g["members"]:
+            members.update(x for x in (_none(lst) or []) if x)
+    if not m.empty:
+        members.update(x for x in m["member_id"].dropna())
+    causes = reb["cause"].fillna("unknown").value_counts() if not reb.empty else pd.Series(dtype="int64")
+    reprocessed, skipped = offset_ranges(f, "offset_rewind"), offset_ranges(f, "offset_skip")
+    sev = f["severity"].value_counts() if not f.empty else pd.Series(dtype="int64")
+    times = [int(v) for c in ("started_ms", "stabilized_ms", "ended_ms") if not g.empty for v in g[c].dropna()]
+    times += [int(v) for c in ("start_ms", "end_ms") if not f.empty for v in f[c].dropna()]
+    return {
+        "group_id": group,
+        "generations_seen": int(len(g)),
+        "rebalances": int(len(reb)),
+        "rebalance_ms_total": int(sum(durations)),
+        "rebalance_ms_longest": int(max(durations, default=0)),
+        "causes": {str(k): int(v) for k, v in causes.items()},
+        "members_seen": sorted(members),
+        "expelled": expelled(m, f),
+        "reprocessed_ranges": reprocessed,
+        "skipped_ranges": skipped,
+        "reprocessed_offsets": sum(r["count"] for r in reprocessed),
+        "skipped_offsets": sum(r["count"] for r in skipped),
+        "findings_by_severity": {s: int(sev.get(s, 0)) for s in SEVERITIES},
+        "first_ms": min(times, default=None),
+        "last_ms": max(times, default=None),
+    }
+
+
+def all_groups(*frames: pd.DataFrame) -> list[str]:
+    """Every group named in any of these tables (events included: a group seen only in a describe
+    snapshot or in offset commits is a group of the run too)."""
+    names: set[str] = set()
+    for df in frames:
+        if not df.empty and "group_id" in df:
+            names.update(str(x) for x in df["group_id"].dropna().unique())
+    return sorted(names)
