@@ -386,7 +386,9 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
     )
 
 
-_KAFKA_NAME = {attr: name for name, attr in SETTABLE.items()}
+_KAFKA_NAME: dict[str, str] = {}
+for _name, _attr in SETTABLE.items():   # the client's name first (group.consumer.* are aliases)
+    _KAFKA_NAME.setdefault(_attr, _name)
 
 
 # GroupCoordinatorConfig (apache/kafka 4.0): the consumer protocol's session timeout and heartbeat

@@ -224,6 +224,7 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
              "reason": e["reason"], "at": iso(e["at_ms"])} for e in fig["expelled"]
         ],
     }
+    members = t.memberships[t.memberships["group_id"] == group]
     story = consumer_protocol_story(gens, _records(members) if not members.empty else [])
     if story:
         section["consumer_protocol"] = story
