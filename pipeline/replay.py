@@ -20,6 +20,7 @@ from typing import Any
 
 from parsers.events import Event
 from pipeline import schemas
+from pipeline.replay_rules import consumer_groups as cg_mod
 from pipeline.replay_rules import generations as gens_mod
 from pipeline.replay_rules import offsets as offsets_mod
 from pipeline.replay_rules import ownership as own_mod
@@ -27,7 +28,12 @@ from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_orde
 from pipeline.replay_rules.findings import FINDING_KINDS, FindingRules
 from pipeline.replay_rules.generations import GenView
 from pipeline.replay_rules.reasons import CAUSES
-from pipeline.replay_rules.settings import EffectiveSettings, ReplaySettings, resolve
+from pipeline.replay_rules.settings import (
+    EffectiveSettings,
+    ReplaySettings,
+    consumer_protocol_settings,
+    resolve,
+)
 
 __all__ = ["CAUSES", "FINDING_KINDS", "ReplayResult", "ReplaySettings", "replay_group", "replay_group_frame",
            "what_if"]
@@ -72,6 +78,9 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     ordered, dup_count, _dropped = dedupe_and_order(events)
     group_id = _group_of(ordered)
     cfg = resolve(ordered, explicit)
+    gtype = cg_mod.group_type_of(ordered)
+    if gtype in ("consumer", "streams"):
+        cfg = consumer_protocol_settings(cfg)
     st = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms).run(ordered)
     st.duplicates = dup_count
     views = gens_mod.build(st, cfg)
@@ -82,10 +91,26 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
                                                  offsets_mod.auto_commit_by_source(ordered),
                                                  offsets_mod.poll_timeouts(st.obs))
     findings = FindingRules(st, views, cfg).run(issues)
+    generations = gens_mod.generation_rows(views, group_id)
+    memberships = gens_mod.membership_rows(views, group_id)
+    if gtype in ("consumer", "streams"):
+        classic = cg_mod.classic_part(ordered)
+        if any(e.generation is not None for e in classic):   # the group's classic incarnation, replayed alone
+            st_c = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms).run(classic)
+            views_c = gens_mod.build(st_c, cfg)
+            generations = gens_mod.generation_rows(views_c, group_id)
+            memberships = gens_mod.membership_rows(views_c, group_id)
+        else:
+            generations, memberships = [], []
+        generations, memberships, findings = _modern_group(ordered, group_id, gtype, cfg, findings, generations,
+                                                           memberships)
+    elif gtype == "share":
+        generations, memberships, findings = [], [], [cg_mod.share_group_finding(group_id, ordered)]
+    findings = findings + cg_mod.migration_findings(group_id, ordered)
     result = ReplayResult(
         group_id=group_id,
-        generations=gens_mod.generation_rows(views, group_id),
-        memberships=gens_mod.membership_rows(views, group_id),
+        generations=generations,
+        memberships=memberships,
         ownership=own_mod.rows(st),
         findings=findings,
         settings=cfg,
@@ -97,6 +122,33 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     for name in OUTPUT_TABLES:
         _check_columns(name, result.table(name))
     return result
+
+
+# findings of the classic rules that hold for any protocol (ownership, offsets, commits, failovers); the
+# generation-based ones (storms, expiries, static fencing, stuck rebalances) come from consumer_groups
+_PROTOCOL_FREE_FINDINGS = frozenset({"double_ownership", "unowned_partitions", "offset_rewind", "offset_skip",
+                                     "stale_generation_commit", "coordinator_failover", "poll_timeout",
+                                     "inconsistent_protocol"})
+
+
+def _modern_group(ordered: list[Event], group_id: str | None, gtype: str, cfg: EffectiveSettings,
+                  classic_findings: list[dict[str, Any]], classic_gens: list[dict[str, Any]],
+                  classic_mems: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], ...]:
+    """A consumer-protocol (KIP-848) or streams (KIP-1071) group: epochs and reconciliations from
+    consumer_groups; the protocol-free findings of the classic rules are kept."""
+    gens, mems, found = cg_mod.ConsumerGroupReplay(group_id, gtype, cfg).run(ordered).finish()
+    # a group that moved from the classic protocol: its classic generations before the first epoch stay (after
+    # an offline migration the consumer group starts again at epoch 1: protocol_type tells the rows apart)
+    first = min((g["started_ms"] for g in gens if g["started_ms"] is not None), default=None)
+    before = [g for g in classic_gens if g["protocol_type"] not in cg_mod.PROTOCOL_TYPE.values()
+              and (first is None or (g["started_ms"] is not None and g["started_ms"] < first))]
+    numbers = {g["generation"] for g in before}
+    gens = [*before, *gens]
+    mems = [*(m for m in classic_mems if m["generation"] in numbers), *mems]
+    kept = [f for f in classic_findings if f["kind"] in _PROTOCOL_FREE_FINDINGS]
+    out = sorted([*kept, *found], key=lambda f: (f["start_ms"] if f["start_ms"] is not None else -1, f["kind"],
+                                                 f["finding_id"]))
+    return gens, mems, out
 
 
 def _group_of(events: list[Event]) -> str | None:
@@ -257,5 +309,8 @@ def what_if(events: Iterable[Event], changes: dict[str, str], settings: ReplaySe
     base_settings = settings or ReplaySettings()
     observed = replay_group(events, base_settings)
     new_cfg = resolve(events, base_settings.with_overrides(changes))
+    if cg_mod.group_type_of(events) in ("consumer", "streams"):
+        from pipeline.replay_rules import whatif_consumer  # KIP-848: through the consumer-protocol model
+        return observed, whatif_consumer.analyse(events, observed, consumer_protocol_settings(new_cfg))
     assert observed.state is not None and observed.settings is not None
     return observed, whatif.analyse(observed.views, observed.state, observed.settings, new_cfg)

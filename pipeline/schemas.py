@@ -51,6 +51,13 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("assigned", "array<string>"), ("revoked", "array<string>"),
         ("left_ms", "bigint"), ("leave_reason", "string"),   # shutdown | session_expiry | poll_timeout | fenced | ...
         ("evidence", "array<string>"),
+        # consumer protocol (KIP-848) only, null for classic groups: generation = group epoch, joined_ms = the
+        # member's epoch reached it, synced_ms = it acknowledged it (STABLE)
+        ("member_state", "string"),                # last state at this epoch: STABLE | UNREVOKED_PARTITIONS | ...
+        ("states", "array<string>"),               # member states in order (client and broker lines)
+        ("owned", "array<string>"), ("added", "array<string>"),   # the client's "Reconciling assignment" line
+        ("reconcile_ms", "bigint"),                # new target assignment -> the member acknowledged it
+        ("fence_error", "string"),                 # FENCED_MEMBER_EPOCH | UNKNOWN_MEMBER_ID (client side)
     ],
     # silences between consecutive signs of life of one member (kind: heartbeat | poll | log)
     "heartbeat_gaps": [

@@ -30,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
     from pipeline.cli import UsageError
     from pipeline.replay import ReplaySettings, replay_group
     from pipeline.replay_rules import inputs, render, whatif
-    from pipeline.replay_rules.settings import resolve
+    from pipeline.replay_rules.consumer_groups import group_type_of
+    from pipeline.replay_rules.settings import consumer_protocol_settings, resolve
     from pipeline.rundir import RunDirError
 
     changes: dict[str, str] = {}
@@ -63,7 +64,11 @@ def run(args: argparse.Namespace) -> int:
                 said.add(note)
                 print(f"coordscope replay: note: {note}", file=sys.stderr)
         w = None
-        if changes:
+        if changes and group_type_of(events) in ("consumer", "streams"):
+            from pipeline.replay_rules import whatif_consumer  # KIP-848: through the consumer-protocol model
+            new_cfg = consumer_protocol_settings(resolve(events, ReplaySettings().with_overrides(changes)))
+            w = whatif_consumer.analyse(events, result, new_cfg)
+        elif changes:
             new_cfg = resolve(events, ReplaySettings().with_overrides(changes))
             w = whatif.analyse(result.views, result.state, result.settings, new_cfg)
             w.model = _model(events, result, new_cfg)

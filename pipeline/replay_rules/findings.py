@@ -28,6 +28,8 @@ FINDING_KINDS: dict[str, str] = {
     "unowned_partitions": "partitions had no owner for long",
     "coordinator_failover": "the group's coordinator moved to another broker",
     "unexplained": "what the protocol cannot produce, or a gap where evidence is missing",
+    "member_fenced": "a consumer-protocol member was fenced (FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID)",
+    "migration_stuck": "the coordinator refused to convert the group between the classic and consumer protocols",
 }
 
 MAX_EVIDENCE = 50

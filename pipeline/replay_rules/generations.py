@@ -35,7 +35,7 @@ def _removed_by_broker(st: GroupState, member_id: str) -> bool:
 
 _PRIORITY = ("poll_timeout", "member_left", "session_expiry", "static_member_restart", "member_joined",
              "metadata_or_subscription_change", "enforced_rebalance", "cooperative_follow_up", "leader_rejoin",
-             "sync_timeout", "assignment_store_failed", "coordinator_failover", "unknown")
+             "sync_timeout", "assignment_store_failed", "coordinator_failover", "rebalance_timeout", "unknown")
 _RANK = {c: i for i, c in enumerate(_PRIORITY)}
 assert set(_PRIORITY) == set(CAUSES)
 
@@ -544,6 +544,11 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
     return rows
 
 
+# memberships columns only the consumer protocol fills (pipeline/replay_rules/consumer_groups.py)
+CONSUMER_PROTOCOL_NULLS: dict = {"member_state": None, "states": None, "owned": None, "added": None,
+                                 "reconcile_ms": None, "fence_error": None}
+
+
 def membership_rows(views: list[GenView], group_id: str | None) -> list[dict]:
     rows = []
     for v in views:
@@ -556,6 +561,7 @@ def membership_rows(views: list[GenView], group_id: str | None) -> list[dict]:
                 "assigned": list(m.assigned or []), "revoked": list(m.revoked),
                 "left_ms": m.left_ms, "leave_reason": m.leave_reason,
                 "evidence": _uniq([*m.evidence[:8], m.leave_ev]),
+                **CONSUMER_PROTOCOL_NULLS,
             })
     return rows
 

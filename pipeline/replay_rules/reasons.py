@@ -27,12 +27,16 @@ CAUSES: dict[str, str] = {
     "cooperative_follow_up": "second rebalance of the cooperative protocol, to hand over revoked partitions",
     "sync_timeout": "members did not send SyncGroup within the rebalance timeout",
     "assignment_store_failed": "the coordinator failed to persist the leader's assignment",
+    # consumer protocol (KIP-848): GroupMetadataManager fences a member that does not revoke in time
+    "rebalance_timeout": "a member did not finish revoking partitions within its rebalance timeout and was fenced",
 }
 
 _MEMBER = r"(\S+?)"
 _PREPARE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # GroupCoordinator.onExpireHeartbeat (0.11+): "removing member X on heartbeat expiration"
     (re.compile(r"[Rr]emoving member " + _MEMBER + r" on heartbeat expiration"), "session_expiry"),
+    # GroupMetadataManager 4.x classic group (classicGroupLeave): "explicit `LeaveGroup` request for (X, Y) members."
+    (re.compile(r"explicit `LeaveGroup` request for \(" + r"([^,)\s]+)"), "member_left"),
     # GroupCoordinator.handleLeaveGroup (2.4+): "Removing member X on LeaveGroup[; client reason: ...]"
     (re.compile(r"[Rr]emoving member " + _MEMBER + r" on LeaveGroup"), "member_left"),
     # GroupCoordinator.addMemberAndRebalance: "Adding new member X with group instance id Y" (2.4+);

@@ -35,6 +35,10 @@ SETTABLE: dict[str, str] = {
     "heartbeat.interval.ms": "heartbeat_interval_ms",
     "rebalance.timeout.ms": "rebalance_timeout_ms",
     "partition.assignment.strategy": "assignor",
+    # the consumer protocol's broker settings (GroupCoordinatorConfig 4.x) and the client's assignor choice
+    "group.consumer.session.timeout.ms": "session_timeout_ms",
+    "group.consumer.heartbeat.interval.ms": "heartbeat_interval_ms",
+    "group.remote.assignor": "assignor",
     "group.initial.rebalance.delay.ms": "initial_rebalance_delay_ms",
     "storm.count": "storm_count",
     "storm.window.ms": "storm_window_ms",
@@ -147,6 +151,8 @@ _ASSIGNOR_NAMES = {
     "roundrobin": "roundrobin", "roundrobinassignor": "roundrobin",
     "sticky": "sticky", "stickyassignor": "sticky",
     "cooperative-sticky": "cooperative-sticky", "cooperativestickyassignor": "cooperative-sticky",
+    # server-side assignors of the consumer protocol (group.consumer.assignors, group.remote.assignor)
+    "uniform": "uniform", "uniformassignor": "uniform",
 }
 
 
@@ -155,7 +161,8 @@ def normalize_assignor(value: str) -> str:
     first = value.strip().strip("[]").split(",")[0].strip()
     key = first.rsplit(".", 1)[-1].replace("class ", "").strip().lower()
     if key not in _ASSIGNOR_NAMES:
-        raise ValueError(f"unknown assignor {value!r} (range, roundrobin, sticky, cooperative-sticky)")
+        raise ValueError(f"unknown assignor {value!r} (range, roundrobin, sticky, cooperative-sticky; uniform for "
+                         "consumer-protocol groups)")
     return _ASSIGNOR_NAMES[key]
 
 
@@ -379,4 +386,37 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
     )
 
 
-_KAFKA_NAME = {attr: name for name, attr in SETTABLE.items()}
+_KAFKA_NAME: dict[str, str] = {}
+for _name, _attr in SETTABLE.items():   # the client's name first (group.consumer.* are aliases)
+    _KAFKA_NAME.setdefault(_attr, _name)
+
+
+# GroupCoordinatorConfig (apache/kafka 4.0): the consumer protocol's session timeout and heartbeat
+# interval are broker settings (group.consumer.session.timeout.ms 45 s, group.consumer.heartbeat.interval.ms
+# 5 s); the server-side assignor is the first of group.consumer.assignors (uniform); a member's rebalance
+# timeout is its max.poll.interval.ms (ConsumerGroupHeartbeatRequest.RebalanceTimeoutMs).
+CONSUMER_PROTOCOL_DEFAULTS = {"session_timeout_ms": 45000, "heartbeat_interval_ms": 5000, "assignor": "uniform"}
+_CONSUMER_PROTOCOL_ORIGIN = {
+    "session_timeout_ms": "default of the 4.x broker, group.consumer.session.timeout.ms",
+    "heartbeat_interval_ms": "default of the 4.x broker, group.consumer.heartbeat.interval.ms",
+    "assignor": "default of the 4.x broker, the first of group.consumer.assignors",
+}
+
+
+def consumer_protocol_settings(cfg: EffectiveSettings) -> EffectiveSettings:
+    """The settings of a consumer-protocol group: the client's session.timeout.ms, heartbeat.interval.ms and
+    partition.assignment.strategy do not apply (the broker's do), so a value a client printed (a classic client
+    of the same group, before a migration) is replaced by the broker's default; values given with --set stay."""
+    from dataclasses import replace as _replace
+
+    changes: dict[str, Any] = {}
+    origin = dict(cfg.origin)
+    for attr, value in CONSUMER_PROTOCOL_DEFAULTS.items():
+        if not origin.get(attr, "").startswith("set"):
+            changes[attr] = value
+            origin[attr] = _CONSUMER_PROTOCOL_ORIGIN[attr]
+    if cfg.max_poll_interval_ms and (cfg.is_default("rebalance_timeout_ms") or "rebalance_timeout_ms" not in origin):
+        changes["rebalance_timeout_ms"] = cfg.max_poll_interval_ms
+        origin["rebalance_timeout_ms"] = "the member's max.poll.interval.ms (" + origin.get(
+            "max_poll_interval_ms", "default") + ")"
+    return _replace(cfg, origin=origin, **changes)

@@ -96,6 +96,7 @@ def render_markdown(report: dict[str, Any]) -> str:
             out += [_link("Open in the dashboard", g["dashboard_url"]), ""]
         out += [f"{g['rebalances']} rebalance(s), {duration(g['rebalance_ms_total'])} spent rebalancing "
                 f"(longest {duration(g['rebalance_ms_longest'])}), {len(g['members_seen'])} member(s) seen.", ""]
+        out += _consumer_protocol_markdown(g)
         if g["timeline"]:
             out += ["### Rebalance timeline", "",
                     "| gen | start | duration | cause | members in | members out | leader | assignor |",
@@ -143,3 +144,12 @@ def render_markdown(report: dict[str, Any]) -> str:
                     out.append(f"  Result: {text(r['what_if']['result'])}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _consumer_protocol_markdown(g: dict[str, Any]) -> list[str]:
+    """The consumer-protocol (KIP-848) story of a group, one sentence per bullet; nothing for a classic group."""
+    story = g.get("consumer_protocol")
+    if not story:
+        return []
+    title = "### Consumer protocol (KIP-848)" if story["group_type"] == "consumer" else "### Streams protocol (KIP-1071)"
+    return [title, "", *(f"- {_cell(w)}" for w in story["words"]), ""]

@@ -224,8 +224,14 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
              "reason": e["reason"], "at": iso(e["at_ms"])} for e in fig["expelled"]
         ],
     }
+    members = t.memberships[t.memberships["group_id"] == group]
+    story = consumer_protocol_story(gens, _records(members) if not members.empty else [])
+    if story:
+        section["consumer_protocol"] = story
     section["observed"] = t.observed_gaps(group)
     section["recommendations"] = recommend(section, findings)
+    if story:
+        _consumer_protocol_recommendations(section["recommendations"])
     whatif_results(section["recommendations"], lambda: t.group_events(group))
     if links:
         section["dashboard_url"] = links.group(group, None, None)
@@ -357,3 +363,71 @@ class _Links:
 
         return urls.group_url(self.base, group, start if start is not None else self.since,
                               end if end is not None else self.until)
+
+
+# generations.protocol_type of the groups pipeline/replay_rules/consumer_groups.py reconstructs
+_MODERN = {"consumer (KIP-848)": "consumer", "streams (KIP-1071)": "streams"}
+
+
+def consumer_protocol_story(gens: list[dict[str, Any]], members: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A consumer-protocol (KIP-848) group in words: epochs and their causes, who was fenced and why, which
+    epochs did not converge and the slowest reconciliation; plus each member's epochs (for a reader of the
+    JSON). None for a classic group."""
+    kinds = sorted(k for k in (_MODERN.get(g.get("protocol_type") or "") for g in gens) if k)
+    if not kinds:
+        return None
+    gtype = kinds[0]
+    classic = [g for g in gens if not _MODERN.get(g.get("protocol_type") or "")]
+    gens = [g for g in gens if _MODERN.get(g.get("protocol_type") or "")]
+    members = [m for m in members if m.get("states") is not None or m.get("member_state") is not None
+               or any(m.get("generation") == g["generation"] for g in gens)]
+    words = [f"This group uses the {'consumer rebalance protocol (KIP-848)' if gtype == 'consumer' else 'streams rebalance protocol (KIP-1071)'}: "
+             "the broker computes the assignment and each member converges to it epoch by epoch, without "
+             "JoinGroup/SyncGroup rounds; a 'generation' of this report is a group epoch."]
+    if classic:
+        words.append(f"Before, the group used the classic protocol (generation(s) "
+                     f"{', '.join(str(g['generation']) for g in classic)}, until {iso(classic[-1]['ended_ms'])}); "
+                     "the consumer group's epochs are counted anew from its first epoch.")
+    epochs = [g["generation"] for g in gens]
+    counts: dict[str, int] = {}
+    for g in gens:
+        counts[g["cause"] or "unknown"] = counts.get(g["cause"] or "unknown", 0) + 1
+    words.append(f"The group epoch went from {min(epochs)} to {max(epochs)} ({len(gens)} epoch(s) in the logs): "
+                 + ", ".join(f"{n} by {c.replace('_', ' ')}" for c, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+                 + ".")
+    for g in gens:
+        if g["cause"] in ("session_expiry", "rebalance_timeout", "member_left"):
+            words.append(f"Epoch {g['generation']} ({iso(g['started_ms'])}): {g['cause_detail']}")
+    fenced = [m for m in members if m.get("fence_error")]
+    for m in fenced:
+        words.append(f"Member {m['member_id']} learned it was fenced at epoch {m['generation']} from a "
+                     f"{m['fence_error']} heartbeat error, gave up its partitions and rejoined with epoch 0.")
+    open_epochs = [g for g in gens if g["stabilized_ms"] is None]
+    if open_epochs:
+        words.append("Epoch(s) " + ", ".join(str(g["generation"]) for g in open_epochs) + " show no acknowledgement "
+                     "by every member in the logs: a member skipped the epoch (a newer one came first) or reached it "
+                     "without a line saying so (an unchanged assignment is not logged at INFO).")
+    slow = [m for m in members if m.get("reconcile_ms") is not None]
+    if slow:
+        worst = max(slow, key=lambda m: m["reconcile_ms"])
+        words.append(f"Slowest acknowledgement: member {worst['member_id']} took {duration(worst['reconcile_ms'])} "
+                     f"to reach epoch {worst['generation']} after its target assignment was computed.")
+    per_member: dict[str, list[dict[str, Any]]] = {}
+    for m in sorted(members, key=lambda m: (m["member_id"], m["generation"])):
+        per_member.setdefault(m["member_id"], []).append({
+            "epoch": m["generation"], "reached": iso(m.get("joined_ms")), "acknowledged": iso(m.get("synced_ms")),
+            "state": m.get("member_state"), "fence_error": m.get("fence_error")})
+    return {"group_type": gtype, "words": words, "member_epochs": per_member}
+
+
+def _consumer_protocol_recommendations(recs: list[dict[str, Any]]) -> None:
+    """In a consumer-protocol group the session timeout and the heartbeat interval are the broker's
+    (group.consumer.session.timeout.ms, group.consumer.heartbeat.interval.ms, or the group's
+    consumer.session.timeout.ms config set with kafka-configs --entity-type groups): say so."""
+    for r in recs:
+        if r["id"] == "raise-session-timeout":
+            r["setting"] = "group.consumer.session.timeout.ms"
+            r["text"] = (r["text"].replace(" (keep heartbeat.interval.ms at a third of it)", "")
+                         + " With the consumer protocol (KIP-848) this is a broker setting, "
+                         "group.consumer.session.timeout.ms, or the group's consumer.session.timeout.ms "
+                         "(kafka-configs --entity-type groups); the client's session.timeout.ms is not used.")

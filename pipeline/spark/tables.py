@@ -24,7 +24,8 @@ MIN_GAP_MS = 1_000
 HEARTBEAT_KINDS = ("heartbeat_succeeded", "heartbeat_sent", "heartbeat_failed")
 DEBUG_HEARTBEAT_KINDS = ("heartbeat_succeeded", "heartbeat_sent")
 # broker removal wordings of an expiry (GroupCoordinator.onExpireHeartbeat, GroupMetadataManager)
-EXPIRY_PATTERN = r"has failed|heartbeat expiration|session timeout expiration"
+# (4.x consumer protocol: "Member X fenced from the group because the member session expired.")
+EXPIRY_PATTERN = r"has failed|heartbeat expiration|session timeout expiration|member session expired"
 # a member's last heartbeat line may look this much later than the broker's expiry (clock skew)
 EXPIRY_SKEW_MS = 2_000
 COMMIT_KINDS = ("offset_committed", "offset_record")
@@ -154,7 +155,7 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
 def _expiry_gaps(events: DataFrame, client: DataFrame, group_printed: DataFrame) -> DataFrame:
     """One row per broker expiry of a member (GroupCoordinator.onExpireHeartbeat 0.11.0.1+, "has
     failed, removing it from the group"; GroupMetadataManager 3.6+), joined to that member's stream."""
-    exp = events.where((F.col("side") == "broker") & (F.col("kind") == "broker_member_removed")
+    exp = events.where((F.col("side") == "broker") & F.col("kind").isin("broker_member_removed", "broker_member_fenced")
                        & F.col("member_id").isNotNull() & F.col("ts_ms").isNotNull()
                        & F.lower(F.col("raw")).rlike(EXPIRY_PATTERN)).select(
         "group_id", F.col("member_id").alias("ctx_member"), F.col("ts_ms").alias("expiry_ms"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import filecmp
 import os
 
+from pipeline.generator import kip848
 from pipeline.generator.generate import write_scenario
 from pipeline.generator.scenarios import by_name
 
@@ -15,10 +16,11 @@ def _tree(d: str) -> list[str]:
 
 def test_same_seed_gives_identical_bytes(tmp_path, repo_root):
     a, b = tmp_path / "a", tmp_path / "b"
-    for name, sc in by_name().items():
-        write_scenario(sc, str(a / name))
-    for name, sc in by_name().items():
-        write_scenario(sc, str(b / name))
+    for out in (a, b):
+        for name, sc in by_name().items():
+            write_scenario(sc, str(out / name))
+        for name, ksc in kip848.by_name().items():   # the consumer-protocol (KIP-848) scenarios
+            kip848.write_scenario(ksc, str(out / name))
     files = _tree(str(a))
     assert files == _tree(str(b))
     assert len(files) >= 8 * 5
@@ -40,3 +42,11 @@ def test_other_seed_changes_output(tmp_path):
     one = (tmp_path / "one" / "inventory-sync-1.log").read_bytes()
     two = (tmp_path / "two" / "inventory-sync-1.log").read_bytes()
     assert one != two
+
+
+def test_sample_group_ids_are_unique():
+    """Ingesting sample_logs/ as one run keeps the scenarios apart only if no two share a group id."""
+    from pipeline.generator import kip848
+
+    ids = [sc.group_id for sc in by_name().values()] + [sc.group_id for sc in kip848.by_name().values()]
+    assert len(ids) == len(set(ids)), sorted(ids)

@@ -14,7 +14,9 @@ from parsers import parse_path
 from pipeline.replay import replay_group
 from tests.conftest import SAMPLE_LOGS
 
-SCENARIOS = sorted(p.name for p in SAMPLE_LOGS.iterdir() if (p / "truth.json").is_file()) if SAMPLE_LOGS.is_dir() else []
+# classic-protocol truths (coordscope-truth/1); the consumer-protocol ones are checked in test_consumer_protocol.py
+SCENARIOS = sorted(p.name for p in SAMPLE_LOGS.iterdir() if (p / "truth.json").is_file()
+                   and '"coordscope-truth/1"' in (p / "truth.json").read_text()[:60]) if SAMPLE_LOGS.is_dir() else []
 HEALTHY = {"healthy_scale_out", "rolling_deploy", "scale_in_roundrobin"}
 TOLERANCE_MS = 2_000     # the replay's clock-skew tolerance; the generator skews hosts by < 1 s
 

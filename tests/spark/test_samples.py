@@ -14,7 +14,8 @@ from pipeline import rundir
 pytestmark = [pytest.mark.spark, pytest.mark.slow]
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
-SCENARIOS = sorted(p.parent.name for p in SAMPLES.glob("*/truth.json"))
+# classic-protocol truths (coordscope-truth/1); consumer-protocol samples: tests/replay/test_consumer_protocol.py
+SCENARIOS = sorted(p.parent.name for p in SAMPLES.glob("*/truth.json") if '"coordscope-truth/1"' in p.read_text()[:60])
 
 # 0.10 consumers do not log their member id; ownership intervals are compared without it there.
 NO_MEMBER_IDS = {"rebalance_storm"}

@@ -259,3 +259,25 @@ def test_replay_keeps_inferred_ownership_only_where_no_consumer_shows_its_assign
     assert not shows_own_assignments(group(("broker", "partitions_assigned", 5, ["t-0"])))
     assert not shows_own_assignments(group(("client", "partitions_revoked", 5, ["t-0"]), ("client", None, 6, None)))
     assert not shows_own_assignments(group())
+
+
+def test_a_consumer_protocol_session_fence_is_an_expiry(spark):
+    """4.x consumer protocol (GroupMetadataManager): "Member X fenced from the group because the member session
+    expired." ends an INFO-only member's silence like a classic expiry; other fence reasons do not."""
+    from pipeline.spark.tables import heartbeat_gaps
+
+    hint = {"kafka_version_hint": "4.0.0", "group_type": "consumer"}
+    rows = [
+        ev("c.log", 1, "member_state_changed", 0, member_id="m1", member_epoch=1, **hint, **C),
+        ev("d.log", 1, "member_state_changed", 10, member_id="m2", member_epoch=2, group_id="g1", client_id="c2",
+           **hint),
+        ev("k.log", 1, "broker_member_fenced", 60_000, side="broker", group_id="g1", member_id="m1",
+           reason="the member session expired.",
+           raw="[GroupId g1] Member m1 fenced from the group because the member session expired.."),
+        ev("k.log", 2, "broker_member_fenced", 70_000, side="broker", group_id="g1", member_id="m2",
+           raw="[GroupId g1] Member m2 fenced from the group because it failed to transition from epoch 2 "
+               "within 60000ms."),
+    ]
+    got = [r for r in heartbeat_gaps(frame(spark, rows)).collect() if r["kind"] == "expiry"]
+    assert [(r["member_id"], r["end_ms"], r["limit_ms"], r["exceeded"]) for r in got] == [
+        ("m1", T0 + 60_000, 45_000, True)]
