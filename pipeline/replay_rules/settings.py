@@ -320,6 +320,31 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
     return found, origin, client or broker
 
 
+def _foreign_client_defaults(events: list[Event]) -> tuple[dict[str, int], str] | None:
+    """A group whose client lines all come from one non-Java client (librdkafka, KafkaJS,
+    kafka-python, aiokafka: parsers/foreign) takes that client's own defaults for its version
+    (parsers/foreign/defaults.py, each row citing the client's source), with a label saying so.
+    None when Java members are in the logs too or no client line names its library."""
+    from parsers.foreign.defaults import defaults_for as client_defaults
+
+    libs = {e.client_library for e in events if e.side == "client" and getattr(e, "client_library", None)}
+    java = any(e.side == "client" and not getattr(e, "client_library", None) and e.kind != "unparsed" for e in events)
+    if len(libs) != 1 or java:
+        return None
+    lib = libs.pop()
+    version = next((str(e.extra.get("client_version")) for e in events
+                    if getattr(e, "client_library", None) == lib and e.extra.get("client_version")), None)
+    cd = client_defaults(lib, version)
+    if cd is None:
+        return None
+    out = {"session_timeout_ms": cd.session_timeout_ms, "heartbeat_interval_ms": cd.heartbeat_interval_ms}
+    if cd.max_poll_interval_ms is not None:
+        out["max_poll_interval_ms"] = cd.max_poll_interval_ms
+    label = (f"{lib} {version} clients ({cd.source})" if cd.exact and version else
+             f"{lib} clients, version not in the logs: the newest defaults ({cd.source}), assumed")
+    return out, label
+
+
 def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
     """Explicit settings win, then what the logs print, then Kafka's defaults for the version seen."""
     printed, origin, version = printed_settings(events)
@@ -341,6 +366,10 @@ def resolve(events: list[Event], explicit: ReplaySettings) -> EffectiveSettings:
     bv = broker_v or version or (3, 0, 0)
     # GroupCoordinator: group.initial.rebalance.delay.ms (KIP-134, 0.11.0+), 3000 by default
     dflt.update(heartbeat_interval_ms=3000, initial_rebalance_delay_ms=3000 if bv >= (0, 11, 0) else 0)
+    foreign = _foreign_client_defaults(events) if client_v is None else None
+    if foreign is not None:   # every member of the group is a librdkafka / KafkaJS / Python client
+        fdflt, vlabel = foreign
+        dflt.update(fdflt)
     values: dict[str, Any] = {}
     for name in ("session_timeout_ms", "max_poll_interval_ms", "heartbeat_interval_ms", "assignor",
                  "initial_rebalance_delay_ms"):
