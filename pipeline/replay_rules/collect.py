@@ -551,8 +551,10 @@ class Collector:
             m = self.membership(s.gen, s.member_id, ev, s)
             if m.synced_ms is None:
                 m.synced_ms = ev.ts_ms
-            # the member's whole assignment in this generation is what it owns after the callback
-            if m.assigned is None or not set(s.owned) <= set(m.assigned):
+            # the member's whole assignment in this generation is what it owns after the callback;
+            # a line that does not list its partitions (librdkafka without debug=cgrp) leaves an
+            # unknown assignment unknown, not empty
+            if (ev.partitions is not None or s.owned) and (m.assigned is None or not set(s.owned) <= set(m.assigned)):
                 m.assigned = sorted(s.owned)
 
     def _close(self, s: Stream, tps: Iterable[str], ev: Event, reason: str) -> list[str]:

@@ -558,7 +558,8 @@ def membership_rows(views: list[GenView], group_id: str | None) -> list[dict]:
                 "group_id": group_id, "generation": m.generation, "member_id": mid, "client_id": m.client_id,
                 "instance_id": m.instance_id, "host": m.host, "is_leader": v.gen.leader == mid,
                 "joined_ms": m.joined_ms, "synced_ms": m.synced_ms,
-                "assigned": list(m.assigned or []), "revoked": list(m.revoked),
+                # None where no line states the member's assignment (unknown, not empty)
+                "assigned": list(m.assigned) if m.assigned is not None else None, "revoked": list(m.revoked),
                 "left_ms": m.left_ms, "leave_reason": m.leave_reason,
                 "evidence": _uniq([*m.evidence[:8], m.leave_ev]),
                 **CONSUMER_PROTOCOL_NULLS,

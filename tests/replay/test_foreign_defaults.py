@@ -31,3 +31,14 @@ def test_a_mixed_group_keeps_kafkas_defaults():
     mixed = resolve([ev(1, "librdkafka", "1.5.0"), ev(2, None)], ReplaySettings())
     assert mixed.session_timeout_ms == java.session_timeout_ms
     assert "librdkafka" not in mixed.says("session_timeout_ms")
+
+
+def test_an_assignment_line_without_its_partitions_leaves_the_assignment_unknown():
+    from pipeline.replay import replay_group
+
+    join = ev(1, "librdkafka", "1.5.0")
+    assigned = Event(source="app.log", line_no=2, side="client", kind="partitions_assigned", raw="x", ts_ms=2_000,
+                     group_id="g", member_id="m1", generation=1, client_library="librdkafka", partitions=None)
+    r = replay_group([join, assigned])
+    mine = [m for m in r.memberships if m["member_id"] == "m1"]
+    assert mine and all(m["assigned"] is None for m in mine)
