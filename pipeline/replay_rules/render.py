@@ -40,10 +40,29 @@ def timeline(result, max_evidence: int = 3) -> str:
 
 
 def what_if(w) -> str:
-    out = ["what if: " + ", ".join(f"{k} {a} -> {b}" for k, (a, b) in w.changed.items())
-           if w.changed else "what if: the settings given equal those in force; nothing changes"]
-    out.append(f"  rebalances: {w.rebalances_observed} observed -> {w.rebalances_after} "
-               f"({len(w.rebalances_avoided)} avoided, {len(w.rebalances_added)} added)")
+    from pipeline.replay_rules.settings import kafka_name
+
+    assumed = getattr(w, "assumed_equal", {}) or {}
+    if w.changed:   # named as the user typed them (session.timeout.ms), not as attributes
+        out = ["what if: " + ", ".join(f"{kafka_name(k)} {a} -> {b}" for k, (a, b) in w.changed.items())]
+    elif assumed:
+        out = ["what if: " + "; ".join(
+            f"{kafka_name(k)} = {v} equals the value assumed in force ({why}), which the logs do not show"
+            for k, (v, why) in assumed.items()) + ". If the group ran with another value, give that one with --set "
+               "to compare"]
+    else:
+        out = ["what if: the settings given equal those the logs show in force; nothing changes"]
+    for k, (v, why) in assumed.items() if w.changed else ():
+        out.append(f"  note: {kafka_name(k)} = {v} equals the value assumed in force ({why}), which the logs do not "
+                   "show")
+    line = (f"  rebalances: {w.rebalances_observed} observed -> {w.rebalances_after} "
+            f"({len(w.rebalances_avoided)} avoided, {len(w.rebalances_added)} added)")
+    if w.undetermined:
+        # the rules cannot decide these cases: the figure is the most that remain, not a verdict
+        line = (f"  rebalances: {w.rebalances_observed} observed -> at most {w.rebalances_after} "
+                f"({len(w.rebalances_avoided)} avoided for certain, {len(w.rebalances_added)} added, "
+                f"{len(w.undetermined)} undetermined: each may or may not be avoided)")
+    out.append(line)
     for a in w.rebalances_avoided:
         out.append(f"    avoided: generation {a['generation']} ({a['cause']}, {a['member']}): {a['why']}")
     for a in w.rebalances_added:
@@ -64,7 +83,9 @@ def what_if(w) -> str:
         out.append(f"  assignor {w.assignor['from']} -> {w.assignor['to']}: {w.assignor['note']}")
     if w.model:
         m = w.model
-        out.append(f"  reference coordinator ({m['impl']}): {m['rebalances_observed_settings']} rebalance(s) with the "
+        how = (" (its replay of the members as the logs show them; for the undetermined cases above it is "
+               "an estimate, not a proof)" if w.undetermined else "")
+        out.append(f"  reference coordinator ({m['impl']}){how}: {m['rebalances_observed_settings']} rebalance(s) with the "
                    f"observed settings, {m['rebalances_new_settings']} with the new ones; expelled: "
                    f"{', '.join(m['expelled_new_settings']) or 'nobody'} (observed settings: "
                    f"{', '.join(m['expelled_observed_settings']) or 'nobody'})")

@@ -449,3 +449,8 @@ def consumer_protocol_settings(cfg: EffectiveSettings) -> EffectiveSettings:
         origin["rebalance_timeout_ms"] = "the member's max.poll.interval.ms (" + origin.get(
             "max_poll_interval_ms", "default") + ")"
     return _replace(cfg, origin=origin, **changes)
+
+
+def kafka_name(attr: str) -> str:
+    """The setting's name as Kafka and the user write it (session.timeout.ms), for an attribute."""
+    return _KAFKA_NAME.get(attr, attr)

@@ -37,6 +37,9 @@ class WhatIf:
     undetermined: list[dict] = field(default_factory=list)
     assignor: dict | None = None
     model: dict | None = None                            # the reference coordinator's replay, when run
+    # settings the user gave that equal a value in force which is only assumed (a version default,
+    # not printed in the logs): setting -> (value, where the assumption comes from)
+    assumed_equal: dict[str, tuple[Any, str]] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -58,6 +61,9 @@ def analyse(views: list[GenView], st: GroupState, old: EffectiveSettings, new: E
                if getattr(old, k) != getattr(new, k)}
     gens = [_row(v) for v in views if v.started_ms is not None and not (v.gen.empty_ms is not None and not v.gen.members)]
     w = WhatIf(st.group_id, changed, len(gens))
+    for k in ("session_timeout_ms", "max_poll_interval_ms", "heartbeat_interval_ms", "assignor"):
+        if getattr(old, k) == getattr(new, k) and new.origin.get(k) == "set" and old.is_default(k):
+            w.assumed_equal[k] = (getattr(old, k), old.origin.get(k, ""))
     avoided_triggers: list[tuple[str | None, tuple[str | None, str | None], int]] = []
 
     for g in gens:

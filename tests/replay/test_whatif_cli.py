@@ -125,7 +125,7 @@ def test_cli_what_if_and_json(tmp_path, repo_root):
     write_events(path, S.session_expiry_broker(), junk=False)
     r = cli(repo_root, path, "--set", "session.timeout.ms=75000")
     assert r.returncode == 0, r.stderr
-    assert "what if: session_timeout_ms 45000 -> 75000" in r.stdout
+    assert "what if: session.timeout.ms 45000 -> 75000" in r.stdout
     assert "rebalances: 3 observed -> 2 (1 avoided, 0 added)" in r.stdout
     assert "member B not expelled: silent 1 min 09 s < session.timeout.ms 75000" in r.stdout
     r = cli(repo_root, path, "--group", "payments", "--format", "json", "--set", "session.timeout.ms=75000")
@@ -238,3 +238,22 @@ def test_real_logs_parsed_then_replayed(shared_dir, repo_root, tmp_path, log, gr
     r = cli(repo_root, path, "--group", group)
     assert r.returncode == 0, r.stderr
     assert expected in r.stdout
+
+
+def test_what_if_with_undetermined_cases_gives_a_bound_not_a_verdict():
+    from pipeline.replay_rules import render
+
+    no_b = [e for e in S.session_expiry_broker() if not (e.side == "client" and e.source == "hostB/app.log")]
+    _, w = what_if(no_b, {"session.timeout.ms": "75000"})
+    text = render.what_if(w)
+    assert "rebalances: 3 observed -> at most 3 (0 avoided for certain, 0 added, 1 undetermined" in text
+    assert "-> 3 (0 avoided" not in text
+
+
+def test_what_if_equal_to_an_assumed_default_says_so():
+    from pipeline.replay_rules import render
+
+    _, w = what_if(S.session_expiry_broker(), {"session.timeout.ms": "45000"})
+    text = render.what_if(w)
+    assert "session.timeout.ms = 45000 equals the value assumed in force" in text
+    assert "nothing changes" not in text
