@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from parsers.base import IGNORE, Match
+from parsers.layouts import json_object  # one JSON-line reader for every layout (re-exported)
 from parsers.timestamps import epoch_number_ms, parse_ts
 
 
@@ -50,17 +50,6 @@ def epoch_text_ms(text: str) -> int | None:
         return epoch_number_ms(float(text))
     except (ValueError, OverflowError):
         return None
-
-
-def json_object(text: str) -> dict | None:
-    s = text.strip()
-    if not (s.startswith("{") and s.endswith("}")):
-        return None
-    try:
-        obj = json.loads(s)
-    except ValueError:
-        return None
-    return obj if isinstance(obj, dict) else None
 
 
 # Python's repr of kafka-python's / aiokafka's TopicPartition namedtuple (kafka/structs.py,
