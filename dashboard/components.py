@@ -12,6 +12,7 @@ from dash.dash_table.DataTable import DataTable
 
 from dashboard import urls
 from dashboard.data import RunData
+from pipeline.report.details_text import details_sentences
 
 TABLE_STYLE: dict[str, Any] = {
     "style_table": {"overflowX": "auto"},
@@ -151,12 +152,17 @@ def finding_panel(data: RunData, finding: dict[str, Any] | None) -> html.Div:
         html.Div(f"{finding.get('kind')} · generation {finding.get('generation')} · "
                  f"{urls.fmt_ms(finding.get('start_ms'))} → {urls.fmt_ms(finding.get('end_ms'))}", className="muted"),
         html.P(finding.get("explanation") or ""),
-        html.Pre(finding.get("details_json") or "", className="details") if finding.get("details_json") not in (
-            None, "", "{}") else None,
+        _details(finding),
         html.Div(links, className="chips") if links else None,
         html.H5("evidence"),
         evidence_block(data, finding.get("evidence")),
     ])
+
+
+def _details(finding: dict[str, Any]) -> html.Ul | None:
+    """The finding's details as sentences (never its JSON)."""
+    sentences = details_sentences(finding.get("details_json"), str(finding.get("kind") or ""))
+    return html.Ul([html.Li(t) for t in sentences], className="details") if sentences else None
 
 
 def line_panel(data: RunData, ref: str) -> html.Div:

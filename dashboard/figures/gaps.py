@@ -64,7 +64,7 @@ def gaps_figure(gaps: pd.DataFrame, x_range: Iterable[Any] | None = None) -> go.
     join the heartbeat row, whose limit line is session.timeout.ms (never a log silence's limit)."""
     title = "Silences of this member (each point: a gap ending at that time; red = limit exceeded)"
     if gaps.empty:
-        return empty_figure(title, "no heartbeat or poll gaps recorded for this member in this window")
+        return empty_figure(title, "No heartbeat or poll gap is recorded for this member in this window.")
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.12,
                         subplot_titles=[label for _, label in ROWS])
     for row, (kind, _) in enumerate(ROWS, start=1):
@@ -82,7 +82,7 @@ def gaps_figure(gaps: pd.DataFrame, x_range: Iterable[Any] | None = None) -> go.
                 _add_kind(fig, part_rows, sub_kind, row)
         _add_limit(fig, rows, kind, row)
         fig.update_yaxes(title_text="gap (ms)", rangemode="tozero", row=row, col=1)
-    base_layout(fig, title, 560, x_range)
+    base_layout(fig, title, 560, x_range, shared=False)
     # two subplot titles sit where the default top legend would go: put the legend below
     fig.update_layout(legend={"y": -0.08, "yanchor": "top", "x": 0, "xanchor": "left"},
                       margin={"l": 10, "r": 10, "t": 64, "b": 40})
