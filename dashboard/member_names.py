@@ -5,6 +5,8 @@ reads "10.0.0.7 · 9cce094f" (host and the UUID's tail) and the full id shows on
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from dashboard.data import RunData
@@ -17,19 +19,34 @@ def short_tail(member: str) -> str:
     return text[-8:] if len(text) > 8 else text
 
 
+UUID_SUFFIX = re.compile(r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
+LOG_SUFFIX = re.compile(r"\.(log|json|txt|out)(\.gz)?$|\.gz$")
+
+
+def _where(text: str) -> str:
+    """A host as the run names it; a log file path (the process, when no host is logged) by its name."""
+    text = text.strip().lstrip("/")
+    if "/" in text:
+        text = LOG_SUFFIX.sub("", text.rsplit("/", 1)[-1])
+    return text
+
+
 def _first(values: pd.Series) -> str | None:
-    vals = [str(v).lstrip("/") for v in values.dropna().tolist() if str(v).strip("/ ")]
+    vals = [_where(str(v)) for v in values.dropna().tolist() if str(v).strip("/ ")]
     return max(set(vals), key=vals.count) if vals else None
 
 
 def member_label(member: str, host: str | None, client_id: str | None, limit: int = 34) -> str:
     """'host · tail', else 'client-id · tail', else the id itself shortened in the middle."""
+    text = str(member)
+    if "@" in text and "/" in text:  # the replay's name for a process that logs no member id
+        head, _, path = text.partition("@")
+        return f"{head}@{_where(path)}"[: limit]
     tail = short_tail(member)
-    where = host or client_id
+    where = host or client_id or (UUID_SUFFIX.sub("", text) if UUID_SUFFIX.search(text) else None)
     if where and where != member:
         where = where if len(where) <= limit - len(tail) - 3 else where[: limit - len(tail) - 4] + "…"
         return f"{where} · {tail}"
-    text = str(member)
     return text if len(text) <= limit else text[: limit - 9] + "…" + text[-8:]
 
 
