@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import textwrap
 from collections.abc import Iterable
 from typing import Any
 
@@ -83,7 +84,8 @@ def empty_figure(title: str, message: str, height: int = 200, x_range: Iterable[
     fig = go.Figure()
     base_layout(fig, title, height, x_range)
     fig.update_yaxes(visible=False)
-    fig.update_layout(annotations=[{"text": esc(message), "showarrow": False, "font": {"size": 14, "color": "#555"},
+    lines = textwrap.wrap(message, 90) or [""]  # annotations do not wrap: a long sentence would be cut
+    fig.update_layout(annotations=[{"text": "<br>".join(esc(t) for t in lines), "showarrow": False, "font": {"size": 14, "color": "#555"},
                                     "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5}])
     if x_range is None or None in tuple(x_range):
         fig.update_xaxes(visible=False)

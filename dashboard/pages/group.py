@@ -70,8 +70,10 @@ def empty_reasons(data: RunData, group: str) -> dict[str, str]:
                 "they show offsets, not rebalances or members over time. See the offsets page and the snapshot "
                 "table below.")
         return {"timeline": what, "lanes": what, "ownership": what}
+    no_gens = data.group_rows("generations", group).empty
     return {
-        "timeline": "No generation or finding of this group falls in this window.",
+        "timeline": ("The lines of this run show no generation of this group (no join, sync or rebalance line)."
+                     if no_gens else "No generation or finding of this group falls in this window."),
         "lanes": "No member event of this group falls in this window." + (
             " Only broker lines mention this group; the members below are the ones they name." if broker_only else ""),
         "ownership": "No partition assignment of this group is known in this window"
