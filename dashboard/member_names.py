@@ -36,7 +36,7 @@ def _first(values: pd.Series) -> str | None:
     return max(set(vals), key=vals.count) if vals else None
 
 
-def member_label(member: str, host: str | None, client_id: str | None, limit: int = 34) -> str:
+def member_label(member: str, host: str | None, client_id: str | None, limit: int = 36) -> str:
     """'host · tail', else 'client-id · tail', else the id itself shortened in the middle."""
     text = str(member)
     if "@" in text and "/" in text:  # the replay's name for a process that logs no member id

@@ -68,9 +68,10 @@ def base_layout(fig: go.Figure, title: str, height: int, x_range: Iterable[Any] 
         legend={"orientation": "h", "y": 1.01, "yanchor": "bottom", "x": 0, "xanchor": "left"},
         hoverlabel={"align": "left"}, uirevision="window",
     )
-    # a tick label centred on the axis' first or last instant would spill over the y labels: hidden
+    # a lone chart's narrow left margin: a tick label centred on the first instant would spill over
+    # the y labels, so it is hidden; shared charts have room for it (and its date line) in MARGIN
     fig.update_xaxes(type="date", showgrid=True, gridcolor="#e6e6e6", automargin=not shared,
-                     ticklabeloverflow="hide past domain")
+                     ticklabeloverflow="allow" if shared else "hide past domain")
     fig.update_yaxes(automargin=not shared)
     if x_range is not None:
         lo, hi = x_range

@@ -34,8 +34,10 @@ def window_range(data: RunData, group: str, window: dict[str, Any] | None) -> tu
     if since is not None and until is not None and window.get("since") is None and window.get("until") is None:
         pad = max(500, (until - since) // 50)  # whole run: a margin so edge markers and labels show
         since, until = since - pad, until + pad
-    if since is not None and until is not None and until - since < MIN_SPAN_MS:
-        # a single event (or a few within milliseconds) is not drawn on an axis a few ms wide
+    whole_run = window.get("since") is None and window.get("until") is None
+    if since is not None and until is not None and until - since < MIN_SPAN_MS and (whole_run or since == until):
+        # a single event (or a few within milliseconds) is not drawn on an axis a few ms wide; a
+        # window the user chose (a drag, typed bounds) is kept as chosen
         mid = (since + until) // 2
         since, until = mid - MIN_SPAN_MS // 2, mid + MIN_SPAN_MS // 2
     return since, until

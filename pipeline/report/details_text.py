@@ -34,7 +34,7 @@ def number(value: Any) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, float):
-        return f"{value:,.0f}" if value == int(value) else f"{value:,.2f}"
+        return f"{value:,.0f}" if value == int(value) else f"{value:,.3f}".rstrip("0")
     return str(value)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from pipeline.report.details_text import details_sentences
+from pipeline.report.details_text import details_sentences, number
 from pipeline.report.figures import timeline_figure
 from pipeline.timefmt import duration
 
@@ -77,7 +77,7 @@ def _summary(report: dict[str, Any]) -> str:
         ("rebalances", _n(imp["rebalances"])),
         ("time spent rebalancing (total / longest)",
          f"{duration(imp['rebalance_ms_total'])} / {duration(imp['rebalance_ms_longest'])}"),
-        ("partition-seconds without an owner", f"{imp['unowned_partition_seconds']:,.1f}"),
+        ("partition-seconds without an owner", f"{number(round(imp['unowned_partition_seconds'], 3))}"),
         ("members expelled", _n(len(imp["members_expelled"]))),
         ("offsets reprocessed", f"{_n(imp['reprocessed_messages'])} in {_n(len(imp['reprocessed_ranges']))} range(s)"),
         ("offsets skipped (possible data loss)",

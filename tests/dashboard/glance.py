@@ -24,6 +24,7 @@ return Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => {
 TEXTS_JS = """
 const out = [];
 document.querySelectorAll('.js-plotly-plot').forEach((g, i) => {
+  const box = g.getBoundingClientRect();
   g.querySelectorAll('svg text').forEach(t => {
     if (t.closest('.hoverlayer')) return;
     const s = (t.textContent || '').trim();
@@ -31,7 +32,8 @@ document.querySelectorAll('.js-plotly-plot').forEach((g, i) => {
     if (!s || style.display === 'none' || style.visibility === 'hidden' || style.opacity === '0') return;
     const r = t.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) return;
-    out.push({chart: i, text: s, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom});
+    out.push({chart: i, text: s, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom,
+              cx0: box.left, cx1: box.right});
   });
 });
 return out;
@@ -75,6 +77,12 @@ def overlaps(texts: list[dict[str, Any]], tolerance: float = 1.0) -> list[str]:
     return problems
 
 
+def clipped(texts: list[dict[str, Any]], tolerance: float = 1.0) -> list[str]:
+    """Text boxes that run past the left or right edge of their chart (cut off on screen)."""
+    return [f"chart {t['chart']}: {t['text']!r} is cut at the chart's edge" for t in texts
+            if "cx0" in t and (t["x0"] < t["cx0"] - tolerance or t["x1"] > t["cx1"] + tolerance)]
+
+
 def raw_json(body_text: str) -> list[str]:
     return [f"raw JSON shown: {m.group(0)!r}…" for m in RAW_JSON.finditer(body_text)][:3]
 
@@ -82,6 +90,7 @@ def raw_json(body_text: str) -> list[str]:
 def check_page(driver: Any) -> list[str]:
     """All the checks of one drawn page."""
     charts = driver.execute_script(CHARTS_JS)
-    problems = shared_axis(charts) + no_empty_panel(charts) + overlaps(driver.execute_script(TEXTS_JS))
+    texts = driver.execute_script(TEXTS_JS)
+    problems = shared_axis(charts) + no_empty_panel(charts) + overlaps(texts) + clipped(texts)
     problems += raw_json(driver.find_element("tag name", "body").text)
     return problems

@@ -231,4 +231,11 @@ def test_window_range_pads_only_the_whole_run(small_data):
     pad = max(500, (hi - lo) // 50)
     assert group.window_range(small_data, PAY, None) == (lo - pad, hi + pad)
     assert group.window_range(small_data, PAY, {"since": T0, "until": T0 + 5000}) == (T0, T0 + 5000)
-    assert group.window_range(small_data, PAY, {"since": T0, "until": T0}) == (T0 - 1000, T0 + 1000)
+    # a single instant is drawn on a minute-wide axis, not one a few ms wide (issue 20)
+    assert group.window_range(small_data, PAY, {"since": T0, "until": T0}) == (T0 - 30_000, T0 + 30_000)
+
+
+def test_a_group_of_one_instant_gets_a_minute_wide_axis(small_data, monkeypatch):
+    """Issue 20: a group whose lines all carry one time is drawn ±30 s around it, not on 2 ms."""
+    monkeypatch.setattr(small_data, "group_extent", lambda g: (T0, T0 + 2))
+    assert group.window_range(small_data, PAY, None) == (T0 + 1 - 30_000, T0 + 1 + 30_000)

@@ -42,7 +42,7 @@ def test_timeline_bars_causes_and_clickable_findings():
 
 def test_timeline_empty_says_so():
     fig = timeline_figure(_phases().iloc[0:0], _findings().iloc[0:0])
-    assert not fig.data and "no generations" in fig.layout.annotations[0].text
+    assert not fig.data and "No generation" in fig.layout.annotations[0].text
 
 
 def test_lanes_one_scattergl_trace_per_category():
