@@ -79,6 +79,9 @@ def timeline_figure(phases: pd.DataFrame, findings: pd.DataFrame, x_range: Itera
                             x_range=x_range)
     fig = go.Figure()
     labels = len(phases) <= LABEL_LIMIT
+    # a phase of a few ms is drawn 3 px wide, not invisible; its hover gives the real duration
+    lo, hi = tuple(x_range) if x_range is not None else (None, None)
+    min_ms = (hi - lo) / PLOT_PX * 3 if lo is not None and hi is not None else 0.0
     for phase, spans in _phase_spans(phases, end_fallback).items():
         if not spans:
             continue
@@ -91,7 +94,7 @@ def timeline_figure(phases: pd.DataFrame, findings: pd.DataFrame, x_range: Itera
         ]
         fig.add_trace(go.Bar(
             name=phase, orientation="h", y=[ROW_GEN] * len(frame), base=to_dt(frame["start"]),
-            x=(frame["end"] - frame["start"]).astype("float64"), marker_color=PHASE_COLORS[phase],
+            x=(frame["end"] - frame["start"]).astype("float64").clip(lower=min_ms), marker_color=PHASE_COLORS[phase],
             marker_line={"width": 1, "color": "white"},
             text=[f"g{s['generation']}" for s in spans] if labels and phase == "stable" else None,
             textposition="inside", insidetextanchor="start", hovertext=hover, hoverinfo="text",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
@@ -55,10 +56,43 @@ def build_figures(data: RunData, group: str, window: dict[str, Any] | None) -> t
     names = member_labels(data, group)
     why = empty_reasons(data, group)
     timeline = timeline_figure(phases, findings, x_range, end_fallback=extent_end, empty_message=why["timeline"])
-    lanes = lanes_figure(data.lane_points(group, since, until), x_range, names=names, empty_message=why["lanes"])
+    points = data.lane_points(group, since, until)
+    if points.empty:  # no line speaks for a member (broker-only logs): the memberships the replay built
+        points = membership_points(data, group, since, until)
+    lanes = lanes_figure(points, x_range, names=names, empty_message=why["lanes"])
     heat = ownership_figure(data.ownership_grid(group, x_range[0], x_range[1]), x_range, names=names,
                             empty_message=why["ownership"])
     return timeline, lanes, heat
+
+
+MEMBERSHIP_MARKS = (("joined_ms", "join", "joined"), ("synced_ms", "sync", "synced"), ("left_ms", "leave", "left"))
+
+
+def membership_points(data: RunData, group: str, since: int | None, until: int | None) -> pd.DataFrame:
+    """Lane markers from the memberships table (joined, synced, left per member and generation),
+    for groups whose lines name members without speaking for one (a broker's "member X joined")."""
+    mems = data.group_rows("memberships", group)
+    rows = []
+    for m in mems.itertuples(index=False):
+        ref = data_ref(m.evidence)
+        for col, category, kind in MEMBERSHIP_MARKS:
+            ts = getattr(m, col)
+            if ts is None or ts != ts or (since is not None and ts < since) or (until is not None and ts > until):
+                continue
+            reason = m.leave_reason if category == "leave" and isinstance(m.leave_reason, str) else None
+            rows.append({"lane": m.member_id, "category": "expiry" if reason and "expir" in reason else category,
+                         "ts_ms": int(ts), "kind": f"{kind} (generation {m.generation})", "count": 1,
+                         "source": ref[0], "line_no": ref[1], "reason": reason})
+    return pd.DataFrame(rows, columns=["lane", "category", "ts_ms", "kind", "count", "source", "line_no", "reason"])
+
+
+def data_ref(evidence: Any) -> tuple[str, int | str]:
+    """The first evidence reference of a row as (source, line), for the lane's click and hover."""
+    refs = [] if evidence is None else [str(e) for e in evidence]
+    if not refs:
+        return "", ""
+    source, _, line = refs[0].rpartition(":")
+    return (source, int(line)) if line.isdigit() else (refs[0], "")
 
 
 def empty_reasons(data: RunData, group: str) -> dict[str, str]:
