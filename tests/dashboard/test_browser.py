@@ -85,7 +85,8 @@ def test_overview_filter_then_link(site, browser, artifacts):
     wait_idle(browser)
     assert urlparse(browser.current_url).path == "/group"
     # and on to a member through a dcc.Link
-    browser.find_element("link text", M2).click()
+    # members are linked by their readable name; the link's title is the full id (issue 20)
+    wait_for(browser, f"ul.members a[title='{M2}']").click()
     wait_for(browser, "h2", text=f"Member {M2}")
     wait_idle(browser)
     _no_console_errors(browser)
