@@ -11,16 +11,16 @@ import pandas as pd
 
 from dashboard.data import RunData
 
+UUID_SUFFIX = re.compile(r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
+LOG_SUFFIX = re.compile(r"\.(log|json|txt|out)(\.gz)?$|\.gz$")
+
+
 def short_tail(member: str) -> str:
     """The last 8 characters of the member id's UUID part (or of the id itself)."""
     text = str(member)
-    if "@" in text and "/" in text:  # the replay's name for a process that logs no member id
+    if "@/" in text and not UUID_SUFFIX.search(text):  # the replay's name for a process that logs no member id
         return text.rsplit("/", 1)[-1][-24:]
     return text[-8:] if len(text) > 8 else text
-
-
-UUID_SUFFIX = re.compile(r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
-LOG_SUFFIX = re.compile(r"\.(log|json|txt|out)(\.gz)?$|\.gz$")
 
 
 def _where(text: str) -> str:
@@ -39,7 +39,7 @@ def _first(values: pd.Series) -> str | None:
 def member_label(member: str, host: str | None, client_id: str | None, limit: int = 36) -> str:
     """'host · tail', else 'client-id · tail', else the id itself shortened in the middle."""
     text = str(member)
-    if "@" in text and "/" in text:  # the replay's name for a process that logs no member id
+    if "@/" in text and not UUID_SUFFIX.search(text):  # the replay's name for a process with no member id
         head, _, path = text.partition("@")
         return f"{head}@{_where(path)}"[: limit]
     tail = short_tail(member)

@@ -22,3 +22,8 @@ def test_long_names_are_cut_before_the_short_id():
 
 def test_process_without_member_id_is_named_by_its_log_file():
     assert member_label("consumer@/work/logs/host-a/app.log", None, None) == "consumer@app"
+
+
+def test_erlang_member_ids_keep_their_node_and_process():
+    member = "nonode@nohost/<0.1083.0>-3cd8a2d1-71d7-44a2-bb2a-5e0e1c2d3f4a"
+    assert member_label(member, None, None) == "nonode@nohost/<0.1083.0> · 1c2d3f4a"
