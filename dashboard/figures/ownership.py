@@ -33,8 +33,8 @@ def ownership_figure(grid: dict[str, Any], x_range: Iterable[Any] | None = None,
     names_of = names or {}
     members = grid["members"]
     n = max(1, len(members))
-    names = [esc(f"{names_of[m]}  ({m})" if m in names_of else m) for m in members]
-    hover = [[f"{esc(p)}<br>{names[v] if v is not None else 'unowned'}" for v in row]
+    shown = [esc(f"{names_of[m]}  ({m})" if m in names_of else m) for m in members]
+    hover = [[f"{esc(p)}<br>{shown[v] if v is not None else 'unowned'}" for v in row]
              for p, row in zip(grid["partitions"], grid["z"], strict=True)]
     fig = go.Figure(go.Heatmap(
         x=to_dt(pd.Series(grid["times"])), y=grid["partitions"], z=grid["z"],

@@ -90,7 +90,7 @@ def details_sentences(details: dict[str, Any] | str | None, kind: str = "") -> l
         try:
             details = json.loads(details) if details.strip() else {}
         except ValueError:
-            return [details]
+            return [str(details)]
     if not isinstance(details, dict) or not details:
         return []
     out, used = _special(kind, details)
