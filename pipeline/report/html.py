@@ -70,6 +70,28 @@ def _details_list(finding: dict[str, Any]) -> str:
     return "<ul>" + "".join(f"<li>{_e(t)}</li>" for t in sentences) + "</ul>" if sentences else ""
 
 
+def _anchor(group_id: str) -> str:
+    return "group-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in group_id)
+
+
+def _groups_table(groups: list[dict[str, Any]]) -> str:
+    """One line per group: what happened where, each linking to its section."""
+    if not groups:
+        return ""
+    rows = []
+    for g in groups:
+        sev: dict[str, int] = {}
+        for f in g["findings"]:
+            sev[f["severity"]] = sev.get(f["severity"], 0) + 1
+        causes = sorted({t["cause"] for t in g["timeline"] if t.get("cause")})
+        rows.append(f"<tr><td><a href='#{_anchor(g['group_id'])}'>{_e(g['group_id'])}</a></td>"
+                    f"<td class=num>{_n(g['rebalances'])}</td><td class=nowrap>{_e(duration(g['rebalance_ms_total']))}</td>"
+                    f"<td>{_e(', '.join(causes) or '-')}</td><td class=num>{_n(len(g['members_seen']))}</td>"
+                    f"<td>{_e(', '.join(f'{n:,} {k}' for k, n in sev.items()) or 'none')}</td></tr>")
+    return ("<table><tr><th>group</th><th>rebalances</th><th>rebalancing</th><th>causes</th><th>members</th>"
+            "<th>findings</th></tr>" + "".join(rows) + "</table>")
+
+
 def _summary(report: dict[str, Any]) -> str:
     s, imp = report["summary"], report["summary"]["impact"]
     cls = "ok" if report["verdict"] == "nothing_wrong" else "problems"
@@ -89,6 +111,7 @@ def _summary(report: dict[str, Any]) -> str:
         out.append(f"<p>Time span {_e(s['first'])} to {_e(s['last'])}; groups: {_e(', '.join(s['groups']))}.</p>")
     out.append("<table><tr><th>impact</th><th>value</th></tr>"
                + "".join(f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in rows) + "</table>")
+    out.append(_groups_table(report["groups"]))
     for key, label in (("reprocessed_ranges", "Reprocessed offset ranges"),
                        ("skipped_ranges", "Skipped offset ranges (never processed)")):
         if imp[key]:
@@ -104,7 +127,9 @@ def _summary(report: dict[str, Any]) -> str:
             f"{_e(e['reason'])} at {_e(e['at'])}</li>" for e in imp["members_expelled"]) + "</ul></details>")
     if s["top_findings"]:
         out.append("<h3>Top findings</h3><ol>" + "".join(
-            f"<li><b>{_e(f['title'])}</b> ({_e(f['severity'])}, {_e(f['group_id'])}): {_e(f['explanation'])}</li>"
+            # titles only: the explanation is in the group's section, one click away
+            f"<li><b>{_e(f['title'])}</b> ({_e(f['severity'])}, "
+            f"<a href='#{_anchor(f['group_id'])}'>{_e(f['group_id'])}</a>)</li>"
             for f in s["top_findings"]) + "</ol>")
     return "\n".join(out)
 
@@ -119,7 +144,7 @@ def render_html(report: dict[str, Any]) -> str:
     plotly_js_done = False
     for g in report["groups"]:
         link = f' <a href="{_e(g["dashboard_url"])}">open in the dashboard</a>' if g.get("dashboard_url") else ""
-        body.append(f"<h2>Group <code>{_e(g['group_id'])}</code>{link}</h2>")
+        body.append(f"<h2 id='{_anchor(g['group_id'])}'>Group <code>{_e(g['group_id'])}</code>{link}</h2>")
         body.append(f"<p>{_n(g['rebalances'])} rebalance(s), {_e(duration(g['rebalance_ms_total']))} spent rebalancing "
                     f"(longest {_e(duration(g['rebalance_ms_longest']))}), {_n(len(g['members_seen']))} member(s) seen, "
                     f"{_n(len(g['findings']))} finding(s).</p>")
