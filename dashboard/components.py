@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 from dash import dcc, html
 from dash.dash_table.DataTable import DataTable
+from dash.dash_table.Format import Format, Group
 
 from dashboard import urls
 from dashboard.data import RunData
@@ -42,7 +43,9 @@ def page(title: str, *children: Any, subtitle: str | None = None) -> html.Div:
 
 def stat_row(items: Iterable[tuple[str, Any]]) -> html.Div:
     return html.Div(className="stats", children=[
-        html.Div(className="stat", children=[html.Div(str(v), className="stat-value"), html.Div(k, className="stat-key")])
+        html.Div(className="stat", children=[html.Div(f"{v:,}" if isinstance(v, int) and not isinstance(v, bool)
+                                                      else str(v), className="stat-value"),
+                                             html.Div(k, className="stat-key")])
         for k, v in items])
 
 
@@ -95,7 +98,11 @@ def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, s
       + [{"if": {"column_id": c}, "minWidth": "170px"} for c, _ in cols if c in ("group", "shape")]
       + [{"if": {"column_id": c}, "whiteSpace": "nowrap"} for c, _ in cols
          if c in ("cause", "kind", "severity", "leader", "trigger_member", "member_id")])
+    # integer columns: shown with thousands separators (27,568), still sorted and filtered as numbers
+    numeric = {c for c in frame.columns if pd.api.types.is_integer_dtype(frame[c].dtype)
+               or (pd.api.types.is_float_dtype(frame[c].dtype) and frame[c].dropna().mod(1).eq(0).all())}
     specs: Any = [{"name": header, "id": col} | ({"presentation": "markdown"} if col in markdown_columns else {})
+                  | ({"type": "numeric", "format": Format(group=Group.yes)} if col in numeric else {})
                   for col, header in cols]
     rows: Any = records(frame)
     return DataTable(id=table_id, data=rows, columns=specs, **options)

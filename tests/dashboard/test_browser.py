@@ -48,7 +48,7 @@ PAGES = [
     ("group-window", urls.group_url("", PAY, T0 + 100_000, T0 + 210_000), "Group payments", ["poll_timeout"]),
     ("group-slash", urls.group_url("", "inventory/eu"), "Group inventory/eu", ["single-member group"]),
     ("member", urls.member_url("", PAY, M3), f"Member {M3}", ["Assignments per generation", "poll_timeout"]),
-    ("offsets", urls.offsets_url("", "orders", "orders-2"), "Offsets of orders", ["reprocessed", "skipped", "1080"]),
+    ("offsets", urls.offsets_url("", "orders", "orders-2"), "Offsets of orders", ["reprocessed", "skipped", "1,080"]),
     ("owner", urls.owner_url("", PAY, "payments-4", T0 + 150_000), "Who owned", [M2, "generation 2"]),
     ("unparsed", urls.unparsed_url(""), "Unparsed", ["ConsumerCoordinator: Rebalance <*> in <*> ms"]),
 ]
