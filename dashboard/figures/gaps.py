@@ -73,8 +73,9 @@ def gaps_figure(gaps: pd.DataFrame, x_range: Iterable[Any] | None = None) -> go.
         if rows.empty:
             # an empty trace keeps the row's axes drawn, so the note sits inside its own row
             fig.add_trace(go.Scattergl(x=[], y=[], showlegend=False, hoverinfo="skip"), row=row, col=1)
-            fig.add_annotation(text=f"no {kind} gaps recorded", showarrow=False, font={"color": "#666"},
-                               xref="x domain", yref="y domain", x=0.5, y=0.5, row=row, col=1)
+            fig.add_annotation(text=f"No {kind} gap is recorded for this member in this window.", showarrow=False,
+                               font={"color": "#666"}, xref="x domain", yref="y domain", x=0.5, y=0.5, row=row, col=1)
+            fig.update_yaxes(showticklabels=False, row=row, col=1)  # an empty row has no scale to read
             continue
         for sub_kind in kinds:  # log silences (any line) are drawn apart from heartbeat gaps
             part_rows = rows[rows["kind"] == sub_kind]

@@ -112,7 +112,7 @@ def test_log_silences_are_drawn_apart_from_heartbeat_gaps():
                          "exceeded": [True], "count": [1], "evidence": [["a:1", "a:9"]]})
     fig = gaps_figure(gaps)
     assert [t.name for t in fig.data if t.name] == ["log silence"]
-    assert [a.text for a in fig.layout.annotations][-1] == "no poll gaps recorded"
+    assert [a.text for a in fig.layout.annotations][-1] == "No poll gap is recorded for this member in this window."
 
 
 def test_heartbeat_row_limit_is_the_session_timeout_not_max_poll():
