@@ -9,9 +9,11 @@ from typing import Any
 import pandas as pd
 from dash import dcc, html
 from dash.dash_table.DataTable import DataTable
+from dash.dash_table.Format import Format, Group
 
 from dashboard import urls
 from dashboard.data import RunData
+from pipeline.report.details_text import details_sentences
 
 TABLE_STYLE: dict[str, Any] = {
     "style_table": {"overflowX": "auto"},
@@ -41,7 +43,9 @@ def page(title: str, *children: Any, subtitle: str | None = None) -> html.Div:
 
 def stat_row(items: Iterable[tuple[str, Any]]) -> html.Div:
     return html.Div(className="stats", children=[
-        html.Div(className="stat", children=[html.Div(str(v), className="stat-value"), html.Div(k, className="stat-key")])
+        html.Div(className="stat", children=[html.Div(f"{v:,}" if isinstance(v, int) and not isinstance(v, bool)
+                                                      else str(v), className="stat-value"),
+                                             html.Div(k, className="stat-key")])
         for k, v in items])
 
 
@@ -94,7 +98,11 @@ def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, s
       + [{"if": {"column_id": c}, "minWidth": "170px"} for c, _ in cols if c in ("group", "shape")]
       + [{"if": {"column_id": c}, "whiteSpace": "nowrap"} for c, _ in cols
          if c in ("cause", "kind", "severity", "leader", "trigger_member", "member_id")])
+    # integer columns: shown with thousands separators (27,568), still sorted and filtered as numbers
+    numeric = {c for c in frame.columns if pd.api.types.is_integer_dtype(frame[c].dtype)
+               or (pd.api.types.is_float_dtype(frame[c].dtype) and frame[c].dropna().mod(1).eq(0).all())}
     specs: Any = [{"name": header, "id": col} | ({"presentation": "markdown"} if col in markdown_columns else {})
+                  | ({"type": "numeric", "format": Format(group=Group.yes)} if col in numeric else {})
                   for col, header in cols]
     rows: Any = records(frame)
     return DataTable(id=table_id, data=rows, columns=specs, **options)
@@ -151,12 +159,17 @@ def finding_panel(data: RunData, finding: dict[str, Any] | None) -> html.Div:
         html.Div(f"{finding.get('kind')} · generation {finding.get('generation')} · "
                  f"{urls.fmt_ms(finding.get('start_ms'))} → {urls.fmt_ms(finding.get('end_ms'))}", className="muted"),
         html.P(finding.get("explanation") or ""),
-        html.Pre(finding.get("details_json") or "", className="details") if finding.get("details_json") not in (
-            None, "", "{}") else None,
+        _details(finding),
         html.Div(links, className="chips") if links else None,
         html.H5("evidence"),
         evidence_block(data, finding.get("evidence")),
     ])
+
+
+def _details(finding: dict[str, Any]) -> html.Ul | None:
+    """The finding's details as sentences (never its JSON)."""
+    sentences = details_sentences(finding.get("details_json"), str(finding.get("kind") or ""))
+    return html.Ul([html.Li(t) for t in sentences], className="details") if sentences else None
 
 
 def line_panel(data: RunData, ref: str) -> html.Div:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import textwrap
 from collections.abc import Iterable
 from typing import Any
 
@@ -49,15 +50,29 @@ def short_id(member: str | None, keep: int = 28) -> str:
     return text if len(text) <= keep else text[: keep - 9] + "…" + text[-8:]
 
 
-def base_layout(fig: go.Figure, title: str, height: int, x_range: Iterable[Any] | None = None) -> go.Figure:
+# Every chart of a page has the same left and right margins (not plotly's automargin, which sizes
+# them from each chart's own labels): the plot areas have one width and one left edge, so with one
+# x range an instant sits at the same pixel column on every chart. Lane labels are cut to fit LEFT.
+MARGIN = {"l": 250, "r": 150, "t": 64, "b": 36}
+LABEL_CHARS = 34  # y labels longer than this are shortened (the hover has the full text)
+
+
+def base_layout(fig: go.Figure, title: str, height: int, x_range: Iterable[Any] | None = None,
+                shared: bool = True) -> go.Figure:
+    """Title, legend and time axis of a chart. `shared`: the chart stands with others on one time
+    axis (fixed margins, nothing may widen them); a lone chart lets its axis titles take room."""
     fig.update_layout(
         title={"text": title, "x": 0.01, "y": 0.985, "yref": "container", "yanchor": "top", "font": {"size": 15}},
-        height=height, margin={"l": 10, "r": 10, "t": 64, "b": 10}, plot_bgcolor="#fbfbfb", paper_bgcolor="white",
+        height=height, plot_bgcolor="#fbfbfb", paper_bgcolor="white",
+        margin={**MARGIN, "autoexpand": False} if shared else {"l": 10, "r": 10, "t": 64, "b": 10},
         legend={"orientation": "h", "y": 1.01, "yanchor": "bottom", "x": 0, "xanchor": "left"},
         hoverlabel={"align": "left"}, uirevision="window",
     )
-    fig.update_xaxes(type="date", showgrid=True, gridcolor="#e6e6e6")
-    fig.update_yaxes(automargin=True)
+    # a lone chart's narrow left margin: a tick label centred on the first instant would spill over
+    # the y labels, so it is hidden; shared charts have room for it (and its date line) in MARGIN
+    fig.update_xaxes(type="date", showgrid=True, gridcolor="#e6e6e6", automargin=not shared,
+                     ticklabeloverflow="allow" if shared else "hide past domain")
+    fig.update_yaxes(automargin=not shared)
     if x_range is not None:
         lo, hi = x_range
         if lo is not None and hi is not None:
@@ -65,11 +80,15 @@ def base_layout(fig: go.Figure, title: str, height: int, x_range: Iterable[Any] 
     return fig
 
 
-def empty_figure(title: str, message: str, height: int = 220) -> go.Figure:
+def empty_figure(title: str, message: str, height: int = 200, x_range: Iterable[Any] | None = None) -> go.Figure:
+    """A chart with nothing to draw: the page's time axis (so it still lines up) and a sentence saying why."""
     fig = go.Figure()
-    fig.update_layout(title={"text": title, "x": 0.01, "font": {"size": 15}}, height=height,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10},
-                      xaxis={"visible": False}, yaxis={"visible": False},
-                      annotations=[{"text": esc(message), "showarrow": False, "font": {"size": 14, "color": "#666"},
+    base_layout(fig, title, height, x_range)
+    fig.update_yaxes(visible=False)
+    lines = textwrap.wrap(message, 90) or [""]  # annotations do not wrap: a long sentence would be cut
+    fig.update_layout(annotations=[{"text": "<br>".join(esc(t) for t in lines), "showarrow": False, "font": {"size": 14, "color": "#555"},
                                     "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5}])
+    if x_range is None or None in tuple(x_range):
+        fig.update_xaxes(visible=False)
+    fig.layout.meta = {"empty": message}
     return fig

@@ -64,7 +64,7 @@ def gaps_figure(gaps: pd.DataFrame, x_range: Iterable[Any] | None = None) -> go.
     join the heartbeat row, whose limit line is session.timeout.ms (never a log silence's limit)."""
     title = "Silences of this member (each point: a gap ending at that time; red = limit exceeded)"
     if gaps.empty:
-        return empty_figure(title, "no heartbeat or poll gaps recorded for this member in this window")
+        return empty_figure(title, "No heartbeat or poll gap is recorded for this member in this window.")
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.12,
                         subplot_titles=[label for _, label in ROWS])
     for row, (kind, _) in enumerate(ROWS, start=1):
@@ -73,8 +73,9 @@ def gaps_figure(gaps: pd.DataFrame, x_range: Iterable[Any] | None = None) -> go.
         if rows.empty:
             # an empty trace keeps the row's axes drawn, so the note sits inside its own row
             fig.add_trace(go.Scattergl(x=[], y=[], showlegend=False, hoverinfo="skip"), row=row, col=1)
-            fig.add_annotation(text=f"no {kind} gaps recorded", showarrow=False, font={"color": "#666"},
-                               xref="x domain", yref="y domain", x=0.5, y=0.5, row=row, col=1)
+            fig.add_annotation(text=f"No {kind} gap is recorded for this member in this window.", showarrow=False,
+                               font={"color": "#666"}, xref="x domain", yref="y domain", x=0.5, y=0.5, row=row, col=1)
+            fig.update_yaxes(showticklabels=False, row=row, col=1)  # an empty row has no scale to read
             continue
         for sub_kind in kinds:  # log silences (any line) are drawn apart from heartbeat gaps
             part_rows = rows[rows["kind"] == sub_kind]
@@ -82,7 +83,7 @@ def gaps_figure(gaps: pd.DataFrame, x_range: Iterable[Any] | None = None) -> go.
                 _add_kind(fig, part_rows, sub_kind, row)
         _add_limit(fig, rows, kind, row)
         fig.update_yaxes(title_text="gap (ms)", rangemode="tozero", row=row, col=1)
-    base_layout(fig, title, 560, x_range)
+    base_layout(fig, title, 560, x_range, shared=False)
     # two subplot titles sit where the default top legend would go: put the legend below
     fig.update_layout(legend={"y": -0.08, "yanchor": "top", "x": 0, "xanchor": "left"},
                       margin={"l": 10, "r": 10, "t": 64, "b": 40})

@@ -21,7 +21,7 @@ def offsets_figure(history: pd.DataFrame, partition: str, x_range: Iterable[Any]
     """`history` is `RunData.offset_history`; the line is every commit (scattergl), flags as markers."""
     title = f"Committed offset of {partition} over time"
     if history.empty:
-        return empty_figure(title, f"no commits for {partition} in this window")
+        return empty_figure(title, f"No committed offset of {partition} is recorded in this window.")
     fig = go.Figure()
     line = history
     if len(line) > DENSE:  # keep a bounded, shape-preserving subset: each bucket's min and max
@@ -49,4 +49,4 @@ def offsets_figure(history: pd.DataFrame, partition: str, x_range: Iterable[Any]
             hoverinfo="x+text",
         ))
     fig.update_yaxes(title_text="offset")
-    return base_layout(fig, title, 420, x_range)
+    return base_layout(fig, title, 420, x_range, shared=False)

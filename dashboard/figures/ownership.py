@@ -23,24 +23,37 @@ def _discrete_scale(n: int) -> list[list[Any]]:
     return scale
 
 
-def ownership_figure(grid: dict[str, Any], x_range: Iterable[Any] | None = None) -> go.Figure:
+def ownership_figure(grid: dict[str, Any], x_range: Iterable[Any] | None = None,
+                     names: dict[str, str] | None = None, empty_message: str | None = None) -> go.Figure:
     """`grid` is `RunData.ownership_grid`: times (ms), partitions, members, z (member index or None)."""
     title = "Partition ownership over time (colour = owning member, blank = unowned)"
     if not grid.get("partitions"):
-        return empty_figure(title, "no ownership intervals for this group in this window")
+        return empty_figure(title, empty_message or "No partition ownership is known for this group in this window.",
+                            x_range=x_range)
+    names_of = names or {}
     members = grid["members"]
     n = max(1, len(members))
-    names = [esc(short_id(m, 40)) for m in members]
-    hover = [[f"{esc(p)}<br>{names[v] if v is not None else 'unowned'}" for v in row]
+    shown = [esc(f"{names_of[m]}  ({m})" if m in names_of else m) for m in members]
+    hover = [[f"{esc(p)}<br>{shown[v] if v is not None else 'unowned'}" for v in row]
              for p, row in zip(grid["partitions"], grid["z"], strict=True)]
     fig = go.Figure(go.Heatmap(
         x=to_dt(pd.Series(grid["times"])), y=grid["partitions"], z=grid["z"],
         zmin=-0.5, zmax=n - 0.5, colorscale=_discrete_scale(n), hovertext=hover, hoverinfo="x+text",
         xgap=0, ygap=1,
-        colorbar={"title": {"text": "member"}, "tickvals": list(range(n)),
-                  "ticktext": [esc(short_id(m, 22)) for m in members], "len": 1.0},
+        colorbar={"tickvals": list(range(n)), "thickness": 12, "x": 1.005, "xanchor": "left", "xpad": 4,
+                  "ticktext": [esc(_key(names_of.get(m) or short_id(m, 18))) for m in members], "len": 1.0,
+                  "tickfont": {"size": 10}},
     ))
-    if n > MAX_COLORBAR_MEMBERS:  # a colour key that long is unreadable; the hover names the member
+    height = min(MAX_HEIGHT, max(240, 90 + 22 * len(grid["partitions"])))
+    if n > MAX_COLORBAR_MEMBERS or n * 15 > height - 100:  # labels would overlap: the hover names the member
         fig.update_traces(showscale=False)
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(grid["partitions"])), fixedrange=True)
-    return base_layout(fig, title, min(MAX_HEIGHT, max(240, 90 + 22 * len(grid["partitions"]))), x_range)
+    return base_layout(fig, title, height, x_range)
+
+
+def _key(label: str, limit: int = 20) -> str:
+    """A colour-key label that fits the right margin: the host part cut, the short id kept."""
+    if len(label) <= limit:
+        return label
+    head, sep, tail = label.rpartition(" · ")
+    return (head[: limit - len(tail) - 4] + "…" + sep + tail) if sep else label[: limit - 1] + "…"

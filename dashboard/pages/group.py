@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
@@ -12,6 +13,7 @@ from dashboard import components, urls
 from dashboard.data import RunData, overlapping
 from dashboard.figures import lanes_figure, ownership_figure, timeline_figure
 from dashboard.figures.common import short_id
+from dashboard.member_names import member_labels
 from dashboard.pages.overview import fmt_duration
 
 GEN_COLUMNS = [("generation", "gen"), ("cause", "cause"), ("cause_detail", "what happened"),
@@ -22,6 +24,9 @@ FINDING_COLUMNS = [("severity", "severity"), ("title", "finding"), ("kind", "kin
                    ("generation", "gen")]
 
 
+MIN_SPAN_MS = 60_000  # the narrowest time axis drawn: ±30 s around a lone instant
+
+
 def window_range(data: RunData, group: str, window: dict[str, Any] | None) -> tuple[int | None, int | None]:
     lo, hi = data.group_extent(group)
     window = window or {}
@@ -30,8 +35,12 @@ def window_range(data: RunData, group: str, window: dict[str, Any] | None) -> tu
     if since is not None and until is not None and window.get("since") is None and window.get("until") is None:
         pad = max(500, (until - since) // 50)  # whole run: a margin so edge markers and labels show
         since, until = since - pad, until + pad
-    elif since is not None and until is not None and since == until:  # a single instant: pad it
-        since, until = since - 1000, until + 1000
+    whole_run = window.get("since") is None and window.get("until") is None
+    if since is not None and until is not None and until - since < MIN_SPAN_MS and (whole_run or since == until):
+        # a single event (or a few within milliseconds) is not drawn on an axis a few ms wide; a
+        # window the user chose (a drag, typed bounds) is kept as chosen
+        mid = (since + until) // 2
+        since, until = mid - MIN_SPAN_MS // 2, mid + MIN_SPAN_MS // 2
     return since, until
 
 
@@ -44,10 +53,68 @@ def build_figures(data: RunData, group: str, window: dict[str, Any] | None) -> t
     findings = data.findings(group)
     findings = overlapping(findings, "start_ms", "end_ms", since, until)
     _, extent_end = data.group_extent(group)
-    timeline = timeline_figure(phases, findings, x_range, end_fallback=extent_end)
-    lanes = lanes_figure(data.lane_points(group, since, until), x_range)
-    heat = ownership_figure(data.ownership_grid(group, x_range[0], x_range[1]), x_range)
+    names = member_labels(data, group)
+    why = empty_reasons(data, group)
+    timeline = timeline_figure(phases, findings, x_range, end_fallback=extent_end, empty_message=why["timeline"])
+    points = data.lane_points(group, since, until)
+    if points.empty:  # no line speaks for a member (broker-only logs): the memberships the replay built
+        points = membership_points(data, group, since, until)
+    lanes = lanes_figure(points, x_range, names=names, empty_message=why["lanes"])
+    heat = ownership_figure(data.ownership_grid(group, x_range[0], x_range[1]), x_range, names=names,
+                            empty_message=why["ownership"])
     return timeline, lanes, heat
+
+
+MEMBERSHIP_MARKS = (("joined_ms", "join", "joined"), ("synced_ms", "sync", "synced"), ("left_ms", "leave", "left"))
+
+
+def membership_points(data: RunData, group: str, since: int | None, until: int | None) -> pd.DataFrame:
+    """Lane markers from the memberships table (joined, synced, left per member and generation),
+    for groups whose lines name members without speaking for one (a broker's "member X joined")."""
+    mems = data.group_rows("memberships", group)
+    rows = []
+    for m in mems.itertuples(index=False):
+        ref = data_ref(m.evidence)
+        for col, category, kind in MEMBERSHIP_MARKS:
+            ts = getattr(m, col)
+            if ts is None or ts != ts or (since is not None and ts < since) or (until is not None and ts > until):
+                continue
+            reason = m.leave_reason if category == "leave" and isinstance(m.leave_reason, str) else None
+            rows.append({"lane": m.member_id, "category": "expiry" if reason and "expir" in reason else category,
+                         "ts_ms": int(ts), "kind": f"{kind} (generation {m.generation})", "count": 1,
+                         "source": ref[0], "line_no": ref[1], "reason": reason})
+    return pd.DataFrame(rows, columns=["lane", "category", "ts_ms", "kind", "count", "source", "line_no", "reason"])
+
+
+def data_ref(evidence: Any) -> tuple[str, int | str]:
+    """The first evidence reference of a row as (source, line), for the lane's click and hover."""
+    refs = [] if evidence is None else [str(e) for e in evidence]
+    if not refs:
+        return "", ""
+    source, _, line = refs[0].rpartition(":")
+    return (source, int(line)) if line.isdigit() else (refs[0], "")
+
+
+def empty_reasons(data: RunData, group: str) -> dict[str, str]:
+    """Why each chart of a group may have nothing to draw, in a sentence that fits what the run holds."""
+    evs = data.group_events(group)
+    sides = set(evs["side"].dropna().astype(str)) if "side" in evs else set()
+    snapshot_only = bool(sides) and sides <= {"describe", "offsets"}
+    broker_only = "broker" in sides and "client" not in sides
+    if snapshot_only:
+        what = ("Only offset snapshots (kafka-consumer-groups --describe or __consumer_offsets) mention this group: "
+                "they show offsets, not rebalances or members over time. See the offsets page and the snapshot "
+                "table below.")
+        return {"timeline": what, "lanes": what, "ownership": what}
+    no_gens = data.group_rows("generations", group).empty
+    return {
+        "timeline": ("The lines of this run show no generation of this group (no join, sync or rebalance line)."
+                     if no_gens else "No generation or finding of this group falls in this window."),
+        "lanes": "No member event of this group falls in this window." + (
+            " Only broker lines mention this group; the members below are the ones they name." if broker_only else ""),
+        "ownership": "No partition assignment of this group is known in this window"
+                     + (": broker logs do not say which partitions a member owns." if broker_only else "."),
+    }
 
 
 def evidence_for(data: RunData, triggered: Any, timeline_click: Any, lanes_click: Any,
@@ -66,9 +133,17 @@ def evidence_for(data: RunData, triggered: Any, timeline_click: Any, lanes_click
     return components.line_panel(data, str(custom))
 
 
-def _members_list(data: RunData, group: str) -> html.Ul:
+def _leave_words(reason: str) -> str:
+    words = str(reason).replace("_", " ")
+    return "left the group" if words in ("left", "leave", "left group") else f"left ({words})"
+
+
+def _members_list(data: RunData, group: str) -> html.Ul | html.P:
     mems = data.group_rows("memberships", group)
+    names = member_labels(data, group)
     items = []
+    if not names:
+        return html.P("No member of this group is named by any line of this run.", className="muted")
     for m in data.members(group):
         rows = mems[mems["member_id"] == m]
         gens = sorted(rows["generation"].dropna().astype(int).tolist())
@@ -78,8 +153,11 @@ def _members_list(data: RunData, group: str) -> html.Ul:
         else:
             text = f"  generations {', '.join(map(str, gens))}" if gens else "  (seen in events only)"
         if reasons:
-            text += f" · left: {', '.join(reasons)}"
-        items.append(html.Li([dcc.Link(m, href=urls.member_url("", group, m)), html.Span(text, className="muted")]))
+            text += " · " + "; ".join(_leave_words(r) for r in reasons)
+        label = names.get(m, m)
+        items.append(html.Li([dcc.Link(label, href=urls.member_url("", group, m), title=m),
+                              html.Span(f"  {m}" if label != m else "", className="muted full-id"),
+                              html.Span(text, className="muted")]))
     return html.Ul(items, className="members")
 
 
@@ -103,9 +181,10 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
     timeline, lanes, heat = build_figures(data, group, {"since": since, "until": until})
     return components.page(
         f"Group {group}",
-        components.stat_row([("generations", int(summary["generations"])), ("rebalances", int(summary["rebalances"])),
+        components.stat_row([("generations", f"{int(summary['generations']):,}"),
+                             ("rebalances", f"{int(summary['rebalances']):,}"),
                              ("time rebalancing", fmt_duration(summary["rebalancing_ms"])),
-                             ("members seen", int(summary["members_seen"])), ("findings", len(findings))]),
+                             ("members seen", f"{int(summary['members_seen']):,}"), ("findings", f"{len(findings):,}")]),
         html.Div(className="links", children=[
             dcc.Link("offsets of this group →", href=urls.offsets_url("", group, since_ms=since, until_ms=until)),
             dcc.Link("who owned a partition →", href=urls.owner_url("", group)),
@@ -125,7 +204,26 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
         components.datatable("group-generations", gen_rows, GEN_COLUMNS, page_size=10),
         html.H3("Members"),
         _members_list(data, group),
+        *_snapshot_section(data, group),
     )
+
+
+def _snapshot_section(data: RunData, group: str) -> list[Any]:
+    """The group's offsets as the snapshots (describe output, offset dumps) state them, when no
+    client or broker line tells more: a describe-only group otherwise shows nothing."""
+    oc = data.group_rows("offset_commits", group)
+    if oc.empty or set(oc["side"].dropna().astype(str)) - {"describe", "offsets"}:
+        return []
+    rows = oc.sort_values(["topic", "partition", "ts_ms"]).assign(
+        partition_name=oc["topic"].astype(str) + "-" + oc["partition"].astype(str),
+        at=oc["ts_ms"].map(urls.fmt_ms), offset_text=oc["offset"].map(lambda v: f"{int(v):,}" if v == v else ""),
+        member=oc["member_id"].map(lambda m: short_id(m) if isinstance(m, str) else ""))
+    return [html.H3("Offset snapshot"),
+            html.P("What the offset snapshots of this run state for this group (committed offset per partition).",
+                   className="muted"),
+            components.datatable("group-snapshot", rows, [("partition_name", "partition"), ("offset_text", "offset"),
+                                                          ("flag", "from"), ("at", "time"), ("member", "member")],
+                                 page_size=15)]
 
 
 def register(app: Any, data: RunData) -> None:

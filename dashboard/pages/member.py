@@ -12,6 +12,7 @@ from dash.exceptions import PreventUpdate
 from dashboard import components, urls
 from dashboard.data import RunData
 from dashboard.figures import gaps_figure
+from dashboard.pages.group import window_range
 
 ASSIGN_COLUMNS = [("generation", "gen"), ("joined", "joined"), ("synced", "synced"), ("assigned", "assigned"),
                   ("revoked", "revoked"), ("left", "left"), ("leave_reason", "leave reason"),
@@ -36,7 +37,9 @@ def build_gaps(data: RunData, group: str, member: str, window: dict[str, Any] | 
     window = window or {}
     since, until = window.get("since"), window.get("until")
     gaps = data.member_gaps(group, member, since, until)
-    x_range = (since, until) if since is not None and until is not None else None
+    # the group page's time axis: the whole run padded, a lone instant shown ±30 s (never a few ms)
+    x_range = window_range(data, group, window)
+    x_range = x_range if None not in x_range else None
     return gaps_figure(gaps, x_range)
 
 

@@ -13,6 +13,7 @@ from dash.exceptions import PreventUpdate
 from dashboard import components, urls
 from dashboard.data import RunData
 from dashboard.figures import offsets_figure
+from dashboard.pages.group import window_range
 
 RANGE_COLUMNS = [("what", "what"), ("from_offset", "from (incl.)"), ("to_offset", "to (excl.)"),
                  ("count", "offsets"), ("time", "at"), ("member_id", "member"), ("evidence", "evidence")]
@@ -28,7 +29,9 @@ def build_offsets(data: RunData, group: str, partition: str, window: dict[str, A
         raise PreventUpdate
     since, until = window.get("since"), window.get("until")
     history = data.offset_history(group, split[0], split[1], since, until)
-    x_range = (since, until) if since is not None and until is not None else None
+    # the group page's time axis: the whole run padded, a lone instant shown ±30 s (never a few ms)
+    x_range = window_range(data, group, window)
+    x_range = x_range if None not in x_range else None
     ranges = data.offset_ranges(group, split[0], split[1], since, until)
     ranges = ranges.assign(time=ranges["ts_ms"].map(urls.fmt_ms))
     return offsets_figure(history, partition, x_range), components.records(ranges)

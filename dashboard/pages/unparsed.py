@@ -42,9 +42,17 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
     shape = params.get("shape")
     total = len(data.table("unparsed"))
     rows = shapes.assign(id=shapes["shape"])
+    if total == 0:  # nothing to list: say so instead of showing two empty tables
+        return components.page(
+            "Unparsed candidate lines",
+            components.stat_row([("lines", "0"), ("shapes", "0")]),
+            html.P("Nothing to see here: every line of this run that looked like coordinator output was parsed "
+                   "by a grammar rule (or ignored as known noise). The overview's line accounting has the counts.",
+                   className="empty-note"),
+            dcc.Link("back to the overview", href="/"))
     return components.page(
         "Unparsed candidate lines",
-        components.stat_row([("lines", total), ("shapes", len(shapes))]),
+        components.stat_row([("lines", f"{total:,}"), ("shapes", f"{len(shapes):,}")]),
         html.P("Lines that looked like coordinator output but matched no grammar rule, grouped by shape "
                "(numbers and ids replaced by <*>). Click a shape to list its lines; quote them in a bug report.",
                className="muted"),

@@ -43,9 +43,12 @@ def timeline_figure(group: dict[str, Any]) -> go.Figure | None:
                                      marker={"symbol": "x", "size": 11, "color": colour},
                                      hovertext=[f["title"] for f in pts], hoverinfo="text"))
     fig.update_layout(
-        barmode="overlay", height=140 + 22 * len(rows), margin={"l": 70, "r": 20, "t": 30, "b": 40},
+        # the legend sits in the top margin, above the plot area, so it never covers a bar
+        barmode="overlay", height=min(900, 160 + 22 * len(rows)), margin={"l": 70, "r": 20, "t": 80, "b": 40},
         xaxis={"type": "date", "title": "time (UTC)"}, yaxis={"autorange": "reversed"},
-        legend={"orientation": "h", "y": 1.12}, title={"text": f"Generations of {group['group_id']}", "x": 0},
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.0, "yanchor": "bottom"},
+        title={"text": f"Generations of {group['group_id']}", "x": 0, "y": 0.98, "yref": "container",
+               "yanchor": "top"},
         template="plotly_white",
     )
     return fig

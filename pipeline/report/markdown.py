@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.report.details_text import number
 from pipeline.report.mdtext import code, fenced_line, text
 from pipeline.timefmt import duration
 
@@ -17,6 +18,11 @@ SEV_MARK = {"critical": "🟥 critical", "high": "🟧 high", "medium": "🟨 me
 def _cell(v: Any) -> str:
     """Table cell text: escaped prose (pipes and line breaks would break the table)."""
     return text(v)
+
+
+def _num(v: Any) -> Any:
+    """A count as a person reads it (27,568); the JSON report keeps the raw number."""
+    return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v
 
 
 def _link(label: str, url: str) -> str:
@@ -47,14 +53,14 @@ def summary_markdown(report: dict[str, Any]) -> str:
         out.append("")
     out += [
         "| impact | value |", "|---|---|",
-        f"| rebalances | {imp['rebalances']} |",
+        f"| rebalances | {imp['rebalances']:,} |",
         f"| time spent rebalancing (total / longest) | {duration(imp['rebalance_ms_total'])} / "
         f"{duration(imp['rebalance_ms_longest'])} |",
-        f"| partition-seconds without an owner | {imp['unowned_partition_seconds']:g} |",
-        f"| members expelled | {len(imp['members_expelled'])} |",
-        f"| offsets reprocessed | {imp['reprocessed_messages']} in {len(imp['reprocessed_ranges'])} range(s) |",
-        f"| offsets skipped (possible data loss) | {imp['skipped_messages']} in {len(imp['skipped_ranges'])} range(s) |",
-        "| findings | " + ", ".join(f"{n} {sev}" for sev, n in s["findings_by_severity"].items() if n) + " |"
+        f"| partition-seconds without an owner | {number(round(imp['unowned_partition_seconds'], 3))} |",
+        f"| members expelled | {len(imp['members_expelled']):,} |",
+        f"| offsets reprocessed | {imp['reprocessed_messages']:,} in {len(imp['reprocessed_ranges']):,} range(s) |",
+        f"| offsets skipped (possible data loss) | {imp['skipped_messages']:,} in {len(imp['skipped_ranges']):,} range(s) |",
+        "| findings | " + ", ".join(f"{n:,} {sev}" for sev, n in s["findings_by_severity"].items() if n) + " |"
         if any(s["findings_by_severity"].values()) else "| findings | none |",
         "",
     ]
@@ -68,8 +74,8 @@ def summary_markdown(report: dict[str, Any]) -> str:
         if imp[key]:
             out += [f"{label} offset ranges:", ""]
             out += [f"- {text(r['group_id'])} {text(r['topic'])}-{text(r['partition'])}: "
-                    f"[{text(r['from_offset'])}, {text(r['to_offset'])}) "
-                    f"= {'about ' if r.get('estimated') else ''}{text(r['count'])} offsets, at {text(r['at'])}"
+                    f"[{text(_num(r['from_offset']))}, {text(_num(r['to_offset']))}) "
+                    f"= {'about ' if r.get('estimated') else ''}{text(_num(r['count']))} offsets, at {text(r['at'])}"
                     f"{' (estimated: a bound no log line states)' if r.get('estimated') else ''}" for r in imp[key]]
             out.append("")
     if s["top_findings"]:
@@ -94,8 +100,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         out += [f"## Group {code(g['group_id'])}", ""]
         if g.get("dashboard_url"):
             out += [_link("Open in the dashboard", g["dashboard_url"]), ""]
-        out += [f"{g['rebalances']} rebalance(s), {duration(g['rebalance_ms_total'])} spent rebalancing "
-                f"(longest {duration(g['rebalance_ms_longest'])}), {len(g['members_seen'])} member(s) seen.", ""]
+        out += [f"{g['rebalances']:,} rebalance(s), {duration(g['rebalance_ms_total'])} spent rebalancing "
+                f"(longest {duration(g['rebalance_ms_longest'])}), {len(g['members_seen']):,} member(s) seen.", ""]
         out += _consumer_protocol_markdown(g)
         if g["timeline"]:
             out += ["### Rebalance timeline", "",

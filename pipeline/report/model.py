@@ -243,7 +243,7 @@ def _estimated_part(ranges: list[dict[str, Any]]) -> str:
     est = [r for r in ranges if r.get("estimated")]
     if not est:
         return ""
-    return (f" ({sum(r['count'] for r in est)} of them in {len(est)} estimated range"
+    return (f" ({sum(r['count'] for r in est):,} of them in {len(est)} estimated range"
             f"{'s' if len(est) != 1 else ''})")
 
 
@@ -252,15 +252,15 @@ def _headline(impact: dict[str, Any], groups: list[dict[str, Any]], problems: bo
         n = len(groups)
         return (f"Nothing wrong found: {n} group{'s' if n != 1 else ''} rebalanced only as expected, "
                 "no member was expelled and no offset range was reprocessed or skipped.")
-    parts = [f"{impact['rebalances']} rebalance{'s' if impact['rebalances'] != 1 else ''} "
+    parts = [f"{impact['rebalances']:,} rebalance{'s' if impact['rebalances'] != 1 else ''} "
              f"across {len(groups)} group{'s' if len(groups) != 1 else ''} "
              f"({duration(impact['rebalance_ms_total'])} spent rebalancing)"]
     if impact["members_expelled"]:
         parts.append(f"{len(impact['members_expelled'])} member(s) expelled")
     if impact["reprocessed_messages"]:
-        parts.append(f"{impact['reprocessed_messages']} offsets reprocessed{_estimated_part(impact['reprocessed_ranges'])}")
+        parts.append(f"{impact['reprocessed_messages']:,} offsets reprocessed{_estimated_part(impact['reprocessed_ranges'])}")
     if impact["skipped_messages"]:
-        parts.append(f"{impact['skipped_messages']} offsets skipped (possible data loss)"
+        parts.append(f"{impact['skipped_messages']:,} offsets skipped (possible data loss)"
                      f"{_estimated_part(impact['skipped_ranges'])}")
     return "; ".join(parts) + "."
 

@@ -48,7 +48,7 @@ PAGES = [
     ("group-window", urls.group_url("", PAY, T0 + 100_000, T0 + 210_000), "Group payments", ["poll_timeout"]),
     ("group-slash", urls.group_url("", "inventory/eu"), "Group inventory/eu", ["single-member group"]),
     ("member", urls.member_url("", PAY, M3), f"Member {M3}", ["Assignments per generation", "poll_timeout"]),
-    ("offsets", urls.offsets_url("", "orders", "orders-2"), "Offsets of orders", ["reprocessed", "skipped", "1080"]),
+    ("offsets", urls.offsets_url("", "orders", "orders-2"), "Offsets of orders", ["reprocessed", "skipped", "1,080"]),
     ("owner", urls.owner_url("", PAY, "payments-4", T0 + 150_000), "Who owned", [M2, "generation 2"]),
     ("unparsed", urls.unparsed_url(""), "Unparsed", ["ConsumerCoordinator: Rebalance <*> in <*> ms"]),
 ]
@@ -85,7 +85,8 @@ def test_overview_filter_then_link(site, browser, artifacts):
     wait_idle(browser)
     assert urlparse(browser.current_url).path == "/group"
     # and on to a member through a dcc.Link
-    browser.find_element("link text", M2).click()
+    # members are linked by their readable name; the link's title is the full id (issue 20)
+    wait_for(browser, f"ul.members a[title='{M2}']").click()
     wait_for(browser, "h2", text=f"Member {M2}")
     wait_idle(browser)
     _no_console_errors(browser)

@@ -77,7 +77,9 @@ def test_drag_zoom_works_under_the_csp(site, browser):
     while time.monotonic() < deadline and "since=" not in browser.current_url:
         time.sleep(0.1)
     params = urls.parse_query(urlparse(browser.current_url).query)
-    assert "since" in params and T0 <= int(params["since"]) < int(params["until"])
+    # the drag starts 200 px left of the plot's centre: with the fixed margins of the shared time axis
+    # (issue 20) that can fall in the whole-run margin a few seconds before T0
+    assert "since" in params and T0 - 60_000 <= int(params["since"]) < int(params["until"])
     wait_idle(browser)
     assert _violations(browser) == []
 

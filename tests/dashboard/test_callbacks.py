@@ -231,4 +231,21 @@ def test_window_range_pads_only_the_whole_run(small_data):
     pad = max(500, (hi - lo) // 50)
     assert group.window_range(small_data, PAY, None) == (lo - pad, hi + pad)
     assert group.window_range(small_data, PAY, {"since": T0, "until": T0 + 5000}) == (T0, T0 + 5000)
-    assert group.window_range(small_data, PAY, {"since": T0, "until": T0}) == (T0 - 1000, T0 + 1000)
+    # a single instant is drawn on a minute-wide axis, not one a few ms wide (issue 20)
+    assert group.window_range(small_data, PAY, {"since": T0, "until": T0}) == (T0 - 30_000, T0 + 30_000)
+
+
+def test_a_group_of_one_instant_gets_a_minute_wide_axis(small_data, monkeypatch):
+    """Issue 20: a group whose lines all carry one time is drawn ±30 s around it, not on 2 ms."""
+    monkeypatch.setattr(small_data, "group_extent", lambda g: (T0, T0 + 2))
+    assert group.window_range(small_data, PAY, None) == (T0 + 1 - 30_000, T0 + 1 + 30_000)
+
+
+def test_members_from_memberships_when_no_line_speaks_for_one(small_data):
+    """Issue 20: a broker-only group still gets member lanes, from the memberships the replay built."""
+    mems = small_data.group_rows("memberships", PAY)
+    points = group.membership_points(small_data, PAY, None, None)
+    joins = points[points["category"] == "join"]
+    assert len(joins) == int(mems["joined_ms"].notna().sum()) > 0
+    assert set(joins["lane"]) == set(mems.loc[mems["joined_ms"].notna(), "member_id"])
+    assert (points["source"] != "").all()

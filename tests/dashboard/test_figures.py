@@ -42,7 +42,7 @@ def test_timeline_bars_causes_and_clickable_findings():
 
 def test_timeline_empty_says_so():
     fig = timeline_figure(_phases().iloc[0:0], _findings().iloc[0:0])
-    assert not fig.data and "no generations" in fig.layout.annotations[0].text
+    assert not fig.data and "No generation" in fig.layout.annotations[0].text
 
 
 def test_lanes_one_scattergl_trace_per_category():
@@ -112,7 +112,7 @@ def test_log_silences_are_drawn_apart_from_heartbeat_gaps():
                          "exceeded": [True], "count": [1], "evidence": [["a:1", "a:9"]]})
     fig = gaps_figure(gaps)
     assert [t.name for t in fig.data if t.name] == ["log silence"]
-    assert [a.text for a in fig.layout.annotations][-1] == "no poll gaps recorded"
+    assert [a.text for a in fig.layout.annotations][-1] == "No poll gap is recorded for this member in this window."
 
 
 def test_heartbeat_row_limit_is_the_session_timeout_not_max_poll():
@@ -127,3 +127,12 @@ def test_heartbeat_row_limit_is_the_session_timeout_not_max_poll():
     assert len(limit) == 1 and set(limit[0].y) == {10_000}
     assert [t.name for t in fig.data if t.name and "over limit" in t.name] == ["expired by the broker over limit"]
     assert not any(t.name == "max.poll.interval.ms" or (t.y is not None and 300_000 in list(t.y)) for t in fig.data)
+
+
+def test_a_phase_of_a_few_ms_is_still_drawn():
+    """Issue 20: a 3 ms stable phase on a minute-wide axis is drawn 3 px wide, not invisible."""
+    phases = _phases()
+    lo = int(phases["started_ms"].min())
+    fig = timeline_figure(phases, _findings().iloc[0:0], (lo - 30_000, lo + 30_000))
+    widths = [w for t in fig.data if t.type == "bar" for w in t.x]
+    assert min(widths) >= 60_000 / 940 * 3 - 1e-6

@@ -1,0 +1,36 @@
+"""A finding's details are told in sentences, with thousands separators, never as JSON."""
+
+from __future__ import annotations
+
+import json
+
+from pipeline.report.details_text import details_sentences, number
+
+
+def test_overlap_details_read_as_one_sentence():
+    details = {"overlap_ms": 31028, "earlier": {"member": "c-1-aaa", "generation": 3, "end_reason": "session_expiry"},
+               "later": {"member": "c-2-bbb", "generation": 4}}
+    assert details_sentences(json.dumps(details), "ownership_overlap") == [
+        "c-1-aaa (generation 3) still owned the partition when c-2-bbb (generation 4) was given it; both owned it "
+        "for 31.0 s (31,028 ms); the first one's ownership ended by session expiry."]
+
+
+def test_offset_range_and_generic_keys():
+    assert details_sentences({"topic": "orders", "partition": 2, "from_offset": 27568, "to_offset": 1200000,
+                              "count": 1172432, "estimated": True}) == [
+        "Offsets 27,568 to 1,200,000 of orders-2 (about 1,172,432 offsets)."]
+    # keys nobody wrote a sentence for: "label: value", durations and instants written out
+    assert details_sentences({"window_ms": 300000, "removed_ms": 1767225600000, "causes": ["a", "b"],
+                              "odd_key": 12345}) == [
+        "Window: 5 min 00 s (300,000 ms).", "Removed by the broker at: 2026-01-01T00:00:00.000Z.",
+        "Causes: a, b.", "Odd key: 12,345."]
+
+
+def test_nothing_to_say_and_bad_json():
+    assert details_sentences(None) == [] and details_sentences("{}") == [] and details_sentences("") == []
+    assert details_sentences("not json") == ["not json"]
+    assert "{" not in " ".join(details_sentences({"nested": {"member": "m", "generation": 2}}))
+
+
+def test_number():
+    assert [number(27568), number(12.5), number(True), number("x")] == ["27,568", "12.5", "yes", "x"]
