@@ -283,7 +283,8 @@ def ownership(rows: list[dict[str, Any]], memberships: list[dict[str, Any]] = ()
         if kind in OWNERSHIP_START or kind in OWNERSHIP_END:
             for tp in r["partitions"] or ():
                 moves[(r["client_id"], r["source"], tp)].append((r, cm, cg))
-        if kind in MEMBER_END:
+        if kind in MEMBER_END and r["client_id"] is not None:
+            # (Spark's join on the client key: a line without a client id closes nothing)
             ends[(r["client_id"], r["source"])].append((r["ts_ms"], kind, evidence(r["source"], r["line_no"])))
     holders = _sole_holders(memberships)
     out = []

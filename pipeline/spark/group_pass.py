@@ -134,43 +134,92 @@ def group_runs(batches: Any) -> Any:
         yield pa.Table.from_batches(parts)
 
 
-def run(timeline: DataFrame, run_dir: str, replay_module: str | None) -> dict[str, int]:
-    """Write GROUP_TABLES into `run_dir` (a local directory every executor can write, as the
-    parse stage's); returns the rows written per table. Events without a group take no part
-    (as before: every table is per group)."""
+RESULT_DDL = "what string, table string, rows bigint, source string, first_source string, diff bigint"
+
+
+class Result:
+    """What a pass returns to the driver: rows written per table, and (when asked) the timeline's
+    facts: shared-line counts and clock anchors (pipeline.timeline_facts)."""
+
+    def __init__(self) -> None:
+        self.counts = dict.fromkeys(GROUP_TABLES, 0)
+        self.shared: list[tuple[str, str, int]] = []
+        self.diffs: list[tuple[str, int]] = []
+
+
+def _result_batch(counts, shared, diffs) -> Any:
     import pyarrow as pa
+
+    shared = list(shared.items())     # ((source, first_source), lines)
+    n_c, n_s, n_d = len(counts), len(shared), len(diffs)
+    return pa.RecordBatch.from_pydict({
+        "what": ["count"] * n_c + ["shared"] * n_s + ["anchor"] * n_d,
+        "table": list(counts) + [None] * (n_s + n_d),
+        "rows": list(counts.values()) + [n for _, n in shared] + [None] * n_d,
+        "source": [None] * n_c + [k[0] for k, _ in shared] + [s for s, _ in diffs],
+        "first_source": [None] * n_c + [k[1] for k, _ in shared] + [None] * n_d,
+        "diff": [None] * (n_c + n_s) + [d for _, d in diffs],
+    }, schema=pa.schema([("what", pa.string()), ("table", pa.string()), ("rows", pa.int64()),
+                         ("source", pa.string()), ("first_source", pa.string()), ("diff", pa.int64())]))
+
+
+def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_facts: bool = True) -> Result:
+    """Write GROUP_TABLES into `run_dir` (a local directory every executor can write, as the
+    parse stage's) from one shuffle of `events` by group. Events without a group feed no table
+    (as before: every table is per group) but, with `timeline_facts`, count in the facts."""
     import pyarrow.parquet as pq
 
+    from pipeline import timeline_facts as facts_mod
+
     for t in GROUP_TABLES:
-        os.makedirs(os.path.join(run_dir, t), exist_ok=True)
+        folder = os.path.join(run_dir, t)
+        if os.path.isdir(folder):      # a second pass (after copies or skew were found) replaces the first
+            for f in os.listdir(folder):
+                os.remove(os.path.join(folder, f))
+        os.makedirs(folder, exist_ok=True)
 
     def task(batches):
+        from collections import Counter
+
         from pyspark import TaskContext
 
         from pipeline.spark import worker_gc
 
         ctx = TaskContext.get()
         writers = GroupWriters(run_dir, ctx.partitionId(), ctx.attemptNumber())
+        shared: Counter = Counter()
+        diffs: list[tuple[str, int]] = []
         with worker_gc.paused() as tidy:
             for table in group_runs(batches):
+                if timeline_facts:
+                    cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
+                    shared.update(facts_mod.shared_counts(cols))
+                    diffs.extend(facts_mod.anchor_diffs(cols))
+                if table.column("group_id")[0].as_py() is None:
+                    continue
                 for t, rows in group_rows(table, replay_module).items():
                     writers.add(t, rows)
                 tidy()
             writers.close()
-        yield pa.RecordBatch.from_pydict({"table": list(writers.counts), "rows": list(writers.counts.values())},
-                                         schema=pa.schema([("table", pa.string()), ("rows", pa.int64())]))
+        yield _result_batch(writers.counts, shared, diffs)
 
-    n = int(timeline.sparkSession.conf.get("spark.sql.shuffle.partitions"))
-    grouped = timeline.where(F.col("group_id").isNotNull()).repartition(n, "group_id").sortWithinPartitions("group_id")
-    counts = dict.fromkeys(GROUP_TABLES, 0)
-    for r in grouped.mapInArrow(task, COUNT_DDL).collect():
-        counts[r["table"]] += int(r["rows"])
+    n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    source = events if timeline_facts else events.where(F.col("group_id").isNotNull())
+    grouped = source.repartition(n, "group_id").sortWithinPartitions("group_id")
+    out = Result()
+    for r in grouped.mapInArrow(task, RESULT_DDL).collect():
+        if r["what"] == "count":
+            out.counts[r["table"]] += int(r["rows"])
+        elif r["what"] == "shared":
+            out.shared.append((r["source"], r["first_source"], int(r["rows"])))
+        else:
+            out.diffs.append((r["source"], int(r["diff"])))
     for t in GROUP_TABLES:
         folder = os.path.join(run_dir, t)
         for f in os.listdir(folder):     # what a failed attempt left under its hidden name
             if f.startswith("."):
                 os.remove(os.path.join(folder, f))
         # a table no task wrote (no group, or no rows) is one empty file with the schema
-        if not any(f.endswith(".parquet") and not f.startswith(".") for f in os.listdir(folder)):
+        if not any(f.endswith(".parquet") for f in os.listdir(folder)):
             pq.write_table(schemas.arrow_schema(t).empty_table(), os.path.join(folder, "part-00000.parquet"))
-    return counts
+    return out

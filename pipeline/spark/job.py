@@ -212,6 +212,7 @@ def _empty(spark, table_or_ddl: str):
 def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
     from pyspark.sql import functions as F
 
+    from pipeline import timeline_facts
     from pipeline.spark import group_pass, lines, parse_stage, replay_stage
 
     by_spath = {f.spath: f for f in readable}
@@ -263,19 +264,15 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     events = scoped.persist(cache_level()) if scoped is not all_events else scoped
     cached: list[Any] = []          # DataFrames persisted on the way, unpersisted at the end
 
-    with progress.stage("timeline"):
-        timeline, offset_rows = replay_stage.timeline(events)   # offsets: one per skewed file
-        if timeline is not events:
-            cached.append(timeline.persist(cache_level()))
-        for src, off in offset_rows.items():
-            progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
-
     with progress.stage("write events"):
         write_mod.write_table(events, tmp_dir, "events")
         write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
 
     with progress.stage("tables and replay"):
-        # one shuffle by group; the workers write every per-group table (group_pass)
+        # one shuffle by group; the workers write every per-group table (group_pass) and count
+        # the timeline's facts (copies, clock anchors) on the way. In the usual case (no copied
+        # file, no skewed clock) the timeline is the events themselves and that one pass is all;
+        # otherwise the timeline is corrected (replay_stage.timeline) and the pass runs again.
         replay_name: str | None = opts.replay_module
         try:
             replay_mod = importlib.import_module(opts.replay_module)
@@ -284,7 +281,18 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         except (ImportError, AttributeError) as exc:
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
             replay_name = None
-        group_pass.run(timeline, write_mod.local_path(tmp_dir), replay_name)
+        first = group_pass.run(events, write_mod.local_path(tmp_dir), replay_name)
+        copies = replay_stage.copies_from_counts(first.shared)
+        skewed = {src: off for src, (off, _n) in timeline_facts.clock_offsets(first.diffs).items()
+                  if abs(off) >= replay_stage.SKEW_MIN_MS}
+        offset_rows: dict[str, int] = {}
+        if copies or skewed:
+            timeline, offset_rows = replay_stage.timeline(events)
+            if timeline is not events:
+                cached.append(timeline.persist(cache_level()))
+            for src, off in offset_rows.items():
+                progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
+            group_pass.run(timeline, write_mod.local_path(tmp_dir), replay_name, timeline_facts=False)
 
     written: dict[str, int] = {}
     with progress.stage("summary"):

@@ -4,6 +4,7 @@ reference they are checked against."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -43,7 +44,7 @@ def random_events(seed: int, n: int = 400) -> list[dict]:
         if rnd.random() < 0.2:
             r["kafka_version_hint"] = rnd.choice(["2.8.1", "3.6", "0.10.0", "1..3", "x"])
         if kind == "client_config" and rnd.random() < 0.7:
-            r["extra_json"] = '{"settings": {"session.timeout.ms": "%d"}}' % rnd.choice([10_000, 20_000, 45_000])
+            r["extra_json"] = json.dumps({"settings": {"session.timeout.ms": str(rnd.choice([10_000, 20_000, 45_000]))}})
         if kind.startswith("offset") or kind == "describe_row":
             r.update(topic=rnd.choice(["t", "u"]), partition=rnd.randint(0, 2), offset=rnd.randint(0, 1000))
             if kind == "offset_reset" and rnd.random() < 0.5:
@@ -103,3 +104,45 @@ def test_pure_group_tables_equal_the_spark_windows(spark):
             got[t].extend(out)
     for t in want:
         assert _bag(got[t], t) == _bag(want[t], t), t
+
+
+def test_timeline_facts_equal_the_spark_timeline_jobs(spark):
+    """pipeline.timeline_facts (gathered per group in the ingest's one pass) against
+    replay_stage's Spark jobs: the same copied files and clock offsets."""
+    from pipeline import timeline_facts
+    from pipeline.spark import replay_stage
+
+    rnd = random.Random(5)
+    rows = []
+    for g in ("g1", "g2", None):
+        for f, skew in (("a.log", 0), ("b.log", 2_500), ("c.log", -40)):
+            for i in range(60):
+                gen = 1 + i // 6
+                r = {c: None for c in schemas.columns("events")}
+                kind = "join_succeeded" if i % 6 == 0 else rnd.choice(["heartbeat_succeeded", "offset_committed"])
+                r.update(source=f, line_no=i + 1, side="client", kind=kind, group_id=g, generation=gen,
+                         ts_ms=1_700_000_000_000 + gen * 60_000 + skew + rnd.randint(0, 30), raw=f"line {i} of {g}")
+                rows.append(r)
+        for gen in range(1, 8, 2):   # the broker's stabilizations for some generations
+            r = {c: None for c in schemas.columns("events")}
+            r.update(source="k.log", line_no=gen, side="broker", kind="broker_group_stabilized", group_id=g,
+                     generation=gen, ts_ms=1_700_000_000_000 + gen * 60_000 - 5, raw=f"stab {gen} {g}")
+            rows.append(r)
+    # d.log copies most of a.log's lines (same text and time), e.log a few
+    rows += [{**r, "source": "d.log"} for r in rows if r["source"] == "a.log" and r["line_no"] % 5]
+    rows += [{**r, "source": "e.log"} for r in rows if r["source"] == "a.log" and r["line_no"] % 7 == 0]
+    rows += [{**r, "source": "e.log", "raw": r["raw"] + " own"} for r in rows if r["source"] == "c.log"]
+    df = spark.createDataFrame(rows, schemas.ddl("events"))
+    want_copies = replay_stage.copied_files(df)
+    want_offsets = {r["source"]: (int(r["offset_ms"]), int(r["anchors"]))
+                    for r in replay_stage.clock_offsets(df).collect()}
+    shared, diffs = Counter(), []
+    for g in ("g1", "g2", None):
+        mine = [r for r in rows if r["group_id"] == g]
+        cols = {c: [r[c] for r in mine] for c in timeline_facts.FACT_COLUMNS}
+        shared.update(timeline_facts.shared_counts(cols))
+        diffs += timeline_facts.anchor_diffs(cols)
+    assert want_copies == [("d.log", "a.log")]
+    assert replay_stage.copies_from_counts([(s, f, n) for (s, f), n in shared.items()]) == want_copies
+    assert timeline_facts.clock_offsets(diffs) == want_offsets
+    assert abs(want_offsets["b.log"][0]) >= replay_stage.SKEW_MIN_MS
