@@ -1,11 +1,11 @@
-"""The ingest job: inputs -> lines with provenance -> parse -> timeline -> tables + replay -> RUN_DIR.
+"""The ingest job: inputs -> lines with provenance -> parse -> one pass per group -> RUN_DIR.
 
-Stages (each timed in the manifest): start spark; inputs (driver: list, fingerprint, sniff); read
-and parse (one Spark job: the scan with the candidate filter on the JVM, the parsers on the Python
-workers, outcomes staged as Parquet); timeline (dedupe, clock skew); write events; tables
-(windows); replay (applyInArrow per group, and the tables it feeds); summary. Then manifest.json,
-then the rename.
-"""
+Stages (each timed in the manifest): start spark (with local inputs, listed and sniffed on a
+thread meanwhile); inputs; read and parse (one Spark job: the scan with the candidate filter on
+the JVM, the parsers on the Python workers, outcomes staged as Parquet); write events; tables and
+replay (one shuffle by group: the replay and every per-group table computed and written by the
+workers, the timeline's facts counted on the way; a second pass only when copies or clock skew
+need correcting); summary. Then manifest.json, then the rename."""
 
 from __future__ import annotations
 
