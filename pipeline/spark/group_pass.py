@@ -63,13 +63,33 @@ def to_arrow(table: str, rows: list[dict[str, Any]]) -> Any:
 class GroupWriters:
     """One task's Parquet files, one per table, under `run_dir/<table>/`."""
 
-    def __init__(self, run_dir: str, part: int, attempt: int) -> None:
+    def __init__(self, run_dir: str, part: int, attempt: int, tables: tuple[str, ...] = GROUP_TABLES) -> None:
         from pipeline.spark.parse_stage import StagedFile
 
         self.files = {t: StagedFile(os.path.join(run_dir, t), part, attempt, schemas.arrow_schema(t))
-                      for t in GROUP_TABLES}
-        self.pending: dict[str, list[dict[str, Any]]] = {t: [] for t in GROUP_TABLES}
-        self.counts = dict.fromkeys(GROUP_TABLES, 0)
+                      for t in tables}
+        self.pending: dict[str, list[dict[str, Any]]] = {t: [] for t in tables}
+        self.counts = dict.fromkeys(tables, 0)
+        self.arrow: list[Any] = []      # events slices waiting for a row group of FLUSH_ROWS
+        self.arrow_rows = 0
+
+    def add_events(self, table: Any) -> None:
+        """Rows of the events table as they came (a pyarrow Table), cast to the schema's types."""
+        if table.num_rows == 0:
+            return
+        self.arrow.append(table.select(schemas.columns("events")).cast(schemas.arrow_schema("events")))
+        self.arrow_rows += table.num_rows
+        self.counts["events"] += table.num_rows
+        if self.arrow_rows >= FLUSH_ROWS:
+            self.flush_events()
+
+    def flush_events(self) -> None:
+        import pyarrow as pa
+
+        if self.arrow:
+            for b in pa.concat_tables(self.arrow).combine_chunks().to_batches(max_chunksize=FLUSH_ROWS):
+                self.files["events"].write(b)
+            self.arrow, self.arrow_rows = [], 0
 
     def add(self, table: str, rows: list[dict[str, Any]]) -> None:
         if not rows:
@@ -88,8 +108,11 @@ class GroupWriters:
             buf.clear()
 
     def close(self) -> None:
-        for t in GROUP_TABLES:
-            self.flush(t)
+        if "events" in self.files:
+            self.flush_events()
+        for t in self.files:
+            if t != "events":
+                self.flush(t)
             self.files[t].close()
 
 
@@ -163,15 +186,18 @@ def _result_batch(counts, shared, diffs) -> Any:
                          ("source", pa.string()), ("first_source", pa.string()), ("diff", pa.int64())]))
 
 
-def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_facts: bool = True) -> Result:
+def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_facts: bool = True,
+        write_events: bool = False) -> Result:
     """Write GROUP_TABLES into `run_dir` (a local directory every executor can write, as the
     parse stage's) from one shuffle of `events` by group. Events without a group feed no table
-    (as before: every table is per group) but, with `timeline_facts`, count in the facts."""
+    (as before: every table is per group) but, with `timeline_facts`, count in the facts; with
+    `write_events` the `events` table itself is written too, every row as it came."""
     import pyarrow.parquet as pq
 
     from pipeline import timeline_facts as facts_mod
 
-    for t in GROUP_TABLES:
+    tables = GROUP_TABLES + (("events",) if write_events else ())
+    for t in tables:
         folder = os.path.join(run_dir, t)
         if os.path.isdir(folder):      # a second pass (after copies or skew were found) replaces the first
             for f in os.listdir(folder):
@@ -186,11 +212,13 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
         from pipeline.spark import worker_gc
 
         ctx = TaskContext.get()
-        writers = GroupWriters(run_dir, ctx.partitionId(), ctx.attemptNumber())
+        writers = GroupWriters(run_dir, ctx.partitionId(), ctx.attemptNumber(), tables)
         shared: Counter = Counter()
         diffs: list[tuple[str, int]] = []
         with worker_gc.paused() as tidy:
             for table in group_runs(batches):
+                if write_events:
+                    writers.add_events(table)
                 if timeline_facts:
                     cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
                     shared.update(facts_mod.shared_counts(cols))
@@ -204,9 +232,10 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
         yield _result_batch(writers.counts, shared, diffs)
 
     n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions"))
-    source = events if timeline_facts else events.where(F.col("group_id").isNotNull())
+    source = events if (timeline_facts or write_events) else events.where(F.col("group_id").isNotNull())
     grouped = source.repartition(n, "group_id").sortWithinPartitions("group_id")
     out = Result()
+    out.counts = dict.fromkeys(tables, 0)
     for r in grouped.mapInArrow(task, RESULT_DDL).collect():
         if r["what"] == "count":
             out.counts[r["table"]] += int(r["rows"])
@@ -214,7 +243,7 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
             out.shared.append((r["source"], r["first_source"], int(r["rows"])))
         else:
             out.diffs.append((r["source"], int(r["diff"])))
-    for t in GROUP_TABLES:
+    for t in tables:
         folder = os.path.join(run_dir, t)
         for f in os.listdir(folder):     # what a failed attempt left under its hidden name
             if f.startswith("."):

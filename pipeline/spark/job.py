@@ -264,8 +264,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     events = scoped.persist(cache_level()) if scoped is not all_events else scoped
     cached: list[Any] = []          # DataFrames persisted on the way, unpersisted at the end
 
-    with progress.stage("write events"):
-        write_mod.write_table(events, tmp_dir, "events")
+    with progress.stage("write unparsed"):
         write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
 
     with progress.stage("tables and replay"):
@@ -281,7 +280,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         except (ImportError, AttributeError) as exc:
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
             replay_name = None
-        first = group_pass.run(events, write_mod.local_path(tmp_dir), replay_name)
+        # the `events` table (times as logged, copies included) is written by this first pass
+        first = group_pass.run(events, write_mod.local_path(tmp_dir), replay_name, write_events=True)
         copies = replay_stage.copies_from_counts(first.shared)
         skewed = {src: off for src, (off, _n) in timeline_facts.clock_offsets(first.diffs).items()
                   if abs(off) >= replay_stage.SKEW_MIN_MS}
