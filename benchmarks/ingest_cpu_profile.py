@@ -32,6 +32,16 @@ def _stat(pid: int) -> tuple[int, float] | None:
     return int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK
 
 
+def _rss_mb(pid: int) -> float:
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 def _kind(pid: int) -> str:
     try:
         cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
@@ -62,6 +72,7 @@ def main() -> int:
     seen: dict[int, tuple[str, float]] = {}     # pid -> (kind, last CPU seconds), dead ones kept
     samples: list[tuple[float, dict[str, float]]] = []
     workers_max = 0
+    peak = {"driver": 0.0, "jvm": 0.0, "one worker": 0.0, "all workers": 0.0}
 
     def sample():
         nonlocal workers_max
@@ -84,6 +95,13 @@ def main() -> int:
                 kind = "driver" if pid == proc.pid else seen.get(pid, (None,))[0] or _kind(pid)
                 seen[pid] = (kind, stats[pid][1])
             workers_max = max(workers_max, sum(1 for p in tree if seen[p][0] == "workers") - 1)
+            rss = {p: _rss_mb(p) for p in tree}
+            for kind in ("driver", "jvm"):
+                peak[kind] = max(peak[kind], sum(v for p, v in rss.items() if seen[p][0] == kind))
+            wk = [v for p, v in rss.items() if seen[p][0] == "workers"]
+            if wk:
+                peak["one worker"] = max(peak["one worker"], max(wk))
+                peak["all workers"] = max(peak["all workers"], sum(wk))
             totals: dict[str, float] = {}
             for kind, cpu in seen.values():
                 totals[kind] = totals.get(kind, 0.0) + cpu
@@ -126,6 +144,7 @@ def main() -> int:
     print(f"wall {wall:.1f} s; CPU s: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(total.items()))
           + f"; mean cores {sum(total.values()) / wall:.2f}; JVM GC pauses {gc_ms / 1000:.1f} s; "
           f"most Python workers at once {workers_max}")
+    print("peak RSS MB: " + ", ".join(f"{k} {v:.0f}" for k, v in peak.items()))
     return 0
 
 
