@@ -92,7 +92,8 @@ def main() -> int:
                     tree.add(k)
                     todo.append(k)
             for pid in tree:
-                kind = "driver" if pid == proc.pid else seen.get(pid, (None,))[0] or _kind(pid)
+                # (read every time: spark-submit's shell script becomes the JVM by exec)
+                kind = "driver" if pid == proc.pid else _kind(pid)
                 seen[pid] = (kind, stats[pid][1])
             workers_max = max(workers_max, sum(1 for p in tree if seen[p][0] == "workers") - 1)
             rss = {p: _rss_mb(p) for p in tree}
@@ -114,7 +115,12 @@ def main() -> int:
     t.join()
     wall = time.monotonic() - t0
     man = json.loads((out / "manifest.json").read_text())
-    timings = {k: v for k, v in man["timings_s"].items() if k not in ("total",) and not k.endswith("during start")}
+    # the manifest's keys are sorted by name: put them back in the order the job runs them
+    order = ["start spark", "inputs", "read and parse", "timeline", "write events", "write unparsed", "tables",
+             "replay", "tables and replay", "summary"]
+    timings = {k: man["timings_s"][k] for k in sorted(
+        (k for k in man["timings_s"] if k != "total" and not k.endswith("during start")),
+        key=lambda k: order.index(k) if k in order else len(order))}
     # the manifest's stages run one after the other from the job's start; the CLI's own start
     # (imports, argument checks) comes before: align the end of the last stage with the exit
     lead = wall - man["timings_s"]["total"]
