@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 # Kafka defaults (ConsumerConfig): session.timeout.ms 45000 since 3.0 (KIP-735), 10000 from
@@ -218,12 +219,12 @@ def _expiry_gaps(rows, gid, member_streams, member_hbs, group_session, group_hin
         measured = logs_hb == 1 and hb is not None
         if measured and hb_after:
             continue   # the silence is an ordinary heartbeat gap already
-        start = hb[0] if measured else (expiry - limit if limit is not None else expiry)
+        start = hb[0] if hb is not None and measured else (expiry - limit if limit is not None else expiry)
         out.append({"group_id": gid, "member_id": member, "client_id": client_id, "source": source,
                     "kind": "heartbeat" if measured else "expiry", "start_ms": start, "end_ms": expiry,
                     "gap_ms": expiry - start if (measured or limit is not None) else None, "limit_ms": limit,
                     "exceeded": True,
-                    "evidence": [evidence(hb[2], hb[1]), ev] if measured else [ev]})
+                    "evidence": [evidence(hb[2], hb[1]), ev] if hb is not None and measured else [ev]})
     return out
 
 
@@ -241,10 +242,10 @@ def offset_commits(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for (topic, partition, side), items in keyed.items():
         items.sort(key=lambda it: (*_ts_first(it[0]["ts_ms"]), it[0]["source"], it[0]["line_no"]))
-        prev = None
+        prev: int | None = None
         for r, kind, cm, cg in items:
             off = r["offset"]
-            delta = off - prev if prev is not None else None
+            delta: int | None = off - prev if prev is not None else None
             if kind == "offset_reset":
                 flag = "reset"
             elif kind == "offset_fetched":
@@ -253,7 +254,7 @@ def offset_commits(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 flag = "seek"
             elif kind == "describe_row":
                 flag = "describe"
-            elif prev is None:
+            elif delta is None:
                 flag = "first"
             elif delta < 0:
                 flag = "rewind"
@@ -269,7 +270,7 @@ def offset_commits(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def ownership(rows: list[dict[str, Any]], memberships: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """tables.ownership for one group's rows, with unnamed owners filled from the replay's
     memberships (tables.name_unnamed_owners)."""
     kinds = OWNERSHIP_START | OWNERSHIP_END | MEMBER_END
@@ -352,7 +353,8 @@ def _sole_holders(memberships) -> dict[tuple[int, str], str]:
     return {k: next(iter(v)) for k, v in sets.items() if len(v) == 1}
 
 
-def group_tables(cols: dict[str, list[Any]], memberships: list[dict[str, Any]] = ()) -> dict[str, list[dict[str, Any]]]:
+def group_tables(cols: dict[str, list[Any]],
+                 memberships: Sequence[dict[str, Any]] = ()) -> dict[str, list[dict[str, Any]]]:
     """heartbeat_gaps, offset_commits and observed ownership of one group's events columns."""
     rows = _rows(cols)
     return {"heartbeat_gaps": heartbeat_gaps(rows), "offset_commits": offset_commits(rows),

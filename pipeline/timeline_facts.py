@@ -51,7 +51,7 @@ def anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int]]:
             joins.append((src, ts))
         else:
             broker.append(ts)
-    out = []
+    out: list[tuple[str, int]] = []
     for broker, joins in by_gen.values():
         if not joins:
             continue

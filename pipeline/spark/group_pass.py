@@ -139,7 +139,8 @@ def group_runs(batches: Any) -> Any:
     """Sorted record batches -> one pyarrow Table per run of equal group_id."""
     import pyarrow as pa
 
-    current, parts = None, []
+    current: Any = None
+    parts: list[Any] = []
     for b in batches:
         if b.num_rows == 0:
             continue
@@ -231,18 +232,18 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
             writers.close()
         yield _result_batch(writers.counts, shared, diffs)
 
-    n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions") or 4)
     source = events if (timeline_facts or write_events) else events.where(F.col("group_id").isNotNull())
     grouped = source.repartition(n, "group_id").sortWithinPartitions("group_id")
     out = Result()
     out.counts = dict.fromkeys(tables, 0)
     for r in grouped.mapInArrow(task, RESULT_DDL).collect():
         if r["what"] == "count":
-            out.counts[r["table"]] += int(r["rows"])
+            out.counts[str(r["table"])] += int(r["rows"] or 0)
         elif r["what"] == "shared":
-            out.shared.append((r["source"], r["first_source"], int(r["rows"])))
+            out.shared.append((r["source"], r["first_source"], int(r["rows"] or 0)))
         else:
-            out.diffs.append((r["source"], int(r["diff"])))
+            out.diffs.append((r["source"], int(r["diff"] or 0)))
     for t in tables:
         folder = os.path.join(run_dir, t)
         for f in os.listdir(folder):     # what a failed attempt left under its hidden name
