@@ -265,7 +265,11 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     cached: list[Any] = []          # DataFrames persisted on the way, unpersisted at the end
 
     with progress.stage("write unparsed"):
-        write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
+        # the split rows count the unparsed lines: with none (the usual case) no Spark job
+        if outcomes is None or not sum(c.get("unparsed", 0) for c in counts.values()):
+            write_mod.write_empty(tmp_dir, "unparsed")
+        else:
+            write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
 
     with progress.stage("tables and replay"):
         # one shuffle by group; the workers write every per-group table (group_pass) and count
