@@ -15,6 +15,10 @@ machine hits both; the ratio is of the medians, and the spread (min-max) of each
 with it. One round alone can be off by 40 % on these machines.
 
     PYTHONPATH=$PWD python benchmarks/ingest_bench.py --sizes 0.25,0.5,1 --repeats 3
+    ... --sizes 1 --before /tmp/before          # also the ingest of another checkout, alternated
+    ... --sizes 1 --masters 'local[1];local[2]'  # scale-out: the same input on one and two cores
+    ... --sizes 1 --hot 0.9                     # skew: one group holds 90% of the rebalance cycles
+    ... --samples                               # sample_logs/ (the demo's input)
 """
 
 from __future__ import annotations
@@ -62,7 +66,9 @@ def coordinator_lines(group: str, client: str, member: str, gen: int, parts: lis
     return lines
 
 
-def generate_file(path: Path, seed: int, target: int = FILE_BYTES) -> None:
+def generate_file(path: Path, seed: int, target: int = FILE_BYTES, hot: float = 0.0) -> None:
+    """hot > 0: that share of the rebalance cycles goes to one group, `bench-hot`, the same in
+    every file (a skewed input: one group holds that share of the events)."""
     rnd = random.Random(seed)
     ts = 1_710_381_600_000 + seed * 1_000
     written = 0
@@ -77,7 +83,7 @@ def generate_file(path: Path, seed: int, target: int = FILE_BYTES) -> None:
                 stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ts / 1000)) + f",{ts % 1000:03d}"
                 if not pending and rnd.random() < 0.05 / 88:   # a cycle has 88 lines: ~5 % coordinator lines
                     cycle += 1
-                    group = f"bench-{seed}-{cycle % 50}"
+                    group = "bench-hot" if hot and rnd.random() < hot else f"bench-{seed}-{cycle % 50}"
                     client = f"consumer-{group}-1"
                     parts = [f"orders-{(cycle + k) % 12}" for k in range(3)]
                     pending = coordinator_lines(group, client, f"{client}-{seed:04d}-{cycle:08d}", cycle, parts, cycle * 10_000)
@@ -92,15 +98,16 @@ def generate_file(path: Path, seed: int, target: int = FILE_BYTES) -> None:
     tmp.replace(path)
 
 
-def dataset(workdir: Path, gb: float) -> list[Path]:
+def dataset(workdir: Path, gb: float, hot: float = 0.0) -> list[Path]:
     n = max(1, round(gb * 1024 * 1024 * 1024 / FILE_BYTES))
     files = []
+    folder = workdir / ("input" if not hot else f"input-hot{round(hot * 100)}")
     for i in range(n):
-        p = workdir / "input" / f"consumer-{i}.log"
+        p = folder / f"consumer-{i}.log"
         p.parent.mkdir(parents=True, exist_ok=True)
         if not p.exists():
             print(f"  generating {p} ...", file=sys.stderr, flush=True)
-            generate_file(p, seed=i)
+            generate_file(p, seed=i, hot=hot)
         files.append(p)
     return files
 
@@ -180,18 +187,21 @@ spark.stop()
 """
 
 
-def measure_round(files: list[Path], run_dir: Path, master: str, env: dict, conf: dict[str, str]) -> dict:
-    """One baseline run then one ingest run over the same files, both with the same extra conf."""
-    bl_wall, bl_rss, out = run_measured(
-        [sys.executable, "-c", BASELINE, master, json.dumps(conf), *map(str, files)], env)
+def measure_count(files: list[Path], master: str, env: dict, conf: dict[str, str]) -> dict:
+    wall, rss, out = run_measured([sys.executable, "-c", BASELINE, master, json.dumps(conf), *map(str, files)], env)
     lines, count_s = out.split()[-2:]
+    return {"lines": int(lines), "count_s": float(count_s), "wall": wall, "rss": rss}
+
+
+def measure_ingest(files: list[Path], run_dir: Path, master: str, repo: Path, conf: dict[str, str]) -> dict:
+    """One `coordscope ingest` run from the checkout `repo`."""
     conf_args = [a for k, v in conf.items() for a in ("--conf", f"{k}={v}")]
-    ing_wall, ing_rss, _ = run_measured(
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    wall, rss, _ = run_measured(
         [sys.executable, "-m", "pipeline.cli", "ingest", *map(str, files), "--out", str(run_dir), "--overwrite",
-         "--master", master, "--quiet", *conf_args], env)
+         "--master", master, "--quiet", *conf_args], env, repo)
     man = json.loads((run_dir / "manifest.json").read_text())
-    return {"lines": int(lines), "count_s": float(count_s), "bl_wall": bl_wall, "bl_rss": bl_rss,
-            "ing_wall": ing_wall, "ing_rss": ing_rss, "man": man,
+    return {"wall": wall, "rss": rss, "man": man,
             "job_s": man["timings_s"]["total"] - man["timings_s"].get("start spark", 0.0)}
 
 
@@ -203,7 +213,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="0.25,0.5,1", help="input sizes in GB (comma separated)")
     ap.add_argument("--repeats", type=int, default=3, help="alternated (baseline, ingest) rounds per size")
-    ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--master", default="local[2]", help="master of the count baseline (and of the ingest)")
+    ap.add_argument("--masters", default=None,
+                    help="masters of the ingest runs, comma separated, each run every round (default: --master); "
+                         "e.g. 'local[1];local[2]' (separated by ';') for the scale-out figure")
+    ap.add_argument("--before", default=None, metavar="CHECKOUT",
+                    help="also run the ingest of this checkout every round, alternated (before/after in one run)")
+    ap.add_argument("--hot", type=float, default=0.0,
+                    help="skewed input: this share of the rebalance cycles in one group (e.g. 0.9)")
+    ap.add_argument("--samples", action="store_true", help="the input is sample_logs/ (the demo's files), not generated")
     ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                     help="Spark setting for both sides, e.g. spark.driver.memory=512m (repeatable)")
     ap.add_argument("--workdir", default="/tmp/coordscope-ingest-bench")
@@ -211,35 +229,54 @@ def main() -> int:
     conf = dict(c.split("=", 1) for c in args.conf)
     work = Path(args.workdir)
     env = dict(os.environ, PYTHONPATH=str(REPO))
+    masters = args.masters.split(";") if args.masters else [args.master]
+    sides = [("after", REPO)] + ([("before", Path(args.before).resolve())] if args.before else [])
     rows = []
-    for gb in [float(s) for s in args.sizes.split(",")]:
-        files = dataset(work, gb)
+    sizes = [0.0] if args.samples else [float(x) for x in args.sizes.split(",")]
+    for gb in sizes:
+        if args.samples:
+            sys.path.insert(0, str(REPO))
+            from pipeline.commands.demo import default_samples, sample_inputs
+
+            files = [p.resolve() for p in sample_inputs(default_samples())]
+        else:
+            files = dataset(work, gb, args.hot)
         size = sum(p.stat().st_size for p in files)
-        rounds = [measure_round(files, work / f"run-{gb}", args.master, env, conf) for _ in range(max(1, args.repeats))]
-        med = {k: statistics.median(r[k] for r in rounds) for k in ("count_s", "bl_wall", "ing_wall", "job_s")}
-        last = rounds[-1]["man"]
-        acc = last["accounting"]
-        row = {
-            "gb": gb, "bytes": size, "lines": rounds[-1]["lines"], "repeats": len(rounds),
-            "baseline_count_s": round(med["count_s"], 1), "baseline_wall_s": round(med["bl_wall"], 1),
-            "ingest_job_s": round(med["job_s"], 1), "ingest_wall_s": round(med["ing_wall"], 1),
-            "ratio_job": round(med["job_s"] / med["count_s"], 2), "ratio_wall": round(med["ing_wall"] / med["bl_wall"], 2),
-            "baseline_wall_spread_s": _spread([r["bl_wall"] for r in rounds]),
-            "ingest_wall_spread_s": _spread([r["ing_wall"] for r in rounds]),
-            "baseline_peak_rss_mb": max(r["bl_rss"] for r in rounds) // 1024,
-            "ingest_peak_rss_mb": max(r["ing_rss"] for r in rounds) // 1024,
-            "events": last["summary"]["events"], "candidates": acc["candidates"], "adds_up": acc["adds_up"],
-            "candidate_filter": last.get("candidate_filter"),
-            "stages_s": {k: v for k, v in last["timings_s"].items() if k != "total"},
-        }
+        counts, runs = [], {(side, m): [] for side, _ in sides for m in masters}
+        for i in range(max(1, args.repeats)):
+            counts.append(measure_count(files, args.master, env, conf))
+            # the sides take turns going first, round by round
+            order = sides if i % 2 == 0 else sides[::-1]
+            for side, repo in order:
+                for m in masters:
+                    tag = "".join(ch for ch in m if ch.isalnum())
+                    runs[(side, m)].append(measure_ingest(files, work / f"run-{side}-{gb}-{tag}", m, repo, conf))
+        med_count = statistics.median(c["count_s"] for c in counts)
+        med_bl = statistics.median(c["wall"] for c in counts)
+        row = {"gb": gb, "hot": args.hot, "bytes": size, "lines": counts[-1]["lines"], "repeats": len(counts),
+               "baseline_count_s": round(med_count, 1), "baseline_wall_s": round(med_bl, 1),
+               "baseline_wall_spread_s": _spread([c["wall"] for c in counts]),
+               "baseline_peak_rss_mb": max(c["rss"] for c in counts) // 1024, "ingest": {}}
+        for (side, m), rs in runs.items():
+            wall = statistics.median(r["wall"] for r in rs)
+            job = statistics.median(r["job_s"] for r in rs)
+            last = rs[-1]["man"]
+            row["ingest"][f"{side} {m}"] = {
+                "wall_s": round(wall, 1), "wall_spread_s": _spread([r["wall"] for r in rs]),
+                "ratio_wall": round(wall / med_bl, 2), "job_s": round(job, 1), "ratio_job": round(job / med_count, 2),
+                "peak_rss_mb": max(r["rss"] for r in rs) // 1024, "events": last["summary"]["events"],
+                "adds_up": last["accounting"]["adds_up"], "candidate_filter": last.get("candidate_filter"),
+                "stages_s": {k: v for k, v in last["timings_s"].items() if k != "total"},
+                "walls_s": [round(r["wall"], 1) for r in rs]}
         rows.append(row)
         print(json.dumps(row), flush=True)
-    print(f"\n{'GB':>5} {'lines':>11} {'count s':>8} {'ingest s':>9} {'ratio':>6} {'baseline wall s':>16} "
-          f"{'ingest wall s':>14} {'wall ratio':>10} {'driver peak MB':>15}")
+    print(f"\n{'GB':>5} {'side':>16} {'count s':>8} {'job s':>7} {'ratio':>6} {'baseline wall s':>16} "
+          f"{'ingest wall s':>16} {'wall ratio':>10} {'peak MB':>8}")
     for r in rows:
-        print(f"{r['gb']:>5} {r['lines']:>11,} {r['baseline_count_s']:>8} {r['ingest_job_s']:>9} {r['ratio_job']:>6} "
-              f"{r['baseline_wall_s']:>6} ({r['baseline_wall_spread_s']:>9}) {r['ingest_wall_s']:>5} "
-              f"({r['ingest_wall_spread_s']:>9}) {r['ratio_wall']:>9} {r['ingest_peak_rss_mb']:>15}")
+        for name, ing in r["ingest"].items():
+            print(f"{r['gb']:>5} {name:>16} {r['baseline_count_s']:>8} {ing['job_s']:>7} {ing['ratio_job']:>6} "
+                  f"{r['baseline_wall_s']:>6} ({r['baseline_wall_spread_s']:>9}) {ing['wall_s']:>5} "
+                  f"({ing['wall_spread_s']:>9}) {ing['ratio_wall']:>9} {ing['peak_rss_mb']:>8}")
     print(f"(medians of {rows[0]['repeats'] if rows else 0} alternated rounds; spreads are min-max; peak is the max)")
     return 0
 

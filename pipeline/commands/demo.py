@@ -60,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
     if rc != 0:
         print(f"coordscope demo: ingest failed (exit {rc})", file=sys.stderr)
         return rc
+    if "pyspark" in sys.modules:
+        # the report and the dashboard read RUN_DIR with pyarrow: the JVM is not kept while serving
+        from pipeline.spark.session import stop_jvm
+
+        stop_jvm()
     dashboard = None if args.no_serve else f"http://127.0.0.1:{args.port}"
     report = build_report(out, dashboard_url=dashboard)
     for fmt in ("md", "html"):

@@ -1,14 +1,15 @@
-"""The ingest job: inputs -> lines with provenance -> parse -> timeline -> tables + replay -> RUN_DIR.
+"""The ingest job: inputs -> lines with provenance -> parse -> one pass per group -> RUN_DIR.
 
-Stages (each timed in the manifest): start spark; inputs (driver: list, fingerprint, sniff); read
-and parse (one Spark job: the scan with the candidate filter on the JVM, the parsers on the Python
-workers, outcomes staged as Parquet); timeline (dedupe, clock skew); write events; tables
-(windows); replay (applyInArrow per group, and the tables it feeds); summary. Then manifest.json,
-then the rename.
-"""
+Stages (each timed in the manifest): start spark (with local inputs, listed and sniffed on a
+thread meanwhile); inputs; read and parse (one Spark job: the scan with the candidate filter on
+the JVM, the parsers on the Python workers, outcomes staged as Parquet); write events; tables and
+replay (one shuffle by group: the replay and every per-group table computed and written by the
+workers, the timeline's facts counted on the way; a second pass only when copies or clock skew
+need correcting); summary. Then manifest.json, then the rename."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import importlib
 import os
 import re
@@ -131,6 +132,21 @@ def _count_lines(split_rows, by_spath, counts, warnings) -> None:
         c["ignored"] = c.get("ignored", 0) + c.get("lines_read", 0) - c.get("candidates", 0)
 
 
+def _no_spark():
+    raise RuntimeError("local inputs need no Spark session")
+
+
+def _read_inputs(opts: IngestOptions, spark_getter, tmp_dir: str) -> tuple[list, Any, list[str], float]:
+    """List, fingerprint and sniff the inputs: (files, parsers module, warnings, seconds)."""
+    t = time.monotonic()
+    files = inputs_mod.expand(opts.inputs, spark_getter)
+    inputs_mod.inspect(files, spark_getter)
+    pmod = importlib.import_module(opts.parsers_module)
+    sniff_formats(files, pmod, opts.layout)
+    link_warnings = inputs_mod.link_by_content(files, tmp_dir)
+    return files, pmod, link_warnings, time.monotonic() - t
+
+
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
     is used and left running; otherwise one is built for opts.master and stopped at the end."""
@@ -151,6 +167,12 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                         f"input {f.source} lies inside --out {target}; choose another --out (nothing was written)")
         tmp_dir = write_mod.prepare(opts.out, opts.overwrite)
         java = check_java()
+        # With local inputs only, they are listed, fingerprinted and sniffed on a thread while the
+        # JVM starts (about 5 s on two cores that the driver otherwise spends waiting).
+        early = None
+        if own_session and len(local_args) == len(opts.inputs):
+            early = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="inputs").submit(
+                _read_inputs, opts, _no_spark, tmp_dir)
         if own_session:
             with progress.stage("start spark"):
                 spark = build_session(opts.master, "coordscope-ingest", session_conf(opts.master, opts.extra_conf))
@@ -159,11 +181,12 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                 spark.conf.set(k, v)
         progress.sc = spark.sparkContext
         with progress.stage("inputs"):
-            files = inputs_mod.expand(opts.inputs, lambda: spark)
-            inputs_mod.inspect(files, lambda: spark)
-            pmod = importlib.import_module(opts.parsers_module)
-            sniff_formats(files, pmod, opts.layout)
-            warnings.extend(inputs_mod.link_by_content(files, tmp_dir))
+            if early is not None:
+                files, pmod, link_warnings, took = early.result()
+                progress.timings["inputs during start"] = round(took, 3)
+            else:
+                files, pmod, link_warnings, _ = _read_inputs(opts, lambda: spark, tmp_dir)
+            warnings.extend(link_warnings)
             readable = [f for f in files if f.readable]
             for f, spath in zip(readable, lines_mod.spark_paths(spark, [f.read_uri or f.uri for f in readable]),
                                 strict=True):
@@ -189,7 +212,8 @@ def _empty(spark, table_or_ddl: str):
 def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
     from pyspark.sql import functions as F
 
-    from pipeline.spark import lines, parse_stage, replay_stage, tables
+    from pipeline import timeline_facts
+    from pipeline.spark import group_pass, lines, parse_stage, replay_stage
 
     by_spath = {f.spath: f for f in readable}
     counts: dict[str, dict[str, int]] = {f.source: {} for f in files}
@@ -240,42 +264,39 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     events = scoped.persist(cache_level()) if scoped is not all_events else scoped
     cached: list[Any] = []          # DataFrames persisted on the way, unpersisted at the end
 
-    with progress.stage("timeline"):
-        timeline, offset_rows = replay_stage.timeline(events)   # offsets: one per skewed file
-        if timeline is not events:
-            cached.append(timeline.persist(cache_level()))
-        for src, off in offset_rows.items():
-            progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
+    with progress.stage("write unparsed"):
+        # the split rows count the unparsed lines: with none (the usual case) no Spark job
+        if outcomes is None or not sum(c.get("unparsed", 0) for c in counts.values()):
+            write_mod.write_empty(tmp_dir, "unparsed")
+        else:
+            write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
 
-    with progress.stage("write events"):
-        write_mod.write_table(events, tmp_dir, "events")
-        write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
-
-    with progress.stage("tables"):
-        write_mod.write_table(tables.heartbeat_gaps(timeline), tmp_dir, "heartbeat_gaps")
-        write_mod.write_table(tables.offset_commits(timeline), tmp_dir, "offset_commits")
-
-    with progress.stage("replay"):
-        rep = None
+    with progress.stage("tables and replay"):
+        # one shuffle by group; the workers write every per-group table (group_pass) and count
+        # the timeline's facts (copies, clock anchors) on the way. In the usual case (no copied
+        # file, no skewed clock) the timeline is the events themselves and that one pass is all;
+        # otherwise the timeline is corrected (replay_stage.timeline) and the pass runs again.
+        replay_name: str | None = opts.replay_module
         try:
             replay_mod = importlib.import_module(opts.replay_module)
             if not hasattr(replay_mod, "replay_group_rows"):
                 raise AttributeError(f"{opts.replay_module} has no replay_group_rows")
         except (ImportError, AttributeError) as exc:
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
-            rep = {t: _empty(spark, t) for t in replay_stage.REPLAY_TABLES}
-        if rep is None:
-            rep = replay_stage.replay(timeline, opts.replay_module)
-            cached.append(rep.pop("_raw"))
-        for t in ("generations", "memberships", "findings"):
-            write_mod.write_table(rep[t], tmp_dir, t)
-        # ownership: what the consumers logged, plus the replay's inferred intervals for groups
-        # where no consumer log shows assignments (the replay keeps them only for those groups:
-        # replay_stage.shows_own_assignments)
-        observed = write_mod.conform(tables.ownership(timeline), "ownership")
-        named = tables.name_unnamed_owners(observed, write_mod.conform(rep["memberships"], "memberships"))
-        inferred = write_mod.conform(rep["ownership"], "ownership")
-        write_mod.write_table(named.unionByName(inferred), tmp_dir, "ownership")
+            replay_name = None
+        # the `events` table (times as logged, copies included) is written by this first pass
+        first = group_pass.run(events, write_mod.local_path(tmp_dir), replay_name, write_events=True)
+        copies = replay_stage.copies_from_counts(first.shared)
+        skewed = {src: off for src, (off, _n) in timeline_facts.clock_offsets(first.diffs).items()
+                  if abs(off) >= replay_stage.SKEW_MIN_MS}
+        offset_rows: dict[str, int] = {}
+        if copies or skewed:
+            timeline, offset_rows = replay_stage.timeline(events)
+            if timeline is not events:
+                cached.append(timeline.persist(cache_level()))
+            for src, off in offset_rows.items():
+                progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
+            group_pass.run(timeline, write_mod.local_path(tmp_dir), replay_name, timeline_facts=False)
 
     written: dict[str, int] = {}
     with progress.stage("summary"):

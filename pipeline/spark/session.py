@@ -169,3 +169,31 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
         signal.signal(signal.SIGINT, interrupt)
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+def stop_jvm() -> None:
+    """Stop the Spark session and the driver JVM this process started. `spark.stop()` leaves the
+    JVM (about 840 MB in local mode) running until Python exits; the demo calls this before it
+    serves the dashboard, which needs no JVM. The JVM's gateway server exits when its standard
+    input closes (PythonGatewayServer)."""
+    from pyspark import SparkContext
+
+    if SparkContext._active_spark_context is not None:
+        SparkContext._active_spark_context.stop()
+    gateway = SparkContext._gateway
+    if gateway is None:
+        return
+    proc = getattr(gateway, "proc", None)
+    try:
+        gateway.shutdown()
+    except Exception:  # noqa: BLE001 - the JVM may be gone already; what matters is the process below
+        pass
+    if proc is not None:
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait(timeout=15)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.kill()
+    SparkContext._gateway = None
+    SparkContext._jvm = None

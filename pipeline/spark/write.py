@@ -148,6 +148,16 @@ def write_table(df: DataFrame, tmp_dir: str, table: str) -> None:
     df.write.mode("overwrite").parquet(os.path.join(tmp_dir, table))
 
 
+def write_empty(tmp_dir: str, table: str) -> None:
+    """A table known to have no rows: one empty Parquet file with its schema, written with pyarrow
+    (a Spark job here would be all planning: about 3 s of a small ingest)."""
+    import pyarrow.parquet as pq
+
+    folder = Path(local_path(tmp_dir)) / table
+    folder.mkdir(parents=True, exist_ok=True)
+    pq.write_table(schemas.arrow_schema(table).empty_table(), str(folder / "part-00000.parquet"))
+
+
 def finalize(tmp_dir: str, out: str) -> str:
     """Move the finished temporary directory into place. An existing target is checked again
     (it may have changed while the job ran) and set aside, then removed, only once the new run is

@@ -35,7 +35,7 @@ def test_accounting_adds_up_per_file_and_in_total(run, inputs):
     assert (acc["files_read"], acc["files_duplicate"], acc["files_empty"], acc["files_rejected"]) == (3, 1, 1, 1)
     assert {r["source"].rsplit("/", 1)[1] for r in man["rejects"]} == {"junk.bin", "consumer-1.log"}
     assert set(man["versions"]) >= {"coordscope", "spark", "java"} and man["versions"]["java"] >= 17
-    assert {"read and parse", "timeline", "tables", "replay", "total"} <= set(man["timings_s"])
+    assert {"read and parse", "write unparsed", "tables and replay", "total"} <= set(man["timings_s"])
     assert man["candidate_filter"] == "java" and not [w for w in man["warnings"] if "rlike" in w]
     assert man["tables"] == {t: len(rundir.load_table(out, t)) for t in schemas.TABLES}
 

@@ -1,0 +1,363 @@
+"""The per-group tables as pure functions: heartbeat_gaps, offset_commits and the observed
+ownership intervals of one consumer group, from that group's `events` rows.
+
+These are the same computations as the Spark window code of `pipeline/spark/tables.py`
+(`heartbeat_gaps`, `offset_commits`, `ownership`, `name_unnamed_owners`), row for row; the ingest
+runs them inside its one per-group pass (pipeline/spark/group_pass.py) next to the replay, so
+the tables need no window shuffle of their own. docs/replay.md describes what each row means.
+
+Input: `cols`, a dict of column name -> list of values (the group's rows of the events table:
+pyarrow's `Table.to_pydict()` of at least GROUP_COLUMNS). Every row given must have the same
+`group_id` (not null). Orders follow the Spark windows: `ts_ms` with nulls first, then the keys
+the windows sort by; every window here has a unique order inside its partition (a line number is
+unique in its file), so the results do not depend on the order of the rows given.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+# Kafka defaults (ConsumerConfig): session.timeout.ms 45000 since 3.0 (KIP-735), 10000 from
+# 0.10.1 (KIP-62) to 2.8, 30000 before; mirrors pipeline.replay_rules.settings.defaults_for.
+SESSION_TIMEOUT_MS = 45_000
+SESSION_TIMEOUT_MS_PRE_3_0 = 10_000
+MIN_GAP_MS = 1_000
+HEARTBEAT_KINDS = frozenset(("heartbeat_succeeded", "heartbeat_sent", "heartbeat_failed"))
+DEBUG_HEARTBEAT_KINDS = frozenset(("heartbeat_succeeded", "heartbeat_sent"))
+# broker removal wordings of an expiry (GroupCoordinator.onExpireHeartbeat 0.11.0.1+, GroupMetadataManager 3.6+)
+# (4.x consumer protocol: "Member X fenced from the group because the member session expired.")
+EXPIRY_PATTERN = re.compile(r"has failed|heartbeat expiration|session timeout expiration|member session expired")
+EXPIRY_SKEW_MS = 2_000
+COMMIT_KINDS = frozenset(("offset_committed", "offset_record"))
+HISTORY_KINDS = COMMIT_KINDS | {"offset_reset", "offset_fetched", "offset_seek", "describe_row"}
+OWNERSHIP_START = frozenset(("partitions_assigned",))
+OWNERSHIP_END = frozenset(("partitions_revoked", "partitions_lost"))
+MEMBER_END = frozenset(("leave_group", "member_fenced", "poll_timeout", "generation_reset"))
+
+GROUP_COLUMNS = ("source", "line_no", "ts_ms", "side", "kind", "group_id", "client_id", "member_id", "generation",
+                 "partitions", "topic", "partition", "offset", "kafka_version_hint", "raw", "extra_json")
+
+# Java's \d is ASCII only: [0-9]
+_VERSION = re.compile(r"^([0-9]+)\.([0-9]+)(?:\.([0-9]+))?")
+_TP = re.compile(r"^(.*)-([0-9]+)$")
+
+
+def evidence(source: str | None, line_no: int | None) -> str:
+    """"source:line" (Spark's concat_ws: a missing part is left out)."""
+    return ":".join(str(p) for p in (source, line_no) if p is not None)
+
+
+def session_limit(version_hint: str | None) -> int:
+    """Kafka's default session.timeout.ms for a client version string (tables.session_limit)."""
+    m = _VERSION.match(version_hint or "")
+    if m is None:
+        return SESSION_TIMEOUT_MS
+    v = int(m.group(1)) * 1_000_000 + int(m.group(2)) * 1_000 + int(m.group(3) or 0)
+    if v < 10_001:
+        return 30_000
+    return SESSION_TIMEOUT_MS_PRE_3_0 if v < 3_000_000 else SESSION_TIMEOUT_MS
+
+
+def printed_session(kind: str | None, extra_json: str | None) -> int | None:
+    """A client_config line's printed session.timeout.ms (get_json_object ... cast bigint)."""
+    if kind != "client_config" or not extra_json:
+        return None
+    try:
+        v = json.loads(extra_json)["settings"]["session.timeout.ms"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float):
+        return int(v) if v == v and abs(v) < 2**63 else None
+    try:
+        return int(str(v).strip())
+    except ValueError:
+        return None
+
+
+def _hint(h: str | None) -> str | None:
+    return h if h is not None and ".." not in h else None
+
+
+def _max(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    return a if b is None or a >= b else b
+
+
+def _min(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    return a if b is None or a <= b else b
+
+
+def _ts_first(ts: int | None) -> tuple[bool, int]:
+    """Sort key of a time ascending with nulls first."""
+    return (ts is not None, ts or 0)
+
+
+def _rows(cols: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    names = [c for c in GROUP_COLUMNS if c in cols]
+    n = len(cols[names[0]]) if names else 0
+    empty = [None] * n
+    return [dict(zip(GROUP_COLUMNS, vals, strict=True))
+            for vals in zip(*(cols.get(c, empty) for c in GROUP_COLUMNS), strict=True)]
+
+
+def _with_member_context(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str | None, int | None]]:
+    """(row, ctx_member, ctx_generation) per row: the last member id and generation seen by the
+    same (client_id, source) up to and including the row (tables.with_member_context)."""
+    streams: dict[tuple[Any, Any], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        streams[(r["client_id"], r["source"])].append(r)
+    out = []
+    for stream in streams.values():
+        stream.sort(key=lambda r: (*_ts_first(r["ts_ms"]), r["line_no"] if r["line_no"] is not None else -1))
+        member = gen = None
+        for r in stream:
+            if r["member_id"] is not None:
+                member = r["member_id"]
+            if r["generation"] is not None:
+                gen = r["generation"]
+            out.append((r, member, gen))
+    return out
+
+
+def heartbeat_gaps(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """tables.heartbeat_gaps for one group's rows (kinds heartbeat, log and expiry)."""
+    group_session = group_hint = None
+    streams: dict[tuple[Any, Any], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if r["side"] != "client":
+            continue
+        group_session = _min(group_session, printed_session(r["kind"], r["extra_json"]))
+        group_hint = _max(group_hint, _hint(r["kafka_version_hint"]))
+        if r["client_id"] is not None and r["ts_ms"] is not None:
+            streams[(r["client_id"], r["source"])].append(r)
+    out: list[dict[str, Any]] = []
+    # per member (ctx_member) over all its streams, for the expiry rows
+    member_streams: dict[Any, list[tuple[Any, Any, int, int]]] = defaultdict(list)  # -> (client, source, limit, logs_hb)
+    member_hbs: dict[Any, list[tuple[int, int, Any]]] = defaultdict(list)          # -> (hb_ts, hb_line, source)
+    gid = rows[0]["group_id"] if rows else None
+    for (client_id, source), stream in streams.items():
+        stream.sort(key=lambda r: (r["ts_ms"], r["line_no"]))
+        own_hint = own_printed = None
+        logs_hb = 0
+        for r in stream:
+            own_hint = _max(own_hint, _hint(r["kafka_version_hint"]))
+            own_printed = _max(own_printed, printed_session(r["kind"], r["extra_json"]))
+            if r["kind"] in DEBUG_HEARTBEAT_KINDS:
+                logs_hb = 1
+        limit = own_printed if own_printed is not None else (
+            group_session if group_session is not None else session_limit(own_hint if own_hint is not None else group_hint))
+        member = prev_ts = prev_line = prev_hb_ts = prev_hb_line = None
+        seen_members: set[Any] = set()
+        for r in stream:
+            ts, line = r["ts_ms"], r["line_no"]
+            if r["member_id"] is not None:
+                member = r["member_id"]
+            is_hb = r["kind"] in HEARTBEAT_KINDS
+            if is_hb and logs_hb == 1 and prev_hb_ts is not None and ts - prev_hb_ts >= MIN_GAP_MS:
+                span = ts - prev_hb_ts
+                out.append({"group_id": gid, "member_id": member, "client_id": client_id, "source": source,
+                            "kind": "heartbeat", "start_ms": prev_hb_ts, "end_ms": ts, "gap_ms": span,
+                            "limit_ms": limit, "exceeded": span > limit,
+                            "evidence": [evidence(source, prev_hb_line), evidence(source, line)]})
+            if prev_ts is not None and ts - prev_ts >= MIN_GAP_MS:
+                out.append({"group_id": gid, "member_id": member, "client_id": client_id, "source": source,
+                            "kind": "log", "start_ms": prev_ts, "end_ms": ts, "gap_ms": ts - prev_ts,
+                            "limit_ms": None, "exceeded": None,
+                            "evidence": [evidence(source, prev_line), evidence(source, line)]})
+            if member not in seen_members:
+                seen_members.add(member)
+                member_streams[member].append((client_id, source, limit, logs_hb))
+            if is_hb:
+                member_hbs[member].append((ts, line, source))
+                prev_hb_ts, prev_hb_line = ts, line
+            prev_ts, prev_line = ts, line
+    out.extend(_expiry_gaps(rows, gid, member_streams, member_hbs, group_session, group_hint))
+    return out
+
+
+def _expiry_gaps(rows, gid, member_streams, member_hbs, group_session, group_hint) -> list[dict[str, Any]]:
+    """tables._expiry_gaps: one row per distinct broker expiry (member, time, line) of the group.
+
+    A member seen in several client streams takes its client_id and source from the first
+    stream by (source, client_id) (Spark's `first` there is whichever row comes first)."""
+    seen: set[tuple[Any, int, str]] = set()
+    out = []
+    for r in rows:
+        if (r["side"] != "broker" or r["kind"] not in ("broker_member_removed", "broker_member_fenced")
+                or r["member_id"] is None
+                or r["ts_ms"] is None or r["raw"] is None or not EXPIRY_PATTERN.search(r["raw"].lower())):
+            continue
+        member, expiry, ev = r["member_id"], r["ts_ms"], evidence(r["source"], r["line_no"])
+        if (member, expiry, ev) in seen:
+            continue
+        seen.add((member, expiry, ev))
+        mine = sorted(member_streams.get(member, ()), key=lambda s: (s[1], s[0] if s[0] is not None else ""))
+        client_id = source = limit = logs_hb = None
+        if mine:
+            client_id, source = mine[0][0], mine[0][1]
+            limit = max(s[2] for s in mine)
+            logs_hb = max(s[3] for s in mine)
+        hb = None
+        hb_after = False
+        for h in member_hbs.get(member, ()):
+            if h[0] <= expiry + EXPIRY_SKEW_MS:
+                hb = h if hb is None or h > hb else hb
+            else:
+                hb_after = True
+        if limit is None:
+            limit = group_session if group_session is not None else (
+                session_limit(group_hint) if group_hint is not None else None)
+        measured = logs_hb == 1 and hb is not None
+        if measured and hb_after:
+            continue   # the silence is an ordinary heartbeat gap already
+        start = hb[0] if hb is not None and measured else (expiry - limit if limit is not None else expiry)
+        out.append({"group_id": gid, "member_id": member, "client_id": client_id, "source": source,
+                    "kind": "heartbeat" if measured else "expiry", "start_ms": start, "end_ms": expiry,
+                    "gap_ms": expiry - start if (measured or limit is not None) else None, "limit_ms": limit,
+                    "exceeded": True,
+                    "evidence": [evidence(hb[2], hb[1]), ev] if hb is not None and measured else [ev]})
+    return out
+
+
+def offset_commits(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """tables.offset_commits for one group's rows."""
+    ctx_rows = _with_member_context([
+        r for r in rows if r["member_id"] is not None or r["generation"] is not None or r["kind"] in HISTORY_KINDS])
+    keyed: dict[tuple[Any, Any, Any], list[tuple[dict[str, Any], str, Any, Any]]] = defaultdict(list)
+    for r, cm, cg in ctx_rows:
+        kind = r["kind"]
+        if kind == "offset_reset" and "to the committed offset" in (r["raw"] or ""):
+            kind = "offset_fetched"   # 0.9-1.0 Fetcher's wording of a resume (offsets.position_kind)
+        if kind in HISTORY_KINDS and r["topic"] is not None and r["partition"] is not None and r["offset"] is not None:
+            keyed[(r["topic"], r["partition"], r["side"])].append((r, kind, cm, cg))
+    out = []
+    for (topic, partition, side), items in keyed.items():
+        items.sort(key=lambda it: (*_ts_first(it[0]["ts_ms"]), it[0]["source"], it[0]["line_no"]))
+        prev: int | None = None
+        for r, kind, cm, cg in items:
+            off = r["offset"]
+            delta: int | None = off - prev if prev is not None else None
+            if kind == "offset_reset":
+                flag = "reset"
+            elif kind == "offset_fetched":
+                flag = "fetched"
+            elif kind == "offset_seek":
+                flag = "seek"
+            elif kind == "describe_row":
+                flag = "describe"
+            elif delta is None:
+                flag = "first"
+            elif delta < 0:
+                flag = "rewind"
+            else:
+                flag = "commit"
+            out.append({"group_id": r["group_id"], "topic": topic, "partition": partition, "ts_ms": r["ts_ms"],
+                        "offset": off, "prev_offset": prev, "delta": delta,
+                        "generation": r["generation"] if r["generation"] is not None else cg,
+                        "member_id": r["member_id"] if r["member_id"] is not None else cm, "side": side,
+                        "flag": flag, "source_kind": kind, "evidence": [evidence(r["source"], r["line_no"])]})
+            if kind in COMMIT_KINDS:
+                prev = off
+    return out
+
+
+def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """tables.ownership for one group's rows, with unnamed owners filled from the replay's
+    memberships (tables.name_unnamed_owners)."""
+    kinds = OWNERSHIP_START | OWNERSHIP_END | MEMBER_END
+    ctx_rows = _with_member_context([
+        r for r in rows if r["side"] == "client" and r["ts_ms"] is not None
+        and (r["member_id"] is not None or r["generation"] is not None or r["kind"] in kinds)])
+    moves: dict[tuple[Any, Any, Any], list[tuple[dict[str, Any], Any, Any]]] = defaultdict(list)
+    ends: dict[tuple[Any, Any], list[tuple[int, str, str]]] = defaultdict(list)
+    for r, cm, cg in ctx_rows:
+        kind = r["kind"]
+        if kind in OWNERSHIP_START or kind in OWNERSHIP_END:
+            for tp in r["partitions"] or ():
+                moves[(r["client_id"], r["source"], tp)].append((r, cm, cg))
+        if kind in MEMBER_END and r["client_id"] is not None:
+            # (Spark's join on the client key: a line without a client id closes nothing)
+            ends[(r["client_id"], r["source"])].append((r["ts_ms"], kind, evidence(r["source"], r["line_no"])))
+    holders = _sole_holders(memberships)
+    out = []
+    for (client_id, source, tp), items in moves.items():
+        items.sort(key=lambda it: (it[0]["ts_ms"], it[0]["line_no"]))
+        marks = []   # (is_start, boundary, reason) per item
+        prev = None
+        for r, cm, cg in items:
+            is_start = r["kind"] in OWNERSHIP_START and (
+                prev is None or prev[0]["kind"] in OWNERSHIP_END or prev[1] != cm
+                or (cm is None and prev[2] != cg))
+            boundary = is_start or r["kind"] in OWNERSHIP_END
+            reason = "reassigned" if is_start else re.sub(r"^partitions_", "", r["kind"])
+            marks.append((is_start, boundary, reason))
+            prev = (r, cm, cg)
+        nxt = None   # (ts, reason, evidence) of the next boundary after the item
+        follow: list[Any] = [None] * len(items)
+        for i in range(len(items) - 1, -1, -1):
+            follow[i] = nxt
+            if marks[i][1]:
+                r = items[i][0]
+                nxt = (r["ts_ms"], marks[i][2], evidence(r["source"], r["line_no"]))
+        m = _TP.match(tp) if tp is not None else None
+        topic = (m.group(1) or tp) if m else tp
+        partition = int(m.group(2)) if m else None
+        for i, (r, cm, cg) in enumerate(items):
+            if not marks[i][0]:
+                continue
+            ts, ev, n = r["ts_ms"], evidence(r["source"], r["line_no"]), follow[i]
+            m_end = None
+            for e in ends.get((client_id, source), ()):
+                if e[0] >= ts and (n is None or e[0] < n[0]) and (m_end is None or e < m_end):
+                    m_end = e
+            if m_end is not None:
+                end_ms, reason, end_ev = m_end
+            elif n is not None:
+                end_ms, reason, end_ev = n
+            else:
+                end_ms, reason, end_ev = None, "log_end", None
+            member = cm
+            if member is None and cg is not None:
+                member = holders.get((cg, _tp_key(topic, partition)))
+            out.append({"group_id": r["group_id"], "topic": topic, "partition": partition, "member_id": member,
+                        "client_id": client_id, "generation": cg, "start_ms": ts, "end_ms": end_ms,
+                        "end_reason": reason, "evidence": [ev, end_ev] if end_ev is not None else [ev]})
+    return out
+
+
+def _tp_key(topic: str | None, partition: int | None) -> str:
+    """concat_ws("-", topic, partition): a missing part is left out."""
+    return "-".join(str(p) for p in (topic, partition) if p is not None)
+
+
+def _sole_holders(memberships) -> dict[tuple[int, str], str]:
+    """(generation, topic-partition) -> the one member the replay shows holding it then."""
+    sets: dict[tuple[int, str], set[str]] = defaultdict(set)
+    for m in memberships:
+        if m.get("generation") is None:
+            continue
+        for tp in m.get("assigned") or ():
+            if tp is not None:
+                s = sets[(int(m["generation"]), tp)]
+                if m.get("member_id") is not None:
+                    s.add(m["member_id"])
+    return {k: next(iter(v)) for k, v in sets.items() if len(v) == 1}
+
+
+def group_tables(cols: dict[str, list[Any]],
+                 memberships: Sequence[dict[str, Any]] = ()) -> dict[str, list[dict[str, Any]]]:
+    """heartbeat_gaps, offset_commits and observed ownership of one group's events columns."""
+    rows = _rows(cols)
+    return {"heartbeat_gaps": heartbeat_gaps(rows), "offset_commits": offset_commits(rows),
+            "ownership": ownership(rows, memberships)}

@@ -1,0 +1,255 @@
+"""One pass over the timeline per group: every per-group table computed and written by the workers.
+
+The timeline is shuffled once by group (`repartition(group_id)` + `sortWithinPartitions`); each
+task walks its sorted rows group by group and, for each group, runs the replay
+(`replay_group_rows`: generations, memberships, findings, inferred ownership) and the pure
+per-group tables of `pipeline.group_tables` (heartbeat_gaps, offset_commits, observed ownership
+with unnamed owners named from the replay's memberships). The rows are written with pyarrow as
+one Parquet file per table and task straight into the temporary RUN_DIR, as the parse stage
+writes its outcomes (parse_stage.StagedFile: a retried task replaces its file whole); the only
+thing that goes back through Spark is a row count per table and task.
+
+Before this pass the same tables took six Spark jobs after the timeline (two window shuffles for
+heartbeat gaps and offset commits, the replay's applyInArrow persisted and read four times, the
+ownership windows and joins); BENCHMARKS.md, ingest, sixth session.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+from pipeline import schemas
+
+GROUP_TABLES = ("heartbeat_gaps", "offset_commits", "generations", "memberships", "ownership", "findings")
+REPLAY_TABLES = ("generations", "memberships", "ownership", "findings")
+COUNT_DDL = "table string, rows bigint"
+# rows of one table buffered in a worker before they are written as a row group
+FLUSH_ROWS = 50_000
+
+_MODULES: dict[str, Any] = {}
+
+
+def _module(name: str) -> Any:
+    mod = _MODULES.get(name)
+    if mod is None:
+        mod = _MODULES[name] = importlib.import_module(name)
+    return mod
+
+
+def _coerced(row: dict[str, Any], fields: list[tuple[str, str]]) -> dict[str, Any]:
+    from pipeline.spark.replay_stage import _coerced as coerced
+
+    return coerced(row, fields)
+
+
+def to_arrow(table: str, rows: list[dict[str, Any]]) -> Any:
+    """Rows -> a pyarrow Table of the schema's columns and types (values coerced as
+    replay_stage.replay_output does when they are not the schema's types already)."""
+    import pyarrow as pa
+
+    schema = schemas.arrow_schema(table)
+    try:
+        return pa.Table.from_pylist(rows, schema=schema)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
+        fields = schemas.TABLES[table]
+        return pa.Table.from_pylist([_coerced(r, fields) for r in rows], schema=schema)
+
+
+class GroupWriters:
+    """One task's Parquet files, one per table, under `run_dir/<table>/`."""
+
+    def __init__(self, run_dir: str, part: int, attempt: int, tables: tuple[str, ...] = GROUP_TABLES) -> None:
+        from pipeline.spark.parse_stage import StagedFile
+
+        self.files = {t: StagedFile(os.path.join(run_dir, t), part, attempt, schemas.arrow_schema(t))
+                      for t in tables}
+        self.pending: dict[str, list[dict[str, Any]]] = {t: [] for t in tables}
+        self.counts = dict.fromkeys(tables, 0)
+        self.arrow: list[Any] = []      # events slices waiting for a row group of FLUSH_ROWS
+        self.arrow_rows = 0
+
+    def add_events(self, table: Any) -> None:
+        """Rows of the events table as they came (a pyarrow Table), cast to the schema's types."""
+        if table.num_rows == 0:
+            return
+        self.arrow.append(table.select(schemas.columns("events")).cast(schemas.arrow_schema("events")))
+        self.arrow_rows += table.num_rows
+        self.counts["events"] += table.num_rows
+        if self.arrow_rows >= FLUSH_ROWS:
+            self.flush_events()
+
+    def flush_events(self) -> None:
+        import pyarrow as pa
+
+        if self.arrow:
+            for b in pa.concat_tables(self.arrow).combine_chunks().to_batches(max_chunksize=FLUSH_ROWS):
+                self.files["events"].write(b)
+            self.arrow, self.arrow_rows = [], 0
+
+    def add(self, table: str, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        buf = self.pending[table]
+        buf.extend(rows)
+        self.counts[table] += len(rows)
+        if len(buf) >= FLUSH_ROWS:
+            self.flush(table)
+
+    def flush(self, table: str) -> None:
+        buf = self.pending[table]
+        if buf:
+            for b in to_arrow(table, buf).to_batches():
+                self.files[table].write(b)
+            buf.clear()
+
+    def close(self) -> None:
+        if "events" in self.files:
+            self.flush_events()
+        for t in self.files:
+            if t != "events":
+                self.flush(t)
+            self.files[t].close()
+
+
+def group_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
+    """Every per-group table of one group's timeline (a pyarrow Table of events rows)."""
+    from pipeline.group_tables import GROUP_COLUMNS, group_tables
+    from pipeline.spark.replay_stage import shows_own_assignments
+
+    rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
+    if replay_module is not None:
+        rep = dict(_module(replay_module).replay_group_rows(table))
+        if shows_own_assignments(table):
+            rep["ownership"] = []     # the consumers' own intervals (observed) are the table
+    cols = table.select([c for c in GROUP_COLUMNS if c in table.schema.names]).to_pydict()
+    mine = group_tables(cols, rep.get("memberships") or [])
+    out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
+    out["heartbeat_gaps"] = mine["heartbeat_gaps"]
+    out["offset_commits"] = mine["offset_commits"]
+    out["ownership"] = mine["ownership"] + out["ownership"]
+    return out
+
+
+def group_runs(batches: Any) -> Any:
+    """Sorted record batches -> one pyarrow Table per run of equal group_id."""
+    import pyarrow as pa
+
+    current: Any = None
+    parts: list[Any] = []
+    for b in batches:
+        if b.num_rows == 0:
+            continue
+        gids = b.column(b.schema.get_field_index("group_id")).to_pylist()
+        start = 0
+        for i in range(1, len(gids) + 1):
+            if i == len(gids) or gids[i] != gids[start]:
+                if gids[start] != current and parts:
+                    yield pa.Table.from_batches(parts)
+                    parts = []
+                current = gids[start]
+                parts.append(b.slice(start, i - start))
+                start = i
+    if parts:
+        yield pa.Table.from_batches(parts)
+
+
+RESULT_DDL = "what string, table string, rows bigint, source string, first_source string, diff bigint"
+
+
+class Result:
+    """What a pass returns to the driver: rows written per table, and (when asked) the timeline's
+    facts: shared-line counts and clock anchors (pipeline.timeline_facts)."""
+
+    def __init__(self) -> None:
+        self.counts = dict.fromkeys(GROUP_TABLES, 0)
+        self.shared: list[tuple[str, str, int]] = []
+        self.diffs: list[tuple[str, int]] = []
+
+
+def _result_batch(counts, shared, diffs) -> Any:
+    import pyarrow as pa
+
+    shared = list(shared.items())     # ((source, first_source), lines)
+    n_c, n_s, n_d = len(counts), len(shared), len(diffs)
+    return pa.RecordBatch.from_pydict({
+        "what": ["count"] * n_c + ["shared"] * n_s + ["anchor"] * n_d,
+        "table": list(counts) + [None] * (n_s + n_d),
+        "rows": list(counts.values()) + [n for _, n in shared] + [None] * n_d,
+        "source": [None] * n_c + [k[0] for k, _ in shared] + [s for s, _ in diffs],
+        "first_source": [None] * n_c + [k[1] for k, _ in shared] + [None] * n_d,
+        "diff": [None] * (n_c + n_s) + [d for _, d in diffs],
+    }, schema=pa.schema([("what", pa.string()), ("table", pa.string()), ("rows", pa.int64()),
+                         ("source", pa.string()), ("first_source", pa.string()), ("diff", pa.int64())]))
+
+
+def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_facts: bool = True,
+        write_events: bool = False) -> Result:
+    """Write GROUP_TABLES into `run_dir` (a local directory every executor can write, as the
+    parse stage's) from one shuffle of `events` by group. Events without a group feed no table
+    (as before: every table is per group) but, with `timeline_facts`, count in the facts; with
+    `write_events` the `events` table itself is written too, every row as it came."""
+    import pyarrow.parquet as pq
+
+    from pipeline import timeline_facts as facts_mod
+
+    tables = GROUP_TABLES + (("events",) if write_events else ())
+    for t in tables:
+        folder = os.path.join(run_dir, t)
+        if os.path.isdir(folder):      # a second pass (after copies or skew were found) replaces the first
+            for f in os.listdir(folder):
+                os.remove(os.path.join(folder, f))
+        os.makedirs(folder, exist_ok=True)
+
+    def task(batches):
+        from collections import Counter
+
+        from pyspark import TaskContext
+
+        from pipeline.spark import worker_gc
+
+        ctx = TaskContext.get()
+        writers = GroupWriters(run_dir, ctx.partitionId(), ctx.attemptNumber(), tables)
+        shared: Counter = Counter()
+        diffs: list[tuple[str, int]] = []
+        with worker_gc.paused() as tidy:
+            for table in group_runs(batches):
+                if write_events:
+                    writers.add_events(table)
+                if timeline_facts:
+                    cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
+                    shared.update(facts_mod.shared_counts(cols))
+                    diffs.extend(facts_mod.anchor_diffs(cols))
+                if table.column("group_id")[0].as_py() is None:
+                    continue
+                for t, rows in group_rows(table, replay_module).items():
+                    writers.add(t, rows)
+                tidy()
+            writers.close()
+        yield _result_batch(writers.counts, shared, diffs)
+
+    n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions") or 4)
+    source = events if (timeline_facts or write_events) else events.where(F.col("group_id").isNotNull())
+    grouped = source.repartition(n, "group_id").sortWithinPartitions("group_id")
+    out = Result()
+    out.counts = dict.fromkeys(tables, 0)
+    for r in grouped.mapInArrow(task, RESULT_DDL).collect():
+        if r["what"] == "count":
+            out.counts[str(r["table"])] += int(r["rows"] or 0)
+        elif r["what"] == "shared":
+            out.shared.append((r["source"], r["first_source"], int(r["rows"] or 0)))
+        else:
+            out.diffs.append((r["source"], int(r["diff"] or 0)))
+    for t in tables:
+        folder = os.path.join(run_dir, t)
+        for f in os.listdir(folder):     # what a failed attempt left under its hidden name
+            if f.startswith("."):
+                os.remove(os.path.join(folder, f))
+        # a table no task wrote (no group, or no rows) is one empty file with the schema
+        if not any(f.endswith(".parquet") for f in os.listdir(folder)):
+            pq.write_table(schemas.arrow_schema(t).empty_table(), os.path.join(folder, "part-00000.parquet"))
+    return out

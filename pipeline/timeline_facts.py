@@ -1,0 +1,68 @@
+"""The facts the timeline needs from one group's events, as pure functions: lines shared with
+other files (copies) and clock-skew anchors. The ingest gathers them in its one per-group pass
+(pipeline/spark/group_pass.py) and decides on the driver, exactly as
+pipeline/spark/replay_stage.timeline does with Spark (same rules, same numbers):
+
+- shared lines: per (group, raw text, time) the smallest file name holding it is the line's
+  `first_source`; (source, first_source, n) counts, summed over groups, feed
+  replay_stage.copies_from_counts.
+- clock offsets: per (group, generation) the reference time is the broker's "Stabilized group"
+  line (the earliest), else the median of the consumers' "Successfully joined" lines; each join's
+  difference to it is an anchor of its file; a file's offset is the median of its anchors.
+  Medians are Spark's percentile_approx(x, 0.5) on these small sets: the ceil(n/2)-th smallest
+  value (exact below 10,000 values, where its summary keeps every value).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+ANCHOR_KINDS = ("join_succeeded", "broker_group_stabilized")
+FACT_COLUMNS = ("group_id", "source", "raw", "ts_ms", "kind", "generation")
+
+
+def lower_median(values: list[int]) -> int:
+    """percentile_approx(values, 0.5) of an exact summary: the ceil(n/2)-th smallest."""
+    s = sorted(values)
+    return s[(len(s) + 1) // 2 - 1]
+
+
+def shared_counts(cols: dict[str, list[Any]]) -> Counter:
+    """(source, first_source) -> lines of one group (see the module doc)."""
+    first: dict[tuple[Any, Any], str] = {}
+    keys = list(zip(cols["raw"], cols["ts_ms"], strict=True))
+    for key, src in zip(keys, cols["source"], strict=True):
+        have = first.get(key)
+        if have is None or src < have:
+            first[key] = src
+    return Counter((src, first[key]) for key, src in zip(keys, cols["source"], strict=True))
+
+
+def anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int]]:
+    """(source, join time - the generation's reference time) for every join line of one group."""
+    by_gen: dict[Any, tuple[list[int], list[tuple[str, int]]]] = defaultdict(lambda: ([], []))
+    for gid, src, ts, kind, gen in zip(cols["group_id"], cols["source"], cols["ts_ms"], cols["kind"],
+                                       cols["generation"], strict=True):
+        if kind not in ANCHOR_KINDS or gen is None or ts is None:
+            continue
+        broker, joins = by_gen[gen]
+        if kind == "join_succeeded" and gid is not None:
+            joins.append((src, ts))
+        else:
+            broker.append(ts)
+    out: list[tuple[str, int]] = []
+    for broker, joins in by_gen.values():
+        if not joins:
+            continue
+        ref = min(broker) if broker else lower_median([ts for _, ts in joins])
+        out.extend((src, ts - ref) for src, ts in joins)
+    return out
+
+
+def clock_offsets(diffs: list[tuple[str, int]]) -> dict[str, tuple[int, int]]:
+    """source -> (offset ms, anchors) from every group's anchor_diffs."""
+    per: dict[str, list[int]] = defaultdict(list)
+    for src, d in diffs:
+        per[src].append(d)
+    return {src: (lower_median(ds), len(ds)) for src, ds in per.items()}

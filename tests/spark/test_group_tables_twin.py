@@ -1,0 +1,148 @@
+"""pipeline.group_tables (pure, per group) against the Spark window code of tables.py on random
+event mixes: the same rows, row for row. The ingest runs the pure functions; tables.py stays the
+reference they are checked against."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from pipeline import schemas
+
+pytestmark = pytest.mark.spark
+
+KINDS = ["join_succeeded", "heartbeat_succeeded", "heartbeat_sent", "heartbeat_failed", "client_config",
+         "offset_committed", "offset_record", "offset_fetched", "offset_reset", "offset_seek", "describe_row",
+         "partitions_assigned", "partitions_revoked", "partitions_lost", "leave_group", "member_fenced",
+         "poll_timeout", "generation_reset", "broker_member_removed", "fetch_error"]
+
+
+def random_events(seed: int, n: int = 400) -> list[dict]:
+    """n events over two groups (g{seed}a, g{seed}b), five files, three clients, three members."""
+    rnd = random.Random(seed)
+    rows = []
+    sources = ["a.log", "b.log", "c.log", "k.log", "dump.txt"]
+    lines = Counter()
+    for _ in range(n):
+        kind = rnd.choice(KINDS)
+        src = "k.log" if kind == "broker_member_removed" else rnd.choice(sources)
+        lines[src] += 1
+        side = {"k.log": "broker", "dump.txt": "offsets"}.get(src, "client")
+        if kind == "broker_member_removed":
+            side = "broker"
+        r = {c: None for c in schemas.columns("events")}
+        r.update(source=src, line_no=lines[src], side=side, kind=kind, raw=f"{src} {kind}",
+                 ts_ms=None if rnd.random() < 0.05 else 1_700_000_000_000 + rnd.randint(0, 200) * 500,
+                 group_id=rnd.choice([f"g{seed}a", f"g{seed}b"]), client_id=rnd.choice([None, "c1", "c2", "c3"]))
+        if rnd.random() < 0.3:
+            r["member_id"] = rnd.choice(["m1", "m2", "m3"])
+        if rnd.random() < 0.25:
+            r["generation"] = rnd.randint(1, 4)
+        if rnd.random() < 0.2:
+            r["kafka_version_hint"] = rnd.choice(["2.8.1", "3.6", "0.10.0", "1..3", "x"])
+        if kind == "client_config" and rnd.random() < 0.7:
+            r["extra_json"] = json.dumps({"settings": {"session.timeout.ms": str(rnd.choice([10_000, 20_000, 45_000]))}})
+        if kind.startswith("offset") or kind == "describe_row":
+            r.update(topic=rnd.choice(["t", "u"]), partition=rnd.randint(0, 2), offset=rnd.randint(0, 1000))
+            if kind == "offset_reset" and rnd.random() < 0.5:
+                r["raw"] = "Resetting offset for partition t-0 to the committed offset 5"
+        if kind.startswith("partitions_"):
+            r["partitions"] = rnd.sample(["t-0", "t-1", "t-2", "u-0", "weird"], rnd.randint(0, 3))
+        if kind == "broker_member_removed":
+            r["member_id"] = rnd.choice(["m1", "m2", "m3"])
+            r["raw"] = rnd.choice(["Member m1 in group g1 has failed, removing it", "Member left (LeaveGroup)"])
+        rows.append(r)
+    return rows
+
+
+def _frozen(v):
+    return tuple(_frozen(x) for x in v) if isinstance(v, list) else v
+
+
+def _bag(rows, table):
+    out = Counter()
+    for r in rows:
+        r = dict(r)
+        if table == "heartbeat_gaps" and r["evidence"][-1].startswith("k.log:"):
+            # an expiry row of a member seen in several streams: Spark's `first` picks any
+            # stream's client and file (group_tables picks the first by name)
+            r["client_id"] = r["source"] = None
+        out[tuple(_frozen(r.get(c)) for c in schemas.columns(table))] += 1
+    return out
+
+
+SEEDS = range(8)
+
+
+def test_pure_group_tables_equal_the_spark_windows(spark):
+    from pipeline import group_tables
+    from pipeline.spark import tables
+    from pipeline.spark.write import conform
+
+    rows = [r for seed in SEEDS for r in random_events(seed)]
+    groups = sorted({r["group_id"] for r in rows})
+    df = spark.createDataFrame(rows, schemas.ddl("events"))
+    # memberships naming one holder for some (generation, partition): the replay's share of ownership
+    ms = [{"group_id": g, "generation": gen, "member_id": m, "assigned": a}
+          for g in groups for gen, m, a in ((1, "m1", ["t-0"]), (2, "m2", ["t-1", "t-2"]), (2, "m3", ["t-2"]))]
+    ms_df = spark.createDataFrame([{c: r.get(c) for c in schemas.columns("memberships")} for r in ms],
+                                  schemas.ddl("memberships"))
+    want = {
+        "heartbeat_gaps": [r.asDict() for r in conform(tables.heartbeat_gaps(df), "heartbeat_gaps").collect()],
+        "offset_commits": [r.asDict() for r in conform(tables.offset_commits(df), "offset_commits").collect()],
+        "ownership": [r.asDict() for r in tables.name_unnamed_owners(
+            conform(tables.ownership(df), "ownership"), ms_df).collect()],
+    }
+    got: dict[str, list] = {t: [] for t in want}
+    for g in groups:
+        mine = [r for r in rows if r["group_id"] == g]
+        cols = {c: [r[c] for r in mine] for c in group_tables.GROUP_COLUMNS}
+        for t, out in group_tables.group_tables(cols, [m for m in ms if m["group_id"] == g]).items():
+            got[t].extend(out)
+    for t in want:
+        assert _bag(got[t], t) == _bag(want[t], t), t
+
+
+def test_timeline_facts_equal_the_spark_timeline_jobs(spark):
+    """pipeline.timeline_facts (gathered per group in the ingest's one pass) against
+    replay_stage's Spark jobs: the same copied files and clock offsets."""
+    from pipeline import timeline_facts
+    from pipeline.spark import replay_stage
+
+    rnd = random.Random(5)
+    rows = []
+    for g in ("g1", "g2", None):
+        for f, skew in (("a.log", 0), ("b.log", 2_500), ("c.log", -40)):
+            for i in range(60):
+                gen = 1 + i // 6
+                r = {c: None for c in schemas.columns("events")}
+                kind = "join_succeeded" if i % 6 == 0 else rnd.choice(["heartbeat_succeeded", "offset_committed"])
+                r.update(source=f, line_no=i + 1, side="client", kind=kind, group_id=g, generation=gen,
+                         ts_ms=1_700_000_000_000 + gen * 60_000 + skew + rnd.randint(0, 30), raw=f"line {i} of {g}")
+                rows.append(r)
+        for gen in range(1, 8, 2):   # the broker's stabilizations for some generations
+            r = {c: None for c in schemas.columns("events")}
+            r.update(source="k.log", line_no=gen, side="broker", kind="broker_group_stabilized", group_id=g,
+                     generation=gen, ts_ms=1_700_000_000_000 + gen * 60_000 - 5, raw=f"stab {gen} {g}")
+            rows.append(r)
+    # d.log copies most of a.log's lines (same text and time), e.log a few
+    rows += [{**r, "source": "d.log"} for r in rows if r["source"] == "a.log" and r["line_no"] % 5]
+    rows += [{**r, "source": "e.log"} for r in rows if r["source"] == "a.log" and r["line_no"] % 7 == 0]
+    rows += [{**r, "source": "e.log", "raw": r["raw"] + " own"} for r in rows if r["source"] == "c.log"]
+    df = spark.createDataFrame(rows, schemas.ddl("events"))
+    want_copies = replay_stage.copied_files(df)
+    want_offsets = {r["source"]: (int(r["offset_ms"]), int(r["anchors"]))
+                    for r in replay_stage.clock_offsets(df).collect()}
+    shared, diffs = Counter(), []
+    for g in ("g1", "g2", None):
+        mine = [r for r in rows if r["group_id"] == g]
+        cols = {c: [r[c] for r in mine] for c in timeline_facts.FACT_COLUMNS}
+        shared.update(timeline_facts.shared_counts(cols))
+        diffs += timeline_facts.anchor_diffs(cols)
+    assert want_copies == [("d.log", "a.log")]
+    assert replay_stage.copies_from_counts([(s, f, n) for (s, f), n in shared.items()]) == want_copies
+    assert timeline_facts.clock_offsets(diffs) == want_offsets
+    assert abs(want_offsets["b.log"][0]) >= replay_stage.SKEW_MIN_MS
