@@ -205,7 +205,50 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
         html.H3("Members"),
         _members_list(data, group),
         *_snapshot_section(data, group),
+        *_epochs_section(data, group),
     )
+
+
+def _epochs_section(data: RunData, group: str) -> list[Any]:
+    """KIP-848 consumer-protocol groups: each member's epochs, one row per member and epoch, with
+    its reconciliation (memberships: docs/replay.md, consumer protocol). Empty for classic groups."""
+    gens = data.group_rows("generations", group)
+    if gens.empty or not gens["protocol_type"].fillna("").astype(str).str.startswith(("consumer (KIP-848)", "streams (KIP-1071)")).any():
+        return []
+    mems = data.group_rows("memberships", group)
+    if mems.empty:
+        return [html.H3("Epochs per member"),
+                html.P("No line of this run states a member's epoch for this group.", className="muted")]
+    names = member_labels(data, group)
+    # a row no line states anything of: the group moved to that epoch while the member was in it, but
+    # nothing shows the member at it (reached at INFO without a line, or skipped): said to be unknown
+    stated = mems[["joined_ms", "synced_ms", "member_state"]].notna().any(axis=1)
+    ended = ~stated & mems["left_ms"].notna()
+
+    def parts(v: Any) -> str:
+        return ", ".join(v) if isinstance(v, list | tuple) or hasattr(v, "tolist") else ""
+
+    rows = mems.sort_values(["member_id", "generation"]).assign(
+        member=mems["member_id"].map(lambda m: names.get(m, short_id(m)) if isinstance(m, str) else ""),
+        epoch=mems["generation"],
+        shown=pd.Series(["a line shows it" if a else "removed while the group was at this epoch (the member was at "
+                         "an earlier one)" if b else "unknown: no line shows the member at this epoch"
+                         for a, b in zip(stated, ended, strict=True)], index=mems.index),
+        reached=mems["joined_ms"].map(urls.fmt_ms), acknowledged=mems["synced_ms"].map(urls.fmt_ms),
+        state=mems["member_state"].fillna(""),
+        assigned_text=mems["assigned"].map(parts), revoked_text=mems["revoked"].map(parts),
+        reconcile=mems["reconcile_ms"].map(fmt_duration),
+        ended=mems["leave_reason"].fillna("") + mems["fence_error"].map(lambda e: f" ({e})" if isinstance(e, str) else ""))
+    return [html.H3("Epochs per member"),
+            html.P("Each member's epoch as the client and broker lines state it: when it reached the epoch, when it "
+                   "acknowledged its new assignment, its reconciliation state, and how its membership ended. An empty "
+                   "time means no line shows it; an epoch no line shows the member at is marked unknown (reached or skipped).",
+                   className="muted"),
+            components.datatable("group-epochs", rows, [
+                ("member", "member"), ("epoch", "epoch"), ("shown", "evidence"), ("reached", "reached"),
+                ("acknowledged", "acknowledged"),
+                ("state", "state"), ("assigned_text", "assigned"), ("revoked_text", "revoked"),
+                ("reconcile", "reconciled in"), ("ended", "ended")], page_size=15)]
 
 
 def _snapshot_section(data: RunData, group: str) -> list[Any]:
