@@ -23,7 +23,7 @@ def test_ctrl_c_during_replay_exits_130_with_one_line(repo_root, tmp_path, delay
     base = [e.to_dict() for e in S.session_expiry_broker()]
     path = tmp_path / "many.jsonl"
     with path.open("w") as fh:
-        for g in range(1500):                         # 1,500 groups: seconds of replay
+        for g in range(12000):                        # 12,000 groups: about 10 s of replay
             for e in base:
                 fh.write(json.dumps(dict(e, group_id=f"g{g}")) + "\n")
     proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "replay", str(path)], cwd=repo_root,
