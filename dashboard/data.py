@@ -8,7 +8,6 @@ dense series are bucketed on the server before a figure is built.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Iterable
@@ -519,6 +518,10 @@ def manifest_sections(manifest: dict[str, Any]) -> tuple[list[dict[str, str]], d
 
 
 def _cell(value: Any) -> Any:
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, sort_keys=True, default=str)
+    """A value as a table cell reads it: a mapping as 'key: value' pairs, a list as its items
+    (never raw JSON on a page)."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_cell(v)}" for k, v in sorted(value.items())) or "none"
+    if isinstance(value, list):
+        return ", ".join(str(_cell(v)) for v in value)
     return value

@@ -132,6 +132,20 @@ def _launch_quiet_gateway(builder) -> None:
     SparkContext._ensure_initialized(gateway=gateway, conf=conf)
 
 
+class _KeepSigint:
+    """The `signal` module as SparkContext sees it while it starts under the CLI: every call passes
+    through, but a SIGINT handler is not installed (the CLI's stays)."""
+
+    def __getattr__(self, name: str):
+        return getattr(signal, name)
+
+    @staticmethod
+    def signal(signum, handler):
+        if signum == signal.SIGINT:
+            return signal.getsignal(signum)
+        return signal.signal(signum, handler)
+
+
 def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_conf: dict | None = None):
     """A SparkSession in UTC with the UI off and few shuffle partitions (batch of modest size)."""
     check_java()
@@ -162,11 +176,21 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
         builder = builder.config(k, v)
     interrupt = signal.getsignal(signal.SIGINT)
     _launch_quiet_gateway(builder)
-    spark = builder.getOrCreate()
     if getattr(interrupt, "coordscope_stops_jvm", False):
         # SparkContext installs a SIGINT handler that calls into the JVM (cancelAllJobs) and raises
-        # KeyboardInterrupt inside Py4J; the CLI's handler (pipeline/signals.py) stops the JVM instead
+        # KeyboardInterrupt inside Py4J; the CLI's handler (pipeline/signals.py) stops the JVM instead.
+        # It is kept from being installed at all: restoring ours afterwards left a window in which a
+        # Ctrl-C reached PySpark's handler mid-start (a Py4J traceback, seen when Spark started fast)
+        import pyspark.core.context as context
+
+        saved, context.signal = context.signal, _KeepSigint()
+        try:
+            spark = builder.getOrCreate()
+        finally:
+            context.signal = saved
         signal.signal(signal.SIGINT, interrupt)
+    else:
+        spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 

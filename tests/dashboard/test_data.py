@@ -88,9 +88,11 @@ def test_incomplete_run_dir_is_refused(tmp_path):
 
 
 def test_manifest_sections_flatten_unknown_keys():
-    flat, tables = manifest_sections({"lines": {"read": 3, "parsed": 2}, "inputs": [{"path": "a"}], "v": [1, 2]})
-    assert {"key": "lines.read", "value": 3} in flat and {"key": "v", "value": "[1, 2]"} in flat
-    assert tables == {"inputs": [{"path": "a"}]}
+    flat, tables = manifest_sections({"lines": {"read": 3, "parsed": 2}, "inputs": [{"path": "a"}], "v": [1, 2],
+                                      "groups": [{"g": "x", "sev": {"high": 2, "low": 1}, "hosts": ["h1", "h2"]}]})
+    assert {"key": "lines.read", "value": 3} in flat and {"key": "v", "value": "1, 2"} in flat
+    # nested values read as words, never as raw JSON
+    assert tables == {"inputs": [{"path": "a"}], "groups": [{"g": "x", "sev": "high: 2, low: 1", "hosts": "h1, h2"}]}
 
 
 def test_bucket_downsample_bounds_rows():

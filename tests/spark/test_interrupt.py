@@ -41,7 +41,7 @@ def _live_in_group(pgid: int) -> list[str]:
     ("start spark ...", 3.0, False),
     ("inputs ...", 0.0, False),
     ("read and parse ...", 0.5, True),
-    ("replay ...", 0.2, False),
+    ("tables and replay ...", 0.2, False),
 ], ids=["spark-start-early", "spark-start-late", "inputs", "read-and-parse-group", "replay"])
 def test_ctrl_c_stops_the_jvm_and_exits_130(repo_root, tmp_path, stage, delay, whole_group):
     out = tmp_path / "out" / "run"
