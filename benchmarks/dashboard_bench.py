@@ -64,9 +64,9 @@ def server_figures(run_dir: Path, repeat: int) -> dict[str, float]:
 
 
 def browser_load(run_dir: Path, repeat: int) -> dict[str, float]:
-    from dashboard import urls
     from dashboard.app import create_app
     from dashboard.data import RunData
+    from pipeline import dashboard_urls as urls
 
     chromium_bin = shutil.which("chromium") or "/usr/bin/chromium"
     driver_bin = shutil.which("chromedriver") or "/usr/bin/chromedriver"

@@ -1,7 +1,7 @@
 """create_app(run_dir): the Dash app over one RUN_DIR.
 
 Routing is by URL: the page comes from the path and its whole selection from the query string
-(see dashboard.urls). The time window (`since`, `until`) and the overview filter (`q`) are "soft"
+(see pipeline/dashboard_urls.py). The time window (`since`, `until`) and the overview filter (`q`) are "soft"
 parameters: changing them rewrites the address (so it can be shared) and refreshes the figures,
 without rebuilding the page. Any other change rebuilds the page from the URL.
 """
@@ -15,9 +15,10 @@ from typing import Any
 from dash import ALL, Dash, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from dashboard import components, urls
+from dashboard import components
 from dashboard.data import RunData
 from dashboard.pages import group, member, offsets, overview, owner, unparsed
+from pipeline import dashboard_urls as urls
 from pipeline.rundir import RunDirError
 
 ASSETS = Path(__file__).resolve().parent / "assets"

@@ -11,8 +11,8 @@ from dash import dcc, html
 from dash.dash_table.DataTable import DataTable
 from dash.dash_table.Format import Format, Group
 
-from dashboard import urls
 from dashboard.data import RunData
+from pipeline import dashboard_urls as urls
 from pipeline.report.details_text import details_sentences
 
 TABLE_STYLE: dict[str, Any] = {

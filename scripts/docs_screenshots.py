@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dashboard import urls  # noqa: E402
 from dashboard.app import create_app  # noqa: E402
+from pipeline import dashboard_urls as urls  # noqa: E402
 from tests.conftest import browser_paths  # noqa: E402
 from tests.dashboard.browser import chromium, serve, wait_for, wait_idle  # noqa: E402
 

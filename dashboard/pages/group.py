@@ -9,12 +9,13 @@ import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from dashboard import components, urls
+from dashboard import components
 from dashboard.data import RunData, overlapping
 from dashboard.figures import lanes_figure, ownership_figure, timeline_figure
 from dashboard.figures.common import short_id
 from dashboard.member_names import member_labels
 from dashboard.pages.overview import fmt_duration
+from pipeline import dashboard_urls as urls
 
 GEN_COLUMNS = [("generation", "gen"), ("cause", "cause"), ("cause_detail", "what happened"),
                ("started", "rebalance began"), ("stabilized", "stable at"), ("rebalance", "rebalance took"),

@@ -9,10 +9,11 @@ from dash import Input, Output, State, dcc, html
 from dash.dash_table.DataTable import DataTable
 from dash.exceptions import PreventUpdate
 
-from dashboard import components, urls
+from dashboard import components
 from dashboard.data import RunData
 from dashboard.figures import gaps_figure
 from dashboard.pages.group import window_range
+from pipeline import dashboard_urls as urls
 
 ASSIGN_COLUMNS = [("generation", "gen"), ("joined", "joined"), ("synced", "synced"), ("assigned", "assigned"),
                   ("revoked", "revoked"), ("left", "left"), ("leave_reason", "leave reason"),

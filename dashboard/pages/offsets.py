@@ -10,10 +10,11 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
-from dashboard import components, urls
+from dashboard import components
 from dashboard.data import RunData
 from dashboard.figures import offsets_figure
 from dashboard.pages.group import window_range
+from pipeline import dashboard_urls as urls
 
 RANGE_COLUMNS = [("what", "what"), ("from_offset", "from (incl.)"), ("to_offset", "to (excl.)"),
                  ("count", "offsets"), ("time", "at"), ("member_id", "member"), ("evidence", "evidence")]

@@ -9,8 +9,9 @@ from typing import Any
 import pandas as pd
 from dash import Input, Output, dcc, html
 
-from dashboard import components, urls
+from dashboard import components
 from dashboard.data import RunData, manifest_sections
+from pipeline import dashboard_urls as urls
 from pipeline import schemas
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~])")

@@ -7,8 +7,9 @@ from typing import Any
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
-from dashboard import components, urls
+from dashboard import components
 from dashboard.data import UNNAMED, RunData
+from pipeline import dashboard_urls as urls
 
 
 def _interval(row: dict[str, Any] | None) -> str:

@@ -8,8 +8,9 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
-from dashboard import components, urls
+from dashboard import components
 from dashboard.data import RunData
+from pipeline import dashboard_urls as urls
 
 SHAPE_COLUMNS = [("shape", "shape"), ("lines", "lines"), ("sources", "files"), ("why", "why"),
                  ("example", "example line")]

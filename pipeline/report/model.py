@@ -359,7 +359,7 @@ class _Links:
         self.base, self.since, self.until = dashboard_base(base), since, until
 
     def group(self, group: str, start: int | None, end: int | None) -> str:
-        from dashboard import urls
+        from pipeline import dashboard_urls as urls
 
         return urls.group_url(self.base, group, start if start is not None else self.since,
                               end if end is not None else self.until)

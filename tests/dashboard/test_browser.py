@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from dashboard import urls
+from pipeline import dashboard_urls as urls
 from tests.dashboard.browser import chromium, console_errors, screenshot, serve, wait_for, wait_idle
 from tests.dashboard.rundirs import M2, M3, PAY, T0, XSS, XSS_TITLE
 

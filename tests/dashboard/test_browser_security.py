@@ -11,7 +11,7 @@ from urllib.request import urlopen
 
 import pytest
 
-from dashboard import urls
+from pipeline import dashboard_urls as urls
 from tests.dashboard.browser import chromium, console_errors, serve, wait_for, wait_idle
 from tests.dashboard.rundirs import PAY, T0
 

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from dashboard import app as dash_app
-from dashboard import urls
 from dashboard.pages import group, member, offsets, overview, owner, unparsed
+from pipeline import dashboard_urls as urls
 from tests.dashboard.rundirs import M2, M3, ORD, PAY, T0, XSS
 
 # Dash 4 warns that DataTable will move out of the core package one day; it still ships in 4.x.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboard import urls
+from pipeline import dashboard_urls as urls
 from tests.conftest import REPO, SHARED
 from tests.dashboard.browser import chromium, console_errors, serve, wait_for, wait_idle
 from tests.dashboard.glance import WIDTH_JS, check_page

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard import urls
+from pipeline import dashboard_urls as urls
 from tests.dashboard.browser import chromium, console_errors, screenshot, serve, wait_for, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.spark, pytest.mark.slow,

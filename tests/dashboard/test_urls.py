@@ -1,4 +1,4 @@
-from dashboard import urls
+from pipeline import dashboard_urls as urls
 
 
 def test_group_url_encodes_ids_as_query_values():

@@ -1,4 +1,4 @@
-"""The dashboard's URL scheme: pure helpers that build and parse page addresses.
+"""The dashboard's URL scheme (used by the dashboard and by the report's links): pure helpers that build and parse page addresses.
 
 Every page takes its whole selection from the query string, so an address can be pasted into an
 incident report and opens the same view. Times are UTC epoch milliseconds. Group and member ids are
