@@ -193,6 +193,28 @@ def admin_reset_while_stopped() -> Scenario:
 
 VARIATIONS = [backlog_catch_up_after_restart, admin_reset_while_stopped]
 
+
+def mixed_clients_max_poll() -> Scenario:
+    """Java and confluent-kafka-python (librdkafka) members in one classic group; one Python
+    member's batch outlasts librdkafka's default max.poll.interval.ms (300 s): librdkafka leaves
+    the group itself (MAXPOLL), the group rebalances, the member rejoins when its batch ends."""
+    cs = _consumers(2, prefix="auth-java")
+    cs += [ConsumerSpec(name=f"auth-py-{i + 1}", ip=f"10.0.3.{21 + i}", start_ms=2400 + 700 * i, processing_ms=600,
+                        client="confluent-kafka-python") for i in range(2)]
+    return Scenario(
+        name="mixed_clients_max_poll", seed=1303, group_id="card-authorizer", topics={"authorizations": 8},
+        consumers=cs, actions=[Action(2 * MIN, "slow_batch", "auth-py-2", {"ms": 330_000})],
+        duration_ms=9 * MIN, client_version="3.x", broker_version="3.x", layout="log4j", dump_format="dump_log",
+        title="Mixed Java and confluent-kafka-python group: librdkafka leaves after MAXPOLL",
+        story="Two Java 3.6 consumers and two confluent-kafka-python 2.3.0 (librdkafka 2.3.0) consumers share "
+              "one classic group. From 02:02 auth-py-2 spends 330 s on one batch; librdkafka's "
+              "max.poll.interval.ms (default 300 s) expires, the client logs MAXPOLL and leaves the group "
+              "itself; the others rebalance; when the batch ends the member rejoins with a new member id.")
+
+
+# Sample scenarios whose members are not all Java clients (issue 22), dated after the variations.
+MIXED = [mixed_clients_max_poll]
+
 DAY = 86_400_000
 
 
@@ -203,6 +225,10 @@ def by_name() -> dict[str, Scenario]:
     for i, f in enumerate(ALL):
         sc = f()
         sc.epoch_ms = 1_710_122_400_000 + i * DAY  # 2024-03-11T02:00:00Z + i days
+        out[f.__name__] = sc
+    for j, f in enumerate(MIXED):
+        sc = f()
+        sc.epoch_ms = 1_710_122_400_000 + (len(ALL) + len(VARIATIONS) + j) * DAY  # 2024-03-23T02:00:00Z
         out[f.__name__] = sc
     return out
 
