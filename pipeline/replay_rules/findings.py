@@ -260,8 +260,12 @@ class FindingRules:
             mem = gen.members.get(ob.member_id) if gen is not None and ob.member_id else None
             # the member left when the broker says so, if its own line was printed later (a
             # binding's log queue served at the next poll(): reasons.delivered_late)
-            at = min(ob.ts_ms, mem.left_ms) if mem is not None and mem.left_ms is not None and ob.ts_ms is not None \
-                else ob.ts_ms
+            at, evidence = ob.ts_ms, list(ob.evidence)
+            lf = self.st.lives.get(ob.member_id) if ob.member_id else None
+            if lf is not None and lf.removed_ms is not None and ob.ts_ms is not None and lf.removed_ev \
+                    and lf.removed_reason in ("left", "poll_timeout") and lf.removed_ms < ob.ts_ms \
+                    and (mem is None or mem.joined_ms is None or lf.removed_ms >= mem.joined_ms):
+                at, evidence = lf.removed_ms, [lf.removed_ev, *evidence]
             again = ("The new owner resumes from the last committed offset; librdkafka auto-commits the offsets "
                      "poll() returned (enable.auto.offset.store=true), even while the application is still "
                      "processing them. " if lib == "librdkafka" else
@@ -274,7 +278,7 @@ class FindingRules:
                                   f"{poll_leaver(lib)} the group and its partitions were given to others. "
                                   + again + "Process batches faster, lower max.poll.records, or raise "
                                   "max.poll.interval.ms."),
-                     details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=ob.evidence)
+                     details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=evidence)
         for v in self.views:
             c = v.cause
             if c.cause == "poll_timeout" and (c.trigger_member, v.gen.generation - 1) not in done:
