@@ -15,7 +15,6 @@ from operator import attrgetter
 from typing import Any
 
 from parsers.events import Event
-from pipeline.replay_rules.reasons import delivered_late
 from pipeline.replay_rules.reasons import (
     ASSIGNMENT_FROM_LEADER,
     PREPARE_OLD_GEN,
@@ -23,6 +22,7 @@ from pipeline.replay_rules.reasons import (
     classify_leave,
     classify_prepare_reason,
     classify_removal,
+    delivered_late,
 )
 from pipeline.replay_rules.settings import normalize_assignor
 from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
