@@ -21,8 +21,10 @@ from pipeline.generator.broker_model import ModelDriver, encode, make_core
 from pipeline.generator.clients import (
     MAXPOLL_CHECK_MS,
     RDKAFKA_ASSIGNORS,
-    RDKAFKA_CLIENT_ID,
+    client_id,
+    is_kafka_python,
     is_librdkafka,
+    sends_leave_reason,
     setting,
 )
 from pipeline.generator.scenario import Action, ConsumerSpec, Scenario
@@ -81,11 +83,10 @@ class Simulation:
         self.facts: list[ClientFact] = []
         self.partitions = dict(sc.topics)
         self.partition_born: dict[str, int] = {}
-        self.clients = {c.name: Client(c, RDKAFKA_CLIENT_ID if is_librdkafka(c) else f"consumer-{sc.group_id}-{c.client_seq}")
-                        for c in sc.consumers}
+        self.clients = {c.name: Client(c, client_id(c, sc.group_id)) for c in sc.consumers}
         for c in sc.consumers:
-            if is_librdkafka(c) and c.assignors == ("range",):
-                c.assignors = RDKAFKA_ASSIGNORS  # librdkafka's default partition.assignment.strategy
+            if (is_librdkafka(c) or is_kafka_python(c)) and c.assignors == ("range",):
+                c.assignors = RDKAFKA_ASSIGNORS  # their default strategies: range, then roundrobin
         self.coordinator = sc.coordinator
         self.coordinator_log: list[dict[str, Any]] = [{"broker": sc.coordinator, "from_ms": 0, "to_ms": None}]
         self.unreachable_until = -1
@@ -242,8 +243,8 @@ class Simulation:
         self.client_end.setdefault(c.member_id, "closed (static member: no LeaveGroup)" if c.spec.instance_id
                                    else "closed gracefully (LeaveGroup)")
         if c.member_id and not c.spec.instance_id and c.state != "DOWN":
-            # LeaveGroup v0-v1 of librdkafka carries no reason (clients.py)
-            reason = None if is_librdkafka(c.spec) else "the consumer is being closed"
+            # LeaveGroup v0-v1 of librdkafka and kafka-python carries no reason (clients.py)
+            reason = "the consumer is being closed" if sends_leave_reason(c.spec) else None
             self.fact(c, "main", "INFO", "leave", member_id=c.member_id, reason=reason, broker=self.coordinator)
             self.at(self.now + NET_MS, self._send_leave, c.member_id, reason)
         self._end_ownership(c, "close")
@@ -282,7 +283,8 @@ class Simulation:
                                client_id=c.client_id, host=c.spec.ip,
                                protocols=[(a, self._metadata(c)) for a in c.spec.assignors],
                                session_ms=self.session_ms(c), rebalance_ms=self.max_poll_ms(c),
-                               require_known_member_id=self.sc.client_version != "0.10",  # JoinGroup v4+ (2.2+)
+                               # JoinGroup v4+ (Java 2.2+, librdkafka 1.x+, kafka-python 2.2+)
+                               require_known_member_id=self.sc.client_version != "0.10",
                                reason=reason or "not provided")
         self._deliver(out)
 
@@ -531,7 +533,14 @@ class Simulation:
             reason = "consumer poll timeout has expired."
             self.client_end.setdefault(c.member_id, "poll loop stalled past max.poll.interval.ms (LeaveGroup)")
             self.fact(c, "hb", "WARN", "poll_timeout", member_id=c.member_id, broker=self.coordinator)
-            self.at(self.now + NET_MS, self._send_leave, c.member_id, reason)
+            if sends_leave_reason(c.spec):
+                self.at(self.now + NET_MS, self._send_leave, c.member_id, reason)
+            else:  # kafka-python's heartbeat thread: LeaveGroup v0-v1, no reason
+                mid = c.member_id
+                self.at(self.now + NET_MS, lambda: self._deliver(
+                    self.driver.leave(self.now, member_id=mid, reason=None, client_cause="poll_timeout",
+                                      client_side="kafka-python heartbeat thread: 'Consumer poll timeout has "
+                                                  "expired', LeaveGroup without a reason")[1]))
             self._end_ownership(c, "poll_timeout")
             c.left_on_poll_timeout, c.member_id, c.generation = True, "", -1
             c.state = "STABLE"
@@ -591,7 +600,8 @@ class Simulation:
                   member_id=c.member_id, partitions=list(c.assigned), generation=c.generation)
         mid = c.member_id
         self.at(self.now + NET_MS, lambda: self._deliver(
-            self.driver.leave(self.now, member_id=mid, reason=None, client_cause="poll_timeout")[1]))
+            self.driver.leave(self.now, member_id=mid, reason=None, client_cause="poll_timeout",
+                              client_side="librdkafka MAXPOLL: max.poll.interval.ms exceeded, the client left the group")[1]))
         self._end_ownership(c, "poll_timeout")
         c.left_on_poll_timeout, c.member_id, c.generation = True, "", -1
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.generator.clients import RDKAFKA_VERSION, is_librdkafka
+from pipeline.generator.clients import KAFKA_PYTHON_VERSION, RDKAFKA_VERSION, is_kafka_python, is_librdkafka
 from pipeline.generator.sim import Simulation
 from pipeline.generator.templates import ERA_VERSION
 
@@ -77,12 +77,14 @@ def build_truth(sim: Simulation, files: dict[str, str]) -> dict[str, Any]:
 def _library_of(sim: Simulation, host: str) -> dict[str, Any]:
     """The member's client library and version, only for scenarios whose members are not all Java
     (the other scenarios' truth stays as it was)."""
-    if all(not is_librdkafka(c) for c in sim.sc.consumers):
+    if all(c.client == "java" for c in sim.sc.consumers):
         return {}
     spec = sim.clients[host].spec
     if is_librdkafka(spec):
         return {"client_library": "librdkafka", "client_version": RDKAFKA_VERSION,
                 "binding": f"confluent-kafka-python {RDKAFKA_VERSION}"}
+    if is_kafka_python(spec):
+        return {"client_library": "kafka-python", "client_version": KAFKA_PYTHON_VERSION}
     return {"client_library": "java", "client_version": ERA_VERSION[sim.sc.client_version]}
 
 

@@ -603,8 +603,14 @@ class Collector:
 
     def _leave_group(self, ev: Event) -> None:
         s = self.stream(ev)
+        stalled = s.stalled
         self._alive(s, ev)
         why = classify_leave(ev.reason, ev.raw)
+        if why == "left" and stalled is not None and stalled.member_id in (None, ev.member_id or s.member_id):
+            # a reason-less "leaving" line right after the member's poll timeout, its poll loop not back
+            # yet: the heartbeat thread's leave of that timeout (kafka-python base.py HeartbeatThread:
+            # "Consumer poll timeout has expired ..." then "Leaving consumer group g (member m).")
+            why = "poll_timeout"
         mid = ev.member_id or s.member_id
         if mid is not None and s.gen is not None:
             m = self.membership(s.gen, mid, ev, s)
