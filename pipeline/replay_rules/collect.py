@@ -637,7 +637,9 @@ class Collector:
                 # the broker's removal line may come first: a client whose lines are printed when the
                 # application next polls (librdkafka through a binding's log queue) logs its poll
                 # timeout after the LeaveGroup it sent; the member left at the earlier time
-                left = ev.ts_ms if m.left_ms is None or ev.ts_ms is None else min(m.left_ms, ev.ts_ms)
+                left = ev.ts_ms
+                if m.left_ms is not None and ev.ts_ms is not None and m.leave_reason == "left" and m.left_ms < ev.ts_ms:
+                    left = m.left_ms  # the broker's reason-less LeaveGroup line
                 m.left_ms, m.leave_reason, m.leave_ev = left, "poll_timeout", ev.evidence
         ob = Observation("poll_timeout", ev.ts_ms, [ev.evidence], mid, s.gen,
                          {"client_id": s.client_id, "source": s.source})
