@@ -51,3 +51,23 @@ def test_java_010_lines_of_the_same_wordings_stay_java():
         ("coordinator_discovered", None, False), ("partitions_revoked", None, False),
         ("join_started", None, False), ("join_succeeded", None, False)]
     assert evs[3].generation == 7 and evs[1].partitions == ()
+
+
+def test_value_signatures_alone_decide_without_a_logger_or_earlier_lines():
+    """Each line alone (a one-line file, no state): the Python value decides. aiokafka prints the
+    coordinator's node id (group_coordinator.py), kafka-python `coordinator-N`; Java 0.9 prints
+    Node(id, host, port), Java 0.10 `host:port (id: N rack: R)` (Node.toString)."""
+    cases = [
+        ("2024-05-01 10:00:00,150 INFO Discovered coordinator 2 for group payments", True),
+        ("2024-05-01 10:00:00,150 INFO Discovered coordinator coordinator-2 for group payments", True),
+        ("2024-05-01 10:00:00,152 INFO Revoking previously assigned partitions frozenset() for group payments", True),
+        ("2024-05-01 10:00:00,150 INFO Discovered coordinator Node(2147483645, kafka-2, 9092) for group payments.", False),
+        ("2024-05-01 10:00:00,150 INFO Discovered coordinator kafka-2:9092 (id: 2147483645 rack: null) for group payments.",
+         False),
+        ("2024-05-01 10:00:00,152 INFO Revoking previously assigned partitions [orders-0] for group payments", False),
+    ]
+    got = []
+    for line, _python in cases:
+        evs = _events([line])
+        got.append((line, len(evs) == 1 and (evs[0].extra.get("rule") or "").startswith("kafka_python")))
+    assert got == [(line, python) for line, python in cases]
