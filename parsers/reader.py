@@ -781,7 +781,7 @@ class _LogParser:
             if is_broker is None:
                 is_broker = _broker_logger(logger)
         if is_broker or (head[:2] == "[G" and head.startswith(_BROKER_MSG)):
-            if foreign.claims(p.lines, logger):  # kafka-python's logger is "kafka.coordinator" too
+            if foreign.claims(p.lines, logger, self.foreign_state):  # kafka-python's logger is "kafka.coordinator" too
                 fo = self._foreign(p, logger)
                 if fo is not None:
                     return fo
@@ -797,7 +797,7 @@ class _LogParser:
         side = _CLIENT
         # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
         # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)
-        if res is None or res is IGNORE or foreign.claims(p.lines, logger):
+        if res is None or res is IGNORE or foreign.claims(p.lines, logger, self.foreign_state):
             fo = self._foreign(p, logger)
             if fo is not None:
                 return fo

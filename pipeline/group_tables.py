@@ -28,6 +28,15 @@ SESSION_TIMEOUT_MS_PRE_3_0 = 10_000
 MIN_GAP_MS = 1_000
 HEARTBEAT_KINDS = frozenset(("heartbeat_succeeded", "heartbeat_sent", "heartbeat_failed"))
 DEBUG_HEARTBEAT_KINDS = frozenset(("heartbeat_succeeded", "heartbeat_sent"))
+# librdkafka lines a binding hands to a Python logger through its log queue are printed when the
+# application next polls (confluent_kafka.c log.queue=true; pipeline/replay_rules/reasons.py
+# delivered_late): the gaps between their heartbeat lines are poll gaps, not heartbeat gaps. Both
+# words are in the event's extra_json (parsers/foreign/librdkafka.py); tables.py uses the same.
+PRINTED_LATE_MARKERS = ('"binding": "python"', '"librdkafka_rule"')
+
+
+def printed_late(extra_json: str | None) -> bool:
+    return extra_json is not None and all(w in extra_json for w in PRINTED_LATE_MARKERS)
 # broker removal wordings of an expiry (GroupCoordinator.onExpireHeartbeat 0.11.0.1+, GroupMetadataManager 3.6+)
 # (4.x consumer protocol: "Member X fenced from the group because the member session expired.")
 EXPIRY_PATTERN = re.compile(r"has failed|heartbeat expiration|session timeout expiration|member session expired")
@@ -153,7 +162,7 @@ def heartbeat_gaps(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for r in stream:
             own_hint = _max(own_hint, _hint(r["kafka_version_hint"]))
             own_printed = _max(own_printed, printed_session(r["kind"], r["extra_json"]))
-            if r["kind"] in DEBUG_HEARTBEAT_KINDS:
+            if r["kind"] in DEBUG_HEARTBEAT_KINDS and not printed_late(r["extra_json"]):
                 logs_hb = 1
         limit = own_printed if own_printed is not None else (
             group_session if group_session is not None else session_limit(own_hint if own_hint is not None else group_hint))
@@ -163,7 +172,7 @@ def heartbeat_gaps(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             ts, line = r["ts_ms"], r["line_no"]
             if r["member_id"] is not None:
                 member = r["member_id"]
-            is_hb = r["kind"] in HEARTBEAT_KINDS
+            is_hb = r["kind"] in HEARTBEAT_KINDS and not printed_late(r["extra_json"])
             if is_hb and logs_hb == 1 and prev_hb_ts is not None and ts - prev_hb_ts >= MIN_GAP_MS:
                 span = ts - prev_hb_ts
                 out.append({"group_id": gid, "member_id": member, "client_id": client_id, "source": source,

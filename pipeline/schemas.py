@@ -50,6 +50,8 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("joined_ms", "bigint"), ("synced_ms", "bigint"),
         ("assigned", "array<string>"), ("revoked", "array<string>"),
         ("left_ms", "bigint"), ("leave_reason", "string"),   # shutdown | session_expiry | poll_timeout | fenced | ...
+        # the member's client library (java | librdkafka | ...) and version, from its own client lines; null: unknown
+        ("client_library", "string"), ("client_version", "string"),
         ("evidence", "array<string>"),
         # consumer protocol (KIP-848) only, null for classic groups: generation = group epoch, joined_ms = the
         # member's epoch reached it, synced_ms = it acknowledged it (STABLE)

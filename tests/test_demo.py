@@ -83,4 +83,4 @@ def test_spark_path_counts_every_file_like_the_pure_parser(sample_run):
         assert spark_kinds == pure_kinds, entry["source"]
         checked += 1
     assert checked >= 50
-    assert sum(1 for e in manifest["inputs"] if "describe" in e["source"]) == 10
+    assert sum(1 for e in manifest["inputs"] if "describe" in e["source"]) == 11

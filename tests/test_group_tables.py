@@ -98,3 +98,22 @@ def test_ownership_intervals_and_unnamed_owners_named_by_the_replay():
     assert got == [("", "t", 5, "old-1", 20, None, "log_end"),
                    ("c1", "t", 0, "m1", 100, 9_000, "leave_group"),
                    ("c1", "t", 1, "m1", 100, 5_000, "revoked")]
+
+
+def test_librdkafka_heartbeat_lines_printed_at_the_next_poll_are_no_heartbeat_gap():
+    """confluent-kafka-python prints librdkafka's lines when the application polls (log queue): a
+    330 s batch leaves its heartbeat lines printed together afterwards. That is a gap of the log
+    (kind log), not of the heartbeats (the broker did not expire the member: no heartbeat row)."""
+    late = '{"binding": "python", "facility": "HEARTBEAT", "librdkafka_rule": "heartbeat_sent"}'
+    rows = [ev("p.log", 1, "join_succeeded", 0, generation=1, member_id="rdkafka-1", **C)]
+    rows += [ev("p.log", 2 + i, "heartbeat_sent", 3_000 * i, extra_json=late, **C) for i in range(4)]
+    rows += [ev("p.log", 6 + i, "heartbeat_sent", 340_000, extra_json=late, **C) for i in range(3)]
+    gaps = tables(rows)["heartbeat_gaps"]
+    assert sorted((r["kind"], r["gap_ms"], r["exceeded"]) for r in gaps) == [
+        ("log", 3_000, None), ("log", 3_000, None), ("log", 3_000, None), ("log", 331_000, None)]
+    # the same lines from a native librdkafka log (its own time) are heartbeats
+    native = '{"binding": "native", "facility": "HEARTBEAT", "librdkafka_rule": "heartbeat_sent"}'
+    for r in rows[1:]:
+        r["extra_json"] = native
+    hb = [r for r in tables(rows)["heartbeat_gaps"] if r["kind"] == "heartbeat"]
+    assert sorted((r["gap_ms"], r["exceeded"]) for r in hb) == [(3_000, False)] * 3 + [(331_000, True)]

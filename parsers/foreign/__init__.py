@@ -12,6 +12,7 @@ parsers/foreign/defaults.py.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from parsers.base import Match
@@ -28,10 +29,25 @@ _CLAIM_WORDS = ("TopicPartition(", "[thrd:", "#consumer-", '"logger":"kafkajs"')
 _CLAIMED_LOGGERS: dict[str, bool] = {}
 
 
-def claims(line: str, logger: str | None) -> bool:
+# kafka-python and aiokafka print Java 0.9/0.10's coordinator wordings (kafka/coordinator/base.py,
+# consumer.py 1.x-2.x; aiokafka group_coordinator.py) with Python values that Java never prints: a
+# coordinator named without Java's Node "(id: N rack: R)", a partition set() / frozenset(), an
+# exception class of kafka.errors / aiokafka.errors ("CommitFailedError: ...", Java: "...Exception")
+_PY_VALUES = re.compile(r"Discovered coordinator (?!\S+ \(id: )\S+ for group \S+$|partitions (?:set\(\)|frozenset\()"
+                        r"| for group \S+: [A-Z][A-Za-z]*Error\b")
+# the wordings they share with Java 0.9/0.10 whose values say nothing: theirs in a file whose other
+# lines are surely one of these Python clients' (state["python_client_lines"], set by parse_line)
+_SHARED_WORDINGS = ("(Re-)joining group ", "Successfully joined group ", "Revoking previously assigned partitions ",
+                    "Setting newly assigned partitions ", "Auto offset commit failed for group ",
+                    "Discovered coordinator ", "Heartbeat failed for group ", "Marking the coordinator ")
+
+
+def claims(line: str, logger: str | None, state: dict[str, Any] | None = None) -> bool:
     """Is this line surely a non-Java client's, even where a Java rule reads its words? (its logger,
     from the layout or in its text, is a kafka-python/aiokafka module, or it shows a Python
-    TopicPartition repr, librdkafka's instance name or thread prefix, or KafkaJS's logger field)"""
+    TopicPartition repr or another Python value, librdkafka's instance name or thread prefix, or
+    KafkaJS's logger field; or `state`, the file's, has seen lines only kafka-python/aiokafka print
+    and the line is one of the wordings they share with Java 0.9/0.10)"""
     if logger:
         known = _CLAIMED_LOGGERS.get(logger)
         if known is None:
@@ -41,6 +57,10 @@ def claims(line: str, logger: str | None) -> bool:
         if known:
             return True
     if any(w in line for w in _CLAIM_WORDS):
+        return True
+    if ("Discovered coordinator " in line or "partitions " in line or "Error" in line) and _PY_VALUES.search(line.rstrip()):
+        return True
+    if state and state.get("python_client_lines") and any(w in line for w in _SHARED_WORDINGS):
         return True
     # a kafka-python/aiokafka logger name in the line's text (a layout the reader does not split:
     # "INFO:kafka.coordinator:...", "... INFO aiokafka.consumer.group_coordinator ...")
@@ -61,6 +81,8 @@ def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | Non
         res = pyclients.parse(message if json_line else line, logger, state)
     if isinstance(res, Match) and state is not None:
         _group_of_instance(res.fields, state)
+        if res.fields.get("client_library") in ("kafka-python", "aiokafka"):
+            state["python_client_lines"] = True  # the file is a Python client's: see claims()
     return res
 
 

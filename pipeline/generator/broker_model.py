@@ -105,10 +105,13 @@ class ModelDriver:
         self._diff(now, {"op": "heartbeat", **kw})
         return err
 
-    def leave(self, now: int, **kw: Any) -> tuple[str, list[Completion]]:
+    def leave(self, now: int, client_cause: str | None = None, client_side: str | None = None,
+              **kw: Any) -> tuple[str, list[Completion]]:
+        """`client_cause`: why the client left when its LeaveGroup cannot say it (librdkafka sends
+        no reason): recorded in the truth's cause, never seen by the broker."""
         self.requests.append({"at_ms": now, "op": "leave", **kw})
         err, out = self.core.leave(now, self.group_id, **kw)
-        self._diff(now, {"op": "leave", **kw})
+        self._diff(now, {"op": "leave", "client_cause": client_cause, "client_side": client_side, **kw})
         return err, out
 
     def commit(self, now: int, **kw: Any) -> str:
@@ -150,6 +153,9 @@ class ModelDriver:
                     "instance_id": req.get("instance_id"), "detail": req.get("reason")}
         if op == "leave":
             kind = "poll_timeout" if "poll timeout" in (req.get("reason") or "") else "member_left"
+            if req.get("client_cause"):
+                return {"kind": req["client_cause"], "member_id": req["member_id"], "detail": req.get("reason"),
+                        "client_side": req.get("client_side")}
             return {"kind": kind, "member_id": req["member_id"], "detail": req.get("reason")}
         if op == "timer" and gone:
             return {"kind": "session_expiry", "member_id": gone[0]}

@@ -6,6 +6,8 @@ import json
 import os
 from random import Random
 
+from pipeline.generator import kafka_python_client, librdkafka_client
+from pipeline.generator.clients import KAFKA_PYTHON_VERSION, RDKAFKA_VERSION, is_kafka_python, is_librdkafka
 from pipeline.generator.render import (
     BrokerRenderer,
     broker_server_log,
@@ -34,6 +36,17 @@ def write_scenario(sc: Scenario, out_dir: str) -> dict[str, str]:
     files: dict[str, str] = {}
     ext = "json" if sc.layout == "json" else "log"
     for i, c in enumerate(sc.consumers):
+        if is_librdkafka(c):
+            name = f"{c.name}.log"
+            _write(out_dir, name, librdkafka_client.client_log(sim, c.name, Random(sc.seed * 31 + i)))
+            files[name] = (f"client (confluent-kafka-python {RDKAFKA_VERSION}, librdkafka {RDKAFKA_VERSION}, "
+                           "Python logging, debug=cgrp)")
+            continue
+        if is_kafka_python(c):
+            name = f"{c.name}.log"
+            _write(out_dir, name, kafka_python_client.client_log(sim, c.name, Random(sc.seed * 31 + i)))
+            files[name] = f"client (kafka-python {KAFKA_PYTHON_VERSION}, Python logging)"
+            continue
         name = f"{c.name}.{ext}"
         _write(out_dir, name, client_log(sim, c.name, Random(sc.seed * 31 + i)))
         files[name] = f"client ({sc.client_version}, {sc.layout})"

@@ -21,6 +21,12 @@ class ConsumerSpec:
     auto_commit: bool = True
     assignors: tuple[str, ...] = ("range",)
     client_seq: int = 1  # the N of consumer-<group>-N
+    # the member's client library: "java" (the scenario's client_version) or "confluent-kafka-python"
+    # (librdkafka under confluent-kafka-python, pipeline/generator/librdkafka_client.py)
+    client: str = "java"
+    # settings this member's configuration sets; what it leaves out is its client's default
+    # (Java: the scenario's session_ms/heartbeat_ms/max_poll_ms; librdkafka: RDKAFKA_DEFAULTS)
+    config: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -193,6 +193,53 @@ def admin_reset_while_stopped() -> Scenario:
 
 VARIATIONS = [backlog_catch_up_after_restart, admin_reset_while_stopped]
 
+
+def mixed_clients_max_poll() -> Scenario:
+    """Java and confluent-kafka-python (librdkafka) members in one classic group; one Python
+    member's batch outlasts librdkafka's default max.poll.interval.ms (300 s): librdkafka leaves
+    the group itself (MAXPOLL), the group rebalances, the member rejoins when its batch ends."""
+    cs = _consumers(2, prefix="auth-java")
+    cs += [ConsumerSpec(name=f"auth-py-{i + 1}", ip=f"10.0.3.{21 + i}", start_ms=2400 + 700 * i, processing_ms=600,
+                        client="confluent-kafka-python") for i in range(2)]
+    return Scenario(
+        name="mixed_clients_max_poll", seed=1303, group_id="card-authorizer", topics={"authorizations": 8},
+        consumers=cs, actions=[Action(2 * MIN, "slow_batch", "auth-py-2", {"ms": 330_000})],
+        duration_ms=9 * MIN, client_version="3.x", broker_version="3.x", layout="log4j", dump_format="dump_log",
+        title="Mixed Java and confluent-kafka-python group: librdkafka leaves after MAXPOLL",
+        story="Two Java 3.6 consumers and two confluent-kafka-python 2.3.0 (librdkafka 2.3.0) consumers share "
+              "one classic group. From 02:02 auth-py-2 spends 330 s on one batch; librdkafka's "
+              "max.poll.interval.ms (default 300 s) expires, the client logs MAXPOLL and leaves the group "
+              "itself; the others rebalance; when the batch ends the member rejoins with a new member id.")
+
+
+def mixed_clients_kafka_python() -> Scenario:
+    """Variation: Java, kafka-python 2.3.0 and confluent-kafka-python members in one classic group.
+    A kafka-python member's batch outlasts its max_poll_interval_ms (set to 60 s): its heartbeat
+    thread leaves the group (no reason in LeaveGroup v1) and it rejoins when the batch ends; later
+    a kafka-python member is closed (LeaveGroup) and a new one starts."""
+    cs = _consumers(2, prefix="geo-java")
+    cs += [ConsumerSpec(name=f"geo-kp-{i + 1}", ip=f"10.0.4.{31 + i}", start_ms=2400 + 700 * i, processing_ms=500,
+                        client="kafka-python", config={"max.poll.interval.ms": 60_000}) for i in range(2)]
+    cs.append(ConsumerSpec(name="geo-ckp-1", ip="10.0.4.41", start_ms=3800, client="confluent-kafka-python"))
+    acts = [Action(2 * MIN, "slow_batch", "geo-kp-1", {"ms": 80_000}),
+            Action(5 * MIN, "stop", "geo-kp-2"), Action(5 * MIN + 20_000, "start", "geo-kp-2")]
+    return Scenario(
+        name="mixed_clients_kafka_python", seed=1304, group_id="geo-indexer", topics={"places": 10},
+        consumers=cs, actions=acts, duration_ms=7 * MIN, client_version="3.x", broker_version="3.x", layout="log4j",
+        dump_format="dump_log", title="Java, kafka-python and confluent-kafka-python members in one group",
+        story="A kafka-python member's 80 s batch exceeds its 60 s max_poll_interval_ms: its heartbeat thread "
+              "leaves, the group rebalances, it rejoins after the batch; at 02:05 another kafka-python member "
+              "restarts (LeaveGroup, then a new member).")
+
+
+# variations with non-Java members (written only with --only), dated from 2024-03-25
+MIXED_VARIATIONS = [mixed_clients_kafka_python]
+MIXED_DAY = 12  # 2024-03-23, the day after the first variations
+
+
+# Sample scenarios whose members are not all Java clients (issue 22), dated after the variations.
+MIXED = [mixed_clients_max_poll]
+
 DAY = 86_400_000
 
 
@@ -204,6 +251,10 @@ def by_name() -> dict[str, Scenario]:
         sc = f()
         sc.epoch_ms = 1_710_122_400_000 + i * DAY  # 2024-03-11T02:00:00Z + i days
         out[f.__name__] = sc
+    for j, f in enumerate(MIXED):
+        sc = f()
+        sc.epoch_ms = 1_710_122_400_000 + (MIXED_DAY + j) * DAY  # 2024-03-23T02:00:00Z
+        out[f.__name__] = sc
     return out
 
 
@@ -213,5 +264,9 @@ def variations() -> dict[str, Scenario]:
     for i, f in enumerate(VARIATIONS):
         sc = f()
         sc.epoch_ms = 1_710_122_400_000 + (len(ALL) + i) * DAY
+        out[f.__name__] = sc
+    for j, f in enumerate(MIXED_VARIATIONS):
+        sc = f()
+        sc.epoch_ms = 1_710_122_400_000 + (MIXED_DAY + len(MIXED) + 1 + j) * DAY  # 2024-03-25T02:00:00Z
         out[f.__name__] = sc
     return out

@@ -18,6 +18,15 @@ from typing import Any
 
 from pipeline.generator.assign import Sub, assign
 from pipeline.generator.broker_model import ModelDriver, encode, make_core
+from pipeline.generator.clients import (
+    MAXPOLL_CHECK_MS,
+    RDKAFKA_ASSIGNORS,
+    client_id,
+    is_kafka_python,
+    is_librdkafka,
+    sends_leave_reason,
+    setting,
+)
 from pipeline.generator.scenario import Action, ConsumerSpec, Scenario
 
 NET_MS = 2  # one-way network latency client <-> broker
@@ -74,7 +83,10 @@ class Simulation:
         self.facts: list[ClientFact] = []
         self.partitions = dict(sc.topics)
         self.partition_born: dict[str, int] = {}
-        self.clients = {c.name: Client(c, f"consumer-{sc.group_id}-{c.client_seq}") for c in sc.consumers}
+        self.clients = {c.name: Client(c, client_id(c, sc.group_id)) for c in sc.consumers}
+        for c in sc.consumers:
+            if (is_librdkafka(c) or is_kafka_python(c)) and c.assignors == ("range",):
+                c.assignors = RDKAFKA_ASSIGNORS  # their default strategies: range, then roundrobin
         self.coordinator = sc.coordinator
         self.coordinator_log: list[dict[str, Any]] = [{"broker": sc.coordinator, "from_ms": 0, "to_ms": None}]
         self.unreachable_until = -1
@@ -104,6 +116,16 @@ class Simulation:
     def at(self, t: int, fn: Callable[..., None], *args: Any) -> None:
         self.seq += 1
         heapq.heappush(self.queue, (t, self.seq, fn, args))
+
+    # each member's own settings (its configuration, else its client library's default)
+    def session_ms(self, c: Client) -> int:
+        return setting(c.spec, "session.timeout.ms", self.sc.session_ms)
+
+    def max_poll_ms(self, c: Client) -> int:
+        return setting(c.spec, "max.poll.interval.ms", self.sc.max_poll_ms)
+
+    def heartbeat_ms(self, c: Client) -> int:
+        return setting(c.spec, "heartbeat.interval.ms", self.sc.heartbeat_ms)
 
     def fact(self, c: Client, thread: str, level: str, key: str, **args: Any) -> None:
         self.facts.append(ClientFact(self.now, c.spec.name, thread, level, key, args))
@@ -192,8 +214,8 @@ class Simulation:
         c.polling = False
         self.fact(c, "main", "INFO", "startup", instance_id=c.spec.instance_id, client_id=c.client_id,
                   auto_commit=c.spec.auto_commit, assignors=c.spec.assignors, topics=sorted(self.sc.topics),
-                  session_ms=self.sc.session_ms, max_poll_ms=self.sc.max_poll_ms,
-                  heartbeat_ms=self.sc.heartbeat_ms)
+                  session_ms=self.session_ms(c), max_poll_ms=self.max_poll_ms(c),
+                  heartbeat_ms=self.heartbeat_ms(c))
         self.at(self.now + 180 + self.rng.randrange(120), self._discover, c, c.incarnation)
 
     def _discover(self, c: Client, inc: int) -> None:
@@ -209,6 +231,8 @@ class Simulation:
         if not c.polling:
             c.polling = True
             self.at(self.now + 5, self._heartbeat, c, inc)
+            if is_librdkafka(c.spec):
+                self.at(self.now + MAXPOLL_CHECK_MS, self._rd_timer, c, inc, 1)
 
     def _stop(self, c: Client) -> None:
         if not c.up:
@@ -219,7 +243,8 @@ class Simulation:
         self.client_end.setdefault(c.member_id, "closed (static member: no LeaveGroup)" if c.spec.instance_id
                                    else "closed gracefully (LeaveGroup)")
         if c.member_id and not c.spec.instance_id and c.state != "DOWN":
-            reason = "the consumer is being closed"
+            # LeaveGroup v0-v1 of librdkafka and kafka-python carries no reason (clients.py)
+            reason = "the consumer is being closed" if sends_leave_reason(c.spec) else None
             self.fact(c, "main", "INFO", "leave", member_id=c.member_id, reason=reason, broker=self.coordinator)
             self.at(self.now + NET_MS, self._send_leave, c.member_id, reason)
         self._end_ownership(c, "close")
@@ -247,7 +272,7 @@ class Simulation:
             return
         reason = c.rejoin_reason
         c.state, c.rejoin_reason = "JOINING", None
-        self.fact(c, "main", "INFO", "join_start", reason=reason)
+        self.fact(c, "main", "INFO", "join_start", reason=reason, member_id=c.member_id)
         ref = self._new_ref(c, "join")
         c.join_ref = ref
         self.at(self.now + NET_MS, self._broker_join, c, ref, c.member_id, reason)
@@ -257,8 +282,9 @@ class Simulation:
         out = self.driver.join(self.now, ref=ref, member_id=member_id, new_member_id=new_id, instance_id=c.spec.instance_id,
                                client_id=c.client_id, host=c.spec.ip,
                                protocols=[(a, self._metadata(c)) for a in c.spec.assignors],
-                               session_ms=self.sc.session_ms, rebalance_ms=self.sc.max_poll_ms,
-                               require_known_member_id=self.sc.client_version != "0.10",  # JoinGroup v4+ (2.2+)
+                               session_ms=self.session_ms(c), rebalance_ms=self.max_poll_ms(c),
+                               # JoinGroup v4+ (Java 2.2+, librdkafka 1.x+, kafka-python 2.2+)
+                               require_known_member_id=self.sc.client_version != "0.10",
                                reason=reason or "not provided")
         self._deliver(out)
 
@@ -310,7 +336,7 @@ class Simulation:
             "instance_id": c.spec.instance_id, "joined_ms": self.now, "left_ms": None, "leave": None})
         leader = resp["leader"] == c.member_id
         self.fact(c, "main", "INFO", "joined", generation=c.generation, member_id=c.member_id,
-                  protocol=c.protocol, leader=leader)
+                  protocol=c.protocol, leader=leader, leader_id=resp["leader"], members=len(resp.get("members") or []))
         assignment = None
         if leader and resp.get("members"):
             subs = []
@@ -429,7 +455,8 @@ class Simulation:
                 return
             self._send_join(c)
             return
-        if c.spec.auto_commit and self.now - c.last_auto_commit >= 5000 and c.assigned:
+        if c.spec.auto_commit and self.now - c.last_auto_commit >= 5000 and c.assigned and \
+                not is_librdkafka(c.spec):  # librdkafka auto-commits on its own timer (_rd_timer)
             self._commit_positions(c, "auto", sync=False)
         batch: dict[str, tuple[int, int]] = {}
         room = c.spec.batch_records
@@ -490,6 +517,8 @@ class Simulation:
                 self.committed[tp] = off
                 self.commits.append({"ts": self.now, "partition": tp, "offset": off,
                                      "member_id": c.member_id, "generation": c.generation, "kind": kind})
+            if is_librdkafka(c.spec):
+                self.fact(c, "main", "DEBUG", "committed", offsets=offsets, generation=c.generation, kind=kind, sync=sync)
         else:
             self.fact(c, "main", "ERROR" if kind == "manual" else "WARN", "commit_failed", offsets=offsets,
                       error=err, kind=kind, sync=sync)
@@ -498,12 +527,20 @@ class Simulation:
     def _heartbeat(self, c: Client, inc: int) -> None:
         if not self._alive(c, inc) or self._paused(c, self._heartbeat, c, inc):
             return
-        nxt = self.now + self.sc.heartbeat_ms
-        if c.state == "STABLE" and self.now - c.last_poll > self.sc.max_poll_ms and c.member_id:
+        nxt = self.now + self.heartbeat_ms(c)
+        if c.state == "STABLE" and self.now - c.last_poll > self.max_poll_ms(c) and c.member_id and \
+                not is_librdkafka(c.spec):  # librdkafka: its own 500 ms timer (_rd_timer)
             reason = "consumer poll timeout has expired."
             self.client_end.setdefault(c.member_id, "poll loop stalled past max.poll.interval.ms (LeaveGroup)")
             self.fact(c, "hb", "WARN", "poll_timeout", member_id=c.member_id, broker=self.coordinator)
-            self.at(self.now + NET_MS, self._send_leave, c.member_id, reason)
+            if sends_leave_reason(c.spec):
+                self.at(self.now + NET_MS, self._send_leave, c.member_id, reason)
+            else:  # kafka-python's heartbeat thread: LeaveGroup v0-v1, no reason
+                mid = c.member_id
+                self.at(self.now + NET_MS, lambda: self._deliver(
+                    self.driver.leave(self.now, member_id=mid, reason=None, client_cause="poll_timeout",
+                                      client_side="kafka-python heartbeat thread: 'Consumer poll timeout has "
+                                                  "expired', LeaveGroup without a reason")[1]))
             self._end_ownership(c, "poll_timeout")
             c.left_on_poll_timeout, c.member_id, c.generation = True, "", -1
             c.state = "STABLE"
@@ -516,12 +553,14 @@ class Simulation:
                               if len(self.coordinator_log) > 1 else self.coordinator, cause="NOT_COORDINATOR")
                     self.at(self.unreachable_until + self.rng.randrange(100, 600), self._discover, c, inc)
             else:
+                if is_librdkafka(c.spec):
+                    self.fact(c, "hb", "DEBUG", "hb_sent", generation=c.generation)
                 err = self.driver.heartbeat(self.now, member_id=c.member_id, generation=c.generation)
                 if err == "REBALANCE_IN_PROGRESS" and c.state == "STABLE" and c.rejoin_reason is None:
                     c.rejoin_reason = "group is already rebalancing"
                     self.fact(c, "hb", "INFO", "hb_rebalancing", reason=c.rejoin_reason)
                 elif err in ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION"):
-                    paused = c.paused_until and self.now - c.paused_until < self.sc.heartbeat_ms * 2
+                    paused = c.paused_until and self.now - c.paused_until < self.heartbeat_ms(c) * 2
                     self.client_end.setdefault(c.member_id, "process paused (GC) past session.timeout.ms" if paused
                                                else f"heartbeat answered {err}")
                     self.fact(c, "hb", "INFO", "hb_reset", error=err, generation=c.generation,
@@ -534,6 +573,37 @@ class Simulation:
                         c.state = "UNJOINED"
                         self._send_join(c)
         self.at(nxt, self._heartbeat, c, inc)
+
+    # ---- librdkafka's own timers (rdkafka main thread, whatever the application does)
+    def _rd_timer(self, c: Client, inc: int, tick: int) -> None:
+        """rdkafka_cgrp.c (v1.0-2.x): the max.poll.interval.ms check every 500 ms, and the
+        auto-commit timer (auto.commit.interval.ms) committing the offsets stored when poll()
+        returned the messages (enable.auto.offset.store=true): both run while the application is
+        busy. A poll interval exceeded makes the client itself leave the group
+        (rd_kafka_cgrp_max_poll_interval_check_tmr_cb: MAXPOLL warning, LeaveGroup, member id
+        reset, assignment revoked as lost); the application learns it on its next poll()."""
+        if not self._alive(c, inc):
+            return
+        if c.state == "STABLE" and c.member_id and not c.left_on_poll_timeout:
+            over = self.now - c.last_poll - self.max_poll_ms(c)
+            if over > 0:
+                self._rd_max_poll_exceeded(c, over)
+            elif c.spec.auto_commit and c.assigned and tick % (setting(c.spec, "auto.commit.interval.ms", 5000)
+                                                               // MAXPOLL_CHECK_MS) == 0:
+                self._commit_positions(c, "auto", sync=False)
+        self.at(self.now + MAXPOLL_CHECK_MS, self._rd_timer, c, inc, tick + 1)
+
+    def _rd_max_poll_exceeded(self, c: Client, over: int) -> None:
+        self.client_end.setdefault(c.member_id, "max.poll.interval.ms exceeded: the librdkafka client left "
+                                                "the group itself (MAXPOLL, LeaveGroup)")
+        self.fact(c, "main", "WARN", "rd_maxpoll", exceeded_ms=over, max_poll_ms=self.max_poll_ms(c),
+                  member_id=c.member_id, partitions=list(c.assigned), generation=c.generation)
+        mid = c.member_id
+        self.at(self.now + NET_MS, lambda: self._deliver(
+            self.driver.leave(self.now, member_id=mid, reason=None, client_cause="poll_timeout",
+                              client_side="librdkafka MAXPOLL: max.poll.interval.ms exceeded, the client left the group")[1]))
+        self._end_ownership(c, "poll_timeout")
+        c.left_on_poll_timeout, c.member_id, c.generation = True, "", -1
 
     # ---- metadata change, failover, admin reset
     def _metadata_changed(self, topic: str, total: int) -> None:

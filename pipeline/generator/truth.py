@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.generator.clients import KAFKA_PYTHON_VERSION, RDKAFKA_VERSION, is_kafka_python, is_librdkafka
 from pipeline.generator.sim import Simulation
+from pipeline.generator.templates import ERA_VERSION
 
 SCHEMA = "coordscope-truth/1"
 
@@ -27,7 +29,8 @@ def build_truth(sim: Simulation, files: dict[str, str]) -> dict[str, Any]:
             "stabilized_ms": A(g.stabilized_ms), "ended_ms": A(g.ended_ms)})
     members = []
     for m in sim.members_truth.values():
-        members.append({**m, "joined_ms": A(m["joined_ms"]), "left_ms": A(m["left_ms"])})
+        members.append({**m, "joined_ms": A(m["joined_ms"]), "left_ms": A(m["left_ms"]),
+                        **_library_of(sim, m["host"])})
     ownership: dict[str, list[dict[str, Any]]] = {}
     for o in sim.ownership:
         ownership.setdefault(o["partition"], []).append({
@@ -54,7 +57,8 @@ def build_truth(sim: Simulation, files: dict[str, str]) -> dict[str, Any]:
         "coordinators": [{"broker": c["broker"], "from_ms": A(c["from_ms"]), "to_ms": A(c["to_ms"])}
                          for c in sim.coordinator_log],
         "hosts": {c.spec.name: {"ip": c.spec.ip, "client_id": c.client_id, "instance_id": c.spec.instance_id,
-                                "clock_skew_ms": sim.skew[c.spec.name]} for c in sim.clients.values()},
+                                "clock_skew_ms": sim.skew[c.spec.name], **_library_of(sim, c.spec.name)}
+                  for c in sim.clients.values()},
         "generations": gens,
         "members": members,
         "ownership": ownership,
@@ -68,6 +72,20 @@ def build_truth(sim: Simulation, files: dict[str, str]) -> dict[str, Any]:
         "skipped": [{**s, "ts_ms": A(s["ts_ms"]), "knowable": knowable(sim, s)} for s in skipped_ranges(sim)],
         "files": files,
     }
+
+
+def _library_of(sim: Simulation, host: str) -> dict[str, Any]:
+    """The member's client library and version, only for scenarios whose members are not all Java
+    (the other scenarios' truth stays as it was)."""
+    if all(c.client == "java" for c in sim.sc.consumers):
+        return {}
+    spec = sim.clients[host].spec
+    if is_librdkafka(spec):
+        return {"client_library": "librdkafka", "client_version": RDKAFKA_VERSION,
+                "binding": f"confluent-kafka-python {RDKAFKA_VERSION}"}
+    if is_kafka_python(spec):
+        return {"client_library": "kafka-python", "client_version": KAFKA_PYTHON_VERSION}
+    return {"client_library": "java", "client_version": ERA_VERSION[sim.sc.client_version]}
 
 
 def reprocessed_ranges(sim: Simulation) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from pipeline.replay_rules.reasons import (
     classify_leave,
     classify_prepare_reason,
     classify_removal,
+    delivered_late,
 )
 from pipeline.replay_rules.settings import normalize_assignor
 from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
@@ -254,6 +255,11 @@ class Collector:
             m.instance_id = m.instance_id or stream.instance_id
         if ev is not None:
             m.evidence.append(ev.evidence)
+            if ev.side == "client" and m.client_library is None:
+                # a Java client's events name no library (parsers: client_library is None for them)
+                m.client_library = ev.client_library or "java"
+            if ev.side == "client" and m.client_version is None and ev.extra:
+                m.client_version = ev.extra.get("client_version")
             if ev.instance_id and not m.instance_id:
                 m.instance_id = ev.instance_id
             host = ev.extra.get("host") or ev.extra.get("client_host") if ev.extra else None
@@ -332,6 +338,8 @@ class Collector:
 
     def _heartbeat_ok(self, ev: Event) -> None:
         # the most frequent line of a DEBUG client log: keep this path short
+        if ev.client_library is not None and ev.kind == "heartbeat_sent" and delivered_late(ev):
+            return  # printed when the application next polled: its time says nothing of the heartbeat's
         s = self.st.streams.get((ev.source, ev.client_id))
         if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
             s = self.stream(ev)
@@ -567,7 +575,16 @@ class Collector:
             if holders and s in holders:
                 holders.remove(s)
             start, sev, g, mid = got
-            self.st.intervals.append(Interval(tp, mid, s.client_id, g, start, sev, ev.ts_ms, reason, ev.evidence,
+            end, eev = ev.ts_ms, ev.evidence
+            lf = self.st.lives.get(mid) if mid else None
+            if lf is not None and lf.removed_reason in ("left", "poll_timeout") and lf.removed_ms is not None \
+                    and end is not None and start is not None and start <= lf.removed_ms < end:
+                # a member sends LeaveGroup after giving its partitions up (Java: onPartitionsRevoked/
+                # Lost before maybeLeaveGroup; librdkafka: the assignment is revoked as lost when
+                # MAXPOLL leaves): a client line printed later (a binding's log queue, served when the
+                # application next polls) does not extend its ownership past the broker's removal
+                end, eev = lf.removed_ms, lf.removed_ev or ev.evidence
+            self.st.intervals.append(Interval(tp, mid, s.client_id, g, start, sev, end, reason, eev,
                                               s.source))
             closed.append(tp)
         return closed
@@ -586,8 +603,14 @@ class Collector:
 
     def _leave_group(self, ev: Event) -> None:
         s = self.stream(ev)
+        stalled = s.stalled
         self._alive(s, ev)
         why = classify_leave(ev.reason, ev.raw)
+        if why == "left" and stalled is not None and stalled.member_id in (None, ev.member_id or s.member_id):
+            # a reason-less "leaving" line right after the member's poll timeout, its poll loop not back
+            # yet: the heartbeat thread's leave of that timeout (kafka-python base.py HeartbeatThread:
+            # "Consumer poll timeout has expired ..." then "Leaving consumer group g (member m).")
+            why = "poll_timeout"
         mid = ev.member_id or s.member_id
         if mid is not None and s.gen is not None:
             m = self.membership(s.gen, mid, ev, s)
@@ -611,7 +634,13 @@ class Collector:
         if mid is not None and s.gen is not None:
             m = self.membership(s.gen, mid, ev, s)
             if m.left_ms is None or m.leave_reason != "poll_timeout":
-                m.left_ms, m.leave_reason, m.leave_ev = ev.ts_ms, "poll_timeout", ev.evidence
+                # the broker's removal line may come first: a client whose lines are printed when the
+                # application next polls (librdkafka through a binding's log queue) logs its poll
+                # timeout after the LeaveGroup it sent; the member left at the earlier time
+                left = ev.ts_ms
+                if m.left_ms is not None and ev.ts_ms is not None and m.leave_reason == "left" and m.left_ms < ev.ts_ms:
+                    left = m.left_ms  # the broker's reason-less LeaveGroup line
+                m.left_ms, m.leave_reason, m.leave_ev = left, "poll_timeout", ev.evidence
         ob = Observation("poll_timeout", ev.ts_ms, [ev.evidence], mid, s.gen,
                          {"client_id": s.client_id, "source": s.source})
         self.st.obs.append(ob)

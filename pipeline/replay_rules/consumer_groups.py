@@ -527,6 +527,7 @@ class ConsumerGroupReplay:
                     "instance_id": r.instance_id or self.instance_of.get(m), "host": r.host or self.member_source.get(m),
                     "is_leader": None, "joined_ms": r.reached_ms, "synced_ms": r.acked_ms,
                     "assigned": r.assigned, "revoked": r.revoked, "left_ms": r.left_ms, "leave_reason": r.leave_reason,
+                    "client_library": None, "client_version": None,
                     "evidence": _uniq(r.evidence),
                     "member_state": r.states[-1] if r.states else None, "states": r.states or None,
                     "owned": r.owned, "added": r.added,

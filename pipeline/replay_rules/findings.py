@@ -12,6 +12,7 @@ from pipeline.replay_rules import ownership
 from pipeline.replay_rules.collect import GroupState
 from pipeline.replay_rules.generations import GenView, _fmt_ms, _uniq, _who, cap
 from pipeline.replay_rules.offsets import OffsetIssue
+from pipeline.replay_rules.reasons import poll_leaver
 from pipeline.replay_rules.settings import EffectiveSettings
 
 FINDING_KINDS: dict[str, str] = {
@@ -241,6 +242,11 @@ class FindingRules:
             return []
         return list(gen.members[member].assigned or [])
 
+    def _library(self, g: int | None, member: str | None) -> str | None:
+        gen = self.st.gens.get(g) if g is not None else None
+        m = gen.members.get(member) if gen is not None and member is not None else None
+        return m.client_library if m is not None else None
+
     def poll_timeouts(self) -> None:
         cfg = self.cfg
         done: set[tuple[str | None, int | None]] = set()
@@ -249,15 +255,30 @@ class FindingRules:
             if key in done:
                 continue
             done.add(key)
-            self.add("poll_timeout", "high", ob.ts_ms, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
+            lib = self._library(ob.generation, ob.member_id)
+            gen = self.st.gens.get(ob.generation) if ob.generation is not None else None
+            mem = gen.members.get(ob.member_id) if gen is not None and ob.member_id else None
+            # the member left when the broker says so, if its own line was printed later (a
+            # binding's log queue served at the next poll(): reasons.delivered_late)
+            at, evidence = ob.ts_ms, list(ob.evidence)
+            lf = self.st.lives.get(ob.member_id) if ob.member_id else None
+            if lf is not None and lf.removed_ms is not None and ob.ts_ms is not None and lf.removed_ev \
+                    and lf.removed_reason in ("left", "poll_timeout") and lf.removed_ms < ob.ts_ms \
+                    and (mem is None or mem.joined_ms is None or lf.removed_ms >= mem.joined_ms):
+                at, evidence = lf.removed_ms, [lf.removed_ev, *evidence]
+            again = ("The new owner resumes from the last committed offset; librdkafka auto-commits the offsets "
+                     "poll() returned (enable.auto.offset.store=true), even while the application is still "
+                     "processing them. " if lib == "librdkafka" else
+                     "Records it was still processing will be processed again by the new owner. ")
+            self.add("poll_timeout", "high", at, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
                      partitions=self._assigned(ob.generation, ob.member_id),
                      title=f"{cap(_who(ob.member_id, self.st))} exceeded max.poll.interval.ms",
                      explanation=(f"{cap(_who(ob.member_id, self.st))} spent more than "
-                                  f"{cfg.says('max_poll_interval_ms')} between two poll() calls, so its heartbeat thread "
-                                  "left the group and its partitions were given to others. Records it was still "
-                                  "processing will be processed again by the new owner. Process batches faster, "
-                                  "lower max.poll.records, or raise max.poll.interval.ms."),
-                     details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=ob.evidence)
+                                  f"{cfg.says('max_poll_interval_ms')} between two poll() calls, so "
+                                  f"{poll_leaver(lib)} the group and its partitions were given to others. "
+                                  + again + "Process batches faster, lower max.poll.records, or raise "
+                                  "max.poll.interval.ms."),
+                     details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=evidence)
         for v in self.views:
             c = v.cause
             if c.cause == "poll_timeout" and (c.trigger_member, v.gen.generation - 1) not in done:

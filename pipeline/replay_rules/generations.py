@@ -19,6 +19,7 @@ from pipeline.replay_rules.reasons import (
     classify_client_reason,
     classify_prepare_reason,
     client_reason_of,
+    poll_leaver,
 )
 from pipeline.replay_rules.settings import EffectiveSettings
 from pipeline.replay_rules.state import Gen, Membership
@@ -177,8 +178,13 @@ def _broker_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
     if cause == "unknown":
         return Cause("unknown", f"the broker gave a reason this tool does not recognise: {reason!r}",
                      None, evidence, gen.prepare_ms, facts={"broker_reason": reason})
-    c = _describe(cause, member, gen, prev, st, cfg, evidence, gen.prepare_ms)
     client = client_reason_of(reason)
+    if cause == "member_left" and client in (None, "not provided") and prev is not None and member in prev.members \
+            and prev.members[member].leave_reason == "poll_timeout":
+        # the LeaveGroup carried no reason (before KIP-800, or librdkafka: LeaveGroup v0-v1) and the
+        # member's own log says its poll interval expired (Java's heartbeat thread, librdkafka's MAXPOLL)
+        cause = "poll_timeout"
+    c = _describe(cause, member, gen, prev, st, cfg, evidence, gen.prepare_ms)
     if client and client != "not provided":
         c.detail += f" The client said: {client!r}."
     return c
@@ -224,7 +230,7 @@ def _describe(cause: str, member: str | None, gen: Gen, prev: Gen | None, st: Gr
             ev.append(mem.leave_ev)
         if cause == "poll_timeout":
             detail = (f"{who[0].upper() + who[1:]} did not call poll() within "
-                      f"{cfg.says('max_poll_interval_ms')}, so its heartbeat thread left the group.")
+                      f"{cfg.says('max_poll_interval_ms')}, so {poll_leaver(mem.client_library)} the group.")
         elif mem.leave_reason:
             detail = f"{who[0].upper() + who[1:]} left the group ({mem.leave_reason})."
     elif cause == "member_joined" and member and member in gen.members:
@@ -561,6 +567,7 @@ def membership_rows(views: list[GenView], group_id: str | None) -> list[dict]:
                 # None where no line states the member's assignment (unknown, not empty)
                 "assigned": list(m.assigned) if m.assigned is not None else None, "revoked": list(m.revoked),
                 "left_ms": m.left_ms, "leave_reason": m.leave_reason,
+                "client_library": m.client_library, "client_version": m.client_version,
                 "evidence": _uniq([*m.evidence[:8], m.leave_ev]),
                 **CONSUMER_PROTOCOL_NULLS,
             })

@@ -159,3 +159,19 @@ STATIC_REPLACE = re.compile(
     r"[Ss]tatic member (\S+?) of group \S+ with unknown member id rejoins, assigning new member id (\S+?), "
     r"while old member(?: id)? (\S+?) will be removed")
 ASSIGNMENT_FROM_LEADER = re.compile(r"Assignment received from leader (\S+) for group")
+
+
+def delivered_late(ev) -> bool:
+    """Is this client line's time when it was printed rather than when it happened? confluent-kafka-
+    python hands librdkafka's lines to a Python logger through a log queue served inside poll()
+    (confluent_kafka.c: log.queue=true with a logger; Consumer.c forwards it to the consumer queue),
+    so what librdkafka wrote while the application was busy is printed at its next poll()."""
+    return ev.client_library == "librdkafka" and bool(ev.extra) and ev.extra.get("binding") == "python"
+
+
+def poll_leaver(library: str | None) -> str:
+    """Who leaves the group when the poll interval expires, per client library ("... the group")."""
+    if library == "librdkafka":
+        # rdkafka_cgrp.c rd_kafka_cgrp_max_poll_interval_check_tmr_cb: MAXPOLL warning, LeaveGroup
+        return "librdkafka's max.poll.interval.ms check (MAXPOLL) made the client leave"
+    return "its heartbeat thread left"

@@ -30,6 +30,8 @@ class Membership:
     stream: tuple[str, str | None] | None = None
     replaced: str | None = None          # the member id this static member took over mid-generation
     inferred: str | None = None          # broker-only member: stated | carried | extended (broker_members.py)
+    client_library: str | None = None    # java | librdkafka | kafkajs | ... from its own client lines (None: unknown)
+    client_version: str | None = None    # the library's version where its log states it (librdkafka's INIT line)
     evidence: list[str] = field(default_factory=list)
 
 

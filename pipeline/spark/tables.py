@@ -10,6 +10,8 @@ from __future__ import annotations
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
+from pipeline.group_tables import PRINTED_LATE_MARKERS
+
 # Kafka defaults (ConsumerConfig): session.timeout.ms 45000 since 3.0 (KIP-735), 10000 before;
 # max.poll.interval.ms 300000 since 0.10.1 (KIP-62).
 SESSION_TIMEOUT_MS = 45_000
@@ -99,11 +101,14 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
                            F.get_json_object("extra_json", f"$.settings['{key}']").cast("bigint")).alias(col)
                for col, key in (("printed_session", "session.timeout.ms"),)}
     hint = F.when(~F.col("kafka_version_hint").contains(".."), F.col("kafka_version_hint"))
+    # heartbeat lines printed when the application next polled are no heartbeat evidence (group_tables.printed_late)
+    late = F.coalesce(F.col("extra_json").contains(PRINTED_LATE_MARKERS[0])
+                      & F.col("extra_json").contains(PRINTED_LATE_MARKERS[1]), F.lit(False))
     client = events.where((F.col("side") == "client") & F.col("group_id").isNotNull() & F.col("client_id").isNotNull()
                           & F.col("ts_ms").isNotNull()).select(
         *_client_key(), "ts_ms", "line_no", "kind", "member_id", hint.alias("hint"), *printed.values(),
-        F.col("kind").isin(*HEARTBEAT_KINDS).alias("is_hb"),
-        F.col("kind").isin(*DEBUG_HEARTBEAT_KINDS).alias("is_debug_hb"))
+        (F.col("kind").isin(*HEARTBEAT_KINDS) & ~late).alias("is_hb"),
+        (F.col("kind").isin(*DEBUG_HEARTBEAT_KINDS) & ~late).alias("is_debug_hb"))
     w = Window.partitionBy(*_client_key()).orderBy("ts_ms", "line_no")
     whole = Window.partitionBy(*_client_key())
     upto, before = w.rowsBetween(Window.unboundedPreceding, 0), w.rowsBetween(Window.unboundedPreceding, -1)

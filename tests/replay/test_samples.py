@@ -14,7 +14,7 @@ from pipeline.replay import replay_group
 
 # truth.json names (pipeline/generator/broker_model.py) -> the replay's cause vocabulary
 TRUTH_CAUSE = {"session_expired": "session_expiry", "metadata_change": "metadata_or_subscription_change"}
-QUICK = ["gc_pause_session_expiry", "offset_reset_skip_and_rewind", "static_member_restart"]
+QUICK = ["gc_pause_session_expiry", "offset_reset_skip_and_rewind", "static_member_restart", "mixed_clients_max_poll"]
 SLOW = ["coordinator_failover", "healthy_scale_out", "poll_timeout_slow_processing", "rolling_deploy",
         "cooperative_scale_out", "scale_in_roundrobin", "rebalance_storm"]
 
@@ -112,3 +112,27 @@ def test_what_if_on_the_gc_pause_sample(repo_root):
     m = model_drive.compare(events, observed, resolve(events, ReplaySettings(session_timeout_ms=300_000)))
     assert (m["rebalances_observed_settings"], m["rebalances_new_settings"]) == (3, 1)
     assert m["expelled_new_settings"] == [] and len(m["expelled_observed_settings"]) == 1
+
+
+def test_mixed_group_librdkafka_max_poll_leave(repo_root):
+    """Java and confluent-kafka-python members: the rebalance of generation 2 is the librdkafka
+    member's own MAXPOLL leave (poll_timeout, not a session expiry), at the broker's LeaveGroup time
+    although the client's lines are printed 30 s later (log queue served at the next poll());
+    every member's client library is the one its own log shows, with librdkafka's version from INIT."""
+    r, truth = check(repo_root, "mixed_clients_max_poll")
+    g2 = next(g for g in r.generations if g["generation"] == 2)
+    t2 = next(g for g in truth["generations"] if g["generation"] == 2)
+    assert (g2["cause"], g2["trigger_member"]) == ("poll_timeout", t2["cause"]["member_id"])
+    assert "MAXPOLL" in g2["cause_detail"] and "heartbeat thread" not in g2["cause_detail"]
+    libs = {(m["member_id"], m["client_library"], m["client_version"]) for m in r.table("memberships")}
+    want = {(m["member_id"], m["client_library"], "2.3.0" if m["client_library"] == "librdkafka" else None)
+            for m in truth["members"]}
+    assert libs == want
+    left = {m["member_id"]: (m["leave_reason"], m["left_ms"]) for m in r.table("memberships") if m["left_ms"]}
+    gone = next(m for m in truth["members"] if m["left_ms"])
+    assert left == {gone["member_id"]: ("poll_timeout", left[gone["member_id"]][1])}
+    assert abs(left[gone["member_id"]][1] - gone["left_ms"]) <= 1_000  # the broker's time, not the printed one
+    kinds = sorted(f["kind"] for f in r.findings)
+    assert kinds == ["poll_timeout"]  # no double ownership, no heartbeat "after removal" from late-printed lines
+    f = r.findings[0]
+    assert abs(f["start_ms"] - gone["left_ms"]) <= 1_000 and "librdkafka" in f["explanation"]

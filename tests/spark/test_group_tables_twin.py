@@ -43,6 +43,8 @@ def random_events(seed: int, n: int = 400) -> list[dict]:
             r["generation"] = rnd.randint(1, 4)
         if rnd.random() < 0.2:
             r["kafka_version_hint"] = rnd.choice(["2.8.1", "3.6", "0.10.0", "1..3", "x"])
+        if kind.startswith("heartbeat") and rnd.random() < 0.3:  # librdkafka via confluent-kafka-python's logger
+            r["extra_json"] = json.dumps({"binding": "python", "librdkafka_rule": "heartbeat_sent"})
         if kind == "client_config" and rnd.random() < 0.7:
             r["extra_json"] = json.dumps({"settings": {"session.timeout.ms": str(rnd.choice([10_000, 20_000, 45_000]))}})
         if kind.startswith("offset") or kind == "describe_row":

@@ -1,0 +1,73 @@
+"""Client libraries a simulated member can run besides the Java consumer, and their facts.
+
+librdkafka as wrapped by confluent-kafka-python (the binding's version follows librdkafka's:
+confluent-kafka-python 2.3.0 ships librdkafka 2.3.0). Defaults from librdkafka CONFIGURATION.md
+v2.3.0 (session.timeout.ms 45000 since v1.7.0, 10000 before; heartbeat.interval.ms 3000;
+max.poll.interval.ms 300000; auto.commit.interval.ms 5000; client.id "rdkafka";
+partition.assignment.strategy "range,roundrobin"). JoinGroup v0-v5 and LeaveGroup v0-v1
+(rdkafka_request.c v2.3.0): the member-id handshake of JoinGroup v4+, and no leave reason (KIP-800
+needs LeaveGroup v5), so a 3.x broker logs `client reason: not provided` for its leaves.
+"""
+
+from __future__ import annotations
+
+from pipeline.generator.scenario import ConsumerSpec
+
+JAVA = "java"
+CONFLUENT_PYTHON = "confluent-kafka-python"
+KAFKA_PYTHON = "kafka-python"
+
+# kafka-python 2.3.0 (kafka/consumer/group.py DEFAULT_CONFIG): client_id 'kafka-python-' + __version__,
+# session 10000, heartbeat 3000, max poll 300000, auto commit 5000, (Range, RoundRobin) assignors;
+# JoinGroup up to v5 (the member-id handshake: "Received member id ..."), LeaveGroup up to v3 (no
+# reason: KIP-800 is v5); its heartbeat thread leaves the group when poll() stalls past
+# max_poll_interval_ms (base.py HeartbeatThread)
+KAFKA_PYTHON_VERSION = "2.3.0"
+KAFKA_PYTHON_CLIENT_ID = f"kafka-python-{KAFKA_PYTHON_VERSION}"
+KAFKA_PYTHON_DEFAULTS = {"session.timeout.ms": 10000, "heartbeat.interval.ms": 3000,
+                         "max.poll.interval.ms": 300000, "auto.commit.interval.ms": 5000}
+
+RDKAFKA_VERSION = "2.3.0"
+RDKAFKA_VERSION_HEX = "20300ff"  # rd_kafka_version() of v2.3.0, as INIT prints it with %x
+RDKAFKA_CLIENT_ID = "rdkafka"
+RDKAFKA_ASSIGNORS = ("range", "roundrobin")
+RDKAFKA_DEFAULTS = {"session.timeout.ms": 45000, "heartbeat.interval.ms": 3000,
+                    "max.poll.interval.ms": 300000, "auto.commit.interval.ms": 5000}
+# rdkafka_cgrp.c rd_kafka_cgrp_max_poll_interval_check_tmr_cb runs on a 500 ms timer (v1.0-2.x)
+MAXPOLL_CHECK_MS = 500
+
+
+def is_librdkafka(spec: ConsumerSpec) -> bool:
+    return spec.client == CONFLUENT_PYTHON
+
+
+def is_kafka_python(spec: ConsumerSpec) -> bool:
+    return spec.client == KAFKA_PYTHON
+
+
+def library(spec: ConsumerSpec) -> str:
+    """Event.client_library's name of the member's client."""
+    return "librdkafka" if is_librdkafka(spec) else KAFKA_PYTHON if is_kafka_python(spec) else JAVA
+
+
+def setting(spec: ConsumerSpec, name: str, java_value: int) -> int:
+    """The member's value of a group setting: what its configuration sets, else its client's default."""
+    if name in spec.config:
+        return spec.config[name]
+    if is_kafka_python(spec):
+        return KAFKA_PYTHON_DEFAULTS[name]
+    return RDKAFKA_DEFAULTS[name] if is_librdkafka(spec) else java_value
+
+
+def client_id(spec: ConsumerSpec, group_id: str) -> str:
+    """The member's client.id when its configuration sets none (Java: consumer-<group>-<N>, 2.4+)."""
+    if is_librdkafka(spec):
+        return RDKAFKA_CLIENT_ID
+    if is_kafka_python(spec):
+        return KAFKA_PYTHON_CLIENT_ID
+    return f"consumer-{group_id}-{spec.client_seq}"
+
+
+def sends_leave_reason(spec: ConsumerSpec) -> bool:
+    """LeaveGroup v5+ (KIP-800): the Java consumer; librdkafka (v0-v1) and kafka-python 2.3 (v0-v3) do not."""
+    return not (is_librdkafka(spec) or is_kafka_python(spec))
