@@ -15,13 +15,14 @@ Results are memoized per message (the same coordinator line repeats a lot in a r
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
 from parsers.broker_rules import CONTEXT_BOUND, GROUP_TYPES, RULES, STARTS, TEMPLATES, TEXT_WORDS
-from parsers.lark_regex import CompiledStart, compile_starts, match_start
+from parsers.lark_regex import CompiledStart, cached_starts, match_start
 from parsers.values import is_uint
 
 # Literal substrings of which every line these rules can match contains at least one (the reader
@@ -97,16 +98,22 @@ def _word_start(word: str) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def _compiled() -> dict[str, CompiledStart]:
-    return compile_starts(_parser(), STARTS)
+def _compiled() -> Mapping[str, CompiledStart]:
+    # each start's regex compiled at its first use; the regex sources kept in the build cache, so
+    # that a run whose lines need few (or no) broker rules loads neither Lark nor the other starts
+    return cached_starts("broker", _grammar(), _parser, STARTS)
+
+
+@lru_cache(maxsize=1)
+def _grammar() -> str:
+    return resources.files("parsers").joinpath("grammars/broker.lark").read_text()
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Any:
     from lark import Lark
 
-    grammar = resources.files("parsers").joinpath("grammars/broker.lark").read_text()
-    return Lark(grammar, parser="lalr", lexer="contextual", start=list(STARTS), cache=True)
+    return Lark(_grammar(), parser="lalr", lexer="contextual", start=list(STARTS), cache=True)
 
 
 def _member_metadata(value: str, out: dict[str, Any], extra: dict[str, Any], prefix: str = "") -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 from parsers import values
 from parsers.base import IGNORE, Match
+from parsers.build_cache import compile_code, compile_regex
 from parsers.client_catalog import RULES as CATALOG_RULES
 from parsers.grammar import parse_prefix
 
@@ -160,7 +161,7 @@ def _compile_rules() -> tuple[list[Rule], dict[str, list[Rule]], list[Rule]]:
     for name, kind, _cls, rx, src, first, last, weak, template in CATALOG_RULES:
         if name in hand:  # a hand rule of the same name reads more of the message (see HAND_RULES)
             continue
-        rules.append(Rule(name, kind, re.compile(rx, re.S), src, first, last, tuple(weak), template))
+        rules.append(Rule(name, kind, compile_regex(rx, re.S), src, first, last, tuple(weak), template))
     buckets: dict[str, list[Rule]] = {}
     generic: list[Rule] = []
     for r in rules:
@@ -213,7 +214,7 @@ class _Combo:
         for i, r in enumerate(rules):
             body = re.sub(r"\(\?P<(\w+)>", rf"(?P<r{i}__\1>", r.regex.pattern)
             alts.append(f"(?P<r{i}>{body})")
-        rx = re.compile("|".join(alts), re.S)
+        rx = compile_regex("|".join(alts), re.S)
         # per rule: its decoder, generated from its plan (group number in the combined regex,
         # handler, field key for each placeholder with a handler) once here instead of a plan loop
         # with a handler call per placeholder and line
@@ -682,7 +683,8 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
     if rule.version_hint:
         lines.append(f"    fields.setdefault('kafka_version_hint', {rule.version_hint!r})")
     lines += [f"    extra['rule'] = {rule.name!r}", f"    return {rule.name!r}, kind, fields, extra"]
-    exec("\n".join(lines), ns)  # noqa: S102 - generated from the rule's own placeholder names
+    # the code object from the build cache when the same source was compiled before
+    exec(compile_code("\n".join(lines), "<string>"), ns)  # noqa: S102 - generated from the rule's own placeholder names
     return ns["decode"]
 
 
@@ -873,6 +875,7 @@ def clear_memos() -> None:
     LINE_MEMO.clear()
     LINE_SEEN.clear()
     for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields,
+              values.topic_partition,
               values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields, _prefix_dict,
               logger_class, timestamps._second_ms, timestamps._day_ms, timestamps._local_second_ms):
         f.cache_clear()

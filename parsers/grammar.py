@@ -70,7 +70,7 @@ def _parser(start: str):
             return "group_id", str(value) if value is not None else None
 
     # one LALR parser per start symbol; the transformer runs inline (no parse tree is built)
-    return Lark.open(str(GRAMMAR), start=start, parser="lalr", lexer="contextual", transformer=_ToPython())
+    return Lark.open(str(GRAMMAR), start=start, parser="lalr", lexer="contextual", transformer=_ToPython(), cache=True)
 
 
 # A value whose first character is a digit or "-" starts with an ATOM token (NAME and KEY start

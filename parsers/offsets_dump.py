@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
 from parsers.commands import is_command
-from parsers.lark_regex import CompiledStart, compile_starts, match_start
+from parsers.lark_regex import CompiledStart, cached_starts, match_start
 from parsers.values import is_int, is_uint
 
 CANDIDATE_WORDS: tuple[str, ...] = ("::", " key: ", '{"key":', "OffsetAndMetadata", "GroupMetadata")
@@ -44,19 +45,24 @@ _ASSIGNMENT = re.compile(r"([^{},=]+)=\[([^\]]*)\]")
 
 
 @lru_cache(maxsize=1)
+def _grammar() -> str:
+    return resources.files("parsers").joinpath("grammars/offsets_dump.lark").read_text()
+
+
+@lru_cache(maxsize=1)
 def _parser() -> Any:
     from lark import Lark
 
-    grammar = resources.files("parsers").joinpath("grammars/offsets_dump.lark").read_text()
-    return Lark(grammar, parser="lalr", lexer="contextual", start=list(_STARTS), cache=True)
+    return Lark(_grammar(), parser="lalr", lexer="contextual", start=list(_STARTS), cache=True)
 
 
 _STARTS = ("formatter_line", "dump_key")
 
 
 @lru_cache(maxsize=1)
-def _compiled() -> dict[str, CompiledStart]:
-    return compile_starts(_parser(), _STARTS)
+def _compiled() -> Mapping[str, CompiledStart]:
+    # compiled at first use, the regex sources from the build cache (parsers/lark_regex.cached_starts)
+    return cached_starts("offsets_dump", _grammar(), _parser, _STARTS)
 
 
 def _parse(text: str, start: str) -> tuple[str, tuple[str | None, ...]] | None:
