@@ -49,7 +49,8 @@ _SRE_OK = (_sre is not None and sys.implementation.name == "cpython" and (3, 11)
            and hasattr(_compiler, "_code") and hasattr(_parser, "parse"))
 
 _lock = threading.Lock()
-_tables: dict[str, Any] | None = None  # {"regex": {...}, "code": {...}, "data": {...}}
+_tables: dict[str, Any] | None = None  # {"regex": {...}, "code": {...}, "data": {...}}, or _OFF
+_OFF: dict[str, Any] = {}  # the tables of a process with the cache turned off (never written)
 _dirty = False
 
 
@@ -87,9 +88,12 @@ def _load() -> dict[str, Any]:
     global _tables
     if _tables is not None:
         return _tables
-    tables: dict[str, Any] = {"regex": {}, "code": {}, "data": {}}
     path = _path()
-    if path is not None and os.path.exists(path) and _trusted(path):
+    if path is None:  # COORDSCOPE_NO_CACHE: decided once per process, like the file's place
+        _tables = _OFF
+        return _OFF
+    tables: dict[str, Any] = {"regex": {}, "code": {}, "data": {}}
+    if os.path.exists(path) and _trusted(path):
         try:
             with open(path, "rb") as fh:
                 stored = marshal.loads(fh.read())
@@ -107,7 +111,7 @@ def _save() -> None:
     """Write the tables if this process added to them (atexit): to a temporary file renamed over
     the old one, so a reader never sees half a file (several workers may end at once)."""
     global _dirty
-    if not _dirty or _tables is None:
+    if not _dirty or not _tables:
         return
     _dirty = False
     path = _path()
@@ -147,10 +151,11 @@ def compile_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """re.compile(pattern, flags), the program taken from the cache when this interpreter compiled
     the same pattern before."""
     flags = int(flags)
-    if not _SRE_OK or type(pattern) is not str or flags & re.DEBUG or cache_dir() is None:
+    tables = _tables if _tables is not None else _load()
+    if not _SRE_OK or type(pattern) is not str or flags & re.DEBUG or tables is _OFF:
         return re.compile(pattern, flags)
     key = (pattern, flags)
-    entry = _load()["regex"].get(key)
+    entry = tables["regex"].get(key)
     if entry is not None:
         try:
             return _sre.compile(pattern, *entry)  # type: ignore[no-any-return]
@@ -172,10 +177,11 @@ def compile_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 def compile_code(source: str, filename: str) -> Any:
     """compile(source, filename, "exec"), from the cache when the same text was compiled before."""
-    if cache_dir() is None:
+    tables = _tables if _tables is not None else _load()
+    if tables is _OFF:
         return compile(source, filename, "exec")
     key = (source, filename)
-    code = _load()["code"].get(key)
+    code = tables["code"].get(key)
     if code is None:
         code = compile(source, filename, "exec")
         _added("code", key, code)
@@ -185,10 +191,11 @@ def compile_code(source: str, filename: str) -> Any:
 def derived(name: str, key: str, build: Callable[[], Any]) -> Any:
     """build(), or what it returned before for the same (name, key); the result must be plain data
     (marshal's types). `key` must change whenever what build reads changes (e.g. a file's hash)."""
-    if cache_dir() is None:
+    tables = _tables if _tables is not None else _load()
+    if tables is _OFF:
         return build()
     k = (name, key)
-    value = _load()["data"].get(k)
+    value = tables["data"].get(k)
     if value is None:
         value = build()
         try:

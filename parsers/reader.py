@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import re
 from collections import Counter
@@ -971,7 +972,7 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
                 break
         fmt = sniff([t for _, t in head])
         stats["format"] = fmt
-        it = _chain(head, it)
+        it = itertools.chain(head, it)
     stats.setdefault("format", fmt)
     if fmt.kind == "log":
         lp = _LogParser(source, fmt, stats)
@@ -1102,7 +1103,7 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         kinds = summary.kinds
         n = parsed = ignored = 0
         try:
-            for o in parse_lines(source, _chain(head, numbered), fmt, _stats=stats):
+            for o in parse_lines(source, itertools.chain(head, numbered), fmt, _stats=stats):
                 n += 1
                 status = o[1]
                 if status == "parsed":

@@ -18,7 +18,7 @@ import json, re, sys
 from parsers import build_cache, broker, client, offsets_dump, reader
 from parsers.lark_regex import start_sources
 tables = build_cache._load()
-rx = tables["regex"]
+rx = tables.get("regex", {})
 unequal = [p for (p, f) in rx if build_cache.compile_regex(p, f) != re.compile(p, f)]
 # every client rule and combined bucket regex is the one re.compile makes (Pattern == compares the code)
 rules = [r.regex for r in client.ALL_RULES]
@@ -31,7 +31,7 @@ bad_starts = [s for s, c in starts.items()
 dump = offsets_dump._compiled()
 dump_lark = start_sources(offsets_dump._parser(), offsets_dump._STARTS)
 bad_starts += [s for s in dump if (dump[s].regex.pattern, dump[s].groups, dump[s].by_label) != dump_lark[s]]
-print(json.dumps({"regex": len(rx), "code": len(tables["code"]), "data": len(tables["data"]),
+print(json.dumps({"regex": len(rx), "code": len(tables.get("code", {})), "data": len(tables.get("data", {})),
                   "unequal": unequal[:3], "bad_rules": bad_rules[:3], "rules": len(rules) + len(combos),
                   "bad_starts": bad_starts, "starts": len(starts) + len(dump)}))
 """
