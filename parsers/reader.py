@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from parsers import anchors, broker, client, config_block, foreign, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
+from parsers.build_cache import compile_regex
 from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
@@ -147,10 +148,10 @@ def _trie(words: Iterable[str]) -> str:
 
 CANDIDATE_WORDS: tuple[str, ...] = tuple(_candidate_words())
 CANDIDATE_REGEX: str = "(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + CONTINUATION_REGEX
-_CANDIDATE = re.compile(CANDIDATE_REGEX)
+_CANDIDATE = compile_regex(CANDIDATE_REGEX)
 # Python-side twin of CANDIDATE_REGEX, same meaning, faster: words (trie) anywhere + anchored forms at 0
-_CANDIDATE_WORDS_RX = re.compile(_trie(CANDIDATE_WORDS))
-_CANDIDATE_START_RX = re.compile(CONTINUATION_REGEX.replace("|^", "|").lstrip("^"))
+_CANDIDATE_WORDS_RX = compile_regex(_trie(CANDIDATE_WORDS))
+_CANDIDATE_START_RX = compile_regex(CONTINUATION_REGEX.replace("|^", "|").lstrip("^"))
 
 
 def _log4j_ts_ms(ts: str) -> int | None:
@@ -223,7 +224,7 @@ def sniff(first_lines: list[str], name: str = "") -> FileFormat:
 
 # --- line guards -------------------------------------------------------------------------------
 
-_GARBAGE = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+_GARBAGE = compile_regex(r"[\x00-\x08\x0e-\x1f\x7f]")
 # the same characters as bytes: an ASCII line is checked for them by deleting them from its bytes
 # (a table lookup per byte, twice as fast as str.isprintable) and comparing lengths
 _GARBAGE_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x20), 0x7F])
@@ -250,7 +251,7 @@ _BROKER_LOGGERS = frozenset({
 })
 _BROKER_MSG = ("[GroupCoordinator", "[GroupMetadataManager", "[Group Metadata Manager")
 _CLIENT, _BROKER = Side.CLIENT.value, Side.BROKER.value
-_VERSION = re.compile(r"Kafka version ?: ?(\S+)")
+_VERSION = compile_regex(r"Kafka version ?: ?(\S+)")
 _LOG4J_MATCH = layouts.LOG4J.match
 # layouts.LOG4J for run_log4j, in two steps: a loose regex splits the line, and the parts it leaves
 # loose are then checked against LOG4J's own (ASCII) classes, the time and the logger once per
@@ -264,9 +265,9 @@ _LOG4J_MATCH = layouts.LOG4J.match
 # level is a run of capitals followed by white space in both; and since the loose logger class
 # holds LOG4J's, the last " (" after which the loose tail matches is LOG4J's too when that tail
 # is a LOG4J logger.
-_LOG4J_LOOSE = re.compile(r"\[([^\]]*)\] ([A-Z]+)[ \t\n\r\x0b\x0c]+(.* )\(([^()\s]+)\)$")
-_LOG4J_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[,.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:?[0-9]{2})?")
-_LOG4J_LOGGER = re.compile(r"([A-Za-z0-9_.$\-]+)(?::[0-9]+)?")
+_LOG4J_LOOSE = compile_regex(r"\[([^\]]*)\] ([A-Z]+)[ \t\n\r\x0b\x0c]+(.* )\(([^()\s]+)\)$")
+_LOG4J_TIME = compile_regex(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[,.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:?[0-9]{2})?")
+_LOG4J_LOGGER = compile_regex(r"([A-Za-z0-9_.$\-]+)(?::[0-9]+)?")
 _LOG4J_LEVELS = frozenset(layouts.LEVELS[3:-1].split("|"))
 
 # The tail memo (client.LINE_MEMO: what run_log4j's hot path made of a repeated line, keyed by its
@@ -311,7 +312,7 @@ class _Record:
 _BROKER_LOGGER_MEMO: dict[str, bool] = {}
 # what may follow the time on a line that only carries a time for the next line: a JUL
 # SimpleFormatter header's "logger method", Kibana's nothing, a closing quote or pipe
-_TIME_HEADER_REST = re.compile(r"[\s\"'|,*`]*(?:(?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$]+)+)(?:\s+[\w$<>]+)?)?[\s\"'|,*`]*")
+_TIME_HEADER_REST = compile_regex(r"[\s\"'|,*`]*(?:(?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$]+)+)(?:\s+[\w$<>]+)?)?[\s\"'|,*`]*")
 
 
 def _broker_logger(logger: str) -> bool:
@@ -364,8 +365,8 @@ def _without_suffix(sp: layouts.Split) -> layouts.Split:
                          extra or None)
 
 
-_STRUCTURED = re.compile(r"[{\"|]")  # text before an anchor that may open a JSON object, a CSV cell, a table cell
-_FILE_DAY = re.compile(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
+_STRUCTURED = compile_regex(r"[{\"|]")  # text before an anchor that may open a JSON object, a CSV cell, a table cell
+_FILE_DAY = compile_regex(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
 
 
 def _file_day(source: str) -> int | None:
