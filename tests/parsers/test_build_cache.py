@@ -99,3 +99,35 @@ def test_in_process_entries_equal_re_compile(tmp_path: Path, monkeypatch: pytest
             m1, m2 = again.search(text), re.compile(pattern, flags).search(text)
             assert (m1 and (m1.span(), m1.groups())) == (m2 and (m2.span(), m2.groups()))
     assert len(build_cache._tables["regex"]) == 4
+
+
+LAZY = r"""
+import json
+from parsers import broker
+from parsers.reader import parse_lines, FileFormat
+lines = [
+    "[2024-03-01 10:00:02,418] INFO [Consumer clientId=c-1, groupId=g] ConsumerGroupHeartbeatRequest in 300ms: "
+    "The coordinator is not aware of this member. (org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)",
+    "[2024-03-01 10:00:02,419] INFO [Consumer clientId=c-1, groupId=g] Successfully joined group with generation "
+    "Generation{generationId=5, memberId='c-1-a', protocol='range'} (org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)",
+]
+out = [(o.line_no, o.status, o.event.kind if o.event else None) for o in parse_lines("x", list(enumerate(lines, 1)), FileFormat("log", "log4j"))]
+print(json.dumps({"out": out, "lark_built": broker._parser.cache_info().currsize,
+                  "starts_compiled": sorted(broker._compiled()._compiled)}))
+"""
+
+
+def test_broker_grammar_not_built_for_client_lines(tmp_path: Path) -> None:
+    # a client line no rule reads falls back to the broker rules (a broker line without its ident);
+    # only the start symbols its first word can use are compiled, and with a warm cache Lark's
+    # broker grammar is not built at all (it took 0.10 CPU-s per process)
+    import json
+
+    env = dict(os.environ, PYTHONPATH=str(REPO), COORDSCOPE_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("COORDSCOPE_NO_CACHE", None)
+    runs = [json.loads(subprocess.run([sys.executable, "-c", LAZY], cwd=REPO, env=env, capture_output=True, text=True,
+                                      check=True).stdout.strip().splitlines()[-1]) for _ in range(2)]
+    for r in runs:
+        assert r["out"] == [[1, "unparsed", "unparsed"], [2, "parsed", "join_succeeded"]]
+        assert r["starts_compiled"] == ["s__"]  # "ConsumerGroupHeartbeatRequest" starts no broker template
+    assert runs[0]["lark_built"] == 1 and runs[1]["lark_built"] == 0
