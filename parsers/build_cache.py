@@ -40,7 +40,7 @@ try:  # the regex program format: CPython's own, checked below before any use
 except ImportError:  # pragma: no cover - other interpreters
     _sre = None  # type: ignore[assignment]
 
-MAX_ENTRIES = 40_000  # a cache that grows past this (many checkouts, edited rules) starts afresh
+MAX_ENTRIES = 40_000  # past this (many checkouts, edited rules) only what this process used is kept
 _INTERPRETER = repr((sys.version, sys.implementation.cache_tag, getattr(_sre, "MAGIC", None),
                      getattr(_sre, "CODESIZE", None), marshal.version))
 _TAG = hashlib.sha256(_INTERPRETER.encode()).hexdigest()[:16]
@@ -52,6 +52,7 @@ _lock = threading.Lock()
 _tables: dict[str, Any] | None = None  # {"regex": {...}, "code": {...}, "data": {...}}, or _OFF
 _OFF: dict[str, Any] = {}  # the tables of a process with the cache turned off (never written)
 _dirty = False
+_used: set[tuple[str, Any]] = set()  # (table, key) asked for by this process
 
 
 def cache_dir() -> str | None:
@@ -122,9 +123,10 @@ def _save() -> None:
         os.makedirs(d, mode=0o700, exist_ok=True)
         if not _trusted(d + os.sep + "."):
             return
-        if sum(len(t) for t in _tables.values()) > MAX_ENTRIES:
-            return
-        data = marshal.dumps((_INTERPRETER, _tables))
+        tables = _tables
+        if sum(len(t) for t in tables.values()) > MAX_ENTRIES:  # start afresh with what this process used
+            tables = {name: {k: v for k, v in t.items() if (name, k) in _used} for name, t in tables.items()}
+        data = marshal.dumps((_INTERPRETER, tables))
         fd, tmp = tempfile.mkstemp(prefix=".derived-", dir=d)
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -155,6 +157,7 @@ def compile_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
     if not _SRE_OK or type(pattern) is not str or flags & re.DEBUG or tables is _OFF:
         return re.compile(pattern, flags)
     key = (pattern, flags)
+    _used.add(("regex", key))
     entry = tables["regex"].get(key)
     if entry is not None:
         try:
@@ -181,6 +184,7 @@ def compile_code(source: str, filename: str) -> Any:
     if tables is _OFF:
         return compile(source, filename, "exec")
     key = (source, filename)
+    _used.add(("code", key))
     code = tables["code"].get(key)
     if code is None:
         code = compile(source, filename, "exec")
@@ -195,6 +199,7 @@ def derived(name: str, key: str, build: Callable[[], Any]) -> Any:
     if tables is _OFF:
         return build()
     k = (name, key)
+    _used.add(("data", k))
     value = tables["data"].get(k)
     if value is None:
         value = build()

@@ -131,3 +131,21 @@ def test_broker_grammar_not_built_for_client_lines(tmp_path: Path) -> None:
         assert r["out"] == [[1, "unparsed", "unparsed"], [2, "parsed", "join_succeeded"]]
         assert r["starts_compiled"] == ["s__"]  # "ConsumerGroupHeartbeatRequest" starts no broker template
     assert runs[0]["lark_built"] == 1 and runs[1]["lark_built"] == 0
+
+
+def test_a_cache_past_its_bound_keeps_what_the_process_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import marshal
+
+    from parsers import build_cache
+
+    monkeypatch.setenv("COORDSCOPE_CACHE_DIR", str(tmp_path))
+    stale = {f"old{i}": (0, [1], 0, {}, (None,)) for i in range(50)}
+    monkeypatch.setattr(build_cache, "_tables", {"regex": {(k, 0): v for k, v in stale.items()}, "code": {}, "data": {}})
+    monkeypatch.setattr(build_cache, "_used", set())
+    monkeypatch.setattr(build_cache, "_dirty", False)
+    monkeypatch.setattr(build_cache, "MAX_ENTRIES", 10)
+    build_cache.compile_regex(r"new (\d+)")
+    build_cache._save()
+    interpreter, tables = marshal.loads(next(tmp_path.glob("derived-*.marshal")).read_bytes())
+    assert interpreter == build_cache._INTERPRETER
+    assert list(tables["regex"]) == [(r"new (\d+)", 0)]
