@@ -2,16 +2,18 @@
 and Drain3 over the same lines, measured in the same run.
 
 usage: PYTHONPATH=. python benchmarks/parse_cli_bench.py [--lines N] [--rounds R] [--base COMMIT]
-       [--cpu C]
+       [--cpu C] [--no-pyc]
 
 Each subject is a separate process pinned to one core (`taskset -c C`, default 0), run in
 alternation R times (so that what the other processes of a shared machine take hits every subject
 alike); its CPU time (user + system, of the process and its children) includes start-up, reading
 the file and writing the output to a file:
 * ours: `python -m pipeline.cli parse FILE > events.jsonl` from this checkout;
-* base: the same command from a `git worktree` of the base commit (default 969aa0e, before the
-  orjson writer) under /tmp, run with PYTHONPATH pointing there; its events must equal ours byte
+* base: the same command from a `git worktree` of the base commit (default 5707cf8, before the
+  build cache) under /tmp, run with PYTHONPATH pointing there; its events must equal ours byte
   for byte (checked);
+* ours, cold cache: ours with an empty build cache each round (parsers/build_cache.py: the first
+  run after installing or after a rule changed), events checked too;
 * ours --no-events: the same parse without writing events (what the writer costs is the difference);
 * drain3: `drain3.TemplateMiner` (default configuration, no persistence) fed every line of the same
   file, in a process that reads the file itself: the whole line as read ("drain3"), or the message
@@ -20,6 +22,9 @@ the file and writing the output to a file:
   timed too.
 The lines are the realistic mix of `parse_bench.py` (80% high-volume wordings, log4j layout).
 Lines/s = lines / CPU seconds; the best and the median of the rounds are printed, with ratios.
+Python's bytecode cache (`__pycache__`) is on for every subject, as in an installed package, even
+when PYTHONDONTWRITEBYTECODE is set in the calling environment (it is in some sandboxes: every
+module is then compiled from source in every process, ~0.09 CPU-s); `--no-pyc` keeps it off.
 """
 
 from __future__ import annotations
@@ -91,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lines", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--base", default="969aa0e", help="base commit (default 969aa0e)")
+    ap.add_argument("--base", default="5707cf8", help="base commit (default 5707cf8)")
+    ap.add_argument("--no-pyc", action="store_true", help="keep PYTHONDONTWRITEBYTECODE as the environment has it")
     ap.add_argument("--cpu", default="0", help="the core every subject is pinned to (taskset -c)")
     args = ap.parse_args(argv)
     try:
@@ -106,34 +112,44 @@ def main(argv: list[str] | None = None) -> int:
         log = work / "mix.log"
         log.write_text("\n".join(coordinator_lines(args.lines, unique=False)) + "\n", encoding="utf-8")
         n = args.lines
-        env_ours = dict(os.environ, PYTHONPATH=str(REPO))
-        env_base = dict(os.environ, PYTHONPATH=str(base))
+        env_all = dict(os.environ)
+        if not args.no_pyc:
+            env_all.pop("PYTHONDONTWRITEBYTECODE", None)
+        env_ours = dict(env_all, PYTHONPATH=str(REPO))
+        env_base = dict(env_all, PYTHONPATH=str(base))
+        cold = work / "cold-cache"
+        env_cold = dict(env_ours, COORDSCOPE_CACHE_DIR=str(cold))
         subjects = {
             "ours": (taskset + [py, "-m", "pipeline.cli", "parse", str(log)], REPO, env_ours, work / "ours.jsonl"),
             "base": (taskset + [py, "-m", "pipeline.cli", "parse", str(log)], base, env_base, work / "base.jsonl"),
+            "ours, cold cache": (taskset + [py, "-m", "pipeline.cli", "parse", str(log)], REPO, env_cold,
+                                 work / "cold.jsonl"),
             "ours --no-events": (taskset + [py, "-m", "pipeline.cli", "parse", "--no-events", str(log)], REPO,
                                  env_ours, work / "none.jsonl"),
-            "drain3": (taskset + [py, "-c", DRAIN3_SCRIPT, str(log), "line", ""], work, dict(os.environ),
+            "drain3": (taskset + [py, "-c", DRAIN3_SCRIPT, str(log), "line", ""], work, env_all,
                        work / "drain3.txt"),
             "drain3 message only": (taskset + [py, "-c", DRAIN3_SCRIPT, str(log), "message", LOG4J_SPLIT.pattern],
-                                    work, dict(os.environ), work / "drain3m.txt"),
+                                    work, env_all, work / "drain3m.txt"),
         }
         times: dict[str, list[float]] = {k: [] for k in subjects}
         drain_loop: dict[str, list[float]] = {"drain3": [], "drain3 message only": []}
         clusters: dict[str, int] = {}
         for _ in range(args.rounds):
             for name, (cmd, cwd, env, out) in subjects.items():
+                if name == "ours, cold cache":
+                    shutil.rmtree(cold, ignore_errors=True)
                 cpu, _err = cpu_of(cmd, cwd, out, env)
                 times[name].append(cpu)
                 if name in drain_loop:
                     _n, loop, clusters_s = out.read_text().split()
                     drain_loop[name].append(float(loop))
                     clusters[name] = int(clusters_s)
-        same = (work / "ours.jsonl").read_bytes() == (work / "base.jsonl").read_bytes()
+        same = (work / "ours.jsonl").read_bytes() == (work / "base.jsonl").read_bytes() == (work / "cold.jsonl").read_bytes()
         events = sum(1 for _ in (work / "ours.jsonl").open("rb"))
 
         print(f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}; "
-              f"pinned: {' '.join(taskset) or 'no taskset'}; drain3 {drain3_version}")
+              f"pinned: {' '.join(taskset) or 'no taskset'}; drain3 {drain3_version}; "
+              f"bytecode cache {'as the environment says' if args.no_pyc else 'on'}; load average {os.getloadavg()[0]:.1f}")
         print(f"input: {n} coordinator lines (realistic mix, log4j), {log.stat().st_size / 1e6:.1f} MB; "
               f"{events} events written; base {args.base} events identical to ours: {'yes' if same else 'NO'}; "
               f"drain3 clusters: {clusters['drain3']} (whole lines), {clusters['drain3 message only']} (messages); rounds: {args.rounds}")

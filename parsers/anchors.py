@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsers import broker, client
+from parsers.build_cache import compile_regex
 from parsers.layouts import LEVELS, _first, _flatten_ecs, _json_ts
 from parsers.timestamps import epoch_text_ms, find_ts
 
@@ -51,7 +52,7 @@ _BROKER_ANCHOR = (
     r"|\[Group Metadata Manager on Broker \d+\]:? ?|\[GroupId[ =][^\]]*\]"
     r"|\[(?:TransactionCoordinator|Transaction State Manager|Transaction Marker|ShareCoordinator)"
 )
-PREFIX_ANCHOR = re.compile(f"(?=[\\[s])(?:(?P<client>{_CLIENT_ANCHOR})|(?P<broker>{_BROKER_ANCHOR}))")
+PREFIX_ANCHOR = compile_regex(f"(?=[\\[s])(?:(?P<client>{_CLIENT_ANCHOR})|(?P<broker>{_BROKER_ANCHOR}))")
 
 
 def _template_words() -> tuple[frozenset[str], frozenset[str]]:
@@ -64,42 +65,42 @@ def _template_words() -> tuple[frozenset[str], frozenset[str]]:
 
 CLIENT_WORDS, BROKER_WORDS = _template_words()
 # a word at a word start: letters, digits, '-', '(', ')', "'" (as in "(Re-)joining", "Couldn't")
-_WORD = re.compile(r"(?:(?<=^)|(?<=[\s\]\[\"'`|>:,;=*]))[A-Za-z(][\w()'\-]*")
+_WORD = compile_regex(r"(?:(?<=^)|(?<=[\s\]\[\"'`|>:,;=*]))[A-Za-z(][\w()'\-]*")
 
 # --- suffixes ------------------------------------------------------------------------------------
 
 # " (logger)" / " (logger:123)" / " (File.java:123)" / "(Class.method:123)" at the end: a dotted Java
 # name or a source file and line, never Kafka's own "(id: 1 rack: null)" or "(__consumer_offsets-3)"
-_LOGGER_SUFFIX = re.compile(
+_LOGGER_SUFFIX = compile_regex(
     r"\s*\((?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$<>]+)+(?::\d+|:\?)?|[A-Za-z_$][\w$]*\.(?:java|scala|kt):\d+)\)\s*$"
 )
 # "Class:123 -" / "Class.java:123" style logger before the message is handled on the left side;
 # a trailing "[thread]" (log4j patterns that print the thread last)
-_THREAD_SUFFIX = re.compile(r"\s+\[(?P<thread>[^\[\]]*)\]\s*$")
+_THREAD_SUFFIX = compile_regex(r"\s+\[(?P<thread>[^\[\]]*)\]\s*$")
 # MDC / collector tails: " - app=x, clusterId=y", " | app=x" (%X after the message)
 # (never "{k=v}": Kafka prints its own maps so, "to {orders=8}", "{member=Assignment(..)}")
-_MDC_SUFFIX = re.compile(r"\s+(?:- |\|\s*)?(?:[\w.\-]+=[^\s,{}]*)(?:,\s*[\w.\-]+=[^\s,{}]*)*\s*$")
+_MDC_SUFFIX = compile_regex(r"\s+(?:- |\|\s*)?(?:[\w.\-]+=[^\s,{}]*)(?:,\s*[\w.\-]+=[^\s,{}]*)*\s*$")
 # a trailing ",<timestamp>" or TAB/space + timestamp appended by an exporter (CloudWatch, Loki)
-_TS_SUFFIX = re.compile(
+_TS_SUFFIX = compile_regex(
     r"(?:,|\t|\s{2,})\s*(?:\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?|\d{13}|\d{10})\s*$"
 )
-_CLOSERS = re.compile(r"(?:\s*(?:\*\*|`+|\||\\n|\\r|\s))+$")
-_THREADISH = re.compile(r"main|thread|Thread|#|\s\|\s|-[A-Z]-\d|^[\w.\-]+-\d+-[\w.\-]+$|executor|worker|pool|Container")
-_PARTITIONISH = re.compile(r"^(?:[\w.\-]+-\d+)(?:,\s*[\w.\-]+-\d+)*$")
+_CLOSERS = compile_regex(r"(?:\s*(?:\*\*|`+|\||\\n|\\r|\s))+$")
+_THREADISH = compile_regex(r"main|thread|Thread|#|\s\|\s|-[A-Z]-\d|^[\w.\-]+-\d+-[\w.\-]+$|executor|worker|pool|Container")
+_PARTITIONISH = compile_regex(r"^(?:[\w.\-]+-\d+)(?:,\s*[\w.\-]+-\d+)*$")
 
 # --- what stands before the anchor -----------------------------------------------------------------
 
-_LEVEL = re.compile(r"(?<![\w])(?P<level>" + LEVELS + r"|WRN|ERR|INF|DBG|Warning|Error|Info|Debug|warn|info|error|debug)(?![\w])")
-_LOGGER_LEFT = re.compile(
+_LEVEL = compile_regex(r"(?<![\w])(?P<level>" + LEVELS + r"|WRN|ERR|INF|DBG|Warning|Error|Info|Debug|warn|info|error|debug)(?![\w])")
+_LOGGER_LEFT = compile_regex(
     r"(?<![\w/$.])(?P<logger>(?:[A-Za-z_$][\w$]*\.)+[A-Z][\w$]*(?:\$\w+)?|[a-z]\.[a-z]\.[\w.$]+)(?::\d+)?(?![\w$])"
 )
-_THREAD_LEFT = re.compile(r"\[(?P<thread>[^\[\]]*)\]")
+_THREAD_LEFT = compile_regex(r"\[(?P<thread>[^\[\]]*)\]")
 # the text before an anchor in tokens: level and logger are whole tokens of it
-_TOKEN_SPLIT = re.compile(r"[\s\[\]()|,;\"'`]+")
+_TOKEN_SPLIT = compile_regex(r"[\s\[\]()|,;\"'`]+")
 _LEVEL_WORDS = frozenset(LEVELS[3:-1].split("|")) | {"WRN", "ERR", "INF", "DBG", "Warning", "Error", "Info", "Debug",
                                                      "warn", "info", "error", "debug", "INFO:", "WARN:", "WARNING:",
                                                      "ERROR:", "DEBUG:", "SEVERE:", "FINE:"}
-_LOGGER_TOKEN = re.compile(r"(?:[A-Za-z_$][\w$]*\.)+[A-Z][\w$]*(?:\$\w+)?(?::\d+)?:?|[a-z]\.[a-z]\.[\w.$]+(?::\d+)?:?")
+_LOGGER_TOKEN = compile_regex(r"(?:[A-Za-z_$][\w$]*\.)+[A-Z][\w$]*(?:\$\w+)?(?::\d+)?:?|[a-z]\.[a-z]\.[\w.$]+(?::\d+)?:?")
 
 
 @dataclass(slots=True)
@@ -118,11 +119,11 @@ class Read:
 
 # --- unwrapping ----------------------------------------------------------------------------------
 
-_LEAD = re.compile(
+_LEAD = compile_regex(
     r"(?:\s+|>+ ?|\*\*|`+|\"(?=\S)|-\s(?=\[)|\d+[:\-](?=\D|\d{10,16}(?:\.\d+)?\t)|[\w./\-]+\.(?:log|txt|out|json|csv)(?:\.\d+)?[:\-](?:\d+[:\-])?)"
 )
 # docker / docker-compose "name  | " (v1 "kafka_1  |", v2 "kafka-1  |"); not a pipe table ("| a | b |")
-_COMPOSE = re.compile(r"[\w.\-]+\s*\| ")
+_COMPOSE = compile_regex(r"[\w.\-]+\s*\| ")
 _JSON_MSG = ("message", "msg", "log", "@message", "log.message", "text", "body", "textPayload", "content", "line",
              "_raw", "MESSAGE", "event", "short_message", "full_message")
 _JSON_TS = ("@timestamp", "timestamp", "ts", "time", "date", "timeMillis", "datetime", "asctime", "_time",
@@ -213,7 +214,7 @@ def _cells(text: str) -> list[str] | None:
 
 # a CSV row as exporters write it (RFC 4180): cells quoted with "" inside, or plain without , and "
 _CSV_CELL = r'(?:"(?:[^"]|"")*"|[^",]*)'
-_CSV_ROW = re.compile(_CSV_CELL + r"(?:," + _CSV_CELL + r")+")
+_CSV_ROW = compile_regex(_CSV_CELL + r"(?:," + _CSV_CELL + r")+")
 
 
 # --- reading one line ------------------------------------------------------------------------------
@@ -273,8 +274,8 @@ def read_line(text: str, near_ms: int | None = None, depth: int = 0) -> Read | N
     return _read_text(lead, near_ms, facts, text)
 
 
-_TRAIL_EMPHASIS = re.compile(r"(?:\*\*|`+|\s)+$")
-_CLOSING_ONLY = re.compile(r"[\s\"'`*|,]*")
+_TRAIL_EMPHASIS = compile_regex(r"(?:\*\*|`+|\s)+$")
+_CLOSING_ONLY = compile_regex(r"[\s\"'`*|,]*")
 
 
 def _read_json(payload: Any, near_ms: int | None, facts: dict[str, Any], depth: int) -> Read | None:
@@ -292,7 +293,7 @@ def _read_json(payload: Any, near_ms: int | None, facts: dict[str, Any], depth: 
     return None
 
 
-_EPOCH_AT_END = re.compile(r"(\d{9,16}(?:\.\d+)?)[\s,:|]*$")
+_EPOCH_AT_END = compile_regex(r"(\d{9,16}(?:\.\d+)?)[\s,:|]*$")
 
 
 def _left_time(left: str, near_ms: int | None, facts: dict[str, Any]) -> None:

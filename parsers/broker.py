@@ -15,13 +15,15 @@ Results are memoized per message (the same coordinator line repeats a lot in a r
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
 from parsers.broker_rules import CONTEXT_BOUND, GROUP_TYPES, RULES, STARTS, TEMPLATES, TEXT_WORDS
-from parsers.lark_regex import CompiledStart, compile_starts, match_start
+from parsers.build_cache import compile_regex
+from parsers.lark_regex import CompiledStart, cached_starts, match_start
 from parsers.values import is_uint
 
 # Literal substrings of which every line these rules can match contains at least one (the reader
@@ -34,7 +36,7 @@ CANDIDATE_WORDS: tuple[str, ...] = ("GroupCoordinator", "GroupMetadataManager", 
 # GroupMetadataManager.scala "[Group Metadata Manager on Broker $brokerId]: " (0.9 .. 0.11) and
 # "[GroupMetadataManager brokerId=$brokerId] " (1.0+); GroupCoordinatorShard/CoordinatorRuntime LogContext
 # "[GroupCoordinator id=$nodeId topic=$topic partition=$partition] " (3.7+ / 4.x).
-_IDENT = re.compile(
+_IDENT = compile_regex(
     r"\[(?:GroupCoordinator (?:id=)?(?P<b1>\d+)(?: topic=(?P<topic>\S+) partition=(?P<part>\d+))?"
     r"|GroupMetadataManager brokerId=(?P<b2>\d+)"
     r"|Group Metadata Manager on Broker (?P<b3>\d+))\]:? ?"
@@ -44,22 +46,22 @@ _IDENT = re.compile(
 _GROUP_CLASSES = ("GroupCoordinator", "GroupMetadataManager", "GroupMetadata", "MemberMetadata", "ClassicGroup",
                   "GenericGroup", "ConsumerGroup", "GroupCoordinatorService", "GroupCoordinatorShard",
                   "OffsetMetadataManager", "CoordinatorLoaderImpl", "DelayedJoin", "DelayedHeartbeat")
-_COORD_LOGGER = re.compile(r"coordinator\.group\.|\bc\.g\.|(?:^|\.)(?:" + "|".join(_GROUP_CLASSES) + r")(?:\$\w*)?$")
+_COORD_LOGGER = compile_regex(r"coordinator\.group\.|\bc\.g\.|(?:^|\.)(?:" + "|".join(_GROUP_CLASSES) + r")(?:\$\w*)?$")
 # The other coordinators share words and the runtime with the group coordinator; their lines are not ours.
-_OTHER_COORDINATOR_LOGGER = re.compile(r"coordinator\.(?:transaction|share)\.|Transaction(?:Coordinator|StateManager|"
+_OTHER_COORDINATOR_LOGGER = compile_regex(r"coordinator\.(?:transaction|share)\.|Transaction(?:Coordinator|StateManager|"
                                        r"MarkerChannelManager)|ShareCoordinator")
-_OTHER_COORDINATOR_IDENT = re.compile(r"\[(?:TransactionCoordinator|Transaction State Manager|Transaction Marker|"
+_OTHER_COORDINATOR_IDENT = compile_regex(r"\[(?:TransactionCoordinator|Transaction State Manager|Transaction Marker|"
                                       r"ShareCoordinator)")
 
-_MEMBER_METADATA = re.compile(r"MemberMetadata\((.*)\)$", re.S)
-_MM_FIELD = re.compile(
+_MEMBER_METADATA = compile_regex(r"MemberMetadata\((.*)\)$", re.S)
+_MM_FIELD = compile_regex(
     r"(memberId|groupInstanceId|clientId|clientHost|sessionTimeoutMs|rebalanceTimeoutMs)=([^,()]*(?:\([^()]*\))?)"
 )
-_TP_OFFSETS = re.compile(r"__consumer_offsets-(\d+)$")
+_TP_OFFSETS = compile_regex(r"__consumer_offsets-(\d+)$")
 # GroupCoordinator.scala (2.1 .. 3.x) and GroupMetadataManager.java (3.6+) rebalance reasons
 # ("leader {} re-joining group during {}" is lower-case in 2.7-2.8, "Leader" from 3.0)
-_REASON_MEMBER = re.compile(r"(?:[Mm]ember:?|[Ll]eader) (?!with\b|id\b)([^\s;,)]+)")
-_REASON_INSTANCE = re.compile(r"instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|[^\s;,)]+)")
+_REASON_MEMBER = compile_regex(r"(?:[Mm]ember:?|[Ll]eader) (?!with\b|id\b)([^\s;,)]+)")
+_REASON_INSTANCE = compile_regex(r"instance ?id (Some\([^)]*\)|Optional\[[^\]]*\]|[^\s;,)]+)")
 _REASON_CLASS = (
     ("heartbeat expiration", "heartbeat_expiration"),
     ("LeaveGroup", "leave_group"),
@@ -97,16 +99,22 @@ def _word_start(word: str) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def _compiled() -> dict[str, CompiledStart]:
-    return compile_starts(_parser(), STARTS)
+def _compiled() -> Mapping[str, CompiledStart]:
+    # each start's regex compiled at its first use; the regex sources kept in the build cache, so
+    # that a run whose lines need few (or no) broker rules loads neither Lark nor the other starts
+    return cached_starts("broker", _grammar(), _parser, STARTS)
+
+
+@lru_cache(maxsize=1)
+def _grammar() -> str:
+    return resources.files("parsers").joinpath("grammars/broker.lark").read_text()
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Any:
     from lark import Lark
 
-    grammar = resources.files("parsers").joinpath("grammars/broker.lark").read_text()
-    return Lark(grammar, parser="lalr", lexer="contextual", start=list(STARTS), cache=True)
+    return Lark(_grammar(), parser="lalr", lexer="contextual", start=list(STARTS), cache=True)
 
 
 def _member_metadata(value: str, out: dict[str, Any], extra: dict[str, Any], prefix: str = "") -> str:
@@ -166,7 +174,7 @@ _EVENT_FIELDS = {"group_id", "member_id", "instance_id", "generation", "member_e
 _MEMBER_EXTRA = {"leader", "old_member_id", "existing_member_id", "new_leader"}
 
 
-_ASSIGNED_ITEM = re.compile(r"^(?P<topic>\S+)-(?P<part>\d+)$")
+_ASSIGNED_ITEM = compile_regex(r"^(?P<topic>\S+)-(?P<part>\d+)$")
 
 
 def _assignment_state(extra: dict[str, Any]) -> None:

@@ -25,19 +25,20 @@ from typing import Any
 
 from parsers import values
 from parsers.base import IGNORE, Match
+from parsers.build_cache import compile_code, compile_regex
 from parsers.client_catalog import RULES as CATALOG_RULES
 from parsers.grammar import parse_prefix
 
 # LogContext prefixes: KafkaConsumer.java 1.0-2.2 ("[Consumer clientId=.., groupId=..] "), 2.3+ with
 # "instanceId=" (KIP-345), ConsumerUtils.createLogContext 3.7+; Connect WorkerGroupMember.java
 # ("[Worker clientId=.., groupId=..] ") 1.0+; ShareConsumer 4.x.
-PREFIX = re.compile(
+PREFIX = compile_regex(
     r"\[(?P<ctx>Consumer|Worker|ShareConsumer|Producer|AdminClient|StreamsKafkaClient|[A-Z][A-Za-z]*)"
     r" (?:instanceId=(?P<instance>[^,\]]*), )?clientId=(?P<client>[^,\]]*)"
     r"(?:, groupId=(?P<group>[^\]]*))?\] "
 )
 # Kafka Streams StreamThread/KafkaStreams LogContext: "stream-thread [name] ", "stream-client [name]"
-STREAMS_PREFIX = re.compile(r"stream-(?P<scope>thread|client) \[(?P<name>[^\]]*)\] ?")
+STREAMS_PREFIX = compile_regex(r"stream-(?P<scope>thread|client) \[(?P<name>[^\]]*)\] ?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,70 +69,70 @@ class Rule:
 HAND_RULES: tuple[Rule, ...] = (
     # AbstractCoordinator.java 0.9.0.x DEBUG: "Issuing request (JOIN_GROUP: {...}) to coordinator N"
     Rule("issuing_request", "join_started",
-         re.compile(r"^Issuing request \((?P<api>JOIN_GROUP): (?P<struct>.*)\) to coordinator (?P<coordinator>\S+)\s*$"),
+         compile_regex(r"^Issuing request \((?P<api>JOIN_GROUP): (?P<struct>.*)\) to coordinator (?P<coordinator>\S+)\s*$"),
          "AbstractCoordinator.java", "0.9.0.0", "0.9.0.1"),
     # Connect DistributedHerder.java 2.3+ (incremental cooperative; protocol version 1/2)
     Rule("connect_joined_with_assignment", "assignment_received",
-         re.compile(r"^Joined group at generation (?P<generation>-?\d+) with protocol version (?P<protocol_version>\d+) "
+         compile_regex(r"^Joined group at generation (?P<generation>-?\d+) with protocol version (?P<protocol_version>\d+) "
                     r"and got assignment: (?P<connect_assignment>.*?)(?: with rebalance delay: (?P<delay_ms>\d+))?\s*$"),
          "DistributedHerder.java", "2.3.0", "current"),
     # Connect DistributedHerder.java 0.10-2.2 (eager protocol)
     Rule("connect_joined_eager", "assignment_received",
-         re.compile(r"^Joined group and got assignment: (?P<connect_assignment>.*)$"),
+         compile_regex(r"^Joined group and got assignment: (?P<connect_assignment>.*)$"),
          "DistributedHerder.java", "0.10.0.0", "2.2.2"),
     # Connect WorkerCoordinator.java onJoinPrepare 2.3+: "Rebalance started"
-    Rule("connect_rebalance_started", "rebalance_started", re.compile(r"^Rebalance started\s*$"),
+    Rule("connect_rebalance_started", "rebalance_started", compile_regex(r"^Rebalance started\s*$"),
          "WorkerCoordinator.java", "2.3.0", "current"),
     # Streams StreamThread.java / KafkaStreams.java: "State transition from A to B"
     Rule("streams_state_transition", "streams_state_changed",
-         re.compile(r"^State transition from (?P<from_state>[A-Z_]+) to (?P<to_state>[A-Z_]+)\s*$"),
+         compile_regex(r"^State transition from (?P<from_state>[A-Z_]+) to (?P<to_state>[A-Z_]+)\s*$"),
          "StreamThread.java,KafkaStreams.java", "1.0.0", "current"),
     # AbstractCoordinator.java DEBUG, the coordinator lookup's response (ClientResponse#toString):
     # 0.10.2.0-0.11.0.x "Received GroupCoordinator response {} for group {}", 1.0.0 "Received
     # GroupCoordinator response {}", 1.0.1+ "Received FindCoordinator response {}"; the node is read from
     # the responseBody (Struct, FindCoordinatorResponse(node=..) or *Data(nodeId, host, port[, coordinators]))
     Rule("received_groupcoordinator_response_for_group", "coordinator_discovered",
-         re.compile(r"^Received GroupCoordinator response (?P<coord_response>.*) for group (?P<group_id>\S+)\s*$", re.S),
+         compile_regex(r"^Received GroupCoordinator response (?P<coord_response>.*) for group (?P<group_id>\S+)\s*$", re.S),
          "AbstractCoordinator.java", "0.10.2.0", "0.11.0.2"),
     Rule("received_groupcoordinator_response", "coordinator_discovered",
-         re.compile(r"^Received GroupCoordinator response (?P<coord_response>.*?)\s*$", re.S),
+         compile_regex(r"^Received GroupCoordinator response (?P<coord_response>.*?)\s*$", re.S),
          "AbstractCoordinator.java", "1.0.0", "1.0.0"),
     Rule("received_findcoordinator_response", "coordinator_discovered",
-         re.compile(r"^Received FindCoordinator response (?P<coord_response>.*?)\s*$", re.S),
+         compile_regex(r"^Received FindCoordinator response (?P<coord_response>.*?)\s*$", re.S),
          "AbstractCoordinator.java", "1.0.1", "current"),
     # Connect DistributedHerder.java 0.10.0.0+ (unchanged to trunk 2024-10): the worker's config offset
     # is behind the leader's assignment, so it calls member.requestRejoin()
     Rule("connect_forcing_rebalance", "join_started",
-         re.compile(r"^(?P<reason>Current config state offset (?P<config_offset>-?\d+) does not match group assignment "
+         compile_regex(r"^(?P<reason>Current config state offset (?P<config_offset>-?\d+) does not match group assignment "
                     r"(?P<assignment_offset>-?\d+))\. Forcing rebalance\.\s*$"),
          "DistributedHerder.java", "0.10.0.0", "current"),
     # Connect WorkerCoordinator.java 2.4.0+ (incremental cooperative): no coordinator for
     # scheduled.rebalance.max.delay.ms, the worker revokes its own connectors and tasks
     Rule("connect_coordinator_unreachable", "coordinator_lost",
-         re.compile(r"^Broker coordinator was unreachable for (?P<unreachable_ms>-?\d+)ms\. Revoking previous assignment "
+         compile_regex(r"^Broker coordinator was unreachable for (?P<unreachable_ms>-?\d+)ms\. Revoking previous assignment "
                     r"(?P<connect_assignment>.*) to avoid running tasks while not being a member the group\s*$", re.S),
          "WorkerCoordinator.java", "2.4.0", "current"),
     # Streams StreamsMembershipManager.java (clients, KIP-1071 streams groups; 4.1+): a multi-line
     # record "Assigned tasks with local epoch {}\n\tMember: {}\n\tAssigned active tasks: {}\n..." (the
     # TAB lines are optional here: a grep keeps only the first line)
     Rule("streams_assigned_tasks", "assignment_received",
-         re.compile(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)"
+         compile_regex(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)"
                     r"\n\tMember:[ \t]*(?P<member_id>\S*)(?P<streams_tasks>\n.*)?\s*$", re.S),
          "StreamsMembershipManager.java", "trunk-0013464c", "current"),
     Rule("streams_assigned_tasks_first_line", "assignment_received",
-         re.compile(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)\s*$"),
+         compile_regex(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)\s*$"),
          "StreamsMembershipManager.java", "trunk-0013464c", "current"),
     # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
     Rule("streams_callback_timing", None,
-         re.compile(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
+         compile_regex(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
 )
 
 # the kinds whose meaning a reason may change, and the new consumer's reasons
 # (kafka-coordinator-reason-strings.tsv) that change what a line means
 _REASON_RULE_KINDS = ("leave_group", "join_started", "generation_reset")
 _REASON_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"consumer poll timeout has expired", re.I), "poll_timeout"),
-    (re.compile(r"rebalance failed due to"), "rebalance_failed"),
+    (compile_regex(r"consumer poll timeout has expired", re.I), "poll_timeout"),
+    (compile_regex(r"rebalance failed due to"), "rebalance_failed"),
 )
 
 # loggers (simple class names) whose lines are coordinator lines by construction
@@ -144,7 +145,7 @@ COORDINATOR_LOGGERS = frozenset({
 })
 # wording that marks a coordinator line whatever the logger says
 # (each alternative contains a CANDIDATE_WORDS entry, so the JVM-side filter keeps these lines too)
-STRONG = re.compile(
+STRONG = compile_regex(
     r"[Gg]eneration|[Cc]oordinator|[Rr]ebalanc|[Hh]eartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|"
     r"OffsetFetch|committed offset|member epoch|with epoch|newly assigned|assigned partitions|"
     r"[Rr]evok|joining group|joined group|[Ss]ubscribed to|auto-commit|[Rr]esetting offset|[Ss]eeking to"
@@ -160,7 +161,7 @@ def _compile_rules() -> tuple[list[Rule], dict[str, list[Rule]], list[Rule]]:
     for name, kind, _cls, rx, src, first, last, weak, template in CATALOG_RULES:
         if name in hand:  # a hand rule of the same name reads more of the message (see HAND_RULES)
             continue
-        rules.append(Rule(name, kind, re.compile(rx, re.S), src, first, last, tuple(weak), template))
+        rules.append(Rule(name, kind, compile_regex(rx, re.S), src, first, last, tuple(weak), template))
     buckets: dict[str, list[Rule]] = {}
     generic: list[Rule] = []
     for r in rules:
@@ -213,7 +214,7 @@ class _Combo:
         for i, r in enumerate(rules):
             body = re.sub(r"\(\?P<(\w+)>", rf"(?P<r{i}__\1>", r.regex.pattern)
             alts.append(f"(?P<r{i}>{body})")
-        rx = re.compile("|".join(alts), re.S)
+        rx = compile_regex("|".join(alts), re.S)
         # per rule: its decoder, generated from its plan (group number in the combined regex,
         # handler, field key for each placeholder with a handler) once here instead of a plan loop
         # with a handler call per placeholder and line
@@ -590,11 +591,11 @@ def _h_bool(text: str, fields: dict, extra: dict, key: str) -> None:
 # 2.3+ `FindCoordinatorResponseData(.., errorCode=0, errorMessage=.., nodeId=1, host='h', port=9092)`,
 # 0.11-2.2 `FindCoordinatorResponse(.., error=NONE, node=h:9092 (id: 1 rack: null))`,
 # 0.10.2-0.11 Struct `{error_code=0,coordinator={node_id=1,host=h,port=9092}}`
-_RESP_COORDINATOR = re.compile(r"Coordinator\((?P<body>[^()]*)\)")
-_RESP_DATA = re.compile(r"nodeId=(?P<id>-?\d+), host='(?P<host>[^']*)', port=(?P<port>-?\d+)")
-_RESP_NODE = re.compile(r"node=(?P<host>[^\s:,()]+):(?P<port>-?\d+) \(id: (?P<id>-?\d+)")
-_RESP_STRUCT = re.compile(r"coordinator=\{node_id=(?P<id>-?\d+),host=(?P<host>[^,}]*),port=(?P<port>-?\d+)")
-_RESP_ERROR = re.compile(r"\b(?:errorCode|error_code)=(?P<code>-?\d+)|\berror=(?P<name>[A-Z_]+)")
+_RESP_COORDINATOR = compile_regex(r"Coordinator\((?P<body>[^()]*)\)")
+_RESP_DATA = compile_regex(r"nodeId=(?P<id>-?\d+), host='(?P<host>[^']*)', port=(?P<port>-?\d+)")
+_RESP_NODE = compile_regex(r"node=(?P<host>[^\s:,()]+):(?P<port>-?\d+) \(id: (?P<id>-?\d+)")
+_RESP_STRUCT = compile_regex(r"coordinator=\{node_id=(?P<id>-?\d+),host=(?P<host>[^,}]*),port=(?P<port>-?\d+)")
+_RESP_ERROR = compile_regex(r"\b(?:errorCode|error_code)=(?P<code>-?\d+)|\berror=(?P<name>[A-Z_]+)")
 
 
 def _h_coord_response(text: str, fields: dict, extra: dict, key: str) -> None:
@@ -623,7 +624,7 @@ def _h_coord_response(text: str, fields: dict, extra: dict, key: str) -> None:
 
 
 # StreamsMembershipManager "Assigned tasks with local epoch" record: "\tAssigned active tasks: [0_0, 1_2]"
-_STREAMS_TASK_LINE = re.compile(r"^[ \t]*(?P<label>[A-Za-z -]+?):[ \t]*(?P<tasks>.*?)[ \t]*$", re.M)
+_STREAMS_TASK_LINE = compile_regex(r"^[ \t]*(?P<label>[A-Za-z -]+?):[ \t]*(?P<tasks>.*?)[ \t]*$", re.M)
 
 
 def _h_streams_tasks(text: str, fields: dict, extra: dict, key: str) -> None:
@@ -682,7 +683,8 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
     if rule.version_hint:
         lines.append(f"    fields.setdefault('kafka_version_hint', {rule.version_hint!r})")
     lines += [f"    extra['rule'] = {rule.name!r}", f"    return {rule.name!r}, kind, fields, extra"]
-    exec("\n".join(lines), ns)  # noqa: S102 - generated from the rule's own placeholder names
+    # the code object from the build cache when the same source was compiled before
+    exec(compile_code("\n".join(lines), "<string>"), ns)  # noqa: S102 - generated from the rule's own placeholder names
     return ns["decode"]
 
 
@@ -813,7 +815,7 @@ def _match_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
     return found
 
 
-_KAFKA_LOGGER = re.compile(r"(?:org\.apache\.kafka|o\.a\.k|o\.a\.kafka|kafka|k|a\.k|utils|internals|distributed)\.")
+_KAFKA_LOGGER = compile_regex(r"(?:org\.apache\.kafka|o\.a\.k|o\.a\.kafka|kafka|k|a\.k|utils|internals|distributed)\.")
 
 
 def kafka_logger(logger: str | None) -> bool:
@@ -873,6 +875,7 @@ def clear_memos() -> None:
     LINE_MEMO.clear()
     LINE_SEEN.clear()
     for f in (values.generation, values.node, values.partitions, values.offsets_map, values.struct_fields,
+              values.topic_partition,
               values.assignment_map, grammar.parse_value, grammar.parse_prefix, _prefix_at, _prefix_fields, _prefix_dict,
               logger_class, timestamps._second_ms, timestamps._day_ms, timestamps._local_second_ms):
         f.cache_clear()

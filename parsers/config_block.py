@@ -16,19 +16,19 @@ settings can never be mistaken for a consumer's.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from parsers.base import IGNORE, Match
+from parsers.build_cache import compile_regex
 from parsers.events import Kind
 
 # the header: `<SimpleClassName> values: ` (AbstractConfig.logAll, all versions)
-HEADER = re.compile(r"^([A-Z][A-Za-z0-9]*Config) values: ?")
+HEADER = compile_regex(r"^([A-Z][A-Za-z0-9]*Config) values: ?")
 # literal words for the JVM-side candidate filter (each matches the header of an event-bearing block)
 CANDIDATE_WORDS: tuple[str, ...] = ("ConsumerConfig values", "KafkaConfig values")
-_SETTING = re.compile(r"^\s*([A-Za-z0-9_.\-]+) = ?(.*)$")
+_SETTING = compile_regex(r"^\s*([A-Za-z0-9_.\-]+) = ?(.*)$")
 # a log4j `(%c)` or `(%c:%L)` suffix naming the config class, on the last line or its own line
-_LOGGER_SUFFIX = re.compile(r"\s*\((?:[\w$]+\.)*[\w$]*Config(?::\d+)?\)\s*$")
+_LOGGER_SUFFIX = compile_regex(r"\s*\((?:[\w$]+\.)*[\w$]*Config(?::\d+)?\)\s*$")
 # broker settings that shape group coordination (KafkaConfig / GroupCoordinatorConfig, 0.9 - 4.x)
 _BROKER_PREFIXES = ("group.", "offsets.", "broker.id", "node.id", "inter.broker.protocol.version",
                     "process.roles")

@@ -8,10 +8,11 @@ keep their regex fallback.
 
 from __future__ import annotations
 
-import re
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
+
+from parsers.build_cache import compile_regex
 
 GRAMMAR = Path(__file__).with_name("grammars") / "client.lark"
 
@@ -70,7 +71,7 @@ def _parser(start: str):
             return "group_id", str(value) if value is not None else None
 
     # one LALR parser per start symbol; the transformer runs inline (no parse tree is built)
-    return Lark.open(str(GRAMMAR), start=start, parser="lalr", lexer="contextual", transformer=_ToPython())
+    return Lark.open(str(GRAMMAR), start=start, parser="lalr", lexer="contextual", transformer=_ToPython(), cache=True)
 
 
 # A value whose first character is a digit or "-" starts with an ATOM token (NAME and KEY start
@@ -79,9 +80,9 @@ def _parser(start: str):
 # ",=(){}'" outside brackets). Text that is neither (a placeholder captured with part of its
 # neighbour, e.g. "2147483646 rack: null): JoinGroupResponseData(...)") is refused here: Lark
 # would refuse it too, through an exception, at ~300 µs (tests/parsers/test_value_grammar.py).
-_NODE_HEAD = re.compile(r"[^\s,=(){}\[\]']+\s*\(id:")
-_BRACKETED = re.compile(r"\[[^\[\]]*\]")
-_NOT_IN_SCALAR = re.compile(r"[,=(){}']")
+_NODE_HEAD = compile_regex(r"[^\s,=(){}\[\]']+\s*\(id:")
+_BRACKETED = compile_regex(r"\[[^\[\]]*\]")
+_NOT_IN_SCALAR = compile_regex(r"[,=(){}']")
 
 
 def _surely_not_a_value(text: str) -> bool:

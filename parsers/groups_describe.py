@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
+from parsers.build_cache import compile_regex
 from parsers.commands import is_command
 
 # Literal words of the headers, banners and command lines (the reader escapes and ORs them).
@@ -40,15 +41,15 @@ ROW_REGEX = (
 turn into an event (offsets rows by their numeric columns, --members rows by #PARTITIONS, --state rows by
 the coordinator id). A JVM-side pre-filter of describe files must OR it in, or better not filter them."""
 
-_HEADER_START = re.compile(r"^(?:GROUP\s+(?:TOPIC|CONSUMER-ID|COORDINATOR \(ID\))|TOPIC\s+PARTITION|CONSUMER-ID\s+HOST|"
+_HEADER_START = compile_regex(r"^(?:GROUP\s+(?:TOPIC|CONSUMER-ID|COORDINATOR \(ID\))|TOPIC\s+PARTITION|CONSUMER-ID\s+HOST|"
                            r"COORDINATOR \(ID\))(?:\s|$)")
-_BANNER = re.compile(
+_BANNER = compile_regex(
     r"^(?:Warning: )?(?:The )?[Cc]onsumer group '(?P<group>.*)' (?P<what>has no active members|is rebalancing|does not exist)"
 )
-_ERROR_BANNER = re.compile(r"^Error: (?:The )?[Cc]onsumer group '(?P<group>.*)' does not exist")
-_GROUP_OPT = re.compile(r"--group[ =](?:'([^']*)'|\"([^\"]*)\"|(\S+))")
-_COORDINATOR_CELL = re.compile(r"(\S+:\d+)\s+\((-?\d+)\)")
-_NOISE = re.compile(r"^(?:Note: |Consumer group '.*' has no active members\.$|Error while executing|"
+_ERROR_BANNER = compile_regex(r"^Error: (?:The )?[Cc]onsumer group '(?P<group>.*)' does not exist")
+_GROUP_OPT = compile_regex(r"--group[ =](?:'([^']*)'|\"([^\"]*)\"|(\S+))")
+_COORDINATOR_CELL = compile_regex(r"(\S+:\d+)\s+\((-?\d+)\)")
+_NOISE = compile_regex(r"^(?:Note: |Consumer group '.*' has no active members\.$|Error while executing|"
                     r"Could not fetch offset|No topic available|WARN: )")
 
 # column header -> field name (Event field, or extra key)
@@ -268,8 +269,8 @@ def _aligned_cells(row: str, offsets: list[int]) -> list[str] | None:
     return cells
 
 
-_TP_GROUP = re.compile(r"([^\s(,]*)\(([\d,]*)\)")
-_TP_COLON = re.compile(r"([^;:\s]+):([\d,]+)")
+_TP_GROUP = compile_regex(r"([^\s(,]*)\(([\d,]*)\)")
+_TP_COLON = compile_regex(r"([^;:\s]+):([\d,]+)")
 
 
 def _assignment_partitions(text: str) -> tuple[str, ...]:

@@ -10,9 +10,15 @@ the single spec; the Lark parser remains the explain/debug path and tests check 
 
 from __future__ import annotations
 
+import importlib.util
 import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
+
+from parsers.build_cache import compile_regex, derived, source_hash
 
 
 @dataclass(frozen=True)
@@ -24,15 +30,16 @@ class CompiledStart:
     by_label: dict[str, tuple[str, int, int]]
 
 
-def compile_starts(lark: Any, starts: list[str] | tuple[str, ...]) -> dict[str, CompiledStart]:
-    """For each start symbol `?s: r1 | r2 | ...` whose rules are terminal sequences, an anchored regex
-    `(?:(?P<r1>...)|(?P<r2>...))\\Z` with one capturing group per token the tree would keep."""
+def start_sources(lark: Any, starts: list[str] | tuple[str, ...]) -> dict[str, tuple[str, dict, dict]]:
+    """For each start symbol `?s: r1 | r2 | ...` whose rules are terminal sequences, the source of an
+    anchored regex `(?:(?P<r1>...)|(?P<r2>...))\\Z` with one capturing group per token the tree would
+    keep, and its CompiledStart maps: (pattern, groups, by_label), plain data."""
     term_re = {t.name: t.pattern.to_regexp() for t in lark.terminals}
     literal_len = {t.name: len(t.pattern.value) for t in lark.terminals if t.pattern.type == "str"}
     by_origin: dict[str, list[Any]] = {}
     for rule in lark.rules:
         by_origin.setdefault(rule.origin.name, []).append(rule)
-    out: dict[str, CompiledStart] = {}
+    out: dict[str, tuple[str, dict, dict]] = {}
     for start in starts:
         alts: list[str] = []
         spans: dict[str, tuple[int, int]] = {}
@@ -63,8 +70,67 @@ def compile_starts(lark: Any, starts: list[str] | tuple[str, ...]) -> dict[str, 
             spans[label] = (next_group + 1, kept)
             next_group += 1 + kept
         by_label = {_group_name(r): (r, first - 1, first - 1 + n) for r, (first, n) in spans.items()}
-        out[start] = CompiledStart(re.compile("(?:" + "|".join(alts) + r")\Z", re.S), spans, by_label)
+        out[start] = ("(?:" + "|".join(alts) + r")\Z", spans, by_label)
     return out
+
+
+def compile_starts(lark: Any, starts: list[str] | tuple[str, ...]) -> dict[str, CompiledStart]:
+    """start_sources, every start compiled now."""
+    return {s: CompiledStart(re.compile(rx, re.S), spans, by_label)
+            for s, (rx, spans, by_label) in start_sources(lark, starts).items()}
+
+
+class LazyStarts(Mapping[str, CompiledStart]):
+    """start_sources' regexes compiled on first use of their start symbol: a file that only needs
+    one family (or, for the reader's fallback from client to broker rules, the start of one first
+    word) does not compile the others (the broker grammar's ~70 starts took ~0.06 CPU-s at once)."""
+
+    def __init__(self, sources: dict[str, tuple[str, dict, dict]]) -> None:
+        self._sources = sources
+        self._compiled: dict[str, CompiledStart] = {}
+
+    def __getitem__(self, start: str) -> CompiledStart:
+        c = self._compiled.get(start)
+        if c is None:
+            rx, spans, by_label = self._sources[start]
+            c = self._compiled[start] = CompiledStart(compile_regex(rx, re.S), spans, by_label)
+        return c
+
+    def __contains__(self, start: object) -> bool:
+        return start in self._sources
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sources)
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+
+def cached_starts(name: str, grammar: str, load_lark: Callable[[], Any], starts: tuple[str, ...] | list[str]) -> LazyStarts:
+    """LazyStarts for a grammar, its regex sources taken from the build cache (parsers/build_cache.py)
+    when this grammar text, these starts, this module and this Lark were seen before: then Lark
+    itself is not even loaded. `load_lark()` returns the Lark parser of `grammar`."""
+    key = source_hash(grammar, repr(tuple(starts)), _THIS_SOURCE(), _lark_version())
+    sources = derived(f"lark_regex:{name}", key, lambda: start_sources(load_lark(), starts))
+    return LazyStarts(sources)
+
+
+@lru_cache(maxsize=1)
+def _THIS_SOURCE() -> str:  # noqa: N802 - a constant, computed once
+    return Path(__file__).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _lark_version() -> str:
+    """The installed Lark's version line, read without importing Lark (~0.03 s)."""
+    spec = importlib.util.find_spec("lark")
+    if spec is None or spec.origin is None:
+        return "no lark"
+    try:
+        text = Path(spec.origin).read_text(encoding="utf-8")
+    except OSError:
+        return spec.origin
+    return next((ln for ln in text.splitlines() if ln.startswith("__version__")), spec.origin)
 
 
 def _group_name(rule: str) -> str:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from parsers.build_cache import compile_regex
 from parsers.timestamps import epoch_number_ms, parse_ts
 
 LEVELS = r"(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FINEST)"
@@ -63,50 +64,50 @@ class Layout:
 
 # Kafka broker/tools default, log4j 1.x config/log4j.properties (0.9-3.9) and log4j2 log4j2.yaml
 # (4.x): "[%d] %p %m (%c)%n". Connect's connect-log4j.properties adds ":%L" -> "(%c:%L)".
-LOG4J = re.compile(
+LOG4J = compile_regex(
     r"\[(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}(?:[,.]\d{1,9})?" + _ZONE + r")\] "
     r"(?P<level>" + LEVELS + r")\s+(?P<msg>.*) \((?P<logger>[\w.$\-]+)(?::(?P<lineno>\d+))?\)$"
 )
-LOG4J_NO_LOGGER = re.compile(
+LOG4J_NO_LOGGER = compile_regex(
     r"\[(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}(?:[,.]\d{1,9})?" + _ZONE + r")\] "
     r"(?P<level>" + LEVELS + r")\s+(?P<msg>.*)$"
 )
 # Kafka Streams apps with log4j "%d %-5p [%t] %c{2} (%F:%L) - %m%n", often indented (real_logs/041)
-STREAMS = re.compile(
+STREAMS = compile_regex(
     r"\s*(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}[,.]\d{3})\s+(?P<level>" + LEVELS + r")\s+"
     r"\[(?P<thread>.*?)\] (?P<logger>\S+) \((?P<file>[^()]*?):(?P<lineno>\d+|\?)\) - (?P<msg>.*)$"
 )
 # Spring Boot defaults.xml CONSOLE_LOG_PATTERN 1.5-3.4: "%d %5p PID --- [app] [%15.15t] [corr] logger : %m"
-SPRING_BOOT = re.compile(
+SPRING_BOOT = compile_regex(
     r"(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}[.,]\d{3}" + _ZONE + r")\s+(?P<level>" + LEVELS + r")\s+"
     r"(?:\d+\s+)?--- (?:\[[^\]]*\] )?\[(?P<thread>[^\]]*)\] (?:\[[^\]]*\] )?(?P<logger>\S+)\s*: (?P<msg>.*)$"
 )
 # logback/log4j2 patterns "%d %-5level [%thread] %logger - %msg" and "%d [%thread] %-5level %logger - %msg"
-LOGBACK = re.compile(
+LOGBACK = compile_regex(
     r"(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}[.,]\d{3}" + _ZONE + r")\s+"
     r"(?:\[(?P<thread>[^\]]*)\]\s+)?(?P<level>" + LEVELS + r")\s+(?:\[(?P<thread2>[^\]]*)\]\s+)?"
     r"(?P<logger>[\w.$\-]+)\s+-\s(?P<msg>.*)$"
 )
 # logback's own default "%d{HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg": no date, no ts_ms
-LOGBACK_TIME = re.compile(
+LOGBACK_TIME = compile_regex(
     r"(?P<time>\d{2}:\d{2}:\d{2}\.\d{3})\s+\[(?P<thread>[^\]]*)\]\s+(?P<level>" + LEVELS + r")\s+"
     r"(?P<logger>[\w.$\-]+)\s+-\s(?P<msg>.*)$"
 )
 # Spark/Hadoop style log4j "%d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n"
-YY_SLASH = re.compile(
+YY_SLASH = compile_regex(
     r"(?P<ts>\d{2}/\d{2}/\d{2} \d{2}:\d{2}:\d{2})\s+(?P<level>" + LEVELS + r")\s+(?P<logger>[\w.$\-]+): (?P<msg>.*)$"
 )
 # java.util.logging SimpleFormatter: "%1$tb %1$td, %1$tY %1$tl:%1$tM:%1$tS %1$Tp %2$s%n%4$s: %5$s%6$s%n"
-JUL_HEADER = re.compile(
+JUL_HEADER = compile_regex(
     r"(?P<ts>[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M) (?P<logger>[\w.$\-]+)(?: (?P<method>\S+))?$"
 )
-JUL_BODY = re.compile(r"(?P<level>SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST): (?P<msg>.*)$")
+JUL_BODY = compile_regex(r"(?P<level>SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST): (?P<msg>.*)$")
 # slf4j-simple: "[%thread] LEVEL logger - msg", with showDateTime and no format a relative time first
-SLF4J_SIMPLE = re.compile(
+SLF4J_SIMPLE = compile_regex(
     r"(?:(?P<rel>\d+) )?\[(?P<thread>[^\]]*)\] (?P<level>" + LEVELS + r") (?P<logger>[\w.$\-]+) - (?P<msg>.*)$"
 )
 # no time at all: "message (class:line)" (log4j "%m (%c:%L)%n" and pasted snippets)
-BARE = re.compile(
+BARE = compile_regex(
     r"(?:(?P<level>" + LEVELS + r") )?(?P<msg>.*) \((?P<logger>[\w$\-]+(?:\.[\w$\-]+)+)(?::(?P<lineno>\d+))?\)$"
 )
 
@@ -297,13 +298,13 @@ def split_any(line: str) -> Split | None:
 # --- wrappers ----------------------------------------------------------------------------------
 
 # docker-compose v1/v2 service prefix "kafka_1  | " / "kafka-1  | "
-COMPOSE = re.compile(r"[\w.\-]+\s*\| ")
+COMPOSE = compile_regex(r"[\w.\-]+\s*\| ")
 # e-mail / markdown quoting
-QUOTE = re.compile(r"(?:> ?)+")
+QUOTE = compile_regex(r"(?:> ?)+")
 # kubectl logs --timestamps / journald-style leading RFC 3339 time before the real line
-K8S_TS = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (?=\S)")
+K8S_TS = compile_regex(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (?=\S)")
 # trailing collector suffix, e.g. CloudWatch export ",2023-08-20 23:44:46.000"
-SUFFIX = re.compile(r"(?<=\)),\s?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?$")
+SUFFIX = compile_regex(r"(?<=\)),\s?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?$")
 
 WRAPPERS: dict[str, re.Pattern[str]] = {"compose": COMPOSE, "quote": QUOTE, "k8s_ts": K8S_TS, "suffix": SUFFIX}
 
@@ -380,7 +381,7 @@ def detect_layout(lines: Sequence[str]) -> tuple[str, tuple[str, ...]]:
 
 # --- continuation lines ------------------------------------------------------------------------
 
-CONTINUATION = re.compile(
+CONTINUATION = compile_regex(
     r"(?:\s|at [\w$.<>/]+\(|Caused by: |Suppressed: |\.\.\. \d+ (?:more|common frames omitted)"
     r"|(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error|Throwable)(?::|$))"
 )

@@ -15,48 +15,54 @@ batch headers, `...` elisions, deprecation warnings) are IGNORE.
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
+from parsers.build_cache import compile_regex
 from parsers.commands import is_command
-from parsers.lark_regex import CompiledStart, compile_starts, match_start
+from parsers.lark_regex import CompiledStart, cached_starts, match_start
 from parsers.values import is_int, is_uint
 
 CANDIDATE_WORDS: tuple[str, ...] = ("::", " key: ", '{"key":', "OffsetAndMetadata", "GroupMetadata")
 
 # DumpLogSegments record line: "[| ]offset: N <record fields> key: K[ payload: V]" (cut with str.find)
-_RECORD_HEAD = re.compile(r"\|?\s*offset: (\d+)\b")
-_CREATE_TIME = re.compile(r"\b(?:CreateTime|LogAppendTime): (-?\d+)")
+_RECORD_HEAD = compile_regex(r"\|?\s*offset: (\d+)\b")
+_CREATE_TIME = compile_regex(r"\b(?:CreateTime|LogAppendTime): (-?\d+)")
 # shell commands and their continuations, tool banners, batch headers, elisions (matched at the start)
-_STRUCTURAL = re.compile(
+_STRUCTURAL = compile_regex(
     r"(?:\$ |# |> |\.\.\.|…|Dumping |Starting offset: |Log starting offset: |baseOffset: |WARNING: |"
     r"Processed a total of |\s+--)"
 )
-_MEMBER_SPLIT = re.compile(r"(?:^|, )(\S+) -> (?=MemberMetadata\(|\[)")
-_MM_FIELD = re.compile(
+_MEMBER_SPLIT = compile_regex(r"(?:^|, )(\S+) -> (?=MemberMetadata\(|\[)")
+_MM_FIELD = compile_regex(
     r"(memberId|groupInstanceId|clientId|clientHost|sessionTimeoutMs|rebalanceTimeoutMs|supportedProtocols)="
     r"((?:List\([^)]*\))|[^,]*)"
 )
-_ASSIGNMENT = re.compile(r"([^{},=]+)=\[([^\]]*)\]")
+_ASSIGNMENT = compile_regex(r"([^{},=]+)=\[([^\]]*)\]")
+
+
+@lru_cache(maxsize=1)
+def _grammar() -> str:
+    return resources.files("parsers").joinpath("grammars/offsets_dump.lark").read_text()
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Any:
     from lark import Lark
 
-    grammar = resources.files("parsers").joinpath("grammars/offsets_dump.lark").read_text()
-    return Lark(grammar, parser="lalr", lexer="contextual", start=list(_STARTS), cache=True)
+    return Lark(_grammar(), parser="lalr", lexer="contextual", start=list(_STARTS), cache=True)
 
 
 _STARTS = ("formatter_line", "dump_key")
 
 
 @lru_cache(maxsize=1)
-def _compiled() -> dict[str, CompiledStart]:
-    return compile_starts(_parser(), _STARTS)
+def _compiled() -> Mapping[str, CompiledStart]:
+    # compiled at first use, the regex sources from the build cache (parsers/lark_regex.cached_starts)
+    return cached_starts("offsets_dump", _grammar(), _parser, _STARTS)
 
 
 def _parse(text: str, start: str) -> tuple[str, tuple[str | None, ...]] | None:
@@ -75,9 +81,9 @@ def lark_parse(text: str, start: str = "formatter_line") -> tuple[str | None, st
 
 
 # what looks_like_offsets_dump looks for, compiled once: it runs on the first lines of every input
-_SNIFF_BRACKET_KEY = re.compile(r"^\[[^\]]*,[^\],]*,\d+\]::")
-_SNIFF_DUMP_KEY = re.compile(r" key: (?:offset(?:_commit)?::|group_metadata::|metadata::|\{\")")
-_SNIFF_NULL_VALUE = re.compile(r"^[^\s\[]\S*::NULL$")
+_SNIFF_BRACKET_KEY = compile_regex(r"^\[[^\]]*,[^\],]*,\d+\]::")
+_SNIFF_DUMP_KEY = compile_regex(r" key: (?:offset(?:_commit)?::|group_metadata::|metadata::|\{\")")
+_SNIFF_NULL_VALUE = compile_regex(r"^[^\s\[]\S*::NULL$")
 
 def looks_like_offsets_dump(lines: list[str]) -> bool:
     """True when the first lines are a __consumer_offsets dump of any of the known shapes."""

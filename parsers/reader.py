@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import re
 from collections import Counter
@@ -19,6 +20,7 @@ from typing import Any, NamedTuple
 
 from parsers import anchors, broker, client, config_block, foreign, groups_describe, layouts, offsets_dump
 from parsers.base import IGNORE, Match
+from parsers.build_cache import compile_regex
 from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
@@ -146,10 +148,10 @@ def _trie(words: Iterable[str]) -> str:
 
 CANDIDATE_WORDS: tuple[str, ...] = tuple(_candidate_words())
 CANDIDATE_REGEX: str = "(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + CONTINUATION_REGEX
-_CANDIDATE = re.compile(CANDIDATE_REGEX)
+_CANDIDATE = compile_regex(CANDIDATE_REGEX)
 # Python-side twin of CANDIDATE_REGEX, same meaning, faster: words (trie) anywhere + anchored forms at 0
-_CANDIDATE_WORDS_RX = re.compile(_trie(CANDIDATE_WORDS))
-_CANDIDATE_START_RX = re.compile(CONTINUATION_REGEX.replace("|^", "|").lstrip("^"))
+_CANDIDATE_WORDS_RX = compile_regex(_trie(CANDIDATE_WORDS))
+_CANDIDATE_START_RX = compile_regex(CONTINUATION_REGEX.replace("|^", "|").lstrip("^"))
 
 
 def _log4j_ts_ms(ts: str) -> int | None:
@@ -222,7 +224,7 @@ def sniff(first_lines: list[str], name: str = "") -> FileFormat:
 
 # --- line guards -------------------------------------------------------------------------------
 
-_GARBAGE = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+_GARBAGE = compile_regex(r"[\x00-\x08\x0e-\x1f\x7f]")
 # the same characters as bytes: an ASCII line is checked for them by deleting them from its bytes
 # (a table lookup per byte, twice as fast as str.isprintable) and comparing lengths
 _GARBAGE_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x20), 0x7F])
@@ -249,7 +251,7 @@ _BROKER_LOGGERS = frozenset({
 })
 _BROKER_MSG = ("[GroupCoordinator", "[GroupMetadataManager", "[Group Metadata Manager")
 _CLIENT, _BROKER = Side.CLIENT.value, Side.BROKER.value
-_VERSION = re.compile(r"Kafka version ?: ?(\S+)")
+_VERSION = compile_regex(r"Kafka version ?: ?(\S+)")
 _LOG4J_MATCH = layouts.LOG4J.match
 # layouts.LOG4J for run_log4j, in two steps: a loose regex splits the line, and the parts it leaves
 # loose are then checked against LOG4J's own (ASCII) classes, the time and the logger once per
@@ -263,9 +265,9 @@ _LOG4J_MATCH = layouts.LOG4J.match
 # level is a run of capitals followed by white space in both; and since the loose logger class
 # holds LOG4J's, the last " (" after which the loose tail matches is LOG4J's too when that tail
 # is a LOG4J logger.
-_LOG4J_LOOSE = re.compile(r"\[([^\]]*)\] ([A-Z]+)[ \t\n\r\x0b\x0c]+(.* )\(([^()\s]+)\)$")
-_LOG4J_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[,.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:?[0-9]{2})?")
-_LOG4J_LOGGER = re.compile(r"([A-Za-z0-9_.$\-]+)(?::[0-9]+)?")
+_LOG4J_LOOSE = compile_regex(r"\[([^\]]*)\] ([A-Z]+)[ \t\n\r\x0b\x0c]+(.* )\(([^()\s]+)\)$")
+_LOG4J_TIME = compile_regex(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[,.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:?[0-9]{2})?")
+_LOG4J_LOGGER = compile_regex(r"([A-Za-z0-9_.$\-]+)(?::[0-9]+)?")
 _LOG4J_LEVELS = frozenset(layouts.LEVELS[3:-1].split("|"))
 
 # The tail memo (client.LINE_MEMO: what run_log4j's hot path made of a repeated line, keyed by its
@@ -310,7 +312,7 @@ class _Record:
 _BROKER_LOGGER_MEMO: dict[str, bool] = {}
 # what may follow the time on a line that only carries a time for the next line: a JUL
 # SimpleFormatter header's "logger method", Kibana's nothing, a closing quote or pipe
-_TIME_HEADER_REST = re.compile(r"[\s\"'|,*`]*(?:(?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$]+)+)(?:\s+[\w$<>]+)?)?[\s\"'|,*`]*")
+_TIME_HEADER_REST = compile_regex(r"[\s\"'|,*`]*(?:(?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$]+)+)(?:\s+[\w$<>]+)?)?[\s\"'|,*`]*")
 
 
 def _broker_logger(logger: str) -> bool:
@@ -363,8 +365,8 @@ def _without_suffix(sp: layouts.Split) -> layouts.Split:
                          extra or None)
 
 
-_STRUCTURED = re.compile(r"[{\"|]")  # text before an anchor that may open a JSON object, a CSV cell, a table cell
-_FILE_DAY = re.compile(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
+_STRUCTURED = compile_regex(r"[{\"|]")  # text before an anchor that may open a JSON object, a CSV cell, a table cell
+_FILE_DAY = compile_regex(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
 
 
 def _file_day(source: str) -> int | None:
@@ -971,7 +973,7 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
                 break
         fmt = sniff([t for _, t in head])
         stats["format"] = fmt
-        it = _chain(head, it)
+        it = itertools.chain(head, it)
     stats.setdefault("format", fmt)
     if fmt.kind == "log":
         lp = _LogParser(source, fmt, stats)
@@ -1097,12 +1099,29 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
             summary.messages.append(f"{source}: empty file")
         elif fmt.kind == "binary":
             summary.messages.append(f"{source}: binary file (NUL or control bytes), not parsed")
+        # FileSummary.count written out, the counts kept in locals and added to the summary when the
+        # outcomes end (or the consumer stops early): a method call per line was ~5% of a parse
+        kinds = summary.kinds
+        n = parsed = ignored = 0
         try:
-            for o in parse_lines(source, _chain(head, numbered), fmt, _stats=stats):
-                summary.count(o)
+            for o in parse_lines(source, itertools.chain(head, numbered), fmt, _stats=stats):
+                n += 1
+                status = o[1]
+                if status == "parsed":
+                    parsed += 1
+                elif status == "ignored":
+                    ignored += 1
+                ev = o[2]
+                if ev is not None:
+                    kinds[ev.kind] += 1
                 yield o
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            summary.messages.append(f"{source}: read error after line {summary.lines_read} ({exc})")
+            summary.messages.append(f"{source}: read error after line {summary.lines_read + n} ({exc})")
+        finally:
+            summary.lines_read += n
+            summary.parsed += parsed
+            summary.ignored += ignored
+            summary.unparsed += n - parsed - ignored
     finally:
         problem = _gzip_problem(stream)
         if problem:

@@ -9,17 +9,18 @@ from __future__ import annotations
 import calendar
 import math
 import os
-import re
 import time
 from functools import lru_cache
 
+from parsers.build_cache import compile_regex
+
 # yyyy-MM-dd / yy/MM/dd, 'T' or ' ', HH:mm:ss, optional ,SSS / .SSS(SSS...), optional zone
-_ISO = re.compile(
+_ISO = compile_regex(
     r"(\d{4}|\d{2})[-/](\d{2})[-/](\d{2})[T ](\d{1,2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?"
     r"\s*(Z|UTC|[+-]\d{2}(?::?\d{2})?)?"
 )
 # java.util.logging SimpleFormatter: "Mar 02, 2017 8:44:19 AM"
-_JUL = re.compile(r"([A-Z][a-z]{2}) (\d{1,2}), (\d{4}) (\d{1,2}):(\d{2}):(\d{2}) ([AP]M)")
+_JUL = compile_regex(r"([A-Z][a-z]{2}) (\d{1,2}), (\d{4}) (\d{1,2}):(\d{2}):(\d{2}) ([AP]M)")
 _MONTHS = {m: i for i, m in enumerate(calendar.month_abbr) if m}
 
 
@@ -110,7 +111,7 @@ def epoch_number_ms(value: float | int) -> int | None:
 # One regex with an alternative per written form; the first match in the text wins. Each form is a
 # documented default of a logging setup (docs/parsers.md, "Time from anything").
 _MON = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-FIND = re.compile(
+FIND = compile_regex(
     r"(?=[\dJFMASOND])(?:"  # every form starts with a digit or a month: other positions fail at once
     # ISO 8601 / log4j %d / logback / Spring Boot / RFC 3339 (kubectl, docker, journald, CloudWatch)
     r"(?<![\d.])(?P<iy>\d{4})-(?P<imo>\d{2})-(?P<id>\d{2})[T ](?P<ih>\d{2}):(?P<imi>\d{2}):(?P<is>\d{2})"
@@ -129,7 +130,7 @@ FIND = re.compile(
     r")"
 )
 # an epoch number standing where a time stands (start of a line, a JSON or CSV time field)
-EPOCH = re.compile(r"(?P<num>\d{9,16})(?:\.(?P<frac>\d{1,9}))?")
+EPOCH = compile_regex(r"(?P<num>\d{9,16})(?:\.(?P<frac>\d{1,9}))?")
 DAY_MS = 86_400_000
 
 

@@ -10,29 +10,29 @@ lines). Results are memoised: the same generation, node or partition list recurs
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
+from parsers.build_cache import compile_regex
 from parsers.grammar import parse_value
 
 # AbstractCoordinator.Generation#toString (1.0+): Generation{generationId=5, memberId='m', protocol='range'}
-_GENERATION = re.compile(r"Generation\{generationId=(-?\d+), memberId='([^']*)', protocol='([^']*)'\}")
+_GENERATION = compile_regex(r"Generation\{generationId=(-?\d+), memberId='([^']*)', protocol='([^']*)'\}")
 # Node#toString: "host:port (id: 1 rack: null)" (+ " isFenced: false" in 3.7+); older "Node(1, host, port)"
-_NODE = re.compile(r"(?P<host>\S+?):(?P<port>\d+) \(id: (?P<id>-?\d+|\.\.\.) rack: [^)]*\)")
-_NODE_ANY = re.compile(r"(?P<host>\S+) \(id: (?P<id>\S+) rack: [^)]*\)")
-_NODE_OLD = re.compile(r"Node\((?P<id>-?\d+), (?P<host>[^,]+), (?P<port>\d+)\)")
+_NODE = compile_regex(r"(?P<host>\S+?):(?P<port>\d+) \(id: (?P<id>-?\d+|\.\.\.) rack: [^)]*\)")
+_NODE_ANY = compile_regex(r"(?P<host>\S+) \(id: (?P<id>\S+) rack: [^)]*\)")
+_NODE_OLD = compile_regex(r"Node\((?P<id>-?\d+), (?P<host>[^,]+), (?P<port>\d+)\)")
 # 3.7+ CoordinatorRequestManager: Coordinator(key='g', nodeId=1, host='kafka', port=29092, errorCode=0, ...)
-_COORD_DATA = re.compile(r"nodeId=(?P<id>-?\d+), host='(?P<host>[^']*)', port=(?P<port>\d+)")
+_COORD_DATA = compile_regex(r"nodeId=(?P<id>-?\d+), host='(?P<host>[^']*)', port=(?P<port>\d+)")
 # TopicPartition#toString is "topic-N"; topic names are [a-zA-Z0-9._-]
-_TP = re.compile(r"(?<![\w.\-])([A-Za-z0-9._\-]+)-(\d+)(?![\w.\-])")
-_TP_ONE = re.compile(r"([A-Za-z0-9._\-]+)-(\d+)$")
+_TP = compile_regex(r"(?<![\w.\-])([A-Za-z0-9._\-]+)-(\d+)(?![\w.\-])")
+_TP_ONE = compile_regex(r"([A-Za-z0-9._\-]+)-(\d+)$")
 # OffsetAndMetadata{offset=6, leaderEpoch=0, metadata=''} keyed by partition in commit maps
-_OFFSET_TAIL = re.compile(r"(-?\d+)(?:, leaderEpoch=([^,}]*))?")
-_FETCH_POSITION = re.compile(r"offset=(-?\d+)")
-_FETCH_POSITION_HEAD = re.compile(r"FetchPosition\{offset=(-?\d+)[,}]")
+_OFFSET_TAIL = compile_regex(r"(-?\d+)(?:, leaderEpoch=([^,}]*))?")
+_FETCH_POSITION = compile_regex(r"offset=(-?\d+)")
+_FETCH_POSITION_HEAD = compile_regex(r"FetchPosition\{offset=(-?\d+)[,}]")
 # Struct / *Data toString keys of the 0.9-2.x request/response dumps and 2.x+ generated messages
-_STRUCT_KEYS = re.compile(
+_STRUCT_KEYS = compile_regex(
     r"\b(generation_id|generationId|member_id|memberId|memberEpoch|member_epoch|group_id|groupId|"
     r"leader_id|leader|protocol_name|protocolName|group_protocol|error_code|errorCode|"
     r"group_instance_id|groupInstanceId)=('?)([^,)}\s']*)\2"
@@ -70,18 +70,22 @@ def generation(text: str) -> tuple[int | None, str | None, str | None]:
     return None, None, None
 
 
-_STRICT_INT = re.compile(r"-?[0-9]+")
-_STRICT_UINT = re.compile(r"[0-9]+")
+_STRICT_INT = compile_regex(r"-?[0-9]+")
+_STRICT_UINT = compile_regex(r"[0-9]+")
 
 
 def is_int(text: str) -> bool:
-    """True when int(text) is a plain ASCII integer: str.isdigit() also accepts "²" (int() raises) and
-    lstrip("-") accepts "--1"; every numeric field conversion of the rule handlers checks with this."""
-    return _STRICT_INT.fullmatch(text) is not None
+    """True when int(text) is a plain ASCII integer: str.isdigit() alone also accepts "²" (int() raises)
+    and lstrip("-") accepts "--1"; every numeric field conversion of the rule handlers checks with this.
+    The same as `_STRICT_INT.fullmatch(text) is not None` (an ASCII string of digits is exactly [0-9]+),
+    without a regex call (tests/parsers/test_value_grammar.py compares both)."""
+    digits = text[1:] if text[:1] == "-" else text
+    return digits.isascii() and digits.isdigit()
 
 
 def is_uint(text: str) -> bool:
-    return _STRICT_UINT.fullmatch(text) is not None
+    """`_STRICT_UINT.fullmatch(text) is not None`, by str methods."""
+    return text.isascii() and text.isdigit()
 
 
 @lru_cache(maxsize=4096)
@@ -132,6 +136,7 @@ def partitions(text: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
+@lru_cache(maxsize=8192)
 def topic_partition(text: str) -> tuple[str | None, int | None]:
     """"topic-N" -> (topic, N); (None, None) for anything else (TopicPartition#toString)."""
     topic, sep, part = text.strip().rpartition("-")
@@ -198,8 +203,8 @@ def _struct_value(field: str, v: Any) -> Any:
 # pure-Python LALR loop; anything else goes to the grammar.
 _FLAT_MEMBER = r"[A-Za-z_][A-Za-z0-9_.\-]*=(?:'[^']*'|[^\s,=(){}\[\]']+|\[\])?"
 _FLAT_MEMBERS = rf"(?:{_FLAT_MEMBER}(?:, ?{_FLAT_MEMBER})*)?"
-_FLAT = re.compile(rf"([A-Z][A-Za-z0-9_$]*)(?:\(({_FLAT_MEMBERS})\)|\{{({_FLAT_MEMBERS})\}})|\{{({_FLAT_MEMBERS})\}}")
-_FLAT_ITEM = re.compile(r"([A-Za-z_][A-Za-z0-9_.\-]*)=('[^']*'|[^\s,=(){}\[\]']+|\[\])?")
+_FLAT = compile_regex(rf"([A-Z][A-Za-z0-9_$]*)(?:\(({_FLAT_MEMBERS})\)|\{{({_FLAT_MEMBERS})\}})|\{{({_FLAT_MEMBERS})\}}")
+_FLAT_ITEM = compile_regex(r"([A-Za-z_][A-Za-z0-9_.\-]*)=('[^']*'|[^\s,=(){}\[\]']+|\[\])?")
 
 
 def flat_value(text: str) -> dict[str, Any] | None:
@@ -256,7 +261,7 @@ def struct_fields(text: str) -> tuple[tuple[str, Any], ...]:
 
 # ConsumerPartitionAssignor.Assignment#toString keyed by member (leader's "Finished assignment" map):
 # {member-1=Assignment(partitions=[t-0, t-1]), member-2=Assignment(partitions=[t-2])}
-_ASSIGNMENT_ENTRY = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")
+_ASSIGNMENT_ENTRY = compile_regex(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")
 
 
 @lru_cache(maxsize=4096)

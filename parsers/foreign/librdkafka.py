@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from parsers.build_cache import compile_regex
 from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, json_object, match, rd_tp_list
 
 LIBRARY = "librdkafka"
@@ -141,7 +142,7 @@ RULES: list[Rule] = []
 
 
 def _r(name: str, facs: str, pattern: str, kind: Any, source: str) -> None:
-    RULES.append(Rule(name, frozenset(facs.split()), re.compile(pattern), kind, source))
+    RULES.append(Rule(name, frozenset(facs.split()), compile_regex(pattern), kind, source))  # build cache: parsers/build_cache.py
 
 
 G = r'Group "(?P<group>[^"]*)"'

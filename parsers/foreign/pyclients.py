@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from parsers.build_cache import compile_regex
 from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, match, oam_offset, tp_repr_list, tp_repr_one
 
 KP, AIO = "kafka-python", "aiokafka"
@@ -49,7 +50,7 @@ RULES: list[Rule] = []
 
 
 def _r(name: str, libs: tuple[str, ...], pattern: str, kind: str | None, source: str) -> None:
-    RULES.append(Rule(name, libs, re.compile(pattern), kind, source))
+    RULES.append(Rule(name, libs, compile_regex(pattern), kind, source))  # build cache: parsers/build_cache.py
 
 
 BOTH = (KP, AIO)

@@ -157,11 +157,11 @@ def _write_events(outcomes, write) -> None:
     event_line = event_writer()
     batch: list[bytes] = []
     add = batch.append
-    for o in outcomes:
-        ev = o.event
+    for o in outcomes:  # LineOutcome(line_no, status, event, why), read by index (no property calls)
+        ev = o[2]
         if ev is None:
             continue
-        add(event_line(ev, o.why if o.status == "unparsed" else None))
+        add(event_line(ev, o[3] if o[1] == "unparsed" else None))
         if len(batch) >= _BATCH:
             write(b"".join(batch))
             batch.clear()

@@ -168,3 +168,17 @@ def test_a_placeholder_with_its_neighbour_is_refused_before_lark():
     assert grammar._surely_not_a_value(text) and parse_value(text) is None
     assert not grammar._surely_not_a_value("1 (id: 1 rack: null)") and parse_value("b:1 (id: 1 rack: null)") is not None
     assert not grammar._surely_not_a_value("42 [a, b]")
+
+
+_INT_CASES = ["0", "7", "-1", "--1", "-", "", "+5", " 5", "5 ", "5\n", "²", "١٢", "1_000", "12a", "0x1f", "-0",
+              "99999999999999999999", "-\u0663", "\u00b9\u00b2", "5.0"]
+
+
+@given(st.text(alphabet="-0123456789²١ _+\n", max_size=6))
+def test_is_int_is_the_strict_regex(text: str) -> None:
+    # is_int/is_uint are str-method forms of `-?[0-9]+` / `[0-9]+` fullmatches (no regex call per value)
+    from parsers.values import _STRICT_INT, _STRICT_UINT, is_int, is_uint
+
+    for t in (text, *_INT_CASES):
+        assert is_int(t) == (_STRICT_INT.fullmatch(t) is not None), t
+        assert is_uint(t) == (_STRICT_UINT.fullmatch(t) is not None), t
