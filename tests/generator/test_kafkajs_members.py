@@ -84,6 +84,12 @@ def test_kafkajs_group_replays_to_its_truth(tmp_path):
     assert [f["members"] for f in exp] == [[expired["member_id"]]]
     assert "KafkaJS sends heartbeats only" in exp[0]["explanation"] and "GC" not in exp[0]["explanation"]
     assert abs(exp[0]["start_ms"] - truth["generations"][1]["rebalance_started_ms"]) <= 1_500
+    # the expired member's batch is processed again by the new owners: from its last commit (proven),
+    # to an end no line states (estimated)
+    rewinds = sorted((f["partitions"][0], json.loads(f["details_json"])) for f in r.findings if f["kind"] == "offset_rewind")
+    want = sorted((t["partition"], t["from"], t["knowable"]) for t in truth["reprocessed"])
+    assert len(want) == 3 and [(tp, d["from_offset"], bool(d.get("estimated"))) for tp, d in rewinds] == [
+        (tp, frm, not (k["from"] and k["to"])) for tp, frm, k in want]
     # nothing false: the zombie's rejected commit is real; no pause, poll timeout or skip is claimed
     kinds = {f["kind"] for f in r.findings}
     assert kinds <= {"session_expiry", "stale_generation_commit", "offset_rewind", "double_ownership"}, kinds
