@@ -43,11 +43,14 @@ def test_kafkajs_lines_are_what_kafkajs_prints(tmp_path):
     # src/loggers/console.js: level, timestamp, logger, message first, then the caller's fields
     assert all(list(o)[:4] == ["level", "timestamp", "logger", "message"] for o in objs)
     joined = [o for o in objs if o["message"] == "[ConsumerGroup] Consumer has joined the group"]
-    assert len(joined) == 2
+    assert len(joined) == 3  # generations 1, 3 (as a new member) and 4 (after ledger-js-3 stopped)
     assert list(joined[0])[4:] == ["groupId", "memberId", "leaderId", "isLeader", "memberAssignment",
                                    "groupProtocol", "duration"]
     assert joined[0]["groupProtocol"] == "RoundRobinAssigner" and joined[0]["memberId"].startswith("kafkajs-")
-    assert joined[0]["memberId"] != joined[1]["memberId"]  # rejoined without its member id
+    assert joined[0]["memberId"] != joined[1]["memberId"] == joined[2]["memberId"]  # rejoined without its member id
+    stopped = [o for o in json.loads("[" + ",".join(open(os.path.join(folder, "ledger-js-3.log"), encoding="utf-8")
+                                               .read().splitlines()) + "]") if o["message"] == "[Consumer] Stopped"]
+    assert len(stopped) == 1 and stopped[0]["groupId"] == "ledger-sync"
     msgs = [o["message"] for o in objs if o["logger"] == "kafkajs"]
     i = msgs.index("[Connection] Response OffsetCommit(key: 8, version: 5)")
     assert msgs[i + 1] == "[Runner] The coordinator is not aware of this member, re-joining the group"
@@ -68,12 +71,13 @@ def test_kafkajs_group_replays_to_its_truth(tmp_path):
 
     r = replay_group([e for e in evs if e.group_id == truth["group_id"]])
     mine = {g["generation"]: g for g in r.generations}
-    assert sorted(mine) == [g["generation"] for g in truth["generations"]] == [1, 2, 3]
+    assert sorted(mine) == [g["generation"] for g in truth["generations"]] == [1, 2, 3, 4]
     for g in truth["generations"]:
         m = mine[g["generation"]]
         assert (m["cause"], m["trigger_member"]) == (g["cause"]["kind"], g["cause"]["member_id"]), g["generation"]
         assert m["members"] == sorted(x["member_id"] for x in g["members"])
         assert abs(m["started_ms"] - g["rebalance_started_ms"]) <= 1_500
+    assert truth["generations"][3]["cause"]["kind"] == "member_left"  # ledger-js-3 stopped: [Consumer] Stopped
     expired = truth["generations"][1]["cause"]
     assert expired["kind"] == "session_expiry"
     for m in r.table("memberships"):
