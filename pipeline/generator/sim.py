@@ -92,6 +92,11 @@ class Simulation:
                 c.assignors = RDKAFKA_ASSIGNORS  # their default strategies: range, then roundrobin
             if is_kafkajs(c) and c.assignors == ("range",):
                 c.assignors = KAFKAJS_ASSIGNORS  # KafkaJS's default assigner
+        if sc.consumers and not set.intersection(*(set(c.assignors) for c in sc.consumers)):
+            # GroupCoordinator answers such a JoinGroup INCONSISTENT_GROUP_PROTOCOL (e.g. KafkaJS's
+            # RoundRobinAssigner beside Java's range): such a group cannot form; not simulated
+            raise ValueError(f"{sc.name}: the members' assignors have no protocol in common "
+                             f"({sorted({a for c in sc.consumers for a in c.assignors})})")
         self.coordinator = sc.coordinator
         self.coordinator_log: list[dict[str, Any]] = [{"broker": sc.coordinator, "from_ms": 0, "to_ms": None}]
         self.unreachable_until = -1

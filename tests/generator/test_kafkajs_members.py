@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from parsers import parse_path
-from pipeline.generator.generate import write_scenario
+from pipeline.generator.generate import simulate, write_scenario
+from pipeline.generator.scenario import ConsumerSpec
 from pipeline.generator.scenarios import by_name, variations
 from pipeline.replay import replay_group
 
@@ -98,3 +101,12 @@ def test_kafkajs_group_replays_to_its_truth(tmp_path):
     kinds = {f["kind"] for f in r.findings}
     assert kinds <= {"session_expiry", "stale_generation_commit", "offset_rewind", "double_ownership"}, kinds
     assert not [g for g in r.generations if g["cause"] in ("poll_timeout", "gc_pause")]
+
+
+def test_java_and_kafkajs_members_cannot_form_one_group():
+    """KafkaJS offers only RoundRobinAssigner, Java's range: the broker would answer
+    INCONSISTENT_GROUP_PROTOCOL, so the generator refuses such a scenario rather than invent a group."""
+    sc = variations()[SCENARIO]
+    sc.consumers = [*sc.consumers[:2], ConsumerSpec(name="ledger-java-1", ip="10.0.5.61", start_ms=4000)]
+    with pytest.raises(ValueError, match="no protocol in common"):
+        simulate(sc)
