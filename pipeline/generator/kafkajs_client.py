@@ -56,6 +56,17 @@ def assignment_object(parts: list[str]) -> dict[str, list[int]]:
     return {t: sorted(ps) for t, ps in sorted(out.items())}
 
 
+def commit_response_size(offsets: dict[str, int]) -> int:
+    """connection.js `size`: the response's length after its size field (correlation id included).
+    Heartbeat v3: correlation id, throttle time, error code = 10. OffsetCommit v5: correlation id,
+    throttle time, the topics array (name, partitions array of partition + error code)."""
+    by_topic: dict[str, int] = {}
+    for tp in offsets:
+        t = tp.rpartition("-")[0]
+        by_topic[t] = by_topic.get(t, 0) + 1
+    return 4 + 4 + 4 + sum(2 + len(t.encode()) + 4 + 6 * n for t, n in by_topic.items())
+
+
 class KafkaJSRenderer:
     def __init__(self, sim: Simulation, host: str, rng: Random) -> None:
         self.sim, self.host, self.rng = sim, host, rng
@@ -97,9 +108,9 @@ class KafkaJSRenderer:
                      memberAssignment=assignment_object(a["partitions"]), groupProtocol=a["protocol"],
                      duration=f.ts - began)
         elif f.key == "js_response_error":
-            self.response_error(out, f, a["api"], a["error"], a["broker"])
+            self.response_error(out, f, a["api"], a["error"], a["broker"], 10)
         elif f.key == "commit_failed":
-            self.response_error(out, f, "OffsetCommit", a["error"], a["broker"])
+            self.response_error(out, f, "OffsetCommit", a["error"], a["broker"], commit_response_size(a["offsets"]))
         elif f.key == "js_rebalancing":
             self.kjs(out, f, "WARN", "Runner", "The group is rebalancing, re-joining", groupId=g,
                      memberId=a["member_id"], error=ERRORS[a["error"]])
@@ -117,12 +128,13 @@ class KafkaJSRenderer:
         elif f.key == "crash":
             self.entry(out, f.ts, "ERROR", APP_LOGGER, f"worker died: {a.get('error')}")
 
-    def response_error(self, out: list[tuple[int, str]], f: ClientFact, api: str, error: str, broker: int) -> None:
+    def response_error(self, out: list[tuple[int, str]], f: ClientFact, api: str, error: str, broker: int,
+                       size: int) -> None:
         key, version = API[api]
         self.correlation += self.rng.randrange(3, 40)
         self.kjs(out, f, "ERROR", "Connection", f"Response {api}(key: {key}, version: {version})",
                  broker=f"kafka-{broker}.prod.internal:9092", clientId=KAFKAJS_CLIENT_ID,
-                 error=ERRORS.get(error, error), correlationId=self.correlation, size=10 if api == "Heartbeat" else 40)
+                 error=ERRORS.get(error, error), correlationId=self.correlation, size=size)
 
 
 def client_log(sim: Simulation, host: str, rng: Random) -> list[str]:
