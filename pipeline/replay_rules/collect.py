@@ -320,7 +320,8 @@ class Collector:
         if ev.side == "client" and ev.client_library:
             lf.client_library = lf.client_library or ev.client_library
             if ev.extra and ev.extra.get("client_version"):
-                lf.client_version = lf.client_version or ev.extra["client_version"]
+                # the latest: a hint bounded by the wordings seen so far (KafkaJS) only tightens
+                lf.client_version = ev.extra["client_version"]
         if ts is not None:
             lf.events.append(ev)
             if heartbeat:
