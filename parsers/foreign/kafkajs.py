@@ -80,6 +80,24 @@ _ERROR_NAMES = {  # KafkaJS protocol error messages (src/protocol/error.js) -> K
 }
 
 
+def _version_hint(ns: str, name: str, level: Any, state: dict[str, Any] | None) -> str | None:
+    """KafkaJS prints no version; its wordings bound it from below (the tags' sources): the join line
+    moved from [Runner] to [ConsumerGroup] in 1.15.0 (consumerGroup.js joinAndSync), and the
+    runner's 'The group is rebalancing, re-joining' went from error to warn in 1.16.0. The file's
+    highest bound so far, as '>=1.16.0' (None while its lines bound nothing)."""
+    since = None
+    if name == "joined" and ns == "ConsumerGroup":
+        since = (1, 15, 0)
+    elif name == "rebalancing" and level == "WARN":
+        since = (1, 16, 0)
+    if state is None:
+        return ">=" + ".".join(map(str, since)) if since else None
+    if since is not None and since > state.get("kafkajs_since", (0, 0, 0)):
+        state["kafkajs_since"] = since
+    best = state.get("kafkajs_since")
+    return ">=" + ".".join(map(str, best)) if best else None
+
+
 def _parts(assignment: Any) -> tuple[str, ...] | None:
     """{topic: [partitions]} (memberAssignment) -> ('topic-N', ...)."""
     if not isinstance(assignment, dict):
@@ -152,6 +170,9 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
             f["error"] = _ERROR_NAMES.get(err, err)
         x = {"kafkajs_rule": f"connection_{rm['dir'].lower()}_{rm['api']}", "namespace": ns, "broker": obj.get("broker"),
              "api_version": int(rm["version"]), "error_message": err if isinstance(err, str) else None, "level": level}
+        hint = _version_hint(ns, "", level, state)
+        if hint:
+            x["client_version"] = hint
         data = obj.get("data")
         if isinstance(data, dict) and rm["api"] == "Heartbeat" and not failed:
             x["throttle_time"] = data.get("throttleTime")
@@ -167,6 +188,9 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
         f: dict[str, Any] = {"group_id": obj.get("groupId"), "member_id": obj.get("memberId"), "ts_ms": ts_ms,
                              "client_id": obj.get("clientId")}
         x: dict[str, Any] = {"kafkajs_rule": name, "namespace": ns or rns, "level": level}
+        hint = _version_hint(ns, name, level, state)
+        if hint:
+            x["client_version"] = hint
         gen = obj.get("generationId", obj.get("groupGenerationId"))
         if isinstance(gen, int) and not isinstance(gen, bool):
             f["generation"] = gen

@@ -62,6 +62,19 @@ def roundrobin_assign(subs: list[Sub], partitions: dict[str, int]) -> dict[str, 
     return out
 
 
+def kafkajs_roundrobin_assign(subs: list[Sub], partitions: dict[str, int]) -> dict[str, list[str]]:
+    """KafkaJS's RoundRobinAssigner (src/consumer/assigners/roundRobinAssigner/index.js, 1.0-2.2.4):
+    member ids sorted as strings, every partition of the subscribed topics in metadata order
+    (here: topic, then partition number) dealt out in turn, without checking who subscribes to
+    what (KafkaJS members of a group share one subscription)."""
+    members = sorted(s.member_id for s in subs)
+    out: dict[str, list[str]] = {m: [] for m in members}
+    topics = sorted({t for s in subs for t in s.topics if t in partitions})
+    for i, tp in enumerate(f"{t}-{p}" for t in topics for p in range(partitions[t])):
+        out[members[i % len(members)]].append(tp)
+    return out
+
+
 def _pkey(tp: str) -> tuple[str, int]:
     t, _, p = tp.rpartition("-")
     return t, int(p)
@@ -131,6 +144,8 @@ LOCAL = {"range": range_assign, "roundrobin": roundrobin_assign, "sticky": stick
 
 def assign(name: str, subs: list[Sub], partitions: dict[str, int], local: bool = False) -> dict[str, list[str]]:
     """Assignment the consumer leader computes with assignor `name` (reference model when present)."""
+    if name == "RoundRobinAssigner":  # KafkaJS's own assigner: the reference model has no twin of it
+        return kafkajs_roundrobin_assign(subs, partitions)
     ref = None if local else _reference()
     if ref is None:
         return LOCAL[name](subs, partitions)

@@ -16,6 +16,22 @@ from pipeline.generator.scenario import ConsumerSpec
 JAVA = "java"
 CONFLUENT_PYTHON = "confluent-kafka-python"
 KAFKA_PYTHON = "kafka-python"
+KAFKAJS = "kafkajs"
+
+# KafkaJS 2.2.4 (tulios/kafkajs v2.2.4): src/consumer/index.js createConsumer defaults sessionTimeout
+# 30000, rebalanceTimeout 60000 (since 1.8.0), heartbeatInterval 3000; autoCommit true with
+# autoCommitInterval/Threshold null (runner.js commits after every batch); no max poll interval;
+# src/network/connection.js clientId 'kafkajs' when none is given (member ids 'kafkajs-<uuid>');
+# the default assigner src/consumer/assigners/roundRobinAssigner (protocol name 'RoundRobinAssigner',
+# version 0): no protocol in common with a Java member's, so KafkaJS and Java members cannot form
+# one group (INCONSISTENT_GROUP_PROTOCOL). Heartbeats are sent only by the runner, between batches
+# (runner.js heartbeat(), consumerGroup.js sends one when heartbeatInterval has passed).
+KAFKAJS_VERSION = "2.2.4"
+KAFKAJS_CLIENT_ID = "kafkajs"
+KAFKAJS_ASSIGNORS = ("RoundRobinAssigner",)
+KAFKAJS_DEFAULTS = {"session.timeout.ms": 30000, "heartbeat.interval.ms": 3000,
+                    # KafkaJS has no poll timer: this is its rebalanceTimeout, JoinGroup's rebalance timeout
+                    "max.poll.interval.ms": 60000, "auto.commit.interval.ms": 0}
 
 # kafka-python 2.3.0 (kafka/consumer/group.py DEFAULT_CONFIG): client_id 'kafka-python-' + __version__,
 # session 10000, heartbeat 3000, max poll 300000, auto commit 5000, (Range, RoundRobin) assignors;
@@ -45,8 +61,14 @@ def is_kafka_python(spec: ConsumerSpec) -> bool:
     return spec.client == KAFKA_PYTHON
 
 
+def is_kafkajs(spec: ConsumerSpec) -> bool:
+    return spec.client == KAFKAJS
+
+
 def library(spec: ConsumerSpec) -> str:
     """Event.client_library's name of the member's client."""
+    if is_kafkajs(spec):
+        return KAFKAJS
     return "librdkafka" if is_librdkafka(spec) else KAFKA_PYTHON if is_kafka_python(spec) else JAVA
 
 
@@ -56,6 +78,8 @@ def setting(spec: ConsumerSpec, name: str, java_value: int) -> int:
         return spec.config[name]
     if is_kafka_python(spec):
         return KAFKA_PYTHON_DEFAULTS[name]
+    if is_kafkajs(spec):
+        return KAFKAJS_DEFAULTS[name]
     return RDKAFKA_DEFAULTS[name] if is_librdkafka(spec) else java_value
 
 
@@ -65,9 +89,12 @@ def client_id(spec: ConsumerSpec, group_id: str) -> str:
         return RDKAFKA_CLIENT_ID
     if is_kafka_python(spec):
         return KAFKA_PYTHON_CLIENT_ID
+    if is_kafkajs(spec):
+        return KAFKAJS_CLIENT_ID
     return f"consumer-{group_id}-{spec.client_seq}"
 
 
 def sends_leave_reason(spec: ConsumerSpec) -> bool:
-    """LeaveGroup v5+ (KIP-800): the Java consumer; librdkafka (v0-v1) and kafka-python 2.3 (v0-v3) do not."""
-    return not (is_librdkafka(spec) or is_kafka_python(spec))
+    """LeaveGroup v5+ (KIP-800): the Java consumer; librdkafka (v0-v1), kafka-python 2.3 (v0-v3) and
+    KafkaJS (v0-v3, src/protocol/requests/leaveGroup) do not."""
+    return not (is_librdkafka(spec) or is_kafka_python(spec) or is_kafkajs(spec))

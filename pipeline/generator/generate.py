@@ -6,8 +6,15 @@ import json
 import os
 from random import Random
 
-from pipeline.generator import kafka_python_client, librdkafka_client
-from pipeline.generator.clients import KAFKA_PYTHON_VERSION, RDKAFKA_VERSION, is_kafka_python, is_librdkafka
+from pipeline.generator import kafka_python_client, kafkajs_client, librdkafka_client
+from pipeline.generator.clients import (
+    KAFKA_PYTHON_VERSION,
+    KAFKAJS_VERSION,
+    RDKAFKA_VERSION,
+    is_kafka_python,
+    is_kafkajs,
+    is_librdkafka,
+)
 from pipeline.generator.render import (
     BrokerRenderer,
     broker_server_log,
@@ -46,6 +53,11 @@ def write_scenario(sc: Scenario, out_dir: str) -> dict[str, str]:
             name = f"{c.name}.log"
             _write(out_dir, name, kafka_python_client.client_log(sim, c.name, Random(sc.seed * 31 + i)))
             files[name] = f"client (kafka-python {KAFKA_PYTHON_VERSION}, Python logging)"
+            continue
+        if is_kafkajs(c):
+            name = f"{c.name}.log"
+            _write(out_dir, name, kafkajs_client.client_log(sim, c.name, Random(sc.seed * 31 + i)))
+            files[name] = f"client (KafkaJS {KAFKAJS_VERSION}, its default JSON console logger)"
             continue
         name = f"{c.name}.{ext}"
         _write(out_dir, name, client_log(sim, c.name, Random(sc.seed * 31 + i)))

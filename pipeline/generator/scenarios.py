@@ -232,8 +232,29 @@ def mixed_clients_kafka_python() -> Scenario:
               "restarts (LeaveGroup, then a new member).")
 
 
+def kafkajs_batch_session_expiry() -> Scenario:
+    """Variation: a KafkaJS-only group (KafkaJS's RoundRobinAssigner has no protocol in common with
+    Java's assignors, so Java members could not join it). KafkaJS heartbeats only between batches:
+    one member's 50 s eachBatch outlasts its 30 s sessionTimeout, the broker expires it, the others
+    rebalance; when the batch ends its commit is answered UNKNOWN_MEMBER_ID and it rejoins as a new
+    member."""
+    cs = [ConsumerSpec(name=f"ledger-js-{i + 1}", ip=f"10.0.5.{51 + i}", start_ms=1500 + 600 * i, processing_ms=400,
+                       client="kafkajs") for i in range(3)]
+    return Scenario(
+        name="kafkajs_batch_session_expiry", seed=1305, group_id="ledger-sync", topics={"ledger-events": 9},
+        consumers=cs, actions=[Action(2 * MIN, "slow_batch", "ledger-js-2", {"ms": 50_000}),
+                               Action(4 * MIN + 30_000, "stop", "ledger-js-3")],
+        duration_ms=6 * MIN, client_version="3.x", broker_version="3.x", layout="log4j", dump_format="dump_log",
+        title="KafkaJS group: a long eachBatch outlasts the session timeout",
+        story="Three KafkaJS 2.2.4 consumers. From 02:02 ledger-js-2 spends 50 s in one eachBatch; KafkaJS sends "
+              "heartbeats only between batches, so the broker expires its 30 s session and the other two "
+              "rebalance without it; when the batch ends its offset commit is answered UNKNOWN_MEMBER_ID and it "
+              "rejoins with a new member id. Its batch's records are processed again by their new owners. At "
+              "02:04:30 ledger-js-3 is stopped (LeaveGroup, no reason) and the other two rebalance.")
+
+
 # variations with non-Java members (written only with --only), dated from 2024-03-25
-MIXED_VARIATIONS = [mixed_clients_kafka_python]
+MIXED_VARIATIONS = [mixed_clients_kafka_python, kafkajs_batch_session_expiry]
 MIXED_DAY = 12  # 2024-03-23, the day after the first variations
 
 

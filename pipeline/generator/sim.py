@@ -19,10 +19,12 @@ from typing import Any
 from pipeline.generator.assign import Sub, assign
 from pipeline.generator.broker_model import ModelDriver, encode, make_core
 from pipeline.generator.clients import (
+    KAFKAJS_ASSIGNORS,
     MAXPOLL_CHECK_MS,
     RDKAFKA_ASSIGNORS,
     client_id,
     is_kafka_python,
+    is_kafkajs,
     is_librdkafka,
     sends_leave_reason,
     setting,
@@ -66,6 +68,7 @@ class Client:
     left_on_poll_timeout: bool = False
     ref_seq: int = 0
     polling: bool = False
+    last_hb: int = 0  # KafkaJS: when the runner last sent a heartbeat (consumerGroup.js lastRequest)
 
 
 class Simulation:
@@ -87,6 +90,13 @@ class Simulation:
         for c in sc.consumers:
             if (is_librdkafka(c) or is_kafka_python(c)) and c.assignors == ("range",):
                 c.assignors = RDKAFKA_ASSIGNORS  # their default strategies: range, then roundrobin
+            if is_kafkajs(c) and c.assignors == ("range",):
+                c.assignors = KAFKAJS_ASSIGNORS  # KafkaJS's default assigner
+        if sc.consumers and not set.intersection(*(set(c.assignors) for c in sc.consumers)):
+            # GroupCoordinator answers such a JoinGroup INCONSISTENT_GROUP_PROTOCOL (e.g. KafkaJS's
+            # RoundRobinAssigner beside Java's range): such a group cannot form; not simulated
+            raise ValueError(f"{sc.name}: the members' assignors have no protocol in common "
+                             f"({sorted({a for c in sc.consumers for a in c.assignors})})")
         self.coordinator = sc.coordinator
         self.coordinator_log: list[dict[str, Any]] = [{"broker": sc.coordinator, "from_ms": 0, "to_ms": None}]
         self.unreachable_until = -1
@@ -230,7 +240,10 @@ class Simulation:
             self._send_join(c)
         if not c.polling:
             c.polling = True
-            self.at(self.now + 5, self._heartbeat, c, inc)
+            if is_kafkajs(c.spec):  # no heartbeat thread: its runner heartbeats (_js_heartbeat)
+                self.at(self.now + 5, self._js_tick, c, inc)
+            else:
+                self.at(self.now + 5, self._heartbeat, c, inc)
             if is_librdkafka(c.spec):
                 self.at(self.now + MAXPOLL_CHECK_MS, self._rd_timer, c, inc, 1)
 
@@ -285,7 +298,8 @@ class Simulation:
                                session_ms=self.session_ms(c), rebalance_ms=self.max_poll_ms(c),
                                # JoinGroup v4+ (Java 2.2+, librdkafka 1.x+, kafka-python 2.2+)
                                require_known_member_id=self.sc.client_version != "0.10",
-                               reason=reason or "not provided")
+                               # KafkaJS sends JoinGroup v5 at most: no reason (KIP-800 is v8+)
+                               reason=(None if is_kafkajs(c.spec) else reason) or "not provided")
         self._deliver(out)
 
     def _cooperative(self, c: Client) -> bool:
@@ -372,6 +386,7 @@ class Simulation:
             self._reconcile(c, parts)
             return
         c.state, c.assigned = "STABLE", parts
+        c.last_hb = self.now  # the broker's session timer restarts with the SyncGroup
         self._take(c, parts)
 
     def _reconcile(self, c: Client, parts: list[str]) -> None:
@@ -446,7 +461,8 @@ class Simulation:
             c.state = "UNJOINED"
         if c.state == "UNJOINED" or c.rejoin_reason is not None:
             if c.state == "STABLE":
-                if c.spec.auto_commit and c.assigned:
+                # KafkaJS committed after its last batch already (runner.js autoCommitOffsets)
+                if c.spec.auto_commit and c.assigned and not is_kafkajs(c.spec):
                     self._commit_positions(c, "auto", sync=True)
                 if not self._cooperative(c):  # COOPERATIVE keeps its partitions while rejoining
                     self._revoke(c, "main")
@@ -456,7 +472,8 @@ class Simulation:
             self._send_join(c)
             return
         if c.spec.auto_commit and self.now - c.last_auto_commit >= 5000 and c.assigned and \
-                not is_librdkafka(c.spec):  # librdkafka auto-commits on its own timer (_rd_timer)
+                not is_librdkafka(c.spec) and not is_kafkajs(c.spec):  # librdkafka: its own timer (_rd_timer);
+            # KafkaJS: after every batch (_js_after_batch)
             self._commit_positions(c, "auto", sync=False)
         batch: dict[str, tuple[int, int]] = {}
         room = c.spec.batch_records
@@ -481,12 +498,18 @@ class Simulation:
         if n:
             self.at(self.now + proc, self._batch_done, c, inc, n, proc, sorted(batch))
         else:
+            if is_kafkajs(c.spec):  # runner.js fetch: no batches, heartbeat
+                self._js_heartbeat(c)
             self.at(self.now + 100 + self.rng.randrange(400), self._poll, c, inc)
 
     def _batch_done(self, c: Client, inc: int, n: int, proc: int, parts: list[str]) -> None:
         if not self._alive(c, inc) or self._paused(c, self._batch_done, c, inc, n, proc, parts):
             return
         self.fact(c, "app", "INFO" if proc < 10000 else "WARN", "batch", records=n, ms=proc, partitions=parts)
+        if is_kafkajs(c.spec):
+            self._js_after_batch(c)
+            self.at(self.now + 1, self._poll, c, inc)
+            return
         if not c.spec.auto_commit and self.now - c.last_auto_commit >= 5000:
             # the application commits synchronously after a batch, at most every 5 s
             self._commit_positions(c, "manual", sync=True)
@@ -521,7 +544,9 @@ class Simulation:
                 self.fact(c, "main", "DEBUG", "committed", offsets=offsets, generation=c.generation, kind=kind, sync=sync)
         else:
             self.fact(c, "main", "ERROR" if kind == "manual" else "WARN", "commit_failed", offsets=offsets,
-                      error=err, kind=kind, sync=sync)
+                      error=err, kind=kind, sync=sync, broker=self.coordinator)
+            if is_kafkajs(c.spec) and err in ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION"):
+                self._js_unknown_member(c, err)  # runner.js: the error ends the batch, the runner rejoins
 
     # ---- heartbeat thread (AbstractCoordinator.HeartbeatThread)
     def _heartbeat(self, c: Client, inc: int) -> None:
@@ -573,6 +598,49 @@ class Simulation:
                         c.state = "UNJOINED"
                         self._send_join(c)
         self.at(nxt, self._heartbeat, c, inc)
+
+    # ---- KafkaJS's runner (src/consumer/runner.js handleBatch, v1.16-2.2.4): no heartbeat thread
+    def _js_tick(self, c: Client, inc: int) -> None:
+        """Nothing the client does: lets the broker's timers (join delay, session expiry) fire on time
+        while the KafkaJS member waits in JoinGroup or in eachBatch (the Java clients' heartbeat
+        thread does that for them)."""
+        if self._alive(c, inc):
+            self.at(self.now + 250, self._js_tick, c, inc)
+
+    def _js_after_batch(self, c: Client) -> None:
+        """After eachBatch returns: autoCommitOffsets (a commit per batch), then heartbeat. A member
+        whose batch outlasted sessionTimeout was expired by the broker meanwhile: its commit is
+        answered UNKNOWN_MEMBER_ID and the runner rejoins with no member id (a new member)."""
+        if c.state != "STABLE" or not c.member_id:
+            return
+        if c.spec.auto_commit and c.assigned:
+            mid = c.member_id
+            self._commit_positions(c, "auto", sync=True)
+            if c.member_id != mid or c.lost:
+                return
+        self._js_heartbeat(c)
+
+    def _js_heartbeat(self, c: Client) -> None:
+        """consumerGroup.js heartbeat({interval}): sent only when heartbeatInterval has passed since
+        the last one; REBALANCE_IN_PROGRESS -> the runner rejoins with its member id,
+        UNKNOWN_MEMBER_ID -> with none."""
+        if c.state != "STABLE" or not c.member_id or self.now - c.last_hb < self.heartbeat_ms(c):
+            return
+        c.last_hb = self.now
+        err = self.driver.heartbeat(self.now, member_id=c.member_id, generation=c.generation)
+        if err == "REBALANCE_IN_PROGRESS" and c.rejoin_reason is None:
+            self.fact(c, "main", "ERROR", "js_response_error", api="Heartbeat", error=err, broker=self.coordinator)
+            c.rejoin_reason = "group is rebalancing"
+            self.fact(c, "main", "WARN", "js_rebalancing", member_id=c.member_id, error=err)
+        elif err in ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION"):
+            self.fact(c, "main", "ERROR", "js_response_error", api="Heartbeat", error=err, broker=self.coordinator)
+            self._js_unknown_member(c, err)
+
+    def _js_unknown_member(self, c: Client, err: str) -> None:
+        self.client_end.setdefault(c.member_id, "eachBatch outlasted sessionTimeout: KafkaJS heartbeats only "
+                                                "between batches (no heartbeat thread)")
+        self.fact(c, "main", "ERROR", "js_unknown_member", member_id=c.member_id, error=err)
+        c.member_id, c.generation, c.lost = "", -1, True
 
     # ---- librdkafka's own timers (rdkafka main thread, whatever the application does)
     def _rd_timer(self, c: Client, inc: int, tick: int) -> None:

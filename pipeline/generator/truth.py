@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.generator.clients import KAFKA_PYTHON_VERSION, RDKAFKA_VERSION, is_kafka_python, is_librdkafka
+from pipeline.generator.clients import (
+    KAFKA_PYTHON_VERSION,
+    KAFKAJS_VERSION,
+    RDKAFKA_VERSION,
+    is_kafka_python,
+    is_kafkajs,
+    is_librdkafka,
+    setting,
+)
 from pipeline.generator.sim import Simulation
 from pipeline.generator.templates import ERA_VERSION
 
@@ -49,9 +57,7 @@ def build_truth(sim: Simulation, files: dict[str, str]) -> dict[str, Any]:
         "schema": SCHEMA, "scenario": sc.name, "title": sc.title, "seed": sc.seed, "group_id": sc.group_id,
         "client_version": sc.client_version, "broker_version": sc.broker_version, "layout": sc.layout,
         "start_ms": sc.epoch_ms, "end_ms": sc.epoch_ms + sc.duration_ms,
-        "config": {"session.timeout.ms": sc.session_ms, "heartbeat.interval.ms": sc.heartbeat_ms,
-                   "max.poll.interval.ms": sc.max_poll_ms,
-                   "partition.assignment.strategy": list(sc.consumers[0].assignors) if sc.consumers else []},
+        "config": _config(sim),
         "topics": {t: {"initial_partitions": n, "final_partitions": sim.partitions[t]} for t, n in sc.topics.items()},
         "topic_changes": [{**c, "ts": A(c["ts"])} for c in getattr(sim, "topic_changes", [])],
         "coordinators": [{"broker": c["broker"], "from_ms": A(c["from_ms"]), "to_ms": A(c["to_ms"])}
@@ -74,6 +80,21 @@ def build_truth(sim: Simulation, files: dict[str, str]) -> dict[str, Any]:
     }
 
 
+def _config(sim: Simulation) -> dict[str, Any]:
+    sc = sim.sc
+    strategy = list(sc.consumers[0].assignors) if sc.consumers else []
+    if sc.consumers and all(is_kafkajs(c) for c in sc.consumers):
+        # KafkaJS's own settings (clients.py): no max poll interval; rebalanceTimeout is JoinGroup's
+        spec = sc.consumers[0]
+        return {"session.timeout.ms": setting(spec, "session.timeout.ms", sc.session_ms),
+                "heartbeat.interval.ms": setting(spec, "heartbeat.interval.ms", sc.heartbeat_ms),
+                "max.poll.interval.ms": None,
+                "rebalance.timeout.ms": setting(spec, "max.poll.interval.ms", sc.max_poll_ms),
+                "partition.assignment.strategy": strategy}
+    return {"session.timeout.ms": sc.session_ms, "heartbeat.interval.ms": sc.heartbeat_ms,
+            "max.poll.interval.ms": sc.max_poll_ms, "partition.assignment.strategy": strategy}
+
+
 def _library_of(sim: Simulation, host: str) -> dict[str, Any]:
     """The member's client library and version, only for scenarios whose members are not all Java
     (the other scenarios' truth stays as it was)."""
@@ -85,6 +106,8 @@ def _library_of(sim: Simulation, host: str) -> dict[str, Any]:
                 "binding": f"confluent-kafka-python {RDKAFKA_VERSION}"}
     if is_kafka_python(spec):
         return {"client_library": "kafka-python", "client_version": KAFKA_PYTHON_VERSION}
+    if is_kafkajs(spec):
+        return {"client_library": "kafkajs", "client_version": KAFKAJS_VERSION}
     return {"client_library": "java", "client_version": ERA_VERSION[sim.sc.client_version]}
 
 

@@ -233,8 +233,23 @@ class Collector:
         st.n_events = len(ordered)
         if ordered:
             st.last_ev = ordered[-1].evidence
+        self._libraries_from_lives()
         st.index()
         return st
+
+    def _libraries_from_lives(self) -> None:
+        """A client whose join line names no generation (KafkaJS: `Consumer has joined the group` has
+        none) leaves its memberships without a client line: its member id's other lines say which
+        library (and version hint) it runs."""
+        for gen in self.st.gens.values():
+            for mid, m in gen.members.items():
+                lf = self.st.lives.get(mid)
+                if lf is None or lf.client_library is None:
+                    continue
+                if m.client_library is None:
+                    m.client_library = lf.client_library
+                if m.client_version is None:
+                    m.client_version = lf.client_version
 
     # ---------------------------------------------------------------- helpers
     def gen(self, g: int) -> Gen:
@@ -302,6 +317,11 @@ class Collector:
             lf.first_ms, lf.source, lf.client_id = ts, s.source, s.client_id
             lf.instance_id = s.instance_id
         lf.last_ms, lf.last_event = ts, ev
+        if ev.side == "client" and ev.client_library:
+            lf.client_library = lf.client_library or ev.client_library
+            if ev.extra and ev.extra.get("client_version"):
+                # the latest: a hint bounded by the wordings seen so far (KafkaJS) only tightens
+                lf.client_version = ev.extra["client_version"]
         if ts is not None:
             lf.events.append(ev)
             if heartbeat:

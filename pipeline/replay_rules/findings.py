@@ -218,6 +218,13 @@ class FindingRules:
                     [closing[0].evidence])
         if i < len(lf.events):
             back = lf.events[i]
+            if lf.client_library == "kafkajs":
+                # KafkaJS has no heartbeat thread: runner.js heartbeats between batches only
+                return ("paused", f"The same process logged again {_fmt_ms(back.ts_ms - at)} after the removal, so it "
+                        "was busy, not stopped. KafkaJS sends heartbeats only from its consumer loop between "
+                        "batches (src/consumer/runner.js, no heartbeat thread): an eachBatch/eachMessage handler "
+                        "running longer than sessionTimeout, or a blocked Node.js event loop, lets the session "
+                        "expire. Look at that member's batch durations around that time.", [back.evidence])
             return ("paused", f"The same process logged again {_fmt_ms(back.ts_ms - at)} after the removal, so it "
                     "was paused, not stopped: look for a long GC pause (GC log), a blocked or starved heartbeat "
                     "thread, or network trouble between the member and the coordinator at that time.",

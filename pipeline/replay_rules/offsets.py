@@ -237,9 +237,22 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                         near[0] if near else None)
             if line is not None:
                 resume_ts = line[1]
+            # an expelled owner (a zombie) learns it lost the partition after the new owner took it
+            prev = [iv for iv in owned if iv is not new and iv.start_ms < new.start_ms and iv.end_ms is not None
+                    and iv.end_ms <= resume_ts + 60_000 and iv.end_ms >= resume_ts - 600_000]
+            if not prev:
+                continue
+            old = max(prev, key=lambda iv: iv.end_ms)
             # the commit it resumed from (made at the latest when the old owner revoked, before the new
-            # assignment) may carry another host's (the broker's) clock
-            i = bisect.bisect_right(commit_ts, resume_ts + skew)
+            # assignment) may carry another host's (the broker's) clock. An owner expired by the
+            # coordinator commits nothing after its expiry (GroupCoordinator answers UNKNOWN_MEMBER_ID)
+            # and nobody else owns the partition until the new assignment: a later commit is the new
+            # owner's own progress (a client committing after every batch, KafkaJS, makes one within
+            # the tolerance)
+            cap = resume_ts + skew
+            if old.end_reason == "session_expiry" and old.end_ms is not None:
+                cap = min(cap, old.end_ms + skew)
+            i = bisect.bisect_right(commit_ts, cap)
             if not i:
                 continue
             if line is not None:
@@ -251,12 +264,6 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
             c = last[4]
             if (topic, part, c) in exact or (topic, part, c) in done:
                 continue
-            # an expelled owner (a zombie) learns it lost the partition after the new owner took it
-            prev = [iv for iv in owned if iv is not new and iv.start_ms < new.start_ms and iv.end_ms is not None
-                    and iv.end_ms <= resume_ts + 60_000 and iv.end_ms >= resume_ts - 600_000]
-            if not prev:
-                continue
-            old = max(prev, key=lambda iv: iv.end_ms)
             stop = min(old.end_ms, resume_ts)
             if old.end_reason in ("session_expiry", "lost", "process_gone") and cfg is not None:
                 # an expired member's last heartbeat reached the coordinator session.timeout.ms before

@@ -105,6 +105,8 @@ class MemberLife:
     events: list[Any] = field(default_factory=list)     # every sign of life (Events), in time order
     hb_events: list[Any] = field(default_factory=list)  # the heartbeats among them
     commit_credits: int = 0              # signs of life that are commit records of partitions it alone held
+    client_library: str | None = None    # a non-Java client's library/version hint from its own lines
+    client_version: str | None = None
 
     @property
     def last_ev(self) -> str | None:

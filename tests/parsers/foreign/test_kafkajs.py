@@ -163,3 +163,25 @@ def test_winston_log_creator_of_the_docs():
     _check(parse_line(hb, None, {}), "heartbeat_failed", {"error": "REBALANCE_IN_PROGRESS"}, hb)
     other = json.dumps({"extra": {"timestamp": TS, "logger": "kafkajs"}, "level": "info", "message": "Starting"})
     assert parse_line(other, None, {}) is IGNORE
+
+
+def test_version_hint_from_wordings():
+    """KafkaJS prints no version: [ConsumerGroup] joined is 1.15+, the runner's rebalancing line at
+    WARN is 1.16+ (ERROR before); the file's highest bound is kept; a [Runner] join line bounds nothing."""
+    from parsers.foreign import kafkajs
+
+    def obj(level, msg):
+        return json.dumps({"level": level, "timestamp": "2024-05-01T10:00:00.000Z", "logger": "kafkajs",
+                           "message": msg, "groupId": "g", "memberId": "kafkajs-1"})
+
+    state: dict = {}
+    old = kafkajs.parse(obj("INFO", "[Runner] Consumer has joined the group"), {})
+    assert "client_version" not in old.fields.get("extra", {})
+    j = kafkajs.parse(obj("INFO", "[ConsumerGroup] Consumer has joined the group"), state)
+    assert j.fields["extra"]["client_version"] == ">=1.15.0"
+    r = kafkajs.parse(obj("ERROR", "[Runner] The group is rebalancing, re-joining"), state)
+    assert r.fields["extra"]["client_version"] == ">=1.15.0"
+    r = kafkajs.parse(obj("WARN", "[Runner] The group is rebalancing, re-joining"), state)
+    assert r.fields["extra"]["client_version"] == ">=1.16.0"
+    j = kafkajs.parse(obj("INFO", "[ConsumerGroup] Consumer has joined the group"), state)
+    assert j.fields["extra"]["client_version"] == ">=1.16.0"
