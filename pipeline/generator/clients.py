@@ -94,6 +94,12 @@ def client_id(spec: ConsumerSpec, group_id: str) -> str:
     return f"consumer-{group_id}-{spec.client_seq}"
 
 
+def sends_join_reason(spec: ConsumerSpec) -> bool:
+    """JoinGroup v8+ (KIP-800, Java 3.2+) carries a reason the broker logs; librdkafka 2.x
+    (rd_kafka_JoinGroupRequest), kafka-python 2.3 and KafkaJS 2.x send v5 at most: none."""
+    return not (is_librdkafka(spec) or is_kafka_python(spec) or is_kafkajs(spec))
+
+
 def sends_leave_reason(spec: ConsumerSpec) -> bool:
     """LeaveGroup v5+ (KIP-800): the Java consumer; librdkafka (v0-v1), kafka-python 2.3 (v0-v3) and
     KafkaJS (v0-v3, src/protocol/requests/leaveGroup) do not."""

@@ -26,6 +26,7 @@ from pipeline.generator.clients import (
     is_kafka_python,
     is_kafkajs,
     is_librdkafka,
+    sends_join_reason,
     sends_leave_reason,
     setting,
 )
@@ -298,8 +299,7 @@ class Simulation:
                                session_ms=self.session_ms(c), rebalance_ms=self.max_poll_ms(c),
                                # JoinGroup v4+ (Java 2.2+, librdkafka 1.x+, kafka-python 2.2+)
                                require_known_member_id=self.sc.client_version != "0.10",
-                               # KafkaJS sends JoinGroup v5 at most: no reason (KIP-800 is v8+)
-                               reason=(None if is_kafkajs(c.spec) else reason) or "not provided")
+                               reason=(reason if sends_join_reason(c.spec) else None) or "not provided")
         self._deliver(out)
 
     def _cooperative(self, c: Client) -> bool:
