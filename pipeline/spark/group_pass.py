@@ -1,17 +1,24 @@
 """One pass over the timeline per group: every per-group table computed and written by the workers.
 
-The timeline is shuffled once by group (`repartition(group_id)` + `sortWithinPartitions`); each
-task walks its sorted rows group by group and, for each group, runs the replay
-(`replay_group_rows`: generations, memberships, findings, inferred ownership) and the pure
-per-group tables of `pipeline.group_tables` (heartbeat_gaps, offset_commits, observed ownership
-with unnamed owners named from the replay's memberships). The rows are written with pyarrow as
+The timeline is shuffled once by group, in two units per group that go to two different tasks
+(so that one group holding most of the events keeps two cores busy, not one):
+
+- the replay unit, the group's whole timeline: the replay (`replay_group_rows`: generations,
+  memberships, findings, inferred ownership), the observed ownership (unnamed owners named from
+  the replay's memberships), the timeline's facts and the `events` table;
+- the series unit, the same rows in the width `group_tables.SERIES_COLUMNS` says:
+  heartbeat_gaps and offset_commits (`group_tables.series_tables`), the high-volume per-member
+  series.
+
+Each task walks its sorted rows unit by unit. The rows are written with pyarrow as
 one Parquet file per table and task straight into the temporary RUN_DIR, as the parse stage
 writes its outcomes (parse_stage.StagedFile: a retried task replaces its file whole); the only
 thing that goes back through Spark is a row count per table and task.
 
 Before this pass the same tables took six Spark jobs after the timeline (two window shuffles for
 heartbeat gaps and offset commits, the replay's applyInArrow persisted and read four times, the
-ownership windows and joins); BENCHMARKS.md, ingest, sixth session.
+ownership windows and joins); BENCHMARKS.md, ingest, sixth session. With one task per group, a
+group holding 90% of 1 GB left one core idle for most of the pass (seventh session: skew).
 """
 
 from __future__ import annotations
@@ -28,6 +35,9 @@ from pipeline import schemas
 GROUP_TABLES = ("heartbeat_gaps", "offset_commits", "generations", "memberships", "ownership", "findings")
 REPLAY_TABLES = ("generations", "memberships", "ownership", "findings")
 COUNT_DDL = "table string, rows bigint"
+REPLAY_UNIT, SERIES_UNIT = 0, 1
+UNIT = "_unit"          # the unit column of the shuffled rows (not a column of any table)
+MURMUR3_SEED = 42       # Spark's HashPartitioning: pmod(murmur3(keys, seed 42), partitions)
 # rows of one table buffered in a worker before they are written as a row group
 FLUSH_ROWS = 50_000
 
@@ -116,9 +126,13 @@ class GroupWriters:
             self.files[t].close()
 
 
-def group_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
-    """Every per-group table of one group's timeline (a pyarrow Table of events rows)."""
-    from pipeline.group_tables import GROUP_COLUMNS, group_tables
+def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
+    """The replay unit's tables of one group's timeline (a pyarrow Table of events rows):
+    generations, memberships, findings, and ownership (the observed intervals, with the replay's
+    inferred ones when the consumers show none of their own)."""
+    import pyarrow.compute as pc
+
+    from pipeline import group_tables as gt
     from pipeline.spark.replay_stage import shows_own_assignments
 
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
@@ -126,17 +140,39 @@ def group_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str
         rep = dict(_module(replay_module).replay_group_rows(table))
         if shows_own_assignments(table):
             rep["ownership"] = []     # the consumers' own intervals (observed) are the table
-    cols = table.select([c for c in GROUP_COLUMNS if c in table.schema.names]).to_pydict()
-    mine = group_tables(cols, rep.get("memberships") or [])
     out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
-    out["heartbeat_gaps"] = mine["heartbeat_gaps"]
-    out["offset_commits"] = mine["offset_commits"]
-    out["ownership"] = mine["ownership"] + out["ownership"]
+    # only the rows group_tables.ownership looks at become Python rows
+    kinds = list(gt.OWNERSHIP_START | gt.OWNERSHIP_END | gt.MEMBER_END)
+    useful = pc.and_(pc.and_(pc.equal(table.column("side"), "client"), pc.is_valid(table.column("ts_ms"))),
+                     pc.or_(pc.or_(pc.is_valid(table.column("member_id")), pc.is_valid(table.column("generation"))),
+                            pc.is_in(table.column("kind"), value_set=_string_array(kinds))))
+    mine = table.select(list(gt.OWNERSHIP_COLUMNS)).filter(pc.fill_null(useful, False))
+    out["ownership"] = gt.observed_ownership(mine.to_pydict(), rep.get("memberships") or []) + out["ownership"]
     return out
 
 
-def group_runs(batches: Any) -> Any:
-    """Sorted record batches -> one pyarrow Table per run of equal group_id."""
+def series_unit_rows(table: Any) -> dict[str, list[dict[str, Any]]]:
+    """The series unit's tables of one group's rows: heartbeat_gaps and offset_commits."""
+    from pipeline import group_tables as gt
+
+    return gt.series_tables(table.select([c for c in gt.SERIES_COLUMNS if c in table.schema.names]).to_pydict())
+
+
+def group_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
+    """Every per-group table of one group's timeline (both units on the same rows)."""
+    out = replay_unit_rows(table, replay_module)
+    out.update(series_unit_rows(table))
+    return out
+
+
+def _string_array(values: list[str]) -> Any:
+    import pyarrow as pa
+
+    return pa.array(values, pa.string())
+
+
+def group_runs(batches: Any, keys: tuple[str, ...] = ("group_id",)) -> Any:
+    """Sorted record batches -> one pyarrow Table per run of equal `keys` values."""
     import pyarrow as pa
 
     current: Any = None
@@ -144,18 +180,79 @@ def group_runs(batches: Any) -> Any:
     for b in batches:
         if b.num_rows == 0:
             continue
-        gids = b.column(b.schema.get_field_index("group_id")).to_pylist()
+        cols = [b.column(b.schema.get_field_index(k)).to_pylist() for k in keys]
+        vals = list(zip(*cols, strict=True)) if len(cols) > 1 else cols[0]
         start = 0
-        for i in range(1, len(gids) + 1):
-            if i == len(gids) or gids[i] != gids[start]:
-                if gids[start] != current and parts:
+        for i in range(1, len(vals) + 1):
+            if i == len(vals) or vals[i] != vals[start]:
+                if vals[start] != current and parts:
                     yield pa.Table.from_batches(parts)
                     parts = []
-                current = gids[start]
+                current = vals[start]
                 parts.append(b.slice(start, i - start))
                 start = i
     if parts:
         yield pa.Table.from_batches(parts)
+
+
+def _murmur3_int(value: int, seed: int = MURMUR3_SEED) -> int:
+    """Spark's hash of an int column (Murmur3_x86_32.hashInt), as a signed 32-bit int."""
+    def mix_k1(k: int) -> int:
+        k = (k * 0xCC9E2D51) & 0xFFFFFFFF
+        k = ((k << 15) | (k >> 17)) & 0xFFFFFFFF
+        return (k * 0x1B873593) & 0xFFFFFFFF
+
+    h = seed & 0xFFFFFFFF
+    h ^= mix_k1(value & 0xFFFFFFFF)
+    h = ((h << 13) | (h >> 19)) & 0xFFFFFFFF
+    h = (h * 5 + 0xE6546B64) & 0xFFFFFFFF
+    h ^= 4
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    h ^= h >> 16
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def partition_keys(n: int) -> list[int]:
+    """For each partition p < n an int whose Spark hash partitioning (`repartition(n, col)`) is p:
+    rows keyed by keys[p] all go to partition p."""
+    keys: dict[int, int] = {}
+    k = 0
+    while len(keys) < n:
+        keys.setdefault(_murmur3_int(k) % n, k)   # Python's % of a negative is Spark's pmod
+        k += 1
+    return [keys[p] for p in range(n)]
+
+
+def _units(source: DataFrame, n: int) -> DataFrame:
+    """Each event row as the units that need it (UNIT column), every unit keyed to its partition:
+    a group's replay unit goes to partition pmod(hash(group), n), its series unit to the next one
+    (so the two never share a task when n > 1). Rows without a group feed no table: replay unit
+    only (the events table and the facts). The series unit carries the values
+    group_tables.SERIES_COLUMNS says and nulls elsewhere: a narrow shuffle."""
+    from pipeline import group_tables as gt
+
+    unit = F.col(UNIT)
+    units = F.explode(F.when(F.col("group_id").isNull(), F.array(F.lit(REPLAY_UNIT)))
+                      .otherwise(F.array(F.lit(REPLAY_UNIT), F.lit(SERIES_UNIT)))).alias(UNIT)
+    exploded = source.select("*", units)
+    replay = unit == REPLAY_UNIT
+    cols = []
+    for c in source.columns:
+        if c == "raw":
+            keep = replay | F.col("kind").isin(*gt.SERIES_RAW_KINDS)
+        elif c == "extra_json":
+            keep = replay | F.col("kind").isin(*gt.SERIES_EXTRA_KINDS)
+        elif c in gt.SERIES_COLUMNS:
+            keep = None
+        else:
+            keep = replay
+        cols.append(F.col(c) if keep is None else F.when(keep, F.col(c)).alias(c))
+    pid = F.pmod(F.hash("group_id") + unit, F.lit(n))
+    key = F.element_at(F.array(*[F.lit(k) for k in partition_keys(n)]), pid + 1).alias("_key")
+    return exploded.select(*cols, unit, key)
 
 
 RESULT_DDL = "what string, table string, rows bigint, source string, first_source string, diff bigint"
@@ -217,16 +314,20 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
         shared: Counter = Counter()
         diffs: list[tuple[str, int]] = []
         with worker_gc.paused() as tidy:
-            for table in group_runs(batches):
-                if write_events:
-                    writers.add_events(table)
-                if timeline_facts:
-                    cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
-                    shared.update(facts_mod.shared_counts(cols))
-                    diffs.extend(facts_mod.anchor_diffs(cols))
-                if table.column("group_id")[0].as_py() is None:
-                    continue
-                for t, rows in group_rows(table, replay_module).items():
+            for table in group_runs(batches, ("group_id", UNIT)):
+                if table.column(UNIT)[0].as_py() == SERIES_UNIT:
+                    out = series_unit_rows(table)
+                else:
+                    if write_events:
+                        writers.add_events(table)
+                    if timeline_facts:
+                        cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
+                        shared.update(facts_mod.shared_counts(cols))
+                        diffs.extend(facts_mod.anchor_diffs(cols))
+                    if table.column("group_id")[0].as_py() is None:
+                        continue
+                    out = replay_unit_rows(table, replay_module)
+                for t, rows in out.items():
                     writers.add(t, rows)
                 tidy()
             writers.close()
@@ -234,7 +335,7 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
 
     n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions") or 4)
     source = events if (timeline_facts or write_events) else events.where(F.col("group_id").isNotNull())
-    grouped = source.repartition(n, "group_id").sortWithinPartitions("group_id")
+    grouped = _units(source, n).repartition(n, "_key").sortWithinPartitions("group_id", UNIT).drop("_key")
     out = Result()
     out.counts = dict.fromkeys(tables, 0)
     for r in grouped.mapInArrow(task, RESULT_DDL).collect():

@@ -1,0 +1,122 @@
+"""pipeline/spark/group_pass.py: a group's replay unit and series unit go to two different tasks,
+and what the split units write is what the pure per-group tables give on the group's whole rows;
+replay_stage.timeline from the facts the pass counted equals the one it measures itself."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline import schemas
+
+pytestmark = pytest.mark.spark
+
+
+def test_partition_keys_land_in_their_partition(spark):
+    from pipeline.spark import group_pass
+
+    ints = list(range(-50, 50)) + [2**31 - 1, -(2**31), 123_456_789]
+    df = spark.createDataFrame([(i,) for i in ints], "k int")
+    got = {r["k"]: r["h"] for r in df.selectExpr("k", "hash(k) AS h").collect()}
+    assert got == {i: group_pass._murmur3_int(i) for i in ints}
+    for n in (1, 2, 4, 7):
+        keys = group_pass.partition_keys(n)
+        placed = spark.createDataFrame([(k,) for k in keys], "k int").repartition(n, "k").selectExpr(
+            "k", "spark_partition_id() AS p").collect()
+        assert {r["k"]: r["p"] for r in placed} == {k: p for p, k in enumerate(keys)}
+
+
+def _events(n_groups: int = 12, per_group: int = 40) -> list[dict]:
+    from tests.spark.test_group_tables_twin import random_events
+
+    rows = []
+    for seed in range(n_groups // 2):
+        rows += random_events(seed, per_group * 2)
+    # a few lines of no group (they feed no table but are events)
+    for i in range(5):
+        r = {c: None for c in schemas.columns("events")}
+        r.update(source="x.log", line_no=i + 1, side="client", kind="fetch_error", raw=f"no group {i}")
+        rows.append(r)
+    return rows
+
+
+def test_a_groups_units_go_to_different_tasks(spark):
+    from pipeline.spark import group_pass
+
+    df = spark.createDataFrame(_events(), schemas.ddl("events"))
+    for n in (2, 4):
+        placed = group_pass._units(df, n).repartition(n, "_key").selectExpr(
+            "group_id", group_pass.UNIT, "spark_partition_id() AS p").distinct().collect()
+        where: dict = {}
+        for r in placed:
+            where.setdefault((r["group_id"], r[group_pass.UNIT]), set()).add(r["p"])
+        assert all(len(ps) == 1 for ps in where.values())            # a unit is one task's
+        for g in {g for g, _u in where if g is not None}:
+            assert where[(g, group_pass.REPLAY_UNIT)] != where[(g, group_pass.SERIES_UNIT)]
+        assert (None, group_pass.SERIES_UNIT) not in where             # no group: replay unit only
+        assert (None, group_pass.REPLAY_UNIT) in where
+
+
+def _frozen(v):
+    return tuple(_frozen(x) for x in v) if isinstance(v, list) else v
+
+
+def _bag(rows, table):
+    return Counter(tuple(_frozen(r.get(c)) for c in schemas.columns(table)) for r in rows)
+
+
+def test_split_units_write_the_tables_of_the_whole_rows(spark, tmp_path):
+    from pipeline import group_tables
+    from pipeline.spark import group_pass
+
+    rows = _events()
+    df = spark.createDataFrame(rows, schemas.ddl("events"))
+    out = group_pass.run(df, str(tmp_path), None, write_events=True)
+    want: dict[str, list] = {"heartbeat_gaps": [], "offset_commits": [], "ownership": []}
+    for g in sorted({r["group_id"] for r in rows if r["group_id"] is not None}):
+        mine = [r for r in rows if r["group_id"] == g]
+        for t, got in group_tables.group_tables({c: [r[c] for r in mine] for c in group_tables.GROUP_COLUMNS}).items():
+            want[t].extend(got)
+    assert all(want.values())
+    for t, expected in want.items():
+        written = pq.read_table(tmp_path / t).to_pylist()
+        assert _bag(written, t) == _bag(expected, t), t
+        assert out.counts[t] == len(expected)
+    assert out.counts["events"] == len(rows) == pq.read_table(tmp_path / "events").num_rows
+
+
+def test_timeline_from_the_counted_facts_equals_the_measured_one(spark):
+    from pipeline import timeline_facts
+    from pipeline.spark import replay_stage
+
+    rnd = random.Random(3)
+    rows = []
+    for g in ("g1", "g2"):
+        for f, skew in (("a.log", 0), ("b.log", 2_500), ("c.log", -40)):
+            for i in range(36):
+                gen = 1 + i // 6
+                r = {c: None for c in schemas.columns("events")}
+                r.update(source=f, line_no=i + 1, side="client", group_id=g, generation=gen,
+                         kind="join_succeeded" if i % 6 == 0 else "heartbeat_succeeded",
+                         ts_ms=1_700_000_000_000 + gen * 60_000 + skew + rnd.randint(0, 30), raw=f"line {i} of {g}")
+                rows.append(r)
+    for with_copy in (False, True):
+        if with_copy:   # d.log copies a.log: offsets are measured again on the deduplicated events
+            rows = rows + [{**r, "source": "d.log"} for r in rows if r["source"] == "a.log"]
+        df = spark.createDataFrame(rows, schemas.ddl("events"))
+        diffs, shared = [], Counter()
+        for g in ("g1", "g2"):
+            cols = {c: [r[c] for r in rows if r["group_id"] == g] for c in timeline_facts.FACT_COLUMNS}
+            diffs += timeline_facts.anchor_diffs(cols)
+            shared.update(timeline_facts.shared_counts(cols))
+        copies = replay_stage.copies_from_counts([(s, f, n) for (s, f), n in shared.items()])
+        assert bool(copies) == with_copy
+        want_df, want = replay_stage.timeline(df)
+        got_df, got = replay_stage.timeline(df, copies, timeline_facts.clock_offsets(diffs))
+        assert got == want and set(want) == {"b.log"}
+        cols = schemas.columns("events")
+        assert Counter(tuple(r) for r in got_df.select(*cols).collect()) == Counter(
+            tuple(r) for r in want_df.select(*cols).collect())
