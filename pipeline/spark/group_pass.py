@@ -250,7 +250,7 @@ def _units(source: DataFrame, n: int) -> DataFrame:
         else:
             keep = replay
         cols.append(F.col(c) if keep is None else F.when(keep, F.col(c)).alias(c))
-    pid = F.pmod(F.hash("group_id") + unit, F.lit(n))
+    pid = F.pmod(F.hash("group_id").cast("bigint") + unit, F.lit(n)).cast("int")   # (bigint: no overflow)
     key = F.element_at(F.array(*[F.lit(k) for k in partition_keys(n)]), pid + 1).alias("_key")
     return exploded.select(*cols, unit, key)
 
