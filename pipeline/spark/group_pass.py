@@ -1,7 +1,8 @@
 """One pass over the timeline per group: every per-group table computed and written by the workers.
 
-The timeline is shuffled once by group, in two units per group that go to two different tasks
-(so that one group holding most of the events keeps two cores busy, not one):
+The timeline is shuffled once by group. A group holding a large share of the rows (`big_groups`,
+estimated from a 1% sample of the group column) is shipped as two units that go to two different
+tasks, so that one group holding most of the events keeps two cores busy, not one:
 
 - the replay unit, the group's whole timeline: the replay (`replay_group_rows`: generations,
   memberships, findings, inferred ownership), the observed ownership (unnamed owners named from
@@ -9,6 +10,9 @@ The timeline is shuffled once by group, in two units per group that go to two di
 - the series unit, the same rows in the width `group_tables.SERIES_COLUMNS` says:
   heartbeat_gaps and offset_commits (`group_tables.series_tables`), the high-volume per-member
   series.
+
+Every other group is one unit, one task's, that computes all of it (its rows are not shipped
+twice).
 
 Each task walks its sorted rows unit by unit. The rows are written with pyarrow as
 one Parquet file per table and task straight into the temporary RUN_DIR, as the parse stage
@@ -38,6 +42,9 @@ COUNT_DDL = "table string, rows bigint"
 REPLAY_UNIT, SERIES_UNIT = 0, 1
 UNIT = "_unit"          # the unit column of the shuffled rows (not a column of any table)
 MURMUR3_SEED = 42       # Spark's HashPartitioning: pmod(murmur3(keys, seed 42), partitions)
+# a group holding more than half of an even partition's share of the rows gets a second task
+BIG_SHARE = 0.5
+SAMPLE_FRACTION, SAMPLE_SEED = 0.01, 19
 # rows of one table buffered in a worker before they are written as a row group
 FLUSH_ROWS = 50_000
 
@@ -226,17 +233,34 @@ def partition_keys(n: int) -> list[int]:
     return [keys[p] for p in range(n)]
 
 
-def _units(source: DataFrame, n: int) -> DataFrame:
+def big_groups(source: DataFrame, n: int) -> list[str]:
+    """The groups worth two tasks: more than BIG_SHARE of an even partition's share of the rows
+    (1 / n), estimated from a SAMPLE_FRACTION sample of the group column (a Parquet scan of one
+    column; the seed makes it the same every run). Only their rows are shipped twice; every other
+    group is one task's, as before. With one partition there is nothing to spread."""
+    if n < 2:
+        return []
+    rows = (source.select("group_id").where(F.col("group_id").isNotNull())
+            .sample(fraction=SAMPLE_FRACTION, seed=SAMPLE_SEED).groupBy("group_id").count().collect())
+    total = sum(int(r["count"]) for r in rows)
+    return sorted(r["group_id"] for r in rows if int(r["count"]) > total * BIG_SHARE / n)
+
+
+def _units(source: DataFrame, n: int, split: list[str]) -> DataFrame:
     """Each event row as the units that need it (UNIT column), every unit keyed to its partition:
-    a group's replay unit goes to partition pmod(hash(group), n), its series unit to the next one
-    (so the two never share a task when n > 1). Rows without a group feed no table: replay unit
-    only (the events table and the facts). The series unit carries the values
-    group_tables.SERIES_COLUMNS says and nulls elsewhere: a narrow shuffle."""
+    a group's replay unit goes to partition pmod(hash(group), n); the series unit of a group in
+    `split` to the next partition (so the two never share a task when n > 1). The other groups'
+    rows, and rows without a group (the events table and the facts), are replay units only. The
+    series unit carries the values group_tables.SERIES_COLUMNS says and nulls elsewhere: a narrow
+    shuffle."""
     from pipeline import group_tables as gt
 
     unit = F.col(UNIT)
-    units = F.explode(F.when(F.col("group_id").isNull(), F.array(F.lit(REPLAY_UNIT)))
-                      .otherwise(F.array(F.lit(REPLAY_UNIT), F.lit(SERIES_UNIT)))).alias(UNIT)
+    if split:
+        units = F.explode(F.when(F.col("group_id").isin(*split), F.array(F.lit(REPLAY_UNIT), F.lit(SERIES_UNIT)))
+                          .otherwise(F.array(F.lit(REPLAY_UNIT)))).alias(UNIT)
+    else:
+        units = F.lit(REPLAY_UNIT).alias(UNIT)
     exploded = source.select("*", units)
     replay = unit == REPLAY_UNIT
     cols = []
@@ -285,11 +309,12 @@ def _result_batch(counts, shared, diffs) -> Any:
 
 
 def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_facts: bool = True,
-        write_events: bool = False) -> Result:
+        write_events: bool = False, split: list[str] | None = None) -> Result:
     """Write GROUP_TABLES into `run_dir` (a local directory every executor can write, as the
     parse stage's) from one shuffle of `events` by group. Events without a group feed no table
     (as before: every table is per group) but, with `timeline_facts`, count in the facts; with
-    `write_events` the `events` table itself is written too, every row as it came."""
+    `write_events` the `events` table itself is written too, every row as it came. `split`: the
+    groups whose series unit gets its own task (default: `big_groups`)."""
     import pyarrow.parquet as pq
 
     from pipeline import timeline_facts as facts_mod
@@ -315,6 +340,7 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
         diffs: list[tuple[str, int]] = []
         with worker_gc.paused() as tidy:
             for table in group_runs(batches, ("group_id", UNIT)):
+                gid = table.column("group_id")[0].as_py()
                 if table.column(UNIT)[0].as_py() == SERIES_UNIT:
                     out = series_unit_rows(table)
                 else:
@@ -324,9 +350,11 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
                         cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
                         shared.update(facts_mod.shared_counts(cols))
                         diffs.extend(facts_mod.anchor_diffs(cols))
-                    if table.column("group_id")[0].as_py() is None:
+                    if gid is None:
                         continue
                     out = replay_unit_rows(table, replay_module)
+                    if gid not in split_set:      # one task for the whole group
+                        out.update(series_unit_rows(table))
                 for t, rows in out.items():
                     writers.add(t, rows)
                 tidy()
@@ -335,7 +363,9 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
 
     n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions") or 4)
     source = events if (timeline_facts or write_events) else events.where(F.col("group_id").isNotNull())
-    grouped = _units(source, n).repartition(n, "_key").sortWithinPartitions("group_id", UNIT).drop("_key")
+    split = big_groups(source, n) if split is None else sorted(split)
+    split_set = frozenset(split)
+    grouped = _units(source, n, split).repartition(n, "_key").sortWithinPartitions("group_id", UNIT).drop("_key")
     out = Result()
     out.counts = dict.fromkeys(tables, 0)
     for r in grouped.mapInArrow(task, RESULT_DDL).collect():

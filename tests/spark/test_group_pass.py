@@ -48,7 +48,8 @@ def test_a_groups_units_go_to_different_tasks(spark):
 
     df = spark.createDataFrame(_events(), schemas.ddl("events"))
     for n in (2, 4):
-        placed = group_pass._units(df, n).repartition(n, "_key").selectExpr(
+        split = sorted({r["group_id"] for r in _events() if r["group_id"] is not None})
+        placed = group_pass._units(df, n, split).repartition(n, "_key").selectExpr(
             "group_id", group_pass.UNIT, "spark_partition_id() AS p").distinct().collect()
         where: dict = {}
         for r in placed:
@@ -68,13 +69,27 @@ def _bag(rows, table):
     return Counter(tuple(_frozen(r.get(c)) for c in schemas.columns(table)) for r in rows)
 
 
-def test_split_units_write_the_tables_of_the_whole_rows(spark, tmp_path):
+def test_big_groups_are_the_ones_holding_a_large_share(spark):
+    from pipeline.spark import group_pass
+
+    rows = [{"group_id": "hot" if i % 10 else f"g{i % 50}"} for i in range(40_000)] + [{"group_id": None}] * 500
+    df = spark.createDataFrame(rows, "group_id string")
+    assert group_pass.big_groups(df, 4) == ["hot"]
+    assert group_pass.big_groups(df, 1) == []
+    even = spark.createDataFrame([{"group_id": f"g{i % 40}"} for i in range(40_000)], "group_id string")
+    assert group_pass.big_groups(even, 4) == []
+
+
+@pytest.mark.parametrize("split", [None, "some", "all"])
+def test_split_units_write_the_tables_of_the_whole_rows(spark, tmp_path, split):
     from pipeline import group_tables
     from pipeline.spark import group_pass
 
     rows = _events()
+    groups = sorted({r["group_id"] for r in rows if r["group_id"] is not None})
+    chosen = {None: None, "some": groups[::3], "all": groups}[split]
     df = spark.createDataFrame(rows, schemas.ddl("events"))
-    out = group_pass.run(df, str(tmp_path), None, write_events=True)
+    out = group_pass.run(df, str(tmp_path), None, write_events=True, split=chosen)
     want: dict[str, list] = {"heartbeat_gaps": [], "offset_commits": [], "ownership": []}
     for g in sorted({r["group_id"] for r in rows if r["group_id"] is not None}):
         mine = [r for r in rows if r["group_id"] == g]
