@@ -39,9 +39,7 @@ from pipeline import schemas
 GROUP_TABLES = ("heartbeat_gaps", "offset_commits", "generations", "memberships", "ownership", "findings")
 REPLAY_TABLES = ("generations", "memberships", "ownership", "findings")
 COUNT_DDL = "table string, rows bigint"
-REPLAY_UNIT, SERIES_UNIT = 0, 1
-UNIT = "_unit"          # the unit column of the shuffled rows (not a column of any table)
-MURMUR3_SEED = 42       # Spark's HashPartitioning: pmod(murmur3(keys, seed 42), partitions)
+SERIES_TABLES = ("heartbeat_gaps", "offset_commits")
 # a group holding more than half of an even partition's share of the rows gets a second task
 BIG_SHARE = 0.5
 SAMPLE_FRACTION, SAMPLE_SEED = 0.01, 19
@@ -202,37 +200,6 @@ def group_runs(batches: Any, keys: tuple[str, ...] = ("group_id",)) -> Any:
         yield pa.Table.from_batches(parts)
 
 
-def _murmur3_int(value: int, seed: int = MURMUR3_SEED) -> int:
-    """Spark's hash of an int column (Murmur3_x86_32.hashInt), as a signed 32-bit int."""
-    def mix_k1(k: int) -> int:
-        k = (k * 0xCC9E2D51) & 0xFFFFFFFF
-        k = ((k << 15) | (k >> 17)) & 0xFFFFFFFF
-        return (k * 0x1B873593) & 0xFFFFFFFF
-
-    h = seed & 0xFFFFFFFF
-    h ^= mix_k1(value & 0xFFFFFFFF)
-    h = ((h << 13) | (h >> 19)) & 0xFFFFFFFF
-    h = (h * 5 + 0xE6546B64) & 0xFFFFFFFF
-    h ^= 4
-    h ^= h >> 16
-    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
-    h ^= h >> 13
-    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
-    h ^= h >> 16
-    return h - (1 << 32) if h >= 1 << 31 else h
-
-
-def partition_keys(n: int) -> list[int]:
-    """For each partition p < n an int whose Spark hash partitioning (`repartition(n, col)`) is p:
-    rows keyed by keys[p] all go to partition p."""
-    keys: dict[int, int] = {}
-    k = 0
-    while len(keys) < n:
-        keys.setdefault(_murmur3_int(k) % n, k)   # Python's % of a negative is Spark's pmod
-        k += 1
-    return [keys[p] for p in range(n)]
-
-
 def big_groups(source: DataFrame, n: int) -> list[str]:
     """The groups worth two tasks: more than BIG_SHARE of an even partition's share of the rows
     (1 / n), estimated from a SAMPLE_FRACTION sample of the group column (a Parquet scan of one
@@ -246,37 +213,21 @@ def big_groups(source: DataFrame, n: int) -> list[str]:
     return sorted(r["group_id"] for r in rows if int(r["count"]) > total * BIG_SHARE / n)
 
 
-def _units(source: DataFrame, n: int, split: list[str]) -> DataFrame:
-    """Each event row as the units that need it (UNIT column), every unit keyed to its partition:
-    a group's replay unit goes to partition pmod(hash(group), n); the series unit of a group in
-    `split` to the next partition (so the two never share a task when n > 1). The other groups'
-    rows, and rows without a group (the events table and the facts), are replay units only. The
-    series unit carries the values group_tables.SERIES_COLUMNS says and nulls elsewhere: a narrow
-    shuffle."""
+def _series_rows(source: DataFrame, split: list[str]) -> DataFrame:
+    """The rows of the `split` groups in the width the series tables read
+    (group_tables.SERIES_COLUMNS; `raw` and `extra_json` only on the kinds whose wording or
+    settings they read): a narrow copy, read from the columns it needs and shuffled on its own."""
     from pipeline import group_tables as gt
 
-    unit = F.col(UNIT)
-    if split:
-        units = F.explode(F.when(F.col("group_id").isin(*split), F.array(F.lit(REPLAY_UNIT), F.lit(SERIES_UNIT)))
-                          .otherwise(F.array(F.lit(REPLAY_UNIT)))).alias(UNIT)
-    else:
-        units = F.lit(REPLAY_UNIT).alias(UNIT)
-    exploded = source.select("*", units)
-    replay = unit == REPLAY_UNIT
     cols = []
-    for c in source.columns:
+    for c in gt.SERIES_COLUMNS:
         if c == "raw":
-            keep = replay | F.col("kind").isin(*gt.SERIES_RAW_KINDS)
+            cols.append(F.when(F.col("kind").isin(*gt.SERIES_RAW_KINDS), F.col(c)).alias(c))
         elif c == "extra_json":
-            keep = replay | F.col("kind").isin(*gt.SERIES_EXTRA_KINDS)
-        elif c in gt.SERIES_COLUMNS:
-            keep = None
+            cols.append(F.when(F.col("kind").isin(*gt.SERIES_EXTRA_KINDS), F.col(c)).alias(c))
         else:
-            keep = replay
-        cols.append(F.col(c) if keep is None else F.when(keep, F.col(c)).alias(c))
-    pid = F.pmod(F.hash("group_id").cast("bigint") + unit, F.lit(n)).cast("int")   # (bigint: no overflow)
-    key = F.element_at(F.array(*[F.lit(k) for k in partition_keys(n)]), pid + 1).alias("_key")
-    return exploded.select(*cols, unit, key)
+            cols.append(F.col(c))
+    return source.where(F.col("group_id").isin(*split)).select(*cols)
 
 
 RESULT_DDL = "what string, table string, rows bigint, source string, first_source string, diff bigint"
@@ -328,6 +279,7 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
         os.makedirs(folder, exist_ok=True)
 
     def task(batches):
+        """The replay unit of every group of the task (and the series of the groups not split)."""
         from collections import Counter
 
         from pyspark import TaskContext
@@ -339,36 +291,54 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
         shared: Counter = Counter()
         diffs: list[tuple[str, int]] = []
         with worker_gc.paused() as tidy:
-            for table in group_runs(batches, ("group_id", UNIT)):
+            for table in group_runs(batches):
+                if write_events:
+                    writers.add_events(table)
+                if timeline_facts:
+                    cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
+                    shared.update(facts_mod.shared_counts(cols))
+                    diffs.extend(facts_mod.anchor_diffs(cols))
                 gid = table.column("group_id")[0].as_py()
-                if table.column(UNIT)[0].as_py() == SERIES_UNIT:
-                    out = series_unit_rows(table)
-                else:
-                    if write_events:
-                        writers.add_events(table)
-                    if timeline_facts:
-                        cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
-                        shared.update(facts_mod.shared_counts(cols))
-                        diffs.extend(facts_mod.anchor_diffs(cols))
-                    if gid is None:
-                        continue
-                    out = replay_unit_rows(table, replay_module)
-                    if gid not in split_set:      # one task for the whole group
-                        out.update(series_unit_rows(table))
+                if gid is None:
+                    continue
+                out = replay_unit_rows(table, replay_module)
+                if gid not in split_set:      # one task for the whole group
+                    out.update(series_unit_rows(table))
                 for t, rows in out.items():
                     writers.add(t, rows)
                 tidy()
             writers.close()
         yield _result_batch(writers.counts, shared, diffs)
 
+    def series_task(batches):
+        """The series unit of the split groups of the task."""
+        from pyspark import TaskContext
+
+        from pipeline.spark import worker_gc
+
+        ctx = TaskContext.get()
+        writers = GroupWriters(run_dir, ctx.partitionId(), ctx.attemptNumber(), SERIES_TABLES)
+        with worker_gc.paused() as tidy:
+            for table in group_runs(batches):
+                for t, rows in series_unit_rows(table).items():
+                    writers.add(t, rows)
+                tidy()
+            writers.close()
+        yield _result_batch(writers.counts, {}, [])
+
     n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions") or 4)
     source = events if (timeline_facts or write_events) else events.where(F.col("group_id").isNotNull())
     split = big_groups(source, n) if split is None else sorted(split)
     split_set = frozenset(split)
-    grouped = _units(source, n, split).repartition(n, "_key").sortWithinPartitions("group_id", UNIT).drop("_key")
+    results = source.repartition(n, "group_id").sortWithinPartitions("group_id").mapInArrow(task, RESULT_DDL)
+    if split:
+        # the split groups' series: their own shuffle and tasks (in the same job: the union's
+        # tasks after the replay units' are these), so a big group's series run beside its replay
+        series = _series_rows(source, split).repartition(n, "group_id").sortWithinPartitions("group_id")
+        results = results.unionByName(series.mapInArrow(series_task, RESULT_DDL))
     out = Result()
     out.counts = dict.fromkeys(tables, 0)
-    for r in grouped.mapInArrow(task, RESULT_DDL).collect():
+    for r in results.collect():
         if r["what"] == "count":
             out.counts[str(r["table"])] += int(r["rows"] or 0)
         elif r["what"] == "shared":
