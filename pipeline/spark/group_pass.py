@@ -1,23 +1,21 @@
 """One pass over the timeline per group: every per-group table computed and written by the workers.
 
-The timeline is shuffled once by group. A group holding a large share of the rows (`big_groups`,
-estimated from a 1% sample of the group column) is shipped as two units that go to two different
-tasks, so that one group holding most of the events keeps two cores busy, not one:
+The timeline is shuffled once by group (`repartition(group_id)` + `sortWithinPartitions`) and each
+task walks its rows group by group: for each group the replay (`replay_group_rows`: generations,
+memberships, findings, inferred ownership), the observed ownership (unnamed owners named from the
+replay's memberships), the timeline's facts and, in the first pass, the `events` table.
 
-- the replay unit, the group's whole timeline: the replay (`replay_group_rows`: generations,
-  memberships, findings, inferred ownership), the observed ownership (unnamed owners named from
-  the replay's memberships), the timeline's facts and the `events` table;
-- the series unit, the same rows in the width `group_tables.SERIES_COLUMNS` says:
-  heartbeat_gaps and offset_commits (`group_tables.series_tables`), the high-volume per-member
-  series.
+Heartbeat gaps and offset history (`group_tables.series_tables`, the high-volume per-member
+series) are computed by the same task, except for the groups holding a large share of the rows
+(`big_groups`, estimated from a 1% sample of the group column): their rows are shuffled a second
+time in the width those tables read (`_series_rows`: 13 columns) and their series computed by
+other tasks of the same job (a union of the two mapInArrow), so that one group holding most of
+the events keeps two cores busy, not one.
 
-Every other group is one unit, one task's, that computes all of it (its rows are not shipped
-twice).
-
-Each task walks its sorted rows unit by unit. The rows are written with pyarrow as
-one Parquet file per table and task straight into the temporary RUN_DIR, as the parse stage
-writes its outcomes (parse_stage.StagedFile: a retried task replaces its file whole); the only
-thing that goes back through Spark is a row count per table and task.
+The rows are written with pyarrow as one Parquet file per table and task straight into the
+temporary RUN_DIR, as the parse stage writes its outcomes (parse_stage.StagedFile: a retried task
+replaces its file whole); the only thing that goes back through Spark is a row count per table
+and task.
 
 Before this pass the same tables took six Spark jobs after the timeline (two window shuffles for
 heartbeat gaps and offset commits, the replay's applyInArrow persisted and read four times, the
