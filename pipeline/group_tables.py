@@ -49,6 +49,16 @@ MEMBER_END = frozenset(("leave_group", "member_fenced", "poll_timeout", "generat
 
 GROUP_COLUMNS = ("source", "line_no", "ts_ms", "side", "kind", "group_id", "client_id", "member_id", "generation",
                  "partitions", "topic", "partition", "offset", "kafka_version_hint", "raw", "extra_json")
+# What heartbeat_gaps and offset_commits read (`series_tables`): no partitions; `raw` of the
+# broker removals (expiry wording) and offset resets (their 0.9-1.0 wording) only, `extra_json`
+# of client_config lines only. The ingest ships a group's rows to those two tables in that width
+# (pipeline/spark/group_pass.py); what the tables return is the same as with the whole rows.
+SERIES_COLUMNS = tuple(c for c in GROUP_COLUMNS if c != "partitions")
+SERIES_RAW_KINDS = ("broker_member_removed", "broker_member_fenced", "offset_reset")
+SERIES_EXTRA_KINDS = ("client_config",)
+# What observed ownership reads (`ownership`).
+OWNERSHIP_COLUMNS = ("source", "line_no", "ts_ms", "side", "kind", "group_id", "client_id", "member_id",
+                     "generation", "partitions")
 
 # Java's \d is ASCII only: [0-9]
 _VERSION = re.compile(r"^([0-9]+)\.([0-9]+)(?:\.([0-9]+))?")
@@ -370,3 +380,17 @@ def group_tables(cols: dict[str, list[Any]],
     rows = _rows(cols)
     return {"heartbeat_gaps": heartbeat_gaps(rows), "offset_commits": offset_commits(rows),
             "ownership": ownership(rows, memberships)}
+
+
+def series_tables(cols: dict[str, list[Any]]) -> dict[str, list[dict[str, Any]]]:
+    """heartbeat_gaps and offset_commits of one group's events columns (SERIES_COLUMNS at least; see
+    there which values they read), computed apart from the replay (the ingest runs them in
+    another task than the group's replay, so that one big group keeps two cores busy)."""
+    rows = _rows(cols)
+    return {"heartbeat_gaps": heartbeat_gaps(rows), "offset_commits": offset_commits(rows)}
+
+
+def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """`ownership` of one group's events columns (OWNERSHIP_COLUMNS at least); rows it cannot use
+    (another side, no time, no member, generation or ownership kind) may be left out beforehand."""
+    return ownership(_rows(cols), memberships)

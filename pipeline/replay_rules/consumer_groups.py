@@ -18,6 +18,7 @@ row per member and group epoch it belonged to, and the consumer-protocol finding
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -664,8 +665,6 @@ def _json(v: Any) -> str:
 def tasks_of(text: str) -> list[str]:
     """Streams tasks of a broker TasksTuple: `TasksTuple(activeTasks={0=[0, 1]}, standbyTasks={1=[2]}, ...)` ->
     ["active 0_0", "active 0_1", "standby 1_2"] (TaskId.toString is subtopology_partition)."""
-    import re
-
     out = []
     for kind, body in re.findall(r"(active|standby|warmup)Tasks=\{(.*?)\}(?=,\s*\w+Tasks=|\)|$)", text):
         for sub, parts in re.findall(r"([^=,\s]+)=\[([^\]]*)\]", body):
@@ -674,13 +673,14 @@ def tasks_of(text: str) -> list[str]:
 
 
 MIGRATION_WORDS = ("Cannot upgrade", "Cannot downgrade", "is not a consumer group", "is not a classic group")
+_MIGRATION_WORDING = re.compile("|".join(re.escape(w) for w in MIGRATION_WORDS))   # any of them, one scan per line
 
 
 def migration_findings(group_id: str | None, events: list[Event]) -> list[dict[str, Any]]:
     """A group stuck migrating between the classic and the consumer protocol (GroupMetadataManager 3.8+/4.x
     online upgrade/downgrade): "Cannot upgrade classic group G to consumer group because ...", "Cannot
     downgrade consumer group G ...", or members rejected with "Group G is not a consumer group"."""
-    hits = [e for e in events if e.kind == "broker_group_migrated" or any(w in (e.raw or "") for w in MIGRATION_WORDS)]
+    hits = [e for e in events if e.kind == "broker_group_migrated" or _MIGRATION_WORDING.search(e.raw or "")]
     if not hits:
         return []
     broker = [e for e in hits if e.side == "broker"]

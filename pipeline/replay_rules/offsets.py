@@ -189,6 +189,33 @@ def poll_timeouts(observations: list) -> dict[str, list[int]]:
     return out
 
 
+class _EndedBefore:
+    """The owner intervals of one partition that started before a given time, queried by their end:
+    `latest(start, lo, hi)` is the interval that started before `start` and ended latest within
+    [lo, hi] (the first in start order among equal ends), or None. The hand-overs are visited in
+    start order, so the intervals are added once each: O(log n) per query instead of a scan of
+    every interval per hand-over (quadratic on a long-lived, often rebalanced group)."""
+
+    def __init__(self, owned: list) -> None:
+        self.owned = owned                      # sorted by start_ms
+        self.starts = [iv.start_ms for iv in owned]
+        self.ends: list[tuple[int, int]] = []   # (end_ms, index in owned), sorted
+        self.added = 0
+
+    def latest(self, start: int, lo: int, hi: int) -> Any:
+        upto = bisect.bisect_left(self.starts, start)
+        while self.added < upto:
+            iv = self.owned[self.added]
+            if iv.end_ms is not None:
+                bisect.insort(self.ends, (iv.end_ms, self.added))
+            self.added += 1
+        i = bisect.bisect_right(self.ends, (hi, len(self.owned)))
+        if not i or self.ends[i - 1][0] < lo:
+            return None
+        first = bisect.bisect_left(self.ends, (self.ends[i - 1][0], -1))
+        return self.owned[self.ends[first][1]]
+
+
 def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
                            cfg: EffectiveSettings | None = None,
                            auto_commit: dict[str, bool] | None = None,
@@ -229,6 +256,7 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
         commits = [r for r in rs if r[0] in COMMITS and r[4] is not None and r[0] != "describe_row"]
         commit_ts = [r[1] for r in commits]
         fetched = [r for r in rs if r[0] not in COMMITS and r[4] is not None]
+        ended = _EndedBefore(owned)
         for new in owned[1:]:
             resume_ts = new.start_ms
             # the resume line of this owner, when it logged one (within a few seconds of its assignment)
@@ -238,11 +266,9 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
             if line is not None:
                 resume_ts = line[1]
             # an expelled owner (a zombie) learns it lost the partition after the new owner took it
-            prev = [iv for iv in owned if iv is not new and iv.start_ms < new.start_ms and iv.end_ms is not None
-                    and iv.end_ms <= resume_ts + 60_000 and iv.end_ms >= resume_ts - 600_000]
-            if not prev:
+            old = ended.latest(new.start_ms, resume_ts - 600_000, resume_ts + 60_000)
+            if old is None:
                 continue
-            old = max(prev, key=lambda iv: iv.end_ms)
             # the commit it resumed from (made at the latest when the old owner revoked, before the new
             # assignment) may carry another host's (the broker's) clock. An owner expired by the
             # coordinator commits nothing after its expiry (GroupCoordinator answers UNKNOWN_MEMBER_ID)

@@ -1,17 +1,26 @@
 """One pass over the timeline per group: every per-group table computed and written by the workers.
 
-The timeline is shuffled once by group (`repartition(group_id)` + `sortWithinPartitions`); each
-task walks its sorted rows group by group and, for each group, runs the replay
-(`replay_group_rows`: generations, memberships, findings, inferred ownership) and the pure
-per-group tables of `pipeline.group_tables` (heartbeat_gaps, offset_commits, observed ownership
-with unnamed owners named from the replay's memberships). The rows are written with pyarrow as
-one Parquet file per table and task straight into the temporary RUN_DIR, as the parse stage
-writes its outcomes (parse_stage.StagedFile: a retried task replaces its file whole); the only
-thing that goes back through Spark is a row count per table and task.
+The timeline is shuffled once by group (`repartition(group_id)` + `sortWithinPartitions`) and each
+task walks its rows group by group: for each group the replay (`replay_group_rows`: generations,
+memberships, findings, inferred ownership), the observed ownership (unnamed owners named from the
+replay's memberships), the timeline's facts and, in the first pass, the `events` table.
+
+Heartbeat gaps and offset history (`group_tables.series_tables`, the high-volume per-member
+series) are computed by the same task, except for the groups holding a large share of the rows
+(`big_groups`, estimated from a 1% sample of the group column): their rows are shuffled a second
+time in the width those tables read (`_series_rows`: 13 columns) and their series computed by
+other tasks of the same job (a union of the two mapInArrow), so that one group holding most of
+the events keeps two cores busy, not one.
+
+The rows are written with pyarrow as one Parquet file per table and task straight into the
+temporary RUN_DIR, as the parse stage writes its outcomes (parse_stage.StagedFile: a retried task
+replaces its file whole); the only thing that goes back through Spark is a row count per table
+and task.
 
 Before this pass the same tables took six Spark jobs after the timeline (two window shuffles for
 heartbeat gaps and offset commits, the replay's applyInArrow persisted and read four times, the
-ownership windows and joins); BENCHMARKS.md, ingest, sixth session.
+ownership windows and joins); BENCHMARKS.md, ingest, sixth session. With one task per group, a
+group holding 90% of 1 GB left one core idle for most of the pass (seventh session: skew).
 """
 
 from __future__ import annotations
@@ -28,6 +37,10 @@ from pipeline import schemas
 GROUP_TABLES = ("heartbeat_gaps", "offset_commits", "generations", "memberships", "ownership", "findings")
 REPLAY_TABLES = ("generations", "memberships", "ownership", "findings")
 COUNT_DDL = "table string, rows bigint"
+SERIES_TABLES = ("heartbeat_gaps", "offset_commits")
+# a group holding more than half of an even partition's share of the rows gets a second task
+BIG_SHARE = 0.5
+SAMPLE_FRACTION, SAMPLE_SEED = 0.01, 19
 # rows of one table buffered in a worker before they are written as a row group
 FLUSH_ROWS = 50_000
 
@@ -116,9 +129,13 @@ class GroupWriters:
             self.files[t].close()
 
 
-def group_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
-    """Every per-group table of one group's timeline (a pyarrow Table of events rows)."""
-    from pipeline.group_tables import GROUP_COLUMNS, group_tables
+def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
+    """The replay unit's tables of one group's timeline (a pyarrow Table of events rows):
+    generations, memberships, findings, and ownership (the observed intervals, with the replay's
+    inferred ones when the consumers show none of their own)."""
+    import pyarrow.compute as pc
+
+    from pipeline import group_tables as gt
     from pipeline.spark.replay_stage import shows_own_assignments
 
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
@@ -126,17 +143,39 @@ def group_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str
         rep = dict(_module(replay_module).replay_group_rows(table))
         if shows_own_assignments(table):
             rep["ownership"] = []     # the consumers' own intervals (observed) are the table
-    cols = table.select([c for c in GROUP_COLUMNS if c in table.schema.names]).to_pydict()
-    mine = group_tables(cols, rep.get("memberships") or [])
     out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
-    out["heartbeat_gaps"] = mine["heartbeat_gaps"]
-    out["offset_commits"] = mine["offset_commits"]
-    out["ownership"] = mine["ownership"] + out["ownership"]
+    # only the rows group_tables.ownership looks at become Python rows
+    kinds = list(gt.OWNERSHIP_START | gt.OWNERSHIP_END | gt.MEMBER_END)
+    useful = pc.and_(pc.and_(pc.equal(table.column("side"), "client"), pc.is_valid(table.column("ts_ms"))),
+                     pc.or_(pc.or_(pc.is_valid(table.column("member_id")), pc.is_valid(table.column("generation"))),
+                            pc.is_in(table.column("kind"), value_set=_string_array(kinds))))
+    mine = table.select(list(gt.OWNERSHIP_COLUMNS)).filter(pc.fill_null(useful, False))
+    out["ownership"] = gt.observed_ownership(mine.to_pydict(), rep.get("memberships") or []) + out["ownership"]
     return out
 
 
-def group_runs(batches: Any) -> Any:
-    """Sorted record batches -> one pyarrow Table per run of equal group_id."""
+def series_unit_rows(table: Any) -> dict[str, list[dict[str, Any]]]:
+    """The series unit's tables of one group's rows: heartbeat_gaps and offset_commits."""
+    from pipeline import group_tables as gt
+
+    return gt.series_tables(table.select([c for c in gt.SERIES_COLUMNS if c in table.schema.names]).to_pydict())
+
+
+def group_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
+    """Every per-group table of one group's timeline (both units on the same rows)."""
+    out = replay_unit_rows(table, replay_module)
+    out.update(series_unit_rows(table))
+    return out
+
+
+def _string_array(values: list[str]) -> Any:
+    import pyarrow as pa
+
+    return pa.array(values, pa.string())
+
+
+def group_runs(batches: Any, keys: tuple[str, ...] = ("group_id",)) -> Any:
+    """Sorted record batches -> one pyarrow Table per run of equal `keys` values."""
     import pyarrow as pa
 
     current: Any = None
@@ -144,18 +183,49 @@ def group_runs(batches: Any) -> Any:
     for b in batches:
         if b.num_rows == 0:
             continue
-        gids = b.column(b.schema.get_field_index("group_id")).to_pylist()
+        cols = [b.column(b.schema.get_field_index(k)).to_pylist() for k in keys]
+        vals = list(zip(*cols, strict=True)) if len(cols) > 1 else cols[0]
         start = 0
-        for i in range(1, len(gids) + 1):
-            if i == len(gids) or gids[i] != gids[start]:
-                if gids[start] != current and parts:
+        for i in range(1, len(vals) + 1):
+            if i == len(vals) or vals[i] != vals[start]:
+                if vals[start] != current and parts:
                     yield pa.Table.from_batches(parts)
                     parts = []
-                current = gids[start]
+                current = vals[start]
                 parts.append(b.slice(start, i - start))
                 start = i
     if parts:
         yield pa.Table.from_batches(parts)
+
+
+def big_groups(source: DataFrame, n: int) -> list[str]:
+    """The groups worth two tasks: more than BIG_SHARE of an even partition's share of the rows
+    (1 / n), estimated from a SAMPLE_FRACTION sample of the group column (a Parquet scan of one
+    column; the seed makes it the same every run). Only their rows are shipped twice; every other
+    group is one task's, as before. With one partition there is nothing to spread."""
+    if n < 2:
+        return []
+    rows = (source.select("group_id").where(F.col("group_id").isNotNull())
+            .sample(fraction=SAMPLE_FRACTION, seed=SAMPLE_SEED).groupBy("group_id").count().collect())
+    total = sum(int(r["count"]) for r in rows)
+    return sorted(r["group_id"] for r in rows if int(r["count"]) > total * BIG_SHARE / n)
+
+
+def _series_rows(source: DataFrame, split: list[str]) -> DataFrame:
+    """The rows of the `split` groups in the width the series tables read
+    (group_tables.SERIES_COLUMNS; `raw` and `extra_json` only on the kinds whose wording or
+    settings they read): a narrow copy, read from the columns it needs and shuffled on its own."""
+    from pipeline import group_tables as gt
+
+    cols = []
+    for c in gt.SERIES_COLUMNS:
+        if c == "raw":
+            cols.append(F.when(F.col("kind").isin(*gt.SERIES_RAW_KINDS), F.col(c)).alias(c))
+        elif c == "extra_json":
+            cols.append(F.when(F.col("kind").isin(*gt.SERIES_EXTRA_KINDS), F.col(c)).alias(c))
+        else:
+            cols.append(F.col(c))
+    return source.where(F.col("group_id").isin(*split)).select(*cols)
 
 
 RESULT_DDL = "what string, table string, rows bigint, source string, first_source string, diff bigint"
@@ -188,11 +258,12 @@ def _result_batch(counts, shared, diffs) -> Any:
 
 
 def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_facts: bool = True,
-        write_events: bool = False) -> Result:
+        write_events: bool = False, split: list[str] | None = None) -> Result:
     """Write GROUP_TABLES into `run_dir` (a local directory every executor can write, as the
     parse stage's) from one shuffle of `events` by group. Events without a group feed no table
     (as before: every table is per group) but, with `timeline_facts`, count in the facts; with
-    `write_events` the `events` table itself is written too, every row as it came."""
+    `write_events` the `events` table itself is written too, every row as it came. `split`: the
+    groups whose series unit gets its own task (default: `big_groups`)."""
     import pyarrow.parquet as pq
 
     from pipeline import timeline_facts as facts_mod
@@ -206,6 +277,7 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
         os.makedirs(folder, exist_ok=True)
 
     def task(batches):
+        """The replay unit of every group of the task (and the series of the groups not split)."""
         from collections import Counter
 
         from pyspark import TaskContext
@@ -224,20 +296,47 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
                     cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
                     shared.update(facts_mod.shared_counts(cols))
                     diffs.extend(facts_mod.anchor_diffs(cols))
-                if table.column("group_id")[0].as_py() is None:
+                gid = table.column("group_id")[0].as_py()
+                if gid is None:
                     continue
-                for t, rows in group_rows(table, replay_module).items():
+                out = replay_unit_rows(table, replay_module)
+                if gid not in split_set:      # one task for the whole group
+                    out.update(series_unit_rows(table))
+                for t, rows in out.items():
                     writers.add(t, rows)
                 tidy()
             writers.close()
         yield _result_batch(writers.counts, shared, diffs)
 
+    def series_task(batches):
+        """The series unit of the split groups of the task."""
+        from pyspark import TaskContext
+
+        from pipeline.spark import worker_gc
+
+        ctx = TaskContext.get()
+        writers = GroupWriters(run_dir, ctx.partitionId(), ctx.attemptNumber(), SERIES_TABLES)
+        with worker_gc.paused() as tidy:
+            for table in group_runs(batches):
+                for t, rows in series_unit_rows(table).items():
+                    writers.add(t, rows)
+                tidy()
+            writers.close()
+        yield _result_batch(writers.counts, {}, [])
+
     n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions") or 4)
     source = events if (timeline_facts or write_events) else events.where(F.col("group_id").isNotNull())
-    grouped = source.repartition(n, "group_id").sortWithinPartitions("group_id")
+    split = big_groups(source, n) if split is None else sorted(split)
+    split_set = frozenset(split)
+    results = source.repartition(n, "group_id").sortWithinPartitions("group_id").mapInArrow(task, RESULT_DDL)
+    if split:
+        # the split groups' series: their own shuffle and tasks (in the same job: the union's
+        # tasks after the replay units' are these), so a big group's series run beside its replay
+        series = _series_rows(source, split).repartition(n, "group_id").sortWithinPartitions("group_id")
+        results = results.unionByName(series.mapInArrow(series_task, RESULT_DDL))
     out = Result()
     out.counts = dict.fromkeys(tables, 0)
-    for r in grouped.mapInArrow(task, RESULT_DDL).collect():
+    for r in results.collect():
         if r["what"] == "count":
             out.counts[str(r["table"])] += int(r["rows"] or 0)
         elif r["what"] == "shared":

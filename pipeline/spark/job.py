@@ -291,7 +291,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
                   if abs(off) >= replay_stage.SKEW_MIN_MS}
         offset_rows: dict[str, int] = {}
         if copies or skewed:
-            timeline, offset_rows = replay_stage.timeline(events)
+            # (copies and offsets as the first pass counted them: no job measures them again)
+            timeline, offset_rows = replay_stage.timeline(events, copies, timeline_facts.clock_offsets(first.diffs))
             if timeline is not events:
                 cached.append(timeline.persist(cache_level()))
             for src, off in offset_rows.items():

@@ -32,6 +32,8 @@ from pipeline.spark import tables
 from pipeline.spark.session import cache_level
 
 SKEW_MIN_MS = 1_000
+# percentile_approx's default accuracy: below that many values its summary is exact
+PERCENTILE_EXACT = 10_000
 COPY_SHARE = 0.5
 REPLAY_TABLES = ("generations", "memberships", "ownership", "findings")
 EVENT_COLUMNS = schemas.columns("events")
@@ -111,22 +113,37 @@ def _skewed(events: DataFrame) -> DataFrame:
     return clock_offsets(events).where(F.abs("offset_ms") >= SKEW_MIN_MS)
 
 
-def timeline(events: DataFrame) -> tuple[DataFrame, dict[str, int]]:
+def timeline(events: DataFrame, copies: list[tuple[str, str]] | None = None,
+             clock: dict[str, tuple[int, int]] | None = None) -> tuple[DataFrame, dict[str, int]]:
     """(deduplicated, skew-corrected events; {source: clock offset ms} applied).
 
     Copies and clock offsets are found by one Spark job (both results are small: one row per file
     or pair of files sharing lines, one per skewed file). Without copies or skew (the usual case)
     the events come back untouched; with copies, the offsets are measured again on the
     deduplicated events.
+
+    A caller that has counted the timeline's facts already (the ingest's group pass,
+    pipeline.timeline_facts: same rules, same numbers) passes `copies` and `clock` ({source:
+    (offset ms, anchors)}, every file with anchors) and that job is not run. The offsets are taken
+    from `clock` only where they are exact (fewer than PERCENTILE_EXACT anchors per file: Spark's
+    percentile_approx keeps every value below that); otherwise Spark measures them.
     """
-    facts = _shared_counts(events).select(
-        F.lit("shared").alias("what"), "source", "first_source", "n", F.lit(None).cast("bigint").alias("offset_ms")
-    ).unionByName(_skewed(events).select(
-        F.lit("skew").alias("what"), "source", F.lit(None).cast("string").alias("first_source"),
-        F.lit(None).cast("bigint").alias("n"), "offset_ms"))
-    rows = facts.collect()
-    copies = copies_from_counts([(r["source"], r["first_source"], int(r["n"])) for r in rows if r["what"] == "shared"])
-    offsets = {r["source"]: int(r["offset_ms"]) for r in rows if r["what"] == "skew"}
+    if copies is None or clock is None:
+        facts = _shared_counts(events).select(
+            F.lit("shared").alias("what"), "source", "first_source", "n", F.lit(None).cast("bigint").alias("offset_ms")
+        ).unionByName(_skewed(events).select(
+            F.lit("skew").alias("what"), "source", F.lit(None).cast("string").alias("first_source"),
+            F.lit(None).cast("bigint").alias("n"), "offset_ms"))
+        rows = facts.collect()
+        copies = copies_from_counts([(r["source"], r["first_source"], int(r["n"])) for r in rows
+                                     if r["what"] == "shared"])
+        offsets = {r["source"]: int(r["offset_ms"]) for r in rows if r["what"] == "skew"}
+    elif copies:
+        offsets = {}      # measured on the deduplicated events below
+    elif all(n < PERCENTILE_EXACT for _off, n in clock.values()):
+        offsets = {src: off for src, (off, _n) in clock.items() if abs(off) >= SKEW_MIN_MS}
+    else:
+        offsets = {r["source"]: int(r["offset_ms"]) for r in _skewed(events).collect()}
     ev = events
     if copies:
         ev = dedupe(events, copies)

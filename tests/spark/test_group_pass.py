@@ -1,0 +1,109 @@
+"""pipeline/spark/group_pass.py: a big group's replay unit and series unit run in two different
+tasks, and what the split units write is what the pure per-group tables give on the group's whole
+rows; replay_stage.timeline from the facts the pass counted equals the one it measures itself."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline import schemas
+
+pytestmark = pytest.mark.spark
+
+
+def _events(n_groups: int = 12, per_group: int = 40) -> list[dict]:
+    from tests.spark.test_group_tables_twin import random_events
+
+    rows = []
+    for seed in range(n_groups // 2):
+        rows += random_events(seed, per_group * 2)
+    # a few lines of no group (they feed no table but are events)
+    for i in range(5):
+        r = {c: None for c in schemas.columns("events")}
+        r.update(source="x.log", line_no=i + 1, side="client", kind="fetch_error", raw=f"no group {i}")
+        rows.append(r)
+    return rows
+
+
+def _frozen(v):
+    return tuple(_frozen(x) for x in v) if isinstance(v, list) else v
+
+
+def _bag(rows, table):
+    return Counter(tuple(_frozen(r.get(c)) for c in schemas.columns(table)) for r in rows)
+
+
+def test_big_groups_are_the_ones_holding_a_large_share(spark):
+    from pipeline.spark import group_pass
+
+    rows = [{"group_id": "hot" if i % 10 else f"g{i % 50}"} for i in range(40_000)] + [{"group_id": None}] * 500
+    df = spark.createDataFrame(rows, "group_id string")
+    assert group_pass.big_groups(df, 4) == ["hot"]
+    assert group_pass.big_groups(df, 1) == []
+    even = spark.createDataFrame([{"group_id": f"g{i % 40}"} for i in range(40_000)], "group_id string")
+    assert group_pass.big_groups(even, 4) == []
+
+
+@pytest.mark.parametrize("split", [None, "some", "all"])
+def test_split_units_write_the_tables_of_the_whole_rows(spark, tmp_path, split):
+    from pipeline import group_tables
+    from pipeline.spark import group_pass
+
+    rows = _events()
+    groups = sorted({r["group_id"] for r in rows if r["group_id"] is not None})
+    chosen = {None: None, "some": groups[::3], "all": groups}[split]
+    df = spark.createDataFrame(rows, schemas.ddl("events"))
+    out = group_pass.run(df, str(tmp_path), None, write_events=True, split=chosen)
+    want: dict[str, list] = {"heartbeat_gaps": [], "offset_commits": [], "ownership": []}
+    for g in sorted({r["group_id"] for r in rows if r["group_id"] is not None}):
+        mine = [r for r in rows if r["group_id"] == g]
+        for t, got in group_tables.group_tables({c: [r[c] for r in mine] for c in group_tables.GROUP_COLUMNS}).items():
+            want[t].extend(got)
+    assert all(want.values())
+    for t, expected in want.items():
+        written = pq.read_table(tmp_path / t).to_pylist()
+        assert _bag(written, t) == _bag(expected, t), t
+        assert out.counts[t] == len(expected)
+    assert out.counts["events"] == len(rows) == pq.read_table(tmp_path / "events").num_rows
+    # the split groups' series were written by other tasks than the replay units (spark.sql.shuffle.partitions=4)
+    series_parts = {int(f.name[5:10]) for f in (tmp_path / "heartbeat_gaps").glob("part-*.parquet")}
+    if chosen is not None:      # (None: big_groups' sample of these few rows decides)
+        assert (max(series_parts) >= 4) == bool(chosen)
+
+
+def test_timeline_from_the_counted_facts_equals_the_measured_one(spark):
+    from pipeline import timeline_facts
+    from pipeline.spark import replay_stage
+
+    rnd = random.Random(3)
+    rows = []
+    for g in ("g1", "g2"):
+        for f, skew in (("a.log", 0), ("b.log", 2_500), ("c.log", -40)):
+            for i in range(36):
+                gen = 1 + i // 6
+                r = {c: None for c in schemas.columns("events")}
+                r.update(source=f, line_no=i + 1, side="client", group_id=g, generation=gen,
+                         kind="join_succeeded" if i % 6 == 0 else "heartbeat_succeeded",
+                         ts_ms=1_700_000_000_000 + gen * 60_000 + skew + rnd.randint(0, 30), raw=f"line {i} of {g}")
+                rows.append(r)
+    for with_copy in (False, True):
+        if with_copy:   # d.log copies a.log: offsets are measured again on the deduplicated events
+            rows = rows + [{**r, "source": "d.log"} for r in rows if r["source"] == "a.log"]
+        df = spark.createDataFrame(rows, schemas.ddl("events"))
+        diffs, shared = [], Counter()
+        for g in ("g1", "g2"):
+            cols = {c: [r[c] for r in rows if r["group_id"] == g] for c in timeline_facts.FACT_COLUMNS}
+            diffs += timeline_facts.anchor_diffs(cols)
+            shared.update(timeline_facts.shared_counts(cols))
+        copies = replay_stage.copies_from_counts([(s, f, n) for (s, f), n in shared.items()])
+        assert bool(copies) == with_copy
+        want_df, want = replay_stage.timeline(df)
+        got_df, got = replay_stage.timeline(df, copies, timeline_facts.clock_offsets(diffs))
+        assert got == want and set(want) == {"b.log"}
+        cols = schemas.columns("events")
+        assert Counter(tuple(r) for r in got_df.select(*cols).collect()) == Counter(
+            tuple(r) for r in want_df.select(*cols).collect())
