@@ -302,9 +302,10 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     with progress.stage("summary"):
         # row counts from the Parquet footers RUN_DIR (always local) holds: no Spark job
         written.update({t: write_mod.row_count(tmp_dir, t) for t in schemas.TABLES})
-        groups = run_summary.distinct_values(tmp_dir, "events", "group_id")
+        event_groups = run_summary.distinct_strings(tmp_dir, "events", "group_id")   # read once
+        groups = len(event_groups)
         sev = run_summary.value_counts(tmp_dir, "findings", "severity")
-        per_group = run_summary.group_lines(tmp_dir)
+        per_group = run_summary.group_lines(tmp_dir, event_groups=event_groups)
         reasons: dict[str, int] = {}
         if outcomes is not None:
             if scoped_unparsed is unparsed:    # the table written holds every unparsed line
