@@ -337,9 +337,13 @@ def main() -> int:
           f"{'ingest wall s':>16} {'wall ratio':>10} {'peak MB':>8}")
     for r in rows:
         for name, ing in r["ingest"].items():
-            print(f"{r['gb']:>5} {name:>16} {r['baseline_count_s']:>8} {ing['job_s']:>7} {ing['ratio_job']:>6} "
-                  f"{r['baseline_wall_s']:>6} ({r['baseline_wall_spread_s']:>9}) {ing['wall_s']:>5} "
-                  f"({ing['wall_spread_s']:>9}) {ing['ratio_wall']:>9} {ing['peak_rss_mb']:>8}")
+            count_s, bl_wall, bl_spread = r["baseline_count_s"], r["baseline_wall_s"], r["baseline_wall_spread_s"]
+            if r["pinned"]:      # each master against its own pinned baseline
+                bl = r["baseline_pinned"][name.split(" ", 1)[1]]
+                count_s, bl_wall, bl_spread = bl["count_s"], bl["wall_s"], _spread(bl["walls_s"])
+            print(f"{r['gb']:>5} {name:>16} {count_s:>8} {ing['job_s']:>7} {ing['ratio_job']:>6} "
+                  f"{bl_wall:>6} ({bl_spread:>9}) {ing['wall_s']:>5} "
+                  f"({ing['wall_spread_s']:>9}) {ing['ratio_wall']:>9} {ing['peak_rss_mb']:>8}  outside {ing['outside_s']} s")
     for r in rows:
         for side, _ in sides:
             one, two = r["ingest"].get(f"{side} local[1]"), r["ingest"].get(f"{side} local[2]")
