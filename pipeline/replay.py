@@ -237,8 +237,8 @@ def events_from_arrow(table: Any) -> list[Event]:
                                       raw or "", ts_ms, extra, row))
     else:
         optional = [c for c in names if c in _OPTIONAL_EVENT_FIELDS]
-        rest = zip(*(cols[c] for c in optional), strict=True) if optional else iter(lambda: (), None)
-        for (source, line_no, side, kind, raw, ts_ms, extra_json), values in zip(head, rest):
+        rest = zip(*(cols[c] for c in optional), strict=True) if optional else [()] * n
+        for (source, line_no, side, kind, raw, ts_ms, extra_json), values in zip(head, rest, strict=True):
             extra = extras.get(extra_json)
             if extra is None:
                 extra = extras[extra_json] = _extra(extra_json)
