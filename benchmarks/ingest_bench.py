@@ -19,6 +19,18 @@ with it. One round alone can be off by 40 % on these machines.
     ... --sizes 1 --masters 'local[1];local[2]'  # scale-out: the same input on one and two cores
     ... --sizes 1 --hot 0.9                     # skew: one group holds 90% of the rebalance cycles
     ... --samples                               # sample_logs/ (the demo's input)
+    ... --sizes 1 --masters 'local[1];local[2]' --pin   # honest scale-out (below)
+
+Scale-out with --pin: every process of a run (the CLI's Python, the driver JVM with its JIT and GC
+threads, the Python workers) is started under `taskset -c 0..N-1` for local[N], so local[1] really
+has one core and local[2] two; without it local[1] still spreads its JVM threads and Python
+workers over the machine and the figure flatters nobody. Each master then gets its own count
+baseline, pinned the same way, and the scale-out figure is the ratio of the medians of the ingest
+walls (local[1] over local[2]).
+
+Per run it also prints `outside`: wall time not in the manifest's `total` (Python start-up and
+imports before the job's clock starts, spark.stop() and the JVM's exit after it), and the stages
+are medians over the rounds (not the last round's).
 """
 
 from __future__ import annotations
@@ -150,6 +162,20 @@ def _is_java(pid: int) -> bool:
         return False
 
 
+def pinned(cmd: list[str], master: str | None) -> list[str]:
+    """cmd under `taskset -c 0..N-1` for master local[N] (None: as it is)."""
+    if master is None:
+        return cmd
+    from pipeline.spark.job import local_cores
+
+    n = local_cores(master)
+    if n is None:
+        raise SystemExit(f"--pin needs local masters (got {master})")
+    if n > (os.cpu_count() or 1):
+        raise SystemExit(f"--pin: {master} wants {n} cores, this machine has {os.cpu_count()}")
+    return ["taskset", "-c", ",".join(map(str, range(n))), *cmd]
+
+
 def run_measured(cmd: list[str], env: dict, cwd: Path = REPO) -> tuple[float, int, str]:
     """Wall time, peak RSS (KB) of the process plus its java child (the driver JVM), stdout. `python
     -m` puts cwd first on sys.path: cwd is the checkout whose code runs."""
@@ -187,22 +213,36 @@ spark.stop()
 """
 
 
-def measure_count(files: list[Path], master: str, env: dict, conf: dict[str, str]) -> dict:
-    wall, rss, out = run_measured([sys.executable, "-c", BASELINE, master, json.dumps(conf), *map(str, files)], env)
+def measure_count(files: list[Path], master: str, env: dict, conf: dict[str, str], pin: bool = False) -> dict:
+    cmd = [sys.executable, "-c", BASELINE, master, json.dumps(conf), *map(str, files)]
+    wall, rss, out = run_measured(pinned(cmd, master if pin else None), env)
     lines, count_s = out.split()[-2:]
     return {"lines": int(lines), "count_s": float(count_s), "wall": wall, "rss": rss}
 
 
-def measure_ingest(files: list[Path], run_dir: Path, master: str, repo: Path, conf: dict[str, str]) -> dict:
+def measure_ingest(files: list[Path], run_dir: Path, master: str, repo: Path, conf: dict[str, str],
+                   pin: bool = False) -> dict:
     """One `coordscope ingest` run from the checkout `repo`."""
     conf_args = [a for k, v in conf.items() for a in ("--conf", f"{k}={v}")]
     env = dict(os.environ, PYTHONPATH=str(repo))
-    wall, rss, _ = run_measured(
-        [sys.executable, "-m", "pipeline.cli", "ingest", *map(str, files), "--out", str(run_dir), "--overwrite",
-         "--master", master, "--quiet", *conf_args], env, repo)
+    cmd = [sys.executable, "-m", "pipeline.cli", "ingest", *map(str, files), "--out", str(run_dir), "--overwrite",
+           "--master", master, "--quiet", *conf_args]
+    wall, rss, _ = run_measured(pinned(cmd, master if pin else None), env, repo)
     man = json.loads((run_dir / "manifest.json").read_text())
-    return {"wall": wall, "rss": rss, "man": man,
+    return {"wall": wall, "rss": rss, "man": man, "outside_s": wall - man["timings_s"]["total"],
             "job_s": man["timings_s"]["total"] - man["timings_s"].get("start spark", 0.0)}
+
+
+def _median_stages(rs: list[dict]) -> dict[str, float]:
+    names = [k for k in rs[-1]["man"]["timings_s"] if k != "total"]
+    return {k: round(statistics.median(r["man"]["timings_s"].get(k, 0.0) for r in rs), 2) for k in names}
+
+
+def _loadavg() -> str:
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "?"
 
 
 def _spread(values: list[float]) -> str:
@@ -224,6 +264,9 @@ def main() -> int:
     ap.add_argument("--samples", action="store_true", help="the input is sample_logs/ (the demo's files), not generated")
     ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                     help="Spark setting for both sides, e.g. spark.driver.memory=512m (repeatable)")
+    ap.add_argument("--pin", action="store_true",
+                    help="run each master's ingests and its own count baseline under taskset on N cores for local[N] "
+                         "(honest scale-out: local[1] gets one core, JVM threads and Python workers included)")
     ap.add_argument("--workdir", default="/tmp/coordscope-ingest-bench")
     args = ap.parse_args()
     conf = dict(c.split("=", 1) for c in args.conf)
@@ -243,30 +286,50 @@ def main() -> int:
             files = dataset(work, gb, args.hot)
         size = sum(p.stat().st_size for p in files)
         counts, runs = [], {(side, m): [] for side, _ in sides for m in masters}
+        pinned_counts: dict[str, list[dict]] = {m: [] for m in masters}
+        loads = [_loadavg()]
         for i in range(max(1, args.repeats)):
-            counts.append(measure_count(files, args.master, env, conf))
+            if args.pin:
+                for m in masters:
+                    pinned_counts[m].append(measure_count(files, m, env, conf, pin=True))
+                counts.append(pinned_counts[args.master if args.master in masters else masters[-1]][-1])
+            else:
+                counts.append(measure_count(files, args.master, env, conf))
             # the sides take turns going first, round by round
             order = sides if i % 2 == 0 else sides[::-1]
             for side, repo in order:
                 for m in masters:
                     tag = "".join(ch for ch in m if ch.isalnum())
-                    runs[(side, m)].append(measure_ingest(files, work / f"run-{side}-{gb}-{tag}", m, repo, conf))
+                    runs[(side, m)].append(measure_ingest(files, work / f"run-{side}-{gb}-{tag}", m, repo, conf,
+                                                          pin=args.pin))
+            loads.append(_loadavg())
         med_count = statistics.median(c["count_s"] for c in counts)
         med_bl = statistics.median(c["wall"] for c in counts)
         row = {"gb": gb, "hot": args.hot, "bytes": size, "lines": counts[-1]["lines"], "repeats": len(counts),
                "baseline_count_s": round(med_count, 1), "baseline_wall_s": round(med_bl, 1),
                "baseline_wall_spread_s": _spread([c["wall"] for c in counts]),
-               "baseline_peak_rss_mb": max(c["rss"] for c in counts) // 1024, "ingest": {}}
+               "baseline_peak_rss_mb": max(c["rss"] for c in counts) // 1024, "pinned": args.pin,
+               "loadavg_1_5_15": loads, "ingest": {}}
+        if args.pin:
+            row["baseline_pinned"] = {m: {"count_s": round(statistics.median(c["count_s"] for c in cs), 1),
+                                          "wall_s": round(statistics.median(c["wall"] for c in cs), 1),
+                                          "walls_s": [round(c["wall"], 1) for c in cs]}
+                                      for m, cs in pinned_counts.items()}
         for (side, m), rs in runs.items():
             wall = statistics.median(r["wall"] for r in rs)
             job = statistics.median(r["job_s"] for r in rs)
             last = rs[-1]["man"]
+            bl_wall, bl_count = med_bl, med_count
+            if args.pin:     # against the baseline pinned as this master's runs are
+                bl_wall = statistics.median(c["wall"] for c in pinned_counts[m])
+                bl_count = statistics.median(c["count_s"] for c in pinned_counts[m])
             row["ingest"][f"{side} {m}"] = {
                 "wall_s": round(wall, 1), "wall_spread_s": _spread([r["wall"] for r in rs]),
-                "ratio_wall": round(wall / med_bl, 2), "job_s": round(job, 1), "ratio_job": round(job / med_count, 2),
+                "ratio_wall": round(wall / bl_wall, 2), "job_s": round(job, 1), "ratio_job": round(job / bl_count, 2),
+                "outside_s": round(statistics.median(r["outside_s"] for r in rs), 1),
                 "peak_rss_mb": max(r["rss"] for r in rs) // 1024, "events": last["summary"]["events"],
                 "adds_up": last["accounting"]["adds_up"], "candidate_filter": last.get("candidate_filter"),
-                "stages_s": {k: v for k, v in last["timings_s"].items() if k != "total"},
+                "stages_s": _median_stages(rs),
                 "walls_s": [round(r["wall"], 1) for r in rs]}
         rows.append(row)
         print(json.dumps(row), flush=True)
@@ -274,9 +337,21 @@ def main() -> int:
           f"{'ingest wall s':>16} {'wall ratio':>10} {'peak MB':>8}")
     for r in rows:
         for name, ing in r["ingest"].items():
-            print(f"{r['gb']:>5} {name:>16} {r['baseline_count_s']:>8} {ing['job_s']:>7} {ing['ratio_job']:>6} "
-                  f"{r['baseline_wall_s']:>6} ({r['baseline_wall_spread_s']:>9}) {ing['wall_s']:>5} "
-                  f"({ing['wall_spread_s']:>9}) {ing['ratio_wall']:>9} {ing['peak_rss_mb']:>8}")
+            count_s, bl_wall, bl_spread = r["baseline_count_s"], r["baseline_wall_s"], r["baseline_wall_spread_s"]
+            if r["pinned"]:      # each master against its own pinned baseline
+                bl = r["baseline_pinned"][name.split(" ", 1)[1]]
+                count_s, bl_wall, bl_spread = bl["count_s"], bl["wall_s"], _spread(bl["walls_s"])
+            print(f"{r['gb']:>5} {name:>16} {count_s:>8} {ing['job_s']:>7} {ing['ratio_job']:>6} "
+                  f"{bl_wall:>6} ({bl_spread:>9}) {ing['wall_s']:>5} "
+                  f"({ing['wall_spread_s']:>9}) {ing['ratio_wall']:>9} {ing['peak_rss_mb']:>8}  outside {ing['outside_s']} s")
+    for r in rows:
+        for side, _ in sides:
+            one, two = r["ingest"].get(f"{side} local[1]"), r["ingest"].get(f"{side} local[2]")
+            if one and two:
+                print(f"{r['gb']:>5} {side}: scale-out local[1]/local[2] wall {one['wall_s'] / two['wall_s']:.2f}x, "
+                      f"job {one['job_s'] / two['job_s']:.2f}x" + (" (pinned with taskset)" if r["pinned"] else
+                                                                   " (NOT pinned: local[1] uses more than one core)"))
+        print(f"{r['gb']:>5} load averages (1/5/15 min) before and after each round: {'; '.join(r['loadavg_1_5_15'])}")
     print(f"(medians of {rows[0]['repeats'] if rows else 0} alternated rounds; spreads are min-max; peak is the max)")
     return 0
 

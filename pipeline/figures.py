@@ -35,7 +35,14 @@ def _none(v: Any) -> Any:
 
 
 def _rows(df: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{k: _none(v) for k, v in r.items()} for r in df.to_dict("records")]
+    """The frame's rows as dicts of plain Python values (NaN -> None, arrays -> lists). Column by
+    column (`Series.tolist` gives the values `to_dict("records")` gives, without its per-cell
+    boxing: most frames here are one group's few rows, where that overhead dominated)."""
+    if df.empty:
+        return []
+    names = list(df.columns)
+    cols = [[_none(v) for v in df[c].tolist()] for c in names]
+    return [dict(zip(names, vals, strict=True)) for vals in zip(*cols, strict=True)]
 
 
 def of_group(df: pd.DataFrame, group: str) -> pd.DataFrame:
@@ -95,7 +102,26 @@ def expelled(mems: pd.DataFrame, findings: pd.DataFrame) -> list[dict[str, Any]]
 
 def group_figures(group: str, gens: pd.DataFrame, mems: pd.DataFrame, findings: pd.DataFrame) -> dict[str, Any]:
     """Every per-group count a view shows, from the generations, memberships and findings tables."""
-    g, m, f = of_group(gens, group), of_group(mems, group), of_group(findings, group)
+    return _figures(group, of_group(gens, group), of_group(mems, group), of_group(findings, group))
+
+
+def figures_by_group(groups: list[str], gens: pd.DataFrame, mems: pd.DataFrame,
+                     findings: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """`group_figures` of each of `groups`, the tables split by group once (not filtered once per
+    group: with hundreds of groups that filtering was most of the ingest's summary stage)."""
+    parts = [_by_group(df) for df in (gens, mems, findings)]
+    empty = [df.iloc[0:0] for df in (gens, mems, findings)]
+    return {grp: _figures(grp, *(p.get(grp, e) for p, e in zip(parts, empty, strict=True))) for grp in groups}
+
+
+def _by_group(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """{group_id: its rows, in table order} (what of_group gives for each group)."""
+    if df.empty:
+        return {}
+    return {k: sub for k, sub in df.groupby("group_id", sort=False, dropna=True)}
+
+
+def _figures(group: str, g: pd.DataFrame, m: pd.DataFrame, f: pd.DataFrame) -> dict[str, Any]:
     reb = rebalance_rows(g)
     durations = [int(x) for x in reb["rebalance_ms"].dropna()] if not reb.empty else []
     members = set()

@@ -29,6 +29,16 @@ def distinct_values(run_dir: str, table: str, column: str) -> int:
     return len(seen)
 
 
+def distinct_strings(run_dir: str, table: str, column: str) -> set[str]:
+    """The distinct non-null values of a string column, read dictionary-encoded (the dictionary
+    pages, not a Python string per row)."""
+    seen: set[str] = set()
+    for f in sorted((Path(run_dir) / table).glob("*.parquet")):
+        for b in pq.ParquetFile(f, read_dictionary=[column]).iter_batches(columns=[column], batch_size=1 << 20):
+            seen.update(v for v in b.column(0).unique().to_pylist() if v is not None)
+    return seen
+
+
 def value_counts(run_dir: str, table: str, column: str) -> Counter:
     out: Counter = Counter()
     for b in _batches(run_dir, table, [column]):
@@ -50,24 +60,29 @@ def host_label(host: str) -> str:
     return host
 
 
-def group_lines(run_dir: str, limit: int = 50) -> list[dict[str, Any]]:
+# the columns pipeline/figures.py reads (the findings' evidence lists are not part of a summary line)
+FIGURE_COLUMNS = {
+    "generations": ["group_id", "started_ms", "stabilized_ms", "ended_ms", "rebalance_ms", "cause", "members"],
+    "memberships": ["group_id", "member_id", "client_id", "host", "generation", "leave_reason", "left_ms"],
+    "findings": ["group_id", "kind", "severity", "generation", "start_ms", "end_ms", "members", "details_json"],
+}
+
+
+def group_lines(run_dir: str, limit: int = 50, event_groups: set[str] | None = None) -> list[dict[str, Any]]:
     """One entry per group of the run (the busiest first), its figures from pipeline/figures.py
     (the report's and the dashboard's): rebalances and their commonest cause, expelled members and
     their hosts, offsets reprocessed and skipped (estimated or not), findings by severity, and the
-    time span. Reads the small tables whole and only the group column of the events."""
+    time span. Reads the columns the figures need and only the group column of the events
+    (`event_groups`, when the caller has read it already)."""
     from pipeline import figures, rundir
     from pipeline.schemas import SEVERITIES
 
-    names: set[str] = set()
-    for b in _batches(run_dir, "events", ["group_id"]):
-        names.update(v for v in pc.unique(b.column(0)).to_pylist() if v is not None)
-    gens = rundir.load_table(run_dir, "generations")
-    mems = rundir.load_table(run_dir, "memberships")
-    fnd = rundir.load_table(run_dir, "findings")
+    names = set(distinct_strings(run_dir, "events", "group_id") if event_groups is None else event_groups)
+    gens, mems, fnd = (rundir.load_table(run_dir, t, columns=FIGURE_COLUMNS[t])
+                       for t in ("generations", "memberships", "findings"))
     names.update(figures.all_groups(gens, fnd))
     out = []
-    for g in sorted(names):
-        f = figures.group_figures(g, gens, mems, fnd)
+    for g, f in figures.figures_by_group(sorted(names), gens, mems, fnd).items():
         cause, n = max(f["causes"].items(), key=lambda kv: (kv[1], kv[0]), default=(None, 0))
         out.append({
             "group_id": g, "rebalances": f["rebalances"], "rebalance_ms_total": f["rebalance_ms_total"],

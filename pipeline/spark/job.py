@@ -147,6 +147,25 @@ def _read_inputs(opts: IngestOptions, spark_getter, tmp_dir: str) -> tuple[list,
     return files, pmod, link_warnings, time.monotonic() - t
 
 
+# What the driver itself imports after the Spark jobs (the summary's pandas and pyarrow readers):
+# imported on the inputs thread while the JVM starts, not serially at the end of the run.
+SUMMARY_MODULES = ("pyarrow.parquet", "pyarrow.dataset", "pipeline.figures", "pipeline.rundir")
+
+
+def _warm_imports(modules: tuple[str, ...] = SUMMARY_MODULES) -> None:
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:     # the summary imports it again and reports it there
+            pass
+
+
+def _read_inputs_and_warm(opts: IngestOptions, tmp_dir: str) -> tuple[list, Any, list[str], float]:
+    out = _read_inputs(opts, _no_spark, tmp_dir)
+    _warm_imports()
+    return out
+
+
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
     is used and left running; otherwise one is built for opts.master and stopped at the end."""
@@ -168,11 +187,12 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
         tmp_dir = write_mod.prepare(opts.out, opts.overwrite)
         java = check_java()
         # With local inputs only, they are listed, fingerprinted and sniffed on a thread while the
-        # JVM starts (about 5 s on two cores that the driver otherwise spends waiting).
+        # JVM starts (about 5 s on two cores that the driver otherwise spends waiting), and the
+        # summary's modules imported.
         early = None
         if own_session and len(local_args) == len(opts.inputs):
             early = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="inputs").submit(
-                _read_inputs, opts, _no_spark, tmp_dir)
+                _read_inputs_and_warm, opts, tmp_dir)
         if own_session:
             with progress.stage("start spark"):
                 spark = build_session(opts.master, "coordscope-ingest", session_conf(opts.master, opts.extra_conf))
@@ -303,9 +323,10 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     with progress.stage("summary"):
         # row counts from the Parquet footers RUN_DIR (always local) holds: no Spark job
         written.update({t: write_mod.row_count(tmp_dir, t) for t in schemas.TABLES})
-        groups = run_summary.distinct_values(tmp_dir, "events", "group_id")
+        event_groups = run_summary.distinct_strings(tmp_dir, "events", "group_id")   # read once
+        groups = len(event_groups)
         sev = run_summary.value_counts(tmp_dir, "findings", "severity")
-        per_group = run_summary.group_lines(tmp_dir)
+        per_group = run_summary.group_lines(tmp_dir, event_groups=event_groups)
         reasons: dict[str, int] = {}
         if outcomes is not None:
             if scoped_unparsed is unparsed:    # the table written holds every unparsed line

@@ -109,40 +109,58 @@ class OutcomeColumns:
                 self._json.clear()
         return hit
 
-    def batch(self, schema: Any) -> Any:
-        import pyarrow as pa
-
+    def batches(self, schema: Any) -> tuple[Any, Any]:
+        """(event rows, split rows): two record batches of `schema`, each built column by column,
+        a column that is all nulls on one side (the split counts of an event row, the event fields
+        of a split row, layout/logger/shape when no line is unparsed) made by `pa.nulls`."""
         chunks, self.chunks = self.chunks, []
         splits, self.splits = self.splits, []
         self.n = 0
+        return self._event_batch(chunks, schema), self._split_batch(splits, schema)
+
+    def _event_batch(self, chunks: list[tuple[str, int, str, list[Any]]], schema: Any) -> Any:
+        import pyarrow as pa
+
         ocs = [oc for c in chunks for oc in c[3]]
-        n_ev, none = len(ocs), [None] * len(splits)
-        cols: dict[str, list[Any]] = {}
+        n = len(ocs)
+        cols: dict[str, Any] = {}
         for name, i in (("spath", 0), ("split_no", 1)):
             col: list[Any] = []
             for c in chunks:
                 col += [c[i]] * len(c[3])
-            cols[name] = col + [t[i] for t in splits]
-        cols["block"] = [None] * n_ev + [t[2] for t in splits]
-        cols["status"] = [oc[1] for oc in ocs] + [SPLIT] * len(splits)
-        cols["why"] = [oc[3] for oc in ocs] + [t[3] for t in splits]
-        cols["has_event"] = [True] * n_ev + [False] * len(splits)
+            cols[name] = col
+        status = [oc[1] for oc in ocs]
+        cols["status"] = status
+        cols["why"] = [oc[3] for oc in ocs]
+        cols["has_event"] = [True] * n
         by_field = list(zip(*map(_EVENT_FIELDS, [oc[2] for oc in ocs]), strict=True)) or [()] * len(_FIELD_NAMES)
-        for name, values in zip(_FIELD_NAMES, by_field, strict=True):
-            cols[name] = [*values, *none]
+        cols.update(zip(_FIELD_NAMES, by_field, strict=True))
         cols["partitions"] = [None if p is None else list(map(str, p)) for p in cols["partitions"]]
         extras = cols.pop("extra")
         cols["extra_json"] = [self._extra_json(x) for x in extras]
         # layout, logger and shape are columns of the unparsed table only
-        unparsed = [st == "unparsed" for st in cols["status"]]
-        layout_of = [lay for c in chunks for lay in [c[2]] * len(c[3])] + none
-        cols["layout"] = [lay if u else None for lay, u in zip(layout_of, unparsed, strict=True)]
-        for key in ("logger", "shape"):
-            cols[key] = [x.get(key) if u and x else None for x, u in zip(extras, unparsed, strict=True)]
+        if "unparsed" in status:
+            unparsed = [st == "unparsed" for st in status]
+            layout_of = [lay for c in chunks for lay in [c[2]] * len(c[3])]
+            cols["layout"] = [lay if u else None for lay, u in zip(layout_of, unparsed, strict=True)]
+            for key in ("logger", "shape"):
+                cols[key] = [x.get(key) if u and x else None for x, u in zip(extras, unparsed, strict=True)]
+        return pa.RecordBatch.from_arrays(
+            [pa.array(cols[nm], type=schema.field(nm).type) if nm in cols else pa.nulls(n, schema.field(nm).type)
+             for nm in OUTCOME_NAMES], schema=schema)
+
+    def _split_batch(self, splits: list[tuple], schema: Any) -> Any:
+        import pyarrow as pa
+
+        m = len(splits)
+        cols: dict[str, Any] = {"spath": [t[0] for t in splits], "split_no": [t[1] for t in splits],
+                                "block": [t[2] for t in splits], "why": [t[3] for t in splits],
+                                "status": [SPLIT] * m, "has_event": [False] * m}
         for i, c in enumerate(SPLIT_COUNTS):
-            cols[c] = [None] * n_ev + [t[4 + i] for t in splits]
-        return pa.RecordBatch.from_arrays([pa.array(cols[nm], type=schema.field(nm).type) for nm in OUTCOME_NAMES],
-                                          schema=schema)
+            cols[c] = [t[4 + i] for t in splits]
+        return pa.RecordBatch.from_arrays(
+            [pa.array(cols[nm], type=schema.field(nm).type) if nm in cols else pa.nulls(m, schema.field(nm).type)
+             for nm in OUTCOME_NAMES], schema=schema)
 
 
 def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_info: FormatInfo,
@@ -196,6 +214,14 @@ def parse_batches(batches: Iterator[Any], formats: dict[str, FormatInfo], module
     """Arrow batches of split rows (split_no, spath, block, n_lines, problem, cands: list of struct(idx,
     value, chars)) -> Arrow batches of outcomes (OUTCOME_FIELDS), a `split` row closing each
     split."""
+    for events, splits in parse_batch_pairs(batches, formats, module_name, max_chars):
+        yield events
+        yield splits
+
+
+def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], module_name: str,
+                      max_chars: int) -> Iterator[tuple[Any, Any]]:
+    """`parse_batches` as (event rows, split rows) pairs of batches."""
     schema = schemas.arrow_schema_of(OUTCOME_FIELDS)
     mod = parsers_module(module_name)
     out = OutcomeColumns()
@@ -216,10 +242,10 @@ def parse_batches(batches: Iterator[Any], formats: dict[str, FormatInfo], module
                                     mod, max_chars) if hi > lo else {}
                 out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, counts, problems[r])
                 if out.n >= BATCH_ROWS:
-                    yield out.batch(schema)
+                    yield out.batches(schema)
                     tidy()
         if out.n:
-            yield out.batch(schema)
+            yield out.batches(schema)
 
 
 class StagedFile:
@@ -253,13 +279,10 @@ def stage_batches(batches: Iterator[Any], formats: dict[str, FormatInfo], module
                   max_chars: int, staged: StagedFile) -> Iterator[Any]:
     """`parse_batches`, with the event rows written to `staged` and the split rows (SPLIT_FIELDS)
     yielded."""
-    import pyarrow.compute as pc
-
     split_names = [n for n, _ in SPLIT_FIELDS]
-    for b in parse_batches(batches, formats, module_name, max_chars):
-        has_event = b.column("has_event")
-        staged.write(b.filter(has_event))
-        yield b.filter(pc.invert(has_event)).select(split_names)
+    for events, splits in parse_batch_pairs(batches, formats, module_name, max_chars):
+        staged.write(events)
+        yield splits.select(split_names)
     staged.close()
 
 
