@@ -98,7 +98,12 @@ def generate_file(path: Path, seed: int, target: int = FILE_BYTES, hot: float = 
                     group = "bench-hot" if hot and rnd.random() < hot else f"bench-{seed}-{cycle % 50}"
                     client = f"consumer-{group}-1"
                     parts = [f"orders-{(cycle + k) % 12}" for k in range(3)]
-                    pending = coordinator_lines(group, client, f"{client}-{seed:04d}-{cycle:08d}", cycle, parts, cycle * 10_000)
+                    # the hot group's members (one per file) share one generation sequence, as a real
+                    # group's do: numbered by the second the cycle starts (a cycle lasts seconds), so
+                    # the same generation is joined at about the same time in every file and the
+                    # timeline sees no clock skew between them
+                    gen = (ts - 1_710_381_600_000) // 1_000 if group == "bench-hot" else cycle
+                    pending = coordinator_lines(group, client, f"{client}-{seed:04d}-{cycle:08d}", gen, parts, cycle * 10_000)
                 if pending and rnd.random() < 0.5:
                     line = pending.pop(0)
                 else:
@@ -113,7 +118,8 @@ def generate_file(path: Path, seed: int, target: int = FILE_BYTES, hot: float = 
 def dataset(workdir: Path, gb: float, hot: float = 0.0) -> list[Path]:
     n = max(1, round(gb * 1024 * 1024 * 1024 / FILE_BYTES))
     files = []
-    folder = workdir / ("input" if not hot else f"input-hot{round(hot * 100)}")
+    # v2: the hot group's generations shared across files (see generate_file)
+    folder = workdir / ("input" if not hot else f"input-hot{round(hot * 100)}-v2")
     for i in range(n):
         p = folder / f"consumer-{i}.log"
         p.parent.mkdir(parents=True, exist_ok=True)
