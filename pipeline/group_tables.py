@@ -51,7 +51,7 @@ GROUP_COLUMNS = ("source", "line_no", "ts_ms", "side", "kind", "group_id", "clie
                  "partitions", "topic", "partition", "offset", "kafka_version_hint", "raw", "extra_json")
 # What heartbeat_gaps and offset_commits read (`series_tables`): no partitions; `raw` of the
 # broker removals (expiry wording) and offset resets (their 0.9-1.0 wording) only, `extra_json`
-# of client_config lines only. The ingest ships a group's rows to those two tables in that width
+# of client_config lines and of heartbeat lines printed late (printed_late) only. The ingest ships a group's rows to those two tables in that width
 # (pipeline/spark/group_pass.py); what the tables return is the same as with the whole rows.
 SERIES_COLUMNS = tuple(c for c in GROUP_COLUMNS if c != "partitions")
 SERIES_RAW_KINDS = ("broker_member_removed", "broker_member_fenced", "offset_reset")

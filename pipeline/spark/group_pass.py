@@ -222,7 +222,10 @@ def _series_rows(source: DataFrame, split: list[str]) -> DataFrame:
         if c == "raw":
             cols.append(F.when(F.col("kind").isin(*gt.SERIES_RAW_KINDS), F.col(c)).alias(c))
         elif c == "extra_json":
-            cols.append(F.when(F.col("kind").isin(*gt.SERIES_EXTRA_KINDS), F.col(c)).alias(c))
+            # heartbeat lines keep theirs when it marks them printed late (group_tables.printed_late)
+            late = (F.col("kind").isin(*gt.HEARTBEAT_KINDS) & F.col(c).contains(gt.PRINTED_LATE_MARKERS[0])
+                    & F.col(c).contains(gt.PRINTED_LATE_MARKERS[1]))
+            cols.append(F.when(F.col("kind").isin(*gt.SERIES_EXTRA_KINDS) | late, F.col(c)).alias(c))
         else:
             cols.append(F.col(c))
     return source.where(F.col("group_id").isin(*split)).select(*cols)
