@@ -106,6 +106,11 @@ def stop_descendants(grace_s: float = 8.0) -> int:
     return len(pids)
 
 
+# set once an interrupt is being handled: what the stopped JVM prints while it dies (stack traces of
+# a SparkContext cut short mid-start) is not shown; the one line the handler prints says it all
+stopping = threading.Event()
+
+
 @contextmanager
 def interrupt_stops_everything(command: str, cleanup: Callable[[], str | None] | None = None) -> Iterator[None]:
     """Within the block, SIGINT/SIGTERM stop the descendants, run `cleanup` (which may return a few
@@ -115,6 +120,7 @@ def interrupt_stops_everything(command: str, cleanup: Callable[[], str | None] |
     def handler(signum: int, _frame) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)      # a second Ctrl-C must not cut the clean-up short
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stopping.set()
         stopped = stop_descendants()
         said = [f"stopped {stopped} process(es) it started"] if stopped else []
         if cleanup is not None:

@@ -101,10 +101,13 @@ _JVM_NOISE = (b"WARNING: Using incubator modules",)
 
 
 def _forward_stderr(stream) -> None:
-    """Copy the JVM's standard error to ours, line by line, without the known noise."""
+    """Copy the JVM's standard error to ours, line by line, without the known noise and without
+    what it prints after an interrupt stopped it (pipeline.signals.stopping)."""
+    from pipeline.signals import stopping
+
     out = getattr(sys.stderr, "buffer", None)
     for line in iter(stream.readline, b""):
-        if line.startswith(_JVM_NOISE) or out is None:
+        if line.startswith(_JVM_NOISE) or out is None or stopping.is_set():
             continue
         try:
             out.write(line)
