@@ -24,7 +24,7 @@ from __future__ import annotations
 from random import Random
 
 from pipeline.generator.librdkafka_client import APP_LOGGER, python_layout
-from pipeline.generator.records import Rec
+from pipeline.generator.records import FactRenderer, Rec
 from pipeline.generator.sim import ClientFact, Simulation
 
 BASE = "kafka.coordinator"
@@ -49,7 +49,7 @@ def tp_set(parts: list[str]) -> str:
     return "{" + ", ".join(items) + "}"
 
 
-class KafkaPythonRenderer:
+class KafkaPythonRenderer(FactRenderer):
     def __init__(self, sim: Simulation, host: str, rng: Random) -> None:
         self.sim, self.host, self.rng = sim, host, rng
         self.g = sim.sc.group_id
@@ -61,13 +61,6 @@ class KafkaPythonRenderer:
 
     def line(self, out: list[Rec], f: ClientFact, logger: str, level: str, msg: str) -> None:
         out.append(Rec(f.ts, level, "", logger, msg))
-
-    def records(self) -> list[Rec]:
-        out: list[Rec] = []
-        for f in self.sim.facts:
-            if f.host == self.host:
-                self.one(out, f)
-        return out
 
     def one(self, out: list[Rec], f: ClientFact) -> None:  # noqa: C901 - one branch per fact kind
         a, g = f.args, self.g

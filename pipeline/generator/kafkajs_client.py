@@ -31,6 +31,7 @@ from random import Random
 from typing import Any
 
 from pipeline.generator.clients import KAFKAJS_CLIENT_ID
+from pipeline.generator.records import FactRenderer
 from pipeline.generator.sim import ClientFact, Simulation
 
 APP_LOGGER = "ledger-app"
@@ -67,7 +68,7 @@ def commit_response_size(offsets: dict[str, int]) -> int:
     return 4 + 4 + 4 + sum(2 + len(t.encode()) + 4 + 6 * n for t, n in by_topic.items())
 
 
-class KafkaJSRenderer:
+class KafkaJSRenderer(FactRenderer):
     def __init__(self, sim: Simulation, host: str, rng: Random) -> None:
         self.sim, self.host, self.rng = sim, host, rng
         self.g = sim.sc.group_id
@@ -83,13 +84,6 @@ class KafkaJSRenderer:
 
     def kjs(self, out: list[tuple[int, str]], f: ClientFact, level: str, ns: str, msg: str, **extra: Any) -> None:
         self.entry(out, f.ts, level, "kafkajs", f"[{ns}] {msg}", **extra)
-
-    def records(self) -> list[tuple[int, str]]:
-        out: list[tuple[int, str]] = []
-        for f in self.sim.facts:
-            if f.host == self.host:
-                self.one(out, f)
-        return out
 
     def one(self, out: list[tuple[int, str]], f: ClientFact) -> None:  # noqa: C901 - one branch per fact kind
         a, g = f.args, self.g

@@ -21,7 +21,7 @@ from random import Random
 from typing import Any
 
 from pipeline.generator.clients import RDKAFKA_VERSION, RDKAFKA_VERSION_HEX
-from pipeline.generator.records import Rec
+from pipeline.generator.records import FactRenderer, Rec
 from pipeline.generator.sim import ClientFact, Simulation
 
 RD_LOGGER = "confluent_kafka"  # the logging.Logger the application hands Consumer(logger=...)
@@ -50,7 +50,7 @@ def member_state_bytes(parts: list[str]) -> int:
     return 2 + 4 + sum(2 + len(t) + 4 + 4 * n for t, n in by_topic.items()) + 4
 
 
-class LibrdkafkaRenderer:
+class LibrdkafkaRenderer(FactRenderer):
     def __init__(self, sim: Simulation, host: str, rng: Random) -> None:
         self.sim, self.host, self.rng = sim, host, rng
         self.c = sim.clients[host]
@@ -76,13 +76,6 @@ class LibrdkafkaRenderer:
 
     def app(self, out: list[Rec], f: ClientFact, level: str, msg: str) -> None:
         out.append(Rec(f.ts, level, "", APP_LOGGER, msg))
-
-    def records(self) -> list[Rec]:
-        out: list[Rec] = []
-        for f in self.sim.facts:
-            if f.host == self.host:
-                self.one(out, f)
-        return out
 
     def one(self, out: list[Rec], f: ClientFact) -> None:  # noqa: C901 - one branch per fact kind
         a, g = f.args, self.g

@@ -23,6 +23,25 @@ class Rec:
     stack: list[str] | None = None
 
 
+class FactRenderer:
+    """A consumer host's renderer: its lines are what `one` writes for each of the simulation's facts
+    about that host, in the simulation's order (the Java, librdkafka, kafka-python and KafkaJS
+    renderers differ only in `one`)."""
+
+    sim: Simulation
+    host: str
+
+    def records(self) -> list[Any]:
+        out: list[Any] = []
+        for f in self.sim.facts:
+            if f.host == self.host:
+                self.one(out, f)
+        return out
+
+    def one(self, out: list[Any], f: Any) -> None:
+        raise NotImplementedError
+
+
 class ClientHost(Protocol):
     """One consumer host being rendered (render.ClientRenderer): what its noise lines depend on."""
 

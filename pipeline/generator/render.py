@@ -9,7 +9,7 @@ from typing import Any
 
 from pipeline.generator import noise
 from pipeline.generator.layouts import Layout, ts_log4j
-from pipeline.generator.records import Rec
+from pipeline.generator.records import FactRenderer, Rec
 from pipeline.generator.sim import ClientFact, Simulation
 from pipeline.generator.templates import BROKER, CLIENT, ERA_VERSION, fill
 
@@ -67,7 +67,7 @@ def offsets_map(offsets: dict[str, int], era: str) -> str:
     return "{" + inner + "}"
 
 
-class ClientRenderer:
+class ClientRenderer(FactRenderer):
     def __init__(self, sim: Simulation, host: str, rng: Random) -> None:
         sc = sim.sc
         self.sim, self.sc, self.host, self.rng = sim, sc, host, rng
@@ -102,13 +102,6 @@ class ClientRenderer:
 
     def _thread(self, f: ClientFact) -> str:
         return self.hb_thread if f.thread == "hb" else self.main_thread
-
-    def records(self) -> list[Rec]:
-        out: list[Rec] = []
-        for f in self.sim.facts:
-            if f.host == self.host:
-                self.one(out, f)
-        return out
 
     def one(self, out: list[Rec], f: ClientFact) -> None:  # noqa: C901 - one branch per fact kind
         era, a, g = self.era, f.args, self.group
