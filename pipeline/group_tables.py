@@ -5,6 +5,8 @@ These are the same computations as the Spark window code of `pipeline/spark/tabl
 (`heartbeat_gaps`, `offset_commits`, `ownership`, `name_unnamed_owners`), row for row; the ingest
 runs them inside its one per-group pass (pipeline/spark/group_pass.py) next to the replay, so
 the tables need no window shuffle of their own. docs/replay.md describes what each row means.
+heartbeat_gaps and offset_commits are computed column-wise on pyarrow Tables
+(pipeline/group_series.py, `series_tables`); the rules' constants and per-value helpers are here.
 
 Input: `cols`, a dict of column name -> list of values (the group's rows of the events table:
 pyarrow's `Table.to_pydict()` of at least GROUP_COLUMNS). Every row given must have the same
@@ -149,148 +151,6 @@ def _with_member_context(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any
     return out
 
 
-def heartbeat_gaps(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """tables.heartbeat_gaps for one group's rows (kinds heartbeat, log and expiry)."""
-    group_session = group_hint = None
-    streams: dict[tuple[Any, Any], list[dict[str, Any]]] = defaultdict(list)
-    for r in rows:
-        if r["side"] != "client":
-            continue
-        group_session = _min(group_session, printed_session(r["kind"], r["extra_json"]))
-        group_hint = _max(group_hint, _hint(r["kafka_version_hint"]))
-        if r["client_id"] is not None and r["ts_ms"] is not None:
-            streams[(r["client_id"], r["source"])].append(r)
-    out: list[dict[str, Any]] = []
-    # per member (ctx_member) over all its streams, for the expiry rows
-    member_streams: dict[Any, list[tuple[Any, Any, int, int]]] = defaultdict(list)  # -> (client, source, limit, logs_hb)
-    member_hbs: dict[Any, list[tuple[int, int, Any]]] = defaultdict(list)          # -> (hb_ts, hb_line, source)
-    gid = rows[0]["group_id"] if rows else None
-    for (client_id, source), stream in streams.items():
-        stream.sort(key=lambda r: (r["ts_ms"], r["line_no"]))
-        own_hint = own_printed = None
-        logs_hb = 0
-        for r in stream:
-            own_hint = _max(own_hint, _hint(r["kafka_version_hint"]))
-            own_printed = _max(own_printed, printed_session(r["kind"], r["extra_json"]))
-            if r["kind"] in DEBUG_HEARTBEAT_KINDS and not printed_late(r["extra_json"]):
-                logs_hb = 1
-        limit = own_printed if own_printed is not None else (
-            group_session if group_session is not None else session_limit(own_hint if own_hint is not None else group_hint))
-        member = prev_ts = prev_line = prev_hb_ts = prev_hb_line = None
-        seen_members: set[Any] = set()
-        for r in stream:
-            ts, line = r["ts_ms"], r["line_no"]
-            if r["member_id"] is not None:
-                member = r["member_id"]
-            is_hb = r["kind"] in HEARTBEAT_KINDS and not printed_late(r["extra_json"])
-            if is_hb and logs_hb == 1 and prev_hb_ts is not None and ts - prev_hb_ts >= MIN_GAP_MS:
-                span = ts - prev_hb_ts
-                out.append({"group_id": gid, "member_id": member, "client_id": client_id, "source": source,
-                            "kind": "heartbeat", "start_ms": prev_hb_ts, "end_ms": ts, "gap_ms": span,
-                            "limit_ms": limit, "exceeded": span > limit,
-                            "evidence": [evidence(source, prev_hb_line), evidence(source, line)]})
-            if prev_ts is not None and ts - prev_ts >= MIN_GAP_MS:
-                out.append({"group_id": gid, "member_id": member, "client_id": client_id, "source": source,
-                            "kind": "log", "start_ms": prev_ts, "end_ms": ts, "gap_ms": ts - prev_ts,
-                            "limit_ms": None, "exceeded": None,
-                            "evidence": [evidence(source, prev_line), evidence(source, line)]})
-            if member not in seen_members:
-                seen_members.add(member)
-                member_streams[member].append((client_id, source, limit, logs_hb))
-            if is_hb:
-                member_hbs[member].append((ts, line, source))
-                prev_hb_ts, prev_hb_line = ts, line
-            prev_ts, prev_line = ts, line
-    out.extend(_expiry_gaps(rows, gid, member_streams, member_hbs, group_session, group_hint))
-    return out
-
-
-def _expiry_gaps(rows, gid, member_streams, member_hbs, group_session, group_hint) -> list[dict[str, Any]]:
-    """tables._expiry_gaps: one row per distinct broker expiry (member, time, line) of the group.
-
-    A member seen in several client streams takes its client_id and source from the first
-    stream by (source, client_id) (Spark's `first` there is whichever row comes first)."""
-    seen: set[tuple[Any, int, str]] = set()
-    out = []
-    for r in rows:
-        if (r["side"] != "broker" or r["kind"] not in ("broker_member_removed", "broker_member_fenced")
-                or r["member_id"] is None
-                or r["ts_ms"] is None or r["raw"] is None or not EXPIRY_PATTERN.search(r["raw"].lower())):
-            continue
-        member, expiry, ev = r["member_id"], r["ts_ms"], evidence(r["source"], r["line_no"])
-        if (member, expiry, ev) in seen:
-            continue
-        seen.add((member, expiry, ev))
-        mine = sorted(member_streams.get(member, ()), key=lambda s: (s[1], s[0] if s[0] is not None else ""))
-        client_id = source = limit = logs_hb = None
-        if mine:
-            client_id, source = mine[0][0], mine[0][1]
-            limit = max(s[2] for s in mine)
-            logs_hb = max(s[3] for s in mine)
-        hb = None
-        hb_after = False
-        for h in member_hbs.get(member, ()):
-            if h[0] <= expiry + EXPIRY_SKEW_MS:
-                hb = h if hb is None or h > hb else hb
-            else:
-                hb_after = True
-        if limit is None:
-            limit = group_session if group_session is not None else (
-                session_limit(group_hint) if group_hint is not None else None)
-        measured = logs_hb == 1 and hb is not None
-        if measured and hb_after:
-            continue   # the silence is an ordinary heartbeat gap already
-        start = hb[0] if hb is not None and measured else (expiry - limit if limit is not None else expiry)
-        out.append({"group_id": gid, "member_id": member, "client_id": client_id, "source": source,
-                    "kind": "heartbeat" if measured else "expiry", "start_ms": start, "end_ms": expiry,
-                    "gap_ms": expiry - start if (measured or limit is not None) else None, "limit_ms": limit,
-                    "exceeded": True,
-                    "evidence": [evidence(hb[2], hb[1]), ev] if hb is not None and measured else [ev]})
-    return out
-
-
-def offset_commits(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """tables.offset_commits for one group's rows."""
-    ctx_rows = _with_member_context([
-        r for r in rows if r["member_id"] is not None or r["generation"] is not None or r["kind"] in HISTORY_KINDS])
-    keyed: dict[tuple[Any, Any, Any], list[tuple[dict[str, Any], str, Any, Any]]] = defaultdict(list)
-    for r, cm, cg in ctx_rows:
-        kind = r["kind"]
-        if kind == "offset_reset" and "to the committed offset" in (r["raw"] or ""):
-            kind = "offset_fetched"   # 0.9-1.0 Fetcher's wording of a resume (offsets.position_kind)
-        if kind in HISTORY_KINDS and r["topic"] is not None and r["partition"] is not None and r["offset"] is not None:
-            keyed[(r["topic"], r["partition"], r["side"])].append((r, kind, cm, cg))
-    out = []
-    for (topic, partition, side), items in keyed.items():
-        items.sort(key=lambda it: (*_ts_first(it[0]["ts_ms"]), it[0]["source"], it[0]["line_no"]))
-        prev: int | None = None
-        for r, kind, cm, cg in items:
-            off = r["offset"]
-            delta: int | None = off - prev if prev is not None else None
-            if kind == "offset_reset":
-                flag = "reset"
-            elif kind == "offset_fetched":
-                flag = "fetched"
-            elif kind == "offset_seek":
-                flag = "seek"
-            elif kind == "describe_row":
-                flag = "describe"
-            elif delta is None:
-                flag = "first"
-            elif delta < 0:
-                flag = "rewind"
-            else:
-                flag = "commit"
-            out.append({"group_id": r["group_id"], "topic": topic, "partition": partition, "ts_ms": r["ts_ms"],
-                        "offset": off, "prev_offset": prev, "delta": delta,
-                        "generation": r["generation"] if r["generation"] is not None else cg,
-                        "member_id": r["member_id"] if r["member_id"] is not None else cm, "side": side,
-                        "flag": flag, "source_kind": kind, "evidence": [evidence(r["source"], r["line_no"])]})
-            if kind in COMMIT_KINDS:
-                prev = off
-    return out
-
-
 def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """tables.ownership for one group's rows, with unnamed owners filled from the replay's
     memberships (tables.name_unnamed_owners)."""
@@ -377,17 +237,28 @@ def _sole_holders(memberships) -> dict[tuple[int, str], str]:
 def group_tables(cols: dict[str, list[Any]],
                  memberships: Sequence[dict[str, Any]] = ()) -> dict[str, list[dict[str, Any]]]:
     """heartbeat_gaps, offset_commits and observed ownership of one group's events columns."""
-    rows = _rows(cols)
-    return {"heartbeat_gaps": heartbeat_gaps(rows), "offset_commits": offset_commits(rows),
-            "ownership": ownership(rows, memberships)}
+    return {**{t: rows.to_pylist() for t, rows in series_tables(_arrow(cols)).items()},
+            "ownership": ownership(_rows(cols), memberships)}
 
 
-def series_tables(cols: dict[str, list[Any]]) -> dict[str, list[dict[str, Any]]]:
-    """heartbeat_gaps and offset_commits of one group's events columns (SERIES_COLUMNS at least; see
-    there which values they read), computed apart from the replay (the ingest runs them in
-    another task than the group's replay, so that one big group keeps two cores busy)."""
-    rows = _rows(cols)
-    return {"heartbeat_gaps": heartbeat_gaps(rows), "offset_commits": offset_commits(rows)}
+def series_tables(table: Any) -> dict[str, Any]:
+    """heartbeat_gaps and offset_commits (pyarrow Tables) of one group's rows (a pyarrow Table of
+    SERIES_COLUMNS at least; see there which values they read), computed apart from the replay
+    (the ingest runs them in another task than the group's replay, so that one big group keeps
+    two cores busy). Column-wise: pipeline/group_series.py."""
+    from pipeline import group_series
+
+    return {"heartbeat_gaps": group_series.heartbeat_gaps(table), "offset_commits": group_series.offset_commits(table)}
+
+
+def _arrow(cols: dict[str, list[Any]]) -> Any:
+    """Events columns as lists -> a pyarrow Table of the events schema's types."""
+    import pyarrow as pa
+
+    from pipeline import schemas
+
+    types = schemas.arrow_schema("events")
+    return pa.table({c: pa.array(v, types.field(c).type) for c, v in cols.items() if c in types.names})
 
 
 def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:

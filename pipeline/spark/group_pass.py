@@ -60,12 +60,15 @@ def _coerced(row: dict[str, Any], fields: list[tuple[str, str]]) -> dict[str, An
     return coerced(row, fields)
 
 
-def to_arrow(table: str, rows: list[dict[str, Any]]) -> Any:
-    """Rows -> a pyarrow Table of the schema's columns and types (values coerced as
-    replay_stage.replay_output does when they are not the schema's types already)."""
+def to_arrow(table: str, rows: Any) -> Any:
+    """Rows (dicts, or a pyarrow Table already) -> a pyarrow Table of the schema's columns and
+    types (values coerced as replay_stage.replay_output does when they are not the schema's types
+    already)."""
     import pyarrow as pa
 
     schema = schemas.arrow_schema(table)
+    if isinstance(rows, pa.Table):
+        return rows if rows.schema.equals(schema) else rows.select(schema.names).cast(schema)
     try:
         return pa.Table.from_pylist(rows, schema=schema)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
@@ -82,6 +85,8 @@ class GroupWriters:
         self.files = {t: StagedFile(os.path.join(run_dir, t), part, attempt, schemas.arrow_schema(t))
                       for t in tables}
         self.pending: dict[str, list[dict[str, Any]]] = {t: [] for t in tables}
+        self.pending_arrow: dict[str, list[Any]] = {t: [] for t in tables}   # tables given as pyarrow Tables
+        self.pending_rows = dict.fromkeys(tables, 0)
         self.counts = dict.fromkeys(tables, 0)
         self.arrow: list[Any] = []      # events slices waiting for a row group of FLUSH_ROWS
         self.arrow_rows = 0
@@ -104,21 +109,32 @@ class GroupWriters:
                 self.files["events"].write(b)
             self.arrow, self.arrow_rows = [], 0
 
-    def add(self, table: str, rows: list[dict[str, Any]]) -> None:
-        if not rows:
+    def add(self, table: str, rows: Any) -> None:
+        """Rows of a table: a list of dicts, or a pyarrow Table."""
+        n = rows.num_rows if hasattr(rows, "num_rows") else len(rows)
+        if not n:
             return
-        buf = self.pending[table]
-        buf.extend(rows)
-        self.counts[table] += len(rows)
-        if len(buf) >= FLUSH_ROWS:
+        if hasattr(rows, "num_rows"):
+            self.pending_arrow[table].append(to_arrow(table, rows))
+        else:
+            self.pending[table].extend(rows)
+        self.counts[table] += n
+        self.pending_rows[table] += n
+        if self.pending_rows[table] >= FLUSH_ROWS:
             self.flush(table)
 
     def flush(self, table: str) -> None:
-        buf = self.pending[table]
+        import pyarrow as pa
+
+        buf, tabs = self.pending[table], self.pending_arrow[table]
         if buf:
-            for b in to_arrow(table, buf).to_batches():
+            tabs.append(to_arrow(table, buf))
+        if tabs:
+            for b in pa.concat_tables(tabs).combine_chunks().to_batches(max_chunksize=FLUSH_ROWS):
                 self.files[table].write(b)
-            buf.clear()
+        buf.clear()
+        tabs.clear()
+        self.pending_rows[table] = 0
 
     def close(self) -> None:
         if "events" in self.files:
@@ -154,14 +170,15 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
     return out
 
 
-def series_unit_rows(table: Any) -> dict[str, list[dict[str, Any]]]:
-    """The series unit's tables of one group's rows: heartbeat_gaps and offset_commits."""
+def series_unit_rows(table: Any) -> dict[str, Any]:
+    """The series unit's tables of one group's rows: heartbeat_gaps and offset_commits, as pyarrow
+    Tables (computed column-wise: no Python row per event)."""
     from pipeline import group_tables as gt
 
-    return gt.series_tables(table.select([c for c in gt.SERIES_COLUMNS if c in table.schema.names]).to_pydict())
+    return gt.series_tables(table)
 
 
-def group_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
+def group_rows(table: Any, replay_module: str | None) -> dict[str, Any]:
     """Every per-group table of one group's timeline (both units on the same rows)."""
     out = replay_unit_rows(table, replay_module)
     out.update(series_unit_rows(table))
