@@ -1,17 +1,20 @@
-"""heartbeat_gaps and offset_commits of one consumer group, column-wise: pyarrow Table in, pyarrow
-Tables out (the schemas' columns and types).
+"""heartbeat_gaps and offset_commits of one consumer group, column-wise: a pyarrow Table of the
+group's events in, pyarrow Tables of the schemas' columns and types out.
 
 The same rules as the Spark window code of `pipeline/spark/tables.py` (what each row means:
-docs/replay.md), computed on whole columns instead of one Python dict per event: rows are put in
-their window's order once (numpy `lexsort` on integer codes: stream, time, line number, then the
-row's position, so ties keep the order given, as a stable sort would), a member id or
-generation is carried forward with `maximum.accumulate` over positions, consecutive rows are
-compared with shifted arrays, and only the few rows a rule reads one by one (client_config
-settings, broker expiry wordings, the expiries' members) become Python values. The output
-columns are built from the same index arrays (`take`), evidence strings only for the rows output.
+docs/replay.md), computed on whole columns instead of one Python dict per event:
+- each window's order is one numpy `lexsort` on integer codes (stream, time, line number, then
+  the row's position, so that ties keep the order given, as a stable sort would);
+- a member id or generation is carried forward with `maximum.accumulate` over positions;
+- consecutive rows are compared with shifted arrays;
+- string columns are compared through their dictionary codes (one encoding per column);
+- only what a rule reads one value at a time becomes Python: client_config settings, the
+  clients' version hints (one per distinct value), broker expiries and their members.
+The output columns are `take`n from the input at the rows that become output; evidence strings
+are built for those rows only.
 
 Input contract as pipeline.group_tables: one group's rows (every row the same non-null
-`group_id`), at least group_tables.SERIES_COLUMNS (a missing column reads as all null).
+`group_id`), at least group_tables.SERIES_COLUMNS (a column not given reads as all null).
 """
 
 from __future__ import annotations
@@ -26,23 +29,27 @@ from pipeline import group_tables as gt
 from pipeline import schemas
 
 _EVENTS = schemas.arrow_schema("events")
-_COMMITTED_WORDING = "to the committed offset"   # 0.9-1.0 Fetcher's wording of a resume (offsets.position_kind)
 # columns of long texts, read at a few rows only: never copied whole
 _LONG_TEXTS = frozenset(("raw", "extra_json"))
+_COMMITTED_WORDING = "to the committed offset"   # 0.9-1.0 Fetcher's wording of a resume (offsets.position_kind)
 _FLAGS = pa.array(["reset", "fetched", "seek", "describe", "first", "rewind", "commit"], pa.string())
+_EXPIRY_KINDS = ("broker_member_removed", "broker_member_fenced")
 
 
-class _Cols:
-    """One group's columns: whole arrays (chunks combined, the events schema's types) of the
-    columns read on every row; the long texts (raw, extra_json) only ever taken at a few rows."""
+class Columns:
+    """One group's events columns, each prepared once for both tables: whole arrays (chunks
+    combined, the events schema's types) of the columns read on every row, dictionary codes of
+    the strings compared; the long texts (raw, extra_json) only ever read at a few rows."""
 
     def __init__(self, table: pa.Table) -> None:
         self.table = table
         self.n = table.num_rows
-        self._cache: dict[str, Any] = {}
+        self._arrays: dict[str, pa.Array] = {}
+        self._codes: dict[str, tuple[np.ndarray, list[Any]]] = {}
+        self._keys: dict[tuple[str, ...], np.ndarray] = {}
 
     def arr(self, name: str) -> pa.Array:
-        a = self._cache.get(name)
+        a = self._arrays.get(name)
         if a is None:
             typ = _EVENTS.field(name).type
             if name in self.table.schema.names:
@@ -51,8 +58,44 @@ class _Cols:
                     a = a.cast(typ)
             else:
                 a = pa.nulls(self.n, typ)
-            self._cache[name] = a
+            self._arrays[name] = a
         return a
+
+    def codes(self, name: str) -> tuple[np.ndarray, list[Any]]:
+        """(code per row, the distinct values): equal codes exactly for equal values, nulls one code."""
+        c = self._codes.get(name)
+        if c is None:
+            d = pc.dictionary_encode(self.arr(name), null_encoding="encode")
+            c = self._codes[name] = (_np(d.indices).astype(np.int64), d.dictionary.to_pylist())
+        return c
+
+    def among(self, name: str, values: Any) -> np.ndarray:
+        """Which rows' values are among `values` (a null is not)."""
+        codes, distinct = self.codes(name)
+        return np.array([v is not None and v in values for v in distinct] or [False], bool)[codes]
+
+    def key(self, *names: str) -> np.ndarray:
+        """One integer per row, equal exactly when the rows' values of `names` all are."""
+        k = self._keys.get(names)
+        if k is None:
+            k, size = np.zeros(self.n, np.int64), 1
+            for name in names:
+                codes, distinct = self.codes(name)
+                if size * max(len(distinct), 1) >= 2**62:     # renumbered first: no overflow
+                    k = np.unique(k, return_inverse=True)[1].astype(np.int64)
+                    size = self.n
+                k = k * max(len(distinct), 1) + codes
+                size *= max(len(distinct), 1)
+            self._keys[names] = k
+        return k
+
+    def ints(self, name: str, fill: int) -> np.ndarray:
+        return _np(pc.fill_null(self.arr(name), fill))
+
+    def valid(self, name: str) -> np.ndarray:
+        if name in _LONG_TEXTS and name in self.table.schema.names:
+            return _np(pc.is_valid(self.table.column(name)))
+        return _np(pc.is_valid(self.arr(name)))
 
     def take(self, name: str, idx: np.ndarray) -> pa.Array:
         """Values of the rows `idx` (positions)."""
@@ -68,20 +111,17 @@ class _Cols:
         parts = [chunks[c].take(pa.array(idx[order][which[order] == c] - starts[c], pa.int64()))
                  for c in np.unique(which).tolist()]
         a = pa.concat_arrays(parts) if parts else pa.array([], self.table.schema.field(name).type)
-        if len(parts) > 1 or not np.all(order == np.arange(len(order))):
+        if len(parts) > 1 and np.any(np.diff(idx) < 0):
             back = np.empty(len(order), np.int64)
             back[order] = np.arange(len(order))
             a = a.take(pa.array(back))
         return a if a.type == typ else a.cast(typ)
 
-    def _chunks(self, name: str) -> tuple[list[pa.Array], np.ndarray]:
-        chunks = self.table.column(name).chunks
-        return chunks, np.cumsum([0] + [len(c) for c in chunks[:-1]], dtype=np.int64)
-
     def containing(self, name: str, rows: np.ndarray, words: tuple[str, ...]) -> np.ndarray:
         """Whether the value of each of the rows `rows` (positions, ascending) contains every one
-        of `words`. A chunk whose text holds none of them at all is answered without looking at
-        its rows (a byte search of the chunk, much faster than pyarrow's match_substring)."""
+        of `words` (a null does not). A chunk whose text holds none of them at all is answered
+        without looking at its rows (a byte search of the chunk, much faster than pyarrow's
+        match_substring)."""
         out = np.zeros(len(rows), bool)
         if name not in self.table.schema.names or not len(rows):
             return out
@@ -101,22 +141,16 @@ class _Cols:
             out[lo:hi] = _np(pc.fill_null(hit, False))
         return out
 
-    def ints(self, name: str, fill: int) -> np.ndarray:
-        return _np(pc.fill_null(self.arr(name), fill))
-
-    def valid(self, name: str) -> np.ndarray:
-        if name in _LONG_TEXTS and name in self.table.schema.names:
-            return _np(pc.is_valid(self.table.column(name)))
-        return _np(pc.is_valid(self.arr(name)))
-
-    def is_in(self, name: str, values: Any) -> np.ndarray:
-        return _is(self.arr(name), values)
-
-    def equals(self, name: str, value: str) -> np.ndarray:
-        return _np(pc.fill_null(pc.equal(self.arr(name), value), False))
+    def _chunks(self, name: str) -> tuple[list[pa.Array], np.ndarray]:
+        chunks = self.table.column(name).chunks
+        return chunks, np.cumsum([0] + [len(c) for c in chunks[:-1]], dtype=np.int64)
 
 
-def _np(a: pa.Array) -> np.ndarray:
+def _columns(table: pa.Table | Columns) -> Columns:
+    return table if isinstance(table, Columns) else Columns(table)
+
+
+def _np(a: Any) -> np.ndarray:
     return a.to_numpy(zero_copy_only=False)
 
 
@@ -125,25 +159,20 @@ def _nulls_first(v: Any) -> tuple[bool, Any]:
     return (v is not None, v if v is not None else 0)
 
 
-def _is(a: pa.Array, values: Any) -> np.ndarray:
-    """Which values of the string array `a` are among `values` (a null is not)."""
-    return _np(pc.fill_null(pc.is_in(a, value_set=pa.array(sorted(values), pa.string())), False))
-
-
-def _codes(a: pa.Array) -> tuple[np.ndarray, int]:
-    """Integer codes of the values (a null is one code of its own) and how many there are."""
-    d = pc.dictionary_encode(a, null_encoding="encode")
-    return _np(d.indices).astype(np.int64), len(d.dictionary)
-
-
-def _key(*arrays: pa.Array) -> np.ndarray:
-    """One integer per row, equal exactly when the rows' values (nulls equal) are."""
-    key = np.zeros(len(arrays[0]), np.int64)
-    for a in arrays:
-        codes, n = _codes(a)
-        key = key * n + codes
-        key = _codes(pa.array(key))[0]    # renumbered: no overflow however many columns
-    return key
+def _text_bytes(chunk: pa.Array) -> bytes | None:
+    """The UTF-8 text of a string array's values run together (a word in one of the values is
+    in it; one found in it may span two), or None for another type."""
+    if chunk.type == pa.string():
+        width: Any = np.int32
+    elif chunk.type == pa.large_string():
+        width = np.int64
+    else:
+        return None
+    offsets_buf, data = chunk.buffers()[1:3]
+    if not len(chunk) or data is None:
+        return b""
+    offs = np.frombuffer(offsets_buf, width, count=len(chunk) + 1, offset=chunk.offset * np.dtype(width).itemsize)
+    return data.slice(int(offs[0]), int(offs[-1] - offs[0])).to_pybytes()
 
 
 def _starts(key: np.ndarray) -> np.ndarray:
@@ -183,80 +212,57 @@ def _const(value: Any, n: int, typ: pa.DataType) -> pa.Array:
     return pa.array([value], typ).take(pa.array(np.zeros(n, np.int64)))
 
 
-def _text_bytes(chunk: pa.Array) -> bytes | None:
-    """The UTF-8 text of a string array's values run together (a word in one of the values is
-    in it; one found in it may span two), or None for another type."""
-    if chunk.type == pa.string():
-        width = np.int32
-    elif chunk.type == pa.large_string():
-        width = np.int64
-    else:
-        return None
-    offsets_buf, data = chunk.buffers()[1:3]
-    if not len(chunk) or data is None:
-        return b""
-    offs = np.frombuffer(offsets_buf, width, count=len(chunk) + 1, offset=chunk.offset * np.dtype(width).itemsize)
-    return data.slice(int(offs[0]), int(offs[-1] - offs[0])).to_pybytes()
-
-
-def _printed_late(cols: _Cols, rows: np.ndarray) -> np.ndarray:
-    """group_tables.printed_late of the rows `rows` (positions, ascending)."""
-    return cols.containing("extra_json", rows, gt.PRINTED_LATE_MARKERS)
-
-
-def heartbeat_gaps(table: pa.Table) -> pa.Table:
+def heartbeat_gaps(table: pa.Table | Columns) -> pa.Table:
     """group_tables' heartbeat_gaps (tables.heartbeat_gaps) of one group's rows."""
-    cols = _Cols(table)
-    n = cols.n
-    if n == 0:
+    cols = _columns(table)
+    if cols.n == 0:
         return schemas.arrow_schema("heartbeat_gaps").empty_table()
     gid = cols.arr("group_id")[0].as_py()
-    client = cols.equals("side", "client")
-    kind = cols.arr("kind")
+    client = cols.among("side", ("client",))
+    config = cols.among("kind", ("client_config",))
 
     # the group's printed session.timeout.ms (the lowest) and its clients' version hint (the highest)
+    config_rows = np.nonzero(client & config)[0]
+    printed = dict(zip(config_rows.tolist(), (gt.printed_session("client_config", v) for v in
+                                              cols.take("extra_json", config_rows).to_pylist()), strict=True))
     group_session = None
-    config = np.nonzero(client & cols.equals("kind", "client_config"))[0]
-    config_extra = cols.take("extra_json", config).to_pylist()
-    for v in config_extra:
-        group_session = gt._min(group_session, gt.printed_session("client_config", v))
-    hints = [h for h in pc.unique(cols.arr("kafka_version_hint").filter(pa.array(client))).to_pylist()
-             if gt._hint(h) is not None]
-    group_hint = max(hints) if hints else None
+    for v in printed.values():
+        group_session = gt._min(group_session, v)
+    hint_codes, hint_values = cols.codes("kafka_version_hint")
+    hints = [gt._hint(h) for h in hint_values]
+    group_hint = None
+    for code in np.unique(hint_codes[client]).tolist():
+        group_hint = gt._max(group_hint, hints[code])
 
     # the client streams (client_id, source), each in (time, line) order
     rows = np.nonzero(client & cols.valid("client_id") & cols.valid("ts_ms"))[0]
-    hb_kind = cols.is_in("kind", gt.HEARTBEAT_KINDS)
-    is_hb = hb_kind.copy()
-    maybe = np.nonzero(hb_kind)[0]
-    is_hb[maybe] = ~_printed_late(cols, maybe)
-    debug_hb = is_hb & cols.is_in("kind", gt.DEBUG_HEARTBEAT_KINDS)
+    key = cols.key("client_id", "source")
     ts_all, line_all = cols.ints("ts_ms", 0), cols.ints("line_no", -1)
-    key_all = _key(cols.arr("client_id"), cols.arr("source"))
-    order = np.lexsort((rows, line_all[rows], ts_all[rows], key_all[rows]))
-    r = rows[order]                       # positions of the stream rows, in stream order
-    m = len(r)
+    r = rows[np.lexsort((rows, line_all[rows], ts_all[rows], key[rows]))]   # the stream rows, in order
     ts = ts_all[r]
-    starts = _starts(key_all[r])
+    starts = _starts(key[r])
     stream = np.cumsum(starts) - 1        # stream number of each row
     first = np.nonzero(starts)[0]         # each stream's first row (in r)
     n_streams = len(first)
+    # heartbeat lines, but not those printed when the application next polled (printed_late)
+    hb_kind = cols.among("kind", gt.HEARTBEAT_KINDS)
+    is_hb = hb_kind.copy()
+    maybe = np.nonzero(hb_kind)[0]
+    is_hb[maybe] = ~cols.containing("extra_json", maybe, gt.PRINTED_LATE_MARKERS)
 
     # per stream: the limit (printed, the group's printed, or the version's default) and whether
     # its log shows heartbeats at all (DEBUG)
     own_printed: list[Any] = [None] * n_streams
-    conf = np.nonzero(_is(kind.take(pa.array(r)), ("client_config",)))[0]
-    for s, v in zip(stream[conf].tolist(), cols.take("extra_json", r[conf]).to_pylist(), strict=True):
-        own_printed[s] = gt._max(own_printed[s], gt.printed_session("client_config", v))
+    conf = np.nonzero(config[r])[0]
+    for s, pos in zip(stream[conf].tolist(), r[conf].tolist(), strict=True):
+        own_printed[s] = gt._max(own_printed[s], printed[pos])
     own_hint: list[Any] = [None] * n_streams
-    hints = pc.dictionary_encode(cols.take("kafka_version_hint", r), null_encoding="encode")
-    hint_values = [gt._hint(h) for h in hints.dictionary.to_pylist()]
-    n_hints = max(len(hint_values), 1)
-    for pair in np.unique(stream * n_hints + _np(hints.indices)).tolist():
+    n_hints = max(len(hints), 1)
+    for pair in np.unique(stream * n_hints + hint_codes[r]).tolist():
         s, h = divmod(pair, n_hints)
-        own_hint[s] = gt._max(own_hint[s], hint_values[h])
+        own_hint[s] = gt._max(own_hint[s], hints[h])
     logs_hb = np.zeros(n_streams, bool)
-    logs_hb[np.unique(stream[debug_hb[r]])] = True
+    logs_hb[np.unique(stream[(is_hb & cols.among("kind", gt.DEBUG_HEARTBEAT_KINDS))[r]])] = True
     limits = np.array([
         own_printed[s] if own_printed[s] is not None else (
             group_session if group_session is not None else gt.session_limit(
@@ -264,24 +270,23 @@ def heartbeat_gaps(table: pa.Table) -> pa.Table:
         for s in range(n_streams)], np.int64)
 
     # the member each row is of: the last member id of its stream up to it
-    member_pos = r[_carried(cols.valid("member_id")[r], starts)]   # positions (a null member_id: none yet)
-    members = cols.take("member_id", member_pos)
-    source = cols.take("source", r)
-    line = cols.take("line_no", r)
+    members = cols.take("member_id", r[_carried(cols.valid("member_id")[r], starts)])
+    source, line = cols.take("source", r), cols.take("line_no", r)
     parts = []
 
-    def gaps(prev: np.ndarray, cur: np.ndarray, kind_name: str) -> None:
+    def gaps(prev: np.ndarray, cur: np.ndarray, kind: str) -> None:
+        """Rows of the gaps from the stream rows `prev` to `cur` (positions in r)."""
         if not len(cur):
             return
         span = ts[cur] - ts[prev]
-        limit = limits[stream[cur]] if kind_name == "heartbeat" else None
+        limit = limits[stream[cur]] if kind == "heartbeat" else None
         both = np.empty(2 * len(cur), np.int64)
         both[0::2], both[1::2] = prev, cur
         idx = pa.array(cur)
         parts.append(_table("heartbeat_gaps", {
             "group_id": _const(gid, len(cur), pa.string()), "member_id": members.take(idx),
             "client_id": cols.take("client_id", r[cur]), "source": source.take(idx),
-            "kind": _const(kind_name, len(cur), pa.string()),
+            "kind": _const(kind, len(cur), pa.string()),
             "start_ms": pa.array(ts[prev]), "end_ms": pa.array(ts[cur]), "gap_ms": pa.array(span),
             "limit_ms": pa.array(limit) if limit is not None else pa.nulls(len(cur), pa.int64()),
             "exceeded": pa.array(span > limit) if limit is not None else pa.nulls(len(cur), pa.bool_()),
@@ -294,7 +299,7 @@ def heartbeat_gaps(table: pa.Table) -> pa.Table:
         keep = (stream[prev] == stream[cur]) & logs_hb[stream[cur]] & (ts[cur] - ts[prev] >= gt.MIN_GAP_MS)
         gaps(prev[keep], cur[keep], "heartbeat")
     # log gaps: consecutive lines of a stream
-    if m > 1:
+    if len(r) > 1:
         cur = np.nonzero(~starts & (np.diff(ts, prepend=ts[0]) >= gt.MIN_GAP_MS))[0]
         gaps(cur - 1, cur, "log")
     expiry = _expiry_gaps(cols, gid, r, stream, first, members, hb, limits, logs_hb, group_session, group_hint)
@@ -305,7 +310,7 @@ def heartbeat_gaps(table: pa.Table) -> pa.Table:
     return pa.concat_tables(parts)
 
 
-def _expiry_gaps(cols: _Cols, gid: Any, r: np.ndarray, stream: np.ndarray, first: np.ndarray, members: pa.Array,
+def _expiry_gaps(cols: Columns, gid: Any, r: np.ndarray, stream: np.ndarray, first: np.ndarray, members: pa.Array,
                  hb: np.ndarray, limits: np.ndarray, logs_hb: np.ndarray, group_session: Any,
                  group_hint: Any) -> list[dict[str, Any]]:
     """tables._expiry_gaps: one row per distinct broker expiry (member, time, line) of the group.
@@ -314,8 +319,10 @@ def _expiry_gaps(cols: _Cols, gid: Any, r: np.ndarray, stream: np.ndarray, first
     stream by (source, client_id) (Spark's `first` there is whichever row comes first).
     `r`: the stream rows' positions in stream order, `stream` their stream numbers, `first` each
     stream's first row, `members` their members, `hb` the heartbeat rows among them."""
-    removal = np.nonzero(cols.equals("side", "broker") & cols.is_in("kind", ("broker_member_removed", "broker_member_fenced"))
+    removal = np.nonzero(cols.among("side", ("broker",)) & cols.among("kind", _EXPIRY_KINDS)
                          & cols.valid("member_id") & cols.valid("ts_ms") & cols.valid("raw"))[0]
+    if not len(removal):
+        return []
     expiries: dict[tuple[Any, int, str], None] = {}
     for member, ts, raw, source, line in zip(*(cols.take(c, removal).to_pylist() for c in (
             "member_id", "ts_ms", "raw", "source", "line_no")), strict=True):
@@ -324,9 +331,9 @@ def _expiry_gaps(cols: _Cols, gid: Any, r: np.ndarray, stream: np.ndarray, first
     if not expiries:
         return []
     # the streams and the heartbeat lines of each expired member
-    codes = pc.dictionary_encode(members, null_encoding="encode")
-    code_of = {v: i for i, v in enumerate(codes.dictionary.to_pylist()) if v is not None}
-    member_code = _np(codes.indices)
+    encoded = pc.dictionary_encode(members, null_encoding="encode")
+    code_of = {v: i for i, v in enumerate(encoded.dictionary.to_pylist()) if v is not None}
+    member_code = _np(encoded.indices)
     stream_client = cols.take("client_id", r[first]).to_pylist()
     stream_source = cols.take("source", r[first]).to_pylist()
     ts = cols.ints("ts_ms", 0)[r]
@@ -334,8 +341,10 @@ def _expiry_gaps(cols: _Cols, gid: Any, r: np.ndarray, stream: np.ndarray, first
     out = []
     for member, expiry, ev in expiries:
         code = code_of.get(member, -1)
-        client_id = source_name = limit = logs = None
-        ss = sorted(set(stream[member_code == code].tolist()), key=lambda s: (_nulls_first(stream_source[s]), stream_client[s] or ""))
+        client_id = source_name = limit = None
+        logs = False
+        ss = sorted(set(stream[member_code == code].tolist()),
+                    key=lambda s: (_nulls_first(stream_source[s]), stream_client[s] or ""))
         if ss:
             client_id, source_name = stream_client[ss[0]], stream_source[ss[0]]
             limit = int(limits[ss].max())
@@ -343,7 +352,7 @@ def _expiry_gaps(cols: _Cols, gid: Any, r: np.ndarray, stream: np.ndarray, first
         beats = hb[member_code[hb] == code]
         before = beats[ts[beats] <= expiry + gt.EXPIRY_SKEW_MS]
         hb_after = len(before) < len(beats)
-        last = None
+        last = None     # the member's last heartbeat line by then: (ts, line, source), the highest
         if len(before):
             at = before[ts[before] == ts[before].max()]
             last = max(zip(ts[at].tolist(), line.take(pa.array(at)).to_pylist(), source.take(pa.array(at)).to_pylist(),
@@ -351,7 +360,7 @@ def _expiry_gaps(cols: _Cols, gid: Any, r: np.ndarray, stream: np.ndarray, first
         if limit is None:
             limit = group_session if group_session is not None else (
                 gt.session_limit(group_hint) if group_hint is not None else None)
-        measured = bool(logs) and last is not None
+        measured = logs and last is not None
         if measured and hb_after:
             continue   # the silence is an ordinary heartbeat gap already
         start = last[0] if measured else (expiry - limit if limit is not None else expiry)
@@ -363,61 +372,66 @@ def _expiry_gaps(cols: _Cols, gid: Any, r: np.ndarray, stream: np.ndarray, first
     return out
 
 
-def offset_commits(table: pa.Table) -> pa.Table:
+def offset_commits(table: pa.Table | Columns) -> pa.Table:
     """group_tables' offset_commits (tables.offset_commits) of one group's rows."""
-    cols = _Cols(table)
+    cols = _columns(table)
     if cols.n == 0:
         return schemas.arrow_schema("offset_commits").empty_table()
     # the member context: per (client_id, source), in time order (no time first), the last
     # member id and generation up to each row (tables.with_member_context)
-    ctx = np.nonzero(cols.valid("member_id") | cols.valid("generation") | cols.is_in("kind", gt.HISTORY_KINDS))[0]
+    history = cols.among("kind", gt.HISTORY_KINDS)
+    member_ok, gen_ok = cols.valid("member_id"), cols.valid("generation")
+    ctx = np.nonzero(member_ok | gen_ok | history)[0]
     ts_ok, ts_all, line_all = cols.valid("ts_ms"), cols.ints("ts_ms", 0), cols.ints("line_no", -1)
-    key = _key(cols.arr("client_id"), cols.arr("source"))
+    key = cols.key("client_id", "source")
     c = ctx[np.lexsort((ctx, line_all[ctx], ts_all[ctx], ts_ok[ctx], key[ctx]))]
     starts = _starts(key[c])
-    member_pos = np.full(cols.n, -1, np.int64)
-    gen_pos = np.full(cols.n, -1, np.int64)
-    member_pos[c] = c[_carried(cols.valid("member_id")[c], starts)]
-    gen_pos[c] = c[_carried(cols.valid("generation")[c], starts)]
+    member_pos = np.zeros(cols.n, np.int64)
+    gen_pos = np.zeros(cols.n, np.int64)
+    member_pos[c] = c[_carried(member_ok[c], starts)]
+    gen_pos[c] = c[_carried(gen_ok[c], starts)]
 
-    # the rows stating an offset of a partition (an offset_reset in the 0.9-1.0 resume wording is a fetch)
-    resets = np.nonzero(cols.equals("kind", "offset_reset"))[0]
+    # the rows stating an offset of a partition (every one of them is a row of the context);
+    # an offset_reset in the 0.9-1.0 resume wording is a fetch
+    resets = np.nonzero(cols.among("kind", ("offset_reset",)))[0]
     fetched = np.zeros(cols.n, bool)
-    if len(resets):
-        fetched[resets] = _np(pc.fill_null(pc.match_substring(cols.take("raw", resets), _COMMITTED_WORDING), False))
-    kind = cols.arr("kind")
-    eff_kind = pc.if_else(pa.array(fetched), pa.scalar("offset_fetched", pa.string()), kind)
-    history = _is(eff_kind, gt.HISTORY_KINDS)     # (every one of them is a row of the context)
+    fetched[resets] = cols.containing("raw", resets, (_COMMITTED_WORDING,))
     rows = np.nonzero(history & cols.valid("topic") & cols.valid("partition") & cols.valid("offset"))[0]
     if not len(rows):
         return schemas.arrow_schema("offset_commits").empty_table()
     # each (topic, partition, side) in (time with none first, source, line) order
-    tps = _key(cols.take("topic", rows), cols.take("partition", rows), cols.take("side", rows))
-    src = cols.take("source", rows)
-    d = pc.dictionary_encode(src, null_encoding="encode")
-    rank = np.empty(len(d.dictionary), np.int64)
-    rank[_np(pc.array_sort_indices(d.dictionary, null_placement="at_start"))] = np.arange(len(d.dictionary))
-    src_rank = rank[_np(d.indices)]
-    o = np.lexsort((rows, line_all[rows], src_rank, ts_all[rows], ts_ok[rows], tps))
-    h = rows[o]
-    starts = _starts(tps[o])
+    part = cols.key("topic", "partition", "side")[rows]
+    src_codes, src_values = cols.codes("source")
+    rank = np.empty(max(len(src_values), 1), np.int64)
+    rank[sorted(range(len(src_values)), key=lambda i: _nulls_first(src_values[i]))] = np.arange(len(src_values))
+    h = rows[np.lexsort((rows, line_all[rows], rank[src_codes[rows]], ts_all[rows], ts_ok[rows], part))]
+    starts = _starts(cols.key("topic", "partition", "side")[h])
     offset = cols.ints("offset", 0)[h]
-    kinds = eff_kind.take(pa.array(h))
-    commit = _is(kinds, gt.COMMIT_KINDS)
     # the offset of the last commit before each row of the same partition
     pos = np.arange(len(h))
-    last_commit = np.maximum.accumulate(np.where(commit, pos, -1))
+    last_commit = np.maximum.accumulate(np.where(cols.among("kind", gt.COMMIT_KINDS)[h], pos, -1))
     prev_pos = np.r_[-1, last_commit[:-1]]
     has_prev = prev_pos >= np.maximum.accumulate(np.where(starts, pos, 0))
     prev = np.where(has_prev, offset[np.maximum(prev_pos, 0)], 0)
     delta = offset - prev
-    flag = np.select([_is(kinds, (k,)) for k in ("offset_reset", "offset_fetched", "offset_seek", "describe_row")]
-                     + [~has_prev, delta < 0], [0, 1, 2, 3, 4, 5], 6)
-    idx = pa.array(h)
+    is_fetched = fetched[h]
+    flag = np.select([cols.among("kind", ("offset_reset",))[h] & ~is_fetched,
+                      cols.among("kind", ("offset_fetched",))[h] | is_fetched,
+                      cols.among("kind", ("offset_seek",))[h], cols.among("kind", ("describe_row",))[h],
+                      ~has_prev, delta < 0], [0, 1, 2, 3, 4, 5], 6)
+    source_kind = cols.take("kind", h)
+    if is_fetched.any():
+        source_kind = pc.if_else(pa.array(is_fetched), pa.scalar("offset_fetched", pa.string()), source_kind)
     return _table("offset_commits", {
         "group_id": cols.take("group_id", h), "topic": cols.take("topic", h), "partition": cols.take("partition", h),
         "ts_ms": cols.take("ts_ms", h), "offset": pa.array(offset), "prev_offset": pa.array(prev, mask=~has_prev),
         "delta": pa.array(delta, mask=~has_prev), "generation": cols.take("generation", gen_pos[h]),
         "member_id": cols.take("member_id", member_pos[h]), "side": cols.take("side", h),
-        "flag": _FLAGS.take(pa.array(flag)), "source_kind": kinds,
+        "flag": _FLAGS.take(pa.array(flag)), "source_kind": source_kind,
         "evidence": _lists(_evidence(cols.take("source", h), cols.take("line_no", h)), 1)})
+
+
+def series_tables(table: pa.Table) -> dict[str, pa.Table]:
+    """Both tables of one group's rows (its columns prepared once)."""
+    cols = Columns(table)
+    return {"heartbeat_gaps": heartbeat_gaps(cols), "offset_commits": offset_commits(cols)}

@@ -248,7 +248,7 @@ def series_tables(table: Any) -> dict[str, Any]:
     two cores busy). Column-wise: pipeline/group_series.py."""
     from pipeline import group_series
 
-    return {"heartbeat_gaps": group_series.heartbeat_gaps(table), "offset_commits": group_series.offset_commits(table)}
+    return group_series.series_tables(table)
 
 
 def _arrow(cols: dict[str, list[Any]]) -> Any:

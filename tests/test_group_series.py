@@ -1,0 +1,140 @@
+"""pipeline.group_series (pure, no JVM): heartbeat gaps and offset history computed column-wise.
+The cases a column-wise pass can get wrong where a row-by-row walk cannot: one row, a member
+that rejoins, equal times, nulls, and the ingest's input split in several chunks (the pass
+reads long texts chunk by chunk). tests/test_group_tables.py holds the rules' own cases;
+tests/spark/test_group_tables_twin.py checks both tables against the Spark window code."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from pipeline import group_series, schemas
+from pipeline.group_tables import PRINTED_LATE_MARKERS, group_tables
+
+T0 = 1_714_557_600_000
+C = {"group_id": "g1", "client_id": "c1"}
+LATE = '{"binding": "python", "facility": "HEARTBEAT", "librdkafka_rule": "heartbeat_sent"}'
+
+
+def ev(source, line_no, kind, ts=None, side="client", **kw):
+    row = {c: None for c in schemas.columns("events")}
+    row.update(source=source, line_no=line_no, kind=kind, ts_ms=None if ts is None else T0 + ts, side=side,
+               raw=kw.pop("raw", f"{source}:{line_no}:{kind}"), **kw)
+    return row
+
+
+def tables(rows):
+    cols = {c: [r[c] for r in rows] for c in schemas.columns("events")}
+    return group_tables(cols)
+
+
+def arrow(rows, chunk=None):
+    t = pa.Table.from_pylist(rows, schema=schemas.arrow_schema("events"))
+    if chunk:
+        t = pa.Table.from_batches(t.to_batches(max_chunksize=chunk))
+    return t
+
+
+def gaps(rows):
+    return sorted((r["kind"], r["member_id"], r["start_ms"] - T0, r["end_ms"] - T0, r["limit_ms"], r["exceeded"],
+                   tuple(r["evidence"])) for r in tables(rows)["heartbeat_gaps"])
+
+
+def history(rows):
+    """The offset_commits rows in time order (none first)."""
+    return sorted(((r["topic"], r["partition"], r["side"], r["ts_ms"] - T0 if r["ts_ms"] is not None else None,
+                    r["offset"], r["prev_offset"], r["delta"], r["flag"], r["member_id"], r["generation"],
+                    tuple(r["evidence"])) for r in tables(rows)["offset_commits"]),
+                  key=lambda h: (h[0], h[1], h[2], h[3] is not None, h[3] or 0, h[10]))
+
+
+def test_one_row_gives_no_gap_and_a_first_offset():
+    assert tables([ev("c.log", 1, "heartbeat_succeeded", 0, **C)])["heartbeat_gaps"] == []
+    rows = [ev("c.log", 1, "offset_committed", 0, topic="t", partition=0, offset=5, **C)]
+    assert history(rows) == [("t", 0, "client", 0, 5, None, None, "first", None, None, ("c.log:1",))]
+    assert tables([]) == {"heartbeat_gaps": [], "offset_commits": [], "ownership": []}
+
+
+def test_a_member_that_rejoins_names_each_gap_and_commit_by_the_member_then():
+    rows = [
+        ev("c.log", 1, "join_succeeded", 0, member_id="m1", generation=1, **C),
+        ev("c.log", 2, "heartbeat_succeeded", 3_000, **C),
+        ev("c.log", 3, "offset_committed", 4_000, topic="t", partition=0, offset=10, **C),
+        ev("c.log", 4, "join_succeeded", 9_000, member_id="m2", generation=2, **C),
+        ev("c.log", 5, "heartbeat_succeeded", 12_000, **C),
+        ev("c.log", 6, "offset_committed", 13_000, topic="t", partition=0, offset=20, **C),
+        ev("c.log", 7, "join_succeeded", 20_000, member_id="m1", generation=3, **C),   # m1 again
+        ev("c.log", 8, "heartbeat_succeeded", 21_000, **C),
+        ev("c.log", 9, "offset_committed", 22_000, topic="t", partition=0, offset=15, **C),
+    ]
+    hb = [g for g in gaps(rows) if g[0] == "heartbeat"]
+    assert hb == [("heartbeat", "m1", 12_000, 21_000, 45_000, False, ("c.log:5", "c.log:8")),
+                  ("heartbeat", "m2", 3_000, 12_000, 45_000, False, ("c.log:2", "c.log:5"))]
+    assert [(h[3], h[8], h[9], h[7], h[6]) for h in history(rows)] == [
+        (4_000, "m1", 1, "first", None), (13_000, "m2", 2, "commit", 10), (22_000, "m1", 3, "rewind", -5)]
+
+
+def test_equal_times_follow_the_line_numbers_and_the_file_names():
+    rows = [
+        ev("c.log", 2, "heartbeat_succeeded", 5_000, **C),
+        ev("c.log", 1, "heartbeat_succeeded", 5_000, member_id="m1", **C),
+        ev("c.log", 3, "heartbeat_succeeded", 7_000, **C),
+        # the same second in two files: the partition's history orders them by file name
+        ev("b.log", 9, "offset_committed", 1_000, topic="t", partition=1, offset=30, group_id="g1", client_id="c2"),
+        ev("a.log", 9, "offset_committed", 1_000, topic="t", partition=1, offset=40, group_id="g1", client_id="c3"),
+    ]
+    assert gaps(rows) == [("heartbeat", "m1", 5_000, 7_000, 45_000, False, ("c.log:2", "c.log:3")),
+                          ("log", "m1", 5_000, 7_000, None, None, ("c.log:2", "c.log:3"))]
+    assert [(h[4], h[5], h[7], h[10]) for h in history(rows)] == [(40, None, "first", ("a.log:9",)),
+                                                                  (30, 40, "rewind", ("b.log:9",))]
+
+
+def test_nulls_leave_rows_out_of_the_streams_not_out_of_the_history():
+    rows = [
+        ev("c.log", 1, "heartbeat_succeeded", 0, **C),
+        ev("c.log", 2, "heartbeat_succeeded", None, **C),                                 # no time
+        ev("c.log", 3, "heartbeat_succeeded", 2_000, group_id="g1"),                      # no client
+        ev("c.log", 4, "heartbeat_succeeded", 4_000, **C),
+        ev("c.log", 5, "offset_committed", None, topic="t", partition=0, offset=7, **C),  # no time: first
+        ev("c.log", 6, "offset_committed", 1_000, topic="t", partition=0, offset=9, member_id="m9", **C),
+        ev("c.log", 7, "offset_committed", 1_500, topic="t", partition=None, offset=9, **C),  # no partition
+        ev(None, 8, "offset_committed", 2_000, topic="t", partition=0, offset=9, **C),    # no file name
+    ]
+    # (the member id of line 6 names the rows of its stream from there on, in time order)
+    assert gaps(rows) == [("heartbeat", "m9", 0, 4_000, 45_000, False, ("c.log:1", "c.log:4")),
+                          ("log", "m9", 0, 1_000, None, None, ("c.log:1", "c.log:6")),
+                          ("log", "m9", 1_500, 4_000, None, None, ("c.log:7", "c.log:4"))]
+    assert [(h[3], h[4], h[5], h[7], h[8], h[10]) for h in history(rows)] == [
+        (None, 7, None, "first", None, ("c.log:5",)), (1_000, 9, 7, "commit", "m9", ("c.log:6",)),
+        (2_000, 9, 9, "commit", None, ("8",))]
+
+
+def test_the_tables_do_not_depend_on_how_the_rows_are_chunked():
+    """The ingest hands a group over as slices of several record batches; the printed-late words
+    are looked for chunk by chunk and may straddle two values of a chunk."""
+    rows = [ev("p.log", 1, "join_succeeded", 0, member_id="rdkafka-1", generation=1, **C)]
+    for i in range(40):
+        late = i % 3 == 0
+        rows.append(ev("p.log", 2 + i, "heartbeat_sent", 1_500 * i, extra_json=LATE if late else None, **C))
+        if i % 5 == 0:
+            rows.append(ev("p.log", 100 + i, "offset_reset" if i % 2 == 0 else "offset_committed", 1_500 * i + 1,
+                           topic="t", partition=0, offset=i, **C,
+                           raw="Resetting offset ... to the committed offset 3" if i % 4 == 0 else "x"))
+    # one value ends with the first word's start, the next begins with its end
+    half = len(PRINTED_LATE_MARKERS[0]) // 2
+    rows.append(ev("p.log", 200, "heartbeat_sent", 70_000, extra_json=PRINTED_LATE_MARKERS[0][:half], **C))
+    rows.append(ev("p.log", 201, "heartbeat_sent", 72_000,
+                   extra_json=PRINTED_LATE_MARKERS[0][half:] + PRINTED_LATE_MARKERS[1], **C))
+    rows.append(ev("k.log", 1, "broker_member_removed", 73_000, side="broker", group_id="g1", member_id="rdkafka-1",
+                   raw="Member rdkafka-1 in group g1 has failed, removing it from the group"))
+    whole = group_series.series_tables(arrow(rows))
+    assert whole["heartbeat_gaps"].num_rows and whole["offset_commits"].num_rows
+    assert "fetched" in whole["offset_commits"].column("flag").to_pylist()
+    for chunk in (1, 2, 7, 16):
+        got = group_series.series_tables(arrow(rows[::-1], chunk))
+        for t in whole:
+            assert sorted(map(str, got[t].to_pylist())) == sorted(map(str, whole[t].to_pylist())), (t, chunk)
+            assert got[t].schema == schemas.arrow_schema(t)
+    # the straddling pair counts as heartbeats (neither value holds the words): a gap from 70 s to 72 s
+    assert {("heartbeat", 70_000, 72_000)} <= {(r["kind"], r["start_ms"] - T0, r["end_ms"] - T0)
+                                               for r in whole["heartbeat_gaps"].to_pylist()}
