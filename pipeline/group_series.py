@@ -126,7 +126,7 @@ class Columns:
         if name not in self.table.schema.names or not len(rows):
             return out
         chunks, starts = self._chunks(name)
-        bounds = np.searchsorted(rows, np.r_[starts, self.n])
+        bounds = np.searchsorted(rows, np.append(starts, self.n)).tolist()
         for c, chunk in enumerate(chunks):
             lo, hi = bounds[c], bounds[c + 1]
             if lo == hi:
@@ -352,7 +352,7 @@ def _expiry_gaps(cols: Columns, gid: Any, r: np.ndarray, stream: np.ndarray, fir
         beats = hb[member_code[hb] == code]
         before = beats[ts[beats] <= expiry + gt.EXPIRY_SKEW_MS]
         hb_after = len(before) < len(beats)
-        last = None     # the member's last heartbeat line by then: (ts, line, source), the highest
+        last: tuple[Any, Any, Any] | None = None   # the member's last heartbeat line by then: (ts, line, source)
         if len(before):
             at = before[ts[before] == ts[before].max()]
             last = max(zip(ts[at].tolist(), line.take(pa.array(at)).to_pylist(), source.take(pa.array(at)).to_pylist(),
@@ -360,15 +360,15 @@ def _expiry_gaps(cols: Columns, gid: Any, r: np.ndarray, stream: np.ndarray, fir
         if limit is None:
             limit = group_session if group_session is not None else (
                 gt.session_limit(group_hint) if group_hint is not None else None)
-        measured = logs and last is not None
-        if measured and hb_after:
+        measured = last if logs else None
+        if measured is not None and hb_after:
             continue   # the silence is an ordinary heartbeat gap already
-        start = last[0] if measured else (expiry - limit if limit is not None else expiry)
+        start = measured[0] if measured is not None else (expiry - limit if limit is not None else expiry)
         out.append({"group_id": gid, "member_id": member, "client_id": client_id, "source": source_name,
-                    "kind": "heartbeat" if measured else "expiry", "start_ms": start, "end_ms": expiry,
-                    "gap_ms": expiry - start if (measured or limit is not None) else None, "limit_ms": limit,
-                    "exceeded": True,
-                    "evidence": [gt.evidence(last[2], last[1]), ev] if measured else [ev]})
+                    "kind": "heartbeat" if measured is not None else "expiry", "start_ms": start, "end_ms": expiry,
+                    "gap_ms": expiry - start if (measured is not None or limit is not None) else None,
+                    "limit_ms": limit, "exceeded": True,
+                    "evidence": [gt.evidence(measured[2], measured[1]), ev] if measured is not None else [ev]})
     return out
 
 
