@@ -231,7 +231,7 @@ def heartbeat_gaps(table: pa.Table | Columns) -> pa.Table:
     hint_codes, hint_values = cols.codes("kafka_version_hint")
     hints = [gt._hint(h) for h in hint_values]
     group_hint = None
-    for code in np.unique(hint_codes[client]).tolist():
+    for code in np.nonzero(np.bincount(hint_codes[client], minlength=len(hints)))[0].tolist():
         group_hint = gt._max(group_hint, hints[code])
 
     # the client streams (client_id, source), each in (time, line) order
@@ -257,12 +257,12 @@ def heartbeat_gaps(table: pa.Table | Columns) -> pa.Table:
     for s, pos in zip(stream[conf].tolist(), r[conf].tolist(), strict=True):
         own_printed[s] = gt._max(own_printed[s], printed[pos])
     own_hint: list[Any] = [None] * n_streams
-    n_hints = max(len(hints), 1)
-    for pair in np.unique(stream * n_hints + hint_codes[r]).tolist():
-        s, h = divmod(pair, n_hints)
+    seen = np.zeros((n_streams, max(len(hints), 1)), bool)
+    seen[stream, hint_codes[r]] = True
+    for s, h in zip(*(a.tolist() for a in np.nonzero(seen)), strict=True):
         own_hint[s] = gt._max(own_hint[s], hints[h])
     logs_hb = np.zeros(n_streams, bool)
-    logs_hb[np.unique(stream[(is_hb & cols.among("kind", gt.DEBUG_HEARTBEAT_KINDS))[r]])] = True
+    logs_hb[stream[(is_hb & cols.among("kind", gt.DEBUG_HEARTBEAT_KINDS))[r]]] = True
     limits = np.array([
         own_printed[s] if own_printed[s] is not None else (
             group_session if group_session is not None else gt.session_limit(
