@@ -93,14 +93,14 @@ def printed_session(kind: str | None, extra_json: str | None) -> int | None:
         return None
     if isinstance(v, bool) or v is None:
         return None
-    if isinstance(v, int):
-        return v
     if isinstance(v, float):
         return int(v) if v == v and abs(v) < 2**63 else None
     try:
-        return int(str(v).strip())
+        n = v if isinstance(v, int) else int(str(v).strip())
     except ValueError:
         return None
+    # a number no bigint holds is no setting (Spark's cast gives null; the column is a bigint)
+    return n if -(2**63) <= n < 2**63 else None
 
 
 def _hint(h: str | None) -> str | None:

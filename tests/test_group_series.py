@@ -138,3 +138,16 @@ def test_the_tables_do_not_depend_on_how_the_rows_are_chunked():
     # the straddling pair counts as heartbeats (neither value holds the words): a gap from 70 s to 72 s
     assert {("heartbeat", 70_000, 72_000)} <= {(r["kind"], r["start_ms"] - T0, r["end_ms"] - T0)
                                                for r in whole["heartbeat_gaps"].to_pylist()}
+
+
+def test_a_printed_session_timeout_no_bigint_holds_is_no_setting():
+    """A client_config line printing session.timeout.ms beyond a bigint (a damaged or hostile
+    log) is read as no setting: the version's default applies, and the limit column (bigint)
+    can be written."""
+    rows = [
+        ev("c.log", 1, "client_config", 0, extra_json='{"settings": {"session.timeout.ms": "99999999999999999999"}}', **C),
+        ev("c.log", 2, "heartbeat_succeeded", 1_000, **C),
+        ev("c.log", 3, "heartbeat_succeeded", 50_000, **C),
+    ]
+    assert [g[:6] for g in gaps(rows) if g[0] == "heartbeat"] == [("heartbeat", None, 1_000, 50_000, 45_000, True)]
+    assert group_series.heartbeat_gaps(arrow(rows)).column("limit_ms").to_pylist() == [45_000, None, None]
