@@ -595,7 +595,9 @@ class _LogParser:
         tails = _LINE_MEMO
         # rendered: the file's `{"source":..,"line_no":` (None: not rendered), and per kind its mid part
         head_json = event_json.source_head(self.source) if rendered else None
-        rest_of_line, line_of, dumps = event_json.rest_of_line, event_json.line_of, event_json.orjson.dumps
+        rest_of_line, dumps, newline = event_json.rest_of_line, event_json.orjson.dumps, event_json._OPTION
+        line_template, n_columns = event_json._LINE_TEMPLATE, len(event_json._LINE_TEMPLATE)
+        extra_as_orjson, JSONEncodeError = event_json._extra_as_orjson, event_json.orjson.JSONEncodeError  # noqa: N806
         tails_seen = _LINE_SEEN
         millis = _MILLIS
         # logger text of the layout -> (logger, broker side?, class name), or None when the text is
@@ -740,12 +742,13 @@ class _LogParser:
             extra = cextra.copy()
             extra["level"] = plevel
             extra["logger"] = plogger
-            f = {**pf, **cached}
+            f = None
             if ptail is not None and len(ptail) <= LINE_MEMO_MAX:
                 # admitted on second sight, like client._MEMO's bodies (most lines occur once)
                 if ptail in tails_seen:
                     if len(tails) >= LINE_MEMO_ENTRIES:
                         tails.clear()
+                    f = {**pf, **cached}
                     # (the last item: rendered mode's [Kafka version, JSON after ts_ms, kind part])
                     tails[ptail] = (kind, event_row(f), extra.copy(), plevel, lg, head,
                                     [_UNRENDERED, None, event_json.kind_mid(_CLIENT, kind)])
@@ -753,13 +756,33 @@ class _LogParser:
                     if len(tails_seen) >= LINE_SEEN_ENTRIES:
                         tails_seen.clear()
                     tails_seen.add(ptail)
+            if head_json is not None:
+                # event_json.line_of written out: the columns' dict filled from the prefix's and the
+                # body's fields as make_event would take them from {**pf, **cached}
+                d = line_template.copy()
+                d.update(pf)
+                d.update(cached)
+                if self.version is not None:
+                    d["kafka_version_hint"] = self.version
+                if len(d) == n_columns and extra_as_orjson(extra):
+                    d["source"] = source
+                    d["line_no"] = pno
+                    d["side"] = _CLIENT
+                    d["kind"] = kind
+                    d["raw"] = raw
+                    d["ts_ms"] = pts
+                    d["extra"] = extra
+                    try:
+                        line = dumps(d, option=newline)
+                    except (JSONEncodeError, TypeError):
+                        line = None
+                    if line is not None:
+                        yield _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None))
+                        continue
+            if f is None:
+                f = {**pf, **cached}
             if self.version is not None:
                 f["kafka_version_hint"] = self.version
-            if head_json is not None:
-                line = line_of(source, pno, _CLIENT, kind, raw, pts, f, extra)
-                if line is not None:
-                    yield _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None))
-                    continue
             yield _tuple_new(LineOutcome, (pno, "parsed", make_event(source, pno, _CLIENT, kind, raw, pts, extra, f), None))
         if light is not None:
             self.pending = _Record(light[0], light[1], light[2], light[3], None, light[4][0], light[5], None)
