@@ -633,7 +633,7 @@ class _LogParser:
                     ms = millis.get(text[21:24])
                     if (ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",."
                             and msg[:1] not in _LEADING_SPACE and "\n" not in msg
-                            and len(msg.encode().translate(None, garbage)) == len(msg)):
+                            and (msg.isprintable() or len(msg.encode().translate(None, garbage)) == len(msg))):
                         new = (no, text, sec_ms + ms, level_sp[:-1], logger_lg, msg, tail, None)
             if new is None:
                 m = match(text) if len(text) <= MAX_LINE and text.isascii() else None
@@ -647,7 +647,9 @@ class _LogParser:
                     # a control character can only be in the message (the other parts are checked
                     # against classes of printable ASCII): looked for there, as bytes (a table
                     # lookup per byte)
-                    if lg is None or level not in levels or len(msg.encode().translate(None, garbage)) != len(msg):
+                    # (an ASCII text that isprintable() has none of them: no copy made then)
+                    if lg is None or level not in levels or (not msg.isprintable()
+                                                             and len(msg.encode().translate(None, garbage)) != len(msg)):
                         m = None
                     elif len(ts) == 23 and ts[19] in ",." and ts[:19] == last_sec and ts[20:] in millis:
                         ts_ms = sec_ms + millis[ts[20:]] if sec_ms is not None else parse_ts(ts)
