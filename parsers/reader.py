@@ -766,7 +766,13 @@ class _LogParser:
                 d.update(cached)
                 if self.version is not None:
                     d["kafka_version_hint"] = self.version
-                if len(d) == n_columns and extra_as_orjson(extra):
+                for v in extra.values():  # mostly strings (rule, level, logger): the full test otherwise
+                    if type(v) is not str:
+                        ok = extra_as_orjson(extra)
+                        break
+                else:
+                    ok = True
+                if ok and len(d) == n_columns:
                     d["source"] = source
                     d["line_no"] = pno
                     d["side"] = _CLIENT
