@@ -1,7 +1,7 @@
 """`coordscope parse FILE > events.jsonl` end to end, per CPU-second, next to the base commit's CLI
 and Drain3 over the same lines, measured in the same run.
 
-usage: PYTHONPATH=. python benchmarks/parse_cli_bench.py [--lines N] [--rounds R] [--base COMMIT]
+usage: PYTHONPATH=. python benchmarks/parse_cli_bench.py [--lines N] [--rounds R] [--base COMMIT | --before DIR]
        [--cpu C] [--no-pyc]
 
 Each subject is a separate process pinned to one core (`taskset -c C`, default 0), run in
@@ -10,8 +10,8 @@ alike); its CPU time (user + system, of the process and its children) includes s
 the file and writing the output to a file:
 * ours: `python -m pipeline.cli parse FILE > events.jsonl` from this checkout;
 * base: the same command from a `git worktree` of the base commit (default 5707cf8, before the
-  build cache) under /tmp, run with PYTHONPATH pointing there; its events must equal ours byte
-  for byte (checked);
+  build cache) under /tmp, or from an existing checkout (`--before DIR`), run with PYTHONPATH
+  pointing there; its events must equal ours byte for byte (checked);
 * ours, cold cache: ours with an empty build cache each round (parsers/build_cache.py: the first
   run after installing or after a rule changed), events checked too;
 * ours --no-events: the same parse without writing events (what the writer costs is the difference);
@@ -97,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--base", default="5707cf8", help="base commit (default 5707cf8)")
+    ap.add_argument("--before", metavar="DIR", help="an existing checkout to compare with instead of --base's worktree")
     ap.add_argument("--no-pyc", action="store_true", help="keep PYTHONDONTWRITEBYTECODE as the environment has it")
     ap.add_argument("--cpu", default="0", help="the core every subject is pinned to (taskset -c)")
     args = ap.parse_args(argv)
@@ -106,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("drain3 is not installed: pip install -e '.[bench]'") from None
     taskset = ["taskset", "-c", args.cpu] if shutil.which("taskset") else []
     py = sys.executable
-    base = base_worktree(args.base)
+    base = Path(args.before).resolve() if args.before else base_worktree(args.base)
+    base_name = str(base) if args.before else args.base
     work = Path(tempfile.mkdtemp(prefix="parse-cli-bench-"))
     try:
         log = work / "mix.log"
@@ -151,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
               f"pinned: {' '.join(taskset) or 'no taskset'}; drain3 {drain3_version}; "
               f"bytecode cache {'as the environment says' if args.no_pyc else 'on'}; load average {os.getloadavg()[0]:.1f}")
         print(f"input: {n} coordinator lines (realistic mix, log4j), {log.stat().st_size / 1e6:.1f} MB; "
-              f"{events} events written; base {args.base} events identical to ours: {'yes' if same else 'NO'}; "
+              f"{events} events written; base {base_name} events identical to ours: {'yes' if same else 'NO'}; "
               f"drain3 clusters: {clusters['drain3']} (whole lines), {clusters['drain3 message only']} (messages); rounds: {args.rounds}")
         print(f"{'subject':<28}{'best lines/CPU-s':>12}{'median':>12}   CPU s per round")
         best = {k: n / min(v) for k, v in times.items()}

@@ -31,6 +31,7 @@ import re
 import sys
 import tempfile
 import threading
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -44,8 +45,15 @@ MAX_ENTRIES = 40_000  # past this (many checkouts, edited rules) only what this 
 _INTERPRETER = repr((sys.version, sys.implementation.cache_tag, getattr(_sre, "MAGIC", None),
                      getattr(_sre, "CODESIZE", None), marshal.version))
 _TAG = hashlib.sha256(_INTERPRETER.encode()).hexdigest()[:16]
+# a regex program is kept as the bytes of its code words (an `array` of the interpreter's code
+# size), not as a list of ints: marshal then loads the ~1,300 programs as ~1,300 byte strings
+# instead of ~800,000 int objects (the 3.7 MB file in 3 ms instead of 20 ms). The format is part
+# of the file name, so a checkout writing the older list format never reads these entries.
+_FORMAT = "b1"
 # the regex path mirrors re._compiler.compile (CPython 3.11-3.13); elsewhere re.compile is used
-_SRE_OK = (_sre is not None and sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:2] <= (3, 13)
+# the array type whose items are sre code words (CODESIZE bytes, unsigned)
+_CODE_TYPE = next((t for t in "IL" if _sre is not None and array(t).itemsize == getattr(_sre, "CODESIZE", 0)), "")
+_SRE_OK = bool(_CODE_TYPE) and (_sre is not None and sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:2] <= (3, 13)
            and hasattr(_compiler, "_code") and hasattr(_parser, "parse"))
 
 _lock = threading.Lock()
@@ -67,7 +75,7 @@ def cache_dir() -> str | None:
 
 def _path() -> str | None:
     d = cache_dir()
-    return None if d is None else os.path.join(d, f"derived-{_TAG}.marshal")
+    return None if d is None else os.path.join(d, f"derived-{_FORMAT}-{_TAG}.marshal")
 
 
 def _trusted(path: str) -> bool:
@@ -161,8 +169,9 @@ def compile_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
     entry = tables["regex"].get(key)
     if entry is not None:
         try:
-            return _sre.compile(pattern, *entry)  # type: ignore[no-any-return]
-        except (TypeError, ValueError, RuntimeError, OverflowError):  # not this interpreter's program
+            code = array(_CODE_TYPE, entry[1]).tolist()
+            return _sre.compile(pattern, entry[0], code, *entry[2:])  # type: ignore[no-any-return]
+        except (TypeError, ValueError, RuntimeError, OverflowError, IndexError):  # not this interpreter's program
             pass
     # what re._compiler.compile does, keeping the parts _sre.compile takes
     p = _parser.parse(pattern, flags)
@@ -172,9 +181,10 @@ def compile_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
     for k, i in groupindex.items():
         indexgroup[i] = k
     # the opcodes are int subclasses (named constants): stored as the plain ints they are
-    entry = (flags | p.state.flags, [int(c) for c in code], p.state.groups - 1, groupindex, tuple(indexgroup))
-    rx = _sre.compile(pattern, *entry)
-    _added("regex", key, entry)
+    words = [int(c) for c in code]
+    rx = _sre.compile(pattern, flags | p.state.flags, words, p.state.groups - 1, groupindex, tuple(indexgroup))
+    _added("regex", key, (flags | p.state.flags, array(_CODE_TYPE, words).tobytes(), p.state.groups - 1, groupindex,
+                          tuple(indexgroup)))
     return rx  # type: ignore[no-any-return]
 
 

@@ -218,14 +218,16 @@ class _Combo:
         # per rule: its decoder, generated from its plan (group number in the combined regex,
         # handler, field key for each placeholder with a handler) once here instead of a plan loop
         # with a handler call per placeholder and line
-        decoders = []
+        # (built on a rule's first match: a file hits a few dozen of the ~460 rules, and making a
+        # decoder costs ~20 µs of every process's start)
+        decoders: list[Any] = []
         for i, r in enumerate(rules):
             plan = []
             for n in r.regex.groupindex:
                 h = _handler(n)
                 if h is not None:
                     plan.append((rx.groupindex[f"r{i}__{n}"], h, n))
-            decoders.append(_decoder(plan, r))
+            decoders.append(_LazyDecoder(plan, r, decoders, i))
         return rx, rules, decoders, {f"r{i}": i for i in range(len(rules))}
 
     def locate(self, head: str, full: str, logger_cls: str | None) -> tuple[Rule, Any, Any] | None:
@@ -314,8 +316,13 @@ class _Bucket:
         self.only = self.groups[0][2] if len(self.groups) == 1 and not self.groups[0][1] else None
         # fitting[n]: the groups whose signature is not longer than n characters (a longer one cannot
         # be in a head of n characters), in the same order; the last entry serves longer heads
+        # (made on the bucket's first one-line search: most buckets are never asked)
+        self.fitting: list[tuple[Any, ...]] | None = None
+
+    def _fitting(self) -> list[tuple[Any, ...]]:
         longest = max(len(sig) for _first, sig, _combo in self.groups)
         self.fitting = [tuple(g for g in self.groups if len(g[1]) <= n) for n in range(longest + 1)]
+        return self.fitting
 
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         if self.only is not None:
@@ -324,6 +331,8 @@ class _Bucket:
             best = None
             best_pos = len(self.order)
             fitting = self.fitting
+            if fitting is None:
+                fitting = self._fitting()
             for first, sig, combo in fitting[len(head) if len(head) < len(fitting) else -1]:
                 if first > best_pos:
                     break
@@ -393,9 +402,38 @@ def logger_class(logger: str | None) -> str | None:
     return cls.split(":", 1)[0]
 
 
+# The grammar's `prefix` rule (grammars/client.lark) for the commonest prefixes, without Lark: every
+# value a run of id characters (no space, comma, bracket or quote), the parts in the rule's order.
+# On such text the rule has exactly one reading (CONTEXT, then PVALUEs that end where these runs
+# end), so the groups are the grammar's values (tests/parsers/test_value_grammar.py compares both on
+# generated prefixes). Reading a file of such prefixes then never imports Lark (~25 ms of every
+# `coordscope parse`, plus ~0.07 ms a distinct prefix).
+_PLAIN_PREFIX = compile_regex(
+    r"\[(Consumer|Worker|ShareConsumer|Producer|AdminClient|StreamsKafkaClient) "
+    r"(?:instanceId=([A-Za-z0-9._\-]+), )?clientId=([A-Za-z0-9._\-]+)(?:, groupId=([A-Za-z0-9._\-]+))?\] "
+)
+
+
+def _plain_prefix(prefix: str) -> dict[str, Any] | None:
+    """parse_prefix(prefix) for a plain prefix (_PLAIN_PREFIX), None for any other text."""
+    m = _PLAIN_PREFIX.fullmatch(prefix)
+    if m is None:
+        return None
+    context, instance, client, group = m.groups()
+    d: dict[str, Any] = {"context": context}
+    if instance is not None:
+        d["instance_id"] = instance
+    d["client_id"] = client
+    if group is not None:
+        d["group_id"] = group
+    return d
+
+
 @lru_cache(maxsize=4096)
 def _prefix_fields(prefix: str) -> tuple[tuple[str, Any], ...]:
-    parsed = parse_prefix(prefix)  # the grammar's `prefix` rule, once per distinct prefix
+    parsed = _plain_prefix(prefix)
+    if parsed is None:
+        parsed = parse_prefix(prefix)  # the grammar's `prefix` rule, once per distinct prefix
     if parsed is not None:
         out = [(k, v) for k, v in parsed.items() if v is not None and v not in ("...", "null")]
     else:
@@ -686,6 +724,37 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
     # the code object from the build cache when the same source was compiled before
     exec(compile_code("\n".join(lines), "<string>"), ns)  # noqa: S102 - generated from the rule's own placeholder names
     return ns["decode"]
+
+
+class _LazyDecoder:
+    """A stand-in for decoders[i] that makes the rule's decoder on its first call and puts it in
+    its place (two threads may both make it: the same function)."""
+
+    __slots__ = ("plan", "rule", "decoders", "i")
+
+    def __init__(self, plan: list[tuple[int, Any, str]], rule: Rule, decoders: list[Any], i: int) -> None:
+        self.plan, self.rule, self.decoders, self.i = plan, rule, decoders, i
+
+    def make(self) -> Any:
+        dec = self.decoders[self.i] = _decoder(self.plan, self.rule)
+        return dec
+
+    def __call__(self, m: Any) -> Any:
+        return self.make()(m)
+
+
+def make_all_decoders() -> int:
+    """Make every rule's decoder now instead of at its first match (tests, cache warm-up); returns
+    how many were made."""
+    made = 0
+    for bucket in (*_BUCKETS.values(), _GENERIC):
+        for _first, _sig, combo in bucket.groups:
+            for part in (combo.single, combo.multi):
+                for dec in part[2] if part is not None else ():
+                    if type(dec) is _LazyDecoder:
+                        dec.make()
+                        made += 1
+    return made
 
 
 def _decoded(found: tuple[Rule, Any, Any] | None) -> tuple[str, str | None, dict, dict] | None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
-_COMMAND = re.compile(
+from parsers.build_cache import compile_regex
+
+_COMMAND = compile_regex(
     r"^\s*(?:(?:\[[^\]\t]{0,80}\]|[^\s\"']{0,80})?[$#%>]\s*)?"      # the prompt, if any
     r"(?:\S*kafka\S*|docker(?:-compose)?|kubectl|podman|oc|sudo|ssh)\s",  # the first word
     re.IGNORECASE)

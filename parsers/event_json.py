@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -56,7 +56,7 @@ def event_writer() -> Callable[[Event, str | None], bytes]:
     ns: dict[str, Any] = {"_plain": plain, "_with_why": with_why, "_dumps": orjson.dumps, "_opt": _OPTION,
                           "_floats_alike": floats_alike, "_compat_line": _compat_line,
                           "_refused": (orjson.JSONEncodeError, TypeError)}
-    lines = ["def write_event(ev, why=None, _str=str, _dict=dict):",
+    lines = ["def write_event(ev, why=None, _str=str, _dict=dict, _int=int):",
              "    if why:",
              "        d = _with_why",
              "        d['why'] = why",
@@ -66,7 +66,14 @@ def event_writer() -> Callable[[Event, str | None], bytes]:
     lines += ["    x = ev.extra",
               "    if type(x) is _dict:",
               "        for v in x.values():  # mostly short strings: one type test each",
-              "            if type(v) is not _str and not _floats_alike(v):",
+              "            t = type(v)",
+              "            if t is _str or t is _int:",
+              "                continue",
+              "            if t is _dict:  # a commit's offsets by partition: ints, tested here",
+              "                for w in v.values():",
+              "                    if type(w) is not _int and not _floats_alike(w):",
+              "                        return _compat_line(dict(d))",
+              "            elif not _floats_alike(v):",
               "                return _compat_line(dict(d))",
               "    elif x is not None:  # not a dict: whatever json.dumps makes of it",
               "        return _compat_line(dict(d))",
@@ -78,4 +85,94 @@ def event_writer() -> Callable[[Event, str | None], bytes]:
     return ns["write_event"]
 
 
-__all__ = ["event_line", "event_writer"]
+# --- lines rendered by the reader itself (`coordscope parse`: parse_path(..., rendered=True)) ------
+# The reader's hot path (reader.run_log4j) can hand the CLI the JSON line of an event instead of the
+# Event: the same bytes event_line(Event(...)) writes, without building the Event and refilling the
+# writer's dict from it. orjson writes every value the same way wherever it stands in the object,
+# so the line is put together from pieces: the file's `{"source":..,"line_no":` (source_head), the
+# line number, `,"side":"client","kind":..,"raw":` (kind_mid), the raw text, the time, and the
+# rest of the object (everything after ts_ms: the optional columns and extra). Where event_line
+# would not use orjson (an `extra` value json.dumps writes otherwise, a value orjson refuses) these
+# return None and the reader yields the Event as before.
+
+
+class Rendered(NamedTuple):
+    """An event already written as its JSON line (what LineOutcome.event holds in rendered mode)."""
+
+    kind: str
+    line: bytes
+
+
+_OPTIONAL_COLUMNS = EVENT_COLUMNS[6:]  # group_id ... kafka_version_hint, extra (fast_event's order + extra)
+_TAIL_TEMPLATE: dict[str, Any] = dict.fromkeys(_OPTIONAL_COLUMNS)
+_LINE_TEMPLATE: dict[str, Any] = dict.fromkeys(EVENT_COLUMNS)
+_N_COLUMNS = len(EVENT_COLUMNS)
+assert EVENT_COLUMNS[:6] == ("source", "line_no", "side", "kind", "raw", "ts_ms") and EVENT_COLUMNS[-1] == "extra"
+
+
+def _extra_as_orjson(x: Any) -> bool:
+    """True when event_writer hands an Event with this `extra` to orjson (the same test)."""
+    if type(x) is not dict:
+        return x is None
+    for v in x.values():
+        t = type(v)
+        if t is str or t is int:
+            continue
+        if t is dict:
+            for w in v.values():
+                if type(w) is not int and not floats_alike(w):
+                    return False
+        elif not floats_alike(v):
+            return False
+    return True
+
+
+def source_head(source: str) -> bytes | None:
+    """`{"source":"<source>","line_no":` for a file, None when orjson would not write the name."""
+    try:
+        return b'{"source":' + orjson.dumps(source) + b',"line_no":'
+    except (orjson.JSONEncodeError, TypeError):
+        return None
+
+
+def kind_mid(side: str, kind: str) -> bytes:
+    """`,"side":"<side>","kind":"<kind>","raw":`."""
+    return b',"side":' + orjson.dumps(side) + b',"kind":' + orjson.dumps(kind) + b',"raw":'
+
+
+def rest_of_line(row: tuple[Any, ...], extra: Any) -> bytes | None:
+    """`,"group_id":..,...,"extra":{..}}` + newline for the optional columns `row` (fast_event's
+    event_row order) and `extra`; None where event_line would not write it with orjson."""
+    if not _extra_as_orjson(extra):
+        return None
+    d = dict(zip(_OPTIONAL_COLUMNS, (*row, extra), strict=True))
+    try:
+        return b"," + orjson.dumps(d, option=_OPTION)[1:]
+    except (orjson.JSONEncodeError, TypeError):
+        return None
+
+
+def line_of(source: str, line_no: int, side: str, kind: str, raw: str, ts_ms: int | None,
+            fields: dict[str, Any], extra: dict[str, Any]) -> bytes | None:
+    """The line of make_event(source, line_no, side, kind, raw, ts_ms, extra, fields), without the
+    Event: a copy of a dict already holding every column (in order) takes the values. None when
+    `fields` holds a key that is not a column (make_event would leave it out) or event_line would
+    not write it with orjson."""
+    d = _LINE_TEMPLATE.copy()
+    d.update(fields)
+    if len(d) != _N_COLUMNS or not _extra_as_orjson(extra):
+        return None
+    d["source"] = source
+    d["line_no"] = line_no
+    d["side"] = side
+    d["kind"] = kind
+    d["raw"] = raw
+    d["ts_ms"] = ts_ms
+    d["extra"] = extra
+    try:
+        return orjson.dumps(d, option=_OPTION)
+    except (orjson.JSONEncodeError, TypeError):
+        return None
+
+
+__all__ = ["Rendered", "event_line", "event_writer", "kind_mid", "line_of", "rest_of_line", "source_head"]

@@ -86,17 +86,23 @@ _NOT_IN_SCALAR = compile_regex(r"[,=(){}']")
 
 
 def _surely_not_a_value(text: str) -> bool:
-    return (text[:1].isdigit() or text[:1] == "-") and _NODE_HEAD.match(text) is None \
-        and _NOT_IN_SCALAR.search(_BRACKETED.sub("", text)) is not None
+    if (text[:1].isdigit() or text[:1] == "-") and _NODE_HEAD.match(text) is None \
+            and _NOT_IN_SCALAR.search(_BRACKETED.sub("", text)) is not None:
+        return True
+    # Outside QUOTED and BRACKETED tokens, the grammar's only parentheses and braces are the pairs
+    # of `object`, `map` and `node` ("(id:" ... ")"): text without quotes or brackets whose
+    # parentheses or braces do not pair up (a value cut short, "host:9092 (id") has no reading
+    return ("'" not in text and "[" not in text
+            and (text.count("(") != text.count(")") or text.count("{") != text.count("}")))
 
 
 @lru_cache(maxsize=16384)
 def parse_value(text: str) -> Any:
-    from lark.exceptions import LarkError
-
     text = text.strip()
     if _surely_not_a_value(text):
         return None
+    from lark.exceptions import LarkError  # (here: text refused above never imports Lark)
+
     try:
         return _parser("value").parse(text)
     except (LarkError, TypeError, ValueError):  # inline transformers raise directly

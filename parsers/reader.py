@@ -18,10 +18,21 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from parsers import anchors, broker, client, config_block, foreign, groups_describe, layouts, offsets_dump
+from parsers import (
+    anchors,
+    broker,
+    client,
+    config_block,
+    event_json,
+    foreign,
+    groups_describe,
+    layouts,
+    offsets_dump,
+)
 from parsers.base import IGNORE, Match
 from parsers.build_cache import compile_regex
 from parsers.client import _ABSENT, _NO_FIELDS
+from parsers.event_json import Rendered
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
 from parsers.gzip_stream import TolerantGzip, open_gzip
@@ -274,6 +285,7 @@ _LOG4J_LEVELS = frozenset(layouts.LEVELS[3:-1].split("|"))
 # text after the time) lives beside the body memo, which clear_memos empties with it.
 _LINE_MEMO, _LINE_SEEN = client.LINE_MEMO, client.LINE_SEEN
 LINE_MEMO_MAX, LINE_MEMO_ENTRIES, LINE_SEEN_ENTRIES = client.LINE_MEMO_MAX, client.LINE_MEMO_ENTRIES, client.LINE_SEEN_ENTRIES
+_UNRENDERED = object()  # a tail memo entry's JSON not made yet
 _MILLIS = {f"{i:03d}": i for i in range(1000)}  # "SSS" -> its value; ASCII digits only
 _LEADING_SPACE = frozenset(" \t\n\r\x0b\x0c")  # what LOG4J's \s+ after the level takes, on ASCII lines
 
@@ -559,7 +571,7 @@ class _LogParser:
             return o
         return None
 
-    def run_log4j(self, lines: Iterable[tuple[int, str]]) -> Iterator[LineOutcome]:
+    def run_log4j(self, lines: Iterable[tuple[int, str]], rendered: bool = False) -> Iterator[LineOutcome]:
         """parse_lines' loop for a log4j file without wrappers, the same outcomes as feeding every
         line (tests/parsers/test_fast_paths.py). The commonest line (ASCII, no control characters,
         the layout matches) is split here, and while the pending record is such a line alone (a
@@ -567,7 +579,9 @@ class _LogParser:
         body the rules know becomes its Event in this loop. A line whose text after the time has
         been completed so before is not even split: the tail memo (_LINE_MEMO) holds what that
         text gives. Anything else (continuation lines, other layouts, broker lines, special records,
-        lines no rule takes) goes through the general path: `feed`, `flush` and `_classify`."""
+        lines no rule takes) goes through the general path: `feed`, `flush` and `_classify`.
+        `rendered`: the events of this loop's own completions come as event_json.Rendered (the
+        line `coordscope parse` writes, made here from the parts: no Event), the others as Events."""
         self.stats.setdefault("format", self.fmt)
         feed = self.feed
         out: list[LineOutcome] = []
@@ -579,6 +593,11 @@ class _LogParser:
         body_miss = client._parse_body_miss
         prefix_dict = client._prefix_dict
         tails = _LINE_MEMO
+        # rendered: the file's `{"source":..,"line_no":` (None: not rendered), and per kind its mid part
+        head_json = event_json.source_head(self.source) if rendered else None
+        rest_of_line, dumps, newline = event_json.rest_of_line, event_json.orjson.dumps, event_json._OPTION
+        line_template, n_columns = event_json._LINE_TEMPLATE, len(event_json._LINE_TEMPLATE)
+        extra_as_orjson, JSONEncodeError = event_json._extra_as_orjson, event_json.orjson.JSONEncodeError  # noqa: N806
         tails_seen = _LINE_SEEN
         millis = _MILLIS
         # logger text of the layout -> (logger, broker side?, class name), or None when the text is
@@ -614,7 +633,7 @@ class _LogParser:
                     ms = millis.get(text[21:24])
                     if (ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",."
                             and msg[:1] not in _LEADING_SPACE and "\n" not in msg
-                            and len(msg.encode().translate(None, garbage)) == len(msg)):
+                            and (msg.isprintable() or len(msg.encode().translate(None, garbage)) == len(msg))):
                         new = (no, text, sec_ms + ms, level_sp[:-1], logger_lg, msg, tail, None)
             if new is None:
                 m = match(text) if len(text) <= MAX_LINE and text.isascii() else None
@@ -628,7 +647,9 @@ class _LogParser:
                     # a control character can only be in the message (the other parts are checked
                     # against classes of printable ASCII): looked for there, as bytes (a table
                     # lookup per byte)
-                    if lg is None or level not in levels or len(msg.encode().translate(None, garbage)) != len(msg):
+                    # (an ASCII text that isprintable() has none of them: no copy made then)
+                    if lg is None or level not in levels or (not msg.isprintable()
+                                                             and len(msg.encode().translate(None, garbage)) != len(msg)):
                         m = None
                     elif len(ts) == 23 and ts[19] in ",." and ts[:19] == last_sec and ts[20:] in millis:
                         ts_ms = sec_ms + millis[ts[20:]] if sec_ms is not None else parse_ts(ts)
@@ -676,6 +697,16 @@ class _LogParser:
                 row = entry[1]
                 if self.version is not None:
                     row = (*row[:-1], self.version)
+                if head_json is not None:
+                    # the line's JSON after ts_ms is the entry's (for this file's Kafka version), kept in it
+                    c = entry[6]
+                    if c[0] is not self.version:
+                        c[1] = rest_of_line(row, entry[2])
+                        c[0] = self.version
+                    if c[1] is not None:
+                        line = b'%b%d%b%b,"ts_ms":%d%b' % (head_json, pno, c[2], dumps(raw), pts, c[1])
+                        yield _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (entry[0], line)), None))
+                        continue
                 yield _tuple_new(LineOutcome, (pno, "parsed", make_event_row(source, pno, _CLIENT, entry[0], raw, pts,
                                                                              entry[2].copy(), row), None))
                 continue
@@ -713,17 +744,51 @@ class _LogParser:
             extra = cextra.copy()
             extra["level"] = plevel
             extra["logger"] = plogger
-            f = {**pf, **cached}
+            f = None
             if ptail is not None and len(ptail) <= LINE_MEMO_MAX:
                 # admitted on second sight, like client._MEMO's bodies (most lines occur once)
                 if ptail in tails_seen:
                     if len(tails) >= LINE_MEMO_ENTRIES:
                         tails.clear()
-                    tails[ptail] = (kind, event_row(f), extra.copy(), plevel, lg, head)
+                    f = {**pf, **cached}
+                    # (the last item: rendered mode's [Kafka version, JSON after ts_ms, kind part])
+                    tails[ptail] = (kind, event_row(f), extra.copy(), plevel, lg, head,
+                                    [_UNRENDERED, None, event_json.kind_mid(_CLIENT, kind)])
                 else:
                     if len(tails_seen) >= LINE_SEEN_ENTRIES:
                         tails_seen.clear()
                     tails_seen.add(ptail)
+            if head_json is not None:
+                # event_json.line_of written out: the columns' dict filled from the prefix's and the
+                # body's fields as make_event would take them from {**pf, **cached}
+                d = line_template.copy()
+                d.update(pf)
+                d.update(cached)
+                if self.version is not None:
+                    d["kafka_version_hint"] = self.version
+                for v in extra.values():  # mostly strings (rule, level, logger): the full test otherwise
+                    if type(v) is not str:
+                        ok = extra_as_orjson(extra)
+                        break
+                else:
+                    ok = True
+                if ok and len(d) == n_columns:
+                    d["source"] = source
+                    d["line_no"] = pno
+                    d["side"] = _CLIENT
+                    d["kind"] = kind
+                    d["raw"] = raw
+                    d["ts_ms"] = pts
+                    d["extra"] = extra
+                    try:
+                        line = dumps(d, option=newline)
+                    except (JSONEncodeError, TypeError):
+                        line = None
+                    if line is not None:
+                        yield _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None))
+                        continue
+            if f is None:
+                f = {**pf, **cached}
             if self.version is not None:
                 f["kafka_version_hint"] = self.version
             yield _tuple_new(LineOutcome, (pno, "parsed", make_event(source, pno, _CLIENT, kind, raw, pts, extra, f), None))
@@ -961,8 +1026,10 @@ def _parse_records(source: str, lines: Iterable[tuple[int, str]], fmt: FileForma
 
 
 def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat | None = None,
-                *, _stats: dict[str, Any] | None = None) -> Iterator[LineOutcome]:
-    """Outcomes for (line_no, text) pairs in file order (gaps allowed: filtered non-candidates)."""
+                *, _stats: dict[str, Any] | None = None, rendered: bool = False) -> Iterator[LineOutcome]:
+    """Outcomes for (line_no, text) pairs in file order (gaps allowed: filtered non-candidates).
+    `rendered=True` (what `coordscope parse` asks): an outcome's event may come as
+    event_json.Rendered (its kind and its JSON line, the bytes event_line writes for the Event)."""
     stats: dict[str, Any] = _stats if _stats is not None else {}
     it = iter(lines)
     if fmt is None:
@@ -978,7 +1045,7 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
     if fmt.kind == "log":
         lp = _LogParser(source, fmt, stats)
         if lp.log4j and not lp.wrappers and not lp.jul:
-            yield from lp.run_log4j(it)
+            yield from lp.run_log4j(it, rendered)
             return
         feed = lp.feed
         out: list[LineOutcome] = []
@@ -1045,8 +1112,10 @@ def _numbered(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[tup
         yield no, line
 
 
-def parse_path(path: str, layout: str | None = None) -> tuple[Iterator[LineOutcome], FileSummary]:
-    """Read one file (plain or gzip). The summary is complete once the iterator is exhausted."""
+def parse_path(path: str, layout: str | None = None, *, rendered: bool = False
+               ) -> tuple[Iterator[LineOutcome], FileSummary]:
+    """Read one file (plain or gzip). The summary is complete once the iterator is exhausted.
+    `rendered`: see parse_lines."""
     summary = FileSummary(source=path)
     if path != "-" and not os.path.exists(path):
         summary.kind = "missing"
@@ -1064,11 +1133,11 @@ def parse_path(path: str, layout: str | None = None) -> tuple[Iterator[LineOutco
         summary.kind = "unreadable"
         summary.messages.append(f"{path}: cannot read ({exc.strerror or exc})")
         return iter(()), summary
-    return _iterate(path, stream, layout, summary), summary
+    return _iterate(path, stream, layout, summary, rendered), summary
 
 
-def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str | None = None
-                 ) -> tuple[Iterator[LineOutcome], FileSummary]:
+def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str | None = None, *,
+                 rendered: bool = False) -> tuple[Iterator[LineOutcome], FileSummary]:
     """Like parse_path for an already open binary stream (standard input); gzip is detected."""
     if layout is not None and layout not in layouts.LAYOUTS:
         raise ValueError(f"unknown layout {layout!r} (known: {', '.join(sorted(layouts.LAYOUTS))})")
@@ -1076,10 +1145,11 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
     peek = binary.peek(2)[:2] if hasattr(binary, "peek") else b""
     stream: Any = open_gzip(binary) if peek == b"\x1f\x8b" else binary
     text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None)
-    return _iterate(source, text, layout, summary), summary
+    return _iterate(source, text, layout, summary, rendered), summary
 
 
-def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: FileSummary) -> Iterator[LineOutcome]:
+def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: FileSummary,
+             rendered: bool = False) -> Iterator[LineOutcome]:
     stats: dict[str, Any] = {}
     try:
         numbered = _numbered(stream, stats)
@@ -1104,7 +1174,7 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         kinds = summary.kinds
         n = parsed = ignored = 0
         try:
-            for o in parse_lines(source, itertools.chain(head, numbered), fmt, _stats=stats):
+            for o in parse_lines(source, itertools.chain(head, numbered), fmt, _stats=stats, rendered=rendered):
                 n += 1
                 status = o[1]
                 if status == "parsed":

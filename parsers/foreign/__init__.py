@@ -12,10 +12,10 @@ parsers/foreign/defaults.py.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from parsers.base import Match
+from parsers.build_cache import compile_regex
 from parsers.foreign import kafkajs, librdkafka, pyclients
 from parsers.foreign.common import IGNORE, UNRECOGNISED
 
@@ -33,7 +33,7 @@ _CLAIMED_LOGGERS: dict[str, bool] = {}
 # consumer.py 1.x-2.x; aiokafka group_coordinator.py) with Python values that Java never prints: a
 # coordinator named without Java's Node "(id: N rack: R)", a partition set() / frozenset(), an
 # exception class of kafka.errors / aiokafka.errors ("CommitFailedError: ...", Java: "...Exception")
-_PY_VALUES = re.compile(r"Discovered coordinator (?!\S+ \(id: )\S+ for group \S+$|partitions (?:set\(\)|frozenset\()"
+_PY_VALUES = compile_regex(r"Discovered coordinator (?!\S+ \(id: )\S+ for group \S+$|partitions (?:set\(\)|frozenset\()"
                         r"| for group \S+: [A-Z][A-Za-z]*Error\b")
 # the wordings they share with Java 0.9/0.10 whose values say nothing: theirs in a file whose other
 # lines are surely one of these Python clients' (state["python_client_lines"], set by parse_line)

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from parsers.base import IGNORE, Match
+from parsers.build_cache import compile_regex
 from parsers.layouts import json_object  # one JSON-line reader for every layout (re-exported)
 from parsers.timestamps import epoch_number_ms, parse_ts
 
@@ -37,7 +37,7 @@ def match(rule: str, kind: str, library: str, fields: dict[str, Any], extra: dic
 
 # a date-time anywhere in the text before the message (Python logging's asctime, .NET's DateTime,
 # Go's RFC 3339, ISO 8601 in JSON): the first one found
-_ISO_ANY = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:\s*(?:Z|UTC|[+-]\d{2}:?\d{2}))?")
+_ISO_ANY = compile_regex(r"\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:\s*(?:Z|UTC|[+-]\d{2}:?\d{2}))?")
 
 
 def iso_ms(text: str) -> int | None:
@@ -54,8 +54,8 @@ def epoch_text_ms(text: str) -> int | None:
 
 # Python's repr of kafka-python's / aiokafka's TopicPartition namedtuple (kafka/structs.py,
 # aiokafka/structs.py): "TopicPartition(topic='orders', partition=3)"
-_TP_REPR = re.compile(r"TopicPartition\(topic=(['\"])(?P<topic>.*?)\1, partition=(?P<partition>\d+)\)")
-_OAM_REPR = re.compile(r"OffsetAndMetadata\(offset=(?P<offset>-?\d+)")
+_TP_REPR = compile_regex(r"TopicPartition\(topic=(['\"])(?P<topic>.*?)\1, partition=(?P<partition>\d+)\)")
+_OAM_REPR = compile_regex(r"OffsetAndMetadata\(offset=(?P<offset>-?\d+)")
 
 
 def tp_repr_list(text: str) -> tuple[str, ...] | None:
@@ -85,7 +85,7 @@ def oam_offset(text: str) -> int | None:
 
 # librdkafka's rd_kafka_topic_partition_list_str (rdkafka_partition.c): "topic[0]@12(err), ..."
 # (<= 2.3) and "topic(topicid)[0]@12(err), ..." (2.4+, KIP-848 topic ids; "(null)" when unknown)
-_RD_TP = re.compile(r"(?P<topic>\(null\)|[^\s,()\[\]]+)(?:\((?P<tid>[^)]*)\))?\[(?P<partition>\d+)\](?:@(?P<offset>-?\d+))?")
+_RD_TP = compile_regex(r"(?P<topic>\(null\)|[^\s,()\[\]]+)(?:\((?P<tid>[^)]*)\))?\[(?P<partition>\d+)\](?:@(?P<offset>-?\d+))?")
 
 
 def rd_tp_list(text: str) -> tuple[tuple[str, ...], bool]:

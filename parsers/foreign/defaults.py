@@ -12,8 +12,9 @@ newest known range when the version is None or unparsable, with `exact=False` so
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
+
+from parsers.build_cache import compile_regex
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +66,7 @@ _TABLE: tuple[ClientDefaults, ...] = (
 )
 
 LIBRARIES: tuple[str, ...] = tuple(dict.fromkeys(d.library for d in _TABLE))
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
+_VERSION = compile_regex(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
 
 
 def _version(text: str | None) -> tuple[int, ...] | None:

@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from parsers.build_cache import compile_regex
 from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, json_object, match
 from parsers.timestamps import parse_ts
 
 LIBRARY = "kafkajs"
 NAMESPACES = ("ConsumerGroup", "Consumer", "Runner", "Connection", "Cluster", "OffsetManager", "FetchManager")
-_NS = re.compile(r"\[(?P<ns>ConsumerGroup|Consumer|Runner|Connection|Cluster|OffsetManager|FetchManager|Fetcher \d+)\] (?P<msg>.*)$")
+_NS = compile_regex(r"\[(?P<ns>ConsumerGroup|Consumer|Runner|Connection|Cluster|OffsetManager|FetchManager|Fetcher \d+)\] (?P<msg>.*)$")
 _GROUP_APIS = {  # src/network/connection.js `Response ${apiName}(key: ..., version: ...)`: api -> (kind on error, kind on success)
     "Heartbeat": ("heartbeat_failed", "heartbeat_succeeded"),
     "JoinGroup": ("join_failed", None),
@@ -36,37 +37,37 @@ _GROUP_APIS = {  # src/network/connection.js `Response ${apiName}(key: ..., vers
     "GroupCoordinator": ("coordinator_lookup", None),
     "FindCoordinator": ("coordinator_lookup", None),
 }
-_REQUEST = re.compile(r"(?P<dir>Request|Response) (?P<api>\w+)\(key: (?P<key>\d+), version: (?P<version>\d+)\)$")
+_REQUEST = compile_regex(r"(?P<dir>Request|Response) (?P<api>\w+)\(key: (?P<key>\d+), version: (?P<version>\d+)\)$")
 
 # (namespace, message regex, rule name, kind, source): kind None = known line, no event
 _RULES: list[tuple[str, re.Pattern[str], str, str | None, str]] = [
-    ("ConsumerGroup", re.compile(r"Consumer has joined the group$"), "joined", "join_succeeded",
+    ("ConsumerGroup", compile_regex(r"Consumer has joined the group$"), "joined", "join_succeeded",
      "consumerGroup.js joinAndSync 1.15-2.2 (info)"),
-    ("Runner", re.compile(r"Consumer has joined the group$"), "joined", "join_succeeded",
+    ("Runner", compile_regex(r"Consumer has joined the group$"), "joined", "join_succeeded",
      "runner.js join 1.0-1.14 (info; groupId, memberId, leaderId only until 1.3, + isLeader, memberAssignment, duration 1.4+, groupProtocol 1.10+)"),
-    ("ConsumerGroup", re.compile(r"Received assignment$"), "received_assignment", "assignment_received",
+    ("ConsumerGroup", compile_regex(r"Received assignment$"), "received_assignment", "assignment_received",
      "consumerGroup.js sync 1.0-2.2 (debug)"),
-    ("ConsumerGroup", re.compile(r"Offset out of range, resetting to default offset$"), "offset_reset", "offset_reset",
+    ("ConsumerGroup", compile_regex(r"Offset out of range, resetting to default offset$"), "offset_reset", "offset_reset",
      "consumerGroup.js recoverFromOffsetOutOfRange 1.12-2.2 (error)"),
-    ("ConsumerGroup", re.compile(r"Seek offset$"), "seek", "offset_seek", "consumerGroup.js (debug)"),
-    ("ConsumerGroup", re.compile(r"Chosen as group leader$|Group assignment$|Consumer group received unsubscribed topics"
+    ("ConsumerGroup", compile_regex(r"Seek offset$"), "seek", "offset_seek", "consumerGroup.js (debug)"),
+    ("ConsumerGroup", compile_regex(r"Chosen as group leader$|Group assignment$|Consumer group received unsubscribed topics"
                                  r"|Consumer is not aware of all assigned partitions|Pausing fetching|Resuming fetching"
                                  r"|Preferred read replica|Stale cluster metadata|Offset out of range while fetching from follower"
                                  r"|.*, resync group$|.*, refreshing metadata and retrying"), "no_event", None, "consumerGroup.js"),
-    ("Runner", re.compile(r"The group is rebalancing, re-joining$"), "rebalancing", "join_started",
+    ("Runner", compile_regex(r"The group is rebalancing, re-joining$"), "rebalancing", "join_started",
      "runner.js 1.0-2.2 (error until 1.15, warn 1.16+)"),
-    ("Runner", re.compile(r"The coordinator is not aware of this member, re-joining the group$"), "unknown_member", "generation_reset",
+    ("Runner", compile_regex(r"The coordinator is not aware of this member, re-joining the group$"), "unknown_member", "generation_reset",
      "runner.js 1.0-2.2 (error)"),
-    ("Runner", re.compile(r"Error while committing offsets, trying again\.\.\.$"), "commit_retry", "offset_commit_failed", "runner.js (debug)"),
-    ("Runner", re.compile(r"consumer not running, exiting$|Error while scheduling fetch manager|stop consumer group$"
+    ("Runner", compile_regex(r"Error while committing offsets, trying again\.\.\.$"), "commit_retry", "offset_commit_failed", "runner.js (debug)"),
+    ("Runner", compile_regex(r"consumer not running, exiting$|Error while scheduling fetch manager|stop consumer group$"
                           r"|waiting for consumer to finish|Error when calling each(?:Message|Batch)"), "no_event", None, "runner.js"),
-    ("Consumer", re.compile(r"Crash: (?P<error_name>[^:]+): (?P<error>.*)$"), "crash", "leave_group", "consumer/index.js onCrash 1.0-2.2 (error)"),
-    ("Consumer", re.compile(r"Stopped$"), "stopped", "leave_group", "consumer/index.js stop 1.0-2.2 (info)"),
-    ("Consumer", re.compile(r"Starting$|Restarting the consumer in \d+ms$|consumer has stopped, disconnecting"
+    ("Consumer", compile_regex(r"Crash: (?P<error_name>[^:]+): (?P<error>.*)$"), "crash", "leave_group", "consumer/index.js onCrash 1.0-2.2 (error)"),
+    ("Consumer", compile_regex(r"Stopped$"), "stopped", "leave_group", "consumer/index.js stop 1.0-2.2 (info)"),
+    ("Consumer", compile_regex(r"Starting$|Restarting the consumer in \d+ms$|consumer has stopped, disconnecting"
                             r"|Caught error when|Subscription based on RegExp|consumer#run was called|Failed to execute listener"),
      "no_event", None, "consumer/index.js"),
-    ("Cluster", re.compile(r"Found group coordinator$"), "coordinator_found", "coordinator_discovered", "cluster/index.js (debug)"),
-    ("Cluster", re.compile(r"Group coordinator not available, retrying\.\.\.$|Tried to find group coordinator$"), "coordinator_retry",
+    ("Cluster", compile_regex(r"Found group coordinator$"), "coordinator_found", "coordinator_discovered", "cluster/index.js (debug)"),
+    ("Cluster", compile_regex(r"Group coordinator not available, retrying\.\.\.$|Tried to find group coordinator$"), "coordinator_retry",
      "coordinator_lookup", "cluster/index.js (debug)"),
 ]
 

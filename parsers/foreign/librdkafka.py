@@ -58,21 +58,21 @@ class Envelope:
 
 
 # rdkafka.c rd_kafka_log_print (1.0-2.x): "%%%i|%u.%03u|%s|%s| %s\n"
-_NATIVE = re.compile(r"%(?P<lvl>[0-7])\|(?P<s>\d{9,11})\.(?P<ms>\d{3})\|(?P<fac>[A-Z0-9_]+)\|(?P<name>[^|]*)\| (?P<msg>.*)$")
+_NATIVE = compile_regex(r"%(?P<lvl>[0-7])\|(?P<s>\d{9,11})\.(?P<ms>\d{3})\|(?P<fac>[A-Z0-9_]+)\|(?P<name>[^|]*)\| (?P<msg>.*)$")
 # confluent-kafka-go kafka/log.go LogEvent.String(): "[%v][%s][%s][%d]%s" (time RFC 3339, name, tag, level)
-_GO = re.compile(r"\[(?P<ts>\d{4}-\d{2}-\d{2}T[^\]]*)\]\[(?P<name>[^\]]*)\]\[(?P<fac>[A-Z0-9_]+)\]\[(?P<lvl>\d)\](?P<msg>.*)$")
+_GO = compile_regex(r"\[(?P<ts>\d{4}-\d{2}-\d{2}T[^\]]*)\]\[(?P<name>[^\]]*)\]\[(?P<fac>[A-Z0-9_]+)\]\[(?P<lvl>\d)\](?P<msg>.*)$")
 # confluent-kafka-dotnet Loggers.ConsoleLogger: "{Level}|{yyyy-MM-dd HH:mm:ss.fff}|{Name}|{Facility}| {Message}";
 # also the common OnLog handler "{Name}|{Facility}| {Message}" of the examples
-_DOTNET = re.compile(r"(?:(?P<lvl>[A-Z][a-z]+)\|(?P<ts>\d{4}-\d{2}-\d{2} [\d:.]+)\|)?(?P<name>" + _NAME
+_DOTNET = compile_regex(r"(?:(?P<lvl>[A-Z][a-z]+)\|(?P<ts>\d{4}-\d{2}-\d{2} [\d:.]+)\|)?(?P<name>" + _NAME
                      + r")\|(?P<fac>[A-Z0-9_]+)\| ?(?P<msg>.*)$")
 # confluent-kafka-python confluent_kafka.c log_cb: logger.log(level, "%s [%s] %s", fac, name, buf)
-_PYTHON = re.compile(r"(?<![\w|\[])(?P<fac>[A-Z][A-Z0-9_]+) \[(?P<name>" + _NAME + r")\] (?P<msg>.*)$")
+_PYTHON = compile_regex(r"(?<![\w|\[])(?P<fac>[A-Z][A-Z0-9_]+) \[(?P<name>" + _NAME + r")\] (?P<msg>.*)$")
 # a dict-like record: node-rdkafka event.log {severity, fac, message, name}, as JSON, util.inspect or repr
-_DICT_FAC = re.compile(r"""['"]?\bfac['"]?\s*[:=]\s*['"](?P<fac>[A-Z0-9_]+)['"]""")
-_DICT_NAME = re.compile(r"""['"]?\bname['"]?\s*[:=]\s*['"](?P<name>""" + _NAME + r""")['"]""")
-_DICT_SEV = re.compile(r"""['"]?\bseverity['"]?\s*[:=]\s*(?P<lvl>[0-7])\b""")
-_DICT_MSG = re.compile(r"""['"]?\b(?:message|msg|buf|str)['"]?\s*[:=]\s*(?P<q>['"`])(?P<msg>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
-_PY_LEVEL = re.compile(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
+_DICT_FAC = compile_regex(r"""['"]?\bfac['"]?\s*[:=]\s*['"](?P<fac>[A-Z0-9_]+)['"]""")
+_DICT_NAME = compile_regex(r"""['"]?\bname['"]?\s*[:=]\s*['"](?P<name>""" + _NAME + r""")['"]""")
+_DICT_SEV = compile_regex(r"""['"]?\bseverity['"]?\s*[:=]\s*(?P<lvl>[0-7])\b""")
+_DICT_MSG = compile_regex(r"""['"]?\b(?:message|msg|buf|str)['"]?\s*[:=]\s*(?P<q>['"`])(?P<msg>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+_PY_LEVEL = compile_regex(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
 
 
 def _unescape(text: str, quote: str) -> str:
@@ -306,20 +306,20 @@ _NO_EVENT = [
     r"Topic \S+ \[\d+\]: timed offset query", r"Failed to parse MemberMetadata", r"Broker does not support KIP-62",
     r"Suppressing subsequent fatal error", r"Fatal error: ", r"Deferring close request", r" \S+ \[\d+\] offset ",
 ]
-_NO_EVENT_RX = re.compile("(?:" + "|".join(_NO_EVENT) + ")")
+_NO_EVENT_RX = compile_regex("(?:" + "|".join(_NO_EVENT) + ")")
 
 # the consumer errors librdkafka hands the application (rd_kafka_consumer_err), which applications
 # log themselves (confluent-kafka-python KafkaError str, Go/.NET error events): read anywhere in a line
 _APP_ERRORS = [
-    (re.compile(r"Application maximum poll interval \((?P<max_poll_interval_ms>\d+)ms\) exceeded by (?P<exceeded_by_ms>\d+)ms"), "max_poll_error", "poll_timeout"),
-    (re.compile(r"\bJoinGroup failed: (?P<error>[^\"'}\n]*)"), "join_failed_error", "join_failed"),
-    (re.compile(r"\b(?:FindCoordinator|GroupCoordinator) response error: (?P<error>[^\"'}\n]*)"), "coord_error", "coordinator_lookup"),
+    (compile_regex(r"Application maximum poll interval \((?P<max_poll_interval_ms>\d+)ms\) exceeded by (?P<exceeded_by_ms>\d+)ms"), "max_poll_error", "poll_timeout"),
+    (compile_regex(r"\bJoinGroup failed: (?P<error>[^\"'}\n]*)"), "join_failed_error", "join_failed"),
+    (compile_regex(r"\b(?:FindCoordinator|GroupCoordinator) response error: (?P<error>[^\"'}\n]*)"), "coord_error", "coordinator_lookup"),
 ]
 _APP_ERROR_GATE = ("Application maximum poll interval", "JoinGroup failed: ", "response error: ")
 
-_THREAD_AND_BROKER = re.compile(r"\[thrd:(?P<thread>[^\]]*)\]: (?:(?P<broker>[\w.\-]+:\d+/(?:\d+|bootstrap)|(?:sasl_)?(?:plaintext|ssl)://\S+?/(?:\d+|bootstrap)|GroupCoordinator(?:/\d+)?): )?")
-_BROKER_NODE = re.compile(r"/(\d+)$")
-_ERR_TAIL = re.compile(r": ((?:Broker|Local): [^:]*|Success|No error)$")
+_THREAD_AND_BROKER = compile_regex(r"\[thrd:(?P<thread>[^\]]*)\]: (?:(?P<broker>[\w.\-]+:\d+/(?:\d+|bootstrap)|(?:sasl_)?(?:plaintext|ssl)://\S+?/(?:\d+|bootstrap)|GroupCoordinator(?:/\d+)?): )?")
+_BROKER_NODE = compile_regex(r"/(\d+)$")
+_ERR_TAIL = compile_regex(r": ((?:Broker|Local): [^:]*|Success|No error)$")
 
 _INT_FIELDS = {"generation": "generation", "member_epoch": "member_epoch", "partition": "partition", "offset": "offset"}
 _EXTRA_INTS = ("count", "total", "members", "members_old", "owned", "topic_count", "bytes", "failed", "elapsed_ms",
@@ -409,8 +409,8 @@ def _fields(rule: Rule, g: dict[str, Any], env: Envelope, thread: str | None, br
 
 # rdkafka_partition.c rd_kafka_topic_partition_list_log (1.0-2.x): a header line and one line per
 # partition, all under the caller's facility: "List with %d partition(s):", " %s [%d] offset %s%s%s"
-_LIST_HEAD = re.compile(r"List with (?P<n>\d+) partition\(s\):$")
-_LIST_ITEM = re.compile(r" (?P<topic>\S+) \[(?P<partition>\d+)\] offset (?P<offset>\S+)(?:: error: (?P<error>.*))?$")
+_LIST_HEAD = compile_regex(r"List with (?P<n>\d+) partition\(s\):$")
+_LIST_ITEM = compile_regex(r" (?P<topic>\S+) \[(?P<partition>\d+)\] offset (?P<offset>\S+)(?:: error: (?P<error>.*))?$")
 
 
 def _partition_list(msg: str, fac: str, env: Envelope, state: dict[str, Any]) -> Any:

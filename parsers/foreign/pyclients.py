@@ -27,14 +27,14 @@ from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, match, oam_offs
 KP, AIO = "kafka-python", "aiokafka"
 # the client modules' logger names (logging.getLogger(__name__) and kafka-python 3.0's named loggers);
 # not the broker's Scala loggers (kafka.coordinator.group.GroupCoordinator, kafka.coordinator.transaction.*)
-_LOGGER = re.compile(r"(?<![\w.])(?P<logger>aiokafka\.consumer(?:\.(?:group_coordinator|fetcher|consumer|subscription_state))?"
+_LOGGER = compile_regex(r"(?<![\w.])(?P<logger>aiokafka\.consumer(?:\.(?:group_coordinator|fetcher|consumer|subscription_state))?"
                      r"|kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors\.\w+))?"
                      r"|kafka\.consumer\.(?:fetcher|group|subscription_state))(?![\w.])")
-_LEVEL = re.compile(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
+_LEVEL = compile_regex(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
 # what a Python logging layout puts right before the message: nothing, a space, ':' (basicConfig), '-',
 # ']' or '|' (and a tab)
 _MESSAGE_START = frozenset(["", " ", ":", "-", "]", "|", "\t"])
-_MEMBER_VERSION = re.compile(r"(kafka-python|aiokafka)-(\d+\.\d+\.\d+\w*)-")
+_MEMBER_VERSION = compile_regex(r"(kafka-python|aiokafka)-(\d+\.\d+\.\d+\w*)-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +229,7 @@ _BY_PREFIX: dict[str, list[Rule]] = {}
 for _rule in RULES:
     _BY_PREFIX.setdefault(_literal_prefix(_rule.regex.pattern), []).append(_rule)
 assert all(len(p) >= 5 for p in _BY_PREFIX), "a rule without a leading literal"
-_GATE = re.compile("|".join(re.escape(p) for p in sorted(_BY_PREFIX, key=len, reverse=True)))
+_GATE = compile_regex("|".join(re.escape(p) for p in sorted(_BY_PREFIX, key=len, reverse=True)))
 _ORDER = {id(r): i for i, r in enumerate(RULES)}
 
 

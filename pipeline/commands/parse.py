@@ -114,9 +114,9 @@ def _run(args: argparse.Namespace) -> int:
         if not_read is not None:
             outcomes, summary = iter(()), not_read
         elif path == "-":
-            outcomes, summary = parse_stream(sys.stdin.buffer, "-", args.layout)
+            outcomes, summary = parse_stream(sys.stdin.buffer, "-", args.layout, rendered=not args.no_events)
         else:
-            outcomes, summary = parse_path(path, args.layout)
+            outcomes, summary = parse_path(path, args.layout, rendered=not args.no_events)
         if args.no_events:
             deque(outcomes, maxlen=0)  # run the reader to the end (the summary), at C speed
         else:
@@ -151,8 +151,10 @@ _BATCH = 256  # events per write: one system call per ~64 KB of JSON (below mall
 
 
 def _write_events(outcomes, write) -> None:
-    """Every event (parsed, and unparsed with its reason) as one JSON line, written in batches."""
-    from parsers.event_json import event_writer
+    """Every event (parsed, and unparsed with its reason) as one JSON line, written in batches.
+    The reader hands most events already written (parse_path(..., rendered=True): Rendered, the
+    same bytes event_line writes), the others as Events."""
+    from parsers.event_json import Rendered, event_writer
 
     event_line = event_writer()
     batch: list[bytes] = []
@@ -161,7 +163,10 @@ def _write_events(outcomes, write) -> None:
         ev = o[2]
         if ev is None:
             continue
-        add(event_line(ev, o[3] if o[1] == "unparsed" else None))
+        if type(ev) is Rendered:
+            add(ev[1])
+        else:
+            add(event_line(ev, o[3] if o[1] == "unparsed" else None))
         if len(batch) >= _BATCH:
             write(b"".join(batch))
             batch.clear()

@@ -18,6 +18,7 @@ import json, re, sys
 from parsers import build_cache, broker, client, offsets_dump, reader
 from parsers.lark_regex import start_sources
 tables = build_cache._load()
+client.make_all_decoders()  # decoders are made on a rule's first match: all of them here
 rx = tables.get("regex", {})
 unequal = [p for (p, f) in rx if build_cache.compile_regex(p, f) != re.compile(p, f)]
 # every client rule and combined bucket regex is the one re.compile makes (Pattern == compares the code)

@@ -127,3 +127,77 @@ def test_one_writer_reused_across_events_keeps_each_line_its_own():
            (_event(extra={"nan": float("nan")}), "x"), (_event(line_no=9, extra={"k": "v"}), None)]
     for ev, why in evs * 2:
         assert write(ev, why) == _previous_line(ev, why)
+
+
+def _rendered_equal(path: Path) -> tuple[int, int]:
+    """parse_path(rendered=True) against parse_path: the same outcomes, a Rendered event holding
+    the line event_line writes for the Event and its kind. Returns (events, rendered)."""
+    from parsers import client
+    from parsers.event_json import Rendered
+
+    client.clear_memos()
+    plain = list(parse_path(str(path))[0])
+    client.clear_memos()
+    rendered = list(parse_path(str(path), rendered=True)[0])
+    assert len(plain) == len(rendered), path
+    n = r = 0
+    for a, b in zip(plain, rendered, strict=True):
+        assert (a.line_no, a.status, a.why) == (b.line_no, b.status, b.why), (str(path), a.line_no)
+        if a.event is None:
+            assert b.event is None
+            continue
+        n += 1
+        if type(b.event) is Rendered:
+            r += 1
+            assert b.event.kind == a.event.kind and b.event.line == event_line(a.event), (str(path), a.line_no)
+        else:
+            assert b.event == a.event, (str(path), a.line_no)
+    return n, r
+
+
+def test_rendered_lines_are_the_events_lines_on_sample_and_real_logs(shared_dir):
+    files = _files(REPO / "sample_logs") + _files(shared_dir / "real_logs")
+    totals = [_rendered_equal(p) for p in files]
+    assert sum(n for n, _r in totals) > 7_000 and sum(r for _n, r in totals) > 300
+
+
+def test_rendered_lines_follow_the_files_kafka_version_and_the_tail_memo(tmp_path):
+    # repeated lines (tail memo hits, from the third sight on) before and after the file states its
+    # client version (every later event carries it as kafka_version_hint), an offsets map, a line
+    # whose extra json.dumps writes otherwise (never rendered), a non-ASCII line (general path)
+    lines = []
+    for i in range(12):
+        if i == 5:
+            lines.append("[2024-03-01 10:00:05,000] INFO Kafka version: 3.6.1 (org.apache.kafka.common.utils.AppInfoParser)")
+        lines += [
+            f"[2024-03-01 10:00:0{i % 10},{i:03d}] INFO [Consumer clientId=c-1, groupId=g] Received successful Heartbeat "
+            "response (org.apache.kafka.clients.consumer.internals.AbstractCoordinator)",
+            f"[2024-03-01 10:00:0{i % 10},{i:03d}] INFO [Consumer clientId=c-1, groupId=g] Committed offset {i % 2} for "
+            "partition orders-3 (org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)",
+            f"[2024-03-01 10:00:0{i % 10},{i:03d}] INFO [Consumer clientId=c-1, groupId=g] Completed asynchronous "
+            "auto-commit of offsets {orders-1=OffsetAndMetadata{offset=7, leaderEpoch=0, metadata=''}} "
+            "(org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)",
+            f"[2024-03-01 10:00:0{i % 10},{i:03d}] INFO [Consumer clientId=c-1, groupId=gé] (Re-)joining group "
+            "(org.apache.kafka.clients.consumer.internals.AbstractCoordinator)",
+        ]
+    path = tmp_path / "app\u00e9.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    n, r = _rendered_equal(path)
+    assert n == 48 and 0 < r < n
+    # a version hint after the version line, on rendered tail memo hits too
+    from parsers.event_json import Rendered
+
+    last = [o.event for o in parse_path(str(path), rendered=True)[0] if o.event is not None][-3]
+    assert type(last) is Rendered and b'"kafka_version_hint":"3.6.1"' in last.line
+
+
+def test_rendered_mix_of_the_benchmark_equals_the_events(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from parse_bench import coordinator_lines
+
+    path = tmp_path / "mix.log"
+    path.write_text("\n".join(coordinator_lines(6000, unique=False)) + "\n", encoding="utf-8")
+    n, r = _rendered_equal(path)
+    assert n > 5_900 and r > 5_000

@@ -160,6 +160,59 @@ def test_values_refused_before_lark_are_refused_by_lark(first, parts):
     assert grammar.parse_value.__wrapped__(text) == lark
 
 
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_VALUE_CHARS | st.sampled_from(["host", "b1:9092", "Generation{", "}", "Node(", ")", " ", "x="]),
+                max_size=30))
+def test_unpaired_parentheses_refused_before_lark_are_refused_by_lark(parts):
+    """The other shortcut of grammar._surely_not_a_value: text without quotes or brackets whose
+    parentheses or braces do not pair up, whatever its first character."""
+    from lark.exceptions import LarkError
+
+    from parsers import grammar
+
+    text = "".join(parts).strip()
+    try:
+        lark = grammar._parser("value").parse(text)
+    except (LarkError, TypeError, ValueError):
+        lark = None
+    if grammar._surely_not_a_value(text):
+        assert lark is None
+    assert grammar.parse_value.__wrapped__(text) == lark
+
+
+def test_a_node_cut_short_is_refused_before_lark():
+    from parsers import grammar
+
+    for text in ("broker1:9092 (id", "Generation{generationId=5, memberId=m", "b:1 (id: 1 rack: null"):
+        assert grammar._surely_not_a_value(text) and parse_value(text) is None
+    for text in ("b:1 (id: 1 rack: null)", "Generation{generationId=5, memberId='m(', protocol='r'}", "[a(, b]"):
+        assert not grammar._surely_not_a_value(text)
+
+
+_PREFIX_VALUES = st.sampled_from(["c-1", "consumer-app-0", "my.group_1", "...", "null", "a", "0", "-", "x.y-z_9",
+                                  "a b", "a,b", "a]b", "'q'", "é", ""])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.sampled_from(["Consumer", "Worker", "ShareConsumer", "Producer", "AdminClient", "StreamsKafkaClient",
+                        "Admin", "Consumer "]),
+       st.none() | _PREFIX_VALUES, _PREFIX_VALUES, st.none() | _PREFIX_VALUES, st.sampled_from(["] ", "]", "]  "]))
+def test_plain_prefixes_read_without_lark_as_the_grammar_reads_them(context, instance, client_id, group, end):
+    """client._plain_prefix (the LogContext prefixes read by a regex, so that Lark is not imported)
+    gives parse_prefix's dict whenever it takes the text, and takes the plain ones."""
+    from parsers import client
+
+    text = f"[{context} " + (f"instanceId={instance}, " if instance is not None else "") + f"clientId={client_id}" \
+        + (f", groupId={group}" if group is not None else "") + end
+    fast = client._plain_prefix(text)
+    if fast is not None:
+        assert fast == parse_prefix.__wrapped__(text) and list(fast) == list(parse_prefix.__wrapped__(text))
+    plain = all(v is None or (v and all(c.isascii() and (c.isalnum() or c in "._-") for c in v))
+                for v in (instance, client_id, group))
+    if plain and end == "] " and context[-1] != " " and context != "Admin":
+        assert fast is not None
+
+
 def test_a_placeholder_with_its_neighbour_is_refused_before_lark():
     from parsers import grammar
 
