@@ -11,6 +11,11 @@ pipeline/spark/replay_stage.timeline does with Spark (same rules, same numbers):
   difference to it is an anchor of its file; a file's offset is the median of its anchors.
   Medians are Spark's percentile_approx(x, 0.5) on these small sets: the ceil(n/2)-th smallest
   value (exact below 10,000 values, where its summary keeps every value).
+
+`shared_counts` and `anchor_diffs` take a group's columns as Python lists (the reference);
+`table_facts` gives the same two from a pyarrow Table, column-wise (what the ingest's pass calls: a
+group of 330,000 lines costs 0.1 CPU-s and no Python object per line, instead of 0.56 CPU-s and
+230 MB of lists, tuples and dicts).
 """
 
 from __future__ import annotations
@@ -66,3 +71,63 @@ def clock_offsets(diffs: list[tuple[str, int]]) -> dict[str, tuple[int, int]]:
     for src, d in diffs:
         per[src].append(d)
     return {src: (lower_median(ds), len(ds)) for src, ds in per.items()}
+
+
+def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int]]]:
+    """(shared_counts, anchor_diffs) of one group's rows given as a pyarrow Table with FACT_COLUMNS:
+    the same numbers as the list functions, column-wise. Shared lines: the rows sorted by (time, raw,
+    source) (Arrow's sort; a null sorts with the nulls, as a None key meets None in a dict), so each
+    (raw, time) key is a run of rows whose first row holds the smallest source; texts are compared
+    only between neighbours of equal time (no copy of the raw column). Anchors: only the join
+    and stabilized lines become Python values, in row order."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    shared: Counter = Counter()
+    n = table.num_rows
+    if n:
+        order = pc.sort_indices(table.select(["ts_ms", "raw", "source"]),
+                                sort_keys=[("ts_ms", "ascending", "at_end"), ("raw", "ascending", "at_end"),
+                                           ("source", "ascending", "at_end")])
+        src = _array(table, "source").take(order)
+        same = _same_as_previous(_array(table, "ts_ms").take(order)).to_numpy(zero_copy_only=False)
+        pos = np.flatnonzero(same)
+        if len(pos):    # rows of one time: is the text the same too (only these texts are compared)
+            raw, at = _array(table, "raw"), order.to_numpy()
+            same[pos] = _equal(raw.take(pa.array(at[pos + 1])), raw.take(pa.array(at[pos]))).to_numpy(
+                zero_copy_only=False)
+        if not same.any():        # no key twice: every line is its own file's first
+            counts = pc.value_counts(src)
+            srcs = counts.field("values").to_pylist()
+            shared.update(dict(zip(zip(srcs, srcs, strict=True), counts.field("counts").to_pylist(), strict=True)))
+        else:
+            start = np.concatenate([[True], ~same])
+            run = np.cumsum(start) - 1
+            first = src.take(pa.array(np.flatnonzero(start)[run]))
+            counts = pa.table({"source": src, "first": first}).group_by(["source", "first"], use_threads=False) \
+                .aggregate([([], "count_all")]).to_pydict()
+            shared.update(dict(zip(zip(counts["source"], counts["first"], strict=True), counts["count_all"],
+                                   strict=True)))
+    anchors = pc.and_(pc.is_in(table.column("kind"), value_set=pa.array(list(ANCHOR_KINDS), pa.string())),
+                      pc.and_(pc.is_valid(table.column("generation")), pc.is_valid(table.column("ts_ms"))))
+    rows = table.select(list(FACT_COLUMNS)).filter(pc.fill_null(anchors, False)).to_pydict()
+    return shared, anchor_diffs(rows)
+
+
+def _array(table: Any, name: str) -> Any:
+    """A column as one Array (no copy when it is one chunk already)."""
+    col = table.column(name)
+    return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
+
+
+def _same_as_previous(arr: Any) -> Any:
+    """Row i (from 1) equals row i - 1: n - 1 booleans."""
+    return _equal(arr.slice(1), arr.slice(0, len(arr) - 1))
+
+
+def _equal(a: Any, b: Any) -> Any:
+    """Element-wise equality where two nulls are equal (as None == None)."""
+    import pyarrow.compute as pc
+
+    return pc.or_(pc.fill_null(pc.equal(a, b), False), pc.and_(pc.is_null(a), pc.is_null(b)))
