@@ -28,6 +28,10 @@ _EVIDENCE_DEFAULTS = {"source": "?", "line_no": 0, "side": "client", "kind": "un
 _INT_FIELDS = ("line_no", "ts_ms", "generation", "member_epoch", "partition", "offset")
 # string columns worth decoding once per distinct value; `raw` (one text per line) is not
 _LOW_CARDINALITY_SKIP = frozenset({"raw"})
+# below this many rows the per-column Arrow calls of the shared decoding cost more than the strings
+# they save (a few hundred microseconds a column against a small group's few thousand strings)
+_SHARE_MIN_ROWS = 8192
+_SHARE_MAX_DISTINCT = 0.25      # distinct values per row above which a column is read row by row
 
 
 # ------------------------------------------------------------------ the constructor
@@ -138,10 +142,10 @@ def _pylist(arr: Any, shared: bool) -> list[Any]:
     n = len(arr)
     if arr.null_count == n:
         return [None] * n
-    if not shared or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+    if not shared or n < _SHARE_MIN_ROWS or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         return arr.to_pylist()
     enc = pc.dictionary_encode(arr)
-    if len(enc.dictionary) * 4 > n:   # mostly distinct: nothing to share
+    if len(enc.dictionary) > n * _SHARE_MAX_DISTINCT:   # mostly distinct: little to share
         return arr.to_pylist()
     return _by_index(enc.dictionary.to_pylist(), enc.indices)
 

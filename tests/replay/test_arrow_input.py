@@ -54,11 +54,20 @@ def test_replay_group_rows_equals_replay_of_the_events():
     assert rows["findings"] == expected.table("findings")
 
 
-def test_events_from_arrow_edge_rows_as_the_row_by_row_reading():
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("share_from", [0, 10**9], ids=["shared-strings", "per-row-strings"])
+def test_events_from_arrow_edge_rows_as_the_row_by_row_reading(monkeypatch, share_from):
     """Missing evidence takes Event's defaults (`value or default`), unknown times sort first, rows
     equal on (time, file, line) keep their order, extra_json that is not an object is kept in words,
-    and equal texts share one decoded dict."""
+    and equal texts share one decoded dict; the same with string columns decoded per distinct value
+    (big groups) or per row (small ones)."""
     from parsers.events import Event
+    from pipeline.replay_rules import event_rows
+
+    monkeypatch.setattr(event_rows, "_SHARE_MIN_ROWS", share_from)
+    monkeypatch.setattr(event_rows, "_SHARE_MAX_DISTINCT", 1.0 if share_from == 0 else 0.25)
 
     rows = [
         dict(source="b.log", line_no=3, ts_ms=20, side="client", kind="heartbeat_succeeded", raw="x3",
