@@ -75,11 +75,11 @@ def clock_offsets(diffs: list[tuple[str, int]]) -> dict[str, tuple[int, int]]:
 
 def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int]]]:
     """(shared_counts, anchor_diffs) of one group's rows given as a pyarrow Table with FACT_COLUMNS:
-    the same numbers as the list functions, column-wise. Shared lines: the rows sorted by (time, raw,
-    source) (Arrow's sort; a null sorts with the nulls, as a None key meets None in a dict), so each
-    (raw, time) key is a run of rows whose first row holds the smallest source; texts are compared
-    only between neighbours of equal time (no copy of the raw column). Anchors: only the join
-    and stabilized lines become Python values, in row order."""
+    the same numbers as the list functions, without a Python value per line. A (raw, time) key can
+    only be shared by lines of the same time: the times are sorted (Arrow; unknown times together,
+    as None meets None in a dict), a line alone at its time is its own file's first (counted per
+    file by Arrow), and only the lines sharing a time with another go through shared_counts.
+    Anchors: only the join and stabilized lines become Python values, in row order."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -87,47 +87,32 @@ def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int]]]:
     shared: Counter = Counter()
     n = table.num_rows
     if n:
-        order = pc.sort_indices(table.select(["ts_ms", "raw", "source"]),
-                                sort_keys=[("ts_ms", "ascending", "at_end"), ("raw", "ascending", "at_end"),
-                                           ("source", "ascending", "at_end")])
-        src = _array(table, "source").take(order)
-        same = _same_as_previous(_array(table, "ts_ms").take(order)).to_numpy(zero_copy_only=False)
-        pos = np.flatnonzero(same)
-        if len(pos):    # rows of one time: is the text the same too (only these texts are compared)
-            raw, at = _array(table, "raw"), order.to_numpy()
-            same[pos] = _equal(raw.take(pa.array(at[pos + 1])), raw.take(pa.array(at[pos]))).to_numpy(
-                zero_copy_only=False)
-        if not same.any():        # no key twice: every line is its own file's first
-            counts = pc.value_counts(src)
-            srcs = counts.field("values").to_pylist()
-            shared.update(dict(zip(zip(srcs, srcs, strict=True), counts.field("counts").to_pylist(), strict=True)))
-        else:
-            start = np.concatenate([[True], ~same])
-            run = np.cumsum(start) - 1
-            first = src.take(pa.array(np.flatnonzero(start)[run]))
-            counts = pa.table({"source": src, "first": first}).group_by(["source", "first"], use_threads=False) \
-                .aggregate([([], "count_all")]).to_pydict()
-            shared.update(dict(zip(zip(counts["source"], counts["first"], strict=True), counts["count_all"],
-                                   strict=True)))
+        ts = table.column("ts_ms")
+        order = pc.sort_indices(pa.table({"ts": ts}), sort_keys=[("ts", "ascending", "at_end")])
+        by_time = ts.take(order)
+        value = pc.fill_null(by_time, 0).to_numpy()
+        unknown = pc.is_null(by_time).to_numpy(zero_copy_only=False)
+        same = (value[1:] == value[:-1]) & (unknown[1:] == unknown[:-1])     # row i + 1 has row i's time
+        together = np.zeros(n, dtype=bool)
+        together[1:] |= same
+        together[:-1] |= same
+        alone = _counts(table.column("source"))
+        if together.any():
+            rows = pa.array(order.to_numpy()[together])
+            cols = table.select(["raw", "ts_ms", "source"]).take(rows).to_pydict()
+            for src, k in _counts(pa.chunked_array([pa.array(cols["source"], pa.string())])).items():
+                alone[src] -= k
+            shared.update(shared_counts(cols))
+        shared.update({(src, src): k for src, k in alone.items() if k})
     anchors = pc.and_(pc.is_in(table.column("kind"), value_set=pa.array(list(ANCHOR_KINDS), pa.string())),
                       pc.and_(pc.is_valid(table.column("generation")), pc.is_valid(table.column("ts_ms"))))
     rows = table.select(list(FACT_COLUMNS)).filter(pc.fill_null(anchors, False)).to_pydict()
     return shared, anchor_diffs(rows)
 
 
-def _array(table: Any, name: str) -> Any:
-    """A column as one Array (no copy when it is one chunk already)."""
-    col = table.column(name)
-    return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
-
-
-def _same_as_previous(arr: Any) -> Any:
-    """Row i (from 1) equals row i - 1: n - 1 booleans."""
-    return _equal(arr.slice(1), arr.slice(0, len(arr) - 1))
-
-
-def _equal(a: Any, b: Any) -> Any:
-    """Element-wise equality where two nulls are equal (as None == None)."""
+def _counts(column: Any) -> dict[Any, int]:
+    """value -> rows, of a (chunked) column."""
     import pyarrow.compute as pc
 
-    return pc.or_(pc.fill_null(pc.equal(a, b), False), pc.and_(pc.is_null(a), pc.is_null(b)))
+    vc = pc.value_counts(column)
+    return dict(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(), strict=True))

@@ -93,7 +93,9 @@ def events_from_arrow(table: Any) -> list[Event]:
     if n == 0:
         return []
     names = set(table.schema.names)
-    arrays: dict[str, Any] = {c: _one_chunk(table.column(c)) for c in schemas.columns("events") if c in names}
+    # the columns as they come (chunked: a group's rows are slices of several record batches);
+    # never concatenated, which would copy the whole group once more
+    arrays: dict[str, Any] = {c: table.column(c) for c in schemas.columns("events") if c in names}
     for c, default in _EVIDENCE_DEFAULTS.items():
         arrays[c] = _with_default(arrays.get(c), default, n)
     columns: list[Any] = []
@@ -103,7 +105,8 @@ def events_from_arrow(table: Any) -> list[Event]:
         elif c == "partitions" and c in arrays:
             columns.append(_partition_tuples(arrays[c]))
         else:
-            columns.append(_pylist(arrays[c], c not in _LOW_CARDINALITY_SKIP) if c in arrays else [None] * n)
+            columns.append(_pylist(arrays[c], c not in _LOW_CARDINALITY_SKIP and n >= _SHARE_MIN_ROWS)
+                           if c in arrays else [None] * n)
     events = list(map(event_from_fields, *columns))
     del columns
     order = pc.sort_indices(pa.table({"ts": arrays["ts_ms"] if "ts_ms" in arrays else pa.nulls(n, pa.int64()),
@@ -116,38 +119,42 @@ def events_from_arrow(table: Any) -> list[Event]:
     return np.fromiter(events, dtype=object, count=n)[order].tolist()
 
 
-def _one_chunk(column: Any) -> Any:
-    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
-
-
-def _with_default(arr: Any, default: Any, n: int) -> Any:
+def _with_default(col: Any, default: Any, n: int) -> Any:
     """`value or default` for a whole column (null, "" and 0 all become the default)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if arr is None:
-        return pa.array([default] * n)
-    if arr.null_count == 0 and not pc.any(pc.equal(arr, pa.scalar(type(default)(), arr.type))).as_py():
-        return arr
-    empty = pc.fill_null(pc.equal(arr, pa.scalar(type(default)(), arr.type)), True)
-    return pc.if_else(empty, pa.scalar(default, arr.type), arr)
+    if col is None:
+        return pa.chunked_array([pa.array([default] * n)])
+    empty = pc.equal(col, pa.scalar(type(default)(), col.type))
+    if col.null_count == 0 and not pc.any(empty).as_py():
+        return col
+    return pc.if_else(pc.fill_null(empty, True), pa.scalar(default, col.type), col)
 
 
-def _pylist(arr: Any, shared: bool) -> list[Any]:
-    """A column -> Python values. String columns of few distinct values: one str per distinct value,
-    picked by index (numpy's take on an object array): no str built per row."""
+def _pylist(col: Any, shared: bool) -> list[Any]:
+    """A (chunked) column -> Python values. With `shared`, a string chunk of few distinct values
+    gives one str per distinct value, picked by index (numpy's take on an object array): no str
+    built per row."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    n = len(arr)
-    if arr.null_count == n:
-        return [None] * n
-    if not shared or n < _SHARE_MIN_ROWS or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
-        return arr.to_pylist()
-    enc = pc.dictionary_encode(arr)
-    if len(enc.dictionary) > n * _SHARE_MAX_DISTINCT:   # mostly distinct: little to share
-        return arr.to_pylist()
-    return _by_index(enc.dictionary.to_pylist(), enc.indices)
+    if col.null_count == len(col):
+        return [None] * len(col)
+    if not shared or not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        return col.to_pylist()
+    out: list[Any] = []
+    for chunk in col.chunks:
+        n = len(chunk)
+        if chunk.null_count == n:
+            out += [None] * n
+            continue
+        enc = pc.dictionary_encode(chunk)
+        if len(enc.dictionary) > n * _SHARE_MAX_DISTINCT:   # mostly distinct: little to share
+            out += chunk.to_pylist()
+        else:
+            out += _by_index(enc.dictionary.to_pylist(), enc.indices)
+    return out
 
 
 def _by_index(values: list[Any], indices: Any, missing: Any = None) -> list[Any]:
@@ -163,14 +170,25 @@ def _by_index(values: list[Any], indices: Any, missing: Any = None) -> list[Any]
     return pool[idx].tolist()
 
 
-def _extras(arr: Any, n: int) -> list[dict[str, Any]]:
+def _extras(col: Any, n: int) -> list[dict[str, Any]]:
     """extra_json -> one decoded dict per distinct text, shared by its rows (no text: {})."""
     import pyarrow.compute as pc
 
-    if arr is None or arr.null_count == n:
+    if col is None or col.null_count == n:
         return [{}] * n
-    enc = pc.dictionary_encode(arr)
-    return _by_index([_extra(t) for t in enc.dictionary.to_pylist()], enc.indices, {})
+    decoded: dict[str | None, dict[str, Any]] = {}
+    out: list[dict[str, Any]] = []
+    for chunk in col.chunks:
+        enc = pc.dictionary_encode(chunk)
+        texts = enc.dictionary.to_pylist()
+        values = []
+        for t in texts:
+            d = decoded.get(t)
+            if d is None:
+                d = decoded[t] = _extra(t)
+            values.append(d)
+        out += _by_index(values, enc.indices, {})
+    return out
 
 
 def _partition_tuples(column: Any) -> list[tuple[str, ...] | None]:
