@@ -14,8 +14,8 @@ pipeline/spark/replay_stage.timeline does with Spark (same rules, same numbers):
 
 `shared_counts` and `anchor_diffs` take a group's columns as Python lists (the reference);
 `table_facts` gives the same two from a pyarrow Table, column-wise (what the ingest's pass calls: a
-group of 330,000 lines costs 0.1 CPU-s and no Python object per line, instead of 0.56 CPU-s and
-230 MB of lists, tuples and dicts).
+group of 330,000 lines costs 0.03 CPU-s and about 20 MB, instead of 0.58 CPU-s and 230 MB of
+lists, tuples and dicts).
 """
 
 from __future__ import annotations
@@ -98,8 +98,11 @@ def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int]]]:
         together[:-1] |= same
         alone = _counts(table.column("source"))
         if together.any():
-            rows = pa.array(order.to_numpy()[together])
-            cols = table.select(["raw", "ts_ms", "source"]).take(rows).to_pydict()
+            # a mask, not a take: Arrow's take on chunked columns concatenates them first (a copy of the
+            # group's raw texts); a filter goes chunk by chunk
+            mask = np.zeros(n, dtype=bool)
+            mask[order.to_numpy()[together]] = True
+            cols = table.select(["raw", "ts_ms", "source"]).filter(pa.array(mask)).to_pydict()
             for src, k in _counts(pa.chunked_array([pa.array(cols["source"], pa.string())])).items():
                 alone[src] -= k
             shared.update(shared_counts(cols))

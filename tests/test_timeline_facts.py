@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pyarrow as pa
+import pytest
 
 from pipeline import schemas
 from pipeline import timeline_facts as tf
@@ -40,8 +41,12 @@ ROWS = [
 ]
 
 
-def test_table_facts_equal_the_list_functions_in_both_directions():
+@pytest.mark.parametrize("chunk", [None, 3], ids=["one-chunk", "batches-of-3"])
+def test_table_facts_equal_the_list_functions_in_both_directions(chunk):
     table = _table(ROWS)
+    if chunk:     # as the pass gets a group: slices of several record batches
+        table = pa.Table.from_batches(table.to_batches(max_chunksize=chunk))
+        assert table.column("raw").num_chunks > 1
     shared, diffs = tf.table_facts(table)
     cols = table.select(list(tf.FACT_COLUMNS)).to_pydict()
     assert shared == Counter(tf.shared_counts(cols))
