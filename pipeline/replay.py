@@ -13,7 +13,6 @@ See docs/replay.md for the causes and findings vocabulary.
 from __future__ import annotations
 
 import gc
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ from pipeline.replay_rules import generations as gens_mod
 from pipeline.replay_rules import offsets as offsets_mod
 from pipeline.replay_rules import ownership as own_mod
 from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_order
+from pipeline.replay_rules.event_rows import events_from_arrow, events_from_frame
 from pipeline.replay_rules.findings import FINDING_KINDS, FindingRules
 from pipeline.replay_rules.generations import GenView
 from pipeline.replay_rules.reasons import CAUSES
@@ -35,8 +35,8 @@ from pipeline.replay_rules.settings import (
     resolve,
 )
 
-__all__ = ["CAUSES", "FINDING_KINDS", "ReplayResult", "ReplaySettings", "replay_group", "replay_group_frame",
-           "what_if"]
+__all__ = ["CAUSES", "FINDING_KINDS", "ReplayResult", "ReplaySettings", "events_from_arrow", "events_from_frame",
+           "replay_group", "replay_group_frame", "replay_group_rows", "what_if"]
 
 OUTPUT_TABLES = ("generations", "memberships", "ownership", "findings")
 
@@ -166,135 +166,7 @@ def _check_columns(name: str, rows: list[dict[str, Any]]) -> None:
             raise AssertionError(f"replay produced {name} rows with columns {list(r)}, schema says {want}")
 
 
-# ------------------------------------------------------------------ pandas bridge (Spark applyInPandas)
-
-_INT_FIELDS = ("line_no", "ts_ms", "generation", "member_epoch", "partition", "offset")
-
-
-def events_from_frame(pdf: Any) -> list[Event]:
-    """Rows of the `events` table (a pandas DataFrame) -> Events. Nulls (None/NaN/NA) become None."""
-    import math
-
-    out: list[Event] = []
-    cols = [c for c in schemas.columns("events") if c in pdf.columns]
-    for rec in pdf[cols].itertuples(index=False, name=None):
-        d = dict(zip(cols, rec, strict=True))
-        kw: dict[str, Any] = {}
-        for k, v in d.items():
-            if v is None or (isinstance(v, float) and math.isnan(v)) or v is _pd_na():
-                v = None
-            if k == "extra_json":
-                try:
-                    kw["extra"] = json.loads(v) if v else {}
-                except (TypeError, ValueError):
-                    kw["extra"] = {"unparsed_extra_json": str(v)}
-                if not isinstance(kw["extra"], dict):
-                    kw["extra"] = {"value": kw["extra"]}
-                continue
-            if k in _INT_FIELDS and v is not None:
-                v = int(v)
-            elif k == "partitions" and v is not None:
-                v = tuple(str(p) for p in v)
-            kw[k] = v
-        kw.setdefault("extra", {})
-        kw["source"] = kw.get("source") or "?"
-        kw["line_no"] = kw.get("line_no") or 0
-        kw["side"] = kw.get("side") or "client"
-        kw["kind"] = kw.get("kind") or "unparsed"
-        kw["raw"] = kw.get("raw") or ""
-        out.append(Event(**kw))
-    return out
-
-
-def events_from_arrow(table: Any) -> list[Event]:
-    """Rows of the `events` table (a pyarrow Table or RecordBatch) -> Events, sorted as the
-    timeline is (time with unknown times first, file, line). Column by column: no pandas.
-
-    Equal `extra_json` texts share one decoded dict (a group's heartbeat lines all carry the same
-    few): nothing downstream mutates an event's `extra` (Event is frozen; copies are made with
-    dataclasses.replace).
-    """
-    from parsers.fast_event import make_event, make_event_row
-
-    names = [c for c in schemas.columns("events") if c in table.schema.names]
-    n = table.num_rows
-    empty: list[Any] = [None] * n
-    cols = {c: table.column(c).to_pylist() for c in names if c != "partitions"}
-    if "partitions" in names:
-        cols["partitions"] = _partition_tuples(table.column("partitions"))
-    extras: dict[str | None, dict[str, Any]] = {}
-    out: list[Event] = []
-    head = zip(*(cols.get(c, empty) for c in ("source", "line_no", "side", "kind", "raw", "ts_ms", "extra_json")),
-               strict=True)
-    if _ROW_ORDER is not None:
-        # the optional fields as one tuple per row, in make_event_row's order: no dict per event
-        rest = zip(*(cols.get(c, empty) for c in _ROW_ORDER), strict=True)
-        for (source, line_no, side, kind, raw, ts_ms, extra_json), row in zip(head, rest, strict=True):
-            extra = extras.get(extra_json)
-            if extra is None:
-                extra = extras[extra_json] = _extra(extra_json)
-            out.append(make_event_row(source or "?", line_no or 0, side or "client", kind or "unparsed",
-                                      raw or "", ts_ms, extra, row))
-    else:
-        optional = [c for c in names if c in _OPTIONAL_EVENT_FIELDS]
-        rest = zip(*(cols[c] for c in optional), strict=True) if optional else [()] * n
-        for (source, line_no, side, kind, raw, ts_ms, extra_json), values in zip(head, rest, strict=True):
-            extra = extras.get(extra_json)
-            if extra is None:
-                extra = extras[extra_json] = _extra(extra_json)
-            out.append(make_event(source or "?", line_no or 0, side or "client", kind or "unparsed",
-                                  raw or "", ts_ms, extra, dict(zip(optional, values, strict=True))))
-    out.sort(key=_timeline_order)
-    return out
-
-
-def _partition_tuples(column: Any) -> list[tuple[str, ...] | None]:
-    """A list<string> column -> a tuple of strings per row (None stays None), from each chunk's
-    flat values and offsets: a third of the time of `to_pylist()` and a tuple per row."""
-    import pyarrow as pa
-
-    out: list[tuple[str, ...] | None] = []
-    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    for ch in chunks:
-        if not pa.types.is_list(ch.type) or not pa.types.is_string(ch.type.value_type):
-            out += [None if p is None else tuple(str(x) for x in p) for p in ch.to_pylist()]
-            continue
-        offsets = ch.offsets.to_pylist()
-        base = offsets[0]
-        flat = ch.values.slice(base, offsets[-1] - base).to_pylist()
-        valid = ch.is_valid().to_pylist()
-        out += [tuple(flat[offsets[i] - base:offsets[i + 1] - base]) if valid[i] else None for i in range(len(ch))]
-    return out
-
-
-def _timeline_order(e: Event) -> tuple[bool, int, str, int]:
-    return (e.ts_ms is not None, e.ts_ms or 0, e.source, e.line_no)
-
-
-def _extra(text: str | None) -> dict[str, Any]:
-    if not text:
-        return {}
-    try:
-        v = json.loads(text)
-    except (TypeError, ValueError):
-        return {"unparsed_extra_json": str(text)}
-    return v if isinstance(v, dict) else {"value": v}
-
-
-_OPTIONAL_EVENT_FIELDS = frozenset(schemas.columns("events")) - {
-    "source", "line_no", "side", "kind", "raw", "ts_ms", "extra_json"}
-
-
-def _row_order() -> tuple[str, ...] | None:
-    """make_event_row's order of the optional fields (parsers/fast_event.py), when the events
-    table has exactly those columns; None otherwise (events_from_arrow then builds a dict per row)."""
-    from parsers import fast_event
-
-    order = tuple(getattr(fast_event, "_OPTIONAL", ()))
-    return order if frozenset(order) == _OPTIONAL_EVENT_FIELDS else None
-
-
-_ROW_ORDER = _row_order()
+# ------------------------------------------------------------------ Arrow and pandas bridges
 
 
 def replay_group_rows(table: Any, settings: ReplaySettings | None = None) -> dict[str, list[dict[str, Any]]]:
@@ -302,15 +174,6 @@ def replay_group_rows(table: Any, settings: ReplaySettings | None = None) -> dic
     memberships, ownership and findings (the Spark replay stage's entry point)."""
     result = replay_group(events_from_arrow(table), settings)
     return {name: result.table(name) for name in OUTPUT_TABLES}
-
-
-def _pd_na() -> Any:
-    try:
-        import pandas as pd
-
-        return pd.NA
-    except ImportError:  # pragma: no cover
-        return object()
 
 
 def rows_to_frame(name: str, rows: list[dict[str, Any]]) -> Any:

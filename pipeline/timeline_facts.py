@@ -11,6 +11,11 @@ pipeline/spark/replay_stage.timeline does with Spark (same rules, same numbers):
   difference to it is an anchor of its file; a file's offset is the median of its anchors.
   Medians are Spark's percentile_approx(x, 0.5) on these small sets: the ceil(n/2)-th smallest
   value (exact below 10,000 values, where its summary keeps every value).
+
+`shared_counts` and `anchor_diffs` take a group's columns as Python lists (the reference);
+`table_facts` gives the same two from a pyarrow Table, column-wise (what the ingest's pass calls: a
+group of 330,000 lines costs 0.03 CPU-s and about 20 MB, instead of 0.58 CPU-s and 230 MB of
+lists, tuples and dicts).
 """
 
 from __future__ import annotations
@@ -66,3 +71,51 @@ def clock_offsets(diffs: list[tuple[str, int]]) -> dict[str, tuple[int, int]]:
     for src, d in diffs:
         per[src].append(d)
     return {src: (lower_median(ds), len(ds)) for src, ds in per.items()}
+
+
+def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int]]]:
+    """(shared_counts, anchor_diffs) of one group's rows given as a pyarrow Table with FACT_COLUMNS:
+    the same numbers as the list functions, without a Python value per line. A (raw, time) key can
+    only be shared by lines of the same time: the times are sorted (Arrow; unknown times together,
+    as None meets None in a dict), a line alone at its time is its own file's first (counted per
+    file by Arrow), and only the lines sharing a time with another go through shared_counts.
+    Anchors: only the join and stabilized lines become Python values, in row order."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    shared: Counter = Counter()
+    n = table.num_rows
+    if n:
+        ts = table.column("ts_ms")
+        order = pc.sort_indices(pa.table({"ts": ts}), sort_keys=[("ts", "ascending", "at_end")])
+        by_time = ts.take(order)
+        value = pc.fill_null(by_time, 0).to_numpy()
+        unknown = pc.is_null(by_time).to_numpy(zero_copy_only=False)
+        same = (value[1:] == value[:-1]) & (unknown[1:] == unknown[:-1])     # row i + 1 has row i's time
+        together = np.zeros(n, dtype=bool)
+        together[1:] |= same
+        together[:-1] |= same
+        alone = _counts(table.column("source"))
+        if together.any():
+            # a mask, not a take: Arrow's take on chunked columns concatenates them first (a copy of the
+            # group's raw texts); a filter goes chunk by chunk
+            mask = np.zeros(n, dtype=bool)
+            mask[order.to_numpy()[together]] = True
+            cols = table.select(["raw", "ts_ms", "source"]).filter(pa.array(mask)).to_pydict()
+            for src, k in _counts(pa.chunked_array([pa.array(cols["source"], pa.string())])).items():
+                alone[src] -= k
+            shared.update(shared_counts(cols))
+        shared.update({(src, src): k for src, k in alone.items() if k})
+    anchors = pc.and_(pc.is_in(table.column("kind"), value_set=pa.array(list(ANCHOR_KINDS), pa.string())),
+                      pc.and_(pc.is_valid(table.column("generation")), pc.is_valid(table.column("ts_ms"))))
+    rows = table.select(list(FACT_COLUMNS)).filter(pc.fill_null(anchors, False)).to_pydict()
+    return shared, anchor_diffs(rows)
+
+
+def _counts(column: Any) -> dict[Any, int]:
+    """value -> rows, of a (chunked) column."""
+    import pyarrow.compute as pc
+
+    vc = pc.value_counts(column)
+    return dict(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(), strict=True))

@@ -673,14 +673,25 @@ def tasks_of(text: str) -> list[str]:
 
 
 MIGRATION_WORDS = ("Cannot upgrade", "Cannot downgrade", "is not a consumer group", "is not a classic group")
-_MIGRATION_WORDING = re.compile("|".join(re.escape(w) for w in MIGRATION_WORDS))   # any of them, one scan per line
+
+
+def _migration_lines(events: list[Event]) -> list[Event]:
+    """The lines of a migration refusal: the broker's kind, or any of MIGRATION_WORDS in the line. Spelled
+    out as substring tests (a fast C search each, inline): this runs on every line of the group, where an
+    alternation regex tries every position (4x slower)."""
+    return [e for e in events if e.kind == "broker_group_migrated" or (
+        (raw := e.raw) and ("Cannot upgrade" in raw or "Cannot downgrade" in raw or "is not a consumer group" in raw
+                            or "is not a classic group" in raw))]
+
+
+assert all(_migration_lines([Event("s", 1, "broker", "k", w)]) for w in MIGRATION_WORDS)
 
 
 def migration_findings(group_id: str | None, events: list[Event]) -> list[dict[str, Any]]:
     """A group stuck migrating between the classic and the consumer protocol (GroupMetadataManager 3.8+/4.x
     online upgrade/downgrade): "Cannot upgrade classic group G to consumer group because ...", "Cannot
     downgrade consumer group G ...", or members rejected with "Group G is not a consumer group"."""
-    hits = [e for e in events if e.kind == "broker_group_migrated" or _MIGRATION_WORDING.search(e.raw or "")]
+    hits = _migration_lines(events)
     if not hits:
         return []
     broker = [e for e in hits if e.side == "broker"]

@@ -43,14 +43,20 @@ def make(group_id: str | None, kind: str, severity: str, start: int | None, end:
     members = sorted({m for m in (members or []) if m})
     partitions = sorted(set(partitions or []))
     ev = _uniq(list(evidence))[:MAX_EVIDENCE]
-    key = json.dumps([group_id, kind, start, generation, members, partitions, title], default=str)
+    key = _KEY_JSON.encode([group_id, kind, start, generation, members, partitions, title])
     return {
         "finding_id": hashlib.sha1(key.encode()).hexdigest()[:16], "kind": kind, "severity": severity,
         "group_id": group_id, "start_ms": start, "end_ms": end if end is not None else start,
         "members": members, "partitions": partitions, "generation": generation, "title": title,
-        "explanation": explanation, "details_json": json.dumps(details or {}, sort_keys=True, default=str),
+        "explanation": explanation, "details_json": _DETAILS_JSON.encode(details or {}),
         "evidence": ev,
     }
+
+
+# json.dumps(x, default=str) and json.dumps(x, sort_keys=True, default=str), the encoders made once
+# (json.dumps builds a new JSONEncoder per call when given options)
+_KEY_JSON = json.JSONEncoder(default=str)
+_DETAILS_JSON = json.JSONEncoder(sort_keys=True, default=str)
 
 
 class FindingRules:
@@ -498,9 +504,12 @@ class FindingRules:
                                                               **{k: x for k, x in v.cause.facts.items() if k != "missing"}},
                          evidence=v.cause.evidence or v.gen.evidence[:3])
         nums = [v.gen.generation for v in self.views]
+        at: dict[int, int] = {}          # generation -> its first view (nums.index, without a scan each)
+        for i, g in enumerate(nums):
+            at.setdefault(g, i)
         for a, b in zip(nums, nums[1:], strict=False):
             if b > a + 1:
-                va = self.views[nums.index(a)]
+                va = self.views[at[a]]
                 self.add("unexplained", "low", va.ended_ms, va.ended_ms, generation=a + 1,
                          title=f"generation{'s' if b > a + 2 else ''} {a + 1}" + (f"-{b - 1}" if b > a + 2 else "")
                          + " missing from the logs",
@@ -508,7 +517,7 @@ class FindingRules:
                                       "one per rebalance, so the logs miss " + str(b - a - 1) + " rebalance(s) "
                                       "(missing evidence: the broker log and the clients' logs of that period)."),
                          details={"missing_generations": list(range(a + 1, b))},
-                         evidence=[*_any_evidence(va)[-1:], *_any_evidence(self.views[nums.index(b)])[:1]])
+                         evidence=[*_any_evidence(va)[-1:], *_any_evidence(self.views[at[b]])[:1]])
         for ob in self.st.observed("generation_backwards"):
             self.add("unexplained", "medium", ob.ts_ms, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
                      title=f"member joined generation {ob.generation} after {ob.facts['previous_generation']}",

@@ -35,7 +35,7 @@ def _load_run_dir(p: Path, group: str | None) -> Loaded:
     import pyarrow.dataset as ds
 
     from pipeline import rundir
-    from pipeline.replay import events_from_frame
+    from pipeline.replay_rules.event_rows import events_from_frame
 
     rundir.validate(p)               # RunDirError for an incomplete or damaged run
     filters = (ds.field("group_id") == group) if group is not None else None

@@ -313,9 +313,9 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
                 if write_events:
                     writers.add_events(table)
                 if timeline_facts:
-                    cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()
-                    shared.update(facts_mod.shared_counts(cols))
-                    diffs.extend(facts_mod.anchor_diffs(cols))
+                    counts, anchors = facts_mod.table_facts(table)    # column-wise: no list per column
+                    shared.update(counts)
+                    diffs.extend(anchors)
                 gid = table.column("group_id")[0].as_py()
                 if gid is None:
                     continue

@@ -1,0 +1,136 @@
+"""The per-group pass's replay task in one process, without Spark: CPU seconds and peak memory of
+what `pipeline.spark.group_pass.run`'s task does per group (timeline facts + replay unit + its rows
+to Arrow; the series unit is another task's). Run it once per checkout and alternate:
+
+    PYTHONPATH=CHECKOUT python benchmarks/replay_task_bench.py RUN_DIR            # CPU, every group
+    PYTHONPATH=CHECKOUT python benchmarks/replay_task_bench.py RUN_DIR --memory --group bench-hot
+
+--memory: the group's rows are written as an Arrow IPC stream of 10,000-row batches (what
+mapInArrow hands a worker), then read, grouped (`group_runs`), and passed through the task's steps
+in a fresh process; it prints VmRSS after each step and the peak (VmHWM, reset before the read)
+above the process, in MB. Linux only (/proc/self/clear_refs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gc
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def _facts(table):
+    from pipeline import timeline_facts as facts_mod
+
+    if hasattr(facts_mod, "table_facts"):
+        return facts_mod.table_facts(table)
+    cols = table.select(list(facts_mod.FACT_COLUMNS)).to_pydict()     # before table_facts existed
+    shared = collections.Counter()
+    shared.update(facts_mod.shared_counts(cols))
+    return shared, facts_mod.anchor_diffs(cols)
+
+
+def cpu(run_dir: str) -> dict:
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from pipeline.spark import group_pass
+
+    t = pq.read_table(os.path.join(run_dir, "events"))
+    tabs = [t.filter(pc.equal(t.column("group_id"), g))
+            for g in sorted(x for x in t.column("group_id").unique().to_pylist() if x is not None)]
+    gc.disable()
+    group_pass.replay_unit_rows(tabs[0], "pipeline.replay")      # imports
+    facts = replay = 0.0
+    for x in tabs:
+        c0 = time.process_time()
+        _facts(x)
+        c1 = time.process_time()
+        for name, rows in group_pass.replay_unit_rows(x, "pipeline.replay").items():
+            group_pass.to_arrow(name, rows)
+        facts, replay = facts + c1 - c0, replay + time.process_time() - c1
+    return {"checkout": group_pass.__file__.rsplit("/pipeline/", 1)[0], "groups": len(tabs),
+            "events": sum(x.num_rows for x in tabs), "facts_cpu_s": round(facts, 3),
+            "replay_unit_cpu_s": round(replay, 3), "cpu_s": round(facts + replay, 3)}
+
+
+def _status(key: str) -> float:
+    for line in open("/proc/self/status"):
+        if line.startswith(key):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def memory_child(stream: str) -> dict:
+    import numpy  # noqa: F401  (a PySpark worker has numpy and pandas imported)
+    import pandas  # noqa: F401
+    import pyarrow as pa
+
+    from pipeline.spark import group_pass, worker_gc
+
+    def read():
+        return pa.ipc.open_stream(open(stream, "rb"))
+
+    group_pass.replay_unit_rows(pa.Table.from_batches(list(read())).slice(0, 2000), "pipeline.replay")   # imports
+    gc.collect()
+    pa.default_memory_pool().release_unused()
+    r0 = _status("VmRSS")
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    steps = {}
+    with worker_gc.paused() as tidy:
+        for table in group_pass.group_runs(iter(read())):
+            steps["after_read"] = _status("VmRSS") - r0
+            _facts(table)
+            steps["after_facts"] = _status("VmRSS") - r0
+            out = group_pass.replay_unit_rows(table, "pipeline.replay")
+            steps["after_replay"] = _status("VmRSS") - r0
+            for name, rows in out.items():
+                group_pass.to_arrow(name, rows)
+            del out
+            tidy()
+    return {"checkout": group_pass.__file__.rsplit("/pipeline/", 1)[0],
+            **{k: round(v) for k, v in steps.items()}, "peak": round(_status("VmHWM") - r0)}
+
+
+def memory(run_dir: str, group: str) -> dict:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = pq.read_table(os.path.join(run_dir, "events"), filters=[("group_id", "=", group)])
+    with tempfile.NamedTemporaryFile(suffix=".arrows", delete=False) as f:
+        path = f.name
+    try:
+        with pa.OSFile(path, "wb") as sink, pa.ipc.new_stream(sink, t.schema) as w:
+            for b in t.to_batches(max_chunksize=10_000):
+                w.write_batch(b)
+        out = subprocess.run([sys.executable, __file__, "--memory-child", path], capture_output=True, text=True,
+                             check=True).stdout
+        return {"group": group, "rows": t.num_rows, "arrow_mb": round(t.nbytes / 2**20), **json.loads(out)}
+    finally:
+        os.remove(path)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("run_dir", nargs="?")
+    ap.add_argument("--memory", action="store_true")
+    ap.add_argument("--group", default="bench-hot")
+    ap.add_argument("--memory-child", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.memory_child:
+        print(json.dumps(memory_child(args.memory_child)))
+    elif args.memory:
+        print(json.dumps(memory(args.run_dir, args.group)))
+    else:
+        print(json.dumps(cpu(args.run_dir)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""Rows of the `events` table -> Events, for the replay: from a pyarrow Table (the Spark pass, column
+by column) or from a pandas DataFrame (`coordscope replay RUN_DIR`, the report).
+
+Lives under replay_rules (the rules' input), so that the rules package needs nothing from
+pipeline.replay, which is built on it.
+
+events_from_arrow does the per-row work in C where it can (docs/replay.md "Reading a group's rows"):
+- the timeline order (time with unknown times first, file, line) is Arrow's stable sort of the key
+  columns, applied to the list of Events as a take of pointers: no Python sort key per event;
+- a string column of few distinct values (side, kind, source, client_id, group_type, extra_json...)
+  is decoded once per distinct value: every row holds the same str object (less memory, no str built
+  per row);
+- the Events are made by `map` over the columns with a constructor of positional fields
+  (`event_from_fields`), not by a Python loop over zipped rows.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from parsers.events import EVENT_COLUMNS, Event
+from pipeline import schemas
+
+# the evidence fields and the value a missing (null or empty) one takes, as Event requires one
+_EVIDENCE_DEFAULTS = {"source": "?", "line_no": 0, "side": "client", "kind": "unparsed", "raw": ""}
+_INT_FIELDS = ("line_no", "ts_ms", "generation", "member_epoch", "partition", "offset")
+# string columns worth decoding once per distinct value; `raw` (one text per line) is not
+_LOW_CARDINALITY_SKIP = frozenset({"raw"})
+# below this many rows the per-column Arrow calls of the shared decoding cost more than the strings
+# they save (a few hundred microseconds a column against a small group's few thousand strings)
+_SHARE_MIN_ROWS = 8192
+_SHARE_MAX_DISTINCT = 0.25      # distinct values per row above which a column is read row by row
+
+
+# ------------------------------------------------------------------ the constructor
+
+class _Unfrozen:
+    """Event's memory layout without its frozen `__setattr__`: a birth class only (see
+    parsers/fast_event.py for the mechanism; this is the replay's own, positional, constructor)."""
+
+    __slots__ = tuple(Event.__slots__)  # type: ignore[attr-defined]
+
+
+def _build_positional() -> Any:
+    ns: dict[str, Any] = {"_new": object.__new__, "_Unfrozen": _Unfrozen, "_Event": Event}
+    args = ", ".join(EVENT_COLUMNS)
+    lines = [f"def event_from_fields({args}, _new=_new, _Unfrozen=_Unfrozen, _Event=_Event):",
+             "    ev = _new(_Unfrozen)"]
+    lines += [f"    ev.{name} = {name}" for name in EVENT_COLUMNS]
+    lines += ["    ev.__class__ = _Event", "    return ev"]
+    exec("\n".join(lines), ns)  # noqa: S102 - generated from EVENT_COLUMNS only
+    return ns["event_from_fields"]
+
+
+def _same_as_dataclass(make: Any) -> bool:
+    values = [i if n in _INT_FIELDS else f"v{i}" for i, n in enumerate(EVENT_COLUMNS)]
+    values[EVENT_COLUMNS.index("partitions")] = ("t-0",)
+    values[EVENT_COLUMNS.index("extra")] = {"rule": "r"}
+    try:
+        ev = make(*values)
+    except TypeError:  # __class__ assignment refused: the layouts differ
+        return False
+    ref = Event(*values)
+    return type(ev) is Event and ev == ref and repr(ev) == repr(ref)
+
+
+event_from_fields: Any = Event
+"""event_from_fields(*values in EVENT_COLUMNS order) -> Event, equal to Event(*values): the fields
+stored slot by slot in a plain class of Event's layout, then retyped (about 3x cheaper than the frozen
+dataclass's __init__). Falls back to Event itself should the layouts ever differ."""
+if tuple(Event.__slots__) == EVENT_COLUMNS:  # type: ignore[attr-defined]
+    _made = _build_positional()
+    if _same_as_dataclass(_made):
+        event_from_fields = _made
+
+
+# ------------------------------------------------------------------ Arrow
+
+def events_from_arrow(table: Any) -> list[Event]:
+    """Rows of the `events` table (a pyarrow Table or RecordBatch) -> Events, sorted as the
+    timeline is (time with unknown times first, file, line; rows equal on all three keep their
+    order). Equal `extra_json` texts share one decoded dict: nothing downstream mutates an event's
+    `extra` (Event is frozen; copies are made with dataclasses.replace)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(table, pa.RecordBatch):
+        table = pa.Table.from_batches([table])
+    n = table.num_rows
+    if n == 0:
+        return []
+    names = set(table.schema.names)
+    # the columns as they come (chunked: a group's rows are slices of several record batches);
+    # never concatenated, which would copy the whole group once more
+    arrays: dict[str, Any] = {c: table.column(c) for c in schemas.columns("events") if c in names}
+    for c, default in _EVIDENCE_DEFAULTS.items():
+        arrays[c] = _with_default(arrays.get(c), default, n)
+    columns: list[Any] = []
+    for c in EVENT_COLUMNS:
+        if c == "extra":
+            columns.append(_extras(arrays.get("extra_json"), n))
+        elif c == "partitions" and c in arrays:
+            columns.append(_partition_tuples(arrays[c]))
+        else:
+            columns.append(_pylist(arrays[c], c not in _LOW_CARDINALITY_SKIP and n >= _SHARE_MIN_ROWS)
+                           if c in arrays else [None] * n)
+    events = list(map(event_from_fields, *columns))
+    del columns
+    order = pc.sort_indices(pa.table({"ts": arrays["ts_ms"] if "ts_ms" in arrays else pa.nulls(n, pa.int64()),
+                                      "source": arrays["source"], "line_no": arrays["line_no"]}),
+                            sort_keys=[("ts", "ascending", "at_start"), ("source", "ascending", "at_start"),
+                                       ("line_no", "ascending", "at_start")]).to_numpy()
+    if (order[1:] > order[:-1]).all():    # already in timeline order
+        return events
+    # the Events reordered as pointers (numpy's take on an object array), not the columns
+    return np.fromiter(events, dtype=object, count=n)[order].tolist()
+
+
+def _with_default(col: Any, default: Any, n: int) -> Any:
+    """`value or default` for a whole column (null, "" and 0 all become the default)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if col is None:
+        return pa.chunked_array([pa.array([default] * n)])
+    empty = pc.equal(col, pa.scalar(type(default)(), col.type))
+    if col.null_count == 0 and not pc.any(empty).as_py():
+        return col
+    return pc.if_else(pc.fill_null(empty, True), pa.scalar(default, col.type), col)
+
+
+def _pylist(col: Any, shared: bool) -> list[Any]:
+    """A (chunked) column -> Python values. With `shared`, a string chunk of few distinct values
+    gives one str per distinct value, picked by index (numpy's take on an object array): no str
+    built per row."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if col.null_count == len(col):
+        return [None] * len(col)
+    if not shared or not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        return col.to_pylist()
+    out: list[Any] = []
+    for chunk in col.chunks:
+        n = len(chunk)
+        if chunk.null_count == n:
+            out += [None] * n
+            continue
+        enc = pc.dictionary_encode(chunk)
+        if len(enc.dictionary) > n * _SHARE_MAX_DISTINCT:   # mostly distinct: little to share
+            out += chunk.to_pylist()
+        else:
+            out += _by_index(enc.dictionary.to_pylist(), enc.indices)
+    return out
+
+
+def _by_index(values: list[Any], indices: Any, missing: Any = None) -> list[Any]:
+    """values[i] for each index (a null index -> `missing`), in C."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    pool = np.empty(len(values) + 1, dtype=object)
+    for i, v in enumerate(values):     # one by one: numpy would unpack a sequence value
+        pool[i] = v
+    pool[-1] = missing
+    idx = pc.fill_null(indices, len(values)).to_numpy(zero_copy_only=False)
+    return pool[idx].tolist()
+
+
+def _extras(col: Any, n: int) -> list[dict[str, Any]]:
+    """extra_json -> one decoded dict per distinct text, shared by its rows (no text: {})."""
+    import pyarrow.compute as pc
+
+    if col is None or col.null_count == n:
+        return [{}] * n
+    decoded: dict[str | None, dict[str, Any]] = {}
+    out: list[dict[str, Any]] = []
+    for chunk in col.chunks:
+        enc = pc.dictionary_encode(chunk)
+        texts = enc.dictionary.to_pylist()
+        values = []
+        for t in texts:
+            d = decoded.get(t)
+            if d is None:
+                d = decoded[t] = _extra(t)
+            values.append(d)
+        out += _by_index(values, enc.indices, {})
+    return out
+
+
+def _partition_tuples(column: Any) -> list[tuple[str, ...] | None]:
+    """A list<string> column -> a tuple of strings per row (None stays None), from each chunk's
+    flat values and offsets: a third of the time of `to_pylist()` and a tuple per row."""
+    import pyarrow as pa
+
+    out: list[tuple[str, ...] | None] = []
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    for ch in chunks:
+        if not pa.types.is_list(ch.type) or not pa.types.is_string(ch.type.value_type):
+            out += [None if p is None else tuple(str(x) for x in p) for p in ch.to_pylist()]
+            continue
+        offsets = ch.offsets.to_pylist()
+        base = offsets[0]
+        flat = ch.values.slice(base, offsets[-1] - base).to_pylist()
+        valid = ch.is_valid().to_pylist()
+        out += [tuple(flat[offsets[i] - base:offsets[i + 1] - base]) if valid[i] else None for i in range(len(ch))]
+    return out
+
+
+def _extra(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        v = json.loads(text)
+    except (TypeError, ValueError):
+        return {"unparsed_extra_json": str(text)}
+    return v if isinstance(v, dict) else {"value": v}
+
+
+# ------------------------------------------------------------------ pandas
+
+def events_from_frame(pdf: Any) -> list[Event]:
+    """Rows of the `events` table (a pandas DataFrame) -> Events. Nulls (None/NaN/NA) become None."""
+    out: list[Event] = []
+    cols = [c for c in schemas.columns("events") if c in pdf.columns]
+    na = _pd_na()
+    for rec in pdf[cols].itertuples(index=False, name=None):
+        d = dict(zip(cols, rec, strict=True))
+        kw: dict[str, Any] = {}
+        for k, v in d.items():
+            if v is None or (isinstance(v, float) and math.isnan(v)) or v is na:
+                v = None
+            if k == "extra_json":
+                try:
+                    kw["extra"] = json.loads(v) if v else {}
+                except (TypeError, ValueError):
+                    kw["extra"] = {"unparsed_extra_json": str(v)}
+                if not isinstance(kw["extra"], dict):
+                    kw["extra"] = {"value": kw["extra"]}
+                continue
+            if k in _INT_FIELDS and v is not None:
+                v = int(v)
+            elif k == "partitions" and v is not None:
+                v = tuple(str(p) for p in v)
+            kw[k] = v
+        kw.setdefault("extra", {})
+        for k, default in _EVIDENCE_DEFAULTS.items():
+            kw[k] = kw.get(k) or default
+        out.append(Event(**kw))
+    return out
+
+
+def _pd_na() -> Any:
+    try:
+        import pandas as pd
+
+        return pd.NA
+    except ImportError:  # pragma: no cover
+        return object()

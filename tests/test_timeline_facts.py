@@ -1,0 +1,64 @@
+"""pipeline.timeline_facts.table_facts (the ingest pass's column-wise facts) against the list
+functions it replaces in the pass (shared_counts, anchor_diffs), on rows with copies, repeats,
+unknown times and texts, and joins of several generations."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pyarrow as pa
+import pytest
+
+from pipeline import schemas
+from pipeline import timeline_facts as tf
+
+
+def _table(rows):
+    return pa.Table.from_pylist([{"line_no": i + 1, "side": "client", **r} for i, r in enumerate(rows)],
+                                schema=schemas.arrow_schema("events"))
+
+
+ROWS = [
+    # b.log copies two lines of a.log (same text and time); c.log shares one line of a.log's text at
+    # another time (not shared); a.log repeats a line (both copies count for a.log)
+    dict(group_id="g", source="a.log", raw="x1", ts_ms=10, kind="heartbeat_succeeded"),
+    dict(group_id="g", source="b.log", raw="x1", ts_ms=10, kind="heartbeat_succeeded"),
+    dict(group_id="g", source="a.log", raw="x2", ts_ms=20, kind="join_succeeded", generation=3),
+    dict(group_id="g", source="b.log", raw="x2", ts_ms=20, kind="join_succeeded", generation=3),
+    dict(group_id="g", source="c.log", raw="x2", ts_ms=21, kind="join_succeeded", generation=3),
+    dict(group_id="g", source="a.log", raw="x3", ts_ms=30, kind="offset_committed"),
+    dict(group_id="g", source="a.log", raw="x3", ts_ms=30, kind="offset_committed"),
+    # unknown times and texts are key values too: the None keys meet
+    dict(group_id="g", source="c.log", raw="u", ts_ms=None, kind="join_started"),
+    dict(group_id="g", source="b.log", raw="u", ts_ms=None, kind="join_started"),
+    dict(group_id="g", source="c.log", raw=None, ts_ms=40, kind="unparsed"),
+    dict(group_id="g", source="b.log", raw=None, ts_ms=40, kind="unparsed"),
+    # a broker reference for generation 4; a join without a generation or time is no anchor
+    dict(group_id="g", source="broker.log", raw="s4", ts_ms=50, kind="broker_group_stabilized", generation=4),
+    dict(group_id="g", source="a.log", raw="j4", ts_ms=53, kind="join_succeeded", generation=4),
+    dict(group_id="g", source="c.log", raw="j4c", ts_ms=49, kind="join_succeeded", generation=4),
+    dict(group_id="g", source="c.log", raw="j?", ts_ms=None, kind="join_succeeded", generation=5),
+]
+
+
+@pytest.mark.parametrize("chunk", [None, 3], ids=["one-chunk", "batches-of-3"])
+def test_table_facts_equal_the_list_functions_in_both_directions(chunk):
+    table = _table(ROWS)
+    if chunk:     # as the pass gets a group: slices of several record batches
+        table = pa.Table.from_batches(table.to_batches(max_chunksize=chunk))
+        assert table.column("raw").num_chunks > 1
+    shared, diffs = tf.table_facts(table)
+    cols = table.select(list(tf.FACT_COLUMNS)).to_pydict()
+    assert shared == Counter(tf.shared_counts(cols))
+    assert diffs == tf.anchor_diffs(cols)
+    # the facts themselves: b.log's copies and the unknown-key lines point at the smallest file
+    assert shared == Counter({("a.log", "a.log"): 5, ("b.log", "a.log"): 2, ("b.log", "b.log"): 2,
+                              ("c.log", "c.log"): 3, ("c.log", "b.log"): 2, ("broker.log", "broker.log"): 1})
+    assert diffs == [("a.log", 0), ("b.log", 0), ("c.log", 1), ("a.log", 3), ("c.log", -1)]
+
+
+def test_table_facts_without_shared_lines_and_empty():
+    table = _table([dict(group_id="g", source=f"{s}.log", raw=f"r{i}", ts_ms=i, kind="heartbeat_succeeded")
+                    for i, s in enumerate("abcab")])
+    assert tf.table_facts(table) == (Counter({("a.log", "a.log"): 2, ("b.log", "b.log"): 2, ("c.log", "c.log"): 1}), [])
+    assert tf.table_facts(_table([])) == (Counter(), [])
