@@ -224,6 +224,28 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
             spark.stop()
 
 
+def staged_group_counts(staged_dir: str, group: str | None, since_ms: int | None,
+                        until_ms: int | None) -> dict[str, int]:
+    """Rows per group of the events in scope, counted from the parse stage's staged outcomes on the
+    driver with pyarrow (one or two columns; 366,696 rows in about 0.03 s): what the per-group
+    pass needs to decide which groups get a second task, without the Spark job that sampled the
+    group column (0.4-1.0 s on a warm session, more on a cold one: BENCHMARKS.md, fixed costs)."""
+    import pyarrow.compute as pc
+    import pyarrow.dataset as ds
+
+    cols = ["group_id"] + (["ts_ms"] if since_ms is not None or until_ms is not None else [])
+    table = ds.dataset(staged_dir, format="parquet").to_table(columns=cols)
+    keep = pc.is_valid(table.column("group_id"))
+    if group is not None:
+        keep = pc.and_(keep, pc.equal(table.column("group_id"), group))
+    for bound, cmp in ((since_ms, pc.greater_equal), (until_ms, pc.less)):
+        if bound is not None:   # events without a time stay in scope (as the job's filter)
+            ts = table.column("ts_ms")
+            keep = pc.and_(keep, pc.or_(pc.is_null(ts), pc.fill_null(cmp(ts, bound), False)))
+    counts = pc.value_counts(table.column("group_id").filter(keep))
+    return {v["values"].as_py(): v["counts"].as_py() for v in counts}
+
+
 def _empty(spark, table_or_ddl: str):
     ddl = schemas.ddl(table_or_ddl) if table_or_ddl in schemas.TABLES else table_or_ddl
     return spark.createDataFrame([], ddl)
@@ -238,6 +260,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     by_spath = {f.spath: f for f in readable}
     counts: dict[str, dict[str, int]] = {f.source: {} for f in files}
     scan = outcomes = events = None
+    group_counts: dict[str, int] | None = {}     # rows per group in scope (none without inputs)
     if readable:
         with progress.stage("read and parse"):
             describe_paths = [f.spath for f in readable if f.kind == "groups_describe"]
@@ -259,6 +282,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             outcomes = spark.read.schema(parse_stage.OUTCOME_DDL).parquet(staged)
             offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in split_rows])
             _count_lines(split_rows, by_spath, counts, warnings)
+            group_counts = staged_group_counts(write_mod.local_path(staged), opts.group, opts.since_ms, opts.until_ms)
         event_cols = schemas.columns("events")
         numbered = lines.numbered(outcomes, offsets)    # every staged row carries an event
         all_events = numbered.select(*event_cols)
@@ -305,7 +329,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
             replay_name = None
         # the `events` table (times as logged, copies included) is written by this first pass
-        first = group_pass.run(events, write_mod.local_path(tmp_dir), replay_name, write_events=True)
+        first = group_pass.run(events, write_mod.local_path(tmp_dir), replay_name, write_events=True,
+                               group_counts=group_counts)
         copies = replay_stage.copies_from_counts(first.shared)
         skewed = {src: off for src, (off, _n) in timeline_facts.clock_offsets(first.diffs).items()
                   if abs(off) >= replay_stage.SKEW_MIN_MS}
@@ -317,7 +342,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
                 cached.append(timeline.persist(cache_level()))
             for src, off in offset_rows.items():
                 progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
-            group_pass.run(timeline, write_mod.local_path(tmp_dir), replay_name, timeline_facts=False)
+            # (the same groups split: the counts are the first pass's, without removing copies)
+            group_pass.run(timeline, write_mod.local_path(tmp_dir), replay_name, timeline_facts=False, split=first.split)
 
     written: dict[str, int] = {}
     with progress.stage("summary"):
