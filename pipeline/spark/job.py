@@ -169,7 +169,7 @@ def _read_inputs_and_warm(opts: IngestOptions, tmp_dir: str) -> tuple[list, Any,
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
     is used and left running; otherwise one is built for opts.master and stopped at the end."""
-    from pipeline.spark.session import build_session, check_java
+    from pipeline.spark.session import build_session, check_java, save_class_archive
 
     progress = Progress(quiet=opts.quiet)
     warnings: list[str] = []
@@ -195,7 +195,8 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                 _read_inputs_and_warm, opts, tmp_dir)
         if own_session:
             with progress.stage("start spark"):
-                spark = build_session(opts.master, "coordscope-ingest", session_conf(opts.master, opts.extra_conf))
+                spark = build_session(opts.master, "coordscope-ingest", session_conf(opts.master, opts.extra_conf),
+                                      record_classes=True)
         else:
             for k, v in session_conf(spark.sparkContext.master, opts.extra_conf).items():
                 spark.conf.set(k, v)
@@ -215,6 +216,8 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                          f"{sum(f.size for f in readable) / 1e6:.1f} MB")
         result = _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java)
         tmp_dir = None
+        if own_session:     # RUN_DIR is complete; the first run of a Java and Spark install saves its classes
+            save_class_archive(spark, progress)
         return result
     except (inputs_mod.InputError, write_mod.RunDirExists, ValueError) as exc:
         raise IngestError(str(exc)) from exc
