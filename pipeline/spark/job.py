@@ -14,6 +14,7 @@ import importlib
 import os
 import re
 import shutil
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -166,6 +167,30 @@ def _read_inputs_and_warm(opts: IngestOptions, tmp_dir: str) -> tuple[list, Any,
     return out
 
 
+def start_python_workers(spark, master: str) -> None:
+    """On a local master, start the Python worker daemon and one worker per core with a tiny job on a
+    thread, while the driver lists the inputs and plans the parse (1-3 s of Py4J calls on a cold
+    JVM, BENCHMARKS.md, fixed costs): the parse's first tasks then find warm workers (Spark reuses
+    them) instead of starting the daemon and importing pyarrow themselves, which made the first
+    two tasks of the parse job take 3-4 s against 0.3-0.7 s for the next ones. Best effort: a
+    failure (an interrupt stopping the JVM) is for the job itself to meet, not this thread."""
+    cores = local_cores(master)
+    if not cores:
+        return
+
+    def warm() -> None:
+        try:
+            from pipeline.spark.worker_daemon import warm_worker
+
+            # a SQL Arrow UDF as the parse's own: Spark keeps one daemon per kind of Python runner
+            # (their environments differ), and this starts the one the parse's tasks use
+            spark.range(0, cores, 1, cores).mapInArrow(warm_worker, "n bigint").collect()
+        except Exception:  # noqa: BLE001 - see above
+            pass
+
+    threading.Thread(target=warm, name="warm-python-workers", daemon=True).start()
+
+
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
     is used and left running; otherwise one is built for opts.master and stopped at the end."""
@@ -201,6 +226,8 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
             for k, v in session_conf(spark.sparkContext.master, opts.extra_conf).items():
                 spark.conf.set(k, v)
         progress.sc = spark.sparkContext
+        if own_session:
+            start_python_workers(spark, opts.master)
         with progress.stage("inputs"):
             if early is not None:
                 files, pmod, link_warnings, took = early.result()

@@ -37,6 +37,15 @@ def preload(modules: tuple[str, ...] = PRELOAD) -> list[str]:
     return failed
 
 
+def warm_worker(batches):
+    """A warm-up task (job.start_python_workers, a mapInArrow): what the job's tasks import in a
+    forked worker (pyarrow is imported after the fork, see above)."""
+    import pyarrow as pa
+
+    importlib.import_module("pipeline.spark.parse_stage")
+    yield pa.RecordBatch.from_pydict({"n": [sum(b.num_rows for b in batches)]})
+
+
 if __name__ == "__main__":
     preload()
     from pyspark.daemon import manager
