@@ -208,10 +208,11 @@ def _cpu_kind(pid: int, root: int) -> str:
     if _is_java(pid):
         return "jvm"
     try:
-        cmd = open(f"/proc/{pid}/cmdline", "rb").read()
+        cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")[0]
     except OSError:
         return "other"
-    return "workers" if b"daemon" in cmd or b"pyspark.worker" in cmd else "other"
+    # below the JVM, a Python process is the worker daemon or a worker forked from it
+    return "workers" if b"python" in cmd.rsplit(b"/", 1)[-1] else "other"
 
 
 def run_measured(cmd: list[str], env: dict, cwd: Path = REPO) -> tuple[float, int, str, dict[str, float]]:
