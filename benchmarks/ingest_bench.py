@@ -234,8 +234,11 @@ def run_measured(cmd: list[str], env: dict, cwd: Path = REPO) -> tuple[float, in
             jvm = [c for c in tree[1:] if _is_java(c)]
             peak = max(peak, _rss_kb(proc.pid) + sum(_rss_kb(j) for j in jvm))
             for p in tree:
-                # (the kind is read every time: spark-submit's shell becomes the JVM by exec)
-                seen[p] = (_cpu_kind(p, proc.pid), max(_cpu_s(p), seen.get(p, ("", 0.0))[1]))
+                # (the kind is read every time: spark-submit's shell becomes the JVM by exec; a
+                # worker that exited, a zombie with no command line, keeps the kind it had)
+                kind, cpu = seen.get(p, ("other", 0.0))
+                now = _cpu_kind(p, proc.pid)
+                seen[p] = (now if now != "other" else kind, max(_cpu_s(p), cpu))
             time.sleep(0.1)
 
     t = threading.Thread(target=sample, daemon=True)
