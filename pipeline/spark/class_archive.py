@@ -51,7 +51,8 @@ def _java() -> str | None:
 
 
 @functools.lru_cache(maxsize=4)
-def _java_version_text(java: str) -> str:
+def java_version_text(java: str) -> str:
+    """What `java -version` prints (on stderr); empty when it cannot run."""
     try:
         return subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30).stderr
     except (OSError, subprocess.TimeoutExpired):
@@ -65,7 +66,7 @@ def key(extra_conf: dict[str, str] | None = None) -> str | None:
     java = _java()
     if java is None:
         return None
-    version = _java_version_text(java)
+    version = java_version_text(java)
     if not version:
         return None
     jars_dir = os.path.join(os.environ.get("SPARK_HOME") or os.path.dirname(pyspark.__file__), "jars")

@@ -37,10 +37,9 @@ def java_version(java: str | None = None) -> int | None:
         java = os.path.join(home, "bin", "java") if home else shutil.which("java")
     if not java or not os.path.exists(java):
         return None
-    try:
-        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30).stderr
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+    from pipeline.spark.class_archive import java_version_text
+
+    out = java_version_text(java)     # (run once per process: the class archive's key reads it too)
     m = re.search(r'version "(\d+)(?:\.(\d+))?', out)
     if not m:
         return None
