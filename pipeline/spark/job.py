@@ -264,7 +264,10 @@ def staged_group_counts(staged_dir: str, group: str | None, since_ms: int | None
     import pyarrow.dataset as ds
 
     cols = ["group_id"] + (["ts_ms"] if since_ms is not None or until_ms is not None else [])
-    table = ds.dataset(staged_dir, format="parquet").to_table(columns=cols)
+    dataset = ds.dataset(staged_dir, format="parquet")
+    if "group_id" not in dataset.schema.names:      # nothing staged: no line carried an event
+        return {}
+    table = dataset.to_table(columns=cols)
     keep = pc.is_valid(table.column("group_id"))
     if group is not None:
         keep = pc.and_(keep, pc.equal(table.column("group_id"), group))

@@ -104,6 +104,8 @@ def test_staged_group_counts_count_the_rows_in_scope(tmp_path):
     assert staged_group_counts(str(tmp_path), None, 15, None) == {"a": 2, "b": 1}
     assert staged_group_counts(str(tmp_path), None, None, 20) == {"a": 2, "b": 1}
     assert staged_group_counts(str(tmp_path), "a", 15, 25) == {"a": 2}
+    (tmp_path / "none").mkdir()         # no staged file at all (no line carried an event)
+    assert staged_group_counts(str(tmp_path / "none"), None, 10, None) == {}
 
 
 @pytest.mark.parametrize("split", [None, "some", "all"])
