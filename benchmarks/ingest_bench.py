@@ -28,6 +28,14 @@ workers over the machine and the figure flatters nobody. Each master then gets i
 baseline, pinned the same way, and the scale-out figure is the ratio of the medians of the ingest
 walls (local[1] over local[2]).
 
+CPU seconds of each side (medians over the rounds) are printed per process kind: the driver's
+Python, the JVM(s) and the Python workers, sampled from /proc: on a shared machine they move far
+less than wall times. The count baseline runs Spark as it comes (no class archive); the ingest of
+this checkout uses its class archive as a user's later runs do (--class-archive: fresh, off, both).
+
+    ... --samples --class-archive both          # the archive's gain, alternated in one run
+    ... --samples --class-archive fresh         # a first run: the archive made at its end
+
 Per run it also prints `outside`: wall time not in the manifest's `total` (Python start-up and
 imports before the job's clock starts, spark.stop() and the JVM's exit after it), and the stages
 are medians over the rounds (not the last round's).
@@ -182,21 +190,56 @@ def pinned(cmd: list[str], master: str | None) -> list[str]:
     return ["taskset", "-c", ",".join(map(str, range(n))), *cmd]
 
 
-def run_measured(cmd: list[str], env: dict, cwd: Path = REPO) -> tuple[float, int, str]:
-    """Wall time, peak RSS (KB) of the process plus its java child (the driver JVM), stdout. `python
-    -m` puts cwd first on sys.path: cwd is the checkout whose code runs."""
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) of one process so far, its reaped children not included."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _cpu_kind(pid: int, root: int) -> str:
+    if pid == root:
+        return "driver"
+    if _is_java(pid):
+        return "jvm"
+    try:
+        cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")[0]
+    except OSError:
+        return "other"
+    # below the JVM, a Python process is the worker daemon or a worker forked from it
+    return "workers" if b"python" in cmd.rsplit(b"/", 1)[-1] else "other"
+
+
+def run_measured(cmd: list[str], env: dict, cwd: Path = REPO) -> tuple[float, int, str, dict[str, float]]:
+    """Wall time, peak RSS (KB) of the process plus its java child (the driver JVM), stdout, and CPU
+    seconds of the driver's Python, the JVM(s) and the Python workers (sampled from /proc every
+    0.1 s: what a process spends after its last sample is missed, a few hundredths). `python -m`
+    puts cwd first on sys.path: cwd is the checkout whose code runs."""
     start = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     peak = 0
     jvm: list[int] = []
+    seen: dict[int, tuple[str, float]] = {}     # pid -> (kind, CPU seconds at its last sample)
 
     def sample():
         nonlocal peak, jvm
         while proc.poll() is None:
             # re-scanned each time: spark-submit first runs a short-lived launcher JVM
-            jvm = [c for c in _descendants(proc.pid) if _is_java(c)]
+            tree = [proc.pid, *_descendants(proc.pid)]
+            jvm = [c for c in tree[1:] if _is_java(c)]
             peak = max(peak, _rss_kb(proc.pid) + sum(_rss_kb(j) for j in jvm))
-            time.sleep(0.2)
+            for p in tree:
+                # (the kind is read every time: spark-submit's shell becomes the JVM by exec; a
+                # worker that exited, a zombie with no command line, keeps the kind it had)
+                kind, cpu = seen.get(p, ("other", 0.0))
+                now = _cpu_kind(p, proc.pid)
+                seen[p] = (now if now != "other" else kind, max(_cpu_s(p), cpu))
+            time.sleep(0.1)
 
     t = threading.Thread(target=sample, daemon=True)
     t.start()
@@ -204,7 +247,10 @@ def run_measured(cmd: list[str], env: dict, cwd: Path = REPO) -> tuple[float, in
     t.join()
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd[:4])} ... failed with exit {proc.returncode}")
-    return time.monotonic() - start, peak, out
+    cpu: dict[str, float] = {"driver": 0.0, "jvm": 0.0, "workers": 0.0}
+    for kind, s in seen.values():
+        cpu[kind] = cpu.get(kind, 0.0) + s
+    return time.monotonic() - start, peak, out, cpu
 
 
 BASELINE = """
@@ -221,22 +267,44 @@ spark.stop()
 
 def measure_count(files: list[Path], master: str, env: dict, conf: dict[str, str], pin: bool = False) -> dict:
     cmd = [sys.executable, "-c", BASELINE, master, json.dumps(conf), *map(str, files)]
-    wall, rss, out = run_measured(pinned(cmd, master if pin else None), env)
+    # Spark as it comes: no class archive of coordscope's (pipeline/spark/class_archive.py)
+    wall, rss, out, cpu = run_measured(pinned(cmd, master if pin else None), dict(env, COORDSCOPE_CLASS_ARCHIVE="0"))
     lines, count_s = out.split()[-2:]
-    return {"lines": int(lines), "count_s": float(count_s), "wall": wall, "rss": rss}
+    return {"lines": int(lines), "count_s": float(count_s), "wall": wall, "rss": rss, "cpu": cpu}
 
 
 def measure_ingest(files: list[Path], run_dir: Path, master: str, repo: Path, conf: dict[str, str],
-                   pin: bool = False) -> dict:
-    """One `coordscope ingest` run from the checkout `repo`."""
+                   pin: bool = False, class_archive: str = "keep") -> dict:
+    """One `coordscope ingest` run from the checkout `repo`. class_archive: "keep" (as a user's
+    later runs: the archive of an earlier run is used, made by this run when there is none),
+    "fresh" (removed first: a first run, which makes it), "off" (COORDSCOPE_CLASS_ARCHIVE=0)."""
     conf_args = [a for k, v in conf.items() for a in ("--conf", f"{k}={v}")]
     env = dict(os.environ, PYTHONPATH=str(repo))
+    if class_archive == "off":
+        env["COORDSCOPE_CLASS_ARCHIVE"] = "0"
+    elif class_archive == "fresh":
+        _remove_class_archives()
     cmd = [sys.executable, "-m", "pipeline.cli", "ingest", *map(str, files), "--out", str(run_dir), "--overwrite",
            "--master", master, "--quiet", *conf_args]
-    wall, rss, _ = run_measured(pinned(cmd, master if pin else None), env, repo)
+    wall, rss, _, cpu = run_measured(pinned(cmd, master if pin else None), env, repo)
     man = json.loads((run_dir / "manifest.json").read_text())
-    return {"wall": wall, "rss": rss, "man": man, "outside_s": wall - man["timings_s"]["total"],
+    return {"wall": wall, "rss": rss, "man": man, "outside_s": wall - man["timings_s"]["total"], "cpu": cpu,
             "job_s": man["timings_s"]["total"] - man["timings_s"].get("start spark", 0.0)}
+
+
+def _remove_class_archives() -> None:
+    sys.path.insert(0, str(REPO))
+    from pipeline.spark.jvm import cache_dir
+
+    for p in cache_dir().glob("spark-classes-*"):
+        p.unlink()
+
+
+def _median_cpu(rs: list[dict]) -> dict[str, float]:
+    kinds = sorted({k for r in rs for k in r["cpu"]})
+    out = {k: round(statistics.median(r["cpu"].get(k, 0.0) for r in rs), 1) for k in kinds}
+    out["total"] = round(statistics.median(sum(r["cpu"].values()) for r in rs), 1)
+    return out
 
 
 def _median_stages(rs: list[dict]) -> dict[str, float]:
@@ -273,13 +341,19 @@ def main() -> int:
     ap.add_argument("--pin", action="store_true",
                     help="run each master's ingests and its own count baseline under taskset on N cores for local[N] "
                          "(honest scale-out: local[1] gets one core, JVM threads and Python workers included)")
+    ap.add_argument("--class-archive", default="keep", choices=("keep", "fresh", "off", "both"),
+                    help="this checkout's driver JVM class archive (pipeline/spark/class_archive.py): keep (a user's "
+                         "later runs), fresh (removed before each run: a first run, which makes it), off, or both "
+                         "(keep and off as two sides, alternated). The count baseline never uses it")
     ap.add_argument("--workdir", default="/tmp/coordscope-ingest-bench")
     args = ap.parse_args()
     conf = dict(c.split("=", 1) for c in args.conf)
     work = Path(args.workdir)
     env = dict(os.environ, PYTHONPATH=str(REPO))
     masters = args.masters.split(";") if args.masters else [args.master]
-    sides = [("after", REPO)] + ([("before", Path(args.before).resolve())] if args.before else [])
+    archive_mode = {"after": "keep" if args.class_archive == "both" else args.class_archive, "after-noarchive": "off"}
+    sides = ([("after", REPO)] + ([("after-noarchive", REPO)] if args.class_archive == "both" else [])
+             + ([("before", Path(args.before).resolve())] if args.before else []))
     rows = []
     sizes = [0.0] if args.samples else [float(x) for x in args.sizes.split(",")]
     for gb in sizes:
@@ -307,7 +381,7 @@ def main() -> int:
                 for m in masters:
                     tag = "".join(ch for ch in m if ch.isalnum())
                     runs[(side, m)].append(measure_ingest(files, work / f"run-{side}-{gb}-{tag}", m, repo, conf,
-                                                          pin=args.pin))
+                                                          pin=args.pin, class_archive=archive_mode.get(side, "keep")))
             loads.append(_loadavg())
         med_count = statistics.median(c["count_s"] for c in counts)
         med_bl = statistics.median(c["wall"] for c in counts)
@@ -315,6 +389,7 @@ def main() -> int:
                "baseline_count_s": round(med_count, 1), "baseline_wall_s": round(med_bl, 1),
                "baseline_wall_spread_s": _spread([c["wall"] for c in counts]),
                "baseline_peak_rss_mb": max(c["rss"] for c in counts) // 1024, "pinned": args.pin,
+               "baseline_cpu_s": _median_cpu(counts),
                "loadavg_1_5_15": loads, "ingest": {}}
         if args.pin:
             row["baseline_pinned"] = {m: {"count_s": round(statistics.median(c["count_s"] for c in cs), 1),
@@ -335,7 +410,7 @@ def main() -> int:
                 "outside_s": round(statistics.median(r["outside_s"] for r in rs), 1),
                 "peak_rss_mb": max(r["rss"] for r in rs) // 1024, "events": last["summary"]["events"],
                 "adds_up": last["accounting"]["adds_up"], "candidate_filter": last.get("candidate_filter"),
-                "stages_s": _median_stages(rs),
+                "stages_s": _median_stages(rs), "cpu_s": _median_cpu(rs),
                 "walls_s": [round(r["wall"], 1) for r in rs]}
         rows.append(row)
         print(json.dumps(row), flush=True)
@@ -350,6 +425,7 @@ def main() -> int:
             print(f"{r['gb']:>5} {name:>16} {count_s:>8} {ing['job_s']:>7} {ing['ratio_job']:>6} "
                   f"{bl_wall:>6} ({bl_spread:>9}) {ing['wall_s']:>5} "
                   f"({ing['wall_spread_s']:>9}) {ing['ratio_wall']:>9} {ing['peak_rss_mb']:>8}  outside {ing['outside_s']} s")
+            print(f"{'':>5} {'':>16} CPU s: ingest {ing['cpu_s']}; count {r['baseline_cpu_s']}")
     for r in rows:
         for side, _ in sides:
             one, two = r["ingest"].get(f"{side} local[1]"), r["ingest"].get(f"{side} local[2]")

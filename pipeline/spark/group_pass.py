@@ -7,7 +7,8 @@ replay's memberships), the timeline's facts and, in the first pass, the `events`
 
 Heartbeat gaps and offset history (`group_tables.series_tables`, the high-volume per-member
 series) are computed by the same task, except for the groups holding a large share of the rows
-(`big_groups`, estimated from a 1% sample of the group column): their rows are shuffled a second
+(`big_groups`: from the ingest's count of the parse stage's rows per group, else a 1% sample
+of the group column): their rows are shuffled a second
 time in the width those tables read (`_series_rows`: 13 columns) and their series computed by
 other tasks of the same job (a union of the two mapInArrow), so that one group holding most of
 the events keeps two cores busy, not one.
@@ -215,17 +216,27 @@ def group_runs(batches: Any, keys: tuple[str, ...] = ("group_id",)) -> Any:
         yield pa.Table.from_batches(parts)
 
 
-def big_groups(source: DataFrame, n: int) -> list[str]:
-    """The groups worth two tasks: more than BIG_SHARE of an even partition's share of the rows
-    (1 / n), estimated from a SAMPLE_FRACTION sample of the group column (a Parquet scan of one
-    column; the seed makes it the same every run). Only their rows are shipped twice; every other
-    group is one task's, as before. With one partition there is nothing to spread."""
+def split_groups(counts: dict[str, int], n: int) -> list[str]:
+    """The groups worth two tasks: more than BIG_SHARE of an even partition's share (1 / n) of the
+    rows `counts` holds per group. With one partition there is nothing to spread."""
     if n < 2:
         return []
-    rows = (source.select("group_id").where(F.col("group_id").isNotNull())
-            .sample(fraction=SAMPLE_FRACTION, seed=SAMPLE_SEED).groupBy("group_id").count().collect())
-    total = sum(int(r["count"]) for r in rows)
-    return sorted(r["group_id"] for r in rows if int(r["count"]) > total * BIG_SHARE / n)
+    total = sum(counts.values())
+    return sorted(g for g, c in counts.items() if g is not None and c > total * BIG_SHARE / n)
+
+
+def big_groups(source: DataFrame, n: int, counts: dict[str, int] | None = None) -> list[str]:
+    """`split_groups` of the rows per group: from `counts` when the caller has them (the ingest
+    counts the parse stage's staged rows: no Spark job), else estimated from a SAMPLE_FRACTION
+    sample of the group column (a Spark job; the seed makes it the same every run). Only the
+    split groups' rows are shipped twice; every other group is one task's, as before."""
+    if n < 2:
+        return []
+    if counts is None:
+        rows = (source.select("group_id").where(F.col("group_id").isNotNull())
+                .sample(fraction=SAMPLE_FRACTION, seed=SAMPLE_SEED).groupBy("group_id").count().collect())
+        counts = {r["group_id"]: int(r["count"]) for r in rows}
+    return split_groups({g: c for g, c in counts.items() if g is not None}, n)
 
 
 def _series_rows(source: DataFrame, split: list[str]) -> DataFrame:
@@ -259,6 +270,7 @@ class Result:
         self.counts = dict.fromkeys(GROUP_TABLES, 0)
         self.shared: list[tuple[str, str, int]] = []
         self.diffs: list[tuple[str, int]] = []
+        self.split: list[str] = []      # the groups whose series unit had its own task
 
 
 def _result_batch(counts, shared, diffs) -> Any:
@@ -278,12 +290,14 @@ def _result_batch(counts, shared, diffs) -> Any:
 
 
 def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_facts: bool = True,
-        write_events: bool = False, split: list[str] | None = None) -> Result:
+        write_events: bool = False, split: list[str] | None = None,
+        group_counts: dict[str, int] | None = None) -> Result:
     """Write GROUP_TABLES into `run_dir` (a local directory every executor can write, as the
     parse stage's) from one shuffle of `events` by group. Events without a group feed no table
     (as before: every table is per group) but, with `timeline_facts`, count in the facts; with
     `write_events` the `events` table itself is written too, every row as it came. `split`: the
-    groups whose series unit gets its own task (default: `big_groups`)."""
+    groups whose series unit gets its own task (default: `big_groups`, from `group_counts`, the rows
+    per group of `events`, when given)."""
     import pyarrow.parquet as pq
 
     from pipeline import timeline_facts as facts_mod
@@ -346,7 +360,7 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
 
     n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions") or 4)
     source = events if (timeline_facts or write_events) else events.where(F.col("group_id").isNotNull())
-    split = big_groups(source, n) if split is None else sorted(split)
+    split = big_groups(source, n, group_counts) if split is None else sorted(split)
     split_set = frozenset(split)
     results = source.repartition(n, "group_id").sortWithinPartitions("group_id").mapInArrow(task, RESULT_DDL)
     if split:
@@ -355,7 +369,7 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
         series = _series_rows(source, split).repartition(n, "group_id").sortWithinPartitions("group_id")
         results = results.unionByName(series.mapInArrow(series_task, RESULT_DDL))
     out = Result()
-    out.counts = dict.fromkeys(tables, 0)
+    out.counts, out.split = dict.fromkeys(tables, 0), split
     for r in results.collect():
         if r["what"] == "count":
             out.counts[str(r["table"])] += int(r["rows"] or 0)

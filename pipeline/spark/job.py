@@ -14,6 +14,7 @@ import importlib
 import os
 import re
 import shutil
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -166,10 +167,34 @@ def _read_inputs_and_warm(opts: IngestOptions, tmp_dir: str) -> tuple[list, Any,
     return out
 
 
+def start_python_workers(spark, master: str) -> None:
+    """On a local master, start the Python worker daemon and one worker per core with a tiny job on a
+    thread, while the driver lists the inputs and plans the parse (1-3 s of Py4J calls on a cold
+    JVM, BENCHMARKS.md, fixed costs): the parse's first tasks then find warm workers (Spark reuses
+    them) instead of starting the daemon and importing pyarrow themselves, which made the first
+    two tasks of the parse job take 3-4 s against 0.3-0.7 s for the next ones. Best effort: a
+    failure (an interrupt stopping the JVM) is for the job itself to meet, not this thread."""
+    cores = local_cores(master)
+    if not cores:
+        return
+
+    def warm() -> None:
+        try:
+            from pipeline.spark.worker_daemon import warm_worker
+
+            # a SQL Arrow UDF as the parse's own: Spark keeps one daemon per kind of Python runner
+            # (their environments differ), and this starts the one the parse's tasks use
+            spark.range(0, cores, 1, cores).mapInArrow(warm_worker, "n bigint").collect()
+        except Exception:  # noqa: BLE001 - see above
+            pass
+
+    threading.Thread(target=warm, name="warm-python-workers", daemon=True).start()
+
+
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
     is used and left running; otherwise one is built for opts.master and stopped at the end."""
-    from pipeline.spark.session import build_session, check_java
+    from pipeline.spark.session import build_session, check_java, save_class_archive
 
     progress = Progress(quiet=opts.quiet)
     warnings: list[str] = []
@@ -195,11 +220,14 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                 _read_inputs_and_warm, opts, tmp_dir)
         if own_session:
             with progress.stage("start spark"):
-                spark = build_session(opts.master, "coordscope-ingest", session_conf(opts.master, opts.extra_conf))
+                spark = build_session(opts.master, "coordscope-ingest", session_conf(opts.master, opts.extra_conf),
+                                      record_classes=True)
         else:
             for k, v in session_conf(spark.sparkContext.master, opts.extra_conf).items():
                 spark.conf.set(k, v)
         progress.sc = spark.sparkContext
+        if own_session:
+            start_python_workers(spark, opts.master)
         with progress.stage("inputs"):
             if early is not None:
                 files, pmod, link_warnings, took = early.result()
@@ -215,6 +243,8 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                          f"{sum(f.size for f in readable) / 1e6:.1f} MB")
         result = _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java)
         tmp_dir = None
+        if own_session:     # RUN_DIR is complete; the first run of a Java and Spark install saves its classes
+            save_class_archive(spark, progress)
         return result
     except (inputs_mod.InputError, write_mod.RunDirExists, ValueError) as exc:
         raise IngestError(str(exc)) from exc
@@ -222,6 +252,31 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
         write_mod.discard(tmp_dir)
         if own_session and spark is not None:
             spark.stop()
+
+
+def staged_group_counts(staged_dir: str, group: str | None, since_ms: int | None,
+                        until_ms: int | None) -> dict[str, int]:
+    """Rows per group of the events in scope, counted from the parse stage's staged outcomes on the
+    driver with pyarrow (one or two columns; 366,696 rows in about 0.03 s): what the per-group
+    pass needs to decide which groups get a second task, without the Spark job that sampled the
+    group column (0.4-1.0 s on a warm session, more on a cold one: BENCHMARKS.md, fixed costs)."""
+    import pyarrow.compute as pc
+    import pyarrow.dataset as ds
+
+    cols = ["group_id"] + (["ts_ms"] if since_ms is not None or until_ms is not None else [])
+    dataset = ds.dataset(staged_dir, format="parquet")
+    if "group_id" not in dataset.schema.names:      # nothing staged: no line carried an event
+        return {}
+    table = dataset.to_table(columns=cols)
+    keep = pc.is_valid(table.column("group_id"))
+    if group is not None:
+        keep = pc.and_(keep, pc.equal(table.column("group_id"), group))
+    for bound, cmp in ((since_ms, pc.greater_equal), (until_ms, pc.less)):
+        if bound is not None:   # events without a time stay in scope (as the job's filter)
+            ts = table.column("ts_ms")
+            keep = pc.and_(keep, pc.or_(pc.is_null(ts), pc.fill_null(cmp(ts, bound), False)))
+    counts = pc.value_counts(table.column("group_id").filter(keep))
+    return {v["values"].as_py(): v["counts"].as_py() for v in counts}
 
 
 def _empty(spark, table_or_ddl: str):
@@ -238,6 +293,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     by_spath = {f.spath: f for f in readable}
     counts: dict[str, dict[str, int]] = {f.source: {} for f in files}
     scan = outcomes = events = None
+    group_counts: dict[str, int] | None = {}     # rows per group in scope (none without inputs)
     if readable:
         with progress.stage("read and parse"):
             describe_paths = [f.spath for f in readable if f.kind == "groups_describe"]
@@ -259,6 +315,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             outcomes = spark.read.schema(parse_stage.OUTCOME_DDL).parquet(staged)
             offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in split_rows])
             _count_lines(split_rows, by_spath, counts, warnings)
+            group_counts = staged_group_counts(write_mod.local_path(staged), opts.group, opts.since_ms, opts.until_ms)
         event_cols = schemas.columns("events")
         numbered = lines.numbered(outcomes, offsets)    # every staged row carries an event
         all_events = numbered.select(*event_cols)
@@ -305,7 +362,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
             replay_name = None
         # the `events` table (times as logged, copies included) is written by this first pass
-        first = group_pass.run(events, write_mod.local_path(tmp_dir), replay_name, write_events=True)
+        first = group_pass.run(events, write_mod.local_path(tmp_dir), replay_name, write_events=True,
+                               group_counts=group_counts)
         copies = replay_stage.copies_from_counts(first.shared)
         skewed = {src: off for src, (off, _n) in timeline_facts.clock_offsets(first.diffs).items()
                   if abs(off) >= replay_stage.SKEW_MIN_MS}
@@ -317,7 +375,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
                 cached.append(timeline.persist(cache_level()))
             for src, off in offset_rows.items():
                 progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
-            group_pass.run(timeline, write_mod.local_path(tmp_dir), replay_name, timeline_facts=False)
+            # (the same groups split: the counts are the first pass's, without removing copies)
+            group_pass.run(timeline, write_mod.local_path(tmp_dir), replay_name, timeline_facts=False, split=first.split)
 
     written: dict[str, int] = {}
     with progress.stage("summary"):

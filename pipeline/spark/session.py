@@ -37,10 +37,9 @@ def java_version(java: str | None = None) -> int | None:
         java = os.path.join(home, "bin", "java") if home else shutil.which("java")
     if not java or not os.path.exists(java):
         return None
-    try:
-        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30).stderr
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+    from pipeline.spark.class_archive import java_version_text
+
+    out = java_version_text(java)     # (run once per process: the class archive's key reads it too)
     m = re.search(r'version "(\d+)(?:\.(\d+))?', out)
     if not m:
         return None
@@ -80,7 +79,7 @@ def filter_jar():
 LOG4J2_CONF = Path(__file__).with_name("log4j2.properties")
 
 
-def driver_java_options(master: str) -> str:
+def driver_java_options(master: str, extra: str = "") -> str:
     """The driver JVM's options. On local masters that JVM also runs the tasks, and there the
     throughput collector (ParallelGC) beats G1, whose concurrent threads and write barriers
     compete with the tasks for the same cores: about 6% of an ingest's wall time at 1 GB
@@ -91,7 +90,7 @@ def driver_java_options(master: str) -> str:
         opts += " -XX:+UseParallelGC"
     if LOG4J2_CONF.is_file():
         opts += f' "-Dlog4j2.configurationFile={LOG4J2_CONF.as_uri()}"'
-    return opts
+    return f"{opts} {extra}" if extra else opts
 
 
 # What the JVM prints on its standard error that tells the user nothing: the java launcher's
@@ -149,8 +148,22 @@ class _KeepSigint:
         return signal.signal(signum, handler)
 
 
-def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_conf: dict | None = None):
-    """A SparkSession in UTC with the UI off and few shuffle partitions (batch of modest size)."""
+# the class archive the session built last should dump at its end (class_archive; None: nothing to do)
+_ARCHIVE_TO_DUMP: list = [None]
+ARCHIVE_STATE: dict = {}     # what the last build_session did with the class archive: {"state": ..., "path": ...}
+
+
+def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_conf: dict | None = None,
+                  record_classes: bool = False):
+    """A SparkSession in UTC with the UI off and few shuffle partitions (batch of modest size).
+
+    On local masters the driver JVM maps the class archive of earlier runs when there is one
+    (pipeline/spark/class_archive.py); without one, `record_classes` (the CLI's ingest) has it
+    record what `save_class_archive` dumps at the end."""
+    from pyspark import SparkContext
+
+    from pipeline.spark import class_archive
+
     check_java()
     # Python workers must run this interpreter (its virtualenv has pandas/pyarrow/parsers);
     # PySpark otherwise starts a bare `python3`. A deployment's own PYSPARK_PYTHON wins.
@@ -164,7 +177,6 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "8")
-        .config("spark.driver.extraJavaOptions", driver_java_options(master))
         .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
         # Python workers fork from a daemon that has the parsers and replay rules imported
@@ -175,6 +187,15 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
     jar = filter_jar()
     if jar is not None:   # coordscope's Java UDFs; spark.jars also ships them to a cluster's executors
         conf["spark.jars"] = ",".join(j for j in (conf.get("spark.jars"), str(jar)) if j)
+    _ARCHIVE_TO_DUMP[0], archive, todo, archive_opts = None, None, None, ""
+    ARCHIVE_STATE.clear()
+    new_jvm = SparkContext._gateway is None and "PYSPARK_GATEWAY_PORT" not in os.environ
+    # (the user's own JVM options are used as they are; a JVM already running keeps its own)
+    if new_jvm and "spark.driver.extraJavaOptions" not in conf:
+        archive_opts, archive, todo = class_archive.java_options(master, conf, record_classes)
+    conf.setdefault("spark.driver.extraJavaOptions", driver_java_options(master, archive_opts))
+    if todo == "record":
+        _ARCHIVE_TO_DUMP[0] = archive
     for k, v in conf.items():
         builder = builder.config(k, v)
     interrupt = signal.getsignal(signal.SIGINT)
@@ -195,7 +216,31 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
     else:
         spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
+    if todo is not None:
+        ARCHIVE_STATE.update(state=todo, path=str(archive))
+    proc = getattr(SparkContext._gateway, "proc", None) if todo == "use" else None
+    if proc is not None and class_archive.mapped(proc.pid, archive) is False:
+        # refused by the JVM (its class path or base archive changed): started as without one;
+        # the next run records a fresh archive
+        class_archive.forget(archive)
+        ARCHIVE_STATE["state"] = "refused"
     return spark
+
+
+def save_class_archive(spark, progress=None) -> None:
+    """Dump the class archive this session was started to record (once per Java and Spark
+    install: class_archive), saying so on `progress`; nothing when there is none to make."""
+    from pipeline.spark import class_archive
+
+    archive, _ARCHIVE_TO_DUMP[0] = _ARCHIVE_TO_DUMP[0], None
+    if archive is None:
+        return
+    if progress is not None:
+        progress.say("saving Spark's loaded classes for faster starts (once per Java and Spark version) ...")
+    took = class_archive.dump(spark, archive)
+    ARCHIVE_STATE.update(state="saved" if took is not None else "not saved", path=str(archive))
+    if progress is not None:
+        progress.say(f"  saved in {took:.1f}s" if took is not None else "  not saved; the next run tries again")
 
 
 def stop_jvm() -> None:

@@ -37,6 +37,20 @@ def preload(modules: tuple[str, ...] = PRELOAD) -> list[str]:
     return failed
 
 
+def warm_worker(batches):
+    """A warm-up task (job.start_python_workers, a mapInArrow): what the job's tasks import in a
+    forked worker (pyarrow is imported after the fork, see above)."""
+    import pyarrow as pa
+
+    n = 0
+    try:        # never fails the warm-up job: its errors would reach the user's terminal as Spark's
+        importlib.import_module("pipeline.spark.parse_stage")
+        n = sum(getattr(b, "num_rows", 1) for b in batches)
+    except Exception:  # noqa: BLE001 - the job's own tasks import it again and report the error
+        pass
+    yield pa.RecordBatch.from_pydict({"n": [n]})
+
+
 if __name__ == "__main__":
     preload()
     from pyspark.daemon import manager

@@ -48,6 +48,66 @@ def test_big_groups_are_the_ones_holding_a_large_share(spark):
     assert group_pass.big_groups(even, 4) == []
 
 
+def test_split_groups_from_counts():
+    from pipeline.spark import group_pass
+
+    assert group_pass.split_groups({"hot": 36_000, **{f"g{i}": 80 for i in range(50)}}, 4) == ["hot"]
+    assert group_pass.split_groups({"hot": 36_000}, 1) == []
+    assert group_pass.split_groups({f"g{i}": 1_000 for i in range(40)}, 4) == []
+    # two groups of a third each are both worth a second task on 4 partitions (1/3 > 0.5 * 1/4)
+    assert group_pass.split_groups({"a": 100, "b": 100, "c": 100}, 4) == ["a", "b", "c"]
+    assert group_pass.split_groups({}, 4) == []
+
+
+def test_pass_with_counts_runs_one_job_and_splits_by_them(spark, tmp_path):
+    """Given the rows per group (the ingest counts them from the parse stage's output), the pass
+    runs one Spark job, not a sampling job first, and splits the groups the counts make big."""
+    from pipeline.spark import group_pass
+
+    rows = _events()
+    counts = Counter(r["group_id"] for r in rows if r["group_id"] is not None)
+    hot = max(counts, key=counts.get)
+    counts[hot] *= 100          # as if this group held most of the rows
+    df = spark.createDataFrame(rows, schemas.ddl("events"))
+    sc = spark.sparkContext
+
+    def jobs_of(tag: str, **kw) -> tuple[int, group_pass.Result]:
+        sc.setJobGroup(tag, tag)
+        try:
+            out = group_pass.run(df, str(tmp_path / tag), None, write_events=True, **kw)
+        finally:
+            sc.setJobGroup(None, None)      # type: ignore[arg-type]
+        return len(sc.statusTracker().getJobIdsForGroup(tag)), out
+
+    n_given, _ = jobs_of("split-given", split=[hot])
+    n_counts, out = jobs_of("counts-given", group_counts=dict(counts))
+    assert out.split == [hot]
+    assert n_counts == n_given          # no job beyond the pass's own
+    series_parts = {int(f.name[5:10]) for f in (tmp_path / "counts-given" / "heartbeat_gaps").glob("part-*.parquet")}
+    assert max(series_parts) >= 4       # the hot group's series were written by a series task
+
+
+def test_staged_group_counts_count_the_rows_in_scope(tmp_path):
+    """job.staged_group_counts: rows per group of the staged outcomes, with the job's scope (events
+    without a time stay in; rows of no group count for none)."""
+    import pyarrow as pa
+
+    from pipeline.spark.job import staged_group_counts
+
+    t = pa.table({"group_id": ["a", "a", "b", None, "a", "b"], "ts_ms": [10, 20, 30, 40, None, 5],
+                  "kind": ["x"] * 6})
+    pq.write_table(t.slice(0, 3), tmp_path / "part-00000.parquet")
+    pq.write_table(t.slice(3), tmp_path / "part-00001.parquet")
+    pq.write_table(t, tmp_path / ".part-00002.attempt-0.parquet")   # a failed attempt's file: not read
+    assert staged_group_counts(str(tmp_path), None, None, None) == {"a": 3, "b": 2}
+    assert staged_group_counts(str(tmp_path), "b", None, None) == {"b": 2}
+    assert staged_group_counts(str(tmp_path), None, 15, None) == {"a": 2, "b": 1}
+    assert staged_group_counts(str(tmp_path), None, None, 20) == {"a": 2, "b": 1}
+    assert staged_group_counts(str(tmp_path), "a", 15, 25) == {"a": 2}
+    (tmp_path / "none").mkdir()         # no staged file at all (no line carried an event)
+    assert staged_group_counts(str(tmp_path / "none"), None, 10, None) == {}
+
+
 @pytest.mark.parametrize("split", [None, "some", "all"])
 def test_split_units_write_the_tables_of_the_whole_rows(spark, tmp_path, split):
     from pipeline import group_tables
