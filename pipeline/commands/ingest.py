@@ -138,19 +138,19 @@ def run(args: argparse.Namespace) -> int:
         inputs=list(args.inputs), out=args.out, master=args.master, group=args.group, since_ms=since,
         until_ms=until, overwrite=args.overwrite, layout=args.layout, quiet=args.quiet, extra_conf=conf,
         argv=["coordscope", *sys.argv[1:]],
+        on_done=lambda man: print(summary_text(man), flush=True),
     )
     from pipeline.signals import interrupt_stops_everything
 
     try:
         with interrupt_stops_everything("ingest", lambda: remove_own_unfinished(args.out)):
-            man = run_ingest(opts)
+            run_ingest(opts)
     except IngestError as exc:
         raise UsageError(str(exc)) from exc
     except JavaError as exc:
         print(f"coordscope ingest: error: {exc}", file=sys.stderr)
         return 3
-    print(summary_text(man))
-    return 0
+    return 0    # the summary was printed by on_done, before the class archive's save
 
 
 def remove_own_unfinished(out: str) -> str | None:

@@ -17,6 +17,7 @@ import shutil
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,9 @@ class IngestOptions:
     replay_module: str = "pipeline.replay"
     extra_conf: dict[str, str] = field(default_factory=dict)
     argv: list[str] = field(default_factory=list)
+    # called with the manifest once RUN_DIR is complete, before the once-per-install class
+    # archive is saved: the CLI prints its summary there, so the user does not wait for the save
+    on_done: Callable[[dict[str, Any]], None] | None = None
 
 
 class IngestError(Exception):
@@ -243,6 +247,8 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                          f"{sum(f.size for f in readable) / 1e6:.1f} MB")
         result = _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java)
         tmp_dir = None
+        if opts.on_done is not None:
+            opts.on_done(result)
         if own_session:     # RUN_DIR is complete; the first run of a Java and Spark install saves its classes
             save_class_archive(spark, progress)
         return result

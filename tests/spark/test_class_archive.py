@@ -113,3 +113,31 @@ def test_first_ingest_saves_the_archive_and_the_next_session_maps_it(tmp_path):
     state = _session_state(env)
     assert state["state"] == "refused" and not archives[0].exists()
     assert _session_state(env) == {}      # (a plain session records nothing; only the CLI's ingest does)
+
+
+class _KeptSession:
+    """The shared test session, handed to run_ingest as if it had built it: its stop() is a no-op."""
+
+    def __init__(self, spark):
+        self._spark = spark
+
+    def __getattr__(self, name):
+        return getattr(self._spark, name)
+
+    def stop(self):
+        pass
+
+
+@pytest.mark.spark
+def test_the_summary_is_given_before_the_class_archive_is_saved(spark, tmp_path, monkeypatch):
+    """The once-per-install save takes seconds: the CLI's summary (on_done) must not wait for it."""
+    from pipeline.spark import job, session
+
+    said: list[str] = []
+    monkeypatch.setattr(session, "build_session", lambda *a, **k: _KeptSession(spark))
+    monkeypatch.setattr(session, "save_class_archive", lambda *a, **k: said.append("archive saved"))
+    opts = job.IngestOptions(inputs=[str(REAL_LOGS)], out=str(tmp_path / "run"), master="local[2]", quiet=True,
+                             on_done=lambda man: said.append(f"summary of {man['summary']['events']} events"))
+    man = job.run_ingest(opts)
+    assert said == [f"summary of {man['summary']['events']} events", "archive saved"]
+    assert man["summary"]["events"] > 0 and (tmp_path / "run" / "manifest.json").is_file()
