@@ -19,6 +19,7 @@ Input contract as pipeline.group_tables: one group's rows (every row the same no
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -435,3 +436,16 @@ def series_tables(table: pa.Table) -> dict[str, pa.Table]:
     """Both tables of one group's rows (its columns prepared once)."""
     cols = Columns(table)
     return {"heartbeat_gaps": heartbeat_gaps(cols), "offset_commits": offset_commits(cols)}
+
+
+def group_tables(cols: dict[str, list[Any]],
+                 memberships: Sequence[dict[str, Any]] = ()) -> dict[str, list[dict[str, Any]]]:
+    """heartbeat_gaps, offset_commits and observed ownership of one group's events columns (lists
+    of values, as group_tables takes them), as lists of row dicts."""
+    return {**{t: rows.to_pylist() for t, rows in series_tables(_arrow(cols)).items()},
+            "ownership": gt.observed_ownership(cols, memberships)}
+
+
+def _arrow(cols: dict[str, list[Any]]) -> pa.Table:
+    """Events columns as lists -> a pyarrow Table of the events schema's types."""
+    return pa.table({c: pa.array(v, _EVENTS.field(c).type) for c, v in cols.items() if c in _EVENTS.names})

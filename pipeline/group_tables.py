@@ -6,7 +6,9 @@ These are the same computations as the Spark window code of `pipeline/spark/tabl
 runs them inside its one per-group pass (pipeline/spark/group_pass.py) next to the replay, so
 the tables need no window shuffle of their own. docs/replay.md describes what each row means.
 heartbeat_gaps and offset_commits are computed column-wise on pyarrow Tables
-(pipeline/group_series.py, `series_tables`); the rules' constants and per-value helpers are here.
+(pipeline/group_series.py, `series_tables`, which also gives all three tables of a group's columns:
+`group_tables`); the rules' constants and per-value helpers are here, and group_series imports
+them (this module imports nothing of group_series).
 
 Input: `cols`, a dict of column name -> list of values (the group's rows of the events table:
 pyarrow's `Table.to_pydict()` of at least GROUP_COLUMNS). Every row given must have the same
@@ -232,33 +234,6 @@ def _sole_holders(memberships) -> dict[tuple[int, str], str]:
                 if m.get("member_id") is not None:
                     s.add(m["member_id"])
     return {k: next(iter(v)) for k, v in sets.items() if len(v) == 1}
-
-
-def group_tables(cols: dict[str, list[Any]],
-                 memberships: Sequence[dict[str, Any]] = ()) -> dict[str, list[dict[str, Any]]]:
-    """heartbeat_gaps, offset_commits and observed ownership of one group's events columns."""
-    return {**{t: rows.to_pylist() for t, rows in series_tables(_arrow(cols)).items()},
-            "ownership": ownership(_rows(cols), memberships)}
-
-
-def series_tables(table: Any) -> dict[str, Any]:
-    """heartbeat_gaps and offset_commits (pyarrow Tables) of one group's rows (a pyarrow Table of
-    SERIES_COLUMNS at least; see there which values they read), computed apart from the replay
-    (the ingest runs them in another task than the group's replay, so that one big group keeps
-    two cores busy). Column-wise: pipeline/group_series.py."""
-    from pipeline import group_series
-
-    return group_series.series_tables(table)
-
-
-def _arrow(cols: dict[str, list[Any]]) -> Any:
-    """Events columns as lists -> a pyarrow Table of the events schema's types."""
-    import pyarrow as pa
-
-    from pipeline import schemas
-
-    types = schemas.arrow_schema("events")
-    return pa.table({c: pa.array(v, types.field(c).type) for c, v in cols.items() if c in types.names})
 
 
 def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pyarrow as pa
 
 from pipeline import group_series, schemas
-from pipeline.group_tables import PRINTED_LATE_MARKERS, group_tables
+from pipeline.group_series import group_tables
+from pipeline.group_tables import PRINTED_LATE_MARKERS
 
 T0 = 1_714_557_600_000
 C = {"group_id": "g1", "client_id": "c1"}

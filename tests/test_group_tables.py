@@ -6,7 +6,8 @@ checks both give the same rows on random mixes."""
 from __future__ import annotations
 
 from pipeline import schemas
-from pipeline.group_tables import GROUP_COLUMNS, group_tables, session_limit
+from pipeline.group_series import group_tables
+from pipeline.group_tables import GROUP_COLUMNS, session_limit
 
 T0 = 1_714_557_600_000
 C = {"group_id": "g1", "client_id": "c1"}

@@ -5,7 +5,7 @@ task walks its rows group by group: for each group the replay (`replay_group_row
 memberships, findings, inferred ownership), the observed ownership (unnamed owners named from the
 replay's memberships), the timeline's facts and, in the first pass, the `events` table.
 
-Heartbeat gaps and offset history (`group_tables.series_tables`, the high-volume per-member
+Heartbeat gaps and offset history (`group_series.series_tables`, the high-volume per-member
 series) are computed by the same task, except for the groups holding a large share of the rows
 (`big_groups`: from the ingest's count of the parse stage's rows per group, else a 1% sample
 of the group column): their rows are shuffled a second
@@ -174,9 +174,9 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
 def series_unit_rows(table: Any) -> dict[str, Any]:
     """The series unit's tables of one group's rows: heartbeat_gaps and offset_commits, as pyarrow
     Tables (computed column-wise: no Python row per event)."""
-    from pipeline import group_tables as gt
+    from pipeline import group_series
 
-    return gt.series_tables(table)
+    return group_series.series_tables(table)
 
 
 def group_rows(table: Any, replay_module: str | None) -> dict[str, Any]:

@@ -110,7 +110,7 @@ def test_staged_group_counts_count_the_rows_in_scope(tmp_path):
 
 @pytest.mark.parametrize("split", [None, "some", "all"])
 def test_split_units_write_the_tables_of_the_whole_rows(spark, tmp_path, split):
-    from pipeline import group_tables
+    from pipeline import group_series, group_tables
     from pipeline.spark import group_pass
 
     rows = _events()
@@ -121,7 +121,7 @@ def test_split_units_write_the_tables_of_the_whole_rows(spark, tmp_path, split):
     want: dict[str, list] = {"heartbeat_gaps": [], "offset_commits": [], "ownership": []}
     for g in sorted({r["group_id"] for r in rows if r["group_id"] is not None}):
         mine = [r for r in rows if r["group_id"] == g]
-        for t, got in group_tables.group_tables({c: [r[c] for r in mine] for c in group_tables.GROUP_COLUMNS}).items():
+        for t, got in group_series.group_tables({c: [r[c] for r in mine] for c in group_tables.GROUP_COLUMNS}).items():
             want[t].extend(got)
     assert all(want.values())
     for t, expected in want.items():

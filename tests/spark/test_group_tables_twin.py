@@ -80,7 +80,7 @@ SEEDS = range(8)
 
 
 def test_pure_group_tables_equal_the_spark_windows(spark):
-    from pipeline import group_tables
+    from pipeline import group_series, group_tables
     from pipeline.spark import tables
     from pipeline.spark.write import conform
 
@@ -102,7 +102,7 @@ def test_pure_group_tables_equal_the_spark_windows(spark):
     for g in groups:
         mine = [r for r in rows if r["group_id"] == g]
         cols = {c: [r[c] for r in mine] for c in group_tables.GROUP_COLUMNS}
-        for t, out in group_tables.group_tables(cols, [m for m in ms if m["group_id"] == g]).items():
+        for t, out in group_series.group_tables(cols, [m for m in ms if m["group_id"] == g]).items():
             got[t].extend(out)
     for t in want:
         assert _bag(got[t], t) == _bag(want[t], t), t
