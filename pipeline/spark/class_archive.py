@@ -40,6 +40,21 @@ KEEP = 3            # archives of other keys (other Java or Spark installs) kept
 QUIET = "-Xlog:cds*=off"
 
 
+# Inputs above this many bytes of text start without the archive. Measured on local[2]
+# (BENCHMARKS.md, eighth session, the lead's re-measure): the archive saves a fixed few seconds
+# of start (sample_logs/, 3 MB; 1 GB) but the same JVM then spent more CPU on every GB (2 GB:
+# 43.0 and 43.3 s wall against 40.3 and 39.0 without, JVM 44-46 against 39-40 CPU s, in two
+# alternated runs); the cause was not found, so it is used only where it was measured to win.
+MAX_INPUT_BYTES = 1 << 30
+# a .gz is counted at this many times its size (text logs compress about 8-15x)
+GZ_EXPANSION = 10
+
+
+def worth_it(sizes: list[tuple[int, bool]]) -> bool:
+    """Whether inputs of these (size in bytes, gzipped) are small enough for the archive to win."""
+    return sum(n * (GZ_EXPANSION if gz else 1) for n, gz in sizes) <= MAX_INPUT_BYTES
+
+
 def enabled(master: str) -> bool:
     return master.strip().startswith("local") and os.environ.get(ENV_SWITCH, "1") != "0"
 

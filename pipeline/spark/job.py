@@ -198,6 +198,7 @@ def start_python_workers(spark, master: str) -> None:
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
     is used and left running; otherwise one is built for opts.master and stopped at the end."""
+    from pipeline.spark import class_archive
     from pipeline.spark.session import build_session, check_java, save_class_archive
 
     progress = Progress(quiet=opts.quiet)
@@ -208,8 +209,10 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
         # Local inputs are checked before the JVM starts: bad paths fail fast.
         local_args = [a for a in opts.inputs if not inputs_mod.is_uri(a)]
         target = write_mod.check_target(opts.out, opts.overwrite)
+        local_sizes: list[tuple[int, bool]] = []
         if local_args:
             for f in inputs_mod.expand(local_args, lambda: None):
+                local_sizes.append((f.size, f.gz))
                 if input_files.under(f.uri, str(target)):
                     raise write_mod.RunDirExists(
                         f"input {f.source} lies inside --out {target}; choose another --out (nothing was written)")
@@ -224,8 +227,10 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                 _read_inputs_and_warm, opts, tmp_dir)
         if own_session:
             with progress.stage("start spark"):
+                # the class archive only where it was measured to win: local inputs, not large
+                small = len(local_args) == len(opts.inputs) and class_archive.worth_it(local_sizes)
                 spark = build_session(opts.master, "coordscope-ingest", session_conf(opts.master, opts.extra_conf),
-                                      record_classes=True)
+                                      record_classes=small, class_archive=small)
         else:
             for k, v in session_conf(spark.sparkContext.master, opts.extra_conf).items():
                 spark.conf.set(k, v)

@@ -154,15 +154,16 @@ ARCHIVE_STATE: dict = {}     # what the last build_session did with the class ar
 
 
 def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_conf: dict | None = None,
-                  record_classes: bool = False):
+                  record_classes: bool = False, class_archive: bool = True):
     """A SparkSession in UTC with the UI off and few shuffle partitions (batch of modest size).
 
     On local masters the driver JVM maps the class archive of earlier runs when there is one
     (pipeline/spark/class_archive.py); without one, `record_classes` (the CLI's ingest) has it
-    record what `save_class_archive` dumps at the end."""
+    record what `save_class_archive` dumps at the end; `class_archive=False` does neither (an
+    ingest of large inputs: class_archive.worth_it)."""
     from pyspark import SparkContext
 
-    from pipeline.spark import class_archive
+    from pipeline.spark import class_archive as archives
 
     check_java()
     # Python workers must run this interpreter (its virtualenv has pandas/pyarrow/parsers);
@@ -191,8 +192,8 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
     ARCHIVE_STATE.clear()
     new_jvm = SparkContext._gateway is None and "PYSPARK_GATEWAY_PORT" not in os.environ
     # (the user's own JVM options are used as they are; a JVM already running keeps its own)
-    if new_jvm and "spark.driver.extraJavaOptions" not in conf:
-        archive_opts, archive, todo = class_archive.java_options(master, conf, record_classes)
+    if class_archive and new_jvm and "spark.driver.extraJavaOptions" not in conf:
+        archive_opts, archive, todo = archives.java_options(master, conf, record_classes)
     conf.setdefault("spark.driver.extraJavaOptions", driver_java_options(master, archive_opts))
     if todo == "record":
         _ARCHIVE_TO_DUMP[0] = archive
@@ -219,10 +220,10 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
     if todo is not None:
         ARCHIVE_STATE.update(state=todo, path=str(archive))
     proc = getattr(SparkContext._gateway, "proc", None) if todo == "use" else None
-    if proc is not None and class_archive.mapped(proc.pid, archive) is False:
+    if proc is not None and archives.mapped(proc.pid, archive) is False:
         # refused by the JVM (its class path or base archive changed): started as without one;
         # the next run records a fresh archive
-        class_archive.forget(archive)
+        archives.forget(archive)
         ARCHIVE_STATE["state"] = "refused"
     return spark
 

@@ -141,3 +141,35 @@ def test_the_summary_is_given_before_the_class_archive_is_saved(spark, tmp_path,
     man = job.run_ingest(opts)
     assert said == [f"summary of {man['summary']['events']} events", "archive saved"]
     assert man["summary"]["events"] > 0 and (tmp_path / "run" / "manifest.json").is_file()
+
+
+def test_large_inputs_start_without_the_archive(tmp_path, monkeypatch):
+    """The archive was measured to cost more per GB than it saves at start beyond about 1 GB: the
+    ingest asks for it only below class_archive.MAX_INPUT_BYTES (a .gz counted as expanded)."""
+    from pipeline.spark import class_archive, job, session
+
+    assert class_archive.worth_it([(3_000_000, False), (0, False)])
+    assert class_archive.worth_it([(class_archive.MAX_INPUT_BYTES, False)])
+    assert not class_archive.worth_it([(class_archive.MAX_INPUT_BYTES // 2 + 1, False)] * 2)
+    assert not class_archive.worth_it([(class_archive.MAX_INPUT_BYTES // 5, True)])   # ~2 GB of text
+
+    asked: list[dict] = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_build(*args, **kwargs):
+        asked.append(kwargs)
+        raise Stop
+
+    monkeypatch.setattr(session, "build_session", fake_build)
+    small = tmp_path / "small.log"
+    small.write_text("2024-03-14 02:00:00,000 INFO hello\n")
+    big = tmp_path / "big.log"
+    with open(big, "wb") as fh:         # sparse: 2 GiB listed, nothing written
+        fh.truncate(2 << 30)
+    for inputs, want in (([small], True), ([small, big], False)):
+        with pytest.raises(Stop):
+            job.run_ingest(job.IngestOptions(inputs=[str(p) for p in inputs], out=str(tmp_path / "run"),
+                                             master="local[2]", quiet=True))
+        assert asked[-1]["class_archive"] is want and asked[-1]["record_classes"] is want
