@@ -11,22 +11,13 @@ import os
 
 import pytest
 
-from parsers import parse_path
 from pipeline.generator.generate import simulate, write_scenario
 from pipeline.generator.scenario import ConsumerSpec
 from pipeline.generator.scenarios import by_name, variations
 from pipeline.replay import replay_group
+from tests.generator.folder_events import folder_events
 
 SCENARIO = "kafkajs_batch_session_expiry"
-
-
-def _events(folder: str):
-    evs = []
-    for name in sorted(os.listdir(folder)):
-        if name != "truth.json":
-            outcomes, _ = parse_path(os.path.join(folder, name))
-            evs += [o.event for o in outcomes if o.event is not None]
-    return evs
 
 
 def _admits(hint: str, version: str) -> bool:
@@ -67,7 +58,7 @@ def test_kafkajs_group_replays_to_its_truth(tmp_path):
     folder = str(tmp_path / SCENARIO)
     write_scenario(variations()[SCENARIO], folder)
     truth = json.load(open(os.path.join(folder, "truth.json"), encoding="utf-8"))
-    evs = _events(folder)
+    evs = folder_events(folder)
     assert [e for e in evs if e.kind == "unparsed"] == []
     client = [e for e in evs if e.side == "client"]
     assert client and {e.client_library for e in client} == {"kafkajs"}

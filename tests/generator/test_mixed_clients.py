@@ -10,28 +10,19 @@ from __future__ import annotations
 import json
 import os
 
-from parsers import parse_path
 from pipeline.generator.generate import write_scenario
 from pipeline.generator.scenarios import variations
 from pipeline.replay import replay_group
+from tests.generator.folder_events import folder_events
 
 SCENARIO = "mixed_clients_kafka_python"
-
-
-def _events(folder: str):
-    evs = []
-    for name in sorted(os.listdir(folder)):
-        if name != "truth.json":
-            outcomes, _ = parse_path(os.path.join(folder, name))
-            evs += [o.event for o in outcomes if o.event is not None]
-    return evs
 
 
 def test_mixed_java_kafka_python_librdkafka_group_equals_truth(tmp_path):
     folder = str(tmp_path / SCENARIO)
     write_scenario(variations()[SCENARIO], folder)
     truth = json.load(open(os.path.join(folder, "truth.json"), encoding="utf-8"))
-    evs = _events(folder)
+    evs = folder_events(folder)
     assert [e for e in evs if e.kind == "unparsed"] == []
     by_file = {}
     for e in evs:
