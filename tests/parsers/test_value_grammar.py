@@ -146,18 +146,7 @@ _VALUE_CHARS = st.sampled_from(list("0123456789-abAZ_ ,=(){}[]':.") + ["(id:", "
 def test_values_refused_before_lark_are_refused_by_lark(first, parts):
     """grammar._surely_not_a_value (the shortcut for ATOM-first text that is neither a node nor a
     scalar) only refuses text the value grammar refuses, and parse_value's answer is Lark's."""
-    from lark.exceptions import LarkError
-
-    from parsers import grammar
-
-    text = (first + "".join(parts)).strip()
-    try:
-        lark = grammar._parser("value").parse(text)
-    except (LarkError, TypeError, ValueError):
-        lark = None
-    if grammar._surely_not_a_value(text):
-        assert lark is None
-    assert grammar.parse_value.__wrapped__(text) == lark
+    _check_shortcut_agrees_with_lark((first + "".join(parts)).strip())
 
 
 @settings(max_examples=600, deadline=None)
@@ -166,18 +155,7 @@ def test_values_refused_before_lark_are_refused_by_lark(first, parts):
 def test_unpaired_parentheses_refused_before_lark_are_refused_by_lark(parts):
     """The other shortcut of grammar._surely_not_a_value: text without quotes or brackets whose
     parentheses or braces do not pair up, whatever its first character."""
-    from lark.exceptions import LarkError
-
-    from parsers import grammar
-
-    text = "".join(parts).strip()
-    try:
-        lark = grammar._parser("value").parse(text)
-    except (LarkError, TypeError, ValueError):
-        lark = None
-    if grammar._surely_not_a_value(text):
-        assert lark is None
-    assert grammar.parse_value.__wrapped__(text) == lark
+    _check_shortcut_agrees_with_lark("".join(parts).strip())
 
 
 def test_a_node_cut_short_is_refused_before_lark():
@@ -235,3 +213,19 @@ def test_is_int_is_the_strict_regex(text: str) -> None:
     for t in (text, *_INT_CASES):
         assert is_int(t) == (_STRICT_INT.fullmatch(t) is not None), t
         assert is_uint(t) == (_STRICT_UINT.fullmatch(t) is not None), t
+
+
+def _check_shortcut_agrees_with_lark(text: str) -> None:
+    """What grammar._surely_not_a_value refuses, Lark's value grammar refuses too, and
+    parse_value's answer is Lark's."""
+    from lark.exceptions import LarkError
+
+    from parsers import grammar
+
+    try:
+        lark = grammar._parser("value").parse(text)
+    except (LarkError, TypeError, ValueError):
+        lark = None
+    if grammar._surely_not_a_value(text):
+        assert lark is None
+    assert grammar.parse_value.__wrapped__(text) == lark
