@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql import DataFrame
@@ -289,6 +290,94 @@ def _result_batch(counts, shared, diffs) -> Any:
                          ("source", pa.string()), ("first_source", pa.string()), ("diff", pa.int64())]))
 
 
+def _prepare(run_dir: str, tables: tuple[str, ...]) -> None:
+    for t in tables:
+        folder = os.path.join(run_dir, t)
+        if os.path.isdir(folder):      # a second pass (after copies or skew were found) replaces the first
+            for f in os.listdir(folder):
+                os.remove(os.path.join(folder, f))
+        os.makedirs(folder, exist_ok=True)
+
+
+def _finish(run_dir: str, tables: tuple[str, ...]) -> None:
+    import pyarrow.parquet as pq
+
+    for t in tables:
+        folder = os.path.join(run_dir, t)
+        for f in os.listdir(folder):     # what a failed attempt left under its hidden name
+            if f.startswith("."):
+                os.remove(os.path.join(folder, f))
+        # a table no task wrote (no group, or no rows) is one empty file with the schema
+        if not any(f.endswith(".parquet") for f in os.listdir(folder)):
+            pq.write_table(schemas.arrow_schema(t).empty_table(), os.path.join(folder, "part-00000.parquet"))
+
+
+def _collect(results: DataFrame, tables: tuple[str, ...], split: list[str]) -> Result:
+    out = Result()
+    out.counts, out.split = dict.fromkeys(tables, 0), split
+    for r in results.collect():
+        if r["what"] == "count":
+            out.counts[str(r["table"])] += int(r["rows"] or 0)
+        elif r["what"] == "shared":
+            out.shared.append((r["source"], r["first_source"], int(r["rows"] or 0)))
+        else:
+            out.diffs.append((r["source"], int(r["diff"] or 0)))
+    return out
+
+
+def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, timeline_facts: bool,
+                 write_events: bool, split_set: frozenset[str]) -> Any:
+    """The replay unit of every (group_id, rows) of `groups` (and the series of the groups not in
+    `split_set`) written by `writers`; returns the task's result batch (rows written per table,
+    and with `timeline_facts` the facts counted)."""
+    from collections import Counter
+
+    from pipeline import timeline_facts as facts_mod
+    from pipeline.spark import worker_gc
+
+    shared: Counter = Counter()
+    diffs: list[tuple[str, int]] = []
+    with worker_gc.paused() as tidy:
+        for gid, table in groups:
+            if write_events:
+                writers.add_events(table)
+            if timeline_facts:
+                counts, anchors = facts_mod.table_facts(table)    # column-wise: no list per column
+                shared.update(counts)
+                diffs.extend(anchors)
+            if gid is None:
+                continue
+            out = replay_unit_rows(table, replay_module)
+            if gid not in split_set:      # one task for the whole group
+                out.update(series_unit_rows(table))
+            for t, rows in out.items():
+                writers.add(t, rows)
+            del out, table
+            tidy()
+        writers.close()
+    return _result_batch(writers.counts, shared, diffs)
+
+
+def series_units(groups: Any, writers: GroupWriters) -> Any:
+    """The series unit of every (group_id, rows) of `groups`; returns the task's result batch."""
+    from pipeline.spark import worker_gc
+
+    with worker_gc.paused() as tidy:
+        for _gid, table in groups:
+            for t, rows in series_unit_rows(table).items():
+                writers.add(t, rows)
+            del table
+            tidy()
+        writers.close()
+    return _result_batch(writers.counts, {}, [])
+
+
+def _keyed(tables: Any) -> Any:
+    """group_runs' tables -> (group_id, table)."""
+    for t in tables:
+        yield t.column("group_id")[0].as_py(), t
+
+
 def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_facts: bool = True,
         write_events: bool = False, split: list[str] | None = None,
         group_counts: dict[str, int] | None = None) -> Result:
@@ -297,66 +386,27 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
     (as before: every table is per group) but, with `timeline_facts`, count in the facts; with
     `write_events` the `events` table itself is written too, every row as it came. `split`: the
     groups whose series unit gets its own task (default: `big_groups`, from `group_counts`, the rows
-    per group of `events`, when given)."""
-    import pyarrow.parquet as pq
-
-    from pipeline import timeline_facts as facts_mod
-
+    per group of `events`, when given). The ingest's first pass reads the staged outcomes itself
+    (`run_staged`); this one serves the second pass (a corrected timeline) and tests."""
     tables = GROUP_TABLES + (("events",) if write_events else ())
-    for t in tables:
-        folder = os.path.join(run_dir, t)
-        if os.path.isdir(folder):      # a second pass (after copies or skew were found) replaces the first
-            for f in os.listdir(folder):
-                os.remove(os.path.join(folder, f))
-        os.makedirs(folder, exist_ok=True)
+    _prepare(run_dir, tables)
 
     def task(batches):
         """The replay unit of every group of the task (and the series of the groups not split)."""
-        from collections import Counter
-
         from pyspark import TaskContext
-
-        from pipeline.spark import worker_gc
 
         ctx = TaskContext.get()
         writers = GroupWriters(run_dir, ctx.partitionId(), ctx.attemptNumber(), tables)
-        shared: Counter = Counter()
-        diffs: list[tuple[str, int]] = []
-        with worker_gc.paused() as tidy:
-            for table in group_runs(batches):
-                if write_events:
-                    writers.add_events(table)
-                if timeline_facts:
-                    counts, anchors = facts_mod.table_facts(table)    # column-wise: no list per column
-                    shared.update(counts)
-                    diffs.extend(anchors)
-                gid = table.column("group_id")[0].as_py()
-                if gid is None:
-                    continue
-                out = replay_unit_rows(table, replay_module)
-                if gid not in split_set:      # one task for the whole group
-                    out.update(series_unit_rows(table))
-                for t, rows in out.items():
-                    writers.add(t, rows)
-                tidy()
-            writers.close()
-        yield _result_batch(writers.counts, shared, diffs)
+        yield replay_units(_keyed(group_runs(batches)), writers, replay_module, timeline_facts, write_events,
+                           split_set)
 
     def series_task(batches):
         """The series unit of the split groups of the task."""
         from pyspark import TaskContext
 
-        from pipeline.spark import worker_gc
-
         ctx = TaskContext.get()
         writers = GroupWriters(run_dir, ctx.partitionId(), ctx.attemptNumber(), SERIES_TABLES)
-        with worker_gc.paused() as tidy:
-            for table in group_runs(batches):
-                for t, rows in series_unit_rows(table).items():
-                    writers.add(t, rows)
-                tidy()
-            writers.close()
-        yield _result_batch(writers.counts, {}, [])
+        yield series_units(_keyed(group_runs(batches)), writers)
 
     n = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions") or 4)
     source = events if (timeline_facts or write_events) else events.where(F.col("group_id").isNotNull())
@@ -368,21 +418,67 @@ def run(events: DataFrame, run_dir: str, replay_module: str | None, timeline_fac
         # tasks after the replay units' are these), so a big group's series run beside its replay
         series = _series_rows(source, split).repartition(n, "group_id").sortWithinPartitions("group_id")
         results = results.unionByName(series.mapInArrow(series_task, RESULT_DDL))
-    out = Result()
-    out.counts, out.split = dict.fromkeys(tables, 0), split
-    for r in results.collect():
-        if r["what"] == "count":
-            out.counts[str(r["table"])] += int(r["rows"] or 0)
-        elif r["what"] == "shared":
-            out.shared.append((r["source"], r["first_source"], int(r["rows"] or 0)))
-        else:
-            out.diffs.append((r["source"], int(r["diff"] or 0)))
-    for t in tables:
-        folder = os.path.join(run_dir, t)
-        for f in os.listdir(folder):     # what a failed attempt left under its hidden name
-            if f.startswith("."):
-                os.remove(os.path.join(folder, f))
-        # a table no task wrote (no group, or no rows) is one empty file with the schema
-        if not any(f.endswith(".parquet") for f in os.listdir(folder)):
-            pq.write_table(schemas.arrow_schema(t).empty_table(), os.path.join(folder, "part-00000.parquet"))
+    out = _collect(results, tables, split)
+    _finish(run_dir, tables)
+    return out
+
+
+@dataclass(frozen=True)
+class Staged:
+    """The parse stage's staged outcomes as the first pass reads them: the files (in name order),
+    the number of group buckets they were written with, and the line offset of every split
+    (lines.line_offsets, indexed by split_no)."""
+    files: list[str]
+    buckets: int
+    offsets: list[int]
+
+
+@dataclass(frozen=True)
+class Scope:
+    group: str | None = None
+    since_ms: int | None = None
+    until_ms: int | None = None
+
+
+def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | None, scope: Scope,
+               group_counts: dict[str, int]) -> Result:
+    """The first pass, from the parse stage's staged outcomes without Spark's scan or shuffle: one
+    Spark job of `staged.buckets` replay tasks (task b reads bucket b's row groups of every staged
+    file with pyarrow: buckets.bucket_groups) and one series task per split group (`split_groups`
+    of `group_counts`, the rows per group in scope: the big group's series run beside its replay,
+    reading only that group's rows in the series' columns). Writes GROUP_TABLES and `events` (the
+    rows in scope, every row as staged, with exact line numbers) and counts the timeline's facts."""
+    from pipeline import group_tables as gt
+    from pipeline.spark import buckets as bk
+
+    tables = GROUP_TABLES + ("events",)
+    _prepare(run_dir, tables)
+    n = max(1, staged.buckets)
+    split = split_groups({g: c for g, c in group_counts.items() if g is not None}, n)
+    event_cols = schemas.columns("events")
+    series_cols = list(dict.fromkeys([*gt.SERIES_COLUMNS, "group_id"]))
+    files, offsets = list(staged.files), list(staged.offsets)
+
+    def task(batches):
+        from pyspark import TaskContext
+
+        attempt = TaskContext.get().attemptNumber()
+        for b in batches:
+            for unit in b.column(0).to_pylist():
+                if unit < n:
+                    groups = bk.bucket_groups(files, unit, event_cols, offsets, scope.group, scope.since_ms,
+                                              scope.until_ms)
+                    yield replay_units(groups, GroupWriters(run_dir, unit, attempt, tables), replay_module,
+                                       True, True, split_set)
+                else:
+                    g = split[unit - n]
+                    groups = bk.bucket_groups(files, bk.bucket_of(g, n), series_cols, offsets, scope.group,
+                                              scope.since_ms, scope.until_ms, only_groups=frozenset([g]))
+                    yield series_units(groups, GroupWriters(run_dir, unit, attempt, SERIES_TABLES))
+
+    split_set = frozenset(split)
+    units = n + len(split)
+    results = spark.range(0, units, 1, units).mapInArrow(task, RESULT_DDL)
+    out = _collect(results, tables, split)
+    _finish(run_dir, tables)
     return out

@@ -290,21 +290,86 @@ def staged_group_counts(staged_dir: str, group: str | None, since_ms: int | None
     return {v["values"].as_py(): v["counts"].as_py() for v in counts}
 
 
+def staged_rows(staged_files: list[str]) -> int:
+    """Rows of the staged outcomes (each an event), from their Parquet footers."""
+    import pyarrow.parquet as pq
+
+    return sum(pq.ParquetFile(f).metadata.num_rows for f in staged_files)
+
+
 def _empty(spark, table_or_ddl: str):
     ddl = schemas.ddl(table_or_ddl) if table_or_ddl in schemas.TABLES else table_or_ddl
     return spark.createDataFrame([], ddl)
 
 
-def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
-    from pyspark.sql import functions as F
+# buckets of the per-group pass on a cluster master: two per executor core, at most this many
+# (each parse task writes a row group per bucket it meets; each bucket is one task of the pass)
+MAX_BUCKETS = 256
 
+
+def group_buckets(spark) -> int:
+    """How many group buckets the parse stage stages its outcomes in, each one task of the
+    per-group pass: spark.sql.shuffle.partitions (on local masters two per core, session_conf),
+    on a cluster at most two per core of its default parallelism and MAX_BUCKETS."""
+    n = int(spark.conf.get("spark.sql.shuffle.partitions") or 4)
+    if local_cores(spark.sparkContext.master) is None:
+        n = min(n, max(2, 2 * spark.sparkContext.defaultParallelism), MAX_BUCKETS)
+    return max(1, n)
+
+
+class _StagedFrames:
+    """The staged outcomes as Spark DataFrames, built only when a rare path needs them (unparsed
+    lines to write, the second pass after copies or clock skew, the unparsed reasons of a scoped
+    run): the first pass reads the staged files itself."""
+
+    def __init__(self, spark, staged_dir: str | None, offsets: list[int], opts: IngestOptions) -> None:
+        self.spark, self.staged_dir, self.offsets, self.opts = spark, staged_dir, offsets, opts
+        self._built: dict[str, Any] | None = None
+
+    def _build(self) -> dict[str, Any]:
+        from pyspark.sql import functions as F
+
+        from pipeline.spark import lines, parse_stage
+
+        if self._built is not None:
+            return self._built
+        opts = self.opts
+        if self.staged_dir is None:
+            all_events, unparsed = _empty(self.spark, "events"), _empty(self.spark, "unparsed")
+        else:
+            outcomes = self.spark.read.schema(parse_stage.OUTCOME_DDL).parquet(self.staged_dir)
+            numbered = lines.numbered(outcomes, self.offsets)    # every staged row carries an event
+            all_events = numbered.select(*schemas.columns("events"))
+            unparsed = numbered.where(F.col("status") == "unparsed").select(*schemas.columns("unparsed"))
+        # scope: --group, --since, --until (events without a time stay in)
+        scoped = all_events
+        if opts.group:
+            scoped = scoped.where(F.col("group_id") == opts.group)
+        scoped_unparsed = unparsed
+        for bound, keep in ((opts.since_ms, lambda c, v: c >= v), (opts.until_ms, lambda c, v: c < v)):
+            if bound is not None:
+                scoped = scoped.where(F.col("ts_ms").isNull() | keep(F.col("ts_ms"), bound))
+                scoped_unparsed = scoped_unparsed.where(F.col("ts_ms").isNull() | keep(F.col("ts_ms"), bound))
+        self._built = {"events": scoped, "unparsed": unparsed, "scoped_unparsed": scoped_unparsed}
+        return self._built
+
+    def __getitem__(self, name: str) -> Any:
+        return self._build()[name]
+
+
+def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
     from pipeline import timeline_facts
+    from pipeline.spark import buckets as buckets_mod
     from pipeline.spark import group_pass, lines, parse_stage, replay_stage
 
     by_spath = {f.spath: f for f in readable}
     counts: dict[str, dict[str, int]] = {f.source: {} for f in files}
-    scan = outcomes = events = None
-    group_counts: dict[str, int] | None = {}     # rows per group in scope (none without inputs)
+    scan = None
+    staged_dir: str | None = None
+    staged_files: list[str] = []
+    offsets: list[int] = []
+    n_buckets = group_buckets(spark)
+    group_counts: dict[str, int] = {}     # rows per group in scope (none without inputs)
     if readable:
         with progress.stage("read and parse"):
             describe_paths = [f.spath for f in readable if f.kind == "groups_describe"]
@@ -317,53 +382,35 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
                 warnings.append(f"candidate filter: Spark rlike, about 10x slower than the Java filter ({why})")
             formats = {f.spath: (f.source, f.kind, f.layout, f.wrappers) for f in readable}
             # The event outcomes are written once, by the parsing workers, as Parquet inside the
-            # temporary RUN_DIR (removed before it is renamed); the one job that reads and parses
-            # returns only a row per split. Every later job reads only the columns it needs.
-            staged = os.path.join(tmp_dir, STAGED_OUTCOMES)
-            os.makedirs(write_mod.local_path(staged))
+            # temporary RUN_DIR (removed before it is renamed), in row groups by group bucket; the
+            # one job that reads and parses returns only a row per split. The per-group pass's
+            # tasks read their bucket's rows back themselves (RUN_DIR is local: see docs).
+            staged_dir = os.path.join(tmp_dir, STAGED_OUTCOMES)
+            os.makedirs(write_mod.local_path(staged_dir))
             split_rows = [r.asDict() for r in parse_stage.parse_splits(
-                scan.rows, formats, write_mod.local_path(staged), opts.parsers_module, lines.MAX_LINE_CHARS).collect()]
-            outcomes = spark.read.schema(parse_stage.OUTCOME_DDL).parquet(staged)
+                scan.rows, formats, write_mod.local_path(staged_dir), opts.parsers_module, lines.MAX_LINE_CHARS,
+                buckets=n_buckets).collect()]
             offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in split_rows])
             _count_lines(split_rows, by_spath, counts, warnings)
-            group_counts = staged_group_counts(write_mod.local_path(staged), opts.group, opts.since_ms, opts.until_ms)
-        event_cols = schemas.columns("events")
-        numbered = lines.numbered(outcomes, offsets)    # every staged row carries an event
-        all_events = numbered.select(*event_cols)
-        unparsed = numbered.where(F.col("status") == "unparsed").select(*schemas.columns("unparsed"))
-    else:
-        all_events = _empty(spark, "events")
-        unparsed = _empty(spark, "unparsed")
-
-    # scope: --group, --since, --until (events without a time stay in)
-    scoped = all_events
-    if opts.group:
-        scoped = scoped.where(F.col("group_id") == opts.group)
-    if opts.since_ms is not None:
-        scoped = scoped.where(F.col("ts_ms").isNull() | (F.col("ts_ms") >= opts.since_ms))
-    if opts.until_ms is not None:
-        scoped = scoped.where(F.col("ts_ms").isNull() | (F.col("ts_ms") < opts.until_ms))
-    scoped_unparsed = unparsed
-    if opts.since_ms is not None:
-        scoped_unparsed = scoped_unparsed.where(F.col("ts_ms").isNull() | (F.col("ts_ms") >= opts.since_ms))
-    if opts.until_ms is not None:
-        scoped_unparsed = scoped_unparsed.where(F.col("ts_ms").isNull() | (F.col("ts_ms") < opts.until_ms))
-
-    events = scoped.persist(cache_level()) if scoped is not all_events else scoped
+            staged_files = buckets_mod.staged_files(write_mod.local_path(staged_dir))
+            group_counts = staged_group_counts(write_mod.local_path(staged_dir), opts.group, opts.since_ms, opts.until_ms)
+    frames = _StagedFrames(spark, staged_dir, offsets, opts)
     cached: list[Any] = []          # DataFrames persisted on the way, unpersisted at the end
 
     with progress.stage("write unparsed"):
         # the split rows count the unparsed lines: with none (the usual case) no Spark job
-        if outcomes is None or not sum(c.get("unparsed", 0) for c in counts.values()):
+        if staged_dir is None or not sum(c.get("unparsed", 0) for c in counts.values()):
             write_mod.write_empty(tmp_dir, "unparsed")
         else:
-            write_mod.write_table(scoped_unparsed, tmp_dir, "unparsed")
+            write_mod.write_table(frames["scoped_unparsed"], tmp_dir, "unparsed")
 
     with progress.stage("tables and replay"):
-        # one shuffle by group; the workers write every per-group table (group_pass) and count
-        # the timeline's facts (copies, clock anchors) on the way. In the usual case (no copied
-        # file, no skewed clock) the timeline is the events themselves and that one pass is all;
-        # otherwise the timeline is corrected (replay_stage.timeline) and the pass runs again.
+        # one Spark job of a task per group bucket, each reading its bucket's staged rows with
+        # pyarrow (no Spark scan, no shuffle): the workers write every per-group table
+        # (group_pass) and count the timeline's facts (copies, clock anchors) on the way. In the
+        # usual case (no copied file, no skewed clock) the timeline is the events themselves and
+        # that one pass is all; otherwise the timeline is corrected (replay_stage.timeline, on
+        # Spark) and the pass runs again.
         replay_name: str | None = opts.replay_module
         try:
             replay_mod = importlib.import_module(opts.replay_module)
@@ -373,14 +420,16 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
             replay_name = None
         # the `events` table (times as logged, copies included) is written by this first pass
-        first = group_pass.run(events, write_mod.local_path(tmp_dir), replay_name, write_events=True,
-                               group_counts=group_counts)
+        first = group_pass.run_staged(
+            spark, group_pass.Staged(staged_files, n_buckets, offsets), write_mod.local_path(tmp_dir), replay_name,
+            group_pass.Scope(opts.group, opts.since_ms, opts.until_ms), group_counts)
         copies = replay_stage.copies_from_counts(first.shared)
         skewed = {src: off for src, (off, _n) in timeline_facts.clock_offsets(first.diffs).items()
                   if abs(off) >= replay_stage.SKEW_MIN_MS}
         offset_rows: dict[str, int] = {}
         if copies or skewed:
             # (copies and offsets as the first pass counted them: no job measures them again)
+            events = frames["events"]
             timeline, offset_rows = replay_stage.timeline(events, copies, timeline_facts.clock_offsets(first.diffs))
             if timeline is not events:
                 cached.append(timeline.persist(cache_level()))
@@ -398,15 +447,19 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         sev = run_summary.value_counts(tmp_dir, "findings", "severity")
         per_group = run_summary.group_lines(tmp_dir, event_groups=event_groups)
         reasons: dict[str, int] = {}
-        if outcomes is not None:
-            if scoped_unparsed is unparsed:    # the table written holds every unparsed line
+        if staged_dir is not None:
+            if opts.since_ms is None and opts.until_ms is None:    # the table written holds every unparsed line
                 why_counts = run_summary.value_counts(tmp_dir, "unparsed", "why")
+            elif not sum(c.get("unparsed", 0) for c in counts.values()):
+                why_counts = Counter()
             else:
-                why_counts = Counter({r["why"]: int(r["count"]) for r in unparsed.groupBy("why").count().collect()})
+                why_counts = Counter({r["why"]: int(r["count"])
+                                      for r in frames["unparsed"].groupBy("why").count().collect()})
             reasons = run_summary.unparsed_reasons(why_counts)
         in_scope = written["events"]
-        total_events = all_events.count() if (opts.group or opts.since_ms is not None or opts.until_ms is not None) else in_scope
-        events.unpersist()
+        # every staged row is an event: the scope's total from the staged files' footers
+        total_events = staged_rows(staged_files) if (opts.group or opts.since_ms is not None
+                                                     or opts.until_ms is not None) else in_scope
         for df in cached:
             df.unpersist()
 

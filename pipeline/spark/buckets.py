@@ -1,0 +1,225 @@
+"""The parse stage's outcomes staged by group bucket, and a bucket's rows read back: pure pyarrow.
+
+The per-group pass (group_pass.run_staged) needs every row of a group in one task. Instead of
+reading the staged Parquet through Spark and shuffling it by group on the JVM, each parse task
+writes its rows in row groups that each hold one bucket (`bucket_of`: a stable hash of group_id,
+the same in every process), and the pass's task for bucket b reads bucket b's row groups of every
+staged file itself (`bucket_groups`): no Spark scan, no shuffle, no sort on the JVM, no row
+through the JVM. Which row group holds which bucket is recorded in each file's key-value
+metadata (BUCKETS_KEY: a JSON list, one bucket per row group).
+
+Nothing here imports pyspark: the hash, the writer and the reader are tested without a JVM.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+BUCKETS_KEY = b"coordscope.row_group_buckets"
+# rows of one bucket buffered in a parse task before they are written as one row group, and of
+# all buckets together (a bound on the task's memory when there are many buckets)
+FLUSH_ROWS = 32_768
+PENDING_MAX = 131_072
+NULL_BUCKET = 0     # events of no group
+
+
+def bucket_of(group_id: str | None, n: int) -> int:
+    """The bucket of a group among n: crc32 of its UTF-8 bytes mod n (not Python's hash(), which
+    is salted per process); events of no group go to NULL_BUCKET."""
+    if group_id is None or n <= 1:
+        return NULL_BUCKET
+    return zlib.crc32(group_id.encode("utf-8")) % n
+
+
+def bucket_column(groups: Any, n: int) -> Any:
+    """The bucket of every row (a numpy int array) of a group_id column (pyarrow Array or
+    ChunkedArray): the hash is computed once per distinct group, not per row."""
+    import numpy as np
+    import pyarrow as pa
+
+    if isinstance(groups, pa.ChunkedArray):
+        groups = groups.combine_chunks()
+    enc = groups.dictionary_encode()
+    per_value = np.array([bucket_of(v, n) for v in enc.dictionary.to_pylist()] + [NULL_BUCKET], dtype=np.int64)
+    idx = enc.indices.fill_null(len(enc.dictionary)).to_numpy(zero_copy_only=False)
+    return per_value[idx]
+
+
+class BucketedFile:
+    """One parse task's event rows in `staged_dir/part-NNNNN.parquet`, each row group holding the
+    rows of one bucket (recorded in the footer, BUCKETS_KEY).
+
+    Rows are buffered per bucket and written as a row group when a bucket holds FLUSH_ROWS (or
+    all buckets PENDING_MAX), and at close. Written under a hidden temporary name and renamed at
+    close, so a retried task replaces the file whole (readers skip names starting with a dot)."""
+
+    def __init__(self, staged_dir: str, part: int, attempt: int, schema: Any, buckets: int) -> None:
+        self.final = os.path.join(staged_dir, f"part-{part:05d}.parquet")
+        self.tmp = os.path.join(staged_dir, f".part-{part:05d}.attempt-{attempt}.parquet")
+        self.schema = schema
+        self.n = max(1, buckets)
+        self.pending: dict[int, list[Any]] = {}
+        self.pending_rows: dict[int, int] = {}
+        self.total = 0
+        self.row_group_buckets: list[int] = []
+        self.writer: Any = None
+
+    def write(self, batch: Any) -> None:
+        import numpy as np
+        import pyarrow as pa
+
+        if not batch.num_rows:
+            return
+        b = bucket_column(batch.column(batch.schema.get_field_index("group_id")), self.n)
+        if self.n == 1 or (b == b[0]).all():
+            self._add(int(b[0]), batch)
+        else:
+            order = np.argsort(b, kind="stable")
+            ordered = batch.take(pa.array(order))
+            sb = b[order]
+            cuts = np.flatnonzero(sb[1:] != sb[:-1]) + 1
+            for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), len(sb)], strict=True):
+                self._add(int(sb[lo]), ordered.slice(lo, hi - lo))
+        if self.total >= PENDING_MAX:
+            for k in list(self.pending):
+                self._flush(k)
+
+    def _add(self, bucket: int, batch: Any) -> None:
+        self.pending.setdefault(bucket, []).append(batch)
+        self.pending_rows[bucket] = self.pending_rows.get(bucket, 0) + batch.num_rows
+        self.total += batch.num_rows
+        if self.pending_rows[bucket] >= FLUSH_ROWS:
+            self._flush(bucket)
+
+    def _flush(self, bucket: int) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        batches = self.pending.pop(bucket, None)
+        if not batches:
+            return
+        rows = self.pending_rows.pop(bucket)
+        self.total -= rows
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="snappy")
+        # one row group per flush: row_group_size covers every row of it
+        self.writer.write_table(pa.Table.from_batches(batches, self.schema), row_group_size=rows)
+        self.row_group_buckets.append(bucket)
+
+    def close(self) -> None:
+        for k in sorted(self.pending):
+            self._flush(k)
+        if self.writer is not None:
+            self.writer.add_key_value_metadata({BUCKETS_KEY.decode(): json.dumps(self.row_group_buckets)})
+            self.writer.close()
+            os.replace(self.tmp, self.final)
+
+
+def staged_files(staged_dir: str) -> list[str]:
+    """The staged files in name order (what a failed attempt left under a hidden name excluded)."""
+    return sorted(os.path.join(staged_dir, f) for f in os.listdir(staged_dir)
+                  if f.endswith(".parquet") and not f.startswith((".", "_")))
+
+
+def row_groups_of(meta: Any, bucket: int) -> list[int]:
+    """The row groups of a staged file (its pyarrow FileMetaData) that hold `bucket`."""
+    kv = meta.metadata or {}
+    raw = kv.get(BUCKETS_KEY)
+    if raw is None:
+        raise ValueError(f"staged file has no {BUCKETS_KEY.decode()} metadata")
+    buckets = json.loads(raw)
+    if len(buckets) != meta.num_row_groups:
+        raise ValueError(f"staged file lists {len(buckets)} buckets for {meta.num_row_groups} row groups")
+    return [i for i, b in enumerate(buckets) if b == bucket]
+
+
+def in_scope(table: Any, group: str | None, since_ms: int | None, until_ms: int | None,
+             only_groups: frozenset[str] | None = None) -> Any:
+    """The rows of `table` in the job's scope: --group (rows of no group out), --since/--until
+    (events without a time stay in), and when given only the rows of `only_groups`."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keep = None
+
+    def both(a: Any, b: Any) -> Any:
+        return b if a is None else pc.and_(a, b)
+
+    if group is not None:
+        keep = both(keep, pc.fill_null(pc.equal(table.column("group_id"), group), False))
+    if only_groups is not None:
+        keep = both(keep, pc.fill_null(pc.is_in(table.column("group_id"),
+                                                value_set=pa.array(sorted(only_groups), pa.string())), False))
+    for bound, cmp in ((since_ms, pc.greater_equal), (until_ms, pc.less)):
+        if bound is not None:
+            ts = table.column("ts_ms")
+            keep = both(keep, pc.or_(pc.is_null(ts), pc.fill_null(cmp(ts, bound), False)))
+    return table if keep is None else table.filter(keep)
+
+
+def numbered(table: Any, offsets: list[int]) -> Any:
+    """Split-relative line numbers made exact: line_no + the lines of the file in its earlier
+    splits (`offsets[split_no]`, lines.line_offsets; split numbers beyond it get 0)."""
+    import numpy as np
+    import pyarrow as pa
+
+    if not table.num_rows:
+        return table
+    off = np.asarray(list(offsets) or [0], dtype=np.int64)
+    split = table.column("split_no").to_numpy().astype(np.int64)
+    add = np.where(split < len(off), off[np.minimum(split, len(off) - 1)], 0)
+    line = table.column("line_no").to_numpy().astype(np.int64) + add
+    i = table.schema.get_field_index("line_no")
+    return table.set_column(i, table.schema.field(i), pa.array(line, table.schema.field(i).type))
+
+
+def bucket_groups(files: list[str], bucket: int, columns: list[str], offsets: list[int],
+                  group: str | None = None, since_ms: int | None = None, until_ms: int | None = None,
+                  only_groups: frozenset[str] | None = None) -> Iterator[tuple[str | None, Any]]:
+    """(group_id, its rows as a pyarrow Table of `columns`) for every group of `bucket` in the
+    staged `files`, in scope and with exact line numbers; groups in order (no group first), the
+    rows of a group in file order and, within a file, in the order staged (a stable sort: the same
+    every run).
+
+    Memory: each file's rows of the bucket are read, filtered, sorted by group and cut into
+    zero-copy slices one file at a time (the unsorted read is freed before the next file): the
+    bucket's rows once, plus one file's."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    read_cols = list(dict.fromkeys([*columns, "group_id", "line_no", "split_no"]
+                                   + (["ts_ms"] if since_ms is not None or until_ms is not None else [])))
+    parts: dict[str | None, list[Any]] = {}
+    for path in files:
+        f = pq.ParquetFile(path)
+        rgs = row_groups_of(f.metadata, bucket)
+        if not rgs:
+            continue
+        t = in_scope(f.read_row_groups(rgs, columns=read_cols), group, since_ms, until_ms, only_groups)
+        if not t.num_rows:
+            continue
+        if "line_no" in columns:
+            t = numbered(t, offsets)
+        t = t.select(columns if "group_id" in columns else [*columns, "group_id"])
+        gids = t.column("group_id")
+        if gids.null_count in (0, t.num_rows) and pc.count_distinct(gids).as_py() <= 1:    # one group
+            parts.setdefault(gids[0].as_py(), []).append(t.select(columns))
+            continue
+        order = pc.sort_indices(t, sort_keys=[("group_id", "ascending")], null_placement="at_start")
+        t = t.take(order)       # (stable: rows of one group keep their staged order)
+        enc = t.column("group_id").combine_chunks().dictionary_encode()
+        codes = enc.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        names = enc.dictionary.to_pylist()
+        cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
+        for lo, hi in zip([0, *cuts], [*cuts, len(codes)], strict=True):
+            gid = None if codes[lo] < 0 else names[codes[lo]]
+            parts.setdefault(gid, []).append(t.slice(lo, hi - lo).select(columns))
+    for gid in sorted(parts, key=lambda g: (g is not None, g or "")):
+        tabs = parts.pop(gid)
+        yield gid, pa.concat_tables(tabs) if len(tabs) > 1 else tabs[0]
