@@ -211,7 +211,7 @@ def bucket_groups(files: list[str], bucket: int, columns: list[str], offsets: li
         if gids.null_count in (0, t.num_rows) and pc.count_distinct(gids).as_py() <= 1:    # one group
             parts.setdefault(gids[0].as_py(), []).append(t.select(columns))
             continue
-        order = pc.sort_indices(t, sort_keys=[("group_id", "ascending")], null_placement="at_start")
+        order = pc.sort_indices(t, sort_keys=[("group_id", "ascending", "at_start")])
         t = t.take(order)       # (stable: rows of one group keep their staged order)
         enc = t.column("group_id").combine_chunks().dictionary_encode()
         codes = enc.indices.fill_null(-1).to_numpy(zero_copy_only=False)

@@ -1,4 +1,5 @@
-"""pipeline/spark/group_pass.py: a big group's replay unit and series unit run in two different
+"""pipeline/spark/group_pass.py: the first pass from the staged outcomes (run_staged) writes what
+the shuffled pass writes; a big group's replay unit and series unit run in two different
 tasks, and what the split units write is what the pure per-group tables give on the group's whole
 rows; replay_stage.timeline from the facts the pass counted equals the one it measures itself."""
 
@@ -167,3 +168,72 @@ def test_timeline_from_the_counted_facts_equals_the_measured_one(spark):
         cols = schemas.columns("events")
         assert Counter(tuple(r) for r in got_df.select(*cols).collect()) == Counter(
             tuple(r) for r in want_df.select(*cols).collect())
+
+
+def _stage_rows(tmp_path, rows: list[dict], n_buckets: int, offsets_by_split: dict[int, int]):
+    """`rows` (events rows with exact line numbers) staged as the parse stage stages them: two
+    parse tasks' files, split-relative line numbers, row groups by bucket."""
+    import pyarrow as pa
+
+    from pipeline.spark import buckets
+    from pipeline.spark.group_pass import Staged
+    from pipeline.spark.parse_stage import OUTCOME_FIELDS
+
+    schema = schemas.arrow_schema_of(OUTCOME_FIELDS)
+    staged = tmp_path / "_outcomes"
+    staged.mkdir()
+    for part in (0, 1):
+        f = buckets.BucketedFile(str(staged), part, 0, schema, n_buckets)
+        mine = []
+        for i, r in enumerate(rows):
+            if i % 2 == part:
+                split_no = i % 3
+                mine.append({**{c: None for c, _ in OUTCOME_FIELDS}, **r, "spath": "file:/x", "split_no": split_no,
+                             "status": "parsed", "has_event": True,
+                             "line_no": r["line_no"] - offsets_by_split[split_no]})
+        for lo in range(0, len(mine), 50):
+            f.write(pa.RecordBatch.from_pylist(mine[lo:lo + 50], schema=schema))
+        f.close()
+    offsets = [offsets_by_split[k] for k in range(3)]
+    return Staged(buckets.staged_files(str(staged)), n_buckets, offsets)
+
+
+@pytest.mark.parametrize("scope", [None, "group", "since"])
+def test_staged_pass_writes_what_the_shuffled_pass_writes(spark, tmp_path, scope):
+    """run_staged (the ingest's first pass: each task reads its bucket's staged rows with pyarrow)
+    writes every table, `events` included, row for row as run() does from the same rows shuffled by
+    Spark, with the same timeline facts; a big group's series are written by a task of their own."""
+    from pipeline.spark import group_pass
+
+    rows = _events()
+    for i, r in enumerate(rows):
+        r["line_no"] = 10_000 + i       # unique, and above every split offset
+    groups = sorted({r["group_id"] for r in rows if r["group_id"] is not None})
+    ts = sorted(r["ts_ms"] for r in rows if r["ts_ms"] is not None)
+    sc = {None: group_pass.Scope(), "group": group_pass.Scope(group=groups[1]),
+          "since": group_pass.Scope(since_ms=ts[len(ts) // 2])}[scope]
+    want_rows = [r for r in rows if (sc.group is None or r["group_id"] == sc.group)
+                 and (sc.since_ms is None or r["ts_ms"] is None or r["ts_ms"] >= sc.since_ms)]
+    counts = Counter(r["group_id"] for r in want_rows if r["group_id"] is not None)
+    hot = max(counts, key=counts.get)
+    counts[hot] *= 100          # as if this group held most of the rows: its series get a task
+    staged = _stage_rows(tmp_path, rows, 4, {0: 0, 1: 700, 2: 5_000})
+    got = group_pass.run_staged(spark, staged, str(tmp_path / "staged"), None, sc, dict(counts))
+    want = group_pass.run(spark.createDataFrame(want_rows, schemas.ddl("events")), str(tmp_path / "shuffled"), None,
+                          write_events=True, split=[hot])
+    assert got.split == [hot]
+    assert got.counts == want.counts and got.counts["events"] == len(want_rows)
+    def shared(res):
+        out: Counter = Counter()
+        for src, first, n in res.shared:
+            out[(src, first)] += n
+        return out
+
+    assert shared(got) == shared(want) and sum(shared(got).values()) == len(want_rows)
+    assert Counter(got.diffs) == Counter(want.diffs)
+    for t in group_pass.GROUP_TABLES + ("events",):
+        a = pq.read_table(tmp_path / "staged" / t).to_pylist()
+        b = pq.read_table(tmp_path / "shuffled" / t).to_pylist()
+        assert _bag(a, t) == _bag(b, t), t
+    series_parts = {int(f.name[5:10]) for f in (tmp_path / "staged" / "heartbeat_gaps").glob("part-*.parquet")}
+    assert max(series_parts) >= 4       # (buckets 0-3 are the replay tasks)
