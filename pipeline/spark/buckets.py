@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 BUCKETS_KEY = b"coordscope.row_group_buckets"
@@ -179,11 +179,13 @@ def numbered(table: Any, offsets: list[int]) -> Any:
 
 def bucket_groups(files: list[str], bucket: int, columns: list[str], offsets: list[int],
                   group: str | None = None, since_ms: int | None = None, until_ms: int | None = None,
-                  only_groups: frozenset[str] | None = None) -> Iterator[tuple[str | None, Any]]:
+                  only_groups: frozenset[str] | None = None,
+                  transform: Callable[[Any], Any] | None = None) -> Iterator[tuple[str | None, Any]]:
     """(group_id, its rows as a pyarrow Table of `columns`) for every group of `bucket` in the
     staged `files`, in scope and with exact line numbers; groups in order (no group first), the
     rows of a group in file order and, within a file, in the order staged (a stable sort: the same
-    every run).
+    every run). `transform`, when given, is applied to each file's rows as read (e.g. to narrow
+    wide columns before they are kept).
 
     Memory: each file's rows of the bucket are read, filtered, sorted by group and cut into
     zero-copy slices one file at a time (the unsorted read is freed before the next file): the
@@ -206,6 +208,8 @@ def bucket_groups(files: list[str], bucket: int, columns: list[str], offsets: li
             continue
         if "line_no" in columns:
             t = numbered(t, offsets)
+        if transform is not None:
+            t = transform(t)
         t = t.select(columns if "group_id" in columns else [*columns, "group_id"])
         gids = t.column("group_id")
         if gids.null_count in (0, t.num_rows) and pc.count_distinct(gids).as_py() <= 1:    # one group

@@ -313,15 +313,21 @@ def _finish(run_dir: str, tables: tuple[str, ...]) -> None:
 
 
 def _collect(results: DataFrame, tables: tuple[str, ...], split: list[str]) -> Result:
+    from collections import Counter
+
     out = Result()
     out.counts, out.split = dict.fromkeys(tables, 0), split
+    shared: Counter = Counter()
     for r in results.collect():
         if r["what"] == "count":
             out.counts[str(r["table"])] += int(r["rows"] or 0)
         elif r["what"] == "shared":
-            out.shared.append((r["source"], r["first_source"], int(r["rows"] or 0)))
+            shared[(r["source"], r["first_source"])] += int(r["rows"] or 0)
         else:
             out.diffs.append((r["source"], int(r["diff"] or 0)))
+    # summed over the tasks: a file whose groups several tasks hold is judged on all its lines
+    # (replay_stage.copies_from_counts compares each pair's lines with the file's total)
+    out.shared = sorted((src, first, n) for (src, first), n in shared.items())
     return out
 
 
@@ -440,24 +446,93 @@ class Scope:
     until_ms: int | None = None
 
 
+@dataclass(frozen=True)
+class Correction:
+    """The timeline's corrections (pipeline.timeline_corrections): (copy, original) file pairs and
+    per-file clock offsets (ms)."""
+    copies: frozenset[tuple[str, str]] = frozenset()
+    offsets: tuple[tuple[str, int], ...] = ()
+
+
+def series_width(table: Any) -> Any:
+    """A group's rows in the width the series tables read (as `_series_rows`): `raw` only on the
+    kinds whose wording they read, `extra_json` only on client_config lines and heartbeat lines
+    printed late; what the series tables return is the same as from the whole rows."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pipeline import group_tables as gt
+
+    def kinds(values: Any) -> Any:
+        return pc.fill_null(pc.is_in(table.column("kind"), value_set=pa.array(sorted(values), pa.string())), False)
+
+    ex = table.column("extra_json")
+    late = pc.and_(kinds(gt.HEARTBEAT_KINDS),
+                   pc.fill_null(pc.and_(pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[0]),
+                                        pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[1])), False))
+    for name, keep in (("raw", kinds(gt.SERIES_RAW_KINDS)), ("extra_json", pc.or_(kinds(gt.SERIES_EXTRA_KINDS), late))):
+        i = table.schema.get_field_index(name)
+        col = table.column(name)
+        table = table.set_column(i, table.schema.field(i), pc.if_else(keep, col, pa.nulls(len(col), col.type)))
+    return table
+
+
+def _corrected_groups(groups: Any, correction: Correction | None) -> Any:
+    """(group_id, rows) with the timeline's corrections applied (rows of no group dropped: they
+    feed no table)."""
+    from pipeline import timeline_corrections as tc
+
+    if correction is None:
+        yield from groups
+        return
+    offsets = dict(correction.offsets)
+    for gid, table in groups:
+        if gid is not None:
+            yield gid, tc.corrected(table, correction.copies, offsets)
+
+
+def anchors_only(groups: Any) -> Any:
+    """The clock anchors of every (group_id, rows) of `groups` (timeline_facts), as a result batch."""
+    from pipeline import timeline_facts as facts_mod
+
+    diffs: list[tuple[str, int]] = []
+    for _gid, table in groups:
+        diffs.extend(facts_mod.table_facts(table)[1])
+    return _result_batch({}, {}, diffs)
+
+
 def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | None, scope: Scope,
-               group_counts: dict[str, int]) -> Result:
-    """The first pass, from the parse stage's staged outcomes without Spark's scan or shuffle: one
-    Spark job of `staged.buckets` replay tasks (task b reads bucket b's row groups of every staged
-    file with pyarrow: buckets.bucket_groups) and one series task per split group (`split_groups`
-    of `group_counts`, the rows per group in scope: the big group's series run beside its replay,
-    reading only that group's rows in the series' columns). Writes GROUP_TABLES and `events` (the
-    rows in scope, every row as staged, with exact line numbers) and counts the timeline's facts."""
+               group_counts: dict[str, int] | None = None, correction: Correction | None = None,
+               split: list[str] | None = None, anchors: bool = False) -> Result:
+    """A pass over the parse stage's staged outcomes without Spark's scan or shuffle: one Spark
+    job of `staged.buckets` replay tasks (task b reads bucket b's row groups of every staged file
+    with pyarrow: buckets.bucket_groups) and one series task per split group (`split`, default
+    `split_groups` of `group_counts`, the rows per group in scope: a big group's series run beside
+    its replay, reading only that group's rows in the series' columns).
+
+    Without `correction` (the first pass) it writes GROUP_TABLES and `events` (the rows in scope,
+    every row as staged, with exact line numbers) and counts the timeline's facts. With one (copies
+    or skewed clocks were found) each group's rows are corrected first
+    (pipeline.timeline_corrections) and GROUP_TABLES are written again; with `anchors` as well,
+    nothing is written and only the clock anchors of the corrected rows come back (the offsets
+    measured again after copies are dropped)."""
     from pipeline import group_tables as gt
     from pipeline.spark import buckets as bk
 
-    tables = GROUP_TABLES + ("events",)
+    first = correction is None
+    tables = () if anchors else GROUP_TABLES + (("events",) if first else ())
     _prepare(run_dir, tables)
     n = max(1, staged.buckets)
-    split = split_groups({g: c for g, c in group_counts.items() if g is not None}, n)
-    event_cols = schemas.columns("events")
+    if split is None:
+        split = split_groups({g: c for g, c in (group_counts or {}).items() if g is not None}, n)
+    split = [] if anchors else sorted(split)
+    event_cols = list(timeline_facts_columns()) if anchors else schemas.columns("events")
+    # the series' columns: narrowed per file as read (series_width) unless copies must be found
+    # in the whole raw text first
     series_cols = list(dict.fromkeys([*gt.SERIES_COLUMNS, "group_id"]))
+    narrow = series_width if correction is None or not correction.copies else None
     files, offsets = list(staged.files), list(staged.offsets)
+    split_set = frozenset(split)
 
     def task(batches):
         from pyspark import TaskContext
@@ -466,19 +541,31 @@ def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | No
         for b in batches:
             for unit in b.column(0).to_pylist():
                 if unit < n:
-                    groups = bk.bucket_groups(files, unit, event_cols, offsets, scope.group, scope.since_ms,
-                                              scope.until_ms)
-                    yield replay_units(groups, GroupWriters(run_dir, unit, attempt, tables), replay_module,
-                                       True, True, split_set)
+                    groups = _corrected_groups(bk.bucket_groups(
+                        files, unit, event_cols, offsets, scope.group, scope.since_ms, scope.until_ms), correction)
+                    if anchors:
+                        yield anchors_only(groups)
+                    else:
+                        yield replay_units(groups, GroupWriters(run_dir, unit, attempt, tables), replay_module,
+                                           first, first, split_set)
                 else:
                     g = split[unit - n]
-                    groups = bk.bucket_groups(files, bk.bucket_of(g, n), series_cols, offsets, scope.group,
-                                              scope.since_ms, scope.until_ms, only_groups=frozenset([g]))
+                    groups = _corrected_groups(bk.bucket_groups(
+                        files, bk.bucket_of(g, n), series_cols, offsets, scope.group, scope.since_ms,
+                        scope.until_ms, only_groups=frozenset([g]), transform=narrow), correction)
+                    if narrow is None:
+                        groups = ((gid, series_width(t)) for gid, t in groups)
                     yield series_units(groups, GroupWriters(run_dir, unit, attempt, SERIES_TABLES))
 
-    split_set = frozenset(split)
     units = n + len(split)
     results = spark.range(0, units, 1, units).mapInArrow(task, RESULT_DDL)
     out = _collect(results, tables, split)
     _finish(run_dir, tables)
     return out
+
+
+def timeline_facts_columns() -> tuple[str, ...]:
+    """What the anchors need of a group's rows (and what its copies are found by)."""
+    from pipeline import timeline_facts as facts_mod
+
+    return tuple(dict.fromkeys([*facts_mod.FACT_COLUMNS, "source", "raw", "ts_ms", "group_id"]))

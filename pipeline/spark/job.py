@@ -357,6 +357,37 @@ class _StagedFrames:
         return self._build()[name]
 
 
+def _second_pass(spark, opts, frames, staged, scope, first, copies, clock, replay_name, run_dir,
+                 cached) -> dict[str, int]:
+    """The pass again over a corrected timeline (copies dropped, skewed clocks shifted); returns
+    the offsets applied. Copies and offsets are the first pass's counts; with copies the offsets
+    are measured again on the deduplicated rows (a job of anchors only, from the staged files).
+    The tables are written again from the staged files, corrected per group in the tasks
+    (pipeline.timeline_corrections). Only where an offset rests on PERCENTILE_EXACT anchors or more
+    (Spark's percentile_approx is approximate there, and the references are Spark's) does the
+    timeline go through Spark (replay_stage.timeline over the staged Parquet, then group_pass.run)."""
+    from pipeline import timeline_facts
+    from pipeline.spark import group_pass, replay_stage
+
+    pairs = frozenset(copies)
+    measured = clock
+    if copies:
+        measured = timeline_facts.clock_offsets(group_pass.run_staged(
+            spark, staged, run_dir, replay_name, scope, correction=group_pass.Correction(pairs), anchors=True).diffs)
+    if any(n >= replay_stage.PERCENTILE_EXACT for _off, n in measured.values()):
+        events = frames["events"]
+        timeline, offset_rows = replay_stage.timeline(events, copies, clock)
+        if timeline is not events:
+            cached.append(timeline.persist(cache_level()))
+        # (the same groups split: the counts are the first pass's, without removing copies)
+        group_pass.run(timeline, run_dir, replay_name, timeline_facts=False, split=first.split)
+        return offset_rows
+    offset_rows = {src: off for src, (off, _n) in measured.items() if abs(off) >= replay_stage.SKEW_MIN_MS}
+    group_pass.run_staged(spark, staged, run_dir, replay_name, scope, split=first.split,
+                          correction=group_pass.Correction(pairs, tuple(sorted(offset_rows.items()))))
+    return offset_rows
+
+
 def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
     from pipeline import timeline_facts
     from pipeline.spark import buckets as buckets_mod
@@ -420,23 +451,17 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             warnings.append(f"replay unavailable ({exc}); generations, memberships and findings are empty")
             replay_name = None
         # the `events` table (times as logged, copies included) is written by this first pass
-        first = group_pass.run_staged(
-            spark, group_pass.Staged(staged_files, n_buckets, offsets), write_mod.local_path(tmp_dir), replay_name,
-            group_pass.Scope(opts.group, opts.since_ms, opts.until_ms), group_counts)
+        staged = group_pass.Staged(staged_files, n_buckets, offsets)
+        scope = group_pass.Scope(opts.group, opts.since_ms, opts.until_ms)
+        first = group_pass.run_staged(spark, staged, write_mod.local_path(tmp_dir), replay_name, scope, group_counts)
         copies = replay_stage.copies_from_counts(first.shared)
-        skewed = {src: off for src, (off, _n) in timeline_facts.clock_offsets(first.diffs).items()
-                  if abs(off) >= replay_stage.SKEW_MIN_MS}
+        clock = timeline_facts.clock_offsets(first.diffs)
         offset_rows: dict[str, int] = {}
-        if copies or skewed:
-            # (copies and offsets as the first pass counted them: no job measures them again)
-            events = frames["events"]
-            timeline, offset_rows = replay_stage.timeline(events, copies, timeline_facts.clock_offsets(first.diffs))
-            if timeline is not events:
-                cached.append(timeline.persist(cache_level()))
+        if copies or any(abs(off) >= replay_stage.SKEW_MIN_MS for off, _n in clock.values()):
+            offset_rows = _second_pass(spark, opts, frames, staged, scope, first, copies, clock, replay_name,
+                                       write_mod.local_path(tmp_dir), cached)
             for src, off in offset_rows.items():
                 progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
-            # (the same groups split: the counts are the first pass's, without removing copies)
-            group_pass.run(timeline, write_mod.local_path(tmp_dir), replay_name, timeline_facts=False, split=first.split)
 
     written: dict[str, int] = {}
     with progress.stage("summary"):

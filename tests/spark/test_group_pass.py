@@ -237,3 +237,62 @@ def test_staged_pass_writes_what_the_shuffled_pass_writes(spark, tmp_path, scope
         assert _bag(a, t) == _bag(b, t), t
     series_parts = {int(f.name[5:10]) for f in (tmp_path / "staged" / "heartbeat_gaps").glob("part-*.parquet")}
     assert max(series_parts) >= 4       # (buckets 0-3 are the replay tasks)
+
+
+def _skewed_and_copied_rows() -> list[dict]:
+    """random_events of two seeds with anchors (the broker's stabilization and each client's join
+    per generation), b.log's clock 3 s ahead, and e.log a copy of a.log's lines."""
+    from tests.spark.test_group_tables_twin import random_events
+
+    rows = random_events(11, 300) + random_events(12, 300)
+    rnd = random.Random(8)
+    for g in ("g11a", "g11b", "g12a", "g12b"):
+        for gen in range(1, 5):
+            t = 1_700_000_000_000 + gen * 20_000
+            for src, kind, at in (("k.log", "broker_group_stabilized", t), ("a.log", "join_succeeded", t + 5),
+                                  ("b.log", "join_succeeded", t + 7), ("c.log", "join_succeeded", t + 9)):
+                r = {c: None for c in schemas.columns("events")}
+                r.update(source=src, side="broker" if src == "k.log" else "client", kind=kind, group_id=g,
+                         generation=gen, ts_ms=at + rnd.randint(0, 3), raw=f"{kind} {g} {gen} {src}")
+                rows.append(r)
+    for r in rows:
+        if r["source"] == "b.log" and r["ts_ms"] is not None:
+            r["ts_ms"] += 3_000
+    rows += [{**r, "source": "e.log"} for r in rows if r["source"] == "a.log"]
+    for i, r in enumerate(rows):
+        r["line_no"] = 10_000 + i
+    return rows
+
+
+def test_corrected_staged_pass_equals_the_spark_timeline(spark, tmp_path):
+    """The second pass from the staged files (copies dropped and clocks shifted per group in the
+    tasks, the offsets measured again on the deduplicated rows by a job of anchors only) writes
+    what replay_stage.timeline's corrected DataFrame gives through the shuffled pass."""
+    from pipeline import timeline_facts
+    from pipeline.spark import group_pass, replay_stage
+
+    rows = _skewed_and_copied_rows()
+    staged = _stage_rows(tmp_path, rows, 4, {0: 0, 1: 700, 2: 5_000})
+    first = group_pass.run_staged(spark, staged, str(tmp_path / "first"), None, group_pass.Scope(),
+                                  Counter(r["group_id"] for r in rows if r["group_id"]))
+    copies = replay_stage.copies_from_counts(first.shared)
+    clock = timeline_facts.clock_offsets(first.diffs)
+    assert copies == [("e.log", "a.log")]
+    pairs = frozenset(copies)
+    anchors = group_pass.run_staged(spark, staged, str(tmp_path / "first"), None, group_pass.Scope(),
+                                    correction=group_pass.Correction(pairs), anchors=True)
+    measured = {s: off for s, (off, _n) in timeline_facts.clock_offsets(anchors.diffs).items()
+                if abs(off) >= replay_stage.SKEW_MIN_MS}
+    df = spark.createDataFrame(rows, schemas.ddl("events"))
+    timeline, want_offsets = replay_stage.timeline(df, copies, clock)
+    assert measured == want_offsets and 2_900 <= measured["b.log"] <= 3_100
+    split = sorted(first.split or ["g11a"])
+    got = group_pass.run_staged(spark, staged, str(tmp_path / "staged"), None, group_pass.Scope(), split=split,
+                                correction=group_pass.Correction(pairs, tuple(sorted(measured.items()))))
+    want = group_pass.run(timeline, str(tmp_path / "shuffled"), None, timeline_facts=False, split=split)
+    assert got.counts == want.counts and got.counts["heartbeat_gaps"] and got.counts["offset_commits"]
+    for t in group_pass.GROUP_TABLES:
+        a = pq.read_table(tmp_path / "staged" / t).to_pylist()
+        b = pq.read_table(tmp_path / "shuffled" / t).to_pylist()
+        assert _bag(a, t) == _bag(b, t), t
+    assert not (tmp_path / "staged" / "events").exists()
