@@ -1,22 +1,30 @@
 """One pass over the timeline per group: every per-group table computed and written by the workers.
 
-The timeline is shuffled once by group (`repartition(group_id)` + `sortWithinPartitions`) and each
-task walks its rows group by group: for each group the replay (`replay_group_rows`: generations,
-memberships, findings, inferred ownership), the observed ownership (unnamed owners named from the
-replay's memberships), the timeline's facts and, in the first pass, the `events` table.
+The ingest's pass (`run_staged`) is one Spark job of a task per group bucket: the parse stage
+staged its outcomes in row groups by bucket (buckets.BucketedFile), and task b reads bucket b's
+rows of every staged file itself with pyarrow (buckets.bucket_groups: scope applied, exact line
+numbers, grouped by a stable sort), so no row goes through the JVM: no Spark scan, no shuffle, no
+sort there. Each task walks its rows group by group: for each group the replay
+(`replay_group_rows`: generations, memberships, findings, inferred ownership), the observed
+ownership (unnamed owners named from the replay's memberships), the timeline's facts and, in the
+first pass, the `events` table. When copies or clock skew are found, the pass runs again with
+each group's rows corrected in its task (pipeline.timeline_corrections).
 
 Heartbeat gaps and offset history (`group_series.series_tables`, the high-volume per-member
 series) are computed by the same task, except for the groups holding a large share of the rows
-(`big_groups`: from the ingest's count of the parse stage's rows per group, else a 1% sample
-of the group column): their rows are shuffled a second
-time in the width those tables read (`_series_rows`: 13 columns) and their series computed by
-other tasks of the same job (a union of the two mapInArrow), so that one group holding most of
-the events keeps two cores busy, not one.
+(`split_groups`, from the ingest's count of the staged rows per group): each of those gets a
+task of its own in the same job, reading only that group's rows in the width those tables read
+(`series_width`), so that one group holding most of the events keeps two cores busy, not one.
+
+`run` is the same pass over a DataFrame shuffled by group (`repartition(group_id)` +
+`sortWithinPartitions`, the split groups' series from a narrow second shuffle): what the ingest
+ran before the ninth session, kept for the rare Spark fallback of the corrected timeline (clock
+offsets on 10,000 anchors or more) and as the tests' twin of `run_staged`.
 
 The rows are written with pyarrow as one Parquet file per table and task straight into the
 temporary RUN_DIR, as the parse stage writes its outcomes (parse_stage.StagedFile: a retried task
 replaces its file whole); the only thing that goes back through Spark is a row count per table
-and task.
+and task, and the timeline's facts.
 
 Before this pass the same tables took six Spark jobs after the timeline (two window shuffles for
 heartbeat gaps and offset commits, the replay's applyInArrow persisted and read four times, the
@@ -265,7 +273,8 @@ RESULT_DDL = "what string, table string, rows bigint, source string, first_sourc
 
 class Result:
     """What a pass returns to the driver: rows written per table, and (when asked) the timeline's
-    facts: shared-line counts and clock anchors (pipeline.timeline_facts)."""
+    facts: shared-line counts (source, first_source, lines), summed over the tasks, and clock
+    anchors (pipeline.timeline_facts)."""
 
     def __init__(self) -> None:
         self.counts = dict.fromkeys(GROUP_TABLES, 0)

@@ -2,10 +2,15 @@
 
 Stages (each timed in the manifest): start spark (with local inputs, listed and sniffed on a
 thread meanwhile); inputs; read and parse (one Spark job: the scan with the candidate filter on
-the JVM, the parsers on the Python workers, outcomes staged as Parquet); write events; tables and
-replay (one shuffle by group: the replay and every per-group table computed and written by the
-workers, the timeline's facts counted on the way; a second pass only when copies or clock skew
-need correcting); summary. Then manifest.json, then the rename."""
+the JVM, the parsers on the Python workers, outcomes staged as Parquet in row groups by group
+bucket); write unparsed; tables and replay (one Spark job of a task per group bucket, each reading
+its bucket's staged rows with pyarrow, no shuffle: the replay, every per-group table and `events`
+written by the workers, the timeline's facts counted on the way; a second pass only when copies
+or clock skew need correcting); summary. Then manifest.json, then the rename.
+
+RUN_DIR is a local path (on a cluster a shared mount at the same path on every node): the workers
+write the staged outcomes and every table into it, and the pass's tasks read the staged outcomes
+back from it."""
 
 from __future__ import annotations
 
