@@ -25,6 +25,9 @@ BUCKETS_KEY = b"coordscope.row_group_buckets"
 FLUSH_ROWS = 32_768
 PENDING_MAX = 131_072
 NULL_BUCKET = 0     # events of no group
+# `raw` and `extra_json` staged a second time in the width the series tables read
+# (`series_narrowed`): what a split group's series task reads instead of the whole texts
+SERIES_STAGED = {"raw": "series_raw", "extra_json": "series_extra_json"}
 
 
 def bucket_of(group_id: str | None, n: int) -> int:
@@ -47,6 +50,37 @@ def bucket_column(groups: Any, n: int) -> Any:
     per_value = np.array([bucket_of(v, n) for v in enc.dictionary.to_pylist()] + [NULL_BUCKET], dtype=np.int64)
     idx = enc.indices.fill_null(len(enc.dictionary)).to_numpy(zero_copy_only=False)
     return per_value[idx]
+
+
+def series_narrowed(table: Any) -> tuple[Any, Any]:
+    """`raw` and `extra_json` of a table or record batch of events rows in the width the series
+    tables read (group_tables.SERIES_COLUMNS): `raw` only on the kinds whose wording they read,
+    `extra_json` only on client_config lines and heartbeat lines printed late; null elsewhere.
+    What the series tables return is the same as from the whole texts."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pipeline import group_tables as gt
+
+    kind = table.column("kind")
+
+    def kinds(values: Any) -> Any:
+        return pc.fill_null(pc.is_in(kind, value_set=pa.array(sorted(values), pa.string())), False)
+
+    raw, ex = table.column("raw"), table.column("extra_json")
+    late = pc.and_(kinds(gt.HEARTBEAT_KINDS),
+                   pc.fill_null(pc.and_(pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[0]),
+                                        pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[1])), False))
+    return (pc.if_else(kinds(gt.SERIES_RAW_KINDS), raw, pa.nulls(len(raw), raw.type)),
+            pc.if_else(pc.or_(kinds(gt.SERIES_EXTRA_KINDS), late), ex, pa.nulls(len(ex), ex.type)))
+
+
+def staged_schema(outcome_schema: Any) -> Any:
+    """The staged files' schema: the parse outcomes and the SERIES_STAGED columns."""
+    import pyarrow as pa
+
+    return outcome_schema.append(pa.field(SERIES_STAGED["raw"], pa.string())).append(
+        pa.field(SERIES_STAGED["extra_json"], pa.string()))
 
 
 class BucketedFile:
@@ -74,6 +108,9 @@ class BucketedFile:
 
         if not batch.num_rows:
             return
+        if SERIES_STAGED["raw"] in self.schema.names and SERIES_STAGED["raw"] not in batch.schema.names:
+            raw, extra = series_narrowed(batch)
+            batch = pa.RecordBatch.from_arrays([*batch.columns, raw, extra], schema=self.schema)
         b = bucket_column(batch.column(batch.schema.get_field_index("group_id")), self.n)
         if self.n == 1 or (b == b[0]).all():
             self._add(int(b[0]), batch)
@@ -184,8 +221,8 @@ def bucket_groups(files: list[str], bucket: int, columns: list[str], offsets: li
     """(group_id, its rows as a pyarrow Table of `columns`) for every group of `bucket` in the
     staged `files`, in scope and with exact line numbers; groups in order (no group first), the
     rows of a group in file order and, within a file, in the order staged (a stable sort: the same
-    every run). `transform`, when given, is applied to each file's rows as read (e.g. to narrow
-    wide columns before they are kept).
+    every run). `transform`, when given, is applied to each file's rows as read (the selected
+    columns and group_id): e.g. to rename the SERIES_STAGED columns.
 
     Memory: each file's rows of the bucket are read, filtered, sorted by group and cut into
     zero-copy slices one file at a time (the unsorted read is freed before the next file): the
@@ -208,12 +245,13 @@ def bucket_groups(files: list[str], bucket: int, columns: list[str], offsets: li
             continue
         if "line_no" in columns:
             t = numbered(t, offsets)
+        t = t.select(columns if "group_id" in columns else [*columns, "group_id"])
         if transform is not None:
             t = transform(t)
-        t = t.select(columns if "group_id" in columns else [*columns, "group_id"])
+        out_cols = [c for c in t.schema.names if c != "group_id" or "group_id" in columns]
         gids = t.column("group_id")
         if gids.null_count in (0, t.num_rows) and pc.count_distinct(gids).as_py() <= 1:    # one group
-            parts.setdefault(gids[0].as_py(), []).append(t.select(columns))
+            parts.setdefault(gids[0].as_py(), []).append(t.select(out_cols))
             continue
         order = pc.sort_indices(t, sort_keys=[("group_id", "ascending", "at_start")])
         t = t.take(order)       # (stable: rows of one group keep their staged order)
@@ -223,7 +261,7 @@ def bucket_groups(files: list[str], bucket: int, columns: list[str], offsets: li
         cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
         for lo, hi in zip([0, *cuts], [*cuts, len(codes)], strict=True):
             gid = None if codes[lo] < 0 else names[codes[lo]]
-            parts.setdefault(gid, []).append(t.slice(lo, hi - lo).select(columns))
+            parts.setdefault(gid, []).append(t.slice(lo, hi - lo).select(out_cols))
     for gid in sorted(parts, key=lambda g: (g is not None, g or "")):
         tabs = parts.pop(gid)
         yield gid, pa.concat_tables(tabs) if len(tabs) > 1 else tabs[0]

@@ -464,26 +464,23 @@ class Correction:
 
 
 def series_width(table: Any) -> Any:
-    """A group's rows in the width the series tables read (as `_series_rows`): `raw` only on the
-    kinds whose wording they read, `extra_json` only on client_config lines and heartbeat lines
-    printed late; what the series tables return is the same as from the whole rows."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    """A group's rows in the width the series tables read (as `_series_rows`,
+    buckets.series_narrowed); what the series tables return is the same as from the whole rows."""
+    from pipeline.spark.buckets import series_narrowed
 
-    from pipeline import group_tables as gt
-
-    def kinds(values: Any) -> Any:
-        return pc.fill_null(pc.is_in(table.column("kind"), value_set=pa.array(sorted(values), pa.string())), False)
-
-    ex = table.column("extra_json")
-    late = pc.and_(kinds(gt.HEARTBEAT_KINDS),
-                   pc.fill_null(pc.and_(pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[0]),
-                                        pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[1])), False))
-    for name, keep in (("raw", kinds(gt.SERIES_RAW_KINDS)), ("extra_json", pc.or_(kinds(gt.SERIES_EXTRA_KINDS), late))):
+    raw, extra = series_narrowed(table)
+    for name, col in (("raw", raw), ("extra_json", extra)):
         i = table.schema.get_field_index(name)
-        col = table.column(name)
-        table = table.set_column(i, table.schema.field(i), pc.if_else(keep, col, pa.nulls(len(col), col.type)))
+        table = table.set_column(i, table.schema.field(i), col)
     return table
+
+
+def _from_staged_series(table: Any) -> Any:
+    """The SERIES_STAGED columns under their events names."""
+    from pipeline.spark.buckets import SERIES_STAGED
+
+    back = {v: k for k, v in SERIES_STAGED.items()}
+    return table.rename_columns([back.get(c, c) for c in table.schema.names])
 
 
 def _corrected_groups(groups: Any, correction: Correction | None) -> Any:
@@ -536,10 +533,11 @@ def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | No
         split = split_groups({g: c for g, c in (group_counts or {}).items() if g is not None}, n)
     split = [] if anchors else sorted(split)
     event_cols = list(timeline_facts_columns()) if anchors else schemas.columns("events")
-    # the series' columns: narrowed per file as read (series_width) unless copies must be found
-    # in the whole raw text first
-    series_cols = list(dict.fromkeys([*gt.SERIES_COLUMNS, "group_id"]))
-    narrow = series_width if correction is None or not correction.copies else None
+    # the series' columns: the narrow copies the parse stage staged (buckets.SERIES_STAGED), unless
+    # copies must be found in the whole raw text first (then narrowed after the correction)
+    whole = correction is not None and bool(correction.copies)
+    series_cols = list(dict.fromkeys([
+        c if whole else bk.SERIES_STAGED.get(c, c) for c in [*gt.SERIES_COLUMNS, "group_id"]]))
     files, offsets = list(staged.files), list(staged.offsets)
     split_set = frozenset(split)
 
@@ -561,8 +559,9 @@ def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | No
                     g = split[unit - n]
                     groups = _corrected_groups(bk.bucket_groups(
                         files, bk.bucket_of(g, n), series_cols, offsets, scope.group, scope.since_ms,
-                        scope.until_ms, only_groups=frozenset([g]), transform=narrow), correction)
-                    if narrow is None:
+                        scope.until_ms, only_groups=frozenset([g]),
+                        transform=None if whole else _from_staged_series), correction)
+                    if whole:
                         groups = ((gid, series_width(t)) for gid, t in groups)
                     yield series_units(groups, GroupWriters(run_dir, unit, attempt, SERIES_TABLES))
 

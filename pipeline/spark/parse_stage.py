@@ -38,7 +38,7 @@ from pyspark.sql import DataFrame
 from parsers.events import Event
 from pipeline import schemas
 from pipeline.spark import worker_gc
-from pipeline.spark.buckets import BucketedFile
+from pipeline.spark.buckets import BucketedFile, staged_schema
 
 EVENT_COLUMNS = schemas.columns("events")
 SPLIT_COUNTS = ("n_lines", "n_cands", "n_parsed", "n_ignored", "n_unparsed")
@@ -306,7 +306,7 @@ def parse_splits(split_rows: DataFrame, formats: dict[str, FormatInfo], staged_d
 
         ctx = TaskContext.get()
         staged = BucketedFile(staged_dir, ctx.partitionId(), ctx.attemptNumber(),
-                              schemas.arrow_schema_of(OUTCOME_FIELDS), buckets)
+                              staged_schema(schemas.arrow_schema_of(OUTCOME_FIELDS)), buckets)
         yield from stage_batches(batches, bc.value, module_name, max_chars, staged)
 
     return split_rows.mapInArrow(run, SPLIT_DDL)

@@ -145,3 +145,31 @@ def test_a_staged_file_without_bucket_metadata_is_refused(tmp_path):
     pq.write_table(pa.Table.from_pylist(_rows(1, 5, [("file:/a.log", 0)]), schema=SCHEMA), tmp_path / "part-00000.parquet")
     with pytest.raises(ValueError, match="row_group_buckets"):
         list(buckets.bucket_groups(buckets.staged_files(str(tmp_path)), 0, COLS, []))
+
+
+def test_the_series_columns_are_staged_narrow():
+    """A staged file of the staged schema carries `raw` and `extra_json` a second time in the
+    series' width: raw only on broker removals and offset resets, extra_json only on client_config
+    lines and heartbeats printed late."""
+    import json
+
+    rows = []
+    for i, (kind, raw, extra) in enumerate([
+            ("broker_member_removed", "Member m1 has failed", None),
+            ("heartbeat_succeeded", "hb", json.dumps({"binding": "python", "librdkafka_rule": "x"})),
+            ("heartbeat_succeeded", "hb", json.dumps({"binding": "java"})),
+            ("client_config", "ConsumerConfig values", json.dumps({"settings": {}})),
+            ("join_succeeded", "joined", json.dumps({"a": 1}))]):
+        r = {c: None for c, _ in OUTCOME_FIELDS}
+        r.update(source="a.log", line_no=i + 1, split_no=0, kind=kind, raw=raw, extra_json=extra, group_id="g")
+        rows.append(r)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        f = buckets.BucketedFile(d, 0, 0, buckets.staged_schema(SCHEMA), 2)
+        f.write(pa.RecordBatch.from_pylist(rows, schema=SCHEMA))
+        f.close()
+        t = pq.read_table(buckets.staged_files(d)[0])
+    assert t.column("series_raw").to_pylist() == ["Member m1 has failed", None, None, None, None]
+    assert t.column("series_extra_json").to_pylist() == [None, rows[1]["extra_json"], None, rows[3]["extra_json"], None]
+    assert t.column("raw").to_pylist() == [r["raw"] for r in rows]

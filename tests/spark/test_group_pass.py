@@ -179,7 +179,7 @@ def _stage_rows(tmp_path, rows: list[dict], n_buckets: int, offsets_by_split: di
     from pipeline.spark.group_pass import Staged
     from pipeline.spark.parse_stage import OUTCOME_FIELDS
 
-    schema = schemas.arrow_schema_of(OUTCOME_FIELDS)
+    schema = buckets.staged_schema(schemas.arrow_schema_of(OUTCOME_FIELDS))
     staged = tmp_path / "_outcomes"
     staged.mkdir()
     for part in (0, 1):
@@ -192,7 +192,7 @@ def _stage_rows(tmp_path, rows: list[dict], n_buckets: int, offsets_by_split: di
                              "status": "parsed", "has_event": True,
                              "line_no": r["line_no"] - offsets_by_split[split_no]})
         for lo in range(0, len(mine), 50):
-            f.write(pa.RecordBatch.from_pylist(mine[lo:lo + 50], schema=schema))
+            f.write(pa.RecordBatch.from_pylist(mine[lo:lo + 50], schema=schemas.arrow_schema_of(OUTCOME_FIELDS)))
         f.close()
     offsets = [offsets_by_split[k] for k in range(3)]
     return Staged(buckets.staged_files(str(staged)), n_buckets, offsets)
