@@ -25,6 +25,7 @@ BUCKETS_KEY = b"coordscope.row_group_buckets"
 FLUSH_ROWS = 32_768
 PENDING_MAX = 131_072
 NULL_BUCKET = 0     # events of no group
+COMBINE_MAX_ROWS = 65_536
 # `raw` and `extra_json` staged a second time in the width the series tables read
 # (`series_narrowed`): what a split group's series task reads instead of the whole texts
 SERIES_STAGED = {"raw": "series_raw", "extra_json": "series_extra_json"}
@@ -264,4 +265,11 @@ def bucket_groups(files: list[str], bucket: int, columns: list[str], offsets: li
             parts.setdefault(gid, []).append(t.slice(lo, hi - lo).select(out_cols))
     for gid in sorted(parts, key=lambda g: (g is not None, g or "")):
         tabs = parts.pop(gid)
-        yield gid, pa.concat_tables(tabs) if len(tabs) > 1 else tabs[0]
+        if len(tabs) == 1:
+            yield gid, tabs[0]
+            continue
+        t = pa.concat_tables(tabs)
+        # a small group is one slice per staged file: made contiguous (a bounded copy), the
+        # per-group code pays no per-chunk cost (about 7% of its CPU measured at 1 GB); a big
+        # group's chunks are large already and are not copied
+        yield gid, t.combine_chunks() if t.num_rows <= COMBINE_MAX_ROWS else t
