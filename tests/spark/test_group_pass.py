@@ -296,3 +296,52 @@ def test_corrected_staged_pass_equals_the_spark_timeline(spark, tmp_path):
         b = pq.read_table(tmp_path / "shuffled" / t).to_pylist()
         assert _bag(a, t) == _bag(b, t), t
     assert not (tmp_path / "staged" / "events").exists()
+
+
+def _shift_log4j_times(path, ms: int) -> None:
+    import datetime as dt
+    import re
+
+    out = []
+    for line in path.read_text().splitlines(keepends=True):
+        m = re.match(r"\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})\]", line)
+        if m:
+            t = dt.datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S,%f") + dt.timedelta(milliseconds=ms)
+            line = f"[{t.strftime('%Y-%m-%d %H:%M:%S')},{t.microsecond // 1000:03d}]" + line[m.end():]
+        out.append(line)
+    path.write_text("".join(out))
+
+
+def test_ingest_corrects_copies_and_skew_in_the_staged_pass_as_spark_does(spark, tmp_path, monkeypatch):
+    """The whole job on sample_logs/healthy_scale_out with one consumer's clock 4 s ahead and an
+    overlapping copy of another consumer's log: the second pass (from the staged files, corrected
+    in the tasks) finds the copy and the offset and writes every table as the Spark timeline does
+    (forced here by making every offset count as resting on too many anchors)."""
+    import shutil
+    from pathlib import Path
+
+    from pipeline.spark import replay_stage
+    from tests.spark.conftest import run_ingest_inputs
+
+    src = Path(__file__).resolve().parents[2] / "sample_logs" / "healthy_scale_out"
+    inp = tmp_path / "in"
+    shutil.copytree(src, inp)
+    (inp / "truth.json").unlink()
+    _shift_log4j_times(inp / "orders-app-3.log", 4_000)
+    lines = (inp / "orders-app-2.log").read_text().splitlines(keepends=True)
+    (inp / "orders-app-2.rotated.log").write_text("".join(lines[:140]))
+    staged_man = run_ingest_inputs(spark, inp, tmp_path / "staged")
+    monkeypatch.setattr(replay_stage, "PERCENTILE_EXACT", 0)
+    spark_man = run_ingest_inputs(spark, inp, tmp_path / "spark")
+    offsets = {Path(e["source"]).name: e["clock_offset_ms"] for e in staged_man["inputs"] if e.get("clock_offset_ms")}
+    assert set(offsets) == {"orders-app-3.log"} and 3_500 <= offsets["orders-app-3.log"] <= 4_000
+    assert [e.get("clock_offset_ms") for e in staged_man["inputs"]] == [e.get("clock_offset_ms") for e in spark_man["inputs"]]
+    for t in schemas.TABLES:
+        a = pq.read_table(tmp_path / "staged" / t).to_pylist()
+        b = pq.read_table(tmp_path / "spark" / t).to_pylist()
+        assert _bag(a, t) == _bag(b, t), t
+    # the copy's lines count once in the replay: no member of the rotated copy beside the original's
+    events = pq.read_table(tmp_path / "staged" / "events").to_pylist()
+    assert any(e["source"].endswith("orders-app-2.rotated.log") for e in events)     # events keep every line
+    gaps = pq.read_table(tmp_path / "staged" / "heartbeat_gaps").to_pylist()
+    assert gaps and not any(g["source"].endswith("orders-app-2.rotated.log") for g in gaps)
