@@ -362,7 +362,7 @@ class _StagedFrames:
         return self._build()[name]
 
 
-def _second_pass(spark, opts, frames, staged, scope, first, copies, clock, replay_name, run_dir,
+def _second_pass(spark, frames, staged, scope, first, copies, clock, replay_name, run_dir,
                  cached) -> dict[str, int]:
     """The pass again over a corrected timeline (copies dropped, skewed clocks shifted); returns
     the offsets applied. Copies and offsets are the first pass's counts; with copies the offsets
@@ -463,7 +463,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         clock = timeline_facts.clock_offsets(first.diffs)
         offset_rows: dict[str, int] = {}
         if copies or any(abs(off) >= replay_stage.SKEW_MIN_MS for off, _n in clock.values()):
-            offset_rows = _second_pass(spark, opts, frames, staged, scope, first, copies, clock, replay_name,
+            offset_rows = _second_pass(spark, frames, staged, scope, first, copies, clock, replay_name,
                                        write_mod.local_path(tmp_dir), cached)
             for src, off in offset_rows.items():
                 progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
