@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from itertools import repeat
 from operator import attrgetter
 from typing import Any
 
 from parsers.events import Event
+from pipeline.replay_rules.lazy_text import iter_raw, replace_fields
 from pipeline.replay_rules.reasons import (
     ASSIGNMENT_FROM_LEADER,
     PREPARE_OLD_GEN,
@@ -61,13 +63,13 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     sampled: dict[str, int] = {}
     pairs: dict[tuple[str, str], int] = {}
     untimed = False
-    for ev in events:
+    events = events if isinstance(events, list) else list(events)
+    for ev, raw in zip(events, iter_raw(events), strict=True):    # texts left in Arrow: a slice at a time
         src = ev.source
         lst = by_source.get(src)
         if lst is None:
             lst = by_source[src] = []
         lst.append(ev)
-        raw = ev.raw
         if ev.line_no <= 64 or not hash(raw) & 15:
             sampled[src] = sampled.get(src, 0) + 1
             first = owner.setdefault(raw, src)
@@ -92,19 +94,21 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     first_source: dict[tuple[str, int | None, int], str] = {}
     for src in sources:
         last_ts = None
-        for ev in by_source[src]:
+        mine = by_source[src]
+        copied = src in in_copies
+        for ev, raw in zip(mine, iter_raw(mine) if copied else repeat(""), strict=False):
             ts = ev.ts_ms
-            if src in in_copies:
-                k = (src, ev.raw, ts)
+            if copied:
+                k = (src, raw, ts)
                 n = nth.get(k, 0)
                 nth[k] = n + 1
-                first = first_source.setdefault((ev.raw, ts, n), src)
+                first = first_source.setdefault((raw, ts, n), src)
                 if first != src and ((first, src) in copies or (src, first) in copies):
                     dropped.append(ev.evidence)
                     continue
             if ts is None:
                 if last_ts is not None:
-                    ev = replace(ev, ts_ms=last_ts, extra={**ev.extra, "ts_inferred": True})
+                    ev = replace_fields(ev, ts_ms=last_ts, extra={**ev.extra, "ts_inferred": True})
             else:
                 last_ts = ts
             kept.append(ev)
