@@ -16,7 +16,7 @@ from operator import attrgetter
 from typing import Any
 
 from parsers.events import Event
-from pipeline.replay_rules.lazy_text import iter_raw, replace_fields
+from pipeline.replay_rules.lazy_text import iter_raw, raw_slices, replace_fields
 from pipeline.replay_rules.reasons import (
     ASSIGNMENT_FROM_LEADER,
     PREPARE_OLD_GEN,
@@ -64,19 +64,20 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     pairs: dict[tuple[str, str], int] = {}
     untimed = False
     events = events if isinstance(events, list) else list(events)
-    for ev, raw in zip(events, iter_raw(events), strict=True):    # texts left in Arrow: a slice at a time
-        src = ev.source
-        lst = by_source.get(src)
-        if lst is None:
-            lst = by_source[src] = []
-        lst.append(ev)
-        if ev.line_no <= 64 or not hash(raw) & 15:
-            sampled[src] = sampled.get(src, 0) + 1
-            first = owner.setdefault(raw, src)
-            if first != src:
-                pairs[(first, src)] = pairs.get((first, src), 0) + 1
-        if ev.ts_ms is None:
-            untimed = True
+    for part, texts in raw_slices(events):    # texts left in Arrow: a slice at a time
+        for ev, raw in zip(part, texts, strict=True):
+            src = ev.source
+            lst = by_source.get(src)
+            if lst is None:
+                lst = by_source[src] = []
+            lst.append(ev)
+            if ev.line_no <= 64 or not hash(raw) & 15:
+                sampled[src] = sampled.get(src, 0) + 1
+                first = owner.setdefault(raw, src)
+                if first != src:
+                    pairs[(first, src)] = pairs.get((first, src), 0) + 1
+            if ev.ts_ms is None:
+                untimed = True
     sources = sorted(by_source)
     for src in sources:
         by_source[src].sort(key=_line_no)    # linear when already in line order

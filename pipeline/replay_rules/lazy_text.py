@@ -17,6 +17,7 @@ the replay is done.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import Any
 
 from parsers.events import Event
@@ -31,8 +32,12 @@ class ArrowTexts:
     by row number, one at a time or a slice of rows at once."""
 
     def __init__(self, column: Any) -> None:
+        import numpy as np
+
         self.column = column
         self.fetched: dict[int, str] = {}     # rows read one at a time (rare kinds, read by several rules)
+        self.starts = np.cumsum([0] + [len(c) for c in column.chunks])    # first row of each chunk
+        self.masks: dict[tuple[str, ...], Any] = {}                          # words -> `containing`
 
     def text(self, row: int) -> str:
         t = self.fetched.get(row)
@@ -41,9 +46,75 @@ class ArrowTexts:
         return t
 
     def texts(self, rows: list[int]) -> list[str]:
-        import pyarrow as pa
+        """The texts of `rows`, in their order: one take per chunk they fall in (a take on the
+        ChunkedArray would concatenate its chunks first: a copy of every text of the group)."""
+        import numpy as np
 
-        return self.column.take(pa.array(rows, pa.int64())).to_pylist()
+        if not rows:
+            return []
+        lo, hi = min(rows), max(rows)
+        if hi - lo < 2 * len(rows):
+            # rows near each other (a timeline of few files is near the table's order): the run of
+            # rows they span, picked from in C; cheaper than a take
+            block = self.column.slice(lo, hi - lo + 1).to_pylist()
+            if hi - lo + 1 == len(rows) and rows == list(range(lo, hi + 1)):
+                return block
+            return [block[0]] if len(rows) == 1 else list(itemgetter(*[r - lo for r in rows])(block))
+        idx = np.asarray(rows, dtype=np.int64)
+        chunk_of = np.searchsorted(self.starts, idx, side="right") - 1
+        chunks = self.column.chunks
+        first = int(chunk_of[0])
+        if (chunk_of == first).all():
+            return chunks[first].take(idx - self.starts[first]).to_pylist()
+        out = np.empty(len(idx), dtype=object)
+        for c in np.unique(chunk_of).tolist():
+            sel = np.flatnonzero(chunk_of == c)
+            vals = chunks[c].take(idx[sel] - self.starts[c]).to_pylist()
+            part = np.empty(len(vals), dtype=object)
+            part[:] = vals
+            out[sel] = part
+        return out.tolist()
+
+    def containing(self, words: tuple[str, ...]) -> Any:
+        """A numpy bool per row: does its text contain one of `words`? Searched in each chunk's
+        UTF-8 bytes with bytes.find (CPython's fast search, in C; a match is a row's when it lies
+        inside that row's bytes, which for UTF-8 is exactly `word in text`). Kept per `words`."""
+        import numpy as np
+
+        hit = self.masks.get(words)
+        if hit is not None:
+            return hit
+        hit = np.zeros(int(self.starts[-1]), dtype=bool)
+        needles = [w.encode("utf-8") for w in words if w]
+        if len(needles) < len(words):           # "" is in every text
+            hit[:] = True
+        for c, ch in enumerate(self.column.chunks):
+            data_buf = ch.buffers()[2] if len(ch) else None
+            if data_buf is None:
+                continue
+            width = np.int64 if ch.type.equals(_large_string()) else np.int32
+            offs = np.frombuffer(ch.buffers()[1], dtype=width)[ch.offset:ch.offset + len(ch) + 1].astype(np.int64)
+            lo = int(offs[0])
+            data = data_buf.slice(lo, int(offs[-1]) - lo).to_pybytes()
+            ends = (offs[1:] - lo).tolist()
+            base = int(self.starts[c])
+            for needle in needles:
+                p = data.find(needle)
+                while p != -1:
+                    r = int(np.searchsorted(offs, lo + p, side="right")) - 1
+                    if p + len(needle) <= ends[r]:
+                        hit[base + r] = True
+                        p = data.find(needle, ends[r])    # the next row
+                    else:                                  # across two rows' bytes: not a match
+                        p = data.find(needle, p + 1)
+        self.masks[words] = hit
+        return hit
+
+
+def _large_string() -> Any:
+    import pyarrow as pa
+
+    return pa.large_string()
 
 
 class _LazyRawEvent(Event):
@@ -83,61 +154,56 @@ def is_lazy(ev: Event) -> bool:
     return isinstance(ev, _LazyRawEvent)
 
 
-def iter_raw(events: Sequence[Event]) -> Iterator[str]:
-    """`ev.raw` of each event, in order: texts left in Arrow are taken a slice of SLICE_ROWS at a
-    time (one Arrow take per slice, the strs freed with the slice), not fetched row by row."""
+def raw_slices(events: Sequence[Event]) -> Iterator[tuple[Sequence[Event], list[str]]]:
+    """(events[i:i + SLICE_ROWS], their `raw` texts) slice after slice: texts left in Arrow are
+    taken a slice at a time (one Arrow take, or a slice of the column for a run of rows), and
+    freed with it."""
     for i in range(0, len(events), SLICE_ROWS):
         part = events[i:i + SLICE_ROWS]
-        first = part[0]
-        if not isinstance(first, _LazyRawEvent):
-            if not any(isinstance(e, _LazyRawEvent) for e in part):
-                for e in part:
-                    yield e.raw
-                continue
-        cls = type(first)
-        values = [_slot(e) if type(e) is cls else e.raw for e in part]
-        rows = [v for v in values if v.__class__ is not str]
-        if not rows:
-            yield from values
-            continue
-        texts = cls._texts
-        if texts is None:
-            raise RuntimeError("evidence text read after its group's Arrow column was released")
-        fetched = iter(texts.texts(rows))
-        for v in values:
-            yield v if v.__class__ is str else next(fetched)
+        cls, values = _one_group(part)
+        if cls is None:
+            yield part, [e.raw for e in part]
+        elif str not in set(map(type, values)):
+            yield part, cls._texts.texts(values)
+        else:
+            fetched = iter(cls._texts.texts([v for v in values if v.__class__ is not str]))
+            yield part, [v if v.__class__ is str else next(fetched) for v in values]
+
+
+def _one_group(events: Sequence[Event]) -> tuple[Any, list[Any]]:
+    """(the lazy class, every event's raw slot) when the events are one group's lazy Events (plain
+    Events mixed in hold their text in the slot), else (None, [])."""
+    classes = set(map(type, events))
+    lazy = [c for c in classes if issubclass(c, _LazyRawEvent)]
+    if len(lazy) != 1 or not classes <= {lazy[0], Event} or lazy[0]._texts is None:
+        return None, []
+    return lazy[0], list(map(_slot, events))
+
+
+def iter_raw(events: Sequence[Event]) -> Iterator[str]:
+    """`ev.raw` of each event, in order (raw_slices, one text at a time)."""
+    for _part, texts in raw_slices(events):
+        yield from texts
 
 
 def contains_any(events: Sequence[Event], words: tuple[str, ...]) -> list[bool]:
-    """For each event, whether its `raw` contains one of `words` (plain substrings, as `in`). Texts
-    left in Arrow are searched there, one pass in C per word over the group's column, not fetched."""
-    import pyarrow.compute as pc
+    """For each event, whether its `raw` contains one of `words` (plain substrings, as `in`). The
+    texts of one group's lazy Events are searched in the Arrow column's bytes
+    (ArrowTexts.containing), not made Python strs; other texts with Python's `in`."""
+    import numpy as np
 
-    masks: dict[type, list[bool]] = {}
-
-    def mask_of(cls: type) -> list[bool] | None:
-        m = masks.get(cls)
-        if m is None and cls._texts is not None:
-            col = cls._texts.column
-            hit = pc.match_substring(col, words[0])
-            for w in words[1:]:
-                hit = pc.or_(hit, pc.match_substring(col, w))
-            m = masks[cls] = pc.fill_null(hit, False).to_pylist()
-        return m
-
+    cls, values = _one_group(events)
+    if cls is not None and len(events) * 8 >= len(cls._texts.column) and str not in set(map(type, values)):
+        return cls._texts.containing(words)[np.asarray(values, dtype=np.int64)].tolist()
     out: list[bool] = []
-    for e in events:
-        v = _slot(e)
-        if v.__class__ is str:
-            hit = False
-            for w in words:
-                if w in v:
-                    hit = True
-                    break
-            out.append(hit)
-        else:
-            m = mask_of(type(e))
-            out.append(m[v] if m is not None else any(w in e.raw for w in words))
+    append = out.append
+    for raw in iter_raw(events):
+        hit = False
+        for w in words:
+            if w in raw:
+                hit = True
+                break
+        append(hit)
     return out
 
 

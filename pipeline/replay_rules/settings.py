@@ -275,7 +275,10 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
     # file gets the same version as the other groups of that file
     hints: dict[str, dict[str, int]] = {"client": {}, "broker": {}}
     events = events if isinstance(events, list) else list(events)
-    for ev, hinted in zip(events, contains_any(events, _HINT_WORDS), strict=True):
+    # the lines that may print a setting: their texts searched at once (lazy_text: in slices)
+    maybe = [ev for ev in events if ev.kind not in _NO_SETTINGS]
+    hinted = {id(ev) for ev, hit in zip(maybe, contains_any(maybe, _HINT_WORDS), strict=True) if hit}
+    for ev in events:
         hint = ev.kafka_version_hint
         if hint:
             side = hints["broker" if ev.side == "broker" else "client"]
@@ -305,7 +308,7 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
                             continue
                         origin[name] = f"log {ev.evidence}"
                         break
-        if hinted and ev.kind not in _NO_SETTINGS:
+        if id(ev) in hinted:
             raw = ev.raw
             for name, rx in _PRINTED:
                 if name in found:
