@@ -174,59 +174,62 @@ class Collector:
         self._holders: dict[str, list[Stream]] = {}
         # heartbeat silences shorter than this are ordinary jitter, not worth keeping
         self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
+        # kind -> handler, as functions of the class (bound methods held by the instance would make a
+        # reference cycle: the group's whole state would wait for the cyclic collector, paused in workers)
+        cls = type(self)
         self._dispatch = {
-            "heartbeat_succeeded": self._heartbeat_ok,
-            "heartbeat_sent": self._heartbeat_ok,          # DEBUG "Sending Heartbeat request" (parsers, additive kind)
-            "rebalance_started": self._join_started,       # Connect WorkerCoordinator "Rebalance started"
-            "broker_member_fenced": self._broker_member_fenced,
-            "broker_offset_committed": self._offset,
-            "broker_offset_commit_failed": self._offset_commit_failed,
-            "heartbeat_failed": self._heartbeat_failed,
-            "join_started": self._join_started,
-            "join_succeeded": self._join_succeeded,
-            "join_failed": self._join_failed,
-            "sync_succeeded": self._sync_succeeded,
-            "sync_failed": self._sync_failed,
-            "assignment_received": self._assignment_received,
-            "partitions_assigned": self._partitions_assigned,
-            "partitions_revoked": self._partitions_revoked,
-            "partitions_lost": self._partitions_lost,
-            "leave_group": self._leave_group,
-            "poll_timeout": self._poll_timeout,
-            "member_fenced": self._member_fenced,
-            "generation_reset": self._touch,
-            "rebalance_failed": self._touch,
-            "member_state_changed": self._member_state_changed,
-            "subscription_changed": self._subscription_changed,
-            "coordinator_discovered": self._coordinator_discovered,
-            "coordinator_lost": self._coordinator_lost,
-            "offset_committed": self._offset,
-            "offset_commit_failed": self._offset_commit_failed,
-            "offset_fetched": self._offset,
-            "no_committed_offset": self._offset,
-            "offset_reset": self._offset,
-            "offset_seek": self._offset,
-            "offset_record": self._offset,
-            "describe_row": self._describe_row,
-            "broker_rebalance_preparing": self._broker_preparing,
-            "broker_group_stabilized": self._broker_stabilized,
-            "broker_assignment_received": self._broker_assignment,
-            "broker_member_removed": self._broker_member_removed,
-            "broker_member_joined": self._broker_member_joined,
-            "broker_group_empty": self._broker_group_empty,
-            "broker_group_dead": self._broker_group_dead,
-            "broker_group_loaded": self._broker_group_loaded,
-            "broker_group_unloaded": self._broker_group_unloaded,
-            "group_metadata_record": self._group_metadata_record,
-            "tombstone": self._tombstone,
-            "client_config": self._client_config,
+            "heartbeat_succeeded": cls._heartbeat_ok,
+            "heartbeat_sent": cls._heartbeat_ok,          # DEBUG "Sending Heartbeat request" (parsers, additive kind)
+            "rebalance_started": cls._join_started,       # Connect WorkerCoordinator "Rebalance started"
+            "broker_member_fenced": cls._broker_member_fenced,
+            "broker_offset_committed": cls._offset,
+            "broker_offset_commit_failed": cls._offset_commit_failed,
+            "heartbeat_failed": cls._heartbeat_failed,
+            "join_started": cls._join_started,
+            "join_succeeded": cls._join_succeeded,
+            "join_failed": cls._join_failed,
+            "sync_succeeded": cls._sync_succeeded,
+            "sync_failed": cls._sync_failed,
+            "assignment_received": cls._assignment_received,
+            "partitions_assigned": cls._partitions_assigned,
+            "partitions_revoked": cls._partitions_revoked,
+            "partitions_lost": cls._partitions_lost,
+            "leave_group": cls._leave_group,
+            "poll_timeout": cls._poll_timeout,
+            "member_fenced": cls._member_fenced,
+            "generation_reset": cls._touch,
+            "rebalance_failed": cls._touch,
+            "member_state_changed": cls._member_state_changed,
+            "subscription_changed": cls._subscription_changed,
+            "coordinator_discovered": cls._coordinator_discovered,
+            "coordinator_lost": cls._coordinator_lost,
+            "offset_committed": cls._offset,
+            "offset_commit_failed": cls._offset_commit_failed,
+            "offset_fetched": cls._offset,
+            "no_committed_offset": cls._offset,
+            "offset_reset": cls._offset,
+            "offset_seek": cls._offset,
+            "offset_record": cls._offset,
+            "describe_row": cls._describe_row,
+            "broker_rebalance_preparing": cls._broker_preparing,
+            "broker_group_stabilized": cls._broker_stabilized,
+            "broker_assignment_received": cls._broker_assignment,
+            "broker_member_removed": cls._broker_member_removed,
+            "broker_member_joined": cls._broker_member_joined,
+            "broker_group_empty": cls._broker_group_empty,
+            "broker_group_dead": cls._broker_group_dead,
+            "broker_group_loaded": cls._broker_group_loaded,
+            "broker_group_unloaded": cls._broker_group_unloaded,
+            "group_metadata_record": cls._group_metadata_record,
+            "tombstone": cls._tombstone,
+            "client_config": cls._client_config,
         }
 
     # ---------------------------------------------------------------- driver
     def run(self, ordered: list[Event]) -> GroupState:
         st = self.st
         dispatch = self._dispatch
-        touch = self._touch
+        touch = type(self)._touch
         for ev in ordered:
             ts = ev.ts_ms
             if ts is not None:
@@ -234,7 +237,7 @@ class Collector:
                     st.first_ms = ts
                 if st.last_ms is None or ts >= st.last_ms:
                     st.last_ms, st.last_ev = ts, None
-            dispatch.get(ev.kind, touch)(ev)
+            dispatch.get(ev.kind, touch)(self, ev)
         st.n_events = len(ordered)
         if ordered:
             st.last_ev = ordered[-1].evidence
