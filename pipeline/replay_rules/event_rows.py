@@ -44,15 +44,18 @@ class _Unfrozen:
     __slots__ = tuple(Event.__slots__)  # type: ignore[attr-defined]
 
 
-def _build_positional(target: Any = Event) -> Any:
-    ns: dict[str, Any] = {"_new": object.__new__, "_Unfrozen": _Unfrozen, "_Event": target}
+def _build_positional() -> Any:
+    """constructor_for(cls) -> a positional constructor of `cls` instances (Event or a subclass of
+    its layout): made once, a closure per class (no code generated per group)."""
+    ns: dict[str, Any] = {"_new": object.__new__, "_Unfrozen": _Unfrozen}
     args = ", ".join(EVENT_COLUMNS)
-    lines = [f"def event_from_fields({args}, _new=_new, _Unfrozen=_Unfrozen, _Event=_Event):",
-             "    ev = _new(_Unfrozen)"]
-    lines += [f"    ev.{name} = {name}" for name in EVENT_COLUMNS]
-    lines += ["    ev.__class__ = _Event", "    return ev"]
+    lines = ["def constructor_for(_Event):",
+             f"    def event_from_fields({args}, _new=_new, _Unfrozen=_Unfrozen):",
+             "        ev = _new(_Unfrozen)"]
+    lines += [f"        ev.{name} = {name}" for name in EVENT_COLUMNS]
+    lines += ["        ev.__class__ = _Event", "        return ev", "    return event_from_fields"]
     exec("\n".join(lines), ns)  # noqa: S102 - generated from EVENT_COLUMNS only
-    return ns["event_from_fields"]
+    return ns["constructor_for"]
 
 
 def _same_as_dataclass(make: Any) -> bool:
@@ -71,10 +74,13 @@ event_from_fields: Any = Event
 """event_from_fields(*values in EVENT_COLUMNS order) -> Event, equal to Event(*values): the fields
 stored slot by slot in a plain class of Event's layout, then retyped (about 3x cheaper than the frozen
 dataclass's __init__). Falls back to Event itself should the layouts ever differ."""
+constructor_for: Any = None
+"""constructor_for(cls) -> event_from_fields for a subclass of Event with its layout (lazy_text's)."""
 if tuple(Event.__slots__) == EVENT_COLUMNS:  # type: ignore[attr-defined]
-    _made = _build_positional()
+    _factory = _build_positional()
+    _made = _factory(Event)
     if _same_as_dataclass(_made):
-        event_from_fields = _made
+        event_from_fields, constructor_for = _made, _factory
 
 
 # ------------------------------------------------------------------ Arrow
@@ -107,10 +113,10 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
     if lazy_text:
         from pipeline.replay_rules import lazy_text as lazy_mod
 
-        if event_from_fields is Event:      # the layouts differ (see event_from_fields): eager texts
+        if constructor_for is None:      # the layouts differ (see event_from_fields): eager texts
             lazy_text = False
         else:
-            make = _build_positional(lazy_mod.lazy_event_class(lazy_mod.ArrowTexts(arrays["raw"])))
+            make = constructor_for(lazy_mod.lazy_event_class(lazy_mod.ArrowTexts(arrays["raw"])))
     share = n >= _SHARE_MIN_ROWS
     decoded: dict[str | None, dict[str, Any]] = {}      # extra_json text -> its dict, for every slice
     singles: dict[str | None, tuple[str | None]] | None = {} if share else None   # "t-0" -> ("t-0",)
