@@ -1,5 +1,5 @@
 """Evidence text left in Arrow: Events whose `raw` is read from the group's Arrow column when a rule
-asks for it, not held as one Python str per line (docs/replay.md "Reading a group's rows").
+asks for it, not held as one Python str per line (docs/replay.md "Evidence text left in Arrow").
 
 A hot group's `raw` texts are a third of its Events' memory (bench-hot: 330,528 lines, 82 MB of
 str), and most lines' text is read only by the whole-timeline scans (copy detection, settings,
@@ -33,7 +33,10 @@ class ArrowTexts:
 
     def __init__(self, column: Any) -> None:
         import numpy as np
+        import pyarrow as pa
 
+        if not _plain_utf8(column.type):      # another layout (string_view, dictionary): as plain text
+            column = column.cast(pa.large_string())
         self.column = column
         self.fetched: dict[int, str] = {}     # rows read one at a time (rare kinds, read by several rules)
         self.starts = np.cumsum([0] + [len(c) for c in column.chunks])    # first row of each chunk
@@ -109,6 +112,12 @@ class ArrowTexts:
                         p = data.find(needle, p + 1)
         self.masks[words] = hit
         return hit
+
+
+def _plain_utf8(t: Any) -> bool:
+    import pyarrow as pa
+
+    return pa.types.is_string(t) or pa.types.is_large_string(t)
 
 
 def _large_string() -> Any:

@@ -137,7 +137,7 @@ def test_replay_from_arrow_with_lazy_text_equals_the_replay_of_the_events(monkey
     assert rows["generations"] or rows["findings"]
 
 
-@pytest.mark.parametrize("string_type", [pa.string(), pa.large_string()])
+@pytest.mark.parametrize("string_type", [pa.string(), pa.large_string(), pa.string_view()])
 def test_containing_searches_each_rows_bytes_only(string_type):
     """A word across two rows' bytes is no match; non-ASCII text, repeats in one row, the last row,
     empty rows and a column of several (sliced) chunks: the same answers as Python's `in`."""
