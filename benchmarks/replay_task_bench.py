@@ -1,6 +1,7 @@
 """The per-group pass's replay task in one process, without Spark: CPU seconds and peak memory of
 what `pipeline.spark.group_pass.run`'s task does per group (timeline facts + replay unit + its rows
-to Arrow; the series unit is another task's). Run it once per checkout and alternate:
+to Arrow, then the young-generation collection the task runs after each group; the series unit is
+another task's). Run it once per checkout and alternate:
 
     PYTHONPATH=CHECKOUT python benchmarks/replay_task_bench.py RUN_DIR            # CPU, every group
     PYTHONPATH=CHECKOUT python benchmarks/replay_task_bench.py RUN_DIR --memory --group bench-hot
@@ -53,6 +54,7 @@ def cpu(run_dir: str) -> dict:
         c1 = time.process_time()
         for name, rows in group_pass.replay_unit_rows(x, "pipeline.replay").items():
             group_pass.to_arrow(name, rows)
+        gc.collect(1)      # the task's tidy() after each group: what the replay left to the collector
         facts, replay = facts + c1 - c0, replay + time.process_time() - c1
     return {"checkout": group_pass.__file__.rsplit("/pipeline/", 1)[0], "groups": len(tabs),
             "events": sum(x.num_rows for x in tabs), "facts_cpu_s": round(facts, 3),

@@ -21,6 +21,7 @@ from parsers.events import Event
 from pipeline import schemas
 from pipeline.replay_rules import consumer_groups as cg_mod
 from pipeline.replay_rules import generations as gens_mod
+from pipeline.replay_rules import lazy_text
 from pipeline.replay_rules import offsets as offsets_mod
 from pipeline.replay_rules import ownership as own_mod
 from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_order
@@ -172,7 +173,11 @@ def _check_columns(name: str, rows: list[dict[str, Any]]) -> None:
 def replay_group_rows(table: Any, settings: ReplaySettings | None = None) -> dict[str, list[dict[str, Any]]]:
     """One group's `events` rows as a pyarrow Table -> {table name: rows} for generations,
     memberships, ownership and findings (the Spark replay stage's entry point)."""
-    result = replay_group(events_from_arrow(table), settings)
+    events = events_from_arrow(table, lazy_text=True)    # texts read from the table when needed
+    try:
+        result = replay_group(events, settings)
+    finally:
+        lazy_text.release(events)
     return {name: result.table(name) for name in OUTPUT_TABLES}
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from itertools import repeat
 from operator import attrgetter
 from typing import Any
 
 from parsers.events import Event
+from pipeline.replay_rules.lazy_text import iter_raw, raw_slices, replace_fields
 from pipeline.replay_rules.reasons import (
     ASSIGNMENT_FROM_LEADER,
     PREPARE_OLD_GEN,
@@ -61,20 +63,21 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     sampled: dict[str, int] = {}
     pairs: dict[tuple[str, str], int] = {}
     untimed = False
-    for ev in events:
-        src = ev.source
-        lst = by_source.get(src)
-        if lst is None:
-            lst = by_source[src] = []
-        lst.append(ev)
-        raw = ev.raw
-        if ev.line_no <= 64 or not hash(raw) & 15:
-            sampled[src] = sampled.get(src, 0) + 1
-            first = owner.setdefault(raw, src)
-            if first != src:
-                pairs[(first, src)] = pairs.get((first, src), 0) + 1
-        if ev.ts_ms is None:
-            untimed = True
+    events = events if isinstance(events, list) else list(events)
+    for part, texts in raw_slices(events):    # texts left in Arrow: a slice at a time
+        for ev, raw in zip(part, texts, strict=True):
+            src = ev.source
+            lst = by_source.get(src)
+            if lst is None:
+                lst = by_source[src] = []
+            lst.append(ev)
+            if ev.line_no <= 64 or not hash(raw) & 15:
+                sampled[src] = sampled.get(src, 0) + 1
+                first = owner.setdefault(raw, src)
+                if first != src:
+                    pairs[(first, src)] = pairs.get((first, src), 0) + 1
+            if ev.ts_ms is None:
+                untimed = True
     sources = sorted(by_source)
     for src in sources:
         by_source[src].sort(key=_line_no)    # linear when already in line order
@@ -92,19 +95,21 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     first_source: dict[tuple[str, int | None, int], str] = {}
     for src in sources:
         last_ts = None
-        for ev in by_source[src]:
+        mine = by_source[src]
+        copied = src in in_copies
+        for ev, raw in zip(mine, iter_raw(mine) if copied else repeat(""), strict=False):
             ts = ev.ts_ms
-            if src in in_copies:
-                k = (src, ev.raw, ts)
+            if copied:
+                k = (src, raw, ts)
                 n = nth.get(k, 0)
                 nth[k] = n + 1
-                first = first_source.setdefault((ev.raw, ts, n), src)
+                first = first_source.setdefault((raw, ts, n), src)
                 if first != src and ((first, src) in copies or (src, first) in copies):
                     dropped.append(ev.evidence)
                     continue
             if ts is None:
                 if last_ts is not None:
-                    ev = replace(ev, ts_ms=last_ts, extra={**ev.extra, "ts_inferred": True})
+                    ev = replace_fields(ev, ts_ms=last_ts, extra={**ev.extra, "ts_inferred": True})
             else:
                 last_ts = ts
             kept.append(ev)
@@ -169,59 +174,62 @@ class Collector:
         self._holders: dict[str, list[Stream]] = {}
         # heartbeat silences shorter than this are ordinary jitter, not worth keeping
         self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
+        # kind -> handler, as functions of the class (bound methods held by the instance would make a
+        # reference cycle: the group's whole state would wait for the cyclic collector, paused in workers)
+        cls = type(self)
         self._dispatch = {
-            "heartbeat_succeeded": self._heartbeat_ok,
-            "heartbeat_sent": self._heartbeat_ok,          # DEBUG "Sending Heartbeat request" (parsers, additive kind)
-            "rebalance_started": self._join_started,       # Connect WorkerCoordinator "Rebalance started"
-            "broker_member_fenced": self._broker_member_fenced,
-            "broker_offset_committed": self._offset,
-            "broker_offset_commit_failed": self._offset_commit_failed,
-            "heartbeat_failed": self._heartbeat_failed,
-            "join_started": self._join_started,
-            "join_succeeded": self._join_succeeded,
-            "join_failed": self._join_failed,
-            "sync_succeeded": self._sync_succeeded,
-            "sync_failed": self._sync_failed,
-            "assignment_received": self._assignment_received,
-            "partitions_assigned": self._partitions_assigned,
-            "partitions_revoked": self._partitions_revoked,
-            "partitions_lost": self._partitions_lost,
-            "leave_group": self._leave_group,
-            "poll_timeout": self._poll_timeout,
-            "member_fenced": self._member_fenced,
-            "generation_reset": self._touch,
-            "rebalance_failed": self._touch,
-            "member_state_changed": self._member_state_changed,
-            "subscription_changed": self._subscription_changed,
-            "coordinator_discovered": self._coordinator_discovered,
-            "coordinator_lost": self._coordinator_lost,
-            "offset_committed": self._offset,
-            "offset_commit_failed": self._offset_commit_failed,
-            "offset_fetched": self._offset,
-            "no_committed_offset": self._offset,
-            "offset_reset": self._offset,
-            "offset_seek": self._offset,
-            "offset_record": self._offset,
-            "describe_row": self._describe_row,
-            "broker_rebalance_preparing": self._broker_preparing,
-            "broker_group_stabilized": self._broker_stabilized,
-            "broker_assignment_received": self._broker_assignment,
-            "broker_member_removed": self._broker_member_removed,
-            "broker_member_joined": self._broker_member_joined,
-            "broker_group_empty": self._broker_group_empty,
-            "broker_group_dead": self._broker_group_dead,
-            "broker_group_loaded": self._broker_group_loaded,
-            "broker_group_unloaded": self._broker_group_unloaded,
-            "group_metadata_record": self._group_metadata_record,
-            "tombstone": self._tombstone,
-            "client_config": self._client_config,
+            "heartbeat_succeeded": cls._heartbeat_ok,
+            "heartbeat_sent": cls._heartbeat_ok,          # DEBUG "Sending Heartbeat request" (parsers, additive kind)
+            "rebalance_started": cls._join_started,       # Connect WorkerCoordinator "Rebalance started"
+            "broker_member_fenced": cls._broker_member_fenced,
+            "broker_offset_committed": cls._offset,
+            "broker_offset_commit_failed": cls._offset_commit_failed,
+            "heartbeat_failed": cls._heartbeat_failed,
+            "join_started": cls._join_started,
+            "join_succeeded": cls._join_succeeded,
+            "join_failed": cls._join_failed,
+            "sync_succeeded": cls._sync_succeeded,
+            "sync_failed": cls._sync_failed,
+            "assignment_received": cls._assignment_received,
+            "partitions_assigned": cls._partitions_assigned,
+            "partitions_revoked": cls._partitions_revoked,
+            "partitions_lost": cls._partitions_lost,
+            "leave_group": cls._leave_group,
+            "poll_timeout": cls._poll_timeout,
+            "member_fenced": cls._member_fenced,
+            "generation_reset": cls._touch,
+            "rebalance_failed": cls._touch,
+            "member_state_changed": cls._member_state_changed,
+            "subscription_changed": cls._subscription_changed,
+            "coordinator_discovered": cls._coordinator_discovered,
+            "coordinator_lost": cls._coordinator_lost,
+            "offset_committed": cls._offset,
+            "offset_commit_failed": cls._offset_commit_failed,
+            "offset_fetched": cls._offset,
+            "no_committed_offset": cls._offset,
+            "offset_reset": cls._offset,
+            "offset_seek": cls._offset,
+            "offset_record": cls._offset,
+            "describe_row": cls._describe_row,
+            "broker_rebalance_preparing": cls._broker_preparing,
+            "broker_group_stabilized": cls._broker_stabilized,
+            "broker_assignment_received": cls._broker_assignment,
+            "broker_member_removed": cls._broker_member_removed,
+            "broker_member_joined": cls._broker_member_joined,
+            "broker_group_empty": cls._broker_group_empty,
+            "broker_group_dead": cls._broker_group_dead,
+            "broker_group_loaded": cls._broker_group_loaded,
+            "broker_group_unloaded": cls._broker_group_unloaded,
+            "group_metadata_record": cls._group_metadata_record,
+            "tombstone": cls._tombstone,
+            "client_config": cls._client_config,
         }
 
     # ---------------------------------------------------------------- driver
     def run(self, ordered: list[Event]) -> GroupState:
         st = self.st
         dispatch = self._dispatch
-        touch = self._touch
+        touch = type(self)._touch
         for ev in ordered:
             ts = ev.ts_ms
             if ts is not None:
@@ -229,7 +237,7 @@ class Collector:
                     st.first_ms = ts
                 if st.last_ms is None or ts >= st.last_ms:
                     st.last_ms, st.last_ev = ts, None
-            dispatch.get(ev.kind, touch)(ev)
+            dispatch.get(ev.kind, touch)(self, ev)
         st.n_events = len(ordered)
         if ordered:
             st.last_ev = ordered[-1].evidence

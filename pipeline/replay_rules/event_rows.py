@@ -32,6 +32,7 @@ _LOW_CARDINALITY_SKIP = frozenset({"raw"})
 # they save (a few hundred microseconds a column against a small group's few thousand strings)
 _SHARE_MIN_ROWS = 8192
 _SHARE_MAX_DISTINCT = 0.25      # distinct values per row above which a column is read row by row
+SLICE_ROWS = 16384              # rows whose columns are Python lists at once (events_from_arrow)
 
 
 # ------------------------------------------------------------------ the constructor
@@ -44,14 +45,17 @@ class _Unfrozen:
 
 
 def _build_positional() -> Any:
-    ns: dict[str, Any] = {"_new": object.__new__, "_Unfrozen": _Unfrozen, "_Event": Event}
+    """constructor_for(cls) -> a positional constructor of `cls` instances (Event or a subclass of
+    its layout): made once, a closure per class (no code generated per group)."""
+    ns: dict[str, Any] = {"_new": object.__new__, "_Unfrozen": _Unfrozen}
     args = ", ".join(EVENT_COLUMNS)
-    lines = [f"def event_from_fields({args}, _new=_new, _Unfrozen=_Unfrozen, _Event=_Event):",
-             "    ev = _new(_Unfrozen)"]
-    lines += [f"    ev.{name} = {name}" for name in EVENT_COLUMNS]
-    lines += ["    ev.__class__ = _Event", "    return ev"]
+    lines = ["def constructor_for(_Event):",
+             f"    def event_from_fields({args}, _new=_new, _Unfrozen=_Unfrozen):",
+             "        ev = _new(_Unfrozen)"]
+    lines += [f"        ev.{name} = {name}" for name in EVENT_COLUMNS]
+    lines += ["        ev.__class__ = _Event", "        return ev", "    return event_from_fields"]
     exec("\n".join(lines), ns)  # noqa: S102 - generated from EVENT_COLUMNS only
-    return ns["event_from_fields"]
+    return ns["constructor_for"]
 
 
 def _same_as_dataclass(make: Any) -> bool:
@@ -70,19 +74,26 @@ event_from_fields: Any = Event
 """event_from_fields(*values in EVENT_COLUMNS order) -> Event, equal to Event(*values): the fields
 stored slot by slot in a plain class of Event's layout, then retyped (about 3x cheaper than the frozen
 dataclass's __init__). Falls back to Event itself should the layouts ever differ."""
+constructor_for: Any = None
+"""constructor_for(cls) -> event_from_fields for a subclass of Event with its layout (lazy_text's)."""
 if tuple(Event.__slots__) == EVENT_COLUMNS:  # type: ignore[attr-defined]
-    _made = _build_positional()
+    _factory = _build_positional()
+    _made = _factory(Event)
     if _same_as_dataclass(_made):
-        event_from_fields = _made
+        event_from_fields, constructor_for = _made, _factory
 
 
 # ------------------------------------------------------------------ Arrow
 
-def events_from_arrow(table: Any) -> list[Event]:
+def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
     """Rows of the `events` table (a pyarrow Table or RecordBatch) -> Events, sorted as the
     timeline is (time with unknown times first, file, line; rows equal on all three keep their
     order). Equal `extra_json` texts share one decoded dict: nothing downstream mutates an event's
-    `extra` (Event is frozen; copies are made with dataclasses.replace)."""
+    `extra` (Event is frozen; copies are made with dataclasses.replace).
+
+    With `lazy_text` each line's `raw` text stays in the table's Arrow column and is read when a
+    rule asks for it (pipeline.replay_rules.lazy_text: the Events are of a per-group subclass of
+    Event, equal field by field to the eager ones); call lazy_text.release(events) when done."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -98,17 +109,35 @@ def events_from_arrow(table: Any) -> list[Event]:
     arrays: dict[str, Any] = {c: table.column(c) for c in schemas.columns("events") if c in names}
     for c, default in _EVIDENCE_DEFAULTS.items():
         arrays[c] = _with_default(arrays.get(c), default, n)
-    columns: list[Any] = []
-    for c in EVENT_COLUMNS:
-        if c == "extra":
-            columns.append(_extras(arrays.get("extra_json"), n))
-        elif c == "partitions" and c in arrays:
-            columns.append(_partition_tuples(arrays[c]))
+    make = event_from_fields
+    if lazy_text:
+        from pipeline.replay_rules import lazy_text as lazy_mod
+
+        if constructor_for is None:      # the layouts differ (see event_from_fields): eager texts
+            lazy_text = False
         else:
-            columns.append(_pylist(arrays[c], c not in _LOW_CARDINALITY_SKIP and n >= _SHARE_MIN_ROWS)
-                           if c in arrays else [None] * n)
-    events = list(map(event_from_fields, *columns))
-    del columns
+            make = constructor_for(lazy_mod.lazy_event_class(lazy_mod.ArrowTexts(arrays["raw"])))
+    share = n >= _SHARE_MIN_ROWS
+    decoded: dict[str | None, dict[str, Any]] = {}      # extra_json text -> its dict, for every slice
+    singles: dict[str | None, tuple[str | None]] | None = {} if share else None   # "t-0" -> ("t-0",)
+    events: list[Event] = []
+    # a slice of rows at a time: the per-column lists live for one slice, not for the whole group
+    for start in range(0, n, SLICE_ROWS):
+        k = min(SLICE_ROWS, n - start)
+        part = {c: col.slice(start, k) for c, col in arrays.items()}
+        columns: list[Any] = []
+        for c in EVENT_COLUMNS:
+            if c == "raw" and lazy_text:
+                columns.append(range(start, start + k))   # the row number; lazy_text reads the text from the column
+            elif c == "extra":
+                columns.append(_extras(part.get("extra_json"), k, decoded))
+            elif c == "partitions" and c in part:
+                columns.append(_partition_tuples(part[c], singles))
+            else:
+                columns.append(_pylist(part[c], c not in _LOW_CARDINALITY_SKIP and share)
+                               if c in part else [None] * k)
+        events += map(make, *columns)
+        del columns, part
     order = pc.sort_indices(pa.table({"ts": arrays["ts_ms"] if "ts_ms" in arrays else pa.nulls(n, pa.int64()),
                                       "source": arrays["source"], "line_no": arrays["line_no"]}),
                             sort_keys=[("ts", "ascending", "at_start"), ("source", "ascending", "at_start"),
@@ -170,13 +199,15 @@ def _by_index(values: list[Any], indices: Any, missing: Any = None) -> list[Any]
     return pool[idx].tolist()
 
 
-def _extras(col: Any, n: int) -> list[dict[str, Any]]:
-    """extra_json -> one decoded dict per distinct text, shared by its rows (no text: {})."""
+def _extras(col: Any, n: int, decoded: dict[str | None, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """extra_json -> one decoded dict per distinct text, shared by its rows and by the calls given
+    the same `decoded` (no text: {})."""
     import pyarrow.compute as pc
 
     if col is None or col.null_count == n:
         return [{}] * n
-    decoded: dict[str | None, dict[str, Any]] = {}
+    if decoded is None:
+        decoded = {}
     out: list[dict[str, Any]] = []
     for chunk in col.chunks:
         enc = pc.dictionary_encode(chunk)
@@ -191,9 +222,11 @@ def _extras(col: Any, n: int) -> list[dict[str, Any]]:
     return out
 
 
-def _partition_tuples(column: Any) -> list[tuple[str, ...] | None]:
+def _partition_tuples(column: Any, singles: dict[Any, tuple[Any]] | None = None) -> list[tuple[str, ...] | None]:
     """A list<string> column -> a tuple of strings per row (None stays None), from each chunk's
-    flat values and offsets: a third of the time of `to_pylist()` and a tuple per row."""
+    flat values and offsets: a third of the time of `to_pylist()` and a tuple per row. With
+    `singles` (a dict kept across calls), the partition names are decoded once per distinct name and
+    rows of one partition (commits: most rows) share one tuple per name."""
     import pyarrow as pa
 
     out: list[tuple[str, ...] | None] = []
@@ -204,9 +237,25 @@ def _partition_tuples(column: Any) -> list[tuple[str, ...] | None]:
             continue
         offsets = ch.offsets.to_pylist()
         base = offsets[0]
-        flat = ch.values.slice(base, offsets[-1] - base).to_pylist()
+        values = ch.values.slice(base, offsets[-1] - base)
+        flat = values.to_pylist() if singles is None else _pylist(pa.chunked_array([values]), True)
         valid = ch.is_valid().to_pylist()
-        out += [tuple(flat[offsets[i] - base:offsets[i + 1] - base]) if valid[i] else None for i in range(len(ch))]
+        if singles is None:
+            out += [tuple(flat[offsets[i] - base:offsets[i + 1] - base]) if valid[i] else None
+                    for i in range(len(ch))]
+            continue
+        for i in range(len(ch)):
+            a, b = offsets[i] - base, offsets[i + 1] - base
+            if not valid[i]:
+                out.append(None)
+            elif b - a == 1:
+                name = flat[a]
+                one = singles.get(name)
+                if one is None:
+                    one = singles[name] = (name,)
+                out.append(one)
+            else:
+                out.append(tuple(flat[a:b]))
     return out
 
 

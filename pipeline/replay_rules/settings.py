@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from parsers.events import Event
+from pipeline.replay_rules.lazy_text import contains_any
 
 # knobs a user may change with `--set name=value` (Kafka config names, plus replay's own)
 SETTABLE: dict[str, str] = {
@@ -218,7 +219,8 @@ _BROKER_CONFIG_KEYS = (("initial_rebalance_delay_ms", "group.initial.rebalance.d
 _CONFIG_KINDS = frozenset({"client_config", "broker_config"})
 # the bulk of a long history, never carrying settings or a version worth a look of their own
 _BULK = frozenset({"heartbeat_succeeded", "offset_committed", "offset_record"})
-_HINT = re.compile(r"timeout|interval|strategy|TimeoutMs=")
+# a line that prints a setting holds one of these words (plain substrings: lazy_text.contains_any)
+_HINT_WORDS = ("timeout", "interval", "strategy", "TimeoutMs=")
 # high-volume kinds whose lines never print settings
 _NO_SETTINGS = frozenset({"heartbeat_succeeded", "offset_committed", "offset_record", "partitions_assigned",
                           "partitions_revoked", "sync_succeeded", "join_succeeded", "offset_fetched"})
@@ -272,6 +274,10 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
     # every line counts for the version, whatever its kind: a group seen only through commits in a
     # file gets the same version as the other groups of that file
     hints: dict[str, dict[str, int]] = {"client": {}, "broker": {}}
+    events = events if isinstance(events, list) else list(events)
+    # the lines that may print a setting: their texts searched at once (lazy_text: in slices)
+    maybe = [ev for ev in events if ev.kind not in _NO_SETTINGS]
+    hinted = {id(ev) for ev, hit in zip(maybe, contains_any(maybe, _HINT_WORDS), strict=True) if hit}
     for ev in events:
         hint = ev.kafka_version_hint
         if hint:
@@ -302,8 +308,8 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
                             continue
                         origin[name] = f"log {ev.evidence}"
                         break
-        raw = ev.raw
-        if raw and ev.kind not in _NO_SETTINGS and _HINT.search(raw):
+        if id(ev) in hinted:
+            raw = ev.raw
             for name, rx in _PRINTED:
                 if name in found:
                     continue
