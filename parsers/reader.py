@@ -44,7 +44,12 @@ MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records a
 SNIFF_LINES = 200
 MAX_CONTINUATION_PARSED = 16
 MAX_CONTINUATION_KEPT = 512  # continuation texts held for `raw` (which is capped at MAX_RAW anyway)
-_BATCH = 256  # outcomes per list of run_log4j_batches (the CLI writes one list's events at once: ~64 KB)
+_BATCH = 256  # outcomes per list of run_log4j_batches for the CLI (it writes one list's events at once: ~64 KB)
+# outcomes per list when they are handed on one by one (parse_lines): few, because what a list
+# holds is alive at once, and with the collector's default thresholds (the ingest's workers) 256
+# live outcomes made 5x more young collections and full ones (consumer-0's candidates: 309 young
+# and 3 full instead of 58 and 0; 16: 61 and 0)
+_SMALL_BATCH = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -575,10 +580,10 @@ class _LogParser:
 
     def run_log4j(self, lines: Iterable[tuple[int, str]], rendered: bool = False) -> Iterator[LineOutcome]:
         """The outcomes of run_log4j_batches one by one."""
-        for batch in self.run_log4j_batches(lines, rendered):
+        for batch in self.run_log4j_batches(lines, rendered, _SMALL_BATCH):
             yield from batch
 
-    def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False
+    def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False, size: int = _BATCH
                           ) -> Iterator[list[LineOutcome]]:
         """parse_lines' loop for a log4j file without wrappers, the same outcomes as feeding every
         line (tests/parsers/test_fast_paths.py). The commonest line (ASCII, no control characters,
@@ -590,8 +595,8 @@ class _LogParser:
         lines no rule takes) goes through the general path: `feed`, `flush` and `_classify`.
         `rendered`: the events of this loop's own completions come as event_json.Rendered (the
         line `coordscope parse` writes, made here from the parts: no Event), the others as Events.
-        The outcomes come in lists of about _BATCH (a generator resumed per batch, not per line:
-        ~0.3 µs a line); on an error from `lines` (a read error) the outcomes completed before it
+        The outcomes come in lists of about `size` (a generator resumed per list, not per line);
+        on an error from `lines` (a read error) the outcomes completed before it
         come first, as when they were yielded one by one."""
         self.stats.setdefault("format", self.fmt)
         feed = self.feed
@@ -627,7 +632,7 @@ class _LogParser:
         light: Any = None
         try:
             for no, text in lines:
-                if len(out) >= _BATCH:
+                if len(out) >= size:
                     full, out = out, []
                     add = out.append
                     yield full
@@ -1049,7 +1054,7 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
     stats: dict[str, Any] = _stats if _stats is not None else {}
     it, fmt, lp, fast = _start(source, lines, fmt, stats)
     if fast:
-        for batch in lp.run_log4j_batches(it, rendered):  # type: ignore[union-attr]
+        for batch in lp.run_log4j_batches(it, rendered, _SMALL_BATCH):  # type: ignore[union-attr]
             yield from batch
     else:
         yield from _outcomes(source, it, fmt, stats, lp)
