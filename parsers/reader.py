@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import itertools
+import operator
 import os
 import re
 from collections import Counter
@@ -43,6 +44,12 @@ MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records a
 SNIFF_LINES = 200
 MAX_CONTINUATION_PARSED = 16
 MAX_CONTINUATION_KEPT = 512  # continuation texts held for `raw` (which is capped at MAX_RAW anyway)
+_BATCH = 256  # outcomes per list of run_log4j_batches for the CLI (it writes one list's events at once: ~64 KB)
+# outcomes per list when they are handed on one by one (parse_lines): few, because what a list
+# holds is alive at once, and with the collector's default thresholds (the ingest's workers) 256
+# live outcomes made 5x more young collections and full ones (consumer-0's candidates: 309 young
+# and 3 full instead of 58 and 0; 16: 61 and 0)
+_SMALL_BATCH = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -572,6 +579,12 @@ class _LogParser:
         return None
 
     def run_log4j(self, lines: Iterable[tuple[int, str]], rendered: bool = False) -> Iterator[LineOutcome]:
+        """The outcomes of run_log4j_batches one by one."""
+        for batch in self.run_log4j_batches(lines, rendered, _SMALL_BATCH):
+            yield from batch
+
+    def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False, size: int = _BATCH
+                          ) -> Iterator[list[LineOutcome]]:
         """parse_lines' loop for a log4j file without wrappers, the same outcomes as feeding every
         line (tests/parsers/test_fast_paths.py). The commonest line (ASCII, no control characters,
         the layout matches) is split here, and while the pending record is such a line alone (a
@@ -581,12 +594,17 @@ class _LogParser:
         text gives. Anything else (continuation lines, other layouts, broker lines, special records,
         lines no rule takes) goes through the general path: `feed`, `flush` and `_classify`.
         `rendered`: the events of this loop's own completions come as event_json.Rendered (the
-        line `coordscope parse` writes, made here from the parts: no Event), the others as Events."""
+        line `coordscope parse` writes, made here from the parts: no Event), the others as Events.
+        The outcomes come in lists of about `size` (a generator resumed per list, not per line);
+        on an error from `lines` (a read error) the outcomes completed before it
+        come first, as when they were yielded one by one."""
         self.stats.setdefault("format", self.fmt)
         feed = self.feed
-        out: list[LineOutcome] = []
+        out: list[LineOutcome] = []  # the batch: feed and flush append to it too
+        add = out.append
         match = _LOG4J_LOOSE.match
         garbage = _GARBAGE_BYTES
+        garbage_nl = _GARBAGE_BYTES + b"\n"  # and no line break (the slicing path's message)
         levels = _LOG4J_LEVELS
         source = self.source
         memo = client._MEMO
@@ -612,191 +630,194 @@ class _LogParser:
         last_no, last_ts = self.last_no, self.last_ts
         # the pending light record: (no, text, ts_ms, level, logger info, message, tail, tail memo entry)
         light: Any = None
-        for no, text in lines:
-            new: Any = None
-            tail = None
-            if text[24:26] == "] " and text[:1] == "[":  # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail
-                tail = text[26:]
-                entry = tails.get(tail)
-                if entry is not None:
-                    # the tail matched before, so the line matches if its time does: a second
-                    # already checked, then [,.] and three ASCII digits (the line is then ASCII and clean)
-                    ms = millis.get(text[21:24])
-                    if ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",.":
-                        new = (no, text, sec_ms + ms, entry[3], entry[4], entry[5], None, entry)
-                elif tail.endswith(logger_sfx) and tail.startswith(level_sp) and text.isascii() and len(text) <= MAX_LINE:
-                    # the level and the logger of the last line the regex split: the message is what
-                    # lies between them (where LOG4J puts it: no white space to skip at its start, no
-                    # line break in it, and " (" + a logger + ")" is only found at the end); the time
-                    # is checked as for a tail memo hit
-                    msg = tail[len(level_sp):len(tail) - len(logger_sfx)]
-                    ms = millis.get(text[21:24])
-                    if (ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",."
-                            and msg[:1] not in _LEADING_SPACE and "\n" not in msg
-                            and (msg.isprintable() or len(msg.encode().translate(None, garbage)) == len(msg))):
-                        new = (no, text, sec_ms + ms, level_sp[:-1], logger_lg, msg, tail, None)
-            if new is None:
-                m = match(text) if len(text) <= MAX_LINE and text.isascii() else None
-                if m is not None:
-                    ts, level, msg, lraw = m.groups()
-                    lg = loggers.get(lraw, _ABSENT)
-                    if lg is _ABSENT:
-                        lg = _logger_info(lraw)
-                        if len(loggers) < 4096:
-                            loggers[lraw] = lg
-                    # a control character can only be in the message (the other parts are checked
-                    # against classes of printable ASCII): looked for there, as bytes (a table
-                    # lookup per byte)
-                    # (an ASCII text that isprintable() has none of them: no copy made then)
-                    if lg is None or level not in levels or (not msg.isprintable()
-                                                             and len(msg.encode().translate(None, garbage)) != len(msg)):
-                        m = None
-                    elif len(ts) == 23 and ts[19] in ",." and ts[:19] == last_sec and ts[20:] in millis:
-                        ts_ms = sec_ms + millis[ts[20:]] if sec_ms is not None else parse_ts(ts)
-                    elif _LOG4J_TIME.fullmatch(ts) is None:
-                        m = None
-                    elif len(ts) == 23 and ts[19] in ",.":  # _log4j_ts_ms, with the last second kept here
-                        last_sec, sec_ms = ts[:19], _second_ms(ts[:19])
-                        ms = millis.get(ts[20:])
-                        ts_ms = sec_ms + ms if sec_ms is not None and ms is not None else parse_ts(ts)
+        try:
+            for no, text in lines:
+                if len(out) >= size:
+                    full, out = out, []
+                    add = out.append
+                    yield full
+                new: Any = None
+                tail = None
+                if text[24:26] == "] " and text[:1] == "[":  # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail
+                    tail = text[26:]
+                    entry = tails.get(tail)
+                    if entry is not None:
+                        # the tail matched before, so the line matches if its time does: a second
+                        # already checked, then [,.] and three ASCII digits (the line is then ASCII and clean)
+                        ms = millis.get(text[21:24])
+                        if ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",.":
+                            new = (no, text, sec_ms + ms, entry[3], entry[4], entry[5], None, entry)
+                    elif tail.endswith(logger_sfx) and tail.startswith(level_sp) and text.isascii() and len(text) <= MAX_LINE:
+                        # the level and the logger of the last line the regex split: the message is what
+                        # lies between them (where LOG4J puts it: no white space to skip at its start, no
+                        # line break in it, and " (" + a logger + ")" is only found at the end); the time
+                        # is checked as for a tail memo hit
+                        msg = tail[len(level_sp):len(tail) - len(logger_sfx)]
+                        ms = millis.get(text[21:24])
+                        if (ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",."
+                                and msg[:1] not in _LEADING_SPACE
+                                and len(msg.encode().translate(None, garbage_nl)) == len(msg)):
+                            new = (no, text, sec_ms + ms, level_sp[:-1], logger_lg, msg, tail, None)
+                if new is None:
+                    m = match(text) if len(text) <= MAX_LINE and text.isascii() else None
+                    if m is not None:
+                        ts, level, msg, lraw = m.groups()
+                        lg = loggers.get(lraw, _ABSENT)
+                        if lg is _ABSENT:
+                            lg = _logger_info(lraw)
+                            if len(loggers) < 4096:
+                                loggers[lraw] = lg
+                        # a control character can only be in the message (the other parts are checked
+                        # against classes of printable ASCII): looked for there, as bytes (a table
+                        # lookup per byte: ~0.3 µs for a 160-character message, str.isprintable ~0.55)
+                        if lg is None or level not in levels or len(msg.encode().translate(None, garbage)) != len(msg):
+                            m = None
+                        elif len(ts) == 23 and ts[19] in ",." and ts[:19] == last_sec and ts[20:] in millis:
+                            ts_ms = sec_ms + millis[ts[20:]] if sec_ms is not None else parse_ts(ts)
+                        elif _LOG4J_TIME.fullmatch(ts) is None:
+                            m = None
+                        elif len(ts) == 23 and ts[19] in ",.":  # _log4j_ts_ms, with the last second kept here
+                            last_sec, sec_ms = ts[:19], _second_ms(ts[:19])
+                            ms = millis.get(ts[20:])
+                            ts_ms = sec_ms + ms if sec_ms is not None and ms is not None else parse_ts(ts)
+                        else:
+                            ts_ms = parse_ts(ts)
+                    if m is None:
+                        if light is not None:
+                            self.pending = _Record(light[0], light[1], light[2], light[3], None, light[4][0], light[5], None)
+                            light = None
+                        self.last_no, self.last_ts = last_no, last_ts
+                        feed(no, text, out)
+                        last_no, last_ts = no, self.last_ts
+                        continue
+                    new = (no, text, ts_ms, level, lg, msg[:-1], tail, None)
+                    level_sp, logger_sfx, logger_lg = level + " ", f" ({lraw})", lg
+                last_no = no
+                p = light
+                light = new
+                if p is None:
+                    if self.pending is not None:  # a record of the general path: completed there
+                        self.last_ts = last_ts
+                        self.flush(out)
+                        last_ts = self.last_ts
+                    continue
+                # complete the light record p (what flush and _classify do for it)
+                pno, raw, pts, plevel, lg, head, ptail, entry = p
+                if pts is not None:
+                    if last_ts is not None and pts < last_ts:
+                        self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
+                    last_ts = pts
+                if len(raw) > MAX_RAW:
+                    raw = raw[:MAX_RAW]
+                if entry is not None:  # a tail memo hit: what the code below gave for this tail
+                    row = entry[1]
+                    if self.version is not None:
+                        row = (*row[:-1], self.version)
+                    if head_json is not None:
+                        # the line's JSON after ts_ms is the entry's (for this file's Kafka version), kept in it
+                        c = entry[6]
+                        if c[0] is not self.version:
+                            c[1] = rest_of_line(row, entry[2])
+                            c[0] = self.version
+                        if c[1] is not None:
+                            line = b'%b%d%b%b,"ts_ms":%d%b' % (head_json, pno, c[2], dumps(raw), pts, c[1])
+                            add(_tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (entry[0], line)), None)))
+                            continue
+                    add(_tuple_new(LineOutcome, (pno, "parsed", make_event_row(source, pno, _CLIENT, entry[0], raw, pts,
+                                                                                 entry[2].copy(), row), None)))
+                    continue
+                plogger = lg[0]
+                if (lg[1] or ("Config values" in head and head.find("Config values", 0, 64) >= 0)
+                        or ("Kafka version" in head and head.find("Kafka version", 0, 40) >= 0)
+                        or (head[:2] == "[G" and head.startswith(_BROKER_MSG))):
+                    add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
+                    continue
+                # client.parse_client_parts, written out
+                if head[:1] == "[":
+                    end = head.find("] ")
+                    pf = prefix_dict(head[: end + 2]) if end > 0 else None
+                    if pf is None:  # "[name|task-0] [Consumer ...]", other brackets: the general path
+                        add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
+                        continue
+                    body = head[end + 2:]
+                elif head[:7] == "stream-" or (head.find("[", 1) > 0 and anchor_search(head) is not None):
+                    # Streams prefixes, and Kafka's text after something else: the general path
+                    add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
+                    continue
+                else:
+                    pf, body = _NO_FIELDS, head
+                res = memo.get((body, lg[2]), _ABSENT)
+                if res is _ABSENT:
+                    res = body_miss(body, lg[2])
+                if res is None or res[1] is None:
+                    if res is not None:
+                        res = IGNORE
+                    elif not client.looks_like_coordinator_line(body, plogger):
+                        res = IGNORE
+                    add(self._client_outcome(_Record(pno, p[1], pts, plevel, None, plogger, head, None), head, plogger, res))
+                    continue
+                _rule, kind, cached, cextra = res
+                extra = cextra.copy()
+                extra["level"] = plevel
+                extra["logger"] = plogger
+                f = None
+                if ptail is not None and len(ptail) <= LINE_MEMO_MAX:
+                    # admitted on second sight, like client._MEMO's bodies (most lines occur once)
+                    if ptail in tails_seen:
+                        if len(tails) >= LINE_MEMO_ENTRIES:
+                            tails.clear()
+                        f = {**pf, **cached}
+                        # (the last item: rendered mode's [Kafka version, JSON after ts_ms, kind part])
+                        tails[ptail] = (kind, event_row(f), extra.copy(), plevel, lg, head,
+                                        [_UNRENDERED, None, event_json.kind_mid(_CLIENT, kind)])
                     else:
-                        ts_ms = parse_ts(ts)
-                if m is None:
-                    if light is not None:
-                        self.pending = _Record(light[0], light[1], light[2], light[3], None, light[4][0], light[5], None)
-                        light = None
-                    self.last_no, self.last_ts = last_no, last_ts
-                    feed(no, text, out)
-                    last_no, last_ts = no, self.last_ts
-                    if out:
-                        yield from out
-                        out.clear()
-                    continue
-                new = (no, text, ts_ms, level, lg, msg[:-1], tail, None)
-                level_sp, logger_sfx, logger_lg = level + " ", f" ({lraw})", lg
-            last_no = no
-            p = light
-            light = new
-            if p is None:
-                if self.pending is not None:  # a record of the general path: completed there
-                    self.last_ts = last_ts
-                    self.flush(out)
-                    last_ts = self.last_ts
-                    yield from out
-                    out.clear()
-                continue
-            # complete the light record p (what flush and _classify do for it)
-            pno, raw, pts, plevel, lg, head, ptail, entry = p
-            if pts is not None:
-                if last_ts is not None and pts < last_ts:
-                    self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
-                last_ts = pts
-            if len(raw) > MAX_RAW:
-                raw = raw[:MAX_RAW]
-            if entry is not None:  # a tail memo hit: what the code below gave for this tail
-                row = entry[1]
-                if self.version is not None:
-                    row = (*row[:-1], self.version)
+                        if len(tails_seen) >= LINE_SEEN_ENTRIES:
+                            tails_seen.clear()
+                        tails_seen.add(ptail)
                 if head_json is not None:
-                    # the line's JSON after ts_ms is the entry's (for this file's Kafka version), kept in it
-                    c = entry[6]
-                    if c[0] is not self.version:
-                        c[1] = rest_of_line(row, entry[2])
-                        c[0] = self.version
-                    if c[1] is not None:
-                        line = b'%b%d%b%b,"ts_ms":%d%b' % (head_json, pno, c[2], dumps(raw), pts, c[1])
-                        yield _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (entry[0], line)), None))
-                        continue
-                yield _tuple_new(LineOutcome, (pno, "parsed", make_event_row(source, pno, _CLIENT, entry[0], raw, pts,
-                                                                             entry[2].copy(), row), None))
-                continue
-            plogger = lg[0]
-            if (lg[1] or ("Config values" in head and head.find("Config values", 0, 64) >= 0)
-                    or ("Kafka version" in head and head.find("Kafka version", 0, 40) >= 0)
-                    or (head[:2] == "[G" and head.startswith(_BROKER_MSG))):
-                yield self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None))
-                continue
-            # client.parse_client_parts, written out
-            if head[:1] == "[":
-                end = head.find("] ")
-                pf = prefix_dict(head[: end + 2]) if end > 0 else None
-                if pf is None:  # "[name|task-0] [Consumer ...]", other brackets: the general path
-                    yield self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None))
-                    continue
-                body = head[end + 2:]
-            elif head[:7] == "stream-" or (head.find("[", 1) > 0 and anchor_search(head) is not None):
-                # Streams prefixes, and Kafka's text after something else: the general path
-                yield self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None))
-                continue
-            else:
-                pf, body = _NO_FIELDS, head
-            res = memo.get((body, lg[2]), _ABSENT)
-            if res is _ABSENT:
-                res = body_miss(body, lg[2])
-            if res is None or res[1] is None:
-                if res is not None:
-                    res = IGNORE
-                elif not client.looks_like_coordinator_line(body, plogger):
-                    res = IGNORE
-                yield self._client_outcome(_Record(pno, p[1], pts, plevel, None, plogger, head, None), head, plogger, res)
-                continue
-            _rule, kind, cached, cextra = res
-            extra = cextra.copy()
-            extra["level"] = plevel
-            extra["logger"] = plogger
-            f = None
-            if ptail is not None and len(ptail) <= LINE_MEMO_MAX:
-                # admitted on second sight, like client._MEMO's bodies (most lines occur once)
-                if ptail in tails_seen:
-                    if len(tails) >= LINE_MEMO_ENTRIES:
-                        tails.clear()
+                    # event_json.line_of written out: the columns' dict filled from the prefix's and the
+                    # body's fields as make_event would take them from {**pf, **cached}
+                    d = line_template.copy()
+                    d.update(pf)
+                    d.update(cached)
+                    if self.version is not None:
+                        d["kafka_version_hint"] = self.version
+                    for v in extra.values():  # mostly strings (rule, level, logger): the full test otherwise
+                        if type(v) is not str:
+                            ok = extra_as_orjson(extra)
+                            break
+                    else:
+                        ok = True
+                    if ok and len(d) == n_columns:
+                        d["source"] = source
+                        d["line_no"] = pno
+                        d["side"] = _CLIENT
+                        d["kind"] = kind
+                        d["raw"] = raw
+                        d["ts_ms"] = pts
+                        d["extra"] = extra
+                        try:
+                            line = dumps(d, option=newline)
+                        except (JSONEncodeError, TypeError):
+                            line = None
+                        if line is not None:
+                            add(_tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None)))
+                            continue
+                if f is None:
                     f = {**pf, **cached}
-                    # (the last item: rendered mode's [Kafka version, JSON after ts_ms, kind part])
-                    tails[ptail] = (kind, event_row(f), extra.copy(), plevel, lg, head,
-                                    [_UNRENDERED, None, event_json.kind_mid(_CLIENT, kind)])
-                else:
-                    if len(tails_seen) >= LINE_SEEN_ENTRIES:
-                        tails_seen.clear()
-                    tails_seen.add(ptail)
-            if head_json is not None:
-                # event_json.line_of written out: the columns' dict filled from the prefix's and the
-                # body's fields as make_event would take them from {**pf, **cached}
-                d = line_template.copy()
-                d.update(pf)
-                d.update(cached)
                 if self.version is not None:
-                    d["kafka_version_hint"] = self.version
-                for v in extra.values():  # mostly strings (rule, level, logger): the full test otherwise
-                    if type(v) is not str:
-                        ok = extra_as_orjson(extra)
-                        break
-                else:
-                    ok = True
-                if ok and len(d) == n_columns:
-                    d["source"] = source
-                    d["line_no"] = pno
-                    d["side"] = _CLIENT
-                    d["kind"] = kind
-                    d["raw"] = raw
-                    d["ts_ms"] = pts
-                    d["extra"] = extra
-                    try:
-                        line = dumps(d, option=newline)
-                    except (JSONEncodeError, TypeError):
-                        line = None
-                    if line is not None:
-                        yield _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None))
-                        continue
-            if f is None:
-                f = {**pf, **cached}
-            if self.version is not None:
-                f["kafka_version_hint"] = self.version
-            yield _tuple_new(LineOutcome, (pno, "parsed", make_event(source, pno, _CLIENT, kind, raw, pts, extra, f), None))
+                    f["kafka_version_hint"] = self.version
+                add(_tuple_new(LineOutcome, (pno, "parsed", make_event(source, pno, _CLIENT, kind, raw, pts, extra, f), None)))
+        except Exception:  # a read error: what was completed before it first
+            if out:
+                yield out
+            raise
         if light is not None:
             self.pending = _Record(light[0], light[1], light[2], light[3], None, light[4][0], light[5], None)
         self.last_no, self.last_ts = last_no, last_ts
         self.flush(out)
-        yield from out
+        if out:
+            yield out
 
     def flush(self, out: list[LineOutcome]) -> None:
         p = self.pending
@@ -1031,6 +1052,34 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
     `rendered=True` (what `coordscope parse` asks): an outcome's event may come as
     event_json.Rendered (its kind and its JSON line, the bytes event_line writes for the Event)."""
     stats: dict[str, Any] = _stats if _stats is not None else {}
+    it, fmt, lp, fast = _start(source, lines, fmt, stats)
+    if fast:
+        for batch in lp.run_log4j_batches(it, rendered, _SMALL_BATCH):  # type: ignore[union-attr]
+            yield from batch
+    else:
+        yield from _outcomes(source, it, fmt, stats, lp)
+
+
+def _outcome_batches(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat | None,
+                     stats: dict[str, Any], rendered: bool) -> Iterator[list[LineOutcome]]:
+    """parse_lines' outcomes in lists, in order: run_log4j_batches' own, else lists of at most
+    _BATCH. What `coordscope parse` reads (no generator resumed per line)."""
+    it, fmt, lp, fast = _start(source, lines, fmt, stats)
+    if fast:
+        yield from lp.run_log4j_batches(it, rendered)  # type: ignore[union-attr]
+        return
+    outcomes = _outcomes(source, it, fmt, stats, lp)
+    while True:
+        batch = list(itertools.islice(outcomes, _BATCH))
+        if not batch:
+            return
+        yield batch
+
+
+def _start(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat | None, stats: dict[str, Any]
+           ) -> tuple[Iterator[tuple[int, str]], FileFormat, _LogParser | None, bool]:
+    """The lines (the sniffed head put back), their format, the parser of a log (None for the other
+    kinds), and whether run_log4j_batches reads them (an unwrapped log4j file; else `_outcomes`)."""
     it = iter(lines)
     if fmt is None:
         head: list[tuple[int, str]] = []
@@ -1044,9 +1093,14 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
     stats.setdefault("format", fmt)
     if fmt.kind == "log":
         lp = _LogParser(source, fmt, stats)
-        if lp.log4j and not lp.wrappers and not lp.jul:
-            yield from lp.run_log4j(it, rendered)
-            return
+        return it, fmt, lp, lp.log4j and not lp.wrappers and not lp.jul
+    return it, fmt, None, False
+
+
+def _outcomes(source: str, it: Iterator[tuple[int, str]], fmt: FileFormat, stats: dict[str, Any],
+              lp: _LogParser | None) -> Iterator[LineOutcome]:
+    """The outcomes of every format but unwrapped log4j files (run_log4j_batches), one by one."""
+    if lp is not None:
         feed = lp.feed
         out: list[LineOutcome] = []
         pop = out.pop
@@ -1112,10 +1166,11 @@ def _numbered(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[tup
         yield no, line
 
 
-def parse_path(path: str, layout: str | None = None, *, rendered: bool = False
+def parse_path(path: str, layout: str | None = None, *, rendered: bool = False, batched: bool = False
                ) -> tuple[Iterator[LineOutcome], FileSummary]:
     """Read one file (plain or gzip). The summary is complete once the iterator is exhausted.
-    `rendered`: see parse_lines."""
+    `rendered`: see parse_lines. `batched=True`: the iterator yields lists of outcomes (in order;
+    what `coordscope parse` reads: a generator resumed per list instead of three per line)."""
     summary = FileSummary(source=path)
     if path != "-" and not os.path.exists(path):
         summary.kind = "missing"
@@ -1133,11 +1188,11 @@ def parse_path(path: str, layout: str | None = None, *, rendered: bool = False
         summary.kind = "unreadable"
         summary.messages.append(f"{path}: cannot read ({exc.strerror or exc})")
         return iter(()), summary
-    return _iterate(path, stream, layout, summary, rendered), summary
+    return _iterate(path, stream, layout, summary, rendered, batched), summary
 
 
 def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str | None = None, *,
-                 rendered: bool = False) -> tuple[Iterator[LineOutcome], FileSummary]:
+                 rendered: bool = False, batched: bool = False) -> tuple[Iterator[LineOutcome], FileSummary]:
     """Like parse_path for an already open binary stream (standard input); gzip is detected."""
     if layout is not None and layout not in layouts.LAYOUTS:
         raise ValueError(f"unknown layout {layout!r} (known: {', '.join(sorted(layouts.LAYOUTS))})")
@@ -1145,11 +1200,14 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
     peek = binary.peek(2)[:2] if hasattr(binary, "peek") else b""
     stream: Any = open_gzip(binary) if peek == b"\x1f\x8b" else binary
     text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None)
-    return _iterate(source, text, layout, summary, rendered), summary
+    return _iterate(source, text, layout, summary, rendered, batched), summary
+
+
+_STATUS_OF, _EVENT_OF, _KIND_OF = operator.itemgetter(1), operator.itemgetter(2), operator.attrgetter("kind")
 
 
 def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: FileSummary,
-             rendered: bool = False) -> Iterator[LineOutcome]:
+             rendered: bool = False, batched: bool = False) -> Iterator[LineOutcome]:
     stats: dict[str, Any] = {}
     try:
         numbered = _numbered(stream, stats)
@@ -1174,6 +1232,16 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         kinds = summary.kinds
         n = parsed = ignored = 0
         try:
+            if batched:  # counted per list, by C loops (Counter over statuses and kinds)
+                for batch in _outcome_batches(source, itertools.chain(head, numbered), fmt, stats, rendered):
+                    n += len(batch)
+                    statuses = Counter(map(_STATUS_OF, batch))
+                    parsed += statuses["parsed"]
+                    ignored += statuses["ignored"]
+                    # (an Event or a Rendered is never false: filter(None) drops the Nones only)
+                    kinds.update(map(_KIND_OF, filter(None, map(_EVENT_OF, batch))))
+                    yield batch  # type: ignore[misc]
+                return
             for o in parse_lines(source, itertools.chain(head, numbered), fmt, _stats=stats, rendered=rendered):
                 n += 1
                 status = o[1]

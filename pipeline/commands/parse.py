@@ -114,13 +114,14 @@ def _run(args: argparse.Namespace) -> int:
         if not_read is not None:
             outcomes, summary = iter(()), not_read
         elif path == "-":
-            outcomes, summary = parse_stream(sys.stdin.buffer, "-", args.layout, rendered=not args.no_events)
+            outcomes, summary = parse_stream(sys.stdin.buffer, "-", args.layout, rendered=not args.no_events,
+                                             batched=True)
         else:
-            outcomes, summary = parse_path(path, args.layout, rendered=not args.no_events)
+            outcomes, summary = parse_path(path, args.layout, rendered=not args.no_events, batched=True)
         if args.no_events:
             deque(outcomes, maxlen=0)  # run the reader to the end (the summary), at C speed
         else:
-            _write_events(outcomes, write)
+            _write_events(outcomes, write)  # lists of outcomes
         if summary.kind in ("missing", "unreadable"):
             failed += 1
         for key in ("lines_read", "parsed", "ignored", "unparsed", "rejected", "decode_errors", "clock_backwards"):
@@ -147,31 +148,28 @@ def _set_tz(tz: str | None, error: type[Exception]) -> None:
     os.environ["COORDSCOPE_TZ"] = tz
 
 
-_BATCH = 256  # events per write: one system call per ~64 KB of JSON (below malloc's mmap threshold)
-
-
-def _write_events(outcomes, write) -> None:
-    """Every event (parsed, and unparsed with its reason) as one JSON line, written in batches.
+def _write_events(batches, write) -> None:
+    """Every event (parsed, and unparsed with its reason) as one JSON line, one write per list of
+    outcomes (the reader's lists of ~256: ~64 KB of JSON, below malloc's mmap threshold).
     The reader hands most events already written (parse_path(..., rendered=True): Rendered, the
     same bytes event_line writes), the others as Events."""
     from parsers.event_json import Rendered, event_writer
 
     event_line = event_writer()
-    batch: list[bytes] = []
-    add = batch.append
-    for o in outcomes:  # LineOutcome(line_no, status, event, why), read by index (no property calls)
-        ev = o[2]
-        if ev is None:
-            continue
-        if type(ev) is Rendered:
-            add(ev[1])
-        else:
-            add(event_line(ev, o[3] if o[1] == "unparsed" else None))
-        if len(batch) >= _BATCH:
-            write(b"".join(batch))
-            batch.clear()
-    if batch:
-        write(b"".join(batch))
+    lines: list[bytes] = []
+    add = lines.append
+    for batch in batches:
+        for o in batch:  # LineOutcome(line_no, status, event, why), read by index (no property calls)
+            ev = o[2]
+            if ev is None:
+                continue
+            if type(ev) is Rendered:
+                add(ev[1])
+            else:
+                add(event_line(ev, o[3] if o[1] == "unparsed" else None))
+        if lines:
+            write(b"".join(lines))
+            lines.clear()
 
 
 def _binary_writer():

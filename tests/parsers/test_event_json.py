@@ -104,11 +104,11 @@ def test_parse_cli_writes_the_previous_bytes_across_batches(monkeypatch):
     import subprocess
     import sys
 
+    from parsers import reader
     from pipeline.cli import main
-    from pipeline.commands import parse as parse_cmd
 
     want = _expected_output(REPO / "sample_logs")
-    assert want.count(b"\n") > 3 * parse_cmd._BATCH  # several batches and a partial last one
+    assert want.count(b"\n") > 3 * reader._BATCH  # several batches (the reader's lists) and a partial last one
     got = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", str(REPO / "sample_logs")], cwd=REPO,
                          capture_output=True, check=True).stdout
     assert got == want
