@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from pipeline.arrow_pool import prefer_system_allocator
+
+    prefer_system_allocator()     # before any command imports pyarrow (pipeline/arrow_pool.py)
     command = None
     try:
         parser = build_parser()       # imports every subcommand: Ctrl-C may land here too

@@ -52,6 +52,9 @@ def warm_worker(batches):
 
 
 if __name__ == "__main__":
+    from pipeline.arrow_pool import prefer_system_allocator
+
+    prefer_system_allocator()      # before the fork: the workers import pyarrow after it
     preload()
     from pyspark.daemon import manager
 

@@ -44,3 +44,37 @@ def test_session_workers_fork_from_the_coordscope_daemon(spark):
 
     rows = spark.range(1, numPartitions=1).mapInArrow(where, "daemon string, parsers boolean").collect()
     assert [(r["daemon"], r["parsers"]) for r in rows] == [("pipeline.spark.worker_daemon", True)]
+
+
+def test_cli_asks_arrow_for_the_system_allocator_unless_the_user_chose():
+    """pipeline/arrow_pool: the CLI's process sets ARROW_DEFAULT_MEMORY_POOL=system before any
+    command imports pyarrow; a value the user set is kept."""
+    import os
+
+    code = ("import contextlib, io\n"
+            "from pipeline import cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    cli.main([])\n"
+            "import pyarrow as pa\n"
+            "print(pa.default_memory_pool().backend_name)\n")
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.split() == ["system"]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**env, "ARROW_DEFAULT_MEMORY_POOL": "jemalloc"})
+    assert out.stdout.split() == ["jemalloc"]
+
+
+@pytest.mark.spark
+def test_session_workers_use_the_system_allocator(spark):
+    """A forked worker's Arrow default pool is the system allocator (pipeline/arrow_pool.py): the
+    worker daemon sets it before the fork."""
+
+    def pool(batches):
+        import pyarrow as pa
+
+        for _ in batches:
+            yield pa.record_batch({"pool": [pa.default_memory_pool().backend_name]})
+
+    rows = spark.range(1, numPartitions=1).mapInArrow(pool, "pool string").collect()
+    assert [r["pool"] for r in rows] == ["system"]
