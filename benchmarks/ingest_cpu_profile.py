@@ -179,12 +179,15 @@ def main() -> int:
         print(f"{name:>22} {b - a:>7.1f} {sum(d.values()) / span:>6.2f}  "
               + "  ".join(f"{d[k]:>8.1f}" for k in ("driver", "jvm", "workers")))
     if args.jvm_threads:
-        kinds = sorted({k for _, d in thread_samples for k in d}, key=lambda k: -thread_samples[-1][1].get(k, 0))
+        last = thread_samples[-1][1] if thread_samples else {}
+        kinds = sorted(last, key=lambda k: -last[k])[:6]      # the busiest kinds, the rest summed
         print("JVM CPU seconds by thread kind and stage:")
-        print(f"{'stage':>22} " + " ".join(f"{k[:12]:>12}" for k in kinds))
+        print(f"{'stage':>22} " + " ".join(f"{k[:15]:>15}" for k in [*kinds, "rest"]))
         for name, a, b in bounds:
             ca, cb = cpu_at(a, thread_samples), cpu_at(b, thread_samples)
-            print(f"{name:>22} " + " ".join(f"{cb.get(k, 0.0) - ca.get(k, 0.0):>12.1f}" for k in kinds))
+            d = {k: cb.get(k, 0.0) - ca.get(k, 0.0) for k in set(ca) | set(cb)}
+            rest = sum(v for k, v in d.items() if k not in kinds)
+            print(f"{name:>22} " + " ".join(f"{d.get(k, 0.0):>15.1f}" for k in kinds) + f" {rest:>15.1f}")
     total = cpu_at(wall + 1)
     gc_ms = sum(float(m) for m in re.findall(r"([0-9.]+)ms\s*$", gc_log.read_text(), re.M)) if gc_log.exists() else 0
     print(f"wall {wall:.1f} s; CPU s: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(total.items()))
