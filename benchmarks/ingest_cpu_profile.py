@@ -54,12 +54,35 @@ def _kind(pid: int) -> str:
     return "other"
 
 
+def _jvm_threads(pid: int) -> dict[int, tuple[str, float]]:
+    """thread id -> (kind, CPU seconds) of a JVM's threads; the kind is the thread's name without
+    its numbers ("Executor task launch worker-3" -> "Executor task launch worker-", as the kernel
+    keeps 15 characters of it: "Executor task l")."""
+    out = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            fields = open(f"/proc/{pid}/task/{tid}/stat").read().rsplit(")", 1)
+            name = fields[0].split("(", 1)[1]
+            rest = fields[1].split()
+        except (OSError, IndexError):
+            continue
+        kind = re.sub(r"[0-9#]+", "", name).strip(" -") or "?"
+        out[int(tid)] = (kind, (int(rest[11]) + int(rest[12])) / TICK)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--repo", default=str(REPO), help="checkout whose ingest runs")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--jvm-threads", action="store_true",
+                    help="also split the JVM's CPU by thread kind (task threads, JIT compilers, GC, ...)")
     args = ap.parse_args()
     out = Path(args.out or tempfile.mkdtemp(prefix="cpuprof-")) / "run"
     gc_log = Path(tempfile.mkdtemp(prefix="cpuprof-gc-")) / "gc.log"
@@ -71,6 +94,8 @@ def main() -> int:
                             stderr=subprocess.DEVNULL)
     seen: dict[int, tuple[str, float]] = {}     # pid -> (kind, last CPU seconds), dead ones kept
     samples: list[tuple[float, dict[str, float]]] = []
+    threads: dict[int, tuple[str, float]] = {}  # JVM thread id -> (kind, last CPU seconds)
+    thread_samples: list[tuple[float, dict[str, float]]] = []
     workers_max = 0
     peak = {"driver": 0.0, "jvm": 0.0, "one worker": 0.0, "all workers": 0.0}
 
@@ -107,6 +132,14 @@ def main() -> int:
             for kind, cpu in seen.values():
                 totals[kind] = totals.get(kind, 0.0) + cpu
             samples.append((time.monotonic() - t0, totals))
+            if args.jvm_threads:
+                for pid in tree:
+                    if seen[pid][0] == "jvm":
+                        threads.update(_jvm_threads(pid))
+                by_kind: dict[str, float] = {}
+                for kind, cpu in threads.values():
+                    by_kind[kind] = by_kind.get(kind, 0.0) + cpu
+                thread_samples.append((time.monotonic() - t0, by_kind))
             time.sleep(0.25)
 
     t = threading.Thread(target=sample, daemon=True)
@@ -130,9 +163,9 @@ def main() -> int:
         at += took
     bounds.append(("exit", at, wall))
 
-    def cpu_at(ts: float) -> dict[str, float]:
+    def cpu_at(ts: float, series: list | None = None) -> dict[str, float]:
         best = {}
-        for when, totals in samples:
+        for when, totals in samples if series is None else series:
             if when > ts:
                 break
             best = totals
@@ -145,6 +178,16 @@ def main() -> int:
         span = max(b - a, 1e-9)
         print(f"{name:>22} {b - a:>7.1f} {sum(d.values()) / span:>6.2f}  "
               + "  ".join(f"{d[k]:>8.1f}" for k in ("driver", "jvm", "workers")))
+    if args.jvm_threads:
+        last = thread_samples[-1][1] if thread_samples else {}
+        kinds = sorted(last, key=lambda k: -last[k])[:6]      # the busiest kinds, the rest summed
+        print("JVM CPU seconds by thread kind and stage:")
+        print(f"{'stage':>22} " + " ".join(f"{k[:15]:>15}" for k in [*kinds, "rest"]))
+        for name, a, b in bounds:
+            ca, cb = cpu_at(a, thread_samples), cpu_at(b, thread_samples)
+            d = {k: cb.get(k, 0.0) - ca.get(k, 0.0) for k in set(ca) | set(cb)}
+            rest = sum(v for k, v in d.items() if k not in kinds)
+            print(f"{name:>22} " + " ".join(f"{d.get(k, 0.0):>15.1f}" for k in kinds) + f" {rest:>15.1f}")
     total = cpu_at(wall + 1)
     gc_ms = sum(float(m) for m in re.findall(r"([0-9.]+)ms\s*$", gc_log.read_text(), re.M)) if gc_log.exists() else 0
     print(f"wall {wall:.1f} s; CPU s: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(total.items()))

@@ -345,3 +345,71 @@ def test_split_plan_of_many_files_is_one_literal(spark, tmp_path):
     assert tasks.rdd.getNumPartitions() == 8
     per_task = tasks.rdd.glom().map(lambda rs: [r["split_no"] for r in rs]).collect()
     assert per_task[0][:3] == [0, 8, 16] and per_task[7][:2] == [7, 15]
+
+
+SCAN_BUFFER = 1 << 16     # SplitScanner.BUFFER: the bytes it reads at a time
+
+
+def test_split_scanner_decides_lines_cut_by_its_read_buffer(spark, tmp_path):
+    """Lines that cross the scanner's 64 KB read buffer: their first byte (which rules the
+    anchored alternatives in or out) and a candidate word cut in two by the buffer's end are
+    seen across the refill; lines without a word or an anchored start stay out, however long."""
+    import re
+
+    from pipeline.spark import lines
+
+    filler = "=" * (SCAN_BUFFER + 1000)   # every line below crosses a buffer end; "=" starts no anchored form
+    texts = [
+        "\t" + filler,                            # continuation (^\s): kept
+        "[2024-05-01 10:00:00,000] INFO " + filler,   # '[' rules the anchored forms out: not kept
+        "Caused by: " + filler,                   # kept
+        "Cause by " + filler,                     # a near miss of "Caused by: ": not kept
+        "9" + filler + " group ",                 # a word after the buffer end: kept
+        "9" + filler + " grou",                   # a word's prefix at the line's end: not kept
+        "7" + filler,                             # not kept
+        "org.acme.FooException: " + filler,       # kept
+    ]
+    body = "\n".join(texts) + "\n"
+    # a word cut by a buffer end: "Coordinator" from 5 bytes before a multiple of 64 KB on
+    cut = (len(body.encode()) // SCAN_BUFFER + 2) * SCAN_BUFFER
+    head = "7" + "x" * (cut - len(body.encode()) - 6)
+    texts += [head + "Coordinator here", head + "Coordinat0r here"]
+    body = "\n".join(texts) + "\n"
+    assert body.encode().index(b"Coordinator") == cut - 5
+    path = tmp_path / "long.log"
+    path.write_text(body, encoding="utf-8")
+    scan = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+    assert scan.filter == "java"
+    got = sorted((r["line_no"], r["chars"]) for r in lines.candidates(scan).collect())
+    (counts,) = lines.file_counts(scan).collect()
+    rx = re.compile(CANDIDATE_REGEX)
+    assert got == [(1, len(texts[0])), (3, len(texts[2])), (5, len(texts[4])), (8, len(texts[7])), (9, len(texts[8]))]
+    assert got == [(i, len(t)) for i, t in enumerate(texts, 1) if rx.search(t)]
+    assert counts["lines_read"] == len(texts) == 10
+
+
+def test_split_scanner_finds_every_word_after_runs_that_match_nothing(spark, tmp_path):
+    """Runs of bytes that lead the automaton back to its start state (digits, punctuation,
+    letters no word starts with) are skipped without walking it: every candidate word right
+    after, inside or at the end of such runs is found, and near misses (a word with its last
+    byte changed) are not kept."""
+    import re
+
+    from parsers.reader import CANDIDATE_WORDS
+    from pipeline.spark import lines
+
+    runs = ["0123456789", "-./,;=]})", "bqtvwxyz", "", "[2024-05-01 10:00:00,000] "]
+    texts = []
+    for k, w in enumerate(sorted(CANDIDATE_WORDS)):
+        run = runs[k % len(runs)]
+        miss = w[:-1] + ("0" if w[-1] != "0" else "1")
+        texts += [f"{run}{w}{run}", f"{run}{run}{w}", f"{run}{miss}{run}", f"9{run}{miss}", f"9{run}{w[:-1]}"]
+    texts = [t for t in texts if "\n" not in t and "\r" not in t]
+    path = tmp_path / "words.log"
+    path.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    scan = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+    got = sorted((r["line_no"], r["value"]) for r in lines.candidates(scan).collect())
+    rx = re.compile(CANDIDATE_REGEX)
+    expected = [(i, t) for i, t in enumerate(texts, 1) if rx.search(t)]
+    assert len(expected) >= 2 * len(CANDIDATE_WORDS) and len(texts) - len(expected) >= 2 * len(CANDIDATE_WORDS)
+    assert got == expected

@@ -36,6 +36,9 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
     static final int EOL = -2;
     transient int[] scanStep;
     transient byte[] scanClassOf;
+    // byte -> from the start state, this byte leads back to it (no word goes on with it, none
+    // starts with it; not a line end): SplitScanner skips such runs without walking the table
+    transient boolean[] scanStaysAtStart;
     private transient Pattern start;
     // ASCII byte -> a line starting with it may match `rest` (anchored only; see build())
     private transient boolean[] mayStart;
@@ -58,7 +61,32 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         build();
     }
 
+    // Built tables by arguments, one per JVM: every task deserializes its own copy of the filter,
+    // and building the automaton each time cost the JIT a C2 compilation of build() (~0.4 s of a
+    // compiler thread per ingest, BENCHMARKS.md, scanner). Tables are never written after build.
+    private static final java.util.concurrent.ConcurrentHashMap<java.util.List<Object>, CandidateFilter> BUILT =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
     private void build() {
+        java.util.List<Object> key = java.util.List.of(java.util.List.of(words), String.valueOf(rest), anchored);
+        CandidateFilter done = BUILT.get(key);
+        if (done == null) {
+            buildTables();
+            if (BUILT.size() < 64) BUILT.putIfAbsent(key, this);
+            return;
+        }
+        delta = done.delta;
+        accept = done.accept;
+        classOf = done.classOf;
+        width = done.width;
+        scanStep = done.scanStep;
+        scanClassOf = done.scanClassOf;
+        scanStaysAtStart = done.scanStaysAtStart;
+        start = done.start;
+        mayStart = done.mayStart;
+    }
+
+    private void buildTables() {
         classOf = new byte[256];
         int k = 1;
         for (String w : words) {
@@ -125,6 +153,8 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
             }
             scanStep[s * sw + width] = EOL;
         }
+        scanStaysAtStart = new boolean[256];
+        for (int b = 0; b < 256; b++) scanStaysAtStart[b] = scanStep[scanClassOf[b]] == 0;
         start = rest == null || rest.isEmpty() ? null : Pattern.compile(rest, Pattern.UNICODE_CHARACTER_CLASS);
         // Most lines start with a byte that no anchored alternative accepts ('[' of Kafka's own
         // log4j layout, a date's digit when no alternative takes a digit there): such lines skip
@@ -146,6 +176,11 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
     /** False when no line starting with a[off] can match the non-word alternatives. */
     boolean restMayMatch(byte[] a, int off, int len) {
         return start != null && (len == 0 || mayStart[a[off] & 0xff]);
+    }
+
+    /** restMayMatch of a non-empty line whose first byte is b. */
+    boolean restMayStart(byte b) {
+        return start != null && mayStart[b & 0xff];
     }
 
     /** The non-word alternatives on a line held as UTF-8 bytes a[off, off + len). */

@@ -120,6 +120,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
     private Row scan(InputStream in, long begin, long end, boolean allLines, boolean splittable) {
         final int[] step = filter.scanStep;
         final byte[] cls = filter.scanClassOf;
+        final boolean[] stay = filter.scanStaysAtStart;
         final int keep = Math.max(maxChars, 1024) * KEEP_FACTOR;
         List<Row> cands = new ArrayList<>();
         CandidateFilter.RestMatcher rest = filter.newRestMatcher();
@@ -182,6 +183,13 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             if (b == '\n' || b == '\r') {
                 if (skipping) {
                     skipping = false;
+                } else if (!matched && !allLines && !edge.leading && !edge.handing && lineStartPos <= end
+                           && (carried > 0 || i > lineStart)
+                           && !filter.restMayStart(carried > 0 ? carry[0] : buf[lineStart])) {
+                    // most lines: inside the split, no candidate word, a first byte that rules out
+                    // the other alternatives: only counted (what line() would do, without its calls;
+                    // they stay out of this loop's compiled code)
+                    edge.lines++;
                 } else if (!line(edge, lineStartPos > end, buf, lineStart, i, carry, carried, carriedChars,
                                  matched || allLines, rest, cands)) {
                     stopped = true;
@@ -198,19 +206,16 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
                 continue;
             }
             if (!matched && !skipping) {
-                // the hot loop: the bytes of a line not yet known to be a candidate, up to a
-                // candidate word, the line's end or the buffer's (both handled above)
-                int s = state;
-                int t;
-                do {
-                    t = step[s + cls[buf[i] & 0xff]];
-                    if (t < 0) break;
-                    s = t;
-                } while (++i < n);
-                state = s;
-                if (t == CandidateFilter.MATCH) {
+                // the hot loop (walk): the bytes of a line not yet known to be a candidate, up to
+                // a candidate word, the line's end or the buffer's (both handled above)
+                long r = walk(step, cls, stay, buf, i, n, state);
+                i = (int) r;
+                int s = (int) (r >> 32);
+                if (s == CandidateFilter.MATCH) {
                     matched = true;
                     i++;
+                } else {
+                    state = s;
                 }
                 continue;
             }
@@ -228,52 +233,65 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         return RowFactory.create(edge.lines, problem, cands);
     }
 
+    /**
+     * Steps the automaton from `state` over buf[i, n): stops at the byte that completes a
+     * candidate word (state MATCH), at a line end (not consumed) or at n. Returns (state << 32) |
+     * position. A small method of its own: C2 compiles it within the first megabyte of a split,
+     * while scan(), much larger, is still being compiled (the first 256 MB of a JVM ran at half
+     * speed before).
+     */
+    private static long walk(int[] step, byte[] cls, boolean[] stay, byte[] buf, int i, int n, int state) {
+        int s = state;
+        while (i < n) {
+            if (s == 0) {
+                // in the start state: a run of bytes that lead back to it needs no table walk
+                // (no dependency from byte to byte: the CPU runs ahead)
+                while (stay[buf[i] & 0xff] && ++i < n) { }
+                if (i == n) break;
+            }
+            int t = step[s + cls[buf[i] & 0xff]];
+            if (t < 0) {
+                if (t == CandidateFilter.MATCH) s = CandidateFilter.MATCH;
+                break;
+            }
+            s = t;
+            i++;
+        }
+        return ((long) s << 32) | (i & 0xffffffffL);
+    }
+
     /** One whole line: counted and kept if a candidate, or handed over at the split's edges.
-     *  False when the scan is done (the first line past the end that is not a continuation). */
+     *  False when the scan is done (the first line past the end that is not a continuation).
+     *  One method on purpose: past FreqInlineSize (325 bytecodes) C2 never inlines it into the
+     *  byte loop of scan(), whose compiled code stays small; inlined, the String decoding and the
+     *  regex behind it made that compilation take seconds of a compiler thread (BENCHMARKS.md, scanner). */
     private boolean line(Edge edge, boolean pastEnd, byte[] buf, int from, int to, byte[] carry, int carried,
                          long carriedChars, boolean candidate, CandidateFilter.RestMatcher rest, List<Row> cands) {
         if (pastEnd && !edge.handing) {       // the first line that belongs to the next split
             if (handoverMax == 0 || edge.lines == edge.leadingLines) return false;
             edge.handing = true;
         }
+        long idx;
         if (edge.leading || edge.handing) {
             long seen = edge.handing ? edge.handedLines : edge.leadingLines;
             boolean cont = seen < handoverMax && isContinuation(buf, from, to, carry, carried);
             if (edge.handing) {
                 if (!cont) return false;
-                finishLine(buf, from, to, carry, carried, carriedChars, candidate, rest,
-                    edge.lines + edge.handedLines, cands);
+                idx = edge.lines + edge.handedLines;
                 edge.handedLines++;
-                return true;
-            }
-            if (cont) {                       // the previous split returns it
+            } else if (cont) {                // the previous split returns it
                 edge.lines++;
                 edge.leadingLines++;
                 return true;
+            } else {
+                edge.leading = false;
+                idx = edge.lines++;
             }
-            edge.leading = false;
-        }
-        edge.lines++;
-        finishLine(buf, from, to, carry, carried, carriedChars, candidate, rest, edge.lines - 1, cands);
-        return true;
-    }
-
-    private boolean isContinuation(byte[] buf, int from, int to, byte[] carry, int carried) {
-        String text;
-        if (carried == 0) {
-            text = new String(buf, from, to - from, StandardCharsets.UTF_8);
         } else {
-            int cap = Math.max(maxChars, 1024) * KEEP_FACTOR;
-            int take = Math.min(to - from, Math.max(cap - carried, 0));
-            byte[] a = Arrays.copyOf(carry, carried + take);
-            System.arraycopy(buf, from, a, carried, take);
-            text = new String(a, StandardCharsets.UTF_8);
+            idx = edge.lines++;
         }
-        return continuation.matcher(text).lookingAt();
-    }
-
-    private void finishLine(byte[] buf, int from, int to, byte[] carry, int carried, long carriedChars,
-                            boolean keep, CandidateFilter.RestMatcher rest, long idx, List<Row> cands) {
+        // the line's bytes: in place, or its start from earlier buffers (cut at KEEP_FACTOR * maxChars)
+        // joined with the rest
         byte[] a;
         int off;
         int len;
@@ -292,12 +310,27 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             off = 0;
             len = a.length;
         }
-        if (!(keep || rest.matches(a, off, len))) return;
+        if (!(candidate || rest.matches(a, off, len))) return true;
         String text = new String(a, off, len, StandardCharsets.UTF_8);
         long chars = text.codePointCount(0, text.length()) + carriedChars;
         if (chars > maxChars) {
             text = text.substring(0, text.offsetByCodePoints(0, Math.min(maxChars, text.codePointCount(0, text.length()))));
         }
         cands.add(RowFactory.create(idx, text, (int) Math.min(chars, Integer.MAX_VALUE)));
+        return true;
+    }
+
+    private boolean isContinuation(byte[] buf, int from, int to, byte[] carry, int carried) {
+        String text;
+        if (carried == 0) {
+            text = new String(buf, from, to - from, StandardCharsets.UTF_8);
+        } else {
+            int cap = Math.max(maxChars, 1024) * KEEP_FACTOR;
+            int take = Math.min(to - from, Math.max(cap - carried, 0));
+            byte[] a = Arrays.copyOf(carry, carried + take);
+            System.arraycopy(buf, from, a, carried, take);
+            text = new String(a, StandardCharsets.UTF_8);
+        }
+        return continuation.matcher(text).lookingAt();
     }
 }
