@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -37,19 +36,16 @@ def _threads(pid: int) -> dict[str, float]:
 
 def _one_run(files: list[str]) -> None:
     """In the child: one fresh session, one scan; prints a JSON line of CPU seconds."""
-    from pyspark import SparkContext
-    from pyspark.sql import functions as F
-
     from parsers.reader import CANDIDATE_REGEX
     from pipeline.spark import lines
     from pipeline.spark.session import build_session
 
     spark = build_session("local[2]", class_archive=False)
-    pid = SparkContext._gateway.proc.pid
+    pid = spark.sparkContext._gateway.proc.pid    # (pyspark itself is imported only under pipeline/spark/)
     spark.range(1).collect()                        # the session is up
     a, t = _threads(pid), time.monotonic()
     scan = lines.read_blocks(spark, files, CANDIDATE_REGEX)
-    (r,) = scan.rows.agg(F.sum("n_lines").alias("lines"), F.sum(F.size("cands")).alias("cands")).collect()
+    (r,) = scan.rows.selectExpr("sum(n_lines) AS lines", "sum(size(cands)) AS cands").collect()
     wall = time.monotonic() - t
     b = _threads(pid)
     print(json.dumps({"lines": r["lines"], "cands": r["cands"], "wall": wall, "filter": scan.filter,

@@ -2,34 +2,23 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pyarrow as pa
 
-from parsers import parse_path
 from pipeline import schemas
 from pipeline.replay import events_from_arrow, replay_group, replay_group_rows
+from tests.replay.arrow_tables import events_table, folder_events
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_logs" / "gc_pause_session_expiry"
 
 
 def _events():
-    out = []
-    for p in sorted(SAMPLE.glob("*.log")):
-        outcomes, _summary = parse_path(str(p))
-        out += [oc.event for oc in outcomes if oc.event is not None]
-    return out
+    return folder_events(SAMPLE)
 
 
 def _table(events) -> pa.Table:
-    rows = []
-    for e in events:
-        d = e.to_dict()
-        extra = d.pop("extra") or {}
-        d["extra_json"] = json.dumps(extra, sort_keys=True) if extra else None
-        rows.append(d)
-    return pa.Table.from_pylist(rows, schema=schemas.arrow_schema("events"))
+    return events_table(events)
 
 
 def test_events_from_arrow_round_trip_sorted_by_time_file_line():

@@ -5,7 +5,6 @@ with copied files, untimed lines and a group cut into many chunks and slices."""
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import fields
 from pathlib import Path
@@ -13,34 +12,22 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from parsers import parse_path
 from parsers.events import Event
-from pipeline import schemas
 from pipeline.replay import events_from_arrow, replay_group, replay_group_rows
 from pipeline.replay_rules import event_rows, lazy_text
 from pipeline.replay_rules.collect import dedupe_and_order
 from pipeline.replay_rules.consumer_groups import MIGRATION_WORDS
+from tests.replay.arrow_tables import events_table, folder_events
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
 
 
 def _events(name: str) -> list[Event]:
-    out = []
-    for p in sorted((SAMPLES / name).glob("*.log")):
-        outcomes, _summary = parse_path(str(p))
-        out += [oc.event for oc in outcomes if oc.event is not None]
-    return out
+    return folder_events(SAMPLES / name)
 
 
 def _table(events: list[Event], chunk_rows: int | None = None) -> pa.Table:
-    rows = []
-    for e in events:
-        d = e.to_dict()
-        extra = d.pop("extra") or {}
-        d["extra_json"] = json.dumps(extra, sort_keys=True) if extra else None
-        rows.append(d)
-    t = pa.Table.from_pylist(rows, schema=schemas.arrow_schema("events"))
-    return pa.Table.from_batches(t.to_batches(max_chunksize=chunk_rows), t.schema) if chunk_rows else t
+    return events_table(events, chunk_rows)
 
 
 def _fields(e: Event) -> tuple:

@@ -6,30 +6,18 @@ timeline alive until the task's next collection (133 MB on the hot bench group).
 from __future__ import annotations
 
 import gc
-import json
 from pathlib import Path
 
 import pyarrow as pa
 
-from parsers import parse_path
-from pipeline import schemas
 from pipeline.replay import replay_group_rows
+from tests.replay.arrow_tables import events_table, folder_events
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_logs" / "gc_pause_session_expiry"
 
 
 def _table() -> pa.Table:
-    rows = []
-    for p in sorted(SAMPLE.glob("*.log")):
-        outcomes, _summary = parse_path(str(p))
-        for oc in outcomes:
-            if oc.event is None or not oc.event.group_id:
-                continue
-            d = oc.event.to_dict()
-            extra = d.pop("extra") or {}
-            d["extra_json"] = json.dumps(extra, sort_keys=True) if extra else None
-            rows.append(d)
-    return pa.Table.from_pylist(rows, schema=schemas.arrow_schema("events"))
+    return events_table([e for e in folder_events(SAMPLE) if e.group_id])
 
 
 def test_replay_group_rows_leaves_no_cycle_holding_events_or_state():
