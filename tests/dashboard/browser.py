@@ -76,6 +76,39 @@ def wait_for(driver: Any, css: str, timeout: float = 20.0, text: str | None = No
     raise AssertionError(f"{css!r} with text {text!r} did not appear within {timeout}s (last text: {last!r})")
 
 
+def texts(driver: Any, css: str) -> list[str]:
+    """The rendered text of every element matching `css`, read in one script run: Dash may
+    replace the elements at any moment, so reading them one by one can hit a stale one."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText.trim());", css)
+
+
+def wait_for_texts(driver: Any, css: str, expected: list[str], timeout: float = 20.0) -> list[str]:
+    """Until the texts of the elements matching `css` are `expected`; returns the last texts seen."""
+    deadline = time.monotonic() + timeout
+    seen = texts(driver, css)
+    while seen != expected and time.monotonic() < deadline:
+        time.sleep(0.1)
+        seen = texts(driver, css)
+    return seen
+
+
+def click(driver: Any, css: str, text: str | None = None, timeout: float = 20.0) -> None:
+    """Click the first element matching `css` (containing `text`), finding it again when Dash
+    re-rendered it between finding and clicking."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            wait_for(driver, css, timeout=max(0.1, deadline - time.monotonic()), text=text).click()
+            return
+        except StaleElementReferenceException:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.1)
+
+
 def wait_idle(driver: Any, timeout: float = 20.0) -> None:
     """Until Dash has no callback in flight (its loading markers are gone)."""
     from selenium.webdriver.common.by import By

@@ -9,7 +9,16 @@ from urllib.parse import urlparse
 import pytest
 
 from pipeline import dashboard_urls as urls
-from tests.dashboard.browser import chromium, console_errors, screenshot, serve, wait_for, wait_idle
+from tests.dashboard.browser import (
+    chromium,
+    click,
+    console_errors,
+    screenshot,
+    serve,
+    wait_for,
+    wait_for_texts,
+    wait_idle,
+)
 from tests.dashboard.rundirs import M2, M3, PAY, T0, XSS, XSS_TITLE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
@@ -71,22 +80,16 @@ def test_overview_filter_then_link(site, browser, artifacts):
     _open(browser, site + "/", "Consumer groups")
     box = browser.find_element("id", "overview-q")
     box.send_keys("pay")
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        rows = browser.find_elements("css selector", "#groups-table td[data-dash-column='group']")
-        if [r.text for r in rows] == ["payments"]:
-            break
-        time.sleep(0.1)
-    assert [r.text for r in rows] == ["payments"]
+    assert wait_for_texts(browser, "#groups-table td[data-dash-column='group']", ["payments"], 10) == ["payments"]
     assert urlparse(browser.current_url).query == "q=pay"
     screenshot(browser, artifacts, "overview-filtered")
-    wait_for(browser, "#groups-table td[data-dash-column='group'] a", text="payments").click()
+    click(browser, "#groups-table td[data-dash-column='group'] a", text="payments")
     wait_for(browser, "h2", text="Group payments")
     wait_idle(browser)
     assert urlparse(browser.current_url).path == "/group"
     # and on to a member through a dcc.Link
     # members are linked by their readable name; the link's title is the full id (issue 20)
-    wait_for(browser, f"ul.members a[title='{M2}']").click()
+    click(browser, f"ul.members a[title='{M2}']")
     wait_for(browser, "h2", text=f"Member {M2}")
     wait_idle(browser)
     _no_console_errors(browser)
@@ -104,9 +107,9 @@ def test_log_text_is_never_html(site, browser, artifacts):
 
 def test_log_text_in_findings_and_evidence_is_never_html(site, browser, artifacts):
     _open(browser, site + urls.group_url("", "inventory/eu"), "Group inventory/eu")
-    cell = wait_for(browser, "#group-findings td[data-dash-column='title']", text="single-member group")
-    assert XSS_TITLE in cell.text
-    cell.click()
+    cell = "#group-findings td[data-dash-column='title']"
+    assert XSS_TITLE in wait_for(browser, cell, text="single-member group").text
+    click(browser, cell, text="single-member group")
     panel = wait_for(browser, "#group-evidence", text="window.__coordscope_xss = 1")
     assert XSS in panel.text and XSS_TITLE in panel.text
     assert browser.execute_script("return window.__coordscope_xss") is None
@@ -117,8 +120,7 @@ def test_log_text_in_findings_and_evidence_is_never_html(site, browser, artifact
 
 def test_finding_row_opens_its_evidence(site, browser, artifacts):
     _open(browser, site + urls.group_url("", PAY), "Group payments")
-    cell = wait_for(browser, "#group-findings td[data-dash-column='title']", text="session expired")
-    cell.click()
+    click(browser, "#group-findings td[data-dash-column='title']", text="session expired")
     panel = wait_for(browser, "#group-evidence", text="has failed, removing it from the group")
     assert "logs/broker-1/server.log:" in panel.text
     screenshot(browser, artifacts, "group-finding-evidence")

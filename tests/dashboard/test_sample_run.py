@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline import dashboard_urls as urls
-from tests.dashboard.browser import chromium, console_errors, screenshot, serve, wait_for, wait_idle
+from tests.dashboard.browser import chromium, console_errors, screenshot, serve, texts, wait_for, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.spark, pytest.mark.slow,
               pytest.mark.filterwarnings(r"ignore:\s*The dash_table.DataTable:DeprecationWarning")]
@@ -46,6 +46,6 @@ def test_every_page_over_the_sample_run(sample_run, chromium_paths, artifacts):
         driver.get(base + "/")
         wait_for(driver, "#groups-table")
         wait_idle(driver)
-        shown = {c.text for c in driver.find_elements("css selector", "#groups-table td[data-dash-column='group']")}
+        shown = set(texts(driver, "#groups-table td[data-dash-column='group']"))
         if len(groups) <= 20:  # one page of the table
             assert shown == set(groups)
