@@ -137,6 +137,11 @@ def partition_sort_key(name: str) -> tuple[str, int]:
     return (topic, int(num)) if num.isdigit() else (str(name), -1)
 
 
+def exceeded_mask(gaps: pd.DataFrame) -> pd.Series:
+    """heartbeat_gaps' `exceeded` as booleans: a gap with no limit known (None) did not exceed one."""
+    return gaps["exceeded"].eq(True).fillna(False).astype(bool)
+
+
 class RunData:
     """One RUN_DIR, loaded lazily and cached (the files do not change while the app runs)."""
 
@@ -371,7 +376,7 @@ class RunData:
         gaps = gaps[gaps["member_id"] == member]
         gaps = overlapping(gaps, "start_ms", "end_ms", since, until)
         return max_downsample(gaps, "end_ms", "gap_ms", ["kind"], max_points,
-                              keep=gaps["exceeded"].fillna(False).astype(bool))
+                              keep=exceeded_mask(gaps))
 
     def member_memberships(self, group: str, member: str) -> pd.DataFrame:
         mems = self.group_rows("memberships", group)

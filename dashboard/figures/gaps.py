@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from dashboard.data import exceeded_mask
 from dashboard.figures.common import base_layout, empty_figure, esc, to_dt
 
 ROWS = (("heartbeat", "heartbeat gaps vs session.timeout.ms"), ("poll", "poll gaps vs max.poll.interval.ms"))
@@ -29,7 +30,7 @@ ROW_KINDS = {"heartbeat": ("heartbeat", "expiry", "log"), "poll": ("poll",)}
 def _add_kind(fig: go.Figure, rows: pd.DataFrame, kind: str, row: int) -> None:
     """One kind of gap in one row: normal points, points over the limit, and the limit line."""
     # a log silence is never "over a limit": it has none
-    exceeded = rows["exceeded"].fillna(False).astype(bool) & (kind != "log")
+    exceeded = exceeded_mask(rows) & (kind != "log")
     label = LABELS.get(kind, f"{kind} gap")
     for flag, color, name in ((False, MARKER_COLORS[kind], label), (True, "#d62728", f"{label} over limit")):
         part = rows[exceeded == flag]

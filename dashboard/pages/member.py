@@ -10,7 +10,7 @@ from dash.dash_table.DataTable import DataTable
 from dash.exceptions import PreventUpdate
 
 from dashboard import components
-from dashboard.data import RunData
+from dashboard.data import RunData, exceeded_mask
 from dashboard.figures import gaps_figure
 from dashboard.pages.group import window_range
 from pipeline import dashboard_urls as urls
@@ -59,7 +59,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
     kind_of = gaps["kind"].replace({"expiry": "heartbeat"})
     worst = {k: int(gaps.loc[kind_of == k, "gap_ms"].max()) if gaps.loc[kind_of == k, "gap_ms"].notna().any() else "-"
              for k in ("heartbeat", "poll")}
-    over = int((gaps["exceeded"].fillna(False).astype(bool) & (gaps["kind"] != "log")).sum())
+    over = int((exceeded_mask(gaps) & (gaps["kind"] != "log")).sum())
     kinds = sorted(data.member_events(group, member)["kind"].dropna().unique().tolist())
     return components.page(
         f"Member {member}",
