@@ -628,6 +628,9 @@ class _LogParser:
         memo = client._MEMO
         body_miss = client._parse_body_miss
         prefix_dict = client._prefix_dict
+        # this run's LogContext prefixes -> client._prefix_dict's result (a file has few prefixes): a
+        # plain dict lookup instead of the lru_cache wrapper's, which also reorders its list per call
+        prefixes: dict[str, dict[str, Any] | None] = {}
         tails = _LINE_MEMO
         # rendered: the file's `{"source":..,"line_no":` (None: not rendered), and per kind its mid part
         head_json = event_json.source_head(self.source) if rendered else None
@@ -756,7 +759,15 @@ class _LogParser:
                 # client.parse_client_parts, written out
                 if head[:1] == "[":
                     end = head.find("] ")
-                    pf = prefix_dict(head[: end + 2]) if end > 0 else None
+                    if end > 0:
+                        ptext = head[: end + 2]
+                        pf = prefixes.get(ptext, _ABSENT)
+                        if pf is _ABSENT:
+                            pf = prefix_dict(ptext)
+                            if len(prefixes) < 4096:
+                                prefixes[ptext] = pf
+                    else:
+                        pf = None
                     if pf is None:  # "[name|task-0] [Consumer ...]", other brackets: the general path
                         add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
                         continue
