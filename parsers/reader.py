@@ -631,6 +631,7 @@ class _LogParser:
         # this run's LogContext prefixes -> client._prefix_dict's result (a file has few prefixes): a
         # plain dict lookup instead of the lru_cache wrapper's, which also reorders its list per call
         prefixes: dict[str, dict[str, Any] | None] = {}
+        no_prefix: Any = _ABSENT  # (typed Any: the lookup's default stands for "not asked yet")
         tails = _LINE_MEMO
         # rendered: the file's `{"source":..,"line_no":` (None: not rendered), and per kind its mid part
         head_json = event_json.source_head(self.source) if rendered else None
@@ -761,8 +762,8 @@ class _LogParser:
                     end = head.find("] ")
                     if end > 0:
                         ptext = head[: end + 2]
-                        pf = prefixes.get(ptext, _ABSENT)
-                        if pf is _ABSENT:
+                        pf = prefixes.get(ptext, no_prefix)
+                        if pf is no_prefix:
                             pf = prefix_dict(ptext)
                             if len(prefixes) < 4096:
                                 prefixes[ptext] = pf
