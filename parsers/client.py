@@ -919,7 +919,8 @@ def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None
     if "\n" in body:
         res = _match_body(body, logger_cls)
     else:  # _match_body for a one-line body, written out (and _Combo.find of a one-combo bucket)
-        bucket = _BUCKETS.get(body.partition(" ")[0])
+        sp = body.find(" ")  # the first word (body.partition(" ")[0], without copying the rest)
+        bucket = _BUCKETS.get(body[:sp] if sp >= 0 else body)
         res = None
         if bucket is not None:
             only = bucket.only
@@ -935,7 +936,10 @@ def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None
         if res is None:
             res = _GENERIC.find(body, body, logger_cls)
     if res is not None and res[1] is not None and "group_type" not in res[2]:
-        gt = _group_type(res[0], logger_cls)
+        # _group_type, written out
+        gt = _LOGGER_GROUP_TYPE.get(logger_cls) if logger_cls else None
+        if gt is None:
+            gt = _RULE_GROUP_TYPES.get(res[0])
         if gt is not None:
             res[2]["group_type"] = gt
     if len(body) <= MEMO_MAX:  # a memo of huge messages would hold megabytes
