@@ -53,9 +53,10 @@ OUTCOME_NAMES = [n for n, _ in OUTCOME_FIELDS]
 SPLIT_FIELDS: list[tuple[str, str]] = [("spath", "string"), ("split_no", "int"), ("block", "bigint"),
                                        ("why", "string")] + [(c, "bigint") for c in SPLIT_COUNTS]
 SPLIT_DDL = ", ".join(f"`{n}` {t}" for n, t in SPLIT_FIELDS)
-# Event attributes read in one call per event (extra becomes extra_json, partitions a list)
-_FIELD_NAMES = [c for c in EVENT_COLUMNS if c != "extra_json"] + ["extra"]
-_EVENT_FIELDS = attrgetter(*_FIELD_NAMES)
+# Event attributes read in one call per event (`extra` apart: it becomes extra_json)
+_STRUCT_FIELDS = [c for c in EVENT_COLUMNS if c != "extra_json"]
+_EVENT_ROW = attrgetter(*_STRUCT_FIELDS)
+_EXTRA = attrgetter("extra")
 _STATUS = itemgetter(1)             # LineOutcome.status
 BATCH_ROWS = 8192
 # per input file, as sniffed on the driver: (source as given, FileFormat.kind, .layout, .wrappers)
@@ -76,8 +77,9 @@ class OutcomeColumns:
 
     Per split only the outcomes that carry an Event are kept (the parser's own LineOutcome
     tuples, no new object per line); the others are counted. A batch reads every event's fields
-    with one C call (attrgetter), transposes them with zip, and repeats the per-split constants:
-    several times cheaper than a Python loop per row and column."""
+    with one C call (attrgetter) and has pyarrow convert those tuples as one struct array
+    (`_event_columns`), and repeats the per-split constants: several times cheaper than a Python
+    loop per row and column."""
 
     def __init__(self) -> None:
         self.chunks: list[tuple[str, int, str, list[Any]]] = []   # (spath, split_no, layout, outcomes)
@@ -124,6 +126,7 @@ class OutcomeColumns:
         import pyarrow as pa
 
         ocs = [oc for c in chunks for oc in c[3]]
+        evs = [oc[2] for oc in ocs]
         n = len(ocs)
         cols: dict[str, Any] = {}
         for name, i in (("spath", 0), ("split_no", 1)):
@@ -135,10 +138,7 @@ class OutcomeColumns:
         cols["status"] = status
         cols["why"] = [oc[3] for oc in ocs]
         cols["has_event"] = [True] * n
-        by_field = list(zip(*map(_EVENT_FIELDS, [oc[2] for oc in ocs]), strict=True)) or [()] * len(_FIELD_NAMES)
-        cols.update(zip(_FIELD_NAMES, by_field, strict=True))
-        cols["partitions"] = [None if p is None else list(map(str, p)) for p in cols["partitions"]]
-        extras = cols.pop("extra")
+        extras = list(map(_EXTRA, evs))
         cols["extra_json"] = [self._extra_json(x) for x in extras]
         # layout, logger and shape are columns of the unparsed table only
         if "unparsed" in status:
@@ -147,9 +147,10 @@ class OutcomeColumns:
             cols["layout"] = [lay if u else None for lay, u in zip(layout_of, unparsed, strict=True)]
             for key in ("logger", "shape"):
                 cols[key] = [x.get(key) if u and x else None for x, u in zip(extras, unparsed, strict=True)]
+        arrays = {nm: pa.array(v, type=schema.field(nm).type) for nm, v in cols.items()}
+        arrays.update(_event_columns(evs, schema))
         return pa.RecordBatch.from_arrays(
-            [pa.array(cols[nm], type=schema.field(nm).type) if nm in cols else pa.nulls(n, schema.field(nm).type)
-             for nm in OUTCOME_NAMES], schema=schema)
+            [arrays[nm] if nm in arrays else pa.nulls(n, schema.field(nm).type) for nm in OUTCOME_NAMES], schema=schema)
 
     def _split_batch(self, splits: list[tuple], schema: Any) -> Any:
         import pyarrow as pa
@@ -163,6 +164,27 @@ class OutcomeColumns:
         return pa.RecordBatch.from_arrays(
             [pa.array(cols[nm], type=schema.field(nm).type) if nm in cols else pa.nulls(m, schema.field(nm).type)
              for nm in OUTCOME_NAMES], schema=schema)
+
+
+def _event_columns(evs: list[Event], schema: Any) -> dict[str, Any]:
+    """The Event fields of `evs` (all but `extra`) as Arrow arrays, by column name.
+
+    One attrgetter call per event gives its fields as a tuple, and pyarrow converts the list of
+    tuples as one struct array whose children are the columns (`flatten`, no copy): measured at
+    1 GB, 0.6 s less than transposing the tuples with zip and converting 23 Python lists. A value
+    pyarrow refuses as it is (e.g. a partition that is not a string) makes the batch go the
+    column-by-column way, which converts `partitions` with str() as before."""
+    import pyarrow as pa
+
+    struct = pa.struct([schema.field(nm) for nm in _STRUCT_FIELDS])
+    try:
+        return dict(zip(_STRUCT_FIELDS, pa.array(list(map(_EVENT_ROW, evs)), type=struct).flatten(), strict=True))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        pass
+    by_field = list(zip(*map(_EVENT_ROW, evs), strict=True)) or [()] * len(_STRUCT_FIELDS)
+    cols = dict(zip(_STRUCT_FIELDS, by_field, strict=True))
+    cols["partitions"] = [None if p is None else list(map(str, p)) for p in cols["partitions"]]
+    return {nm: pa.array(v, type=schema.field(nm).type) for nm, v in cols.items()}
 
 
 def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_info: FormatInfo,

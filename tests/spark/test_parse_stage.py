@@ -100,3 +100,31 @@ def test_a_task_without_events_stages_no_file(tmp_path):
     staged = parse_stage.StagedFile(str(tmp_path), 0, 0, parse_stage.schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS))
     back = [r for b in parse_stage.stage_batches(iter([batch]), {}, "parsers", 400, staged) for r in b.to_pylist()]
     assert [r["n_lines"] for r in back] == [3] and list(tmp_path.iterdir()) == []
+
+
+def test_event_columns_one_struct_conversion_equals_the_column_by_column_way():
+    """_event_columns converts the events' fields as one struct array; a batch holding a value
+    pyarrow refuses as it is (partitions given as ints) goes column by column, partitions through
+    str(): both give the same rows, nulls and types as the schema's."""
+    from parsers.events import Event
+
+    schema = pa.schema([f for f in parse_stage.schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS)])
+    evs = [Event("a.log", 3, "client", "partitions_assigned", "raw 3", ts_ms=1_700_000_000_123, group_id="g",
+                 generation=7, partitions=("t-0", "t-1"), offset=2**40, extra={"rule": "r"}),
+           Event("a.log", 9, "client", "heartbeat_succeeded", "raw 9", member_id="m-1", member_epoch=None)]
+    fast = parse_stage._event_columns(evs, schema)
+    ints = [Event("a.log", 3, "client", "partitions_assigned", "raw 3", ts_ms=1_700_000_000_123, group_id="g",
+                  generation=7, partitions=("t-0", "t-1"), offset=2**40, extra={"rule": "r"}),
+            Event("a.log", 9, "client", "heartbeat_succeeded", "raw 9", member_id="m-1", partitions=(5,))]
+    slow = parse_stage._event_columns(ints, schema)
+    assert set(fast) == set(slow) == set(parse_stage._STRUCT_FIELDS)
+    for name in parse_stage._STRUCT_FIELDS:
+        assert fast[name].type == slow[name].type == schema.field(name).type
+    assert fast["partitions"].to_pylist() == [["t-0", "t-1"], None]
+    assert slow["partitions"].to_pylist() == [["t-0", "t-1"], ["5"]]
+    assert [fast[n].to_pylist() for n in parse_stage._STRUCT_FIELDS if n != "partitions"] == \
+        [slow[n].to_pylist() for n in parse_stage._STRUCT_FIELDS if n != "partitions"]
+    assert fast["line_no"].to_pylist() == [3, 9] and fast["offset"].to_pylist() == [2**40, None]
+    assert fast["ts_ms"].to_pylist() == [1_700_000_000_123, None] and fast["generation"].to_pylist() == [7, None]
+    assert fast["member_id"].to_pylist() == [None, "m-1"] and fast["kind"].to_pylist() == ["partitions_assigned",
+                                                                                            "heartbeat_succeeded"]
