@@ -188,9 +188,10 @@ def _event_columns(evs: list[Event], schema: Any) -> dict[str, Any]:
 
 
 def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_info: FormatInfo,
-               mod: Any, max_chars: int) -> dict[str, int]:
+               mod: Any, max_chars: int, pairs: list[tuple[int, str]] | None = None) -> dict[str, int]:
     """Add the outcomes of one split; returns its counts per status. rows: (line_no, text,
-    chars) in line order.
+    chars) in line order; `pairs`, when the caller knows no line is longer than max_chars: the
+    (line_no, text) pairs themselves (rows is then not read).
 
     Never raises for bad input: overlong lines and parser exceptions become `unparsed` outcomes
     with a reason, so every candidate line gets exactly one outcome.
@@ -206,11 +207,14 @@ def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_in
         counts["unparsed"] += 1
 
     pending: list[tuple[int, str]] = []
-    for line_no, text, chars in rows:
-        if chars > max_chars:
-            unparsed(line_no, text, f"overlong line: {chars} characters (limit {max_chars}); text cut")
-        else:
-            pending.append((line_no, text))
+    if pairs is not None:
+        pending = pairs
+    else:
+        for line_no, text, chars in rows:
+            if chars > max_chars:
+                unparsed(line_no, text, f"overlong line: {chars} characters (limit {max_chars}); text cut")
+            else:
+                pending.append((line_no, text))
     i = 0
     while i < len(pending):
         ocs: list[Any] = []
@@ -246,6 +250,9 @@ def parse_batches(batches: Iterator[Any], formats: dict[str, FormatInfo], module
 def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], module_name: str,
                       max_chars: int) -> Iterator[tuple[Any, Any]]:
     """`parse_batches` as (event rows, split rows) pairs of batches."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     schema = schemas.arrow_schema_of(OUTCOME_FIELDS)
     mod = parsers_module(module_name)
     out = OutcomeColumns()
@@ -257,13 +264,25 @@ def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], mo
             offsets = cands.offsets.to_pylist()
             flat = cands.values           # the struct array of every split's candidates, back to back
             base = offsets[0]
-            idxs, values, chars = (flat.field(n).slice(base, offsets[-1] - base).to_pylist()
-                                   for n in ("idx", "value", "chars"))
+            idx_col, value_col, chars_col = (flat.field(n).slice(base, offsets[-1] - base)
+                                             for n in ("idx", "value", "chars"))
+            line_nos = pc.add(idx_col, 1).to_pylist()      # 1-based within the split
+            values = value_col.to_pylist()
+            over = pc.greater(chars_col, max_chars)
+            # per split: whether a line is overlong (rare); the others go to the parser as pairs
+            over_in = pc.cumulative_sum(over.cast(pa.int64())).to_pylist() if over.true_count else None
+            chars = chars_col.to_pylist() if over_in is not None else None
             for r, spath in enumerate(spaths):
                 lo, hi = offsets[r] - base, offsets[r + 1] - base
-                rows = zip([i + 1 for i in idxs[lo:hi]], values[lo:hi], chars[lo:hi], strict=True)
-                counts = parse_unit(out, spath, split_nos[r], rows, formats.get(spath) or (spath, "log", "bare", ()),
-                                    mod, max_chars) if hi > lo else {}
+                fmt_info = formats.get(spath) or (spath, "log", "bare", ())
+                if hi <= lo:
+                    counts = {}
+                elif over_in is None or over_in[hi - 1] == (over_in[lo - 1] if lo else 0):
+                    counts = parse_unit(out, spath, split_nos[r], None, fmt_info, mod, max_chars,
+                                        pairs=list(zip(line_nos[lo:hi], values[lo:hi])))
+                else:
+                    rows = zip(line_nos[lo:hi], values[lo:hi], chars[lo:hi], strict=True)  # type: ignore[index]
+                    counts = parse_unit(out, spath, split_nos[r], rows, fmt_info, mod, max_chars)
                 out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, counts, problems[r])
                 if out.n >= BATCH_ROWS:
                     yield out.batches(schema)

@@ -128,3 +128,19 @@ def test_event_columns_one_struct_conversion_equals_the_column_by_column_way():
     assert fast["ts_ms"].to_pylist() == [1_700_000_000_123, None] and fast["generation"].to_pylist() == [7, None]
     assert fast["member_id"].to_pylist() == [None, "m-1"] and fast["kind"].to_pylist() == ["partitions_assigned",
                                                                                             "heartbeat_succeeded"]
+
+
+def test_an_overlong_line_is_unparsed_in_its_own_split_only():
+    """Splits of one batch after and before a split with an overlong line parse all their lines."""
+    hb = client("10:00:05,000", "Received successful Heartbeat response", level="DEBUG", logger=ABSTRACT_COORDINATOR)
+    long_line = client("10:00:06,000", "Committed offset 1 for partition t-0 " + "y" * 500, level="DEBUG")
+    batch = split_batch([
+        (0, "file:/a.log", 0, 10, [(1, hb), (2, hb)]),
+        (1, "file:/a.log", 4096, 10, [(0, hb), (7, long_line), (8, hb)]),
+        (2, "file:/a.log", 8192, 10, [(4, hb)]),
+    ])
+    events, splits = outcomes([batch], {"file:/a.log": ("a.log", "log", "log4j", ())})
+    assert sorted((e["split_no"], e["line_no"], e["status"]) for e in events) == [
+        (0, 2, "parsed"), (0, 3, "parsed"), (1, 1, "parsed"), (1, 8, "unparsed"), (1, 9, "parsed"), (2, 5, "parsed")]
+    assert {k: (s["n_cands"], s["n_parsed"], s["n_unparsed"]) for k, s in splits.items()} == {
+        0: (2, 2, 0), 1: (3, 2, 1), 2: (1, 1, 0)}
