@@ -26,6 +26,10 @@ FLUSH_ROWS = 32_768
 PENDING_MAX = 131_072
 NULL_BUCKET = 0     # events of no group
 COMBINE_MAX_ROWS = 65_536
+# columns whose values are (nearly) all different: no Parquet dictionary (the writer would hash
+# every value until its dictionary page is full, then write them plain anyway); measured at 1 GB,
+# 0.03-0.19 CPU-s less per GB of writing, same values read back
+UNIQUE_COLUMNS = frozenset({"raw", "series_raw", "line_no", "ts_ms", "offset"})
 # `raw` and `extra_json` staged a second time in the width the series tables read
 # (`series_narrowed`): what a split group's series task reads instead of the whole texts
 SERIES_STAGED = {"raw": "series_raw", "extra_json": "series_extra_json"}
@@ -143,7 +147,8 @@ class BucketedFile:
         rows = self.pending_rows.pop(bucket)
         self.total -= rows
         if self.writer is None:
-            self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="snappy")
+            self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="snappy",
+                                           use_dictionary=[n for n in self.schema.names if n not in UNIQUE_COLUMNS])
         # one row group per flush: row_group_size covers every row of it
         self.writer.write_table(pa.Table.from_batches(batches, self.schema), row_group_size=rows)
         self.row_group_buckets.append(bucket)
