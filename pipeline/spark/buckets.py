@@ -73,9 +73,12 @@ def series_narrowed(table: Any) -> tuple[Any, Any]:
         return pc.fill_null(pc.is_in(kind, value_set=pa.array(sorted(values), pa.string())), False)
 
     raw, ex = table.column("raw"), table.column("extra_json")
-    late = pc.and_(kinds(gt.HEARTBEAT_KINDS),
-                   pc.fill_null(pc.and_(pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[0]),
-                                        pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[1])), False))
+    # the markers are looked for in each distinct extra_json once (a log's few rules and levels
+    # repeat them: the search over every row's text was 0.19 CPU-s per GB, 80% of this function)
+    enc = (ex.combine_chunks() if isinstance(ex, pa.ChunkedArray) else ex).dictionary_encode()
+    marked = pc.and_(pc.match_substring(enc.dictionary, gt.PRINTED_LATE_MARKERS[0]),
+                     pc.match_substring(enc.dictionary, gt.PRINTED_LATE_MARKERS[1]))
+    late = pc.and_(kinds(gt.HEARTBEAT_KINDS), pc.fill_null(marked.take(enc.indices), False))
     return (pc.if_else(kinds(gt.SERIES_RAW_KINDS), raw, pa.nulls(len(raw), raw.type)),
             pc.if_else(pc.or_(kinds(gt.SERIES_EXTRA_KINDS), late), ex, pa.nulls(len(ex), ex.type)))
 
