@@ -182,7 +182,7 @@ def _event_columns(evs: list[Event], schema: Any) -> dict[str, Any]:
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         pass
     by_field = list(zip(*map(_EVENT_ROW, evs), strict=True)) or [()] * len(_STRUCT_FIELDS)
-    cols = dict(zip(_STRUCT_FIELDS, by_field, strict=True))
+    cols: dict[str, Any] = dict(zip(_STRUCT_FIELDS, by_field, strict=True))
     cols["partitions"] = [None if p is None else list(map(str, p)) for p in cols["partitions"]]
     return {nm: pa.array(v, type=schema.field(nm).type) for nm, v in cols.items()}
 
@@ -279,7 +279,7 @@ def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], mo
                     counts = {}
                 elif over_in is None or over_in[hi - 1] == (over_in[lo - 1] if lo else 0):
                     counts = parse_unit(out, spath, split_nos[r], None, fmt_info, mod, max_chars,
-                                        pairs=list(zip(line_nos[lo:hi], values[lo:hi])))
+                                        pairs=list(zip(line_nos[lo:hi], values[lo:hi], strict=True)))
                 else:
                     rows = zip(line_nos[lo:hi], values[lo:hi], chars[lo:hi], strict=True)  # type: ignore[index]
                     counts = parse_unit(out, spath, split_nos[r], rows, fmt_info, mod, max_chars)
