@@ -26,6 +26,10 @@ FLUSH_ROWS = 32_768
 PENDING_MAX = 131_072
 NULL_BUCKET = 0     # events of no group
 COMBINE_MAX_ROWS = 65_536
+# columns whose values are (nearly) all different: no Parquet dictionary (the writer would hash
+# every value until its dictionary page is full, then write them plain anyway); measured at 1 GB,
+# 0.03-0.19 CPU-s less per GB of writing, same values read back
+UNIQUE_COLUMNS = frozenset({"raw", "series_raw", "line_no", "ts_ms", "offset"})
 # `raw` and `extra_json` staged a second time in the width the series tables read
 # (`series_narrowed`): what a split group's series task reads instead of the whole texts
 SERIES_STAGED = {"raw": "series_raw", "extra_json": "series_extra_json"}
@@ -69,9 +73,12 @@ def series_narrowed(table: Any) -> tuple[Any, Any]:
         return pc.fill_null(pc.is_in(kind, value_set=pa.array(sorted(values), pa.string())), False)
 
     raw, ex = table.column("raw"), table.column("extra_json")
-    late = pc.and_(kinds(gt.HEARTBEAT_KINDS),
-                   pc.fill_null(pc.and_(pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[0]),
-                                        pc.match_substring(ex, gt.PRINTED_LATE_MARKERS[1])), False))
+    # the markers are looked for in each distinct extra_json once (a log's few rules and levels
+    # repeat them: the search over every row's text was 0.19 CPU-s per GB, 80% of this function)
+    enc = (ex.combine_chunks() if isinstance(ex, pa.ChunkedArray) else ex).dictionary_encode()
+    marked = pc.and_(pc.match_substring(enc.dictionary, gt.PRINTED_LATE_MARKERS[0]),
+                     pc.match_substring(enc.dictionary, gt.PRINTED_LATE_MARKERS[1]))
+    late = pc.and_(kinds(gt.HEARTBEAT_KINDS), pc.fill_null(marked.take(enc.indices), False))
     return (pc.if_else(kinds(gt.SERIES_RAW_KINDS), raw, pa.nulls(len(raw), raw.type)),
             pc.if_else(pc.or_(kinds(gt.SERIES_EXTRA_KINDS), late), ex, pa.nulls(len(ex), ex.type)))
 
@@ -143,7 +150,8 @@ class BucketedFile:
         rows = self.pending_rows.pop(bucket)
         self.total -= rows
         if self.writer is None:
-            self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="snappy")
+            self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="snappy",
+                                           use_dictionary=[n for n in self.schema.names if n not in UNIQUE_COLUMNS])
         # one row group per flush: row_group_size covers every row of it
         self.writer.write_table(pa.Table.from_batches(batches, self.schema), row_group_size=rows)
         self.row_group_buckets.append(bucket)

@@ -21,7 +21,11 @@ from __future__ import annotations
 import gc
 import importlib
 
-PRELOAD = ("parsers", "pipeline.replay", "pipeline.spark.parse_stage", "pipeline.spark.worker_gc")
+# pyspark.worker: the module pyspark's daemon imports in every forked worker. Spark puts its
+# pyspark.zip first on the workers' path, and Python compiles a module imported from a zip every
+# time (no .pyc is cached there): 0.10-0.14 CPU-s per worker, measured. It imports no pyarrow or
+# pandas and starts no thread (pyspark 4.3; test_worker_daemon checks both).
+PRELOAD = ("parsers", "pipeline.replay", "pipeline.spark.parse_stage", "pipeline.spark.worker_gc", "pyspark.worker")
 
 
 def preload(modules: tuple[str, ...] = PRELOAD) -> list[str]:

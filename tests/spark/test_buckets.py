@@ -173,3 +173,23 @@ def test_the_series_columns_are_staged_narrow():
     assert t.column("series_raw").to_pylist() == ["Member m1 has failed", None, None, None, None]
     assert t.column("series_extra_json").to_pylist() == [None, rows[1]["extra_json"], None, rows[3]["extra_json"], None]
     assert t.column("raw").to_pylist() == [r["raw"] for r in rows]
+
+
+def test_series_narrowed_is_the_same_on_a_table_of_several_chunks():
+    """series_narrowed on a record batch and on a table of two chunks (what group_pass hands it):
+    the printed-late markers looked up per distinct extra_json give the same rows, nulls kept."""
+    import json
+
+    marked = json.dumps({"binding": "python", "librdkafka_rule": "x"})
+    rows = []
+    for i, (kind, extra) in enumerate([("heartbeat_succeeded", marked), ("heartbeat_failed", None),
+                                       ("heartbeat_sent", json.dumps({"binding": "java"})),
+                                       ("join_succeeded", marked), ("heartbeat_succeeded", marked)]):
+        r = {c: None for c, _ in OUTCOME_FIELDS}
+        r.update(source="a.log", line_no=i + 1, split_no=0, kind=kind, raw=f"r{i}", extra_json=extra, group_id="g")
+        rows.append(r)
+    batch = pa.RecordBatch.from_pylist(rows, schema=SCHEMA)
+    table = pa.Table.from_batches([batch.slice(0, 2), batch.slice(2)])
+    for got in (buckets.series_narrowed(batch), buckets.series_narrowed(table)):
+        assert got[1].to_pylist() == [marked, None, None, None, marked]
+        assert got[0].to_pylist() == [None] * 5

@@ -100,3 +100,47 @@ def test_a_task_without_events_stages_no_file(tmp_path):
     staged = parse_stage.StagedFile(str(tmp_path), 0, 0, parse_stage.schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS))
     back = [r for b in parse_stage.stage_batches(iter([batch]), {}, "parsers", 400, staged) for r in b.to_pylist()]
     assert [r["n_lines"] for r in back] == [3] and list(tmp_path.iterdir()) == []
+
+
+def test_event_columns_one_struct_conversion_equals_the_column_by_column_way():
+    """_event_columns converts the events' fields as one struct array; a batch holding a value
+    pyarrow refuses as it is (partitions given as ints) goes column by column, partitions through
+    str(): both give the same rows, nulls and types as the schema's."""
+    from parsers.events import Event
+
+    schema = pa.schema([f for f in parse_stage.schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS)])
+    evs = [Event("a.log", 3, "client", "partitions_assigned", "raw 3", ts_ms=1_700_000_000_123, group_id="g",
+                 generation=7, partitions=("t-0", "t-1"), offset=2**40, extra={"rule": "r"}),
+           Event("a.log", 9, "client", "heartbeat_succeeded", "raw 9", member_id="m-1", member_epoch=None)]
+    fast = parse_stage._event_columns(evs, schema)
+    ints = [Event("a.log", 3, "client", "partitions_assigned", "raw 3", ts_ms=1_700_000_000_123, group_id="g",
+                  generation=7, partitions=("t-0", "t-1"), offset=2**40, extra={"rule": "r"}),
+            Event("a.log", 9, "client", "heartbeat_succeeded", "raw 9", member_id="m-1", partitions=(5,))]
+    slow = parse_stage._event_columns(ints, schema)
+    assert set(fast) == set(slow) == set(parse_stage._STRUCT_FIELDS)
+    for name in parse_stage._STRUCT_FIELDS:
+        assert fast[name].type == slow[name].type == schema.field(name).type
+    assert fast["partitions"].to_pylist() == [["t-0", "t-1"], None]
+    assert slow["partitions"].to_pylist() == [["t-0", "t-1"], ["5"]]
+    assert [fast[n].to_pylist() for n in parse_stage._STRUCT_FIELDS if n != "partitions"] == \
+        [slow[n].to_pylist() for n in parse_stage._STRUCT_FIELDS if n != "partitions"]
+    assert fast["line_no"].to_pylist() == [3, 9] and fast["offset"].to_pylist() == [2**40, None]
+    assert fast["ts_ms"].to_pylist() == [1_700_000_000_123, None] and fast["generation"].to_pylist() == [7, None]
+    assert fast["member_id"].to_pylist() == [None, "m-1"] and fast["kind"].to_pylist() == ["partitions_assigned",
+                                                                                            "heartbeat_succeeded"]
+
+
+def test_an_overlong_line_is_unparsed_in_its_own_split_only():
+    """Splits of one batch after and before a split with an overlong line parse all their lines."""
+    hb = client("10:00:05,000", "Received successful Heartbeat response", level="DEBUG", logger=ABSTRACT_COORDINATOR)
+    long_line = client("10:00:06,000", "Committed offset 1 for partition t-0 " + "y" * 500, level="DEBUG")
+    batch = split_batch([
+        (0, "file:/a.log", 0, 10, [(1, hb), (2, hb)]),
+        (1, "file:/a.log", 4096, 10, [(0, hb), (7, long_line), (8, hb)]),
+        (2, "file:/a.log", 8192, 10, [(4, hb)]),
+    ])
+    events, splits = outcomes([batch], {"file:/a.log": ("a.log", "log", "log4j", ())})
+    assert sorted((e["split_no"], e["line_no"], e["status"]) for e in events) == [
+        (0, 2, "parsed"), (0, 3, "parsed"), (1, 1, "parsed"), (1, 8, "unparsed"), (1, 9, "parsed"), (2, 5, "parsed")]
+    assert {k: (s["n_cands"], s["n_parsed"], s["n_unparsed"]) for k, s in splits.items()} == {
+        0: (2, 2, 0), 1: (3, 2, 1), 2: (1, 1, 0)}
