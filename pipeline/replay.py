@@ -25,7 +25,7 @@ from pipeline.replay_rules import lazy_text
 from pipeline.replay_rules import offsets as offsets_mod
 from pipeline.replay_rules import ownership as own_mod
 from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_order
-from pipeline.replay_rules.event_rows import events_from_arrow, events_from_frame
+from pipeline.replay_rules.event_rows import Handover, events_from_arrow, events_from_frame
 from pipeline.replay_rules.findings import FINDING_KINDS, FindingRules
 from pipeline.replay_rules.generations import GenView
 from pipeline.replay_rules.reasons import CAUSES
@@ -170,10 +170,24 @@ def _check_columns(name: str, rows: list[dict[str, Any]]) -> None:
 # ------------------------------------------------------------------ Arrow and pandas bridges
 
 
+# replay_group_rows takes a Handover too (pipeline.spark.group_pass asks before it hands one over)
+REPLAY_ROWS_TAKE_HANDOVER = True
+
+
 def replay_group_rows(table: Any, settings: ReplaySettings | None = None) -> dict[str, list[dict[str, Any]]]:
     """One group's `events` rows as a pyarrow Table -> {table name: rows} for generations,
-    memberships, ownership and findings (the Spark replay stage's entry point)."""
+    memberships, ownership and findings (the Spark replay stage's entry point).
+
+    `table` may be a Handover (replay_rules.event_rows) holding the only reference to the rows:
+    then every column but `raw` is freed once the Events are built, before the replay runs (a hot
+    group's rows are as large as its Events: bench-hot's 189 MB, of which `raw` is 65)."""
+    handover = table if isinstance(table, Handover) else None
+    if handover is not None:
+        table = handover.take()
     events = events_from_arrow(table, lazy_text=True)    # texts read from the table when needed
+    del table      # the lazy texts hold the `raw` column; the rest goes with the caller's handover
+    if handover is not None:
+        handover.done()
     try:
         result = replay_group(events, settings)
     finally:

@@ -85,6 +85,30 @@ if tuple(Event.__slots__) == EVENT_COLUMNS:  # type: ignore[attr-defined]
 
 # ------------------------------------------------------------------ Arrow
 
+class Handover:
+    """A group's rows (a pyarrow Table) given to a callee that frees what it no longer needs: the
+    caller keeps no reference of its own, and the callee `take`s the table, so that dropping its
+    local reference frees the columns it is done with (the replay keeps only `raw` once its Events
+    are built: docs/replay.md "Evidence text left in Arrow")."""
+
+    __slots__ = ("table", "freed")
+
+    def __init__(self, table: Any, freed: Any = None) -> None:
+        self.table = table
+        self.freed = freed      # called once the callee has dropped what it no longer needs
+
+    def done(self) -> None:
+        """The callee has dropped the columns it no longer needs (the caller's `freed`, if any)."""
+        if self.freed is not None:
+            self.freed()
+
+    def take(self) -> Any:
+        table, self.table = self.table, None
+        if table is None:
+            raise RuntimeError("a group's rows were taken twice from one Handover")
+        return table
+
+
 def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
     """Rows of the `events` table (a pyarrow Table or RecordBatch) -> Events, sorted as the
     timeline is (time with unknown times first, file, line; rows equal on all three keep their

@@ -57,6 +57,50 @@ FLUSH_ROWS = 50_000
 _MODULES: dict[str, Any] = {}
 
 
+# blocks of at least this size get pages of their own from glibc (mmap), returned when freed
+MMAP_THRESHOLD = 128 * 1024
+_malloc_fixed = False
+
+
+def return_freed_blocks() -> None:
+    """Make glibc give the pages of large freed blocks back to the system, in this worker, from now on.
+
+    glibc serves a block below its mmap threshold from its heap, and raises that threshold to the
+    size of any mmapped block freed (up to 32 MB): after the first Arrow buffers of a pass are
+    freed, every column buffer of the next groups comes from the heap, and freeing it does not
+    lower the worker's resident memory (it is reused only by blocks of its size; Python's small
+    objects live in arenas of their own). A hot group's rows freed during its replay
+    (Handover) then stayed resident: measured on bench-hot's task, 504 MB above the process at
+    its peak vs 357 with the threshold fixed (BENCHMARKS.md, tenth session, hotworker). Fixing the
+    threshold (`mallopt(M_MMAP_THRESHOLD)`, glibc's default value) stops the raising; elsewhere
+    (no glibc) nothing changes."""
+    global _malloc_fixed
+    if _malloc_fixed:
+        return
+    _malloc_fixed = True
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    m_mmap_threshold = -3       # glibc malloc.h
+    mallopt(ctypes.c_int(m_mmap_threshold), ctypes.c_int(MMAP_THRESHOLD))
+
+
+def trim_heap() -> None:
+    """Give glibc's free heap pages back to the system now (`malloc_trim`): what the blocks below
+    MMAP_THRESHOLD and the parquet reader's threads left free. Called when a hot group's columns
+    were freed before its replay (measured: the replay's peak varied from 377 to 430 MB above the
+    process without it, 293-359 with it). No-op without glibc."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).malloc_trim(ctypes.c_size_t(0))
+    except (OSError, AttributeError):
+        pass
+
+
 def _module(name: str) -> Any:
     mod = _MODULES.get(name)
     if mod is None:
@@ -102,22 +146,37 @@ class GroupWriters:
         self.arrow_rows = 0
 
     def add_events(self, table: Any) -> None:
-        """Rows of the events table as they came (a pyarrow Table), cast to the schema's types."""
+        """Rows of the events table as they came (a pyarrow Table), cast to the schema's types.
+
+        Small groups are buffered into row groups of FLUSH_ROWS; a group of FLUSH_ROWS rows or more
+        is written at once, FLUSH_ROWS rows at a time: a copy of one row group at a time, never of
+        the whole group (a hot group's copy was as large as its rows: 189 MB for bench-hot), and
+        nothing of it stays buffered (a slice would keep the group's buffers alive)."""
         if table.num_rows == 0:
             return
-        self.arrow.append(table.select(schemas.columns("events")).cast(schemas.arrow_schema("events")))
-        self.arrow_rows += table.num_rows
+        rows = table.select(schemas.columns("events")).cast(schemas.arrow_schema("events"))
         self.counts["events"] += table.num_rows
-        if self.arrow_rows >= FLUSH_ROWS:
-            self.flush_events()
+        if table.num_rows < FLUSH_ROWS:
+            self.arrow.append(rows)
+            self.arrow_rows += table.num_rows
+            if self.arrow_rows >= FLUSH_ROWS:
+                self.flush_events()
+            return
+        self.flush_events()       # what was buffered goes first: the rows keep their order
+        for start in range(0, rows.num_rows, FLUSH_ROWS):
+            self._write_events(rows.slice(start, FLUSH_ROWS))
 
     def flush_events(self) -> None:
         import pyarrow as pa
 
         if self.arrow:
-            for b in pa.concat_tables(self.arrow).combine_chunks().to_batches(max_chunksize=FLUSH_ROWS):
-                self.files["events"].write(b)
+            self._write_events(pa.concat_tables(self.arrow))
             self.arrow, self.arrow_rows = [], 0
+
+    def _write_events(self, rows: Any) -> None:
+        """At most FLUSH_ROWS rows as one row group (their chunks combined: a bounded copy)."""
+        for b in rows.combine_chunks().to_batches(max_chunksize=FLUSH_ROWS):
+            self.files["events"].write(b)
 
     def add(self, table: str, rows: Any) -> None:
         """Rows of a table: a list of dicts, or a pyarrow Table."""
@@ -156,26 +215,42 @@ class GroupWriters:
 
 
 def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
-    """The replay unit's tables of one group's timeline (a pyarrow Table of events rows):
-    generations, memberships, findings, and ownership (the observed intervals, with the replay's
-    inferred ones when the consumers show none of their own)."""
+    """The replay unit's tables of one group's timeline (a pyarrow Table of events rows, or a
+    replay_rules.event_rows.Handover of one): generations, memberships, findings, and ownership
+    (the observed intervals, with the replay's inferred ones when the consumers show none of their
+    own). Given a Handover, the rows are freed as the replay goes (all but `raw` once its Events
+    are built), so what ownership reads of them is taken first."""
     import pyarrow.compute as pc
 
     from pipeline import group_tables as gt
+    from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark.replay_stage import shows_own_assignments
 
-    rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
-    if replay_module is not None:
-        rep = dict(_module(replay_module).replay_group_rows(table))
-        if shows_own_assignments(table):
-            rep["ownership"] = []     # the consumers' own intervals (observed) are the table
-    out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
-    # only the rows group_tables.ownership looks at become Python rows
+    handed = isinstance(table, Handover)
+    if handed:
+        table = table.take()
+    own_intervals = shows_own_assignments(table)
+    # only the rows group_tables.ownership looks at become Python rows (after the replay: a copy
+    # in Arrow until then, freed with the rest)
     kinds = list(gt.OWNERSHIP_START | gt.OWNERSHIP_END | gt.MEMBER_END)
     useful = pc.and_(pc.and_(pc.equal(table.column("side"), "client"), pc.is_valid(table.column("ts_ms"))),
                      pc.or_(pc.or_(pc.is_valid(table.column("member_id")), pc.is_valid(table.column("generation"))),
                             pc.is_in(table.column("kind"), value_set=_string_array(kinds))))
     mine = table.select(list(gt.OWNERSHIP_COLUMNS)).filter(pc.fill_null(useful, False))
+    del useful
+    rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
+    if replay_module is not None:
+        mod = _module(replay_module)
+        arg = (Handover(table, trim_heap) if handed and getattr(mod, "REPLAY_ROWS_TAKE_HANDOVER", False)
+               else table)
+        del table
+        rep = dict(mod.replay_group_rows(arg))
+        del arg
+        if own_intervals:
+            rep["ownership"] = []     # the consumers' own intervals (observed) are the table
+    else:
+        del table
+    out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
     out["ownership"] = gt.observed_ownership(mine.to_pydict(), rep.get("memberships") or []) + out["ownership"]
     return out
 
@@ -348,8 +423,10 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from collections import Counter
 
     from pipeline import timeline_facts as facts_mod
+    from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
 
+    return_freed_blocks()
     shared: Counter = Counter()
     diffs: list[tuple[str, int]] = []
     with worker_gc.paused() as tidy:
@@ -362,12 +439,16 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
                 diffs.extend(anchors)
             if gid is None:
                 continue
-            out = replay_unit_rows(table, replay_module)
-            if gid not in split_set:      # one task for the whole group
-                out.update(series_unit_rows(table))
+            # the series first (one task for the whole group), then the rows handed to the replay,
+            # which frees them as it goes: nothing here keeps a reference
+            series = series_unit_rows(table) if gid not in split_set else {}
+            handed = Handover(table)
+            del table
+            out = replay_unit_rows(handed, replay_module)
+            out.update(series)
             for t, rows in out.items():
                 writers.add(t, rows)
-            del out, table
+            del out, series, handed
             tidy()
         writers.close()
     return _result_batch(writers.counts, shared, diffs)
@@ -377,6 +458,7 @@ def series_units(groups: Any, writers: GroupWriters) -> Any:
     """The series unit of every (group_id, rows) of `groups`; returns the task's result batch."""
     from pipeline.spark import worker_gc
 
+    return_freed_blocks()
     with worker_gc.paused() as tidy:
         for _gid, table in groups:
             for t, rows in series_unit_rows(table).items():
