@@ -25,7 +25,7 @@ from pipeline.replay_rules import lazy_text
 from pipeline.replay_rules import offsets as offsets_mod
 from pipeline.replay_rules import ownership as own_mod
 from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_order
-from pipeline.replay_rules.event_rows import Handover, events_from_arrow, events_from_frame
+from pipeline.replay_rules.event_rows import events_from_arrow, events_from_frame
 from pipeline.replay_rules.findings import FINDING_KINDS, FindingRules
 from pipeline.replay_rules.generations import GenView
 from pipeline.replay_rules.reasons import CAUSES
@@ -179,15 +179,12 @@ def replay_group_rows(table: Any, settings: ReplaySettings | None = None) -> dic
     memberships, ownership and findings (the Spark replay stage's entry point).
 
     `table` may be a Handover (replay_rules.event_rows) holding the only reference to the rows:
-    then every column but `raw` is freed once the Events are built, before the replay runs (a hot
-    group's rows are as large as its Events: bench-hot's 189 MB, of which `raw` is 65)."""
-    handover = table if isinstance(table, Handover) else None
-    if handover is not None:
-        table = handover.take()
-    events = events_from_arrow(table, lazy_text=True)    # texts read from the table when needed
-    del table      # the lazy texts hold the `raw` column; the rest goes with the caller's handover
-    if handover is not None:
-        handover.done()
+    then every column but `raw` is freed as the Events are built (a record batch at a time),
+    before the replay runs (a hot group's rows are as large as its Events: bench-hot's 189 MB, of
+    which `raw` is 65)."""
+    # texts read from the table when needed; a handover is taken apart as its Events are made
+    events = events_from_arrow(table, lazy_text=True)
+    del table
     try:
         result = replay_group(events, settings)
     finally:

@@ -437,6 +437,8 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
                 counts, anchors = facts_mod.table_facts(table)    # column-wise: no list per column
                 shared.update(counts)
                 diffs.extend(anchors)
+            if table.num_rows >= FLUSH_ROWS:
+                trim_heap()      # a big group: what reading and writing its rows left free goes back
             if gid is None:
                 continue
             # the series first (one task for the whole group), then the rows handed to the replay,
