@@ -57,42 +57,17 @@ FLUSH_ROWS = 50_000
 _MODULES: dict[str, Any] = {}
 
 
-# blocks of at least this size get pages of their own from glibc (mmap), returned when freed
-MMAP_THRESHOLD = 128 * 1024
-_malloc_fixed = False
-
-
-def return_freed_blocks() -> None:
-    """Make glibc give the pages of large freed blocks back to the system, in this worker, from now on.
-
-    glibc serves a block below its mmap threshold from its heap, and raises that threshold to the
-    size of any mmapped block freed (up to 32 MB): after the first Arrow buffers of a pass are
-    freed, every column buffer of the next groups comes from the heap, and freeing it does not
-    lower the worker's resident memory (it is reused only by blocks of its size; Python's small
-    objects live in arenas of their own). A hot group's rows freed during its replay
-    (Handover) then stayed resident: measured on bench-hot's task, 504 MB above the process at
-    its peak vs 357 with the threshold fixed (BENCHMARKS.md, tenth session, hotworker). Fixing the
-    threshold (`mallopt(M_MMAP_THRESHOLD)`, glibc's default value) stops the raising; elsewhere
-    (no glibc) nothing changes."""
-    global _malloc_fixed
-    if _malloc_fixed:
-        return
-    _malloc_fixed = True
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return
-    m_mmap_threshold = -3       # glibc malloc.h
-    mallopt(ctypes.c_int(m_mmap_threshold), ctypes.c_int(MMAP_THRESHOLD))
-
-
 def trim_heap() -> None:
-    """Give glibc's free heap pages back to the system now (`malloc_trim`): what the blocks below
-    MMAP_THRESHOLD and the parquet reader's threads left free. Called when a hot group's columns
-    were freed before its replay (measured: the replay's peak varied from 377 to 430 MB above the
-    process without it, 293-359 with it). No-op without glibc."""
+    """Give glibc's free heap pages back to the system now (`malloc_trim`).
+
+    glibc serves a block from its heap once a larger mmapped block was freed (its mmap threshold
+    rises with each such free, up to 32 MB), and the parquet reader's threads leave free pages in
+    their arenas: freed Arrow buffers of a big group stay resident, reused only by blocks of their
+    size (Python's small objects live in arenas of their own). Called after a big group's rows
+    are read and written and once the replay has freed them: bench-hot's replay task peaked at
+    377-430 MB above the process without it, 317-323 with it (BENCHMARKS.md, tenth session,
+    hotworker). Fixing the mmap threshold instead (mallopt) saved another 10-20 MB there but cost
+    the balanced input's pass about 1 CPU-s of page faults: not done. No-op without glibc."""
     import ctypes
 
     try:
@@ -241,7 +216,10 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
     if replay_module is not None:
         mod = _module(replay_module)
-        arg = (Handover(table, trim_heap) if handed and getattr(mod, "REPLAY_ROWS_TAKE_HANDOVER", False)
+        # a big group's freed rows given back to the system (for every group, the trims' page
+        # faults cost the balanced 1 GB's pass 0.7 CPU-s)
+        freed = trim_heap if table.num_rows >= FLUSH_ROWS else None
+        arg = (Handover(table, freed) if handed and getattr(mod, "REPLAY_ROWS_TAKE_HANDOVER", False)
                else table)
         del table
         rep = dict(mod.replay_group_rows(arg))
@@ -426,7 +404,6 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
 
-    return_freed_blocks()
     shared: Counter = Counter()
     diffs: list[tuple[str, int]] = []
     with worker_gc.paused() as tidy:
@@ -460,7 +437,6 @@ def series_units(groups: Any, writers: GroupWriters) -> Any:
     """The series unit of every (group_id, rows) of `groups`; returns the task's result batch."""
     from pipeline.spark import worker_gc
 
-    return_freed_blocks()
     with worker_gc.paused() as tidy:
         for _gid, table in groups:
             for t, rows in series_unit_rows(table).items():
