@@ -6,9 +6,10 @@ another task's). Run it once per checkout and alternate:
     PYTHONPATH=CHECKOUT python benchmarks/replay_task_bench.py RUN_DIR            # CPU, every group
     PYTHONPATH=CHECKOUT python benchmarks/replay_task_bench.py RUN_DIR --memory --group bench-hot
 
---memory: the group's rows are written as an Arrow IPC stream, then, in a fresh process with
-Arrow's system allocator (as the workers), read into 4 record batches (one per staged file, as
-buckets.bucket_groups yields a big group) and passed through the pass's replay task
+--memory: the group's rows are written as a Parquet file of 4 row groups, then, in a fresh
+process with Arrow's system allocator (as the workers), read a row group at a time (one table per
+staged file, as buckets.bucket_groups yields a big group; an IPC stream would hold each batch's
+columns in one buffer, which no column can be freed from) and passed through the pass's replay task
 (`group_pass.replay_units`: events written, facts, replay unit, rows written; the group's series
 are a split group's other task); it prints the peak (VmHWM, reset before the read) and VmRSS at
 the end above the process, in MB. Linux only (/proc/self/clear_refs).
@@ -74,13 +75,16 @@ def memory_child(stream: str) -> dict:
     import numpy  # noqa: F401  (a PySpark worker has numpy and pandas imported)
     import pandas  # noqa: F401
     import pyarrow as pa
+    import pyarrow.parquet as pq
 
     from pipeline.spark import group_pass
 
     def read():
-        return pa.ipc.open_stream(open(stream, "rb"))
+        # one read per row group, as buckets.bucket_groups reads a bucket's rows of each staged file
+        f = pq.ParquetFile(stream)
+        return [f.read_row_group(i) for i in range(f.num_row_groups)]
 
-    group_pass.replay_unit_rows(pa.Table.from_batches(list(read())).slice(0, 2000), "pipeline.replay")   # imports
+    group_pass.replay_unit_rows(read()[0].slice(0, 2000), "pipeline.replay")   # imports
     gc.collect()
     pa.default_memory_pool().release_unused()
     out_dir = tempfile.mkdtemp()
@@ -94,13 +98,13 @@ def memory_child(stream: str) -> dict:
     def groups():
         # as buckets.bucket_groups yields a group (no reference kept): the rows in 4 record
         # batches (a hot group's rows come as one batch per staged file)
-        box = [pa.Table.from_batches(list(read()))]
-        gid = box[0].column("group_id")[0].as_py()
-        yield gid, box.pop()
+        parts = read()
+        gid = parts[0].column("group_id")[0].as_py()
+        yield gid, pa.concat_tables([parts.pop(0) for _ in range(len(parts))])
 
     # the replay task of the pass's first run (events written, facts, replay unit, rows written;
     # the group's series in another task, as a split group's)
-    gid = pa.Table.from_batches(list(read())).column("group_id")[0].as_py()
+    gid = pq.read_table(stream, columns=["group_id"]).column(0)[0].as_py()
     group_pass.replay_units(groups(), group_pass.GroupWriters(out_dir, 0, 0, tables), "pipeline.replay",
                             True, True, frozenset([gid]))
     return {"checkout": group_pass.__file__.rsplit("/pipeline/", 1)[0], "peak": round(_status("VmHWM") - r0),
@@ -108,16 +112,13 @@ def memory_child(stream: str) -> dict:
 
 
 def memory(run_dir: str, group: str) -> dict:
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     t = pq.read_table(os.path.join(run_dir, "events"), filters=[("group_id", "=", group)])
-    with tempfile.NamedTemporaryFile(suffix=".arrows", delete=False) as f:
+    with tempfile.NamedTemporaryFile(suffix=".parquet", delete=False) as f:
         path = f.name
     try:
-        with pa.OSFile(path, "wb") as sink, pa.ipc.new_stream(sink, t.schema) as w:
-            for b in t.combine_chunks().to_batches(max_chunksize=-(-t.num_rows // 4)):
-                w.write_batch(b)
+        pq.write_table(t, path, row_group_size=-(-t.num_rows // 4))
         env = dict(os.environ, ARROW_DEFAULT_MEMORY_POOL="system")     # as the workers (pipeline/arrow_pool.py)
         out = subprocess.run([sys.executable, __file__, "--memory-child", path], capture_output=True, text=True,
                              check=True, env=env).stdout
