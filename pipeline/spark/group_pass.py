@@ -404,6 +404,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
 
+    trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
     shared: Counter = Counter()
     diffs: list[tuple[str, int]] = []
     with worker_gc.paused() as tidy:
@@ -437,6 +438,7 @@ def series_units(groups: Any, writers: GroupWriters) -> Any:
     """The series unit of every (group_id, rows) of `groups`; returns the task's result batch."""
     from pipeline.spark import worker_gc
 
+    trim_heap()     # as replay_units
     with worker_gc.paused() as tidy:
         for _gid, table in groups:
             for t, rows in series_unit_rows(table).items():
