@@ -98,6 +98,7 @@ def main() -> int:
     thread_samples: list[tuple[float, dict[str, float]]] = []
     workers_max = 0
     peak = {"driver": 0.0, "jvm": 0.0, "one worker": 0.0, "all workers": 0.0}
+    worker_rss: list[tuple[float, float]] = []      # (time, the largest Python worker's RSS MB)
 
     def sample():
         nonlocal workers_max
@@ -125,6 +126,7 @@ def main() -> int:
             for kind in ("driver", "jvm"):
                 peak[kind] = max(peak[kind], sum(v for p, v in rss.items() if seen[p][0] == kind))
             wk = [v for p, v in rss.items() if seen[p][0] == "workers"]
+            worker_rss.append((time.monotonic() - t0, max(wk, default=0.0)))
             if wk:
                 peak["one worker"] = max(peak["one worker"], max(wk))
                 peak["all workers"] = max(peak["all workers"], sum(wk))
@@ -194,6 +196,9 @@ def main() -> int:
           + f"; mean cores {sum(total.values()) / wall:.2f}; JVM GC pauses {gc_ms / 1000:.1f} s; "
           f"most Python workers at once {workers_max}")
     print("peak RSS MB: " + ", ".join(f"{k} {v:.0f}" for k, v in peak.items()))
+    print("one worker's peak RSS MB by stage: " + ", ".join(
+        f"{name} {max((v for when, v in worker_rss if a <= when < b), default=0.0):.0f}"
+        for name, a, b in bounds if b - a >= 0.5))
     return 0
 
 

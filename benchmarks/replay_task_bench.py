@@ -6,10 +6,13 @@ another task's). Run it once per checkout and alternate:
     PYTHONPATH=CHECKOUT python benchmarks/replay_task_bench.py RUN_DIR            # CPU, every group
     PYTHONPATH=CHECKOUT python benchmarks/replay_task_bench.py RUN_DIR --memory --group bench-hot
 
---memory: the group's rows are written as an Arrow IPC stream of 10,000-row batches (what
-mapInArrow hands a worker), then read, grouped (`group_runs`), and passed through the task's steps
-in a fresh process; it prints VmRSS after each step and the peak (VmHWM, reset before the read)
-above the process, in MB. Linux only (/proc/self/clear_refs).
+--memory: the group's rows are written as a Parquet file of 4 row groups, then, in a fresh
+process with Arrow's system allocator (as the workers), read a row group at a time (one table per
+staged file, as buckets.bucket_groups yields a big group; an IPC stream would hold each batch's
+columns in one buffer, which no column can be freed from) and passed through the pass's replay task
+(`group_pass.replay_units`: events written, facts, replay unit, rows written; the group's series
+are a split group's other task); it prints the peak (VmHWM, reset before the read) and VmRSS at
+the end above the process, in MB. Linux only (/proc/self/clear_refs).
 """
 
 from __future__ import annotations
@@ -72,47 +75,53 @@ def memory_child(stream: str) -> dict:
     import numpy  # noqa: F401  (a PySpark worker has numpy and pandas imported)
     import pandas  # noqa: F401
     import pyarrow as pa
+    import pyarrow.parquet as pq
 
-    from pipeline.spark import group_pass, worker_gc
+    from pipeline.spark import group_pass
 
     def read():
-        return pa.ipc.open_stream(open(stream, "rb"))
+        # one read per row group, as buckets.bucket_groups reads a bucket's rows of each staged file
+        f = pq.ParquetFile(stream)
+        return [f.read_row_group(i) for i in range(f.num_row_groups)]
 
-    group_pass.replay_unit_rows(pa.Table.from_batches(list(read())).slice(0, 2000), "pipeline.replay")   # imports
+    group_pass.replay_unit_rows(read()[0].slice(0, 2000), "pipeline.replay")   # imports
     gc.collect()
     pa.default_memory_pool().release_unused()
+    out_dir = tempfile.mkdtemp()
+    tables = (*group_pass.GROUP_TABLES, "events")
+    for t in tables:
+        os.makedirs(os.path.join(out_dir, t))
     r0 = _status("VmRSS")
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")
-    steps = {}
-    with worker_gc.paused() as tidy:
-        for table in group_pass.group_runs(iter(read())):
-            steps["after_read"] = _status("VmRSS") - r0
-            _facts(table)
-            steps["after_facts"] = _status("VmRSS") - r0
-            out = group_pass.replay_unit_rows(table, "pipeline.replay")
-            steps["after_replay"] = _status("VmRSS") - r0
-            for name, rows in out.items():
-                group_pass.to_arrow(name, rows)
-            del out
-            tidy()
-    return {"checkout": group_pass.__file__.rsplit("/pipeline/", 1)[0],
-            **{k: round(v) for k, v in steps.items()}, "peak": round(_status("VmHWM") - r0)}
+
+    def groups():
+        # as buckets.bucket_groups yields a group (no reference kept): the rows in 4 record
+        # batches (a hot group's rows come as one batch per staged file)
+        parts = read()
+        gid = parts[0].column("group_id")[0].as_py()
+        yield gid, pa.concat_tables([parts.pop(0) for _ in range(len(parts))])
+
+    # the replay task of the pass's first run (events written, facts, replay unit, rows written;
+    # the group's series in another task, as a split group's)
+    gid = pq.read_table(stream, columns=["group_id"]).column(0)[0].as_py()
+    group_pass.replay_units(groups(), group_pass.GroupWriters(out_dir, 0, 0, tables), "pipeline.replay",
+                            True, True, frozenset([gid]))
+    return {"checkout": group_pass.__file__.rsplit("/pipeline/", 1)[0], "peak": round(_status("VmHWM") - r0),
+            "after": round(_status("VmRSS") - r0)}
 
 
 def memory(run_dir: str, group: str) -> dict:
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     t = pq.read_table(os.path.join(run_dir, "events"), filters=[("group_id", "=", group)])
-    with tempfile.NamedTemporaryFile(suffix=".arrows", delete=False) as f:
+    with tempfile.NamedTemporaryFile(suffix=".parquet", delete=False) as f:
         path = f.name
     try:
-        with pa.OSFile(path, "wb") as sink, pa.ipc.new_stream(sink, t.schema) as w:
-            for b in t.to_batches(max_chunksize=10_000):
-                w.write_batch(b)
+        pq.write_table(t, path, row_group_size=-(-t.num_rows // 4))
+        env = dict(os.environ, ARROW_DEFAULT_MEMORY_POOL="system")     # as the workers (pipeline/arrow_pool.py)
         out = subprocess.run([sys.executable, __file__, "--memory-child", path], capture_output=True, text=True,
-                             check=True).stdout
+                             check=True, env=env).stdout
         return {"group": group, "rows": t.num_rows, "arrow_mb": round(t.nbytes / 2**20), **json.loads(out)}
     finally:
         os.remove(path)

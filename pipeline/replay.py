@@ -170,10 +170,21 @@ def _check_columns(name: str, rows: list[dict[str, Any]]) -> None:
 # ------------------------------------------------------------------ Arrow and pandas bridges
 
 
+# replay_group_rows takes a Handover too (pipeline.spark.group_pass asks before it hands one over)
+REPLAY_ROWS_TAKE_HANDOVER = True
+
+
 def replay_group_rows(table: Any, settings: ReplaySettings | None = None) -> dict[str, list[dict[str, Any]]]:
     """One group's `events` rows as a pyarrow Table -> {table name: rows} for generations,
-    memberships, ownership and findings (the Spark replay stage's entry point)."""
-    events = events_from_arrow(table, lazy_text=True)    # texts read from the table when needed
+    memberships, ownership and findings (the Spark replay stage's entry point).
+
+    `table` may be a Handover (replay_rules.event_rows) holding the only reference to the rows:
+    then every column but `raw` is freed as the Events are built (a record batch at a time),
+    before the replay runs (a hot group's rows are as large as its Events: bench-hot's 189 MB, of
+    which `raw` is 65)."""
+    # texts read from the table when needed; a handover is taken apart as its Events are made
+    events = events_from_arrow(table, lazy_text=True)
+    del table
     try:
         result = replay_group(events, settings)
     finally:

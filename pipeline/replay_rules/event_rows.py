@@ -85,30 +85,65 @@ if tuple(Event.__slots__) == EVENT_COLUMNS:  # type: ignore[attr-defined]
 
 # ------------------------------------------------------------------ Arrow
 
+class Handover:
+    """A group's rows (a pyarrow Table) given to a callee that frees what it no longer needs: the
+    caller keeps no reference of its own, and the callee `take`s the table, so that dropping its
+    local reference frees the columns it is done with (the replay keeps only `raw` once its Events
+    are built: docs/replay.md "Evidence text left in Arrow")."""
+
+    __slots__ = ("table", "freed")
+
+    def __init__(self, table: Any, freed: Any = None) -> None:
+        self.table = table
+        self.freed = freed      # called once the callee has dropped what it no longer needs
+
+    def done(self) -> None:
+        """The callee has dropped the columns it no longer needs (the caller's `freed`, if any)."""
+        if self.freed is not None:
+            self.freed()
+
+    def take(self) -> Any:
+        table, self.table = self.table, None
+        if table is None:
+            raise RuntimeError("a group's rows were taken twice from one Handover")
+        return table
+
+
 def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
-    """Rows of the `events` table (a pyarrow Table or RecordBatch) -> Events, sorted as the
-    timeline is (time with unknown times first, file, line; rows equal on all three keep their
-    order). Equal `extra_json` texts share one decoded dict: nothing downstream mutates an event's
-    `extra` (Event is frozen; copies are made with dataclasses.replace).
+    """Rows of the `events` table (a pyarrow Table or RecordBatch, or a Handover of a Table) ->
+    Events, sorted as the timeline is (time with unknown times first, file, line; rows equal on
+    all three keep their order). Equal `extra_json` texts share one decoded dict: nothing
+    downstream mutates an event's `extra` (Event is frozen; copies are made with
+    dataclasses.replace).
 
     With `lazy_text` each line's `raw` text stays in the table's Arrow column and is read when a
     rule asks for it (pipeline.replay_rules.lazy_text: the Events are of a per-group subclass of
-    Event, equal field by field to the eager ones); call lazy_text.release(events) when done."""
+    Event, equal field by field to the eager ones); call lazy_text.release(events) when done.
+
+    Given a Handover (the only reference to the rows), the table is taken apart record batch by
+    record batch: each batch's columns (all but the lazy `raw`) are freed as soon as its Events
+    are made, so a big group never holds all its rows and all its Events at once (a hot group's
+    rows arrive as one batch per staged file)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    handover = table if isinstance(table, Handover) else None
+    if handover is not None:
+        table = handover.take()
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
     n = table.num_rows
     if n == 0:
         return []
     names = set(table.schema.names)
-    # the columns as they come (chunked: a group's rows are slices of several record batches);
-    # never concatenated, which would copy the whole group once more
-    arrays: dict[str, Any] = {c: table.column(c) for c in schemas.columns("events") if c in names}
-    for c, default in _EVIDENCE_DEFAULTS.items():
-        arrays[c] = _with_default(arrays.get(c), default, n)
+    # the timeline order first, from its three keys (the rest of the table may be freed below)
+    keys = {c: _with_default(table.column(c), _EVIDENCE_DEFAULTS[c], n) for c in ("source", "line_no")}
+    order = pc.sort_indices(pa.table({"ts": table.column("ts_ms") if "ts_ms" in names else pa.nulls(n, pa.int64()),
+                                      "source": keys["source"], "line_no": keys["line_no"]}),
+                            sort_keys=[("ts", "ascending", "at_start"), ("source", "ascending", "at_start"),
+                                       ("line_no", "ascending", "at_start")]).to_numpy()
+    del keys
     make = event_from_fields
     if lazy_text:
         from pipeline.replay_rules import lazy_text as lazy_mod
@@ -116,32 +151,50 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
         if constructor_for is None:      # the layouts differ (see event_from_fields): eager texts
             lazy_text = False
         else:
-            make = constructor_for(lazy_mod.lazy_event_class(lazy_mod.ArrowTexts(arrays["raw"])))
+            raw = _with_default(table.column("raw") if "raw" in names else None, _EVIDENCE_DEFAULTS["raw"], n)
+            make = constructor_for(lazy_mod.lazy_event_class(lazy_mod.ArrowTexts(raw)))
+            del raw
     share = n >= _SHARE_MIN_ROWS
     decoded: dict[str | None, dict[str, Any]] = {}      # extra_json text -> its dict, for every slice
     singles: dict[str | None, tuple[str | None]] | None = {} if share else None   # "t-0" -> ("t-0",)
     events: list[Event] = []
-    # a slice of rows at a time: the per-column lists live for one slice, not for the whole group
-    for start in range(0, n, SLICE_ROWS):
-        k = min(SLICE_ROWS, n - start)
-        part = {c: col.slice(start, k) for c, col in arrays.items()}
-        columns: list[Any] = []
-        for c in EVENT_COLUMNS:
-            if c == "raw" and lazy_text:
-                columns.append(range(start, start + k))   # the row number; lazy_text reads the text from the column
-            elif c == "extra":
-                columns.append(_extras(part.get("extra_json"), k, decoded))
-            elif c == "partitions" and c in part:
-                columns.append(_partition_tuples(part[c], singles))
-            else:
-                columns.append(_pylist(part[c], c not in _LOW_CARDINALITY_SKIP and share)
-                               if c in part else [None] * k)
-        events += map(make, *columns)
-        del columns, part
-    order = pc.sort_indices(pa.table({"ts": arrays["ts_ms"] if "ts_ms" in arrays else pa.nulls(n, pa.int64()),
-                                      "source": arrays["source"], "line_no": arrays["line_no"]}),
-                            sort_keys=[("ts", "ascending", "at_start"), ("source", "ascending", "at_start"),
-                                       ("line_no", "ascending", "at_start")]).to_numpy()
+    # with a handover, one record batch at a time, each dropped once its Events are made; the
+    # columns as they come otherwise (chunked: a group's rows are slices of several record
+    # batches), never concatenated, which would copy the whole group once more
+    pieces = [pa.Table.from_batches([b], table.schema) for b in table.to_batches()] if handover else [table]
+    del table
+    done = 0
+    while pieces:
+        piece = pieces.pop(0)
+        m = piece.num_rows
+        arrays: dict[str, Any] = {c: piece.column(c) for c in schemas.columns("events")
+                                  if c in names and not (c == "raw" and lazy_text)}
+        del piece
+        for c, default in _EVIDENCE_DEFAULTS.items():
+            if not (c == "raw" and lazy_text):
+                arrays[c] = _with_default(arrays.get(c), default, m)
+        # a slice of rows at a time: the per-column lists live for one slice, not for the whole group
+        for start in range(0, m, SLICE_ROWS):
+            k = min(SLICE_ROWS, m - start)
+            part = {c: col.slice(start, k) for c, col in arrays.items()}
+            columns: list[Any] = []
+            for c in EVENT_COLUMNS:
+                if c == "raw" and lazy_text:
+                    # the row number; lazy_text reads the text from the column
+                    columns.append(range(done + start, done + start + k))
+                elif c == "extra":
+                    columns.append(_extras(part.get("extra_json"), k, decoded))
+                elif c == "partitions" and c in part:
+                    columns.append(_partition_tuples(part[c], singles))
+                else:
+                    columns.append(_pylist(part[c], c not in _LOW_CARDINALITY_SKIP and share)
+                                   if c in part else [None] * k)
+            events += map(make, *columns)
+            del columns, part
+        del arrays
+        done += m
+    if handover is not None:
+        handover.done()
     if (order[1:] > order[:-1]).all():    # already in timeline order
         return events
     # the Events reordered as pointers (numpy's take on an object array), not the columns

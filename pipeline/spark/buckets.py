@@ -233,51 +233,67 @@ def bucket_groups(files: list[str], bucket: int, columns: list[str], offsets: li
     every run). `transform`, when given, is applied to each file's rows as read (the selected
     columns and group_id): e.g. to rename the SERIES_STAGED columns.
 
-    Memory: each file's rows of the bucket are read, filtered, sorted by group and cut into
-    zero-copy slices one file at a time (the unsorted read is freed before the next file): the
-    bucket's rows once, plus one file's."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
+    Memory: each file's rows of the bucket are read, filtered and cut by group one file at a time
+    (the unsorted read is freed before the next file): the bucket's rows once, plus one file's.
+    Each group's rows are a take of their own (not slices of one sorted copy of the file), and
+    nothing here keeps a reference to a group once it is yielded: a group's rows are freed when
+    the consumer drops them (the per-group pass frees a hot group's columns during its replay)."""
     read_cols = list(dict.fromkeys([*columns, "group_id", "line_no", "split_no"]
                                    + (["ts_ms"] if since_ms is not None or until_ms is not None else [])))
     parts: dict[str | None, list[Any]] = {}
     for path in files:
-        f = pq.ParquetFile(path)
-        rgs = row_groups_of(f.metadata, bucket)
-        if not rgs:
-            continue
-        t = in_scope(f.read_row_groups(rgs, columns=read_cols), group, since_ms, until_ms, only_groups)
-        if not t.num_rows:
-            continue
-        if "line_no" in columns:
-            t = numbered(t, offsets)
-        t = t.select(columns if "group_id" in columns else [*columns, "group_id"])
-        if transform is not None:
-            t = transform(t)
-        out_cols = [c for c in t.schema.names if c != "group_id" or "group_id" in columns]
-        gids = t.column("group_id")
-        if gids.null_count in (0, t.num_rows) and pc.count_distinct(gids).as_py() <= 1:    # one group
-            parts.setdefault(gids[0].as_py(), []).append(t.select(out_cols))
-            continue
-        order = pc.sort_indices(t, sort_keys=[("group_id", "ascending", "at_start")])
-        t = t.take(order)       # (stable: rows of one group keep their staged order)
-        enc = t.column("group_id").combine_chunks().dictionary_encode()
-        codes = enc.indices.fill_null(-1).to_numpy(zero_copy_only=False)
-        names = enc.dictionary.to_pylist()
-        cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
-        for lo, hi in zip([0, *cuts], [*cuts, len(codes)], strict=True):
-            gid = None if codes[lo] < 0 else names[codes[lo]]
-            parts.setdefault(gid, []).append(t.slice(lo, hi - lo).select(out_cols))
+        for gid, rows in _file_groups(path, bucket, columns, read_cols, offsets, group, since_ms, until_ms,
+                                      only_groups, transform):
+            parts.setdefault(gid, []).append(rows)
     for gid in sorted(parts, key=lambda g: (g is not None, g or "")):
-        tabs = parts.pop(gid)
-        if len(tabs) == 1:
-            yield gid, tabs[0]
-            continue
-        t = pa.concat_tables(tabs)
-        # a small group is one slice per staged file: made contiguous (a bounded copy), the
-        # per-group code pays no per-chunk cost (about 7% of its CPU measured at 1 GB); a big
-        # group's chunks are large already and are not copied
-        yield gid, t.combine_chunks() if t.num_rows <= COMBINE_MAX_ROWS else t
+        yield gid, _joined(parts.pop(gid))
+
+
+def _file_groups(path: str, bucket: int, columns: list[str], read_cols: list[str], offsets: list[int],
+                 group: str | None, since_ms: int | None, until_ms: int | None,
+                 only_groups: frozenset[str] | None, transform: Callable[[Any], Any] | None) -> list[tuple[Any, Any]]:
+    """(group_id, rows) of one staged file's rows of `bucket`, a table per group in staged order."""
+    import numpy as np
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    f = pq.ParquetFile(path)
+    rgs = row_groups_of(f.metadata, bucket)
+    if not rgs:
+        return []
+    t = in_scope(f.read_row_groups(rgs, columns=read_cols), group, since_ms, until_ms, only_groups)
+    if not t.num_rows:
+        return []
+    if "line_no" in columns:
+        t = numbered(t, offsets)
+    t = t.select(columns if "group_id" in columns else [*columns, "group_id"])
+    if transform is not None:
+        t = transform(t)
+    out_cols = [c for c in t.schema.names if c != "group_id" or "group_id" in columns]
+    gids = t.column("group_id")
+    if gids.null_count in (0, t.num_rows) and pc.count_distinct(gids).as_py() <= 1:    # one group
+        return [(gids[0].as_py(), t.select(out_cols))]
+    # (stable: rows of one group keep their staged order)
+    order = pc.sort_indices(t, sort_keys=[("group_id", "ascending", "at_start")]).to_numpy()
+    enc = gids.combine_chunks().dictionary_encode()
+    codes = enc.indices.fill_null(-1).to_numpy(zero_copy_only=False)[order]
+    names = enc.dictionary.to_pylist()
+    cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
+    rows = t.select(out_cols).combine_chunks()     # contiguous: a take on chunks would join them per take
+    del t, gids
+    return [(None if codes[lo] < 0 else names[codes[lo]], rows.take(order[lo:hi]))
+            for lo, hi in zip([0, *cuts], [*cuts, len(codes)], strict=True)]
+
+
+def _joined(tabs: list[Any]) -> Any:
+    """One group's tables (one per staged file) as one."""
+    import pyarrow as pa
+
+    if len(tabs) == 1:
+        return tabs.pop()
+    t = pa.concat_tables(tabs)
+    tabs.clear()
+    # a small group is one slice per staged file: made contiguous (a bounded copy), the
+    # per-group code pays no per-chunk cost (about 7% of its CPU measured at 1 GB); a big
+    # group's chunks are large already and are not copied
+    return t.combine_chunks() if t.num_rows <= COMBINE_MAX_ROWS else t

@@ -57,6 +57,25 @@ FLUSH_ROWS = 50_000
 _MODULES: dict[str, Any] = {}
 
 
+def trim_heap() -> None:
+    """Give glibc's free heap pages back to the system now (`malloc_trim`).
+
+    glibc serves a block from its heap once a larger mmapped block was freed (its mmap threshold
+    rises with each such free, up to 32 MB), and the parquet reader's threads leave free pages in
+    their arenas: freed Arrow buffers of a big group stay resident, reused only by blocks of their
+    size (Python's small objects live in arenas of their own). Called after a big group's rows
+    are read and written and once the replay has freed them: bench-hot's replay task peaked at
+    377-430 MB above the process without it, 317-323 with it (BENCHMARKS.md, tenth session,
+    hotworker). Fixing the mmap threshold instead (mallopt) saved another 10-20 MB there but cost
+    the balanced input's pass about 1 CPU-s of page faults: not done. No-op without glibc."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).malloc_trim(ctypes.c_size_t(0))
+    except (OSError, AttributeError):
+        pass
+
+
 def _module(name: str) -> Any:
     mod = _MODULES.get(name)
     if mod is None:
@@ -102,22 +121,37 @@ class GroupWriters:
         self.arrow_rows = 0
 
     def add_events(self, table: Any) -> None:
-        """Rows of the events table as they came (a pyarrow Table), cast to the schema's types."""
+        """Rows of the events table as they came (a pyarrow Table), cast to the schema's types.
+
+        Small groups are buffered into row groups of FLUSH_ROWS; a group of FLUSH_ROWS rows or more
+        is written at once, FLUSH_ROWS rows at a time: a copy of one row group at a time, never of
+        the whole group (a hot group's copy was as large as its rows: 189 MB for bench-hot), and
+        nothing of it stays buffered (a slice would keep the group's buffers alive)."""
         if table.num_rows == 0:
             return
-        self.arrow.append(table.select(schemas.columns("events")).cast(schemas.arrow_schema("events")))
-        self.arrow_rows += table.num_rows
+        rows = table.select(schemas.columns("events")).cast(schemas.arrow_schema("events"))
         self.counts["events"] += table.num_rows
-        if self.arrow_rows >= FLUSH_ROWS:
-            self.flush_events()
+        if table.num_rows < FLUSH_ROWS:
+            self.arrow.append(rows)
+            self.arrow_rows += table.num_rows
+            if self.arrow_rows >= FLUSH_ROWS:
+                self.flush_events()
+            return
+        self.flush_events()       # what was buffered goes first: the rows keep their order
+        for start in range(0, rows.num_rows, FLUSH_ROWS):
+            self._write_events(rows.slice(start, FLUSH_ROWS))
 
     def flush_events(self) -> None:
         import pyarrow as pa
 
         if self.arrow:
-            for b in pa.concat_tables(self.arrow).combine_chunks().to_batches(max_chunksize=FLUSH_ROWS):
-                self.files["events"].write(b)
+            self._write_events(pa.concat_tables(self.arrow))
             self.arrow, self.arrow_rows = [], 0
+
+    def _write_events(self, rows: Any) -> None:
+        """At most FLUSH_ROWS rows as one row group (their chunks combined: a bounded copy)."""
+        for b in rows.combine_chunks().to_batches(max_chunksize=FLUSH_ROWS):
+            self.files["events"].write(b)
 
     def add(self, table: str, rows: Any) -> None:
         """Rows of a table: a list of dicts, or a pyarrow Table."""
@@ -156,26 +190,45 @@ class GroupWriters:
 
 
 def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
-    """The replay unit's tables of one group's timeline (a pyarrow Table of events rows):
-    generations, memberships, findings, and ownership (the observed intervals, with the replay's
-    inferred ones when the consumers show none of their own)."""
+    """The replay unit's tables of one group's timeline (a pyarrow Table of events rows, or a
+    replay_rules.event_rows.Handover of one): generations, memberships, findings, and ownership
+    (the observed intervals, with the replay's inferred ones when the consumers show none of their
+    own). Given a Handover, the rows are freed as the replay goes (all but `raw` once its Events
+    are built), so what ownership reads of them is taken first."""
     import pyarrow.compute as pc
 
     from pipeline import group_tables as gt
+    from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark.replay_stage import shows_own_assignments
 
-    rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
-    if replay_module is not None:
-        rep = dict(_module(replay_module).replay_group_rows(table))
-        if shows_own_assignments(table):
-            rep["ownership"] = []     # the consumers' own intervals (observed) are the table
-    out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
-    # only the rows group_tables.ownership looks at become Python rows
+    handed = isinstance(table, Handover)
+    if handed:
+        table = table.take()
+    own_intervals = shows_own_assignments(table)
+    # only the rows group_tables.ownership looks at become Python rows (after the replay: a copy
+    # in Arrow until then, freed with the rest)
     kinds = list(gt.OWNERSHIP_START | gt.OWNERSHIP_END | gt.MEMBER_END)
     useful = pc.and_(pc.and_(pc.equal(table.column("side"), "client"), pc.is_valid(table.column("ts_ms"))),
                      pc.or_(pc.or_(pc.is_valid(table.column("member_id")), pc.is_valid(table.column("generation"))),
                             pc.is_in(table.column("kind"), value_set=_string_array(kinds))))
     mine = table.select(list(gt.OWNERSHIP_COLUMNS)).filter(pc.fill_null(useful, False))
+    del useful
+    rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
+    if replay_module is not None:
+        mod = _module(replay_module)
+        # a big group's freed rows given back to the system (for every group, the trims' page
+        # faults cost the balanced 1 GB's pass 0.7 CPU-s)
+        freed = trim_heap if table.num_rows >= FLUSH_ROWS else None
+        arg = (Handover(table, freed) if handed and getattr(mod, "REPLAY_ROWS_TAKE_HANDOVER", False)
+               else table)
+        del table
+        rep = dict(mod.replay_group_rows(arg))
+        del arg
+        if own_intervals:
+            rep["ownership"] = []     # the consumers' own intervals (observed) are the table
+    else:
+        del table
+    out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
     out["ownership"] = gt.observed_ownership(mine.to_pydict(), rep.get("memberships") or []) + out["ownership"]
     return out
 
@@ -348,8 +401,10 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from collections import Counter
 
     from pipeline import timeline_facts as facts_mod
+    from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
 
+    trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
     shared: Counter = Counter()
     diffs: list[tuple[str, int]] = []
     with worker_gc.paused() as tidy:
@@ -360,14 +415,20 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
                 counts, anchors = facts_mod.table_facts(table)    # column-wise: no list per column
                 shared.update(counts)
                 diffs.extend(anchors)
+            if table.num_rows >= FLUSH_ROWS:
+                trim_heap()      # a big group: what reading and writing its rows left free goes back
             if gid is None:
                 continue
-            out = replay_unit_rows(table, replay_module)
-            if gid not in split_set:      # one task for the whole group
-                out.update(series_unit_rows(table))
+            # the series first (one task for the whole group), then the rows handed to the replay,
+            # which frees them as it goes: nothing here keeps a reference
+            series = series_unit_rows(table) if gid not in split_set else {}
+            handed = Handover(table)
+            del table
+            out = replay_unit_rows(handed, replay_module)
+            out.update(series)
             for t, rows in out.items():
                 writers.add(t, rows)
-            del out, table
+            del out, series, handed
             tidy()
         writers.close()
     return _result_batch(writers.counts, shared, diffs)
@@ -377,6 +438,7 @@ def series_units(groups: Any, writers: GroupWriters) -> Any:
     """The series unit of every (group_id, rows) of `groups`; returns the task's result batch."""
     from pipeline.spark import worker_gc
 
+    trim_heap()     # as replay_units
     with worker_gc.paused() as tidy:
         for _gid, table in groups:
             for t, rows in series_unit_rows(table).items():
