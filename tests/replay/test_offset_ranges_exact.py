@@ -1,0 +1,180 @@
+"""Offset ranges processed twice (offset_rewind) or never (offset_skip): every figure a post-mortem
+quotes (range, times, members, evidence, wording), and the edges of the rules that decide whether
+a range is claimed at all. Written for the blind spots a mutation pass of
+pipeline/replay_rules/offsets.py found (docs/testing.md, scripts/mutation_check.sh)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pipeline.replay import replay_group
+from tests.replay.builders import Host, merged
+from tests.replay.scenarios import T0
+
+
+def _ranges(result) -> list[dict]:
+    out = []
+    for f in result.findings:
+        if f["kind"] in ("offset_rewind", "offset_skip"):
+            d = json.loads(f["details_json"])
+            out.append({"kind": f["kind"], "tp": f["partitions"][0], "from": d["from_offset"],
+                        "to": d["to_offset_exclusive"], "estimated": d["estimated"],
+                        "start": f["start_ms"] - T0, "end": f["end_ms"] - T0, "members": f["members"],
+                        "evidence": f["evidence"], "explanation": f["explanation"]})
+    return sorted(out, key=lambda r: (r["tp"], r["from"], r["kind"]))
+
+
+def _commit_back(gap_ms: int, *, between: tuple | None = None) -> list:
+    """A commits 500 on t-1, B (another host) commits 420 `gap_ms` later."""
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.ev(T0, "offset_committed", topic="t", partition=1, offset=500, member_id="A")
+    if between is not None:
+        a.ev(T0 + 1_000, between[0], topic="t", partition=1, offset=between[1], member_id="A")
+    b.ev(T0 + gap_ms, "offset_committed", topic="t", partition=1, offset=420, member_id="B")
+    return merged(a, b)
+
+
+def test_a_commit_going_back_is_stated_with_its_times_members_and_evidence():
+    (r,) = _ranges(replay_group(_commit_back(60_000)))
+    assert (r["kind"], r["tp"], r["from"], r["to"], r["estimated"]) == ("offset_rewind", "t-1", 420, 500, False)
+    # from the higher commit (A's, T0) to the lower one (B's, T0+60 s)
+    assert (r["start"], r["end"]) == (0, 60_000)
+    assert r["members"] == ["A", "B"]
+    assert r["evidence"] == ["hostA/app.log:1", "hostB/app.log:1"]
+    assert "the committed offset went back from 500 to 420" in r["explanation"]
+    assert "80 records from offset 420 to 499" in r["explanation"]
+
+
+@pytest.mark.parametrize("gap_ms, claimed", [(2_000, False), (2_001, True)])
+def test_commits_of_two_hosts_are_ordered_only_beyond_the_skew_tolerance(gap_ms, claimed):
+    """Two hosts' commits exactly clock.skew.tolerance.ms (2 s by default) apart may be in either
+    order: no claim; one millisecond more and the order is certain."""
+    got = _ranges(replay_group(_commit_back(gap_ms)))
+    assert [(r["kind"], r["from"], r["to"]) for r in got] == ([("offset_rewind", 420, 500)] if claimed else [])
+
+
+def test_a_record_without_an_offset_does_not_end_the_partition_history():
+    """A partition's record whose offset the line does not state (offset None) is passed over:
+    the records after it are still compared."""
+    got = _ranges(replay_group(_commit_back(60_000, between=("offset_committed", None))))
+    assert [(r["kind"], r["from"], r["to"], r["start"], r["end"]) for r in got] == [
+        ("offset_rewind", 420, 500, 0, 60_000)]
+
+
+def _failed_commit_then_resume(resume_raw: str) -> list:
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "A", ["t-0"])
+    a.ev(T0 + 1_000, "offset_committed", topic="t", partition=0, offset=100)
+    a.ev(T0 + 9_000, "offset_commit_failed", topic="t", partition=0, offset=150, error="ILLEGAL_GENERATION",
+         generation=1)
+    b.ev(T0 + 9_500, "offset_reset", topic="t", partition=0, offset=100, raw=resume_raw)
+    return merged(a, b)
+
+
+def test_a_0_9_resume_worded_as_reset_to_the_committed_offset_is_a_resume():
+    """0.9-1.0 Fetcher (DEBUG) logs the resume from the committed offset as `Resetting offset for
+    partition X to the committed offset N`: B resumes at 100 after A processed up to 150 (its commit of
+    150 failed): 100-149 are processed again, said as a resume, not as an auto.offset.reset."""
+    (r,) = _ranges(replay_group(_failed_commit_then_resume(
+        "Resetting offset for partition t-0 to the committed offset 100")))
+    assert (r["kind"], r["from"], r["to"], r["estimated"], r["start"], r["end"]) == (
+        "offset_rewind", 100, 150, False, 9_000, 9_500)
+    assert r["evidence"] == ["hostA/app.log:6", "hostB/app.log:1"]
+    assert "a member resumed from the committed offset 100 although offsets up to 150" in r["explanation"]
+    # the 2.x+ wording of a real reset to the same position is an auto.offset.reset, worded so
+    (r,) = _ranges(replay_group(_failed_commit_then_resume(
+        "Resetting offset for partition t-0 to position FetchPosition{offset=100, offsetEpoch=Optional.empty}.")))
+    assert (r["kind"], r["from"], r["to"]) == ("offset_rewind", 100, 150)
+    assert "the position was reset back to 100" in r["explanation"]
+
+
+def test_the_same_range_evidenced_twice_is_one_finding():
+    """B resumes from 100 twice (a quick second rebalance before it committed): 100-149 is one range
+    processed again, not two (a second finding would double the records in any total)."""
+    events = _failed_commit_then_resume("Resetting offset for partition t-0 to the committed offset 100")
+    c = Host("hostC/app.log", "c-c")
+    c.ev(T0 + 12_000, "offset_fetched", topic="t", partition=0, offset=100)
+    got = _ranges(replay_group(events + merged(c)))
+    assert [(r["kind"], r["from"], r["to"], r["end"]) for r in got] == [("offset_rewind", 100, 150, 9_500)]
+
+
+def test_a_reset_is_a_skip_from_zero_only_when_the_log_says_there_was_no_committed_offset():
+    """A reset to 1079 with no commit known: only `Found no committed offset` proves the skip of
+    0-1078 (estimated: the log's start offset is unknown); without that line the logs may simply start
+    after the group's last commit, and nothing is claimed."""
+    def run(with_no_commit_line: bool) -> list[dict]:
+        a = Host("hostA/app.log", "c-a")
+        a.join(T0, 1, "A", ["t-1"])
+        if with_no_commit_line:
+            a.ev(T0 + 200, "no_committed_offset", topic="t", partition=1)
+        a.ev(T0 + 210, "offset_reset", topic="t", partition=1, offset=1_079,
+             raw="Resetting offset for partition t-1 to position FetchPosition{offset=1079, offsetEpoch=Optional.empty}.")
+        return _ranges(replay_group(merged(a)))
+
+    assert run(False) == []
+    (r,) = run(True)
+    assert (r["kind"], r["from"], r["to"], r["estimated"], r["start"], r["end"]) == (
+        "offset_skip", 0, 1_079, True, 210, 210)
+    assert r["evidence"] == ["hostA/app.log:6"]
+
+
+def _admin_reset(forward_at: int) -> list:
+    """A leaves at T0+9 s, the broker says the group is empty at T0+9.01 s, A's commit on close lands
+    in the dump at T0+9.02 s; later the committed offset is moved to 900 and then back to 700."""
+    a, d, k = Host("hostA/app.log", "c-a"), Host("dump/offsets.txt", side="offsets"), Host("broker1/server.log", side="broker")
+    a.join(T0, 1, "A", ["t-0"])
+    d.ev(T0 + 5_000, "offset_record", topic="t", partition=0, offset=400)
+    a.ev(T0 + 9_000, "leave_group", member_id="A", reason="the consumer is being closed")
+    k.ev(T0 + 9_010, "broker_group_empty", generation=2,
+         raw="[GroupCoordinator 1]: Group payments with generation 2 is now empty (__consumer_offsets-12)")
+    d.ev(T0 + 9_020, "offset_record", topic="t", partition=0, offset=410)
+    d.ev(T0 + forward_at, "offset_record", topic="t", partition=0, offset=900)
+    d.ev(T0 + 90_000, "offset_record", topic="t", partition=0, offset=700)
+    return merged(a, d, k)
+
+
+def test_an_administrators_resets_state_their_ranges_times_and_evidence():
+    skip, rewind = _ranges(replay_group(_admin_reset(60_000)))
+    assert (skip["kind"], skip["from"], skip["to"], skip["estimated"]) == ("offset_skip", 410, 900, False)
+    assert (skip["start"], skip["end"]) == (9_020, 60_000)
+    assert skip["evidence"] == ["dump/offsets.txt:2", "dump/offsets.txt:3"]
+    assert "moved forward from 410 to 900 while the group had no members" in skip["explanation"]
+    assert (rewind["kind"], rewind["from"], rewind["to"], rewind["estimated"]) == ("offset_rewind", 700, 900, False)
+    # from the commit of 900 (the highest offset processed) to the move back
+    assert (rewind["start"], rewind["end"]) == (60_000, 90_000)
+    assert rewind["evidence"] == ["dump/offsets.txt:3", "dump/offsets.txt:4"]
+    assert "moved back to 700 while the group had no members" in rewind["explanation"]
+    assert "offsets up to 900 had been processed" in rewind["explanation"]
+    assert skip["members"] == rewind["members"] == []      # a dump names no member
+
+
+@pytest.mark.parametrize("forward_at, admin", [(14_009, False), (14_010, True)])
+def test_a_commit_is_an_administrators_only_five_seconds_into_the_empty_span(forward_at, admin):
+    """Members' own last commits can land just after the group emptied: only a commit at least
+    max(skew tolerance, 5 s) after the broker's "is now empty" (T0+9.01 s) is an administrator's.
+    Before that, a forward commit is ordinary progress (no skip); the later move back to 700 is a
+    rewind either way."""
+    got = [(r["kind"], r["from"], r["to"]) for r in _ranges(replay_group(_admin_reset(forward_at)))]
+    assert got == ([("offset_skip", 410, 900)] if admin else []) + [("offset_rewind", 700, 900)]
+
+
+def test_estimated_progress_needs_commits_apart_in_time():
+    """The old owner's pace is offsets per second between its recent commits; commits within one
+    millisecond give no pace, so no estimate (and no division by zero). 10 s apart they do."""
+    def run(second_commit_at: int) -> list[dict]:
+        a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+        a.join(T0, 1, "A", ["t-0"])
+        a.ev(T0 + 20_000 - second_commit_at, "offset_committed", topic="t", partition=0, offset=1_000)
+        a.ev(T0 + 20_000, "offset_committed", topic="t", partition=0, offset=2_000)
+        a.revoke(T0 + 26_000, ["t-0"])                                           # 6 s later, no commit
+        a.ev(T0 + 26_001, "leave_group", member_id="A", reason="the consumer is being closed")
+        b.join(T0 + 26_500, 2, "B", ["t-0"])
+        b.ev(T0 + 26_700, "offset_fetched", topic="t", partition=0, offset=2_000)
+        return _ranges(replay_group(merged(a, b)))
+
+    assert run(0) == []
+    (r,) = run(10_000)                                  # 100 records/s for 6 s
+    assert (r["kind"], r["from"], r["to"], r["estimated"], r["start"], r["end"]) == (
+        "offset_rewind", 2_000, 2_600, True, 20_000, 26_700)
