@@ -81,7 +81,7 @@ def test_a_0_9_resume_worded_as_reset_to_the_committed_offset_is_a_resume():
         "Resetting offset for partition t-0 to the committed offset 100")))
     assert (r["kind"], r["from"], r["to"], r["estimated"], r["start"], r["end"]) == (
         "offset_rewind", 100, 150, False, 9_000, 9_500)
-    assert r["evidence"] == ["hostA/app.log:6", "hostB/app.log:1"]
+    assert r["evidence"] == ["hostA/app.log:6", "hostB/app.log:1"] and r["members"] == ["A"]
     assert "a member resumed from the committed offset 100 although offsets up to 150" in r["explanation"]
     # the 2.x+ wording of a real reset to the same position is an auto.offset.reset, worded so
     (r,) = _ranges(replay_group(_failed_commit_then_resume(
@@ -178,3 +178,58 @@ def test_estimated_progress_needs_commits_apart_in_time():
     (r,) = run(10_000)                                  # 100 records/s for 6 s
     assert (r["kind"], r["from"], r["to"], r["estimated"], r["start"], r["end"]) == (
         "offset_rewind", 2_000, 2_600, True, 20_000, 26_700)
+
+
+def test_a_reset_to_offset_1_without_a_committed_offset_skips_exactly_one_record():
+    a = Host("hostA/app.log", "c-a")
+    a.join(T0, 1, "A", ["t-1"])
+    a.ev(T0 + 200, "no_committed_offset", topic="t", partition=1)
+    a.ev(T0 + 210, "offset_reset", topic="t", partition=1, offset=1)
+    assert [(r["kind"], r["from"], r["to"]) for r in _ranges(replay_group(merged(a)))] == [("offset_skip", 0, 1)]
+
+
+def test_a_range_processed_again_starts_when_its_highest_offset_was_first_processed():
+    """A commits 500 at T0; B, the next owner, commits the same 500 at T0+30 s before processing
+    anything; C then resumes at 420. Offsets up to 500 were processed by T0 (A's commit): the range
+    starts there, and names A (who processed them) and C (who processes them again)."""
+    a, b, c = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b"), Host("hostC/app.log", "c-c")
+    a.ev(T0, "offset_committed", topic="t", partition=0, offset=500, member_id="A")
+    b.ev(T0 + 30_000, "offset_committed", topic="t", partition=0, offset=500, member_id="B")
+    c.ev(T0 + 60_000, "offset_fetched", topic="t", partition=0, offset=420, member_id="C")
+    (r,) = _ranges(replay_group(merged(a, b, c)))
+    assert (r["kind"], r["from"], r["to"], r["start"], r["end"]) == ("offset_rewind", 420, 500, 0, 60_000)
+    assert r["members"] == ["A", "C"] and r["evidence"] == ["hostA/app.log:1", "hostC/app.log:1"]
+
+
+def test_failed_commits_raise_the_processed_mark_only_upwards():
+    """t-0: A commits 100; its commit of 200 fails at T0+5 s (200 processed), a late failure of 150 at
+    T0+7 s and a repeated failure of 200 at T0+8 s change nothing; B resumes at 100: 100-199 again,
+    from T0+5 s. t-1: a failed commit is the partition's first record (the log starts there)."""
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "A", ["t-0", "t-1"])
+    a.ev(T0 + 1_000, "offset_committed", topic="t", partition=0, offset=100)
+    a.ev(T0 + 2_000, "offset_commit_failed", topic="t", partition=1, offset=50, error="ILLEGAL_GENERATION")
+    for at, off in ((5_000, 200), (7_000, 150), (8_000, 200)):
+        a.ev(T0 + at, "offset_commit_failed", topic="t", partition=0, offset=off, error="ILLEGAL_GENERATION")
+    b.ev(T0 + 9_500, "offset_fetched", topic="t", partition=0, offset=100)
+    b.ev(T0 + 9_600, "offset_fetched", topic="t", partition=1, offset=40)
+    got = [(r["tp"], r["from"], r["to"], r["start"], r["end"], r["members"]) for r in _ranges(replay_group(merged(a, b)))]
+    assert got == [("t-0", 100, 200, 5_000, 9_500, ["A"]), ("t-1", 40, 50, 2_000, 9_600, ["A"])]
+
+
+def test_an_application_seeking_back_reprocesses_and_is_said_so():
+    """B's rebalance listener seeks t-0 back to 120 (KafkaConsumer.seek: `Seeking to offset 120 for
+    partition t-0`) after A had processed up to 200."""
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "A", ["t-0"])
+    a.ev(T0 + 5_000, "offset_committed", topic="t", partition=0, offset=100)
+    a.ev(T0 + 10_000, "offset_committed", topic="t", partition=0, offset=200)
+    a.revoke(T0 + 10_500, ["t-0"])
+    a.ev(T0 + 10_501, "leave_group", member_id="A", reason="the consumer is being closed")
+    b.join(T0 + 11_000, 2, "B", ["t-0"])
+    b.ev(T0 + 11_200, "offset_seek", topic="t", partition=0, offset=120)
+    rewinds = [r for r in _ranges(replay_group(merged(a, b))) if not r["estimated"]]
+    assert [(r["kind"], r["from"], r["to"], r["start"], r["end"], r["members"]) for r in rewinds] == [
+        ("offset_rewind", 120, 200, 10_000, 11_200, ["A", "B"])]
+    assert "the application sought back to 120 although offsets up to 200 had already been processed" in (
+        rewinds[0]["explanation"])
