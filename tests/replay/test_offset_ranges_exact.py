@@ -233,3 +233,49 @@ def test_an_application_seeking_back_reprocesses_and_is_said_so():
         ("offset_rewind", 120, 200, 10_000, 11_200, ["A", "B"])]
     assert "the application sought back to 120 although offsets up to 200 had already been processed" in (
         rewinds[0]["explanation"])
+
+
+@pytest.mark.parametrize("reason, said", [("latest", "(latest)"), (None, "(auto.offset.reset)")])
+def test_a_reset_past_the_last_commit_states_range_times_members_and_why(reason, said):
+    """The dump shows a commit of 200 at T0; a day later A (member A) resets t-0 to 500: 200-499 were
+    never processed, from the commit to the reset. The reason is the client's when it logged one."""
+    d, a = Host("dump/offsets.txt", side="offsets"), Host("hostA/app.log", "c-a")
+    d.ev(T0, "offset_record", topic="t", partition=0, offset=200)
+    a.join(T0 + 86_400_000, 5, "A", ["t-0"])
+    a.ev(T0 + 86_400_500, "offset_reset", topic="t", partition=0, offset=500, reason=reason)
+    (r,) = _ranges(replay_group(merged(d, a)))
+    assert (r["kind"], r["from"], r["to"], r["estimated"], r["start"], r["end"]) == (
+        "offset_skip", 200, 500, False, 0, 86_400_500)
+    assert r["members"] == ["A"] and r["evidence"] == ["dump/offsets.txt:1", "hostA/app.log:5"]
+    assert f"the position was reset to 500 {said} past the last committed offset 200" in r["explanation"]
+
+
+@pytest.mark.parametrize("reason, said", [("earliest", "(earliest)"), (None, "(auto.offset.reset)")])
+def test_a_reset_back_below_what_was_processed_states_range_times_members_and_why(reason, said):
+    """A (member A) commits 100, its commit of 150 fails at T0+9 s; B (member B) resets t-0 to 100
+    (2.x+ wording: an auto.offset.reset, not a resume): 100-149 again, from A's failed commit to B's reset."""
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "A", ["t-0"])
+    a.ev(T0 + 1_000, "offset_committed", topic="t", partition=0, offset=100)
+    a.ev(T0 + 9_000, "offset_commit_failed", topic="t", partition=0, offset=150, error="ILLEGAL_GENERATION")
+    b.join(T0 + 9_100, 2, "B", ["t-0"])
+    b.ev(T0 + 9_500, "offset_reset", topic="t", partition=0, offset=100, reason=reason,
+         raw="Resetting offset for partition t-0 to position FetchPosition{offset=100, offsetEpoch=Optional.empty}.")
+    rewinds = [r for r in _ranges(replay_group(merged(a, b))) if not r["estimated"]]
+    assert [(r["kind"], r["from"], r["to"], r["start"], r["end"], r["members"]) for r in rewinds] == [
+        ("offset_rewind", 100, 150, 9_000, 9_500, ["A", "B"])]
+    assert rewinds[0]["evidence"] == ["hostA/app.log:6", "hostB/app.log:5"]
+    assert (f"the position was reset back to 100 {said} although offsets up to 150 had been processed"
+            in rewinds[0]["explanation"])
+
+
+def test_enable_auto_commit_is_read_from_each_log_whatever_came_before():
+    """A printed enable.auto.commit=false at start-up; another log's line earlier in the timeline
+    does not hide it: A's progress in the second before its revocation is processed again (estimated)."""
+    from tests.replay.test_offset_evidence import _rejoin
+
+    other = Host("hostZ/app.log", "c-z")
+    other.ev(T0 - 5_000, "heartbeat_succeeded")
+    got = _ranges(replay_group(_rejoin("false") + merged(other)))
+    assert [(r["kind"], r["from"], r["to"], r["estimated"]) for r in got] == [("offset_rewind", 3_500, 3_600, True)]
+    assert _ranges(replay_group(_rejoin("true") + merged(other))) == []
