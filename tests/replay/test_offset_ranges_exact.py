@@ -279,3 +279,63 @@ def test_enable_auto_commit_is_read_from_each_log_whatever_came_before():
     got = _ranges(replay_group(_rejoin("false") + merged(other)))
     assert [(r["kind"], r["from"], r["to"], r["estimated"]) for r in got] == [("offset_rewind", 3_500, 3_600, True)]
     assert _ranges(replay_group(_rejoin("true") + merged(other))) == []
+
+
+def _handover_without_commit(*, failed_commit: int | None = None, extra_partition: bool = False) -> list:
+    """A owns t-0 (and s-9 when `extra_partition`), commits 1000 and 2000 (100 records/s), gives t-0
+    up 6 s later without a commit; B resumes t-0 at 2000. s-9 stays A's (one owner: no hand-over;
+    it sorts before t-0)."""
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "A", ["s-9", "t-0"] if extra_partition else ["t-0"])
+    if extra_partition:
+        a.ev(T0 + 5_000, "offset_committed", topic="s", partition=9, offset=7)
+    a.ev(T0 + 10_000, "offset_committed", topic="t", partition=0, offset=1_000)
+    a.ev(T0 + 20_000, "offset_committed", topic="t", partition=0, offset=2_000)
+    if failed_commit is not None:
+        a.ev(T0 + 25_900, "offset_commit_failed", topic="t", partition=0, offset=failed_commit,
+             error="REBALANCE_IN_PROGRESS")
+    a.revoke(T0 + 26_000, ["t-0"])
+    b.join(T0 + 26_500, 2, "B", ["t-0"])
+    b.ev(T0 + 26_700, "offset_fetched", topic="t", partition=0, offset=2_000)
+    return merged(a, b)
+
+
+def test_an_exact_range_is_not_also_reported_as_an_estimate():
+    """A's commit of 2590 failed just before the revocation: 2000-2589 are processed again, exactly
+    (the failed commit names the end); the estimate of the same hand-over is not added beside it."""
+    got = _ranges(replay_group(_handover_without_commit(failed_commit=2_590)))
+    assert [(r["kind"], r["from"], r["to"], r["estimated"]) for r in got] == [("offset_rewind", 2_000, 2_590, False)]
+
+
+def test_a_partition_without_hand_over_does_not_stop_the_others_estimates():
+    got = _ranges(replay_group(_handover_without_commit(extra_partition=True)))
+    assert [(r["tp"], r["from"], r["to"], r["estimated"]) for r in got] == [("t-0", 2_000, 2_600, True)]
+
+
+@pytest.mark.parametrize("tolerance_ms, claimed", [(2_000, False), (500, True)])
+def test_the_commit_on_revocation_window_is_the_configured_skew_tolerance(tolerance_ms, claimed):
+    """A's last commit 1 s before its revocation is its commit on revocation (auto-commit) within a
+    2 s tolerance; with clock.skew.tolerance.ms=500 it is an earlier periodic commit, and the second
+    after it is processed again (estimated)."""
+    from pipeline.replay import ReplaySettings
+    from tests.replay.test_offset_evidence import _rejoin
+
+    got = _ranges(replay_group(_rejoin("true"), ReplaySettings(skew_tolerance_ms=tolerance_ms)))
+    assert [(r["from"], r["to"], r["estimated"]) for r in got] == ([(3_500, 3_600, True)] if claimed else [])
+
+
+def test_a_printed_config_without_enable_auto_commit_means_kafkas_default():
+    """A client_config line that does not list enable.auto.commit (a partial dump) leaves Kafka's
+    default (true): the commit 1 s before the revocation is the commit on revocation, nothing is lost.
+    A config line without settings at all does not break the replay."""
+    from tests.replay.test_offset_evidence import _rejoin
+
+    other = Host("hostA/app.log.0", "c-a")
+    other.ev(T0 - 3_000, "client_config", extra={})
+    for events in (_rejoin(None) + merged(other), [e for e in _rejoin("true")]):
+        assert _ranges(replay_group(events)) == []
+    partial = _rejoin("false")
+    for e in partial:
+        if e.kind == "client_config":
+            e.extra["settings"] = {"max.poll.records": "500"}
+    assert _ranges(replay_group(partial)) == []
