@@ -116,3 +116,40 @@ def test_all_groups_names_every_group_once_sorted(tmp_path):
     gens, mems, fnd = _tables(tmp_path)
     assert figures.all_groups(gens, mems, fnd) == ["g", "other"]
     assert figures.all_groups(fnd.iloc[0:0], mems[mems["group_id"] == "other"]) == ["other"]
+
+
+def test_offset_ranges_edges(tmp_path):
+    """Malformed rows first (no details, one bound only, an empty range) do not stop or break the
+    count; the same offsets on another partition or topic are another range; ties on the start are
+    ordered by topic then partition."""
+    fnd = [
+        _finding("g", "offset_rewind", "low", 1_000, 1_000, ["m1"], None),
+        _finding("g", "offset_rewind", "low", 1_000, 1_000, ["m1"], {"topic": "t", "partition": 0, "to_offset_exclusive": 9}),
+        _finding("g", "offset_rewind", "low", 1_000, 1_000, ["m1"], _rng("t", 0, 9, 9)),
+        _finding("g", "offset_rewind", "high", 5_000, 6_000, ["m1"], _rng("t", 3, 10, 25)),
+        _finding("g", "offset_rewind", "high", 5_000, 6_000, ["m1"], _rng("t", 1, 10, 25)),
+        _finding("g", "offset_rewind", "high", 5_000, 6_000, ["m1"], _rng("a", 1, 10, 25)),
+    ]
+    rundir.write_table(tmp_path, "findings", fnd)
+    got = figures.offset_ranges(rundir.load_table(tmp_path, "findings"), "offset_rewind")
+    assert [(r["topic"], r["partition"], r["from_offset"], r["to_offset"], r["start_ms"], r["member_id"])
+            for r in got] == [("a", 1, 10, 25, 5_000, "m1"), ("t", 1, 10, 25, 5_000, "m1"),
+                              ("t", 3, 10, 25, 5_000, "m1")]
+
+
+def test_expelled_edges_and_a_group_without_rebalances(tmp_path):
+    """A finding naming a member already expelled and a new one lists the new one; two expelled at
+    the same moment are ordered by member id. A group whose generations show no rebalance has no
+    longest rebalance (0 ms), not a made-up one."""
+    gens = [_gen("q", 4, None, None, None, None, None, ["b", "a"])]
+    mems = [_mem("q", "b", 4, "session_expiry", 7_000), _mem("q", "m2", 4, "session_expiry", 5_000)]
+    fnd = [_finding("q", "poll_timeout", "medium", 7_000, 7_000, ["m2", "a"], gen=4)]
+    for name, rows in (("generations", gens), ("memberships", mems), ("findings", fnd)):
+        rundir.write_table(tmp_path, name, rows)
+    g, m, f = (rundir.load_table(tmp_path, t) for t in ("generations", "memberships", "findings"))
+    got = figures.group_figures("q", g, m, f)
+    assert [(e["member_id"], e["reason"], e["at_ms"]) for e in got["expelled"]] == [
+        ("m2", "session_expiry", 5_000), ("a", "poll_timeout", 7_000), ("b", "session_expiry", 7_000)]
+    assert (got["generations_seen"], got["rebalances"], got["rebalance_ms_total"], got["rebalance_ms_longest"]) == (
+        1, 0, 0, 0)
+    assert got["causes"] == {}

@@ -339,3 +339,16 @@ def test_a_printed_config_without_enable_auto_commit_means_kafkas_default():
         if e.kind == "client_config":
             e.extra["settings"] = {"max.poll.records": "500"}
     assert _ranges(replay_group(partial)) == []
+
+
+def test_an_estimated_range_says_how_it_was_estimated():
+    """The estimate's figures, in the words a post-mortem quotes: who gave the partition up and why,
+    how long after which commit, at what pace, how many records, who processed them again; the
+    evidence is the last commit and the new owner's resume line."""
+    (r,) = _ranges(replay_group(_handover_without_commit()))
+    assert (r["from"], r["to"], r["estimated"], r["start"], r["end"], r["members"]) == (
+        2_000, 2_600, True, 20_000, 26_700, ["A", "B"])
+    assert r["evidence"] == ["hostA/app.log:6", "hostB/app.log:5"]
+    assert ("A gave up the partition (revoked) about 6.0 s after the last commit at offset 2000; at its pace "
+            "of 100.0 records/s it had processed about 600 more, which B processed again from 2000 "
+            "(an estimate: no log line shows where the old owner stopped)") in r["explanation"]
