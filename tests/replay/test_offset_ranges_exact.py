@@ -352,3 +352,24 @@ def test_an_estimated_range_says_how_it_was_estimated():
     assert ("A gave up the partition (revoked) about 6.0 s after the last commit at offset 2000; at its pace "
             "of 100.0 records/s it had processed about 600 more, which B processed again from 2000 "
             "(an estimate: no log line shows where the old owner stopped)") in r["explanation"]
+
+
+@pytest.mark.parametrize("heartbeat_ms, to, worked", [(3_000, 310, "5.5"), (10_000, 380, "9.0")])
+def test_an_expired_owner_stopped_in_the_middle_of_its_last_heartbeat_interval(heartbeat_ms, to, worked):
+    """B's last heartbeat is at T0+21 s (a GC pause); the broker expires it at T0+66 s
+    (session.timeout.ms 45 s: GroupCoordinator.onExpireHeartbeat); B logs nothing after. It stopped
+    working in [T0+21 s, T0+21 s + heartbeat.interval.ms): the middle is taken, 5.5 s (3 s interval)
+    or 9 s (10 s interval) after its last commit of 200 at T0+17 s, at 20 records/s."""
+    from pipeline.replay import ReplaySettings
+    from tests.replay import scenarios as S
+
+    events = [e for e in S.session_expiry_broker() if not (e.source == "hostB/app.log" and e.ts_ms >= T0 + 90_000)]
+    b, a = Host("hostB/app.log.more", "c-b"), Host("hostA/app.log.more", "c-a")
+    b.ev(T0 + 12_000, "offset_committed", topic="t", partition=2, offset=100, member_id="B")
+    b.ev(T0 + 17_000, "offset_committed", topic="t", partition=2, offset=200, member_id="B")
+    a.ev(T0 + 67_200, "offset_fetched", topic="t", partition=2, offset=200, member_id="A")
+    (r,) = _ranges(replay_group(events + merged(b, a), ReplaySettings(heartbeat_interval_ms=heartbeat_ms)))
+    assert (r["tp"], r["from"], r["to"], r["estimated"], r["start"], r["end"], r["members"]) == (
+        "t-2", 200, to, True, 17_000, 67_200, ["A", "B"])
+    assert f"B gave up the partition (session_expiry) about {worked} s after the last commit at offset 200" in (
+        r["explanation"])
