@@ -34,6 +34,14 @@ FINDING_KINDS: dict[str, str] = {
 }
 
 MAX_EVIDENCE = 50
+# the closing sentence of an offset_skip finding, by what moved the offset: a member's reset of its
+# position (ConsumerConfig auto.offset.reset), or an administrator's commit while the group was empty
+# (kafka-consumer-groups.sh --reset-offsets, which ConsumerGroupCommand refuses on an active group)
+_RESET_SKIP = ("This is what auto.offset.reset=latest does when the committed offset is missing (expired or "
+               "deleted) or out of range.")
+_ADMIN_SKIP = ("This is what kafka-consumer-groups --reset-offsets does with a later target (--to-latest, "
+               "--to-datetime, --shift-by and the like): the group does not read these records unless its offsets "
+               "are reset back; check that the target was intended.")
 
 
 def make(group_id: str | None, kind: str, severity: str, start: int | None, end: int | None, *,
@@ -427,9 +435,8 @@ class FindingRules:
                                 if est else f"{tp}: offsets {it.from_offset}-{it.to_offset - 1} never processed "
                                 f"({n} records)"),
                          explanation=(f"On {tp} {it.how}, so the {n} records from offset {it.from_offset} to "
-                                      f"{it.to_offset - 1} were never processed by this group. This is what "
-                                      "auto.offset.reset=latest does when the committed offset is missing (expired "
-                                      "or deleted) or out of range."),
+                                      f"{it.to_offset - 1} were never processed by this group. "
+                                      + (_ADMIN_SKIP if getattr(it, "by_admin", False) else _RESET_SKIP)),
                          details={"topic": it.topic, "partition": it.partition, "from_offset": it.from_offset,
                                   "to_offset_exclusive": it.to_offset, "records": n, "estimated": est},
                          evidence=it.evidence)

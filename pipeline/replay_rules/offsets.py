@@ -36,6 +36,7 @@ class OffsetIssue:
     evidence: list[str]
     how: str                  # plain words
     estimated: bool = False   # a bound no log line states (said so in `how` and in the finding)
+    by_admin: bool = False    # the committed offset was moved while the group was empty (not by a member)
 
 
 def position_kind(kind: str, event: Any) -> str:
@@ -93,14 +94,14 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
         seen: set[tuple[str, int, int]] = set()
 
         def emit(kind: str, lo: int, hi: int, first: _Mark, ts: int, event: Any, member: str | None, how: str,
-                 seen: set = seen, topic: str = topic, part: int = part) -> None:
+                 by_admin: bool = False, seen: set = seen, topic: str = topic, part: int = part) -> None:
             key = (kind, lo, hi)
             if lo >= hi or key in seen:
                 return
             seen.add(key)
             members = sorted({m for m in (first.member, member) if m})
             issues.append(OffsetIssue(kind, topic, part, lo, hi, first.ts, ts, members,
-                                      [first.ev, event.evidence], how))
+                                      [first.ev, event.evidence], how, by_admin=by_admin))
 
         for kind, ts, _t, _p, off, member, reason, event in rs:
             kind = position_kind(kind, event)
@@ -114,11 +115,12 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
                     if off > last_commit.offset:
                         emit("offset_skip", last_commit.offset, off, last_commit, ts, event, member,
                              f"the committed offset was moved forward from {last_commit.offset} to {off} while the "
-                             "group had no members (an administrator's offset reset)")
+                             "group had no members (an administrator's offset reset)", by_admin=True)
                     elif high is not None and off < high.offset:
                         emit("offset_rewind", off, high.offset, high, ts, event, member,
                              f"the committed offset was moved back to {off} while the group had no members (an "
-                             f"administrator's offset reset), although offsets up to {high.offset} had been processed")
+                             f"administrator's offset reset), although offsets up to {high.offset} had been processed",
+                             by_admin=True)
                     last_commit = _Mark(off, ts, event, member)
                     high = last_commit
                     continue

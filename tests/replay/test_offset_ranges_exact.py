@@ -141,6 +141,9 @@ def test_an_administrators_resets_state_their_ranges_times_and_evidence():
     assert (skip["start"], skip["end"]) == (9_020, 60_000)
     assert skip["evidence"] == ["dump/offsets.txt:2", "dump/offsets.txt:3"]
     assert "moved forward from 410 to 900 while the group had no members" in skip["explanation"]
+    # an administrator's move, not the client's auto.offset.reset: the closing sentence says which
+    assert "kafka-consumer-groups --reset-offsets" in skip["explanation"]
+    assert "auto.offset.reset" not in skip["explanation"]
     assert (rewind["kind"], rewind["from"], rewind["to"], rewind["estimated"]) == ("offset_rewind", 700, 900, False)
     # from the commit of 900 (the highest offset processed) to the move back
     assert (rewind["start"], rewind["end"]) == (60_000, 90_000)
@@ -248,6 +251,8 @@ def test_a_reset_past_the_last_commit_states_range_times_members_and_why(reason,
         "offset_skip", 200, 500, False, 0, 86_400_500)
     assert r["members"] == ["A"] and r["evidence"] == ["dump/offsets.txt:1", "hostA/app.log:5"]
     assert f"the position was reset to 500 {said} past the last committed offset 200" in r["explanation"]
+    assert "This is what auto.offset.reset=latest does" in r["explanation"]
+    assert "--reset-offsets" not in r["explanation"]
 
 
 @pytest.mark.parametrize("reason, said", [("earliest", "(earliest)"), (None, "(auto.offset.reset)")])
