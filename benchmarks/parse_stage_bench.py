@@ -22,9 +22,10 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import time
+
+from child_run import child_json  # benchmarks/ is the script's own directory
 
 
 def capture(out: str, files: list[str]) -> None:
@@ -138,14 +139,10 @@ def main() -> int:
     for rnd in range(args.rounds):
         for n, repo in enumerate(repos):
             load = os.getloadavg()[0]
-            p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "--batches", args.batches,
-                                "--staged", os.path.join(args.staged, str(n))],
-                               cwd=repo, env=dict(os.environ, PYTHONPATH=repo), capture_output=True, text=True)
-            line = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
-            if not line:
-                print(p.stderr[-2000:], file=sys.stderr)
+            d = child_json([sys.executable, os.path.abspath(__file__), "--child", "--batches", args.batches,
+                            "--staged", os.path.join(args.staged, str(n))], repo)
+            if d is None:
                 return 1
-            d = json.loads(line[-1])
             results[repo].append(d)
             print(f"round {rnd} {repo}: {d['cpu']:.2f} CPU-s, {d['us_per_candidate']:.2f} µs per candidate "
                   f"({d['candidates']} candidates, {d['events']} events staged), load {load:.1f}", flush=True)

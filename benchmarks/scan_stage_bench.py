@@ -12,9 +12,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
+
+from child_run import child_json  # benchmarks/ is the script's own directory
 
 TICK = os.sysconf("SC_CLK_TCK")
 KINDS = {"task": ("Executor task",), "jit": ("CompilerThre",), "gc": ("GC Thread", "VM Thread")}
@@ -67,13 +68,9 @@ def main() -> int:
     for rnd in range(args.rounds):
         for repo in args.repo:
             load = os.getloadavg()[0]
-            p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "--repo", repo, *args.files],
-                               cwd=repo, env=dict(os.environ, PYTHONPATH=repo), capture_output=True, text=True)
-            line = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
-            if not line:
-                print(p.stderr[-2000:], file=sys.stderr)
+            d = child_json([sys.executable, os.path.abspath(__file__), "--child", "--repo", repo, *args.files], repo)
+            if d is None:
                 return 1
-            d = json.loads(line[-1])
             d["load"] = load
             results[repo].append(d)
             print(f"round {rnd} {repo}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
