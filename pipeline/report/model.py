@@ -35,6 +35,13 @@ def _none(v: Any) -> Any:
     return v
 
 
+def _int(v: Any) -> int | None:
+    """An integer column's value: a nullable Parquet integer reaches pandas as a float (2.0) when the
+    column has nulls; the report states it as the integer it is."""
+    v = _none(v)
+    return int(v) if v is not None else None
+
+
 def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
     return [{k: _none(v) for k, v in row.items()} for row in df.to_dict("records")]
 
@@ -190,11 +197,11 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
     timeline = []
     for g, (ins, outs) in zip(gens, _members_in_out(gens), strict=True):
         timeline.append({
-            "generation": g["generation"], "start": iso(g["started_ms"]), "stabilized": iso(g["stabilized_ms"]),
-            "ended": iso(g["ended_ms"]), "duration_ms": g["rebalance_ms"],
+            "generation": _int(g["generation"]), "start": iso(g["started_ms"]), "stabilized": iso(g["stabilized_ms"]),
+            "ended": iso(g["ended_ms"]), "duration_ms": _int(g["rebalance_ms"]),
             "duration": duration(g["rebalance_ms"]), "cause": g["cause"] or "unknown",
             "cause_detail": g["cause_detail"], "members_in": ins, "members_out": outs,
-            "member_count": g["member_count"], "leader": g["leader"], "protocol": g["protocol"],
+            "member_count": _int(g["member_count"]), "leader": g["leader"], "protocol": g["protocol"],
             "inferred": bool(g["inferred"]), "evidence": _evidence(g["evidence"], raw),
         })
     findings = []
@@ -203,7 +210,7 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
             "id": f["finding_id"], "kind": f["kind"], "severity": f["severity"], "title": f["title"],
             "explanation": f["explanation"], "start": iso(f["start_ms"]), "end": iso(f["end_ms"]),
             "members": f["members"] or [], "partitions": f["partitions"] or [],
-            "generation": f["generation"], "details": json.loads(f["details_json"]) if f["details_json"] else {},
+            "generation": _int(f["generation"]), "details": json.loads(f["details_json"]) if f["details_json"] else {},
             "evidence": _evidence(f["evidence"], raw),
         }
         if links:
@@ -220,7 +227,7 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
         "timeline": timeline,
         "findings": findings,
         "expelled": [
-            {"member_id": e["member_id"], "client_id": e["client_id"], "generation": e["generation"],
+            {"member_id": e["member_id"], "client_id": e["client_id"], "generation": _int(e["generation"]),
              "reason": e["reason"], "at": iso(e["at_ms"])} for e in fig["expelled"]
         ],
     }

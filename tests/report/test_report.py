@@ -120,3 +120,42 @@ def test_cli_report_to_file_and_errors(problem_run, tmp_path):
         assert bad.returncode == 2, bad.stderr
         assert msg in bad.stderr and "Traceback" not in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_finding_generations_are_integers_and_share_the_timeline_rows(problem_run):
+    """A finding without a generation makes the findings' generation column nullable, which pandas
+    reads as floats: the report still states 6, not 6.0, and in the HTML figure a finding's marker
+    sits on its generation's row ("gen 6", not a second row "gen 6.0"); a generation no bar shows
+    (7, never stabilised) gets its own row in generation order. The same for the timeline's
+    rebalance times once one generation has none."""
+    import pyarrow.parquet as pq
+
+    from pipeline import rundir
+    from pipeline.report.figures import timeline_figure
+
+    rows = pq.read_table(rundir.table_path(problem_run, "findings")).to_pylist()
+    rows.append({**rows[-1], "finding_id": "f5", "generation": None, "title": "no generation"})
+    rows.append({**rows[-1], "finding_id": "f6", "generation": 7, "severity": "low", "title": "later"})
+    for part in rundir.table_path(problem_run, "findings").iterdir():
+        part.unlink()
+    rundir.write_table(problem_run, "findings", rows)
+    gens = pq.read_table(rundir.table_path(problem_run, "generations")).to_pylist()
+    gens.append({**gens[-1], "generation": 7, "started_ms": T0 + 600_000, "stabilized_ms": None, "ended_ms": None,
+                 "rebalance_ms": None})
+    for part in rundir.table_path(problem_run, "generations").iterdir():
+        part.unlink()
+    rundir.write_table(problem_run, "generations", gens)
+    r = build_report(problem_run)
+    g = r["groups"][0]
+    gens = {f["id"]: f["generation"] for f in g["findings"]}
+    assert gens == {"f1": 5, "f2": 6, "f4": 6, "f3": 6, "f5": None, "f6": 7}
+    assert all(type(v) is int for v in gens.values() if v is not None)
+    assert '"generation": 6.0' not in render(r, "json")
+    # a generation that never stabilised (7) has no rebalance time: the others' stay integers
+    assert [t["duration_ms"] for t in g["timeline"]] == [3_000, 12_000, None]
+    assert [type(t["duration_ms"]) for t in g["timeline"]][:2] == [int, int]
+    assert '"duration_ms": 3000.0' not in render(r, "json")
+    fig = timeline_figure(g)
+    labels = {y for trace in fig.data for y in trace.y}
+    assert labels == {"gen 5", "gen 6", "gen 7"}          # f5 (no generation) is drawn on the first row
+    assert list(fig.layout.yaxis.categoryarray) == ["gen 5", "gen 6", "gen 7"]
