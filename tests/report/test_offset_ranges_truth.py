@@ -71,3 +71,26 @@ def test_headline_totals_equal_truth(report):
     # what is estimated is said so in the headline
     if any(r.get("estimated") for r in imp["skipped_ranges"] + imp["reprocessed_ranges"]):
         assert "estimated" in report["summary"]["headline"]
+
+
+def test_each_skipped_range_states_the_cause_the_truth_gives(report):
+    """Every skipped range's finding names what moved the offset, as truth.json's `cause` says: an
+    administrator's reset (kafka-consumer-groups --reset-offsets) or the client's auto.offset.reset,
+    never the other one."""
+    causes = {}
+    for f in sorted(SAMPLES.glob("*/truth.json")):
+        t = json.loads(f.read_text())
+        for r in t["skipped"]:
+            causes[(t["group_id"], r["partition"], r["to"])] = "admin reset" in r["cause"]
+    assert any(causes.values()) and not all(causes.values())      # both kinds are in the samples
+    seen = {}
+    for g in report["groups"]:
+        for f in g["findings"]:
+            if f["kind"] == "offset_skip":
+                d = f["details"]
+                seen[(g["group_id"], f"{d['topic']}-{d['partition']}", d["to_offset_exclusive"])] = f["explanation"]
+    assert seen.keys() == causes.keys()
+    for key, admin in causes.items():
+        said = seen[key]
+        assert ("kafka-consumer-groups --reset-offsets" in said) is admin, (key, said)
+        assert ("This is what auto.offset.reset=latest does" in said) is not admin, (key, said)
