@@ -186,8 +186,7 @@ class FindingRules:
                          partitions=self._assigned(v.gen.generation - 1, m),
                          title=f"{cap(_who(m, self.st))} expelled after {_fmt_ms(silence)} without heartbeat"
                          if silence is not None else f"{cap(_who(m, self.st))} expelled (session timeout)",
-                         explanation=(c.detail + when + " " + fate_text + " Its partitions were reassigned in "
-                                      "generation " + str(v.gen.generation) + "."),
+                         explanation=c.detail + when + " " + fate_text + _partitions_after(v),
                          details={"silence_ms": silence, "session_timeout_ms": cfg.session_timeout_ms,
                                   "inferred": c.inferred, "next_generation": v.gen.generation,
                                   "expiry_time": timed, "last_seen_ms": c.facts.get("last_seen_ms"),
@@ -287,16 +286,23 @@ class FindingRules:
                     and lf.removed_reason in ("left", "poll_timeout") and lf.removed_ms < ob.ts_ms \
                     and (mem is None or mem.joined_ms is None or lf.removed_ms >= mem.joined_ms):
                 at, evidence = lf.removed_ms, [lf.removed_ev, *evidence]
-            again = ("The new owner resumes from the last committed offset; librdkafka auto-commits the offsets "
+            # the generation its leave formed: empty when it was the last member (nobody takes over)
+            nxt = next((v for v in self.views if ob.generation is not None and v.gen.generation == ob.generation + 1),
+                       None)
+            alone = nxt is not None and _emptied(nxt)
+            owner = "The next owner" if alone else "The new owner"
+            again = (f"{owner} resumes from the last committed offset; librdkafka auto-commits the offsets "
                      "poll() returned (enable.auto.offset.store=true), even while the application is still "
                      "processing them. " if lib == "librdkafka" else
-                     "Records it was still processing will be processed again by the new owner. ")
+                     f"Records it was still processing will be processed again by {owner.lower()}. ")
+            given = ("no member was left, so its partitions have no owner until a member joins again" if alone
+                     else "its partitions were given to others")
             self.add("poll_timeout", "high", at, ob.ts_ms, members=[ob.member_id], generation=ob.generation,
                      partitions=self._assigned(ob.generation, ob.member_id),
                      title=f"{cap(_who(ob.member_id, self.st))} exceeded max.poll.interval.ms",
                      explanation=(f"{cap(_who(ob.member_id, self.st))} spent more than "
                                   f"{cfg.says('max_poll_interval_ms')} between two poll() calls, so "
-                                  f"{poll_leaver(lib)} the group and its partitions were given to others. "
+                                  f"{poll_leaver(lib)} the group and {given}. "
                                   + again + "Process batches faster, lower max.poll.records, or raise "
                                   "max.poll.interval.ms."),
                      details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=evidence)
@@ -308,8 +314,7 @@ class FindingRules:
                          generation=v.gen.generation - 1,
                          partitions=self._assigned(v.gen.generation - 1, c.trigger_member),
                          title=f"{cap(_who(c.trigger_member, self.st))} exceeded max.poll.interval.ms",
-                         explanation=c.detail + " Its partitions were reassigned in generation "
-                         f"{v.gen.generation}; records it was processing will be processed again.",
+                         explanation=c.detail + _partitions_after(v, reprocessed=True),
                          details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=c.evidence)
 
     def stuck(self) -> None:
@@ -546,6 +551,18 @@ class FindingRules:
                                       "more than the skew tolerance or the heartbeats went to another coordinator."),
                          details={"removed_ms": lf.removed_ms, "last_heartbeat_ms": lf.last_hb_ms},
                          evidence=[lf.removed_ev, lf.last_hb_ev])
+
+
+def _partitions_after(v: GenView, reprocessed: bool = False) -> str:
+    """Where the partitions of the member whose removal formed generation v went: to the members
+    of v, unless v is empty (its last member gone: GroupCoordinator's "... is now empty"), when
+    nobody took them over."""
+    again = "records it was processing will be processed again" if reprocessed else ""
+    if _emptied(v):
+        return (f" Generation {v.gen.generation} has no member (the group became empty), so its partitions were "
+                "not reassigned: they have no owner until a member joins the group again"
+                + (f", and {again} then." if again else "."))
+    return f" Its partitions were reassigned in generation {v.gen.generation}" + (f"; {again}." if again else ".")
 
 
 def _emptied(v: GenView) -> bool:
