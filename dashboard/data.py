@@ -223,6 +223,7 @@ class RunData:
         out["generations"] = pd.Series({k: f["generations_seen"] for k, f in figs.items()})
         out["rebalances"] = pd.Series({k: f["rebalances"] for k, f in figs.items()})
         out["rebalancing_ms"] = pd.Series({k: f["rebalance_ms_total"] for k, f in figs.items()})
+        out["rebalances_timed"] = pd.Series({k: f["rebalances_timed"] for k, f in figs.items()})
         out["members_seen"] = pd.Series({k: len(f["members_seen"]) for k, f in figs.items()})
         out["expelled"] = pd.Series({k: len(f["expelled"]) for k, f in figs.items()})
         out["reprocessed_offsets"] = pd.Series({k: f["reprocessed_offsets"] for k, f in figs.items()})
@@ -233,7 +234,7 @@ class RunData:
         for sev in schemas.SEVERITIES:
             out[sev] = pd.Series({k: f["findings_by_severity"][sev] for k, f in figs.items()})
         counts = ["generations", "rebalances", "members_seen", "expelled", "reprocessed_offsets", "skipped_offsets",
-                  "events", "rebalancing_ms", *schemas.SEVERITIES]
+                  "events", "rebalancing_ms", "rebalances_timed", *schemas.SEVERITIES]
         out[counts] = out[counts].fillna(0).astype("int64")
         return out.reset_index()
 

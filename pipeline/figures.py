@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.schemas import SEVERITIES
+from pipeline.timefmt import duration
 
 EXPELLED_REASONS = ("session_expiry", "poll_timeout", "fenced", "static_member_fenced", "expired", "member_fenced")
 EXPULSION_FINDINGS = ("session_expiry", "poll_timeout", "static_member_fenced")
@@ -54,6 +55,28 @@ def rebalance_rows(gens: pd.DataFrame) -> pd.DataFrame:
     if gens.empty:
         return gens
     return gens[gens["started_ms"].notna() | gens["stabilized_ms"].notna()]
+
+
+def rebalancing_total(total_ms: int, timed: int, rebalances: int) -> str:
+    """The time spent rebalancing, short (a table cell, the ingest summary): a sum over only the
+    rebalances with a known duration is a lower bound, and with none it is unknown, never "0 ms"
+    (a history that begins inside the logs, or a rebalance superseded before it completed,
+    has no duration)."""
+    if timed >= rebalances:
+        return duration(total_ms)
+    return "time unknown" if timed == 0 else f"at least {duration(total_ms)}"
+
+
+def rebalancing_sentence(total_ms: int, longest_ms: int, timed: int, rebalances: int, brief: bool = False) -> str:
+    """The same figure in words: "8.8 s spent rebalancing (longest 8.3 s)", with how many of the
+    rebalances the logs time when not all; `brief`: without the longest (a headline's parenthesis)."""
+    if timed >= rebalances:
+        return f"{duration(total_ms)} spent rebalancing" + ("" if brief else f" (longest {duration(longest_ms)})")
+    if timed == 0:
+        return "time spent rebalancing unknown" + ("" if brief else " (no rebalance has a known duration)")
+    known = f"{timed:,} of {rebalances:,} rebalances have a known duration"
+    return (f"at least {duration(total_ms)} spent rebalancing"
+            + (f"; {known}" if brief else f" ({known}; longest {duration(longest_ms)})"))
 
 
 def offset_ranges(findings: pd.DataFrame, kind: str) -> list[dict[str, Any]]:
@@ -140,6 +163,7 @@ def _figures(group: str, g: pd.DataFrame, m: pd.DataFrame, f: pd.DataFrame) -> d
         "generations_seen": int(len(g)),
         "rebalances": int(len(reb)),
         "rebalance_ms_total": int(sum(durations)),
+        "rebalances_timed": len(durations),
         "rebalance_ms_longest": int(max(durations, default=0)),
         "causes": {str(k): int(v) for k, v in causes.items()},
         "members_seen": sorted(members),

@@ -86,6 +86,7 @@ def group_lines(run_dir: str, limit: int = 50, event_groups: set[str] | None = N
         cause, n = max(f["causes"].items(), key=lambda kv: (kv[1], kv[0]), default=(None, 0))
         out.append({
             "group_id": g, "rebalances": f["rebalances"], "rebalance_ms_total": f["rebalance_ms_total"],
+            "rebalances_timed": f["rebalances_timed"],
             "top_cause": cause, "top_cause_count": n, "expelled": len(f["expelled"]),
             "expelled_hosts": sorted({host_label(e["host"] or e["client_id"] or e["member_id"]) for e in f["expelled"]}),
             "reprocessed_offsets": f["reprocessed_offsets"],

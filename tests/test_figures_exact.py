@@ -71,6 +71,7 @@ def test_every_figure_of_a_group(tmp_path):
         "rebalances": 3,                               # generations 2, 3, 4: start or completion known
         "rebalance_ms_total": 4_000,                   # 1000 + 3000 (generation 3 never completed)
         "rebalance_ms_longest": 3_000,
+        "rebalances_timed": 2,                         # generation 3's duration is unknown
         "causes": {"member_joined": 1, "unknown": 1, "member_left": 1},
         "members_seen": ["m0", "m1", "m2", "m5", "m6"],
         "expelled": [
@@ -153,3 +154,18 @@ def test_expelled_edges_and_a_group_without_rebalances(tmp_path):
     assert (got["generations_seen"], got["rebalances"], got["rebalance_ms_total"], got["rebalance_ms_longest"]) == (
         1, 0, 0, 0)
     assert got["causes"] == {}
+
+
+def test_time_spent_rebalancing_in_words_is_a_lower_bound_unless_every_rebalance_is_timed():
+    """The sum over rebalances with a known duration is the whole time only when all of them are."""
+    assert figures.rebalancing_total(4_000, 2, 2) == "4.0 s"
+    assert figures.rebalancing_total(4_000, 2, 3) == "at least 4.0 s"
+    assert figures.rebalancing_total(0, 0, 1) == "time unknown"
+    assert figures.rebalancing_total(0, 0, 0) == "0 ms"
+    assert figures.rebalancing_sentence(4_000, 3_000, 2, 2) == "4.0 s spent rebalancing (longest 3.0 s)"
+    assert figures.rebalancing_sentence(4_000, 3_000, 2, 3) == (
+        "at least 4.0 s spent rebalancing (2 of 3 rebalances have a known duration; longest 3.0 s)")
+    assert figures.rebalancing_sentence(4_000, 3_000, 2, 3, brief=True) == (
+        "at least 4.0 s spent rebalancing; 2 of 3 rebalances have a known duration")
+    assert figures.rebalancing_sentence(0, 0, 0, 1) == (
+        "time spent rebalancing unknown (no rebalance has a known duration)")

@@ -80,3 +80,62 @@ def real_logs_run(spark, shared_dir, tmp_path_factory):
 @pytest.mark.spark
 def test_views_agree_on_real_logs(real_logs_run):
     _check(real_logs_run)
+
+
+@pytest.mark.spark
+def test_real_logs_findings_state_only_what_the_lines_show(real_logs_run):
+    """Facts a person reads from shared/real_logs: 031's history begins at "Stabilized group
+    opal_consumer generation 14" (its start is not in the logs: "unknown start", never "None" in
+    the Markdown or an empty time in the HTML); 006's broker expires the group's only member and
+    prints "Group RY-Topic_magpie_lark with generation 2 is now empty" (nobody took its partitions)."""
+    from pipeline.report.html import render_html
+    from pipeline.report.markdown import render_markdown
+
+    report = build_report(real_logs_run)
+    finds = {(g["group_id"], f["kind"], f["generation"]): f for g in report["groups"] for f in g["findings"]}
+    opal = finds[("opal_consumer", "unexplained", 14)]
+    assert (opal["start"], opal["span"]) == (None, "unknown start to 2019-07-10T10:21:56.387Z")
+    expiry = finds[("RY-Topic_magpie_lark", "session_expiry", 1)]
+    assert "were reassigned" not in expiry["explanation"]
+    assert "Generation 2 has no member (the group became empty)" in expiry["explanation"]
+    md, html = render_markdown(report), render_html(report)
+    assert "_unexplained, unknown start to 2019-07-10T10:21:56.387Z_" in md
+    assert "None to" not in md and "unexplained,  to" not in html
+    assert "unexplained, unknown start to 2019-07-10T10:21:56.387Z" in html
+
+
+@pytest.mark.spark
+def test_time_spent_rebalancing_is_never_a_sum_stated_as_whole(real_logs_run):
+    """006's only rebalance (RY-Topic_magpie_lark to generation 2: the broker expires the member and
+    the group empties) has no duration in the logs; buttercup-hen-sagemulberry's one rebalance (041)
+    is timed. Every view says the first is unknown (it said "0 ms") and the run-wide figure is a
+    lower bound, with how many rebalances it covers."""
+    from dashboard.pages.overview import group_rows
+    from pipeline.commands.ingest import group_line
+    from pipeline.report.markdown import render_markdown
+
+    man, report, dash = _views(real_logs_run)
+    sec = {g["group_id"]: g for g in report["groups"]}
+    ry, bt = sec["RY-Topic_magpie_lark"], sec["buttercup-hen-sagemulberry"]
+    assert (ry["rebalances"], ry["rebalances_timed"], ry["rebalance_ms_total"]) == (1, 0, 0)
+    assert (bt["rebalances"], bt["rebalances_timed"]) == (1, 1) and bt["rebalance_ms_total"] > 0
+    imp = report["summary"]["impact"]
+    assert imp["rebalances_timed"] == sum(g["rebalances_timed"] for g in sec.values()) < imp["rebalances"]
+    md = render_markdown(report)
+    assert "1 rebalance(s), time spent rebalancing unknown (no rebalance has a known duration), 1 member(s) seen." in md
+    assert f"at least {report_duration(imp['rebalance_ms_total'])} spent rebalancing; " \
+           f"{imp['rebalances_timed']} of {imp['rebalances']} rebalances have a known duration" in md
+    lines = {g["group_id"]: group_line(g) for g in man["summary"]["groups_detail"]}
+    assert lines["RY-Topic_magpie_lark"].startswith("RY-Topic_magpie_lark: 1 rebalance (time unknown)")
+    rows = {r["id"]: r for r in group_rows(RunDataFor(real_logs_run), None)}
+    assert rows["RY-Topic_magpie_lark"]["rebalancing"] == "time unknown"
+    assert rows["buttercup-hen-sagemulberry"]["rebalancing"] == report_duration(bt["rebalance_ms_total"])
+
+
+def report_duration(ms):
+    from pipeline.timefmt import duration
+    return duration(ms)
+
+
+def RunDataFor(run_dir):  # noqa: N802 (reads as the class it builds)
+    return RunData(run_dir)

@@ -14,7 +14,7 @@ from dashboard.data import RunData, overlapping
 from dashboard.figures import lanes_figure, ownership_figure, timeline_figure
 from dashboard.figures.common import short_id
 from dashboard.member_names import member_labels
-from dashboard.pages.overview import fmt_duration
+from dashboard.pages.overview import fmt_duration, rebalancing_text
 from pipeline import dashboard_urls as urls
 
 GEN_COLUMNS = [("generation", "gen"), ("cause", "cause"), ("cause_detail", "what happened"),
@@ -184,7 +184,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
         f"Group {group}",
         components.stat_row([("generations", f"{int(summary['generations']):,}"),
                              ("rebalances", f"{int(summary['rebalances']):,}"),
-                             ("time rebalancing", fmt_duration(summary["rebalancing_ms"])),
+                             ("time rebalancing", rebalancing_text(summary)),
                              ("members seen", f"{int(summary['members_seen']):,}"), ("findings", f"{len(findings):,}")]),
         html.Div(className="links", children=[
             dcc.Link("offsets of this group →", href=urls.offsets_url("", group, since_ms=since, until_ms=until)),

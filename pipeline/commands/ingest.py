@@ -68,12 +68,12 @@ def _span(first_ms: int | None, last_ms: int | None) -> str:
 def group_line(g: dict) -> str:
     """What happened to one group, where and when, in one line (figures of pipeline/figures.py,
     the same the report and the dashboard show)."""
-    from pipeline.timefmt import duration
+    from pipeline.figures import rebalancing_total
 
     n = g["rebalances"]
     parts = [f"{g['group_id']}: {n:,} rebalance{'s' if n != 1 else ''}"]
     if n:
-        parts[0] += f" ({duration(g['rebalance_ms_total'])})"
+        parts[0] += f" ({rebalancing_total(g['rebalance_ms_total'], g['rebalances_timed'], n)})"
         if g.get("top_cause"):
             parts[0] += f", mostly {g['top_cause'].replace('_', ' ')} ({g['top_cause_count']:,})"
     if g["expelled"]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pipeline.report.details_text import details_sentences, number
 from pipeline.report.figures import timeline_figure
-from pipeline.timefmt import duration
+from pipeline.report.model import rebalancing_cell, rebalancing_words, total_longest_cell
 
 CSS = """
 body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1150px;color:#1d1d1f;padding:0 1rem}
@@ -85,7 +85,7 @@ def _groups_table(groups: list[dict[str, Any]]) -> str:
             sev[f["severity"]] = sev.get(f["severity"], 0) + 1
         causes = sorted({t["cause"] for t in g["timeline"] if t.get("cause")})
         rows.append(f"<tr><td><a href='#{_anchor(g['group_id'])}'>{_e(g['group_id'])}</a></td>"
-                    f"<td class=num>{_n(g['rebalances'])}</td><td class=nowrap>{_e(duration(g['rebalance_ms_total']))}</td>"
+                    f"<td class=num>{_n(g['rebalances'])}</td><td class=nowrap>{_e(rebalancing_cell(g))}</td>"
                     f"<td>{_e(', '.join(causes) or '-')}</td><td class=num>{_n(len(g['members_seen']))}</td>"
                     f"<td>{_e(', '.join(f'{n:,} {k}' for k, n in sev.items()) or 'none')}</td></tr>")
     return ("<table><tr><th>group</th><th>rebalances</th><th>rebalancing</th><th>causes</th><th>members</th>"
@@ -98,7 +98,7 @@ def _summary(report: dict[str, Any]) -> str:
     rows = [
         ("rebalances", _n(imp["rebalances"])),
         ("time spent rebalancing (total / longest)",
-         f"{duration(imp['rebalance_ms_total'])} / {duration(imp['rebalance_ms_longest'])}"),
+         _e(total_longest_cell(imp))),
         ("partition-seconds without an owner", f"{number(round(imp['unowned_partition_seconds'], 3))}"),
         ("members expelled", _n(len(imp["members_expelled"]))),
         ("offsets reprocessed", f"{_n(imp['reprocessed_messages'])} in {_n(len(imp['reprocessed_ranges']))} range(s)"),
@@ -145,8 +145,7 @@ def render_html(report: dict[str, Any]) -> str:
     for g in report["groups"]:
         link = f' <a href="{_e(g["dashboard_url"])}">open in the dashboard</a>' if g.get("dashboard_url") else ""
         body.append(f"<h2 id='{_anchor(g['group_id'])}'>Group <code>{_e(g['group_id'])}</code>{link}</h2>")
-        body.append(f"<p>{_n(g['rebalances'])} rebalance(s), {_e(duration(g['rebalance_ms_total']))} spent rebalancing "
-                    f"(longest {_e(duration(g['rebalance_ms_longest']))}), {_n(len(g['members_seen']))} member(s) seen, "
+        body.append(f"<p>{_n(g['rebalances'])} rebalance(s), {_e(rebalancing_words(g))}, {_n(len(g['members_seen']))} member(s) seen, "
                     f"{_n(len(g['findings']))} finding(s).</p>")
         fig = timeline_figure(g)
         if fig is not None:
@@ -176,9 +175,8 @@ def render_html(report: dict[str, Any]) -> str:
             opened = " open" if f["severity"] == "critical" else ""
             body.append(
                 f'<details class="finding sev-{_e(f["severity"])}"{opened}><summary><span class="badge b-{_e(f["severity"])}">'
-                f'{_e(f["severity"])}</span> <b>{_e(f["title"])}</b> <span class=meta>{_e(f["start"])}</span></summary>'
-                f"<p class=meta>{_e(f['kind'])}, {_e(f['start'])}"
-                f"{' to ' + _e(f['end']) if f['end'] and f['end'] != f['start'] else ''}{link}</p>"
+                f'{_e(f["severity"])}</span> <b>{_e(f["title"])}</b> <span class=meta>{_e(f["start"] or f["span"])}</span></summary>'
+                f"<p class=meta>{_e(f['kind'])}, {_e(f['span'])}{link}</p>"
                 f"<p>{_e(f['explanation'])}</p>"
                 + _details_list(f)
                 + (f"<p>Members: {_ids(f['members'], 6)}</p>" if f["members"] else "")

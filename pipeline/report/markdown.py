@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline.report.details_text import number
 from pipeline.report.mdtext import code, fenced_line, text
-from pipeline.timefmt import duration
+from pipeline.report.model import rebalancing_words, total_longest_cell
 
 SEV_MARK = {"critical": "🟥 critical", "high": "🟧 high", "medium": "🟨 medium", "low": "🟦 low", "info": "ℹ️ info"}
 
@@ -54,8 +54,7 @@ def summary_markdown(report: dict[str, Any]) -> str:
     out += [
         "| impact | value |", "|---|---|",
         f"| rebalances | {imp['rebalances']:,} |",
-        f"| time spent rebalancing (total / longest) | {duration(imp['rebalance_ms_total'])} / "
-        f"{duration(imp['rebalance_ms_longest'])} |",
+        f"| time spent rebalancing (total / longest) | {text(total_longest_cell(imp))} |",
         f"| partition-seconds without an owner | {number(round(imp['unowned_partition_seconds'], 3))} |",
         f"| members expelled | {len(imp['members_expelled']):,} |",
         f"| offsets reprocessed | {imp['reprocessed_messages']:,} in {len(imp['reprocessed_ranges']):,} range(s) |",
@@ -100,8 +99,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         out += [f"## Group {code(g['group_id'])}", ""]
         if g.get("dashboard_url"):
             out += [_link("Open in the dashboard", g["dashboard_url"]), ""]
-        out += [f"{g['rebalances']:,} rebalance(s), {duration(g['rebalance_ms_total'])} spent rebalancing "
-                f"(longest {duration(g['rebalance_ms_longest'])}), {len(g['members_seen']):,} member(s) seen.", ""]
+        out += [f"{g['rebalances']:,} rebalance(s), {text(rebalancing_words(g))}, "
+                f"{len(g['members_seen']):,} member(s) seen.", ""]
         out += _consumer_protocol_markdown(g)
         if g["timeline"]:
             out += ["### Rebalance timeline", "",
@@ -125,8 +124,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         for f in g["findings"]:
             out.append(f"#### {SEV_MARK.get(f['severity']) or text(f['severity'])}: {text(f['title'])}")
             out.append("")
-            span = f"{f['start']} to {f['end']}" if f["end"] and f["end"] != f["start"] else f["start"]
-            out.append(f"_{text(f['kind'])}, {text(span)}_"
+            out.append(f"_{text(f['kind'])}, {text(f['span'])}_"
                        + (f" · {_link('dashboard', f['dashboard_url'])}" if f.get("dashboard_url") else ""))
             out.append("")
             out.append(text(f["explanation"], line_start=True))

@@ -35,6 +35,34 @@ def _none(v: Any) -> Any:
     return v
 
 
+def rebalancing_words(fig: dict[str, Any], brief: bool = False) -> str:
+    """figures.rebalancing_sentence of a group's section or of the impact."""
+    return figures.rebalancing_sentence(fig["rebalance_ms_total"], fig["rebalance_ms_longest"], fig["rebalances_timed"],
+                                        fig["rebalances"], brief)
+
+
+def rebalancing_cell(fig: dict[str, Any]) -> str:
+    """figures.rebalancing_total of a group's section (a table cell)."""
+    return figures.rebalancing_total(fig["rebalance_ms_total"], fig["rebalances_timed"], fig["rebalances"])
+
+
+def total_longest_cell(fig: dict[str, Any]) -> str:
+    """"total / longest" of the impact table, with how many rebalances the logs time when not all."""
+    timed, n = fig["rebalances_timed"], fig["rebalances"]
+    if timed == 0 and n:
+        return "unknown (no rebalance has a known duration)"
+    note = f" ({timed:,} of {n:,} rebalances have a known duration)" if timed < n else ""
+    return f"{rebalancing_cell(fig)}{note} / {duration(fig['rebalance_ms_longest'])}"
+
+
+def time_span(start: str | None, end: str | None) -> str:
+    """When a finding happened, in words: a start that the logs do not show is said to be unknown
+    (a history that begins inside the logs' window), never printed as "None"."""
+    if start is None:
+        return f"unknown start to {end}" if end is not None else "time unknown"
+    return f"{start} to {end}" if end is not None and end != start else start
+
+
 def _int(v: Any) -> int | None:
     """An integer column's value: a nullable Parquet integer reaches pandas as a float (2.0) when the
     column has nulls; the report states it as the integer it is."""
@@ -209,6 +237,7 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
         item = {
             "id": f["finding_id"], "kind": f["kind"], "severity": f["severity"], "title": f["title"],
             "explanation": f["explanation"], "start": iso(f["start_ms"]), "end": iso(f["end_ms"]),
+            "span": time_span(iso(f["start_ms"]), iso(f["end_ms"])),
             "members": f["members"] or [], "partitions": f["partitions"] or [],
             "generation": _int(f["generation"]), "details": json.loads(f["details_json"]) if f["details_json"] else {},
             "evidence": _evidence(f["evidence"], raw),
@@ -223,6 +252,7 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
         "rebalances": fig["rebalances"],
         "rebalance_ms_total": fig["rebalance_ms_total"],
         "rebalance_ms_longest": fig["rebalance_ms_longest"],
+        "rebalances_timed": fig["rebalances_timed"],
         "members_seen": fig["members_seen"],
         "timeline": timeline,
         "findings": findings,
@@ -261,7 +291,7 @@ def _headline(impact: dict[str, Any], groups: list[dict[str, Any]], problems: bo
                 "no member was expelled and no offset range was reprocessed or skipped.")
     parts = [f"{impact['rebalances']:,} rebalance{'s' if impact['rebalances'] != 1 else ''} "
              f"across {len(groups)} group{'s' if len(groups) != 1 else ''} "
-             f"({duration(impact['rebalance_ms_total'])} spent rebalancing)"]
+             f"({rebalancing_words(impact, brief=True)})"]
     if impact["members_expelled"]:
         parts.append(f"{len(impact['members_expelled'])} member(s) expelled")
     if impact["reprocessed_messages"]:
@@ -299,6 +329,7 @@ def build_report(
         "rebalances": sum(g["rebalances"] for g in groups),
         "rebalance_ms_total": sum(g["rebalance_ms_total"] for g in groups),
         "rebalance_ms_longest": max((g["rebalance_ms_longest"] for g in groups), default=0),
+        "rebalances_timed": sum(g["rebalances_timed"] for g in groups),
         "unowned_partition_seconds": round(_unowned_partition_ms(t.ownership) / 1000, 3),
         "members_expelled": expelled,
         "reprocessed_ranges": reprocessed,
@@ -399,9 +430,13 @@ def consumer_protocol_story(gens: list[dict[str, Any]], members: list[dict[str, 
     counts: dict[str, int] = {}
     for g in gens:
         counts[g["cause"] or "unknown"] = counts.get(g["cause"] or "unknown", 0) + 1
-    words.append(f"The group epoch went from {min(epochs)} to {max(epochs)} ({len(gens)} epoch(s) in the logs): "
-                 + ", ".join(f"{n} by {c.replace('_', ' ')}" for c, n in sorted(counts.items(), key=lambda kv: -kv[1]))
-                 + ".")
+    if len(gens) == 1:   # "went from 2 to 2 (1 epoch(s))" read as a change that never happened
+        words.append(f"The logs show one group epoch, {epochs[0]}, formed by "
+                     f"{next(iter(counts)).replace('_', ' ')}.")
+    else:
+        words.append(f"The group epoch went from {min(epochs)} to {max(epochs)} ({len(gens)} epochs in the logs): "
+                     + ", ".join(f"{n} by {c.replace('_', ' ')}" for c, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+                     + ".")
     for g in gens:
         if g["cause"] in ("session_expiry", "rebalance_timeout", "member_left"):
             words.append(f"Epoch {g['generation']} ({iso(g['started_ms'])}): {g['cause_detail']}")

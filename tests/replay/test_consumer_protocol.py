@@ -125,7 +125,7 @@ def test_report_explains_a_consumer_protocol_incident(repo_root):
     assert story is not None and story["group_type"] == "consumer"
     text = "\n".join(_consumer_protocol_markdown({"consumer_protocol": story}))
     assert "### Consumer protocol (KIP-848)" in text
-    assert "The group epoch went from 1 to 5 (5 epoch(s) in the logs): 4 by member joined, 1 by session expiry." in text
+    assert "The group epoch went from 1 to 5 (5 epochs in the logs): 4 by member joined, 1 by session expiry." in text
     assert ("Epoch 4 (2025-06-03T02:02:41.700Z): The coordinator fenced member 8U9fkUU-uWKiudlLkLeUQg: its session "
             "expired") in text
     assert ("Member 8U9fkUU-uWKiudlLkLeUQg learned it was fenced at epoch 3 from a UNKNOWN_MEMBER_ID heartbeat "

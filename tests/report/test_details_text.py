@@ -34,3 +34,15 @@ def test_nothing_to_say_and_bad_json():
 
 def test_number():
     assert [number(27568), number(12.5), number(True), number("x")] == ["27,568", "12.5", "yes", "x"]
+
+
+def test_a_finding_whose_start_is_not_in_the_logs_says_so_in_every_format():
+    """A generation formed before the logs begin has no start time: the finding's span says
+    "unknown start", and no format prints "None" (the Markdown report printed "None to ...")."""
+    from pipeline.report.model import time_span
+    assert time_span(None, "2019-07-10T10:21:56.387Z") == "unknown start to 2019-07-10T10:21:56.387Z"
+    assert time_span(None, None) == "time unknown"
+    assert time_span("2019-07-10T10:21:56.387Z", "2019-07-10T10:21:56.387Z") == "2019-07-10T10:21:56.387Z"
+    assert time_span("2019-07-10T10:21:56.387Z", "2019-07-10T10:21:57.000Z") == \
+        "2019-07-10T10:21:56.387Z to 2019-07-10T10:21:57.000Z"
+    assert time_span("2019-07-10T10:21:56.387Z", None) == "2019-07-10T10:21:56.387Z"
