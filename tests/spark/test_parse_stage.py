@@ -11,19 +11,18 @@ import pyarrow as pa
 from pipeline.spark import parse_stage
 from tests.spark.conftest import ABSTRACT_COORDINATOR, client
 
-CAND = pa.struct([("idx", pa.int64()), ("value", pa.string()), ("chars", pa.int32())])
-
-
 def split_batch(splits: list[tuple[int, str, int, int, list[tuple[int, str]]]]) -> pa.RecordBatch:
-    """(split_no, spath, block, n_lines, [(idx, text)]) per split."""
+    """(split_no, spath, block, n_lines, [(idx, text)]) per split, the candidates packed as the
+    scan returns them (lines.CAND_COLUMNS: idx, text joined by \n, chars)."""
     return pa.record_batch({
         "split_no": pa.array([s[0] for s in splits], pa.int32()),
         "spath": [s[1] for s in splits],
         "block": pa.array([s[2] for s in splits], pa.int64()),
         "n_lines": pa.array([s[3] for s in splits], pa.int64()),
         "problem": pa.array([None] * len(splits), pa.string()),
-        "cands": pa.array([[{"idx": i, "value": t, "chars": len(t)} for i, t in s[4]] for s in splits],
-                          pa.list_(CAND)),
+        "idx": pa.array([[i for i, _ in s[4]] for s in splits], pa.list_(pa.int64())),
+        "text": pa.array(["\n".join(t for _, t in s[4]) for s in splits], pa.string()),
+        "chars": pa.array([[len(t) for _, t in s[4]] for s in splits], pa.list_(pa.int32())),
     })
 
 
