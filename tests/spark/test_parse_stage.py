@@ -11,6 +11,7 @@ import pyarrow as pa
 from pipeline.spark import parse_stage
 from tests.spark.conftest import ABSTRACT_COORDINATOR, client
 
+
 def split_batch(splits: list[tuple[int, str, int, int, list[tuple[int, str]]]]) -> pa.RecordBatch:
     """(split_no, spath, block, n_lines, [(idx, text)]) per split, the candidates packed as the
     scan returns them (lines.CAND_COLUMNS: idx, text joined by \n, chars)."""
