@@ -483,3 +483,49 @@ def test_packed_candidates_reach_the_parser_line_for_line(spark, tmp_path, monke
     split_rows = [r for r in out if r["status"] == parse_stage.SPLIT]
     assert sum(r["n_lines"] for r in split_rows) == len(expected_lines) + 4
     assert sum(r["n_cands"] for r in split_rows) == len(want) + 1
+
+
+def test_the_fallback_readers_packed_rows_reach_the_parser_like_the_scanners(spark, tmp_path, monkeypatch):
+    """The rlike fallback packs its candidates the same way (lines._packed): through the parse
+    stage its rows give the same (file, line, text) outcomes as the scanner's, empty lines of a
+    whole file, non-ASCII text and an overlong line included."""
+    import sys
+    import types
+
+    import parsers
+    from parsers.events import Event
+    from pipeline.spark import lines, parse_stage
+
+    def parse_lines(source, pairs, fmt):
+        for no, text in pairs:
+            yield parsers.LineOutcome(no, "parsed", Event(source, no, "client", "seen", text), None)
+
+    fake = types.ModuleType("fake_parsers_for_fallback")
+    fake.FileFormat, fake.parse_lines = parsers.FileFormat, parse_lines
+    monkeypatch.setitem(sys.modules, "fake_parsers_for_fallback", fake)
+    body = ["a group ünï 😀", "no word", "", "b Coordinator", "group " + "é" * (lines.MAX_LINE_CHARS + 5)] * 3
+    path = write(tmp_path / "mixed.log", body)
+    whole = write(tmp_path / "table.txt", ["GROUP TOPIC", "", " g1  t ", ""])
+    uris = [str(path), str(whole)]
+    spaths = lines.spark_paths(spark, uris)
+    formats = {s: (u.rsplit("/", 1)[1], "log", "plain", ()) for s, u in zip(spaths, uris, strict=True)}
+    old_open = spark.conf.get("spark.sql.files.openCostInBytes")
+    try:
+        java = lines.read_blocks(spark, uris, CANDIDATE_REGEX, whole_files=[spaths[1]])
+        rlike = lines.Scan(lines._read_with_rlike(spark, uris, CANDIDATE_REGEX, [spaths[1]]), "rlike")
+        got = {}
+        for scan in (java, rlike):
+            batches = scan.rows.toArrow().to_batches()
+            rows = [r for b in batches for r in b.to_pylist()]
+            offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in rows])
+            out = [r for b in parse_stage.parse_batches(iter(batches), formats, "fake_parsers_for_fallback",
+                                                        lines.MAX_LINE_CHARS) for r in b.to_pylist()]
+            got[scan.filter] = sorted((r["source"], offsets[r["split_no"]] + r["line_no"], r["status"], r["raw"])
+                                      for r in out if r["has_event"])
+    finally:
+        spark.conf.set("spark.sql.files.openCostInBytes", old_open)
+    assert got["java"] == got["rlike"]
+    assert [(s, n, st) for s, n, st, _ in got["java"] if s == "table.txt"] == [
+        ("table.txt", i, "parsed") for i in (1, 2, 3, 4)]
+    assert [n for s, n, st, _ in got["java"] if st == "unparsed"] == [5, 10, 15]
+    assert len(got["java"]) == 4 + 9
