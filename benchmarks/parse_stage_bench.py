@@ -89,7 +89,7 @@ def one_run(batches_dir: str, staged: str) -> dict:
     os.makedirs(staged)
     schema = buckets.staged_schema(schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS))
     parse_stage.parsers_module("parsers")
-    cands = sum(len(b.column("cands").values) for t in tasks for b in t)
+    cands = sum(len(b.column("idx").values) for t in tasks for b in t)
     t0 = time.process_time()
     for i, t in enumerate(tasks):
         for _ in parse_stage.stage_batches(iter(t), formats, "parsers", 64 * 1024,

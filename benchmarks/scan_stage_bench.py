@@ -46,7 +46,7 @@ def _one_run(files: list[str]) -> None:
     spark.range(1).collect()                        # the session is up
     a, t = _threads(pid), time.monotonic()
     scan = lines.read_blocks(spark, files, CANDIDATE_REGEX)
-    (r,) = scan.rows.selectExpr("sum(n_lines) AS lines", "sum(size(cands)) AS cands").collect()
+    (r,) = scan.rows.selectExpr("sum(n_lines) AS lines", "sum(size(idx)) AS cands").collect()
     wall = time.monotonic() - t
     b = _threads(pid)
     print(json.dumps({"lines": r["lines"], "cands": r["cands"], "wall": wall, "filter": scan.filter,

@@ -112,9 +112,9 @@ public final class ScanBench {
             long t3 = cpu();
             for (Row r : rows) {
                 lines += r.getLong(0);
-                @SuppressWarnings("unchecked") List<Row> c = (List<Row>) r.get(2);
-                cands += c.size();
-                for (Row x : c) candChars += x.getInt(2);
+                long[] idx = (long[]) r.get(2);      // SplitScanner's packed candidates
+                cands += idx.length;
+                for (int c : (int[]) r.get(4)) candChars += c;
             }
             if (round == rounds - 1) {
                 Thread.sleep(2000);   // compilations still queued

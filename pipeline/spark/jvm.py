@@ -30,7 +30,7 @@ SCANNER_CLASS = "coordscope.spark.SplitScanner"
 PATHS_CLASS = "coordscope.spark.PathNames"
 UDF_NAME = "coordscope_candidate"
 SCAN_UDF_NAME = "coordscope_scan_split"
-SCAN_RESULT_DDL = "n_lines bigint, problem string, cands array<struct<idx: bigint, value: string, chars: int>>"
+SCAN_RESULT_DDL = "n_lines bigint, problem string, idx array<bigint>, text string, chars array<int>"
 
 
 class JarUnavailable(RuntimeError):

@@ -5,7 +5,10 @@ all on the JVM. The driver cuts each file into splits (plain files in pieces of
 `spark.sql.files.maxPartitionBytes`, compressed files whole) and every split becomes one task
 that runs `jvm/SplitScanner.java`: it reads the split's bytes through Hadoop's FileSystem and
 walks them once with the candidate automaton, returning the split's line count and its candidate
-lines (index in the split, text). No row is built for a non-candidate line: it is only counted.
+lines packed: their indexes in the split, their lengths, and their text joined by `\n` (a line
+never holds \n or \r: both end it). No row is built for a non-candidate line: it is only counted,
+and none for a candidate either: the split's candidates cross to Python as one string and two
+integer arrays (docs/pipeline.md, "The scan's handoff").
 Line and split boundaries follow Hadoop's LineRecordReader, as `spark.read.text` does. Without
 the coordscope jar (no JDK to build it) the same per-split rows come from `spark.read.text`, an
 rlike filter and one hash aggregate, about ten times slower.
@@ -45,14 +48,17 @@ ROW_MASK = (1 << ROW_BITS) - 1
 
 COMPRESSED = (".gz", ".bz2", ".deflate", ".lz4", ".snappy", ".zst")   # Hadoop's codecs: never split here
 SPLIT_DDL = "split_no int, spath string, uri string, block bigint, length bigint, whole boolean"
+CAND_COLUMNS = ("idx", "text", "chars")   # a split's candidates, packed (jvm.SCAN_RESULT_DDL)
+JOIN = "\n"                                # joins a split's candidate lines in `text`
 
 
 @dataclass
 class Scan:
-    """The scan, one row per split: split_no, spath, block, n_lines, problem, cands (array of struct(idx,
-    value, chars), idx = 0-based line index in the split, in line order, continuation lines handed
-    over at the boundaries included); and which reader made it. Not persisted: the parse stage
-    consumes it in the same Spark stage."""
+    """The scan, one row per split: split_no, spath, block, n_lines, problem, and its candidate
+    lines in line order (continuation lines handed over at the boundaries included) as CAND_COLUMNS:
+    idx (array of the 0-based line indexes in the split), text (the lines joined by `\n`, each cut
+    to MAX_LINE_CHARS code points), chars (array of each whole line's code points); and which
+    reader made it. Not persisted: the parse stage consumes it in the same Spark stage."""
 
     rows: DataFrame
     filter: str          # "java" (pipeline/spark/jvm.py) or "rlike" (fallback, about 10x slower)
@@ -145,7 +151,8 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
         tasks = split_tasks(spark, plan, n_tasks)
         r = F.call_function(jvm.SCAN_UDF_NAME, "uri", "block", "length", "whole")
         rows = tasks.select("split_no", "spath", "block", r.alias("r"))
-        return Scan(rows.select("split_no", "spath", "block", "r.n_lines", "r.problem", "r.cands"), "java")
+        return Scan(rows.select("split_no", "spath", "block", "r.n_lines", "r.problem", *(f"r.{c}" for c in CAND_COLUMNS)),
+                    "java")
     return Scan(_read_with_rlike(spark, uris, candidate_regex, whole_files), "rlike")
 
 
@@ -217,7 +224,24 @@ def _hand_over(rows: DataFrame) -> DataFrame:
     nxt = F.lead("leading").over(Window.partitionBy("spath").orderBy("block"))
     shifted = F.transform(F.coalesce(nxt, F.array()), lambda c: F.struct(
         (c["idx"] + F.col("n_lines")).alias("idx"), c["value"].alias("value"), c["chars"].alias("chars")))
-    return rows.select("split_no", "spath", "block", "n_lines", "problem", F.concat("cands", shifted).alias("cands"))
+    return _packed(rows.select("split_no", "spath", "block", "n_lines", "problem",
+                               F.concat("cands", shifted).alias("cands")))
+
+
+def _packed(rows: DataFrame) -> DataFrame:
+    """The fallback's `cands` (array of struct(idx, value, chars)) as the scanner returns them:
+    idx and chars arrays, the values joined by JOIN."""
+    return rows.select("split_no", "spath", "block", "n_lines", "problem",
+                       F.transform("cands", lambda c: c["idx"]).alias("idx"),
+                       F.array_join(F.transform("cands", lambda c: c["value"]), JOIN).alias("text"),
+                       F.transform("cands", lambda c: c["chars"]).alias("chars"))
+
+
+def unpacked(rows: DataFrame) -> DataFrame:
+    """Scan rows with their candidates as one array of struct(idx, value, chars) (`cands`)."""
+    values = F.when(F.size("idx") > 0, F.split("text", JOIN, -1)).otherwise(F.array())
+    return rows.withColumn("cands", F.arrays_zip(F.col("idx").alias("idx"), values.alias("value"),
+                                                 F.col("chars").alias("chars")))
 
 
 def line_offsets(split_counts: list[tuple[int, str, int, int]]) -> list[int]:
@@ -236,7 +260,7 @@ def candidates(scan: Scan) -> DataFrame:
     """One row per candidate line: spath, block (the split that parses it), line_no, value, chars
     (for tests and debugging; the ingest parses the split rows as they are)."""
     before = Window.partitionBy("spath").orderBy("block").rowsBetween(Window.unboundedPreceding, -1)
-    rows = scan.rows.withColumn("lines_before", F.coalesce(F.sum("n_lines").over(before), F.lit(0)))
+    rows = unpacked(scan.rows).withColumn("lines_before", F.coalesce(F.sum("n_lines").over(before), F.lit(0)))
     return rows.select("spath", "block", "lines_before", F.explode("cands").alias("c")).select(
         "spath", "block", (F.col("lines_before") + F.col("c.idx") + 1).cast("bigint").alias("line_no"),
         F.col("c.value").alias("value"), F.col("c.chars").alias("chars"))
@@ -246,7 +270,7 @@ def file_counts(scan: Scan) -> DataFrame:
     """Per file: lines read, candidate lines, splits, and why reading stopped early (if it did)."""
     return scan.rows.groupBy("spath").agg(
         F.sum("n_lines").cast("bigint").alias("lines_read"),
-        F.sum(F.size("cands")).cast("bigint").alias("candidates"),
+        F.sum(F.size("idx")).cast("bigint").alias("candidates"),
         F.count(F.lit(1)).alias("splits"),
         F.array_join(F.collect_list("problem"), "; ").alias("problems"),
     )

@@ -239,9 +239,9 @@ def _side_for(kind: str) -> str | None:
 
 def parse_batches(batches: Iterator[Any], formats: dict[str, FormatInfo], module_name: str,
                   max_chars: int) -> Iterator[Any]:
-    """Arrow batches of split rows (split_no, spath, block, n_lines, problem, cands: list of struct(idx,
-    value, chars)) -> Arrow batches of outcomes (OUTCOME_FIELDS), a `split` row closing each
-    split."""
+    """Arrow batches of split rows (split_no, spath, block, n_lines, problem, and the candidates
+    packed: idx list<int64>, text string (the lines joined by `\n`), chars list<int32>; see
+    lines.Scan) -> Arrow batches of outcomes (OUTCOME_FIELDS), a `split` row closing each split."""
     for events, splits in parse_batch_pairs(batches, formats, module_name, max_chars):
         yield events
         yield splits
@@ -260,14 +260,15 @@ def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], mo
         for b in batches:
             spaths, split_nos, blocks, n_lines, problems = (
                 b.column(n).to_pylist() for n in ("spath", "split_no", "block", "n_lines", "problem"))
-            cands = b.column("cands")
-            offsets = cands.offsets.to_pylist()
-            flat = cands.values           # the struct array of every split's candidates, back to back
+            idx = b.column("idx")
+            offsets = idx.offsets.to_pylist()
             base = offsets[0]
-            idx_col, value_col, chars_col = (flat.field(n).slice(base, offsets[-1] - base)
-                                             for n in ("idx", "value", "chars"))
+            # every split's candidates back to back (a list array's values may start past 0)
+            idx_col = idx.values.slice(base, offsets[-1] - base)
+            chars_list = b.column("chars")
+            chars_col = chars_list.values.slice(chars_list.offsets[0].as_py(), offsets[-1] - base)
+            texts = b.column("text").to_pylist()          # one str per split: one decode, no object per line
             line_nos = pc.add(idx_col, 1).to_pylist()      # 1-based within the split
-            values = value_col.to_pylist()
             over = pc.greater(chars_col, max_chars)
             # per split: whether a line is overlong (rare); the others go to the parser as pairs
             over_in = pc.cumulative_sum(over.cast(pa.int64())).to_pylist() if over.true_count else None
@@ -278,10 +279,10 @@ def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], mo
                 if hi <= lo:
                     counts = {}
                 elif over_in is None or over_in[hi - 1] == (over_in[lo - 1] if lo else 0):
-                    counts = parse_unit(out, spath, split_nos[r], None, fmt_info, mod, max_chars,
-                                        pairs=list(zip(line_nos[lo:hi], values[lo:hi], strict=True)))
+                    pairs = list(zip(line_nos[lo:hi], _split_text(texts[r], hi - lo), strict=True))
+                    counts = parse_unit(out, spath, split_nos[r], None, fmt_info, mod, max_chars, pairs=pairs)
                 else:
-                    rows = zip(line_nos[lo:hi], values[lo:hi], chars[lo:hi], strict=True)  # type: ignore[index]
+                    rows = zip(line_nos[lo:hi], _split_text(texts[r], hi - lo), chars[lo:hi], strict=True)  # type: ignore[index]
                     counts = parse_unit(out, spath, split_nos[r], rows, fmt_info, mod, max_chars)
                 out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, counts, problems[r])
                 if out.n >= BATCH_ROWS:
@@ -289,6 +290,16 @@ def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], mo
                     tidy()
         if out.n:
             yield out.batches(schema)
+
+
+def _split_text(text: str | None, n: int) -> list[str]:
+    """A split's `n` candidate lines from their `\n`-joined text. A line holds no \n (the scan
+    ends lines there), so the pieces are the lines; a count that differs would shift every line
+    number after it, so it stops the task instead."""
+    values = (text or "").split("\n")
+    if len(values) != n:
+        raise ValueError(f"the scan returned {n} candidate lines but {len(values)} texts")
+    return values
 
 
 class StagedFile:

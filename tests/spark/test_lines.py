@@ -413,3 +413,119 @@ def test_split_scanner_finds_every_word_after_runs_that_match_nothing(spark, tmp
     expected = [(i, t) for i, t in enumerate(texts, 1) if rx.search(t)]
     assert len(expected) >= 2 * len(CANDIDATE_WORDS) and len(texts) - len(expected) >= 2 * len(CANDIDATE_WORDS)
     assert got == expected
+
+
+@pytest.mark.parametrize("split_bytes", ["29", "100000"])
+def test_packed_candidates_reach_the_parser_line_for_line(spark, tmp_path, monkeypatch, split_bytes):
+    """The scan's packed handoff (lines.CAND_COLUMNS: indexes, text joined by \\n, code point
+    counts), read by the parse stage as the workers do: every candidate reaches the parser once,
+    with its line number and its exact text. Non-ASCII and malformed UTF-8 (U+FFFD, as before),
+    a lone \\r and \\r\\n ending lines, empty lines of a whole file (an empty text that is one
+    line), an empty file (a split with none), an overlong multi-byte line (cut by code points,
+    counted whole), a last line without a newline; split sizes that cut the file everywhere."""
+    import re
+    import sys
+    import types
+
+    import parsers
+    from parsers.events import Event
+    from pipeline.spark import lines, parse_stage
+
+    big = "group " + "é" * (lines.MAX_LINE_CHARS + 5)
+    body = ("a group ünï 日本 😀\r\nno word\rb Coordinator\r\n".encode()
+            + b"bad group \xff\xfe x \xe2\x82 end\n\nplain\n" + big.encode() + b"\nlast group")
+    path = tmp_path / "mixed.log"
+    path.write_bytes(body)
+    whole = tmp_path / "table.txt"
+    whole.write_bytes(b"GROUP TOPIC\n\n g1  t \n\n")
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+
+    def parse_lines(source, pairs, fmt):    # every line it is given comes back as an event with its text
+        for no, text in pairs:
+            yield parsers.LineOutcome(no, "parsed", Event(source, no, "client", "seen", text), None)
+
+    fake = types.ModuleType("fake_parsers_for_handoff")
+    fake.FileFormat, fake.parse_lines = parsers.FileFormat, parse_lines
+    monkeypatch.setitem(sys.modules, "fake_parsers_for_handoff", fake)
+    old = spark.conf.get("spark.sql.files.maxPartitionBytes")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", split_bytes)
+    try:
+        uris = [str(path), str(whole), str(empty)]
+        spaths = lines.spark_paths(spark, uris)
+        scan = lines.read_blocks(spark, uris, CANDIDATE_REGEX, whole_files=[spaths[1]])
+        assert scan.filter == "java"
+        batches = scan.rows.toArrow().to_batches()
+    finally:
+        spark.conf.set("spark.sql.files.maxPartitionBytes", old)
+    rows = [r for b in batches for r in b.to_pylist()]
+    assert set(rows[0]) == {"split_no", "spath", "block", "n_lines", "problem", *lines.CAND_COLUMNS}
+    for r in rows:                      # one text piece, one index and one count per candidate
+        assert len(r["idx"]) == len(r["chars"]) == (len(r["text"].split("\n")) if r["idx"] else 0)
+    assert [r["n_lines"] for r in rows if r["spath"] == spaths[2]] == [0]
+    formats = {s: (u.rsplit("/", 1)[1], "log", "plain", ()) for s, u in zip(spaths, uris, strict=True)}
+    out = [r for b in parse_stage.parse_batches(iter(batches), formats, "fake_parsers_for_handoff",
+                                                lines.MAX_LINE_CHARS) for r in b.to_pylist()]
+    offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in rows])
+    got = sorted((r["source"], offsets[r["split_no"]] + r["line_no"], r["raw"]) for r in out
+                 if r["has_event"] and r["status"] == "parsed")
+    overlong = [(r["source"], offsets[r["split_no"]] + r["line_no"], r["raw"], r["why"]) for r in out
+                if r["has_event"] and r["status"] == "unparsed"]
+    expected_lines = _hadoop_lines(body)
+    rx = re.compile(CANDIDATE_REGEX)
+    want = [("mixed.log", i, t) for i, t in enumerate(expected_lines, 1) if rx.search(t) and t != big]
+    want += [("table.txt", i, t) for i, t in enumerate(["GROUP TOPIC", "", " g1  t ", ""], 1)]
+    assert got == sorted(want)
+    assert "bad group \ufffd\ufffd x \ufffd end" in {t for _, _, t in got}
+    big_no = expected_lines.index(big) + 1
+    assert overlong == [("mixed.log", big_no, big[:lines.MAX_LINE_CHARS],
+                         f"overlong line: {len(big)} characters (limit {lines.MAX_LINE_CHARS}); text cut")]
+    split_rows = [r for r in out if r["status"] == parse_stage.SPLIT]
+    assert sum(r["n_lines"] for r in split_rows) == len(expected_lines) + 4
+    assert sum(r["n_cands"] for r in split_rows) == len(want) + 1
+
+
+def test_the_fallback_readers_packed_rows_reach_the_parser_like_the_scanners(spark, tmp_path, monkeypatch):
+    """The rlike fallback packs its candidates the same way (lines._packed): through the parse
+    stage its rows give the same (file, line, text) outcomes as the scanner's, empty lines of a
+    whole file, non-ASCII text and an overlong line included."""
+    import sys
+    import types
+
+    import parsers
+    from parsers.events import Event
+    from pipeline.spark import lines, parse_stage
+
+    def parse_lines(source, pairs, fmt):
+        for no, text in pairs:
+            yield parsers.LineOutcome(no, "parsed", Event(source, no, "client", "seen", text), None)
+
+    fake = types.ModuleType("fake_parsers_for_fallback")
+    fake.FileFormat, fake.parse_lines = parsers.FileFormat, parse_lines
+    monkeypatch.setitem(sys.modules, "fake_parsers_for_fallback", fake)
+    body = ["a group ünï 😀", "no word", "", "b Coordinator", "group " + "é" * (lines.MAX_LINE_CHARS + 5)] * 3
+    path = write(tmp_path / "mixed.log", body)
+    whole = write(tmp_path / "table.txt", ["GROUP TOPIC", "", " g1  t ", ""])
+    uris = [str(path), str(whole)]
+    spaths = lines.spark_paths(spark, uris)
+    formats = {s: (u.rsplit("/", 1)[1], "log", "plain", ()) for s, u in zip(spaths, uris, strict=True)}
+    old_open = spark.conf.get("spark.sql.files.openCostInBytes")
+    try:
+        java = lines.read_blocks(spark, uris, CANDIDATE_REGEX, whole_files=[spaths[1]])
+        rlike = lines.Scan(lines._read_with_rlike(spark, uris, CANDIDATE_REGEX, [spaths[1]]), "rlike")
+        got = {}
+        for scan in (java, rlike):
+            batches = scan.rows.toArrow().to_batches()
+            rows = [r for b in batches for r in b.to_pylist()]
+            offsets = lines.line_offsets([(r["split_no"], r["spath"], r["block"], r["n_lines"]) for r in rows])
+            out = [r for b in parse_stage.parse_batches(iter(batches), formats, "fake_parsers_for_fallback",
+                                                        lines.MAX_LINE_CHARS) for r in b.to_pylist()]
+            got[scan.filter] = sorted((r["source"], offsets[r["split_no"]] + r["line_no"], r["status"], r["raw"])
+                                      for r in out if r["has_event"])
+    finally:
+        spark.conf.set("spark.sql.files.openCostInBytes", old_open)
+    assert got["java"] == got["rlike"]
+    assert [(s, n, st) for s, n, st, _ in got["java"] if s == "table.txt"] == [
+        ("table.txt", i, "parsed") for i in (1, 2, 3, 4)]
+    assert [n for s, n, st, _ in got["java"] if st == "unparsed"] == [5, 10, 15]
+    assert len(got["java"]) == 4 + 9

@@ -11,19 +11,19 @@ import pyarrow as pa
 from pipeline.spark import parse_stage
 from tests.spark.conftest import ABSTRACT_COORDINATOR, client
 
-CAND = pa.struct([("idx", pa.int64()), ("value", pa.string()), ("chars", pa.int32())])
-
 
 def split_batch(splits: list[tuple[int, str, int, int, list[tuple[int, str]]]]) -> pa.RecordBatch:
-    """(split_no, spath, block, n_lines, [(idx, text)]) per split."""
+    """(split_no, spath, block, n_lines, [(idx, text)]) per split, the candidates packed as the
+    scan returns them (lines.CAND_COLUMNS: idx, text joined by \n, chars)."""
     return pa.record_batch({
         "split_no": pa.array([s[0] for s in splits], pa.int32()),
         "spath": [s[1] for s in splits],
         "block": pa.array([s[2] for s in splits], pa.int64()),
         "n_lines": pa.array([s[3] for s in splits], pa.int64()),
         "problem": pa.array([None] * len(splits), pa.string()),
-        "cands": pa.array([[{"idx": i, "value": t, "chars": len(t)} for i, t in s[4]] for s in splits],
-                          pa.list_(CAND)),
+        "idx": pa.array([[i for i, _ in s[4]] for s in splits], pa.list_(pa.int64())),
+        "text": pa.array(["\n".join(t for _, t in s[4]) for s in splits], pa.string()),
+        "chars": pa.array([[len(t) for _, t in s[4]] for s in splits], pa.list_(pa.int32())),
     })
 
 
@@ -144,3 +144,33 @@ def test_an_overlong_line_is_unparsed_in_its_own_split_only():
         (0, 2, "parsed"), (0, 3, "parsed"), (1, 1, "parsed"), (1, 8, "unparsed"), (1, 9, "parsed"), (2, 5, "parsed")]
     assert {k: (s["n_cands"], s["n_parsed"], s["n_unparsed"]) for k, s in splits.items()} == {
         0: (2, 2, 0), 1: (3, 2, 1), 2: (1, 1, 0)}
+
+
+def test_packed_candidates_of_a_sliced_batch_keep_their_lines():
+    """A batch that is a slice of a larger one (its list columns' offsets start past 0): each
+    split's texts, empty ones included, go with their own indexes and lengths."""
+    hb = client("10:00:05,000", "Received successful Heartbeat response", level="DEBUG", logger=ABSTRACT_COORDINATOR)
+    long_line = client("10:00:06,000", "Committed offset 1 for partition t-0 " + "é" * 500, level="DEBUG")
+    batch = split_batch([
+        (0, "file:/a.log", 0, 10, [(1, hb), (2, "")]),
+        (1, "file:/a.log", 4096, 10, [(0, "ünï"), (7, long_line), (8, "")]),
+        (2, "file:/a.log", 8192, 10, [(4, hb)]),
+    ]).slice(1)
+    assert batch.column("idx").offsets[0].as_py() == 2
+    events, splits = outcomes([batch], {"file:/a.log": ("a.log", "log", "log4j", ())})
+    assert [(e["split_no"], e["line_no"], e["status"], e["raw"]) for e in events if e["status"] == "unparsed"] == [
+        (1, 8, "unparsed", long_line)]
+    assert sorted((e["split_no"], e["line_no"]) for e in events) == [(1, 8), (2, 5)]
+    assert {k: (s["n_cands"], s["n_parsed"], s["n_ignored"], s["n_unparsed"]) for k, s in splits.items()} == {
+        1: (3, 0, 2, 1), 2: (1, 1, 0, 0)}
+
+
+def test_a_text_that_does_not_hold_one_piece_per_index_stops_the_task():
+    """The pieces of a split's text and its indexes must agree one for one: otherwise every line
+    number after the disagreement would be wrong, so the task fails instead."""
+    import pytest
+
+    batch = split_batch([(0, "file:/a.log", 0, 10, [(1, "one"), (2, "two")])])
+    batch = batch.set_column(batch.schema.get_field_index("text"), "text", pa.array(["one\ntwo\nthree"]))
+    with pytest.raises(ValueError, match="2 candidate lines but 3 texts"):
+        outcomes([batch], {"file:/a.log": ("a.log", "log", "log4j", ())})

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.regex.Pattern;
 
 import org.apache.hadoop.conf.Configuration;
@@ -20,6 +18,7 @@ import org.apache.spark.deploy.SparkHadoopUtil;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF4;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * Reads one file split and returns its line count and its candidate lines, on the executor.
@@ -43,10 +42,18 @@ import org.apache.spark.sql.api.java.UDF4;
  * from the first line after the boundary; a split whose own lines are all handed back hands
  * nothing over (the split before it reads on through it).
  *
- * Returns struct(n_lines bigint, problem string, cands array(struct(idx bigint, value string,
- * chars int))): idx is the line's 0-based index in the split; value is cut to maxChars code
- * points (chars is the whole line's); problem says why reading stopped early (a truncated .gz),
- * with the lines before the damage kept.
+ * Returns struct(n_lines bigint, problem string, idx array(bigint), text string, chars
+ * array(int)): the split's candidate lines in line order, idx[k] the k-th one's 0-based index in
+ * the split, chars[k] its length in code points (the whole line's), and text all of them joined
+ * by \n, each cut to maxChars code points. A line never holds \n or \r (both end it), so the
+ * join is unambiguous. problem says why reading stopped early (a truncated .gz), with the lines
+ * before the damage kept.
+ *
+ * Why one text per split and not a row per candidate: a String decoded per line, a Row, then
+ * Spark's conversion to a Catalyst row (which encoded the String back to UTF-8) and its Arrow
+ * writer walking every struct cost ~0.8 JVM CPU-s per GB (BENCHMARKS.md, jvmjoin). Here an ASCII
+ * line's bytes are copied as they are into one buffer that becomes the UTF8String; a line with
+ * other bytes is decoded and encoded again (malformed bytes become U+FFFD, as before).
  */
 public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row>, Serializable {
     private static final long serialVersionUID = 1L;
@@ -64,6 +71,37 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         this.maxChars = maxChars;
         this.continuation = Pattern.compile(continuation, Pattern.UNICODE_CHARACTER_CLASS);
         this.handoverMax = handoverMax;
+    }
+
+    /** The candidate lines of one split, packed: indexes, code point counts, text joined by \n. */
+    private static final class Cands {
+        long[] idx = new long[256];
+        int[] chars = new int[256];
+        int n;
+        byte[] text = new byte[1 << 14];
+        int len;
+
+        void add(long i, long c, byte[] a, int off, int count) {
+            if (n == idx.length) {
+                idx = Arrays.copyOf(idx, n * 2);
+                chars = Arrays.copyOf(chars, n * 2);
+            }
+            idx[n] = i;
+            chars[n] = (int) Math.min(c, Integer.MAX_VALUE);
+            int need = len + count + 1;
+            if (need > text.length) {
+                text = Arrays.copyOf(text, (int) Math.min(Math.max((long) text.length * 2, need), Integer.MAX_VALUE - 8));
+            }
+            if (n > 0) text[len++] = '\n';
+            System.arraycopy(a, off, text, len, count);
+            len += count;
+            n++;
+        }
+
+        Row row(long lines, String problem) {
+            return RowFactory.create(lines, problem, Arrays.copyOf(idx, n), UTF8String.fromBytes(text, 0, len),
+                Arrays.copyOf(chars, n));
+        }
     }
 
     /** Where the scan of one split is: its own lines, the continuation lines at its edges. */
@@ -122,7 +160,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         final byte[] cls = filter.scanClassOf;
         final boolean[] stay = filter.scanStaysAtStart;
         final int keep = Math.max(maxChars, 1024) * KEEP_FACTOR;
-        List<Row> cands = new ArrayList<>();
+        Cands cands = new Cands();
         CandidateFilter.RestMatcher rest = filter.newRestMatcher();
         byte[] buf = new byte[BUFFER];
         byte[] carry = new byte[1024];   // the current line's bytes from earlier buffers
@@ -230,7 +268,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             line(edge, lineStartPos > end, buf, lineStart, Math.max(i, lineStart), carry, carried, carriedChars,
                 matched || allLines, rest, cands);
         }
-        return RowFactory.create(edge.lines, problem, cands);
+        return cands.row(edge.lines, problem);
     }
 
     /**
@@ -266,7 +304,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
      *  byte loop of scan(), whose compiled code stays small; inlined, the String decoding and the
      *  regex behind it made that compilation take seconds of a compiler thread (BENCHMARKS.md, scanner). */
     private boolean line(Edge edge, boolean pastEnd, byte[] buf, int from, int to, byte[] carry, int carried,
-                         long carriedChars, boolean candidate, CandidateFilter.RestMatcher rest, List<Row> cands) {
+                         long carriedChars, boolean candidate, CandidateFilter.RestMatcher rest, Cands cands) {
         if (pastEnd && !edge.handing) {       // the first line that belongs to the next split
             if (handoverMax == 0 || edge.lines == edge.leadingLines) return false;
             edge.handing = true;
@@ -311,12 +349,21 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             len = a.length;
         }
         if (!(candidate || rest.matches(a, off, len))) return true;
+        int k = off;
+        int stop = off + len;
+        while (k < stop && a[k] >= 0) k++;
+        if (k == stop) {                      // ASCII: one byte per code point, copied as it is
+            long chars = len + carriedChars;
+            cands.add(idx, chars, a, off, chars > maxChars ? Math.min(len, maxChars) : len);
+            return true;
+        }
         String text = new String(a, off, len, StandardCharsets.UTF_8);
         long chars = text.codePointCount(0, text.length()) + carriedChars;
         if (chars > maxChars) {
             text = text.substring(0, text.offsetByCodePoints(0, Math.min(maxChars, text.codePointCount(0, text.length()))));
         }
-        cands.add(RowFactory.create(idx, text, (int) Math.min(chars, Integer.MAX_VALUE)));
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        cands.add(idx, chars, utf8, 0, utf8.length);
         return true;
     }
 
