@@ -6,10 +6,11 @@ and each was an Event: 224 bytes of slots plus a Python int for its line, time, 
 (~330 bytes a line, 105 MB for bench-hot). Their fields are nearly all shared by thousands of lines
 (the same file, client, kind, topic, partition, extra): only the line number, the time and the
 offset differ from line to line. So the rows of one *combination* of the shared fields get a class
-of their own (`group.kind`, `group.topic`... are class attributes), and each line is an object of
-one slot, its row number in the group's Arrow table; line, time and offset are read from the
-group's int64 arrays by that row (array.array: no Python int kept per line), the text from the
-group's `raw` column as lazy_text does (the slot is the same row number). ~80 bytes a line.
+of their own (`ev.kind`, `ev.topic`... are class attributes), and each line is an object of two
+slots: its row number in the group's Arrow table and its time; line number and offset are read
+from the group's int64 arrays by that row (array.array: no Python int kept per line), the text
+from the group's `raw` column as lazy_text does (the slot is the same row number). About 110
+bytes a line with the time's int and the arrays.
 
 The objects read as Events field by field (`==`, `repr`, `evidence`, `to_dict`), so no rule changes;
 `as_event()` gives a real Event (dataclasses.replace on one goes through it: lazy_text.replace_fields).
@@ -29,9 +30,12 @@ from parsers.events import EVENT_COLUMNS, Event
 # and their broker / dump twins; every other kind stays an Event
 BULK_KINDS = frozenset({"heartbeat_succeeded", "heartbeat_sent", "offset_committed", "offset_record",
                         "broker_offset_committed"})
-# fields read per row from int64 arrays; every other field is its class's (one per combination)
-ROW_FIELDS = ("line_no", "ts_ms", "offset")
-SHARED_FIELDS = tuple(c for c in EVENT_COLUMNS if c not in ROW_FIELDS and c != "raw")
+# fields read per row from int64 arrays; `ts_ms` is a slot of its own (the most read field, and the
+# object is no larger with it: 40 and 48 bytes are one allocation size); every other field is its
+# class's (one class per combination)
+ROW_FIELDS = ("line_no", "offset")
+SHARED_FIELDS = tuple(c for c in EVENT_COLUMNS if c not in ROW_FIELDS and c not in ("raw", "ts_ms"))
+
 NULL = -(2 ** 63)            # an int64 that stands for None (no Kafka offset or epoch time is this)
 MAX_CLASSES = 4096           # combinations per group; rows of further ones stay Events
 
@@ -39,7 +43,7 @@ MAX_CLASSES = 4096           # combinations per group; rows of further ones stay
 class CompactEvent:
     """Base of one group's compact rows (see the module docstring). Never instantiated directly."""
 
-    __slots__ = ("_rawref",)      # the row number in the group's table (lazy_text reads `raw` by it)
+    __slots__ = ("_rawref", "ts_ms")   # the row number in the group's table (lazy_text reads `raw` by it)
     _compact = True
     _texts: Any = None            # the group's lazy_text.ArrowTexts (set on the group's class)
 
@@ -75,13 +79,14 @@ class CompactEvent:
         return repr(self.as_event())
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name != "_rawref":
+        if name not in ("_rawref", "ts_ms"):
             raise AttributeError(f"cannot assign to field {name!r}")   # frozen, as Event
         object.__setattr__(self, name, value)
 
 
 _row_of = CompactEvent.__dict__["_rawref"].__get__
 _set_row = CompactEvent.__dict__["_rawref"].__set__
+_set_ts = CompactEvent.__dict__["ts_ms"].__set__
 
 
 def _int_field(values: array) -> property:
@@ -102,44 +107,55 @@ class CompactGroup:
         attrs.update({f: _int_field(self.arrays[f]) for f in ROW_FIELDS})
         self.base = type("Event", (CompactEvent,), attrs)
         self.classes: dict[tuple[Any, ...], Any] = {}
+        self.made = 0                 # classes made (MAX_CLASSES at most)
 
     def add_rows(self, columns: dict[str, list[Any]]) -> None:
-        """The next rows' line, time and offset (Python lists of the slice, None for null)."""
+        """The next rows' line number and offset (Python lists of the slice, None for null)."""
         for f in ROW_FIELDS:
             self.arrays[f].extend([NULL if v is None else v for v in columns[f]])
 
     def make(self, columns: dict[str, list[Any]], first_row: int, plain: Any) -> list[Any]:
         """The rows of one slice (`columns`: EVENT_COLUMNS -> Python list, rows first_row..): a
-        compact object for each row of a BULK_KINDS kind, plain(*values) -> Event for the others."""
+        compact object for each row of a BULK_KINDS kind, plain(*values) -> Event for the others.
+
+        A row's combination is the tuple of its shared values (`extra` by identity: one dict per
+        distinct text, and a class holds its dict, so no other dict can take its address while the
+        class lives; a key of no class only ever yields a plain Event); the lookups and the objects
+        are made by `map` and list comprehensions."""
         n = len(columns["kind"])
-        shared = [columns[c] if c != "extra" else list(map(id, columns[c])) for c in SHARED_FIELDS]
-        classes, base, new = self.classes, self.base, object.__new__
+        keyed = list(zip(*[columns[c] if c != "extra" else list(map(id, columns[c])) for c in SHARED_FIELDS]))
+        classes = self.classes
+        of_row = list(map(classes.get, keyed))           # a class, False (an Event), None (not seen yet)
+        if None in of_row:
+            kinds = columns["kind"]
+            for j in [j for j, c in enumerate(of_row) if c is None]:
+                cls = classes.get(keyed[j])
+                if cls is None:
+                    cls = classes[keyed[j]] = (self._class(columns, j) if kinds[j] in BULK_KINDS
+                                               and self.made < MAX_CLASSES else False)
+                of_row[j] = cls
+        del keyed
         out: list[Any] = [None] * n
-        plain_rows: list[int] = []
-        kind_at = SHARED_FIELDS.index("kind")
-        for j, key in enumerate(zip(*shared)):
-            cls = classes.get(key, 0)
-            if cls == 0:
-                cls = classes[key] = (self._class(key, columns["extra"][j])
-                                      if key[kind_at] in BULK_KINDS and len(classes) < MAX_CLASSES else None)
-            if cls is None:
-                plain_rows.append(j)
-                continue
-            ev = new(cls)
-            _set_row(ev, first_row + j)
-            out[j] = ev
-        if plain_rows:
+        idx = [j for j, c in enumerate(of_row) if c]
+        if idx:
+            objs = list(map(object.__new__, [of_row[j] for j in idx]))
+            list(map(_set_row, objs, [first_row + j for j in idx]))
+            ts = columns["ts_ms"]
+            list(map(_set_ts, objs, [ts[j] for j in idx]))
+            for j, ev in zip(idx, objs, strict=True):
+                out[j] = ev
+        if len(idx) < n:
+            plain_rows = [j for j, c in enumerate(of_row) if not c]
             picked = [[col[j] for j in plain_rows] for col in (columns[c] for c in EVENT_COLUMNS)]
             for j, ev in zip(plain_rows, map(plain, *picked), strict=True):
                 out[j] = ev
         return out
 
-    def _class(self, key: tuple[Any, ...], extra: dict[str, Any]) -> Any:
-        attrs: dict[str, Any] = dict(zip(SHARED_FIELDS, key, strict=True))
-        attrs["extra"] = extra
+    def _class(self, columns: dict[str, list[Any]], row: int) -> Any:
+        self.made += 1
+        attrs: dict[str, Any] = {c: columns[c][row] for c in SHARED_FIELDS}
         attrs.update({"__slots__": (), "__module__": Event.__module__, "__qualname__": "Event"})
         return type("Event", (self.base,), attrs)
-
 
 def is_compact(ev: Any) -> bool:
     return isinstance(ev, CompactEvent)
