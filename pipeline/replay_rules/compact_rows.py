@@ -123,7 +123,8 @@ class CompactGroup:
         class lives; a key of no class only ever yields a plain Event); the lookups and the objects
         are made by `map` and list comprehensions."""
         n = len(columns["kind"])
-        keyed = list(zip(*[columns[c] if c != "extra" else list(map(id, columns[c])) for c in SHARED_FIELDS]))
+        keyed = list(zip(*[columns[c] if c != "extra" else list(map(id, columns[c])) for c in SHARED_FIELDS],
+                         strict=True))
         classes = self.classes
         of_row = list(map(classes.get, keyed))           # a class, False (an Event), None (not seen yet)
         if None in of_row:
