@@ -22,6 +22,7 @@ from typing import Any
 
 from parsers.events import EVENT_COLUMNS, Event
 from pipeline import schemas
+from pipeline.replay_rules.compact_rows import CompactGroup
 
 # the evidence fields and the value a missing (null or empty) one takes, as Event requires one
 _EVIDENCE_DEFAULTS = {"source": "?", "line_no": 0, "side": "client", "kind": "unparsed", "raw": ""}
@@ -33,6 +34,7 @@ _LOW_CARDINALITY_SKIP = frozenset({"raw"})
 _SHARE_MIN_ROWS = 8192
 _SHARE_MAX_DISTINCT = 0.25      # distinct values per row above which a column is read row by row
 SLICE_ROWS = 16384              # rows whose columns are Python lists at once (events_from_arrow)
+_COMPACT = True                 # compact_rows for the high-volume kinds (False: every row an Event)
 
 
 # ------------------------------------------------------------------ the constructor
@@ -152,9 +154,12 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
             lazy_text = False
         else:
             raw = _with_default(table.column("raw") if "raw" in names else None, _EVIDENCE_DEFAULTS["raw"], n)
-            make = constructor_for(lazy_mod.lazy_event_class(lazy_mod.ArrowTexts(raw)))
+            texts = lazy_mod.ArrowTexts(raw)
+            make = constructor_for(lazy_mod.lazy_event_class(texts))
             del raw
     share = n >= _SHARE_MIN_ROWS
+    # a big group's heartbeats and commits as compact objects (compact_rows), their texts in Arrow too
+    compact = CompactGroup(texts) if lazy_text and share and _COMPACT else None
     decoded: dict[str | None, dict[str, Any]] = {}      # extra_json text -> its dict, for every slice
     singles: dict[str | None, tuple[str | None]] | None = {} if share else None   # "t-0" -> ("t-0",)
     events: list[Event] = []
@@ -189,7 +194,13 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
                 else:
                     columns.append(_pylist(part[c], c not in _LOW_CARDINALITY_SKIP and share)
                                    if c in part else [None] * k)
-            events += map(make, *columns)
+            if compact is None:
+                events += map(make, *columns)
+            else:
+                named = dict(zip(EVENT_COLUMNS, columns, strict=True))
+                compact.add_rows(named)
+                events += compact.make(named, done + start, make)
+                del named
             del columns, part
         del arrays
         done += m

@@ -21,9 +21,11 @@ from operator import itemgetter
 from typing import Any
 
 from parsers.events import Event
+from pipeline.replay_rules import compact_rows
 
 _RAW = Event.__dict__["raw"]          # Event's slot for `raw` (a member descriptor)
 _slot = _RAW.__get__
+_compact_row = compact_rows.CompactEvent.__dict__["_rawref"].__get__
 SLICE_ROWS = 4096                     # texts materialized at once by iter_raw
 
 
@@ -138,7 +140,7 @@ class _LazyRawEvent(Event):
         if v.__class__ is str:
             return v
         texts = type(self)._texts
-        if texts is None:
+        if texts is None or texts.column is None:
             raise RuntimeError("evidence text read after its group's Arrow column was released")
         return texts.text(v)
 
@@ -154,13 +156,21 @@ def lazy_event_class(texts: ArrowTexts) -> type[Event]:
 
 
 def release(events: Sequence[Event]) -> None:
-    """Drop the Arrow column behind `events` (their texts can no longer be read)."""
-    if events and isinstance(events[0], _LazyRawEvent):
-        type(events[0])._texts = None
+    """Drop the Arrow column behind `events` (their texts can no longer be read), and the int
+    arrays of their compact rows (compact_rows)."""
+    if not events:
+        return
+    classes = set(map(type, events))
+    for cls in classes:
+        if issubclass(cls, _LazyRawEvent):
+            cls._texts = None
+        elif getattr(cls, "_compact", False) and cls._texts is not None:
+            cls._texts.column = None
+            compact_rows.release(cls)
 
 
 def is_lazy(ev: Event) -> bool:
-    return isinstance(ev, _LazyRawEvent)
+    return isinstance(ev, _LazyRawEvent) or getattr(ev, "_compact", False)
 
 
 def raw_slices(events: Sequence[Event]) -> Iterator[tuple[Sequence[Event], list[str]]]:
@@ -169,24 +179,45 @@ def raw_slices(events: Sequence[Event]) -> Iterator[tuple[Sequence[Event], list[
     freed with it."""
     for i in range(0, len(events), SLICE_ROWS):
         part = events[i:i + SLICE_ROWS]
-        cls, values = _one_group(part)
-        if cls is None:
+        texts, values = _one_group(part)
+        if texts is None:
             yield part, [e.raw for e in part]
         elif str not in set(map(type, values)):
-            yield part, cls._texts.texts(values)
+            yield part, texts.texts(values)
         else:
-            fetched = iter(cls._texts.texts([v for v in values if v.__class__ is not str]))
+            fetched = iter(texts.texts([v for v in values if v.__class__ is not str]))
             yield part, [v if v.__class__ is str else next(fetched) for v in values]
 
 
 def _one_group(events: Sequence[Event]) -> tuple[Any, list[Any]]:
-    """(the lazy class, every event's raw slot) when the events are one group's lazy Events (plain
-    Events mixed in hold their text in the slot), else (None, [])."""
+    """(the group's ArrowTexts, every event's raw slot: a row number, or the text of a plain Event)
+    when the events are one group's lazy and compact Events (plain Events mixed in hold their text
+    in the slot), else (None, [])."""
     classes = set(map(type, events))
-    lazy = [c for c in classes if issubclass(c, _LazyRawEvent)]
-    if len(lazy) != 1 or not classes <= {lazy[0], Event} or lazy[0]._texts is None:
+    texts: set[int] = set()
+    owner = None
+    compact = set()
+    for c in classes:
+        if issubclass(c, _LazyRawEvent):
+            t = c._texts
+        elif getattr(c, "_compact", False):
+            t = c._texts
+            compact.add(c)
+        elif c is Event:
+            continue
+        else:
+            return None, []
+        if t is None or t.column is None:
+            return None, []
+        texts.add(id(t))
+        owner = t
+    if len(texts) != 1:
         return None, []
-    return lazy[0], list(map(_slot, events))
+    if not compact:
+        return owner, list(map(_slot, events))
+    if len(compact) == len(classes):
+        return owner, list(map(_compact_row, events))
+    return owner, [_compact_row(e) if e.__class__ in compact else _slot(e) for e in events]
 
 
 def iter_raw(events: Sequence[Event]) -> Iterator[str]:
@@ -201,9 +232,9 @@ def contains_any(events: Sequence[Event], words: tuple[str, ...]) -> list[bool]:
     (ArrowTexts.containing), not made Python strs; other texts with Python's `in`."""
     import numpy as np
 
-    cls, values = _one_group(events)
-    if cls is not None and len(events) * 8 >= len(cls._texts.column) and str not in set(map(type, values)):
-        return cls._texts.containing(words)[np.asarray(values, dtype=np.int64)].tolist()
+    texts, values = _one_group(events)
+    if texts is not None and len(events) * 8 >= len(texts.column) and str not in set(map(type, values)):
+        return texts.containing(words)[np.asarray(values, dtype=np.int64)].tolist()
     out: list[bool] = []
     append = out.append
     for raw in iter_raw(events):
@@ -221,6 +252,8 @@ def replace_fields(ev: Event, **changes: Any) -> Event:
     holds the row number, not a str)."""
     from dataclasses import replace
 
+    if getattr(ev, "_compact", False):
+        ev = ev.as_event()      # a compact row (compact_rows) as a plain Event, its text read
     if isinstance(ev, _LazyRawEvent) and "raw" not in changes:
         changes["raw"] = _slot(ev)
     return replace(ev, **changes)
