@@ -290,3 +290,23 @@ def test_a_commit_of_the_expired_owner_within_the_skew_of_its_expiry_counts():
     a = Log("hostA/app.log")
     recs = _a_commits(a) + [a.rec("offset_committed", 31_000, 2_500, "A")]
     assert [r[3] for r in _ranges(_estimate(recs, _owners(30_000, "session_expiry")))] in ([], [2_500])
+
+
+@pytest.mark.parametrize("b_resumes", [2_000, 1_500])
+def test_a_later_hand_over_is_estimated_whatever_the_earlier_ones_gave(b_resumes):
+    """t-0 goes A -> B (38 s) -> C (46 s) -> D (81 s). C resumes from 2000 like B (a range already
+    reported from 2000), or B's line names 1500, a commit no log shows; either way C commits 3000 at
+    60 s and 4000 at 70 s and is revoked at 80 s without a commit, and D, resuming from 4000, redoes
+    C's work after 70 s: a range from 4000, from 70 s to D's resume line at 81.2 s."""
+    a, b, c, d = Log("hostA/app.log"), Log("hostB/app.log"), Log("hostC/app.log"), Log("hostD/app.log")
+    recs = _a_commits(a) + [b.rec("offset_fetched", 38_200, b_resumes), c.rec("offset_fetched", 46_200, 2_000),
+                            c.rec("offset_committed", 60_000, 3_000, "C"), c.rec("offset_committed", 70_000, 4_000, "C"),
+                            d.rec("offset_fetched", 81_200, 4_000)]
+    a_iv, b_iv = _owners(37_000, "revoked")
+    b_iv.end_ms, b_iv.end_reason = 45_000, "revoked"
+    owners = [a_iv, b_iv,
+              Interval("t-0", "C", "c-c", 3, 46_000, "hostC/app.log:0", end_ms=80_000, end_reason="revoked",
+                       source="hostC/app.log"),
+              Interval("t-0", "D", "c-d", 4, 81_000, "hostD/app.log:0", source="hostD/app.log")]
+    got = [(i.from_offset, i.start_ms, i.end_ms, i.members) for i in _estimate(recs, owners) if i.from_offset == 4_000]
+    assert got == [(4_000, 70_000, 81_200, ["C", "D"])]
