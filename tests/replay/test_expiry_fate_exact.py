@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.replay import replay_group
 from tests.replay.builders import Host
-from tests.replay.test_expiries import B, T0, TEN_S, _expiry, _two_members
+from tests.replay.test_expiries import T0, TEN_S, B, _expiry, _two_members
 
 
 def _fate(tail) -> tuple[str, str, list[str]]:
