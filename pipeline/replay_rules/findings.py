@@ -248,7 +248,8 @@ class FindingRules:
         if nxt:
             first = min(nxt, key=lambda o: o.first_ms or 0)
             return ("restarted", "Its process never logged again (its last line came before the removal) and a new "
-                    f"process started on the same host {_fmt_ms((first.first_ms or at) - at)} after the removal: the member "
+                    f"process started on the same host (its first line as a member came {_fmt_ms((first.first_ms or at) - at)} "
+                    "after the removal): the member "
                     "crashed or was killed and restarted; a pause (GC) does not explain it. Look at why the process "
                     "exited (its last lines, out-of-memory kills, the orchestrator's events).",
                     [e for e in (last.evidence if last else None, first.events[0].evidence) if e])
