@@ -121,6 +121,14 @@ def interrupt_stops_everything(command: str, cleanup: Callable[[], str | None] |
         signal.signal(signal.SIGINT, signal.SIG_IGN)      # a second Ctrl-C must not cut the clean-up short
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         stopping.set()
+        # from here on only this handler's line is shown: a thread of this process that meets the
+        # dying JVM (PySpark's accumulator server reading a cut socket: EOFError, printed by
+        # socketserver's handle_error) writes to sys.stderr, which now goes nowhere
+        err = sys.stderr
+        try:
+            sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives until os._exit below
+        except OSError:
+            pass
         stopped = stop_descendants()
         said = [f"stopped {stopped} process(es) it started"] if stopped else []
         if cleanup is not None:
@@ -137,8 +145,8 @@ def interrupt_stops_everything(command: str, cleanup: Callable[[], str | None] |
         except (OSError, ValueError):
             pass
         try:
-            sys.stderr.write(f"coordscope {command}: {what}{extra}\n")
-            sys.stderr.flush()
+            err.write(f"coordscope {command}: {what}{extra}\n")
+            err.flush()
         except (OSError, ValueError):
             pass
         os._exit(130 if signum == signal.SIGINT else 143)
