@@ -120,7 +120,6 @@ def interrupt_stops_everything(command: str, cleanup: Callable[[], str | None] |
     def handler(signum: int, _frame) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)      # a second Ctrl-C must not cut the clean-up short
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        stopping.set()
         # from here on only this handler's line is shown: a thread of this process that meets the
         # dying JVM (PySpark's accumulator server reading a cut socket: EOFError, printed by
         # socketserver's handle_error) writes to sys.stderr, which now goes nowhere
@@ -129,6 +128,7 @@ def interrupt_stops_everything(command: str, cleanup: Callable[[], str | None] |
             sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives until os._exit below
         except OSError:
             pass
+        stopping.set()
         stopped = stop_descendants()
         said = [f"stopped {stopped} process(es) it started"] if stopped else []
         if cleanup is not None:
