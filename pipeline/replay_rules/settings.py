@@ -143,7 +143,10 @@ class EffectiveSettings:
         value = getattr(self, attr)
         text = f"{name} = {value}" + (" ms" if attr.endswith("_ms") and value is not None else "")
         if self.is_default(attr):
-            text += f" ({self.origin[attr]}, assumed: not printed in the logs)"
+            origin = self.origin[attr]
+            # a label that already says "assumed" (no version in the logs) is not told twice
+            text += f" ({origin}; not printed in the logs)" if "assumed" in origin else \
+                f" ({origin}, assumed: not printed in the logs)"
         return text
 
 

@@ -69,6 +69,11 @@ def test_without_any_version_3x_is_assumed_in_words():
     assert r.settings.session_timeout_ms == 45_000
     assert r.settings.origin["session_timeout_ms"] == \
         "default of Kafka 3.x, assumed: no client or broker version in the logs"
+    # the finding says it once, then why it is a default: not "assumed ..., assumed: ..."
+    (f,) = [f for f in r.findings if f["kind"] == "session_expiry"]
+    assert "session.timeout.ms = 45000 ms (default of Kafka 3.x, assumed: no client or broker version in the " \
+        "logs; not printed in the logs)" in f["explanation"]
+    assert f["explanation"].count("assumed") == 1
 
 
 def test_two_groups_of_one_0_10_1_file_get_the_same_version():
