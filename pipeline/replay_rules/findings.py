@@ -132,13 +132,19 @@ class FindingRules:
             span = ep[-1].started_ms - ep[0].started_ms
             sev = "critical" if n >= 4 * cfg.storm_count else "high"
             members = [v.cause.trigger_member for v in ep]
-            self.add("rebalance_storm", sev, ep[0].started_ms, ep[-1].ended_ms or ep[-1].started_ms,
+            # the storm ends when its last rebalance completes (the group stable again), not when
+            # that generation ends: a group stable for hours after a storm is not in a storm then
+            last = ep[-1]
+            end = last.stabilized_ms if last.stabilized_ms is not None else last.started_ms
+            unseen = ("" if last.stabilized_ms is not None else
+                      " The logs do not show when the last rebalance completed: the finding ends at its start.")
+            self.add("rebalance_storm", sev, ep[0].started_ms, end,
                      members=members, generation=ep[0].gen.generation,
                      title=f"{n} rebalances in {_fmt_ms(span)} (generations {ep[0].gen.generation}-{ep[-1].gen.generation})",
                      explanation=(f"The group rebalanced {n} times within {_fmt_ms(span)} (threshold: "
                                   f"{cfg.storm_count} in {_fmt_ms(cfg.storm_window_ms)}). While a rebalance runs, "
                                   f"consumption stops on the affected partitions. The most frequent cause was "
-                                  f"{top[0]} ({top[1]} of {n}); fix that cause first."),
+                                  f"{top[0]} ({top[1]} of {n}); fix that cause first.{unseen}"),
                      details={"count": n, "window_ms": cfg.storm_window_ms, "causes": causes,
                               "generations": [v.gen.generation for v in ep]},
                      evidence=[e for v in ep for e in v.cause.evidence[:2]])

@@ -1,0 +1,100 @@
+"""Rebalance storms, exactly: the window's edge, the count threshold, the severity step, the
+episode's span, and what its sentences and details state (findings.FindingRules.storms).
+
+The hand-written storm (scenarios.storm, n=6, a rebalance every 20 s) starts generations at
+T0, +1 s, +21 s, +41 s, +61 s, +81 s and +101 s; each becomes stable 150 ms after its start
+("Assignment received from leader")."""
+
+from __future__ import annotations
+
+import json
+
+from pipeline.replay import ReplaySettings, replay_group
+from tests.replay import scenarios as S
+from tests.replay.scenarios import T0
+
+
+def storms(events, count: int, window_ms: int) -> list[dict]:
+    r = replay_group(events, ReplaySettings(storm_count=count, storm_window_ms=window_ms))
+    return [f for f in r.findings if f["kind"] == "rebalance_storm"]
+
+
+def test_a_window_holds_the_rebalances_starting_on_its_last_millisecond():
+    # +1 s and +41 s are exactly 40 s apart: with a 40 s window every start has two more within
+    # reach, one episode of all seven; one millisecond less and only generations 1-3 (T0, +1 s,
+    # +21 s) are three in a window
+    (whole,) = storms(S.storm(n=6, every_ms=20_000), 3, 40_000)
+    assert json.loads(whole["details_json"])["generations"] == [1, 2, 3, 4, 5, 6, 7]
+    (short,) = storms(S.storm(n=6, every_ms=20_000), 3, 39_999)
+    d = json.loads(short["details_json"])
+    assert d == {"count": 3, "window_ms": 39_999, "generations": [1, 2, 3],
+                 "causes": {"member_joined": 2, "session_expiry": 1}}
+    assert short["title"] == "3 rebalances in 21.0 s (generations 1-3)"
+    assert short["members"] == ["A", "B0"] and short["generation"] == 1 and short["severity"] == "high"
+    assert short["evidence"] == ["hostA/app.log:1", "broker1/server.log:1", "broker1/server.log:4"]
+
+
+def test_the_storm_ends_when_its_last_rebalance_completes_not_when_that_generation_ends():
+    # generation 3 (the episode's last) was stable from +21.15 s until +41 s: the storm was over
+    (short,) = storms(S.storm(n=6, every_ms=20_000), 3, 39_999)
+    assert (short["start_ms"], short["end_ms"]) == (T0, T0 + 21_150)
+    assert "do not show when the last rebalance completed" not in short["explanation"]
+    (whole,) = storms(S.storm(n=6, every_ms=20_000), 3, 40_000)
+    assert (whole["start_ms"], whole["end_ms"]) == (T0, T0 + 101_150)
+
+
+def test_a_last_rebalance_without_completion_ends_the_storm_at_its_start_and_says_so():
+    events = [e for e in S.storm(n=6, every_ms=20_000)
+              if not (e.generation == 7 and e.kind in ("broker_group_stabilized", "broker_assignment_received"))]
+    (f,) = storms(events, 3, 40_000)
+    assert (f["start_ms"], f["end_ms"]) == (T0, T0 + 101_000)
+    assert f["explanation"].endswith("The logs do not show when the last rebalance completed: "
+                                     "the finding ends at its start.")
+
+
+def test_the_count_threshold_is_reached_not_exceeded():
+    # seven rebalances in 101 s: a storm from 7 on, none at 8
+    assert [json.loads(f["details_json"])["count"] for f in storms(S.storm(n=6, every_ms=20_000), 7, 600_000)] == [7]
+    assert storms(S.storm(n=6, every_ms=20_000), 8, 600_000) == []
+
+
+def test_severity_is_critical_from_four_times_the_threshold():
+    (high,) = storms(S.storm(n=6, every_ms=20_000), 2, 3_600_000)      # 7 rebalances, threshold 2
+    assert high["severity"] == "high"
+    (crit,) = storms(S.storm(n=7, every_ms=20_000), 2, 3_600_000)      # 8 = 4 x 2
+    assert crit["severity"] == "critical"
+    assert crit["title"] == "8 rebalances in 2.0 min (generations 1-8)"
+    assert crit["members"] == ["A", "B0", "B2", "B4", "B6"]
+    assert crit["explanation"].startswith(
+        "The group rebalanced 8 times within 2.0 min (threshold: 2 in 60.0 min). While a rebalance runs, "
+        "consumption stops on the affected partitions. The most frequent cause was member_joined (5 of 8); "
+        "fix that cause first.")
+
+
+def test_joins_alone_are_a_scale_out_not_a_storm():
+    # with a 1 s window only generations 1 and 2 (two members joining) are close enough: a scale
+    # operation, not a storm; widening it to take in the expiries makes one
+    assert storms(S.storm(n=6, every_ms=20_000), 2, 1_000) == []
+    (f,) = storms(S.storm(n=6, every_ms=20_000), 2, 20_000)
+    assert json.loads(f["details_json"])["causes"] == {"member_joined": 4, "session_expiry": 3}
+
+
+def test_the_sample_storm_spans_its_rebalances_as_truth_json_records_them(repo_root):
+    """sample_logs/rebalance_storm: the one episode starts with the first rebalance and ends when
+    generation 16 became stable (truth.json's stabilized_ms; the logs' clocks are skewed by a few
+    ms), not at the end of the logs a minute later."""
+    from parsers import parse_path
+
+    folder = repo_root / "sample_logs" / "rebalance_storm"
+    truth = json.loads((folder / "truth.json").read_text())
+    events = []
+    for p in sorted(folder.iterdir()):
+        if p.name not in ("truth.json", "README.md"):
+            outcomes, _ = parse_path(str(p))
+            events += [o.event for o in outcomes if o.event is not None and o.event.group_id == truth["group_id"]]
+    (f,) = [f for f in replay_group(events).findings if f["kind"] == "rebalance_storm"]
+    first, last = truth["generations"][0], truth["generations"][-1]
+    assert json.loads(f["details_json"])["generations"] == [g["generation"] for g in truth["generations"]]
+    assert abs(f["start_ms"] - first["rebalance_started_ms"]) <= 1_500
+    assert abs(f["end_ms"] - last["stabilized_ms"]) <= 50
+    assert truth["end_ms"] - f["end_ms"] > 60_000
