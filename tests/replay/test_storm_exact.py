@@ -7,6 +7,7 @@ T0, +1 s, +21 s, +41 s, +61 s, +81 s and +101 s; each becomes stable 150 ms afte
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from pipeline.replay import ReplaySettings, replay_group
@@ -79,22 +80,54 @@ def test_joins_alone_are_a_scale_out_not_a_storm():
     assert json.loads(f["details_json"])["causes"] == {"member_joined": 4, "session_expiry": 3}
 
 
-def test_the_sample_storm_spans_its_rebalances_as_truth_json_records_them(repo_root):
-    """sample_logs/rebalance_storm: the one episode starts with the first rebalance and ends when
-    generation 16 became stable (truth.json's stabilized_ms; the logs' clocks are skewed by a few
-    ms), not at the end of the logs a minute later."""
+def sample(repo_root, scenario: str) -> tuple[list, dict]:
+    """A sample scenario's events of its group (parsed in-process) and its truth.json."""
     from parsers import parse_path
 
-    folder = repo_root / "sample_logs" / "rebalance_storm"
+    folder = repo_root / "sample_logs" / scenario
     truth = json.loads((folder / "truth.json").read_text())
     events = []
     for p in sorted(folder.iterdir()):
         if p.name not in ("truth.json", "README.md"):
             outcomes, _ = parse_path(str(p))
             events += [o.event for o in outcomes if o.event is not None and o.event.group_id == truth["group_id"]]
+    return events, truth
+
+
+def test_the_sample_storm_spans_its_rebalances_as_truth_json_records_them(repo_root):
+    """sample_logs/rebalance_storm: the one episode starts with the first rebalance and ends when
+    generation 16 became stable (truth.json's stabilized_ms; the logs' clocks are skewed by a few
+    ms), not at the end of the logs a minute later."""
+    events, truth = sample(repo_root, "rebalance_storm")
     (f,) = [f for f in replay_group(events).findings if f["kind"] == "rebalance_storm"]
     first, last = truth["generations"][0], truth["generations"][-1]
     assert json.loads(f["details_json"])["generations"] == [g["generation"] for g in truth["generations"]]
     assert abs(f["start_ms"] - first["rebalance_started_ms"]) <= 1_500
     assert abs(f["end_ms"] - last["stabilized_ms"]) <= 50
     assert truth["end_ms"] - f["end_ms"] > 60_000
+
+
+def test_a_rolling_restart_is_not_a_storm_but_a_host_restarting_twice_or_a_member_leaving_otherwise_is(repo_root):
+    """sample_logs/rolling_deploy: nine rebalances in 5.5 min (four hosts each closing once with
+    "the consumer is being closed" and their replacements joining), more than storm.count in
+    storm.window.ms: a planned restart, no storm. The same logs with one host's lines in another
+    host's file (one host closing twice: a restart loop), or with one member leaving because it
+    unsubscribed instead of closing, are a storm of all nine."""
+    events, truth = sample(repo_root, "rolling_deploy")
+    assert [g["cause"] for g in replay_group(events).generations] == ["member_joined", "member_left"] * 4 + ["member_joined"]
+    assert storms(events, 5, 600_000) == []
+    assert storms(events, 2, 3_600_000) == []
+
+    folder = repo_root / "sample_logs" / "rolling_deploy"
+    w1, w2, w3 = (str(folder / f"billing-worker-{i}.log") for i in (1, 2, 3))
+    assert {e.source for e in events} >= {w1, w2, w3}
+    one_host = [dataclasses.replace(e, source=w1, line_no=e.line_no + 100_000) if e.source == w2 else e for e in events]
+    (loop,) = storms(one_host, 5, 600_000)
+    assert json.loads(loop["details_json"])["generations"] == list(range(1, 10))
+    assert json.loads(loop["details_json"])["causes"] == {"member_joined": 5, "member_left": 4}
+
+    closing, unsub = "the consumer is being closed", "the consumer unsubscribed from all topics"
+    left = [dataclasses.replace(e, reason=unsub, raw=e.raw.replace(closing, unsub))
+            if e.kind == "leave_group" and e.source == w3 else e for e in events]
+    (other,) = storms(left, 5, 600_000)
+    assert json.loads(other["details_json"])["count"] == 9
