@@ -103,23 +103,18 @@ class FindingRules:
         cfg = self.cfg
         vs = sorted((v for v in self.views if v.started_ms is not None and not _emptied(v)), key=lambda v: v.started_ms)
         starts = [v.started_ms for v in vs]
-        # a generation is in a storm when some window of storm_window_ms holding it has storm_count
-        # rebalances; consecutive such generations form one episode
-        mark = [0] * (len(vs) + 1)
+        # a window of storm_window_ms from a rebalance's start holding storm_count rebalances is a
+        # storm; windows sharing a rebalance form one episode (windows that only follow each other,
+        # with a calm spell between, are two: one episode would overstate its count and span)
+        runs: list[tuple[int, int]] = []
         for i in range(len(vs)):
             j = bisect.bisect_right(starts, starts[i] + cfg.storm_window_ms) - 1
-            if j - i + 1 >= cfg.storm_count:
-                mark[i] += 1
-                mark[j + 1] -= 1
-        runs: list[tuple[int, int]] = []
-        depth = 0
-        for i in range(len(vs)):
-            depth += mark[i]
-            if depth > 0:
-                if runs and runs[-1][1] == i - 1:
-                    runs[-1] = (runs[-1][0], i)
-                else:
-                    runs.append((i, i))
+            if j - i + 1 < cfg.storm_count:
+                continue
+            if runs and i <= runs[-1][1]:
+                runs[-1] = (runs[-1][0], j)
+            else:
+                runs.append((i, j))
         for i, k in runs:
             ep = vs[i:k + 1]
             if self._planned_restarts(ep):

@@ -12,12 +12,29 @@ import json
 
 from pipeline.replay import ReplaySettings, replay_group
 from tests.replay import scenarios as S
+from tests.replay.builders import Host, merged
 from tests.replay.scenarios import T0
+
+# GroupCoordinator 3.x reasons of "Preparing to rebalance": an expiry, a new member
+EXPIRY = "removing member B on heartbeat expiration"
+JOIN = "Adding new member C with group instance id None; client reason: not provided"
 
 
 def storms(events, count: int, window_ms: int) -> list[dict]:
     r = replay_group(events, ReplaySettings(storm_count=count, storm_window_ms=window_ms))
     return [f for f in r.findings if f["kind"] == "rebalance_storm"]
+
+
+def broker_rebalances(starts_ms: list[int], reasons: list[str]) -> list:
+    """Member A joins generation 1 at T0; then the broker starts one rebalance per start (T0 +
+    start), each stable 150 ms later."""
+    k, a = Host("broker1/server.log", side="broker"), Host("hostA/app.log", "c-a")
+    a.join(T0, 1, "A", ["t-0"])
+    for g, (t, why) in enumerate(zip(starts_ms, reasons, strict=True), start=1):
+        k.preparing(T0 + t, g, why)
+        k.stabilized(T0 + t + 100, g + 1, 2)
+        k.assignment(T0 + t + 150, g + 1, "A")
+    return merged(a, k)
 
 
 def test_a_window_holds_the_rebalances_starting_on_its_last_millisecond():
@@ -39,7 +56,7 @@ def test_the_storm_ends_when_its_last_rebalance_completes_not_when_that_generati
     # generation 3 (the episode's last) was stable from +21.15 s until +41 s: the storm was over
     (short,) = storms(S.storm(n=6, every_ms=20_000), 3, 39_999)
     assert (short["start_ms"], short["end_ms"]) == (T0, T0 + 21_150)
-    assert "do not show when the last rebalance completed" not in short["explanation"]
+    assert short["explanation"].endswith("fix that cause first.")
     (whole,) = storms(S.storm(n=6, every_ms=20_000), 3, 40_000)
     assert (whole["start_ms"], whole["end_ms"]) == (T0, T0 + 101_150)
 
@@ -131,3 +148,24 @@ def test_a_rolling_restart_is_not_a_storm_but_a_host_restarting_twice_or_a_membe
             if e.kind == "leave_group" and e.source == w3 else e for e in events]
     (other,) = storms(left, 5, 600_000)
     assert json.loads(other["details_json"])["count"] == 9
+
+
+def test_windows_that_only_follow_each_other_are_two_storms_not_one():
+    # 3 in 20 s: windows from T0 (gens 1-3) and +1 s (gens 2-4) share rebalances: one episode of
+    # four; the next window (+42 s .. +61 s, gens 5-7) begins 21 s after +21 s with no rebalance
+    # in between: a second episode, not "7 rebalances in 61 s"; the two later expiries are alone
+    events = broker_rebalances([1_000, 11_000, 21_000, 42_000, 51_000, 61_000, 1_000_000, 2_000_000], [EXPIRY] * 8)
+    got = [(f["title"], f["start_ms"] - T0, f["end_ms"] - T0) for f in storms(events, 3, 20_000)]
+    assert got == [("4 rebalances in 21.0 s (generations 1-4)", 0, 21_150),
+                   ("3 rebalances in 19.0 s (generations 5-7)", 42_000, 61_150)]
+
+
+def test_a_scale_out_before_a_storm_neither_hides_it_nor_joins_it():
+    # two members joining within a second (a scale-out, not a storm), then ten minutes later three
+    # expiries 10 s apart: one storm of those three
+    events = broker_rebalances([1_000, 601_000, 611_000, 621_000], [JOIN, EXPIRY, EXPIRY, EXPIRY])
+    (f,) = storms(events, 2, 10_000)
+    assert json.loads(f["details_json"]) == {"count": 3, "window_ms": 10_000, "generations": [3, 4, 5],
+                                             "causes": {"session_expiry": 3}}
+    assert (f["start_ms"] - T0, f["end_ms"] - T0) == (601_000, 621_150)
+    assert f["explanation"].endswith("The most frequent cause was session_expiry (3 of 3); fix that cause first.")
