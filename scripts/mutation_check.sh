@@ -27,7 +27,7 @@ declare -A MODULES=(
   [offsets]="pipeline/replay_rules/offsets.py|tests/replay/test_offset_evidence.py tests/replay/test_offsets_handover_lookup.py tests/replay/test_findings.py tests/replay/test_offset_ranges_exact.py tests/replay/test_lost_progress_estimate.py tests/replay/test_samples.py::test_offset_scenario_ranges_exact tests/replay/test_samples.py::test_sample_scenarios[offset_reset_skip_and_rewind] tests/replay/test_samples.py::test_sample_scenarios[gc_pause_session_expiry]"
   [group_series]="pipeline/group_series.py|tests/test_group_series.py tests/test_group_tables.py tests/test_group_series_rows.py"
   [figures]="pipeline/figures.py|tests/test_figures_by_group.py tests/test_figures_exact.py tests/report/test_report.py::test_impact_numbers"
-  [findings]="pipeline/replay_rules/findings.py|tests/replay/test_findings.py tests/replay/test_samples.py tests/replay/test_causes.py tests/replay/test_expiries.py tests/replay/test_broker_only.py tests/replay/test_offset_ranges_exact.py tests/replay/test_expiry_fate_exact.py"
+  [findings]="pipeline/replay_rules/findings.py|tests/replay/test_findings.py tests/replay/test_samples.py tests/replay/test_causes.py tests/replay/test_expiries.py tests/replay/test_broker_only.py tests/replay/test_offset_ranges_exact.py tests/replay/test_expiry_fate_exact.py tests/replay/test_storm_exact.py tests/replay/test_sample_properties.py tests/replay/test_findings_last_member.py"
 )
 ORDER=(offsets group_series figures findings)
 
