@@ -405,10 +405,38 @@ class Collector:
         if not fresh:
             return
         # whatever the old process still held ends with it (refined to its expiry afterwards)
+        closed: list[Interval] = []
         if s.owned and s.last_ms is not None:
             last = Event(s.source, 0, "client", "process_gone", "", ts_ms=s.last_ms)
+            n = len(self.st.intervals)
             self._close(s, list(s.owned), last, "process_gone")
+            closed = self.st.intervals[n:]
+        # kept until its next join: the same member id back means the same process (a restarted
+        # one gets a new id), only quiet in its log (_same_process); pre-1.0 ids are our own names
+        old = s.member_id
+        s.suspect = ((old, closed, ev.ts_ms, ev.evidence, (s.protocol or "").startswith("cooperative"))
+                     if closed and old is not None and old not in self.st.pseudo_ids else None)
         s.member_id, s.gen, s.left, s.coord_lost = None, None, False, False
+
+    def _same_process(self, s: Stream, member_id: str | None) -> None:
+        """A join by the member id that _new_process took for a gone process: that process was
+        alive, its log only quiet (heartbeats and commits are DEBUG lines; a cooperative member
+        that rejoins on its own logs nothing before "(Re-)joining group" in 2.4-3.0). What it held
+        was not dropped at its last line: an eager member gave it up when it rejoined (onJoinPrepare
+        revokes everything; the line is not in these logs), a cooperative one kept it."""
+        if s.suspect is None:
+            return
+        old, closed, ts, evidence, cooperative = s.suspect
+        s.suspect = None
+        if member_id != old:
+            return
+        for iv in closed:
+            if cooperative and iv.topic_partition not in s.owned:
+                self.st.intervals[:] = [x for x in self.st.intervals if x is not iv]
+                s.owned[iv.topic_partition] = (iv.start_ms, iv.start_ev, iv.generation, iv.member_id)
+                self._holders.setdefault(iv.topic_partition, []).append(s)
+            elif not cooperative and ts is not None:
+                iv.end_ms, iv.end_reason, iv.end_ev = ts, "revoked", evidence
 
     def _join_started(self, ev: Event) -> None:
         s = self.stream(ev)
@@ -429,6 +457,7 @@ class Collector:
             self.st.pseudo_ids.add(s.member_id)
         self._alive(s, ev)
         mid = ev.member_id or s.member_id
+        self._same_process(s, ev.member_id)
         if g is None or g < 1 or mid is None:   # -1 is AbstractCoordinator.Generation.NO_GENERATION
             return
         prev = s.gen
