@@ -472,15 +472,47 @@ class FindingRules:
             idle = sum(max(0, min(hi, y) - max(lo, x)) for x, y in spans)
             if idle * 2 >= gap:
                 continue   # the whole group was stopped (no members): not a partition left behind
-            self.add("unowned_partitions", "high" if gap > 10 * self.cfg.unowned_threshold_ms else "medium",
-                     a.end_ms, b.start_ms, members=[a.member_id, b.member_id], partitions=[tp],
-                     generation=b.generation, title=f"{tp} had no owner for {_fmt_ms(gap)}",
-                     explanation=(f"Nobody consumed {tp} for {_fmt_ms(gap)}: {_who(a.member_id, self.st)} gave it up "
-                                  f"({a.end_reason}) and {_who(b.member_id, self.st)} got it only later. Lag grows on "
-                                  "the partition meanwhile (threshold: "
-                                  f"{_fmt_ms(self.cfg.unowned_threshold_ms)})."),
-                     details={"gap_ms": gap, "threshold_ms": self.cfg.unowned_threshold_ms},
-                     evidence=[a.end_ev, b.start_ev])
+            unseen = self._unseen_assignments(lo, hi)
+            threshold = f"(threshold: {_fmt_ms(self.cfg.unowned_threshold_ms)})"
+            details = {"gap_ms": gap, "threshold_ms": self.cfg.unowned_threshold_ms}
+            if not unseen:
+                sev, title = ("high" if gap > 10 * self.cfg.unowned_threshold_ms else "medium"), \
+                    f"{tp} had no owner for {_fmt_ms(gap)}"
+                text = (f"Nobody consumed {tp} for {_fmt_ms(gap)}: {_who(a.member_id, self.st)} gave it up "
+                        f"({a.end_reason}) and {_who(b.member_id, self.st)} got it only later. Lag grows on "
+                        f"the partition meanwhile {threshold}.")
+            else:
+                # a member whose assignment the logs do not show may have held it: not proven
+                n = sum(unseen.values())
+                sev, title = "low", f"{tp}: no owner in the logs for {_fmt_ms(gap)} (unproven)"
+                text = (f"No member whose assignment the logs show held {tp} for {_fmt_ms(gap)}: "
+                        f"{_who(a.member_id, self.st)} gave it up ({a.end_reason}) and {_who(b.member_id, self.st)} "
+                        f"got it later. But {n} member{'s' if n > 1 else ''} of generation"
+                        f"{'s' if len(unseen) > 1 else ''} {', '.join(map(str, sorted(unseen)))} "
+                        f"{'have' if n > 1 else 'has'} an assignment the logs do not show ("
+                        f"{'their logs are' if n > 1 else 'its log is'} not in the input), so {tp} may have been "
+                        f"consumed. Add the "
+                        f"missing members' logs, the leader's, or a __consumer_offsets dump to know {threshold}.")
+                details.update(unproven=True, unseen_assignments={str(g): k for g, k in sorted(unseen.items())})
+            self.add("unowned_partitions", sev, a.end_ms, b.start_ms, members=[a.member_id, b.member_id],
+                     partitions=[tp], generation=b.generation, title=title, explanation=text,
+                     details=details, evidence=[a.end_ev, b.start_ev])
+
+    def _unseen_assignments(self, lo: int | None, hi: int | None) -> dict[int, int]:
+        """generation -> how many of its members have an assignment the logs do not show, for the
+        generations in place between lo and hi: members seen without one, and members the broker
+        counted ("Stabilized group ... with N members", 2.x+) that no line names."""
+        out: dict[int, int] = {}
+        for v in self.views:
+            start, end = v.started_ms, v.ended_ms
+            if start is None or hi is None or start >= hi or (lo is not None and end is not None and end <= lo):
+                continue
+            known = v.gen.members
+            hidden = max(0, (v.gen.broker_member_count or 0) - len(known))
+            n = hidden + sum(1 for m in known.values() if m.assigned is None)
+            if n:
+                out[v.gen.generation] = n
+        return out
 
     def failovers(self) -> None:
         moves = sorted((*self.st.observed("coordinator_change"),), key=lambda o: o.ts_ms or 0)
