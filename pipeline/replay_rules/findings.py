@@ -70,6 +70,7 @@ _DETAILS_JSON = json.JSONEncoder(sort_keys=True, default=str)
 class FindingRules:
     def __init__(self, st: GroupState, views: list[GenView], cfg: EffectiveSettings) -> None:
         self.st, self.views, self.cfg = st, views, cfg
+        self._unseen: tuple[list[int], list[tuple], int | None] | None = None   # _unseen_assignments' index
         self.gid = st.group_id
         self.out: list[dict] = []
         self._starts = [v.started_ms if v.started_ms is not None else -1 for v in views]
@@ -502,16 +503,29 @@ class FindingRules:
         """generation -> how many of its members have an assignment the logs do not show, for the
         generations in place between lo and hi: members seen without one, and members the broker
         counted ("Stabilized group ... with N members", 2.x+) that no line names."""
+        if self._unseen is None:
+            rows = []
+            for v in self.views:
+                hidden = max(0, (v.gen.broker_member_count or 0) - len(v.gen.members))
+                n = hidden + sum(1 for m in v.gen.members.values() if m.assigned is None)
+                if n and v.started_ms is not None:
+                    rows.append((v.started_ms, v.ended_ms, v.gen.generation, n))
+            rows.sort()
+            longest = max((e - b for b, e, _, _ in rows if e is not None), default=0)
+            open_ended = any(e is None for _, e, _, _ in rows)
+            self._unseen = ([r[0] for r in rows], rows, None if open_ended else longest)
+        starts, rows, longest = self._unseen
         out: dict[int, int] = {}
-        for v in self.views:
-            start, end = v.started_ms, v.ended_ms
-            if start is None or hi is None or start >= hi or (lo is not None and end is not None and end <= lo):
-                continue
-            known = v.gen.members
-            hidden = max(0, (v.gen.broker_member_count or 0) - len(known))
-            n = hidden + sum(1 for m in known.values() if m.assigned is None)
-            if n:
-                out[v.gen.generation] = n
+        if hi is None:
+            return out
+        # generations starting before hi, back to the longest one's reach before lo (bisect: a hot
+        # group has thousands of generations and findings)
+        for i in range(bisect.bisect_left(starts, hi) - 1, -1, -1):
+            start, end, g, n = rows[i]
+            if lo is not None and longest is not None and start < lo - longest:
+                break
+            if lo is None or end is None or end > lo:
+                out[g] = n
         return out
 
     def failovers(self) -> None:
