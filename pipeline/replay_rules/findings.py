@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from pipeline.replay_rules import ownership
+from pipeline.replay_rules.assignment_cover import hidden_holders
 from pipeline.replay_rules.collect import GroupState
 from pipeline.replay_rules.generations import GenView, _fmt_ms, _uniq, _who, cap
 from pipeline.replay_rules.offsets import OffsetIssue
@@ -70,7 +71,7 @@ _DETAILS_JSON = json.JSONEncoder(sort_keys=True, default=str)
 class FindingRules:
     def __init__(self, st: GroupState, views: list[GenView], cfg: EffectiveSettings) -> None:
         self.st, self.views, self.cfg = st, views, cfg
-        self._unseen: tuple[list[int], list[tuple], int | None] | None = None   # _unseen_assignments' index
+        self._unseen: tuple[list[int], list[tuple], int | None, set[int]] | None = None   # _unseen_assignments' index
         self.gid = st.group_id
         self.out: list[dict] = []
         self._starts = [v.started_ms if v.started_ms is not None else -1 for v in views]
@@ -485,10 +486,11 @@ class FindingRules:
             else:
                 # a member whose assignment the logs do not show may have held it: not proven
                 n = sum(unseen.values())
+                partial = any(g in self._unseen[3] for g in unseen)
                 sev, title = "low", f"{tp}: no owner in the logs for {_fmt_ms(gap)} (unproven)"
                 text = (f"No member whose assignment the logs show held {tp} for {_fmt_ms(gap)}: "
                         f"{_who(a.member_id, self.st)} gave it up ({a.end_reason}) and {_who(b.member_id, self.st)} "
-                        f"got it later. But {n} member{'s' if n > 1 else ''} of generation"
+                        f"got it later. But {'at least ' if partial else ''}{n} member{'s' if n > 1 else ''} of generation"
                         f"{'s' if len(unseen) > 1 else ''} {', '.join(map(str, sorted(unseen)))} "
                         f"{'have' if n > 1 else 'has'} an assignment the logs do not show ("
                         f"{'their logs are' if n > 1 else 'its log is'} not in the input), so {tp} may have been "
@@ -505,16 +507,19 @@ class FindingRules:
         counted ("Stabilized group ... with N members", 2.x+) that no line names."""
         if self._unseen is None:
             rows = []
+            partial = hidden_holders([v.gen for v in self.views])
             for v in self.views:
                 hidden = max(0, (v.gen.broker_member_count or 0) - len(v.gen.members))
                 n = hidden + sum(1 for m in v.gen.members.values() if m.assigned is None)
+                if not n and v.gen.generation in partial:
+                    n = 1       # at least one: the logged assignments leave a topic's partitions out
                 if n and v.started_ms is not None:
                     rows.append((v.started_ms, v.ended_ms, v.gen.generation, n))
             rows.sort()
             longest = max((e - b for b, e, _, _ in rows if e is not None), default=0)
             open_ended = any(e is None for _, e, _, _ in rows)
-            self._unseen = ([r[0] for r in rows], rows, None if open_ended else longest)
-        starts, rows, longest = self._unseen
+            self._unseen = ([r[0] for r in rows], rows, None if open_ended else longest, partial)
+        starts, rows, longest, _ = self._unseen
         out: dict[int, int] = {}
         if hi is None:
             return out

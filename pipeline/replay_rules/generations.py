@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 
 from pipeline.replay_rules import broker_members
+from pipeline.replay_rules.assignment_cover import hidden_holders
 from pipeline.replay_rules.collect import GroupState
 from pipeline.replay_rules.reasons import (
     CAUSES,
@@ -321,7 +322,10 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
             add(start, c)
         elif prev is None and why == "member_joined":
             add(start, _describe("member_joined", mid, gen, prev, st, cfg, ev, start, True))
-        elif prev is not None and prev.leader == mid and why is None and mem.join_start_ms is not None:
+        elif prev is not None and prev.leader == mid and why is None and mem.join_start_ms is not None and not any(
+                ts <= mem.join_start_ms for ts, _ in gen.rebalance_in_progress):
+            # (a member told REBALANCE_IN_PROGRESS before the leader rejoined: the rebalance was
+            # under way already, started by someone else)
             leader_rejoin = (start, _describe("leader_rejoin", mid, gen, prev, st, cfg, ev, start, True))
     for ob in st.observed("subscription_changed"):
         if prev is not None and ob.generation == prev.generation:
@@ -524,6 +528,8 @@ def _finish_memberships(views: list[GenView], st: GroupState, cfg: EffectiveSett
 
 
 def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
+    # members the logs do not name held partitions: the count of those named is not the count
+    hidden = hidden_holders([v.gen for v in views])
     rows = []
     for v in views:
         g = v.gen
@@ -538,7 +544,7 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
             # the broker's count when it prints one; members named only by broker lines without a count
             # may be fewer than the generation had: unknown, not the length of the list
             "member_count": g.broker_member_count if g.broker_member_count is not None else (
-                None if any(g.members[m].inferred for m in members) else len(members)),
+                None if g.generation in hidden or any(g.members[m].inferred for m in members) else len(members)),
             "assignment_json": json.dumps(assignment, sort_keys=True),
             "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
             "rebalance_ms": (stab - started) if started is not None and stab is not None else None,

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from pipeline.replay import replay_group
 from tests.replay.builders import Host, merged
 from tests.replay.scenarios import T0
@@ -61,13 +59,27 @@ def test_without_c_log_the_gap_is_unproven_and_said_so():
     assert d["unproven"] is True and d["unseen_assignments"] == {"2": 1} and d["gap_ms"] == 540_170
 
 
-@pytest.mark.parametrize("broker_count", [2, None])
-def test_when_every_counted_member_is_known_the_gap_is_a_fact(broker_count):
-    # the broker counts two members (or prints no count, as before 2.x): A and B are all there is
-    events = three_members(with_c_log=False, broker_count=broker_count or 0)
-    if broker_count is None:   # a broker line without "with N members"
-        events = [e for e in events if not (e.kind == "broker_group_stabilized" and e.generation == 2)]
-    (f,) = unowned(events)
+def test_when_the_broker_counts_only_the_known_members_the_gap_is_a_fact():
+    # the broker counts two members: A and B are all there is
+    (f,) = unowned(three_members(with_c_log=False, broker_count=2))
     assert f["severity"] == "medium" and f["title"] == "t-0 had no owner for 9.0 min"
     assert f["explanation"].startswith("Nobody consumed t-0 for 9.0 min: member A (client c-a) gave it up (revoked)")
     assert "unproven" not in json.loads(f["details_json"])
+
+
+def test_without_a_count_an_eager_assignment_leaving_a_partition_out_shows_a_member_not_in_the_logs():
+    # no "with N members" (a broker line without it, as before 2.x): generation 2's logged
+    # assignments (A t-1, B t-2) leave out t-0, which generation 1 showed; a range assignment
+    # gives every partition to someone: a member whose log is missing held it
+    events = [e for e in three_members(with_c_log=False)
+              if not (e.kind == "broker_group_stabilized" and e.generation == 2)]
+    (f,) = unowned(events)
+    assert f["severity"] == "low" and f["title"] == "t-0: no owner in the logs for 9.0 min (unproven)"
+    assert "But at least 1 member of generation 2 has an assignment the logs do not show" in f["explanation"]
+    gens = {g["generation"]: g for g in replay_group(events).generations}
+    assert gens[2]["members"] == ["A", "B"] and gens[2]["member_count"] is None
+    # with C's log the count is known (three named members, every partition held)
+    full = {g["generation"]: g for g in replay_group(
+        [e for e in three_members(with_c_log=True) if not (e.kind == "broker_group_stabilized" and e.generation == 2)]
+    ).generations}
+    assert full[2]["member_count"] == 3

@@ -1,0 +1,79 @@
+"""Only one member's log of a bigger group (a common paste): what it cannot show is not stated.
+
+Member A (range assignor) holds t-0..t-3 alone in generation 1. At +61 s its heartbeat is answered
+REBALANCE_IN_PROGRESS, it revokes and rejoins, and gets t-0 and t-1 only: someone whose log is
+not in the input joined and took t-2 and t-3 (a range assignment gives every partition to a
+member). At +121 s the same happens and A gets all four back (that member left). Before: both
+rebalances were "the group leader rejoined: member A" (A was told the rebalance was under way:
+it did not start it), generation 2 had "1 member", and t-2/t-3 "had no owner for 60.2 s"."""
+
+from __future__ import annotations
+
+import json
+
+from pipeline.replay import replay_group
+from pipeline.replay_rules.assignment_cover import hidden_holders
+from pipeline.replay_rules.state import Gen, Membership
+from tests.replay.builders import Host, merged
+from tests.replay.scenarios import T0
+
+
+def one_member(protocol: str = "range") -> list:
+    a = Host("hostA/app.log", "c-a")
+    a.join(T0, 1, "A", ["t-0", "t-1", "t-2", "t-3"], protocol=protocol)
+    a.heartbeats(T0 + 3_000, T0 + 60_000)
+    for t, gen, parts in ((61_000, 2, ["t-0", "t-1"]), (121_000, 3, ["t-0", "t-1", "t-2", "t-3"])):
+        a.ev(T0 + t, "heartbeat_failed", error="REBALANCE_IN_PROGRESS")
+        a.revoke(T0 + t + 10, ["t-0", "t-1", "t-2", "t-3"] if gen == 2 else ["t-0", "t-1"])
+        a.join(T0 + t + 20, gen, "A", parts, protocol=protocol)
+        a.heartbeats(T0 + t + 3_000, T0 + t + 59_000)
+    return merged(a)
+
+
+def test_a_rebalance_the_member_was_told_of_is_not_its_own_rejoin():
+    r = replay_group(one_member())
+    causes = [(g["generation"], g["cause"]) for g in r.generations]
+    assert causes == [(1, "member_joined"), (2, "unknown"), (3, "unknown")]
+    assert "The group leader rejoined" not in " ".join(g["cause_detail"] for g in r.generations)
+
+
+def test_a_range_generation_missing_partitions_has_an_unknown_member_count():
+    gens = {g["generation"]: g for g in replay_group(one_member()).generations}
+    assert (gens[1]["member_count"], gens[2]["member_count"], gens[3]["member_count"]) == (1, None, 1)
+    assert gens[2]["members"] == ["A"]
+
+
+def test_partitions_another_member_held_are_not_said_to_have_had_no_owner():
+    r = replay_group(one_member())
+    found = [f for f in r.findings if f["kind"] == "unowned_partitions"]
+    assert sorted(f["partitions"][0] for f in found) == ["t-2", "t-3"]
+    for f in found:
+        assert f["severity"] == "low" and f["title"].endswith("(unproven)")
+        assert "Nobody consumed" not in f["explanation"]
+        assert json.loads(f["details_json"])["unseen_assignments"] == {"2": 1}
+
+
+def test_the_cooperative_protocol_is_not_judged_by_coverage():
+    # a cooperative generation leaves partitions in transit unassigned (KIP-429): no inference
+    gens = {g["generation"]: g for g in replay_group(one_member("cooperative-sticky")).generations}
+    assert gens[2]["member_count"] == 1
+
+
+def _gen(n: int, protocol: str | None, held: dict[str, list[str] | None], count: int | None = None) -> Gen:
+    g = Gen(n, protocol=protocol, broker_member_count=count)
+    for mid, parts in held.items():
+        g.members[mid] = Membership(n, mid)
+        g.members[mid].assigned = parts
+    return g
+
+
+def test_hidden_holders_rules():
+    g1 = _gen(1, "range", {"A": ["t-0", "t-1"], "B": ["t-2", "u-0"]})
+    # t-2 missing in 2 (B's log gone); u only partly seen is never judged from its own generation
+    g2 = _gen(2, "range", {"A": ["t-0", "t-1"]})
+    g3 = _gen(3, "range", {"A": ["t-0", "t-1", "t-2"]})             # topic u no longer held: not judged
+    g4 = _gen(4, "roundrobin", {"A": ["t-0"], "B": None})            # B's assignment unknown: t-1, t-2 held by B
+    g5 = _gen(5, "range", {"A": ["t-0"]}, count=1)                   # the broker's count settles it
+    g6 = _gen(6, None, {"A": ["t-0"]})                               # protocol unknown: not judged
+    g7 = _gen(7, "cooperative-sticky", {"A": ["t-0"]})
+    assert hidden_holders([g7, g6, g5, g4, g3, g2, g1]) == {2, 4}
