@@ -77,3 +77,40 @@ def test_hidden_holders_rules():
     g6 = _gen(6, None, {"A": ["t-0"]})                               # protocol unknown: not judged
     g7 = _gen(7, "cooperative-sticky", {"A": ["t-0"]})
     assert hidden_holders([g7, g6, g5, g4, g3, g2, g1]) == {2, 4}
+
+
+def excerpt_ending_early() -> list:
+    """A and B share generation 2 from +11 s; A's excerpt ends at +30 s while B's runs on: B's
+    heartbeats succeed until +300 s, then B is told REBALANCE_IN_PROGRESS and takes t-0..t-3.
+    No broker log: nothing names A's expiry."""
+    from tests.replay.scenarios import stable_pair
+
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    stable_pair(a, b)
+    a.heartbeats(T0 + 12_000, T0 + 30_000)
+    b.heartbeats(T0 + 12_000, T0 + 300_000)
+    b.ev(T0 + 300_500, "heartbeat_failed", error="REBALANCE_IN_PROGRESS")
+    b.revoke(T0 + 300_510, ["t-2", "t-3"])
+    b.join(T0 + 300_520, 3, "B", ["t-0", "t-1", "t-2", "t-3"])
+    return merged(a, b)
+
+
+def test_a_gap_opened_by_an_estimated_expiry_is_not_proven():
+    r = replay_group(excerpt_ending_early())
+    (exp,) = [f for f in r.findings if f["kind"] == "session_expiry"]
+    assert json.loads(exp["details_json"])["expiry_time"] == "estimated"
+    found = sorted((f["partitions"][0], f["severity"], f["title"]) for f in r.findings if f["kind"] == "unowned_partitions")
+    assert found == [("t-0", "low", "t-0: no owner in the logs for 3.8 min (unproven)"),
+                     ("t-1", "low", "t-1: no owner in the logs for 3.8 min (unproven)")]
+    f = next(f for f in r.findings if f["kind"] == "unowned_partitions")
+    assert "its time is estimated as the member's last line + session.timeout.ms" in f["explanation"]
+    assert json.loads(f["details_json"])["expiry_time"] == "estimated"
+
+
+def test_a_gap_opened_by_a_broker_timed_expiry_stays_a_fact():
+    # the broker's removal line times the expiry at +75 s: t-0 and t-1 had no owner until +300 s
+    k = Host("broker1/server.log", side="broker")
+    k.failed(T0 + 75_000, "A")
+    r = replay_group(excerpt_ending_early() + k.events)
+    found = sorted((f["partitions"][0], f["severity"]) for f in r.findings if f["kind"] == "unowned_partitions")
+    assert found == [("t-0", "medium"), ("t-1", "medium")]
