@@ -184,7 +184,12 @@ class FindingRules:
                 fate, fate_text, fate_ev = self._fate(m, at)
                 when = {"broker_removal_line": "", "broker_rebalance_line": "",
                         "estimated": " The time of the removal is estimated (no broker line shows it): the "
-                                     "member's last sign of life + session.timeout.ms."}.get(timed, "")
+                                     "member's last sign of life + session.timeout.ms.",
+                        "estimated_from_rebalance": " The time of the removal is estimated (no broker line "
+                                                    "shows it): one heartbeat.interval.ms before the first member "
+                                                    "heard of the rebalance."}.get(timed, "")
+                if "the time is estimated" in c.detail:
+                    when = ""       # the cause already says how its time was estimated
                 self.add("session_expiry", "high", at, at,
                          members=[m] if m else [], generation=v.gen.generation - 1,
                          partitions=self._assigned(v.gen.generation - 1, m),
@@ -487,7 +492,7 @@ class FindingRules:
                         f"got it later. But no line names that expiry: its time is estimated as the member's "
                         f"last line + session.timeout.ms, and a log that ends early (an excerpt) moves it; "
                         f"the broker's GroupCoordinator log would give it {threshold}.")
-                details.update(unproven=True, expiry_time="estimated")
+                details.update(unproven=True, expiry_time="estimated")   # the first owner's end
             elif not unseen:
                 sev, title = ("high" if gap > 10 * self.cfg.unowned_threshold_ms else "medium"), \
                     f"{tp} had no owner for {_fmt_ms(gap)}"
@@ -517,7 +522,7 @@ class FindingRules:
         if self._estimated is None:
             self._estimated = frozenset(
                 v.cause.trigger_member for v in self.views if v.cause.cause == "session_expiry"
-                and v.cause.trigger_member and v.cause.facts.get("expiry_time") == "estimated")
+                and v.cause.trigger_member and str(v.cause.facts.get("expiry_time")).startswith("estimated"))
         return self._estimated
 
     def _unseen_assignments(self, lo: int | None, hi: int | None) -> dict[int, int]:

@@ -131,6 +131,12 @@ def _expiry_facts(st: GroupState, member: str | None, at_ms: int | None, cfg: Ef
     return out
 
 
+def _first_told(gen: Gen) -> int | None:
+    """When a member was first told REBALANCE_IN_PROGRESS for the rebalance into `gen` (a rejoin
+    is no such sign: a new member's join or a member's own rejoin may start the rebalance)."""
+    return min((t for t, _ in gen.rebalance_in_progress), default=None)
+
+
 def _ts(ev) -> int:
     return ev.ts_ms
 
@@ -289,13 +295,31 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                     at, timed = gen.prepare_ms, "broker_rebalance_line"
                 else:
                     at, timed = last + cfg.session_timeout_ms, "estimated"
+                told = _first_told(gen)
+                late = (timed == "estimated" and told is not None
+                        and at < told - cfg.heartbeat_interval_ms - cfg.skew_tolerance_ms)
+                if late:
+                    # nobody was told of a rebalance until much later: the member lived on after its
+                    # log's last line (an excerpt that ends early). An expiry starts the rebalance at
+                    # once, and live members hear of it at their next heartbeat (REBALANCE_IN_PROGRESS,
+                    # AbstractCoordinator.HeartbeatResponseHandler): at most heartbeat.interval.ms before
+                    at = told - cfg.heartbeat_interval_ms
                 c = _describe("session_expiry", mid, gen, prev, st, cfg, [gen.prepare_ev] if timed != "estimated" else [],
                               at, True)
                 c.facts["expiry_time"] = timed
+                if late:
+                    # its log's silence is not its heartbeats' (they may have gone on after the log ends)
+                    c.facts.update(expiry_time="estimated_from_rebalance", silence_ms=None, log_ends_ms=last)
+                    c.detail = (f"The coordinator expired {_who(mid, st)} after {cfg.says('session_timeout_ms')} "
+                                f"without a heartbeat; its log ends {_fmt_ms(at - last)} before that, so when its "
+                                "heartbeats stopped is not in the logs (its log may end before the member "
+                                "stopped, e.g. an excerpt).")
                 c.detail += (" Inferred: no broker line names the removal; the member's last sign of life is "
                              "followed by silence and it is absent from the next generation; "
                              + ("the time is that of the broker's 'Preparing to rebalance' line, which an expiry "
                                 "starts at once." if timed != "estimated" else
+                                "the time is estimated as one heartbeat.interval.ms before the first member was "
+                                "told of the rebalance (REBALANCE_IN_PROGRESS)." if late else
                                 "the time is estimated as its last sign of life + session.timeout.ms."))
                 add(at, c)
             else:

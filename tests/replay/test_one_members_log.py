@@ -95,16 +95,42 @@ def excerpt_ending_early() -> list:
     return merged(a, b)
 
 
-def test_a_gap_opened_by_an_estimated_expiry_is_not_proven():
+def test_an_expiry_nobody_heard_of_until_later_is_not_dated_from_a_log_that_ends_early():
+    # before: A "expelled after 45.0 s without heartbeat" at +75 s, generation 3's rebalance 3.8
+    # min long, t-0 and t-1 "had no owner for 3.8 min"; B's heartbeats succeeded until +300 s, so
+    # the group was Stable until then and the expiry came within a heartbeat interval of +300.5 s
     r = replay_group(excerpt_ending_early())
     (exp,) = [f for f in r.findings if f["kind"] == "session_expiry"]
-    assert json.loads(exp["details_json"])["expiry_time"] == "estimated"
+    assert exp["start_ms"] == T0 + 297_500 and exp["title"] == "Member A (client c-a) expelled (session timeout)"
+    d = json.loads(exp["details_json"])
+    assert d["expiry_time"] == "estimated_from_rebalance" and d["silence_ms"] is None
+    assert "its log ends 4.5 min before that, so when its heartbeats stopped is not in the logs" in exp["explanation"]
+    assert exp["explanation"].count("estimated") == 1
+    g3 = next(g for g in r.generations if g["generation"] == 3)
+    assert (g3["started_ms"], g3["rebalance_ms"]) == (T0 + 297_500, 3_170)
+    assert [f for f in r.findings if f["kind"] == "unowned_partitions"] == []
+
+
+def test_a_gap_opened_by_an_estimated_expiry_is_not_proven():
+    # A's log ends at +30 s; B is told at +76 s (the estimate, +75 s, stands) but gets t-0 and t-1
+    # only at +200 s: how long they had no owner rests on the estimate
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    from tests.replay.scenarios import stable_pair
+
+    stable_pair(a, b)
+    a.heartbeats(T0 + 12_000, T0 + 30_000)
+    b.heartbeats(T0 + 12_000, T0 + 75_000)
+    b.ev(T0 + 76_000, "heartbeat_failed", error="REBALANCE_IN_PROGRESS")
+    b.revoke(T0 + 199_000, ["t-2", "t-3"])
+    b.join(T0 + 199_500, 3, "B", ["t-0", "t-1", "t-2", "t-3"])
+    r = replay_group(merged(a, b))
+    (exp,) = [f for f in r.findings if f["kind"] == "session_expiry"]
+    assert exp["start_ms"] == T0 + 75_000 and json.loads(exp["details_json"])["expiry_time"] == "estimated"
     found = sorted((f["partitions"][0], f["severity"], f["title"]) for f in r.findings if f["kind"] == "unowned_partitions")
-    assert found == [("t-0", "low", "t-0: no owner in the logs for 3.8 min (unproven)"),
-                     ("t-1", "low", "t-1: no owner in the logs for 3.8 min (unproven)")]
+    assert found == [("t-0", "low", "t-0: no owner in the logs for 2.1 min (unproven)"),
+                     ("t-1", "low", "t-1: no owner in the logs for 2.1 min (unproven)")]
     f = next(f for f in r.findings if f["kind"] == "unowned_partitions")
     assert "its time is estimated as the member's last line + session.timeout.ms" in f["explanation"]
-    assert json.loads(f["details_json"])["expiry_time"] == "estimated"
 
 
 def test_a_gap_opened_by_a_broker_timed_expiry_stays_a_fact():
