@@ -27,6 +27,16 @@ LABELS = {
 }
 
 
+# what a finding's expiry_time says (pipeline/replay_rules/generations.py), in words
+EXPIRY_TIME_WORDS = {
+    "broker_removal_line": "the broker's removal line",
+    "broker_rebalance_line": "the broker's 'Preparing to rebalance' line",
+    "estimated": "an estimate: the member's last sign of life + session.timeout.ms",
+    "estimated_from_rebalance": "an estimate: one heartbeat interval before another member was told of the rebalance",
+    "unknown": "nothing in the logs",
+}
+
+
 def number(value: Any) -> str:
     """An integer with thousands separators (27,568); anything else as text."""
     if isinstance(value, bool):
@@ -53,6 +63,8 @@ def _value(key: str, value: Any) -> str:
         if key in INSTANT_KEYS or value > 10**12:
             return iso(value) or "unknown"
         return f"{duration(value)} ({number(int(value))} ms)" if value >= 1000 else f"{number(int(value))} ms"
+    if key == "expiry_time" and value in EXPIRY_TIME_WORDS:
+        return EXPIRY_TIME_WORDS[value]
     if key.endswith("_time") and isinstance(value, str):
         return value.replace("_", " ")
     return number(value)
@@ -76,8 +88,12 @@ def _special(kind: str, d: dict[str, Any]) -> tuple[list[str], set[str]]:
             text += f" ({'about ' if d.get('estimated') else ''}{number(d['count'])} offsets)"
         return [text + "."], {"from_offset", "to_offset", "topic", "partition", "count", "estimated"}
     if "silence_ms" in d and "session_timeout_ms" in d:
+        timeout = _value("session_timeout_ms", d["session_timeout_ms"])
+        if d["silence_ms"] is None:
+            return [f"How long the member was silent is not in the logs; session.timeout.ms = {timeout}."], \
+                {"silence_ms", "session_timeout_ms"}
         return [f"The member was silent for {_value('silence_ms', d['silence_ms'])}, longer than session.timeout.ms "
-                f"= {_value('session_timeout_ms', d['session_timeout_ms'])}."], {"silence_ms", "session_timeout_ms"}
+                f"= {timeout}."], {"silence_ms", "session_timeout_ms"}
     if "rebalance_ms" in d and "rebalance_timeout_ms" in d:
         return [f"The rebalance took {_value('rebalance_ms', d['rebalance_ms'])}; the rebalance timeout is "
                 f"{_value('rebalance_timeout_ms', d['rebalance_timeout_ms'])}."], {"rebalance_ms", "rebalance_timeout_ms"}

@@ -46,3 +46,16 @@ def test_a_finding_whose_start_is_not_in_the_logs_says_so_in_every_format():
     assert time_span("2019-07-10T10:21:56.387Z", "2019-07-10T10:21:57.000Z") == \
         "2019-07-10T10:21:56.387Z to 2019-07-10T10:21:57.000Z"
     assert time_span("2019-07-10T10:21:56.387Z", None) == "2019-07-10T10:21:56.387Z"
+
+
+def test_an_expiry_without_a_measured_silence_says_it_is_not_in_the_logs():
+    # real_logs 006: the broker names the removal, the member's own log is not in the input
+    assert details_sentences({"silence_ms": None, "session_timeout_ms": 45000,
+                              "expiry_time": "broker_removal_line"}, "session_expiry") == [
+        "How long the member was silent is not in the logs; session.timeout.ms = 45.0 s (45,000 ms).",
+        "Expiry time taken from: the broker's removal line."]
+    assert details_sentences({"silence_ms": 52000, "session_timeout_ms": 45000, "expiry_time": "estimated"}) == [
+        "The member was silent for 52.0 s (52,000 ms), longer than session.timeout.ms = 45.0 s (45,000 ms).",
+        "Expiry time taken from: an estimate: the member's last sign of life + session.timeout.ms."]
+    assert details_sentences({"expiry_time": "estimated_from_rebalance"}) == [
+        "Expiry time taken from: an estimate: one heartbeat interval before another member was told of the rebalance."]
