@@ -99,7 +99,7 @@ def _summary(report: dict[str, Any]) -> str:
         ("rebalances", _n(imp["rebalances"])),
         ("time spent rebalancing (total / longest)",
          _e(total_longest_cell(imp))),
-        ("partition-seconds without an owner", f"{number(round(imp['unowned_partition_seconds'], 3))}"),
+        ("partition-seconds with no owner in the logs", f"{number(round(imp['unowned_partition_seconds'], 3))}"),
         ("members expelled", _n(len(imp["members_expelled"]))),
         ("offsets reprocessed", f"{_n(imp['reprocessed_messages'])} in {_n(len(imp['reprocessed_ranges']))} range(s)"),
         ("offsets skipped (possible data loss)",
