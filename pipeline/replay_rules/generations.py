@@ -462,6 +462,7 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
     member_notes = broker_members.fill(st, cfg)
     nums = sorted(st.gens)
     views: list[GenView] = []
+    lone_leaders: list[Gen] = []
     for i, g in enumerate(nums):
         gen = st.gens[g]
         prev = st.gens.get(g - 1)
@@ -496,6 +497,7 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
         if leader is None and lone is not None and (lone.inferred is None or gen.broker_member_count == 1):
             # a lone member is its own leader (only when it is known to be alone)
             gen.leader = leader = lone.member_id
+            lone_leaders.append(gen)
         # Stable is entered when the leader's SyncGroup arrives (GroupCoordinator.handleSyncGroup)
         syncs = [m.synced_ms for m in gen.members.values() if m.synced_ms is not None]
         if gen.stable_ms is not None:
@@ -511,6 +513,10 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
         if gen.empty_ms is not None and not gen.members:
             stabilized = None
         views.append(GenView(gen, started, stabilized, None, "log_end", cause, inferred))
+    hidden = hidden_holders([st.gens[g] for g in nums]) if lone_leaders else set()
+    for gen in lone_leaders:
+        if gen.generation in hidden and gen.broker_member_count != 1:
+            gen.leader = None       # not alone after all: members the logs do not name held partitions
     for i, v in enumerate(views):
         nxt = views[i + 1] if i + 1 < len(views) else None
         if nxt is not None and nxt.started_ms is not None:

@@ -41,6 +41,8 @@ def test_a_range_generation_missing_partitions_has_an_unknown_member_count():
     gens = {g["generation"]: g for g in replay_group(one_member()).generations}
     assert (gens[1]["member_count"], gens[2]["member_count"], gens[3]["member_count"]) == (1, None, 1)
     assert gens[2]["members"] == ["A"]
+    # A was alone in 1 and 3 (all four partitions): its own leader; in 2 it was not alone
+    assert (gens[1]["leader"], gens[2]["leader"], gens[3]["leader"]) == ("A", None, "A")
 
 
 def test_partitions_another_member_held_are_not_said_to_have_had_no_owner():
