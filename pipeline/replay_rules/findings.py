@@ -73,6 +73,7 @@ class FindingRules:
         self.st, self.views, self.cfg = st, views, cfg
         self._unseen: tuple[list[int], list[tuple], int | None, set[int]] | None = None   # _unseen_assignments' index
         self._estimated: frozenset[str] | None = None
+        self._commits: dict[str, list[int]] | None = None   # member -> its logged commit times
         self.gid = st.group_id
         self.out: list[dict] = []
         self._starts = [v.started_ms if v.started_ms is not None else -1 for v in views]
@@ -335,6 +336,12 @@ class FindingRules:
             end = v.stabilized_ms
             took = (end - v.started_ms) if end is not None else None
             never = end is None and v.ended_ms is not None and v.ended_ms - v.started_ms > limit + self.cfg.skew_tolerance_ms
+            if never and self._committed_in(v, v.ended_ms):
+                # a member of this generation committed offsets in it: the group reached Stable
+                # (GroupCoordinator.handleCommitOffsets answers REBALANCE_IN_PROGRESS while
+                # CompletingRebalance), only the line saying when is not in the logs: neither
+                # "never completed" nor a duration can be stated
+                continue
             if (took is not None and took > limit + self.cfg.skew_tolerance_ms) or never:
                 prev = self.st.gens.get(v.gen.generation - 1)
                 late = sorted(set(prev.members) - set(v.gen.members)) if prev and v.gen.members else []
@@ -516,6 +523,26 @@ class FindingRules:
             self.add("unowned_partitions", sev, a.end_ms, b.start_ms, members=[a.member_id, b.member_id],
                      partitions=[tp], generation=b.generation, title=title, explanation=text,
                      details=details, evidence=[a.end_ev, b.start_ev])
+
+    def _committed_in(self, v: GenView, by_ms: int) -> bool:
+        """Whether a member of v's generation logged a successful offset commit after it joined
+        that generation and before `by_ms`."""
+        if self._commits is None:
+            self._commits = {}
+            for kind, ts, *_rest, mid, _why, ev in self.st.offsets:
+                if kind == "offset_committed" and mid is not None and ev.side == "client":
+                    self._commits.setdefault(mid, []).append(ts)
+            for times in self._commits.values():
+                times.sort()
+        hi = by_ms
+        for mid, m in v.gen.members.items():
+            times = self._commits.get(mid)
+            lo = max(v.started_ms or 0, m.joined_ms if m.joined_ms is not None else (v.started_ms or 0))
+            if times:
+                i = bisect.bisect_left(times, lo)
+                if i < len(times) and times[i] <= hi:
+                    return True
+        return False
 
     def _estimated_expiries(self) -> frozenset[str]:
         """Members whose session expiry no line times (findings' expiry_time "estimated")."""
