@@ -29,11 +29,9 @@ _EVIDENCE_DEFAULTS = {"source": "?", "line_no": 0, "side": "client", "kind": "un
 _INT_FIELDS = ("line_no", "ts_ms", "generation", "member_epoch", "partition", "offset")
 # string columns worth decoding once per distinct value; `raw` (one text per line) is not
 _LOW_CARDINALITY_SKIP = frozenset({"raw"})
-# below this many rows the per-column Arrow calls of the shared decoding (and compact rows) cost
-# more than the strings and Events they save. Measured on the balanced 1 GB (200 groups of ~1,800
-# rows): sharing and compact rows from 1,024 rows cut the per-group pass's Python CPU from ~5.5 to
-# ~4.6 CPU-s (8,192 kept them for the big groups only); same tables row for row
-_SHARE_MIN_ROWS = 1024
+# below this many rows the per-column Arrow calls of the shared decoding cost more than the strings
+# they save (a few hundred microseconds a column against a small group's few thousand strings)
+_SHARE_MIN_ROWS = 8192
 _SHARE_MAX_DISTINCT = 0.25      # distinct values per row above which a column is read row by row
 SLICE_ROWS = 16384              # rows whose columns are Python lists at once (events_from_arrow)
 _COMPACT = True                 # compact_rows for the high-volume kinds (False: every row an Event)

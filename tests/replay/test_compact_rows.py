@@ -128,20 +128,3 @@ def test_the_replay_memory_per_heartbeat_or_commit_line_is_bounded():
     # per line measured); a compact row is ~110 (object, time, row number, its two int64s, the
     # lists' pointers), 189 per line measured with what the replay keeps of a commit
     assert per_line < 330, per_line
-
-
-def test_a_group_of_a_couple_of_thousand_rows_reads_compact_and_replays_alike():
-    # a balanced input's group (~1,800 rows at 1 GB over 200 groups) takes the shared decoding and
-    # compact rows too (they cost less CPU than an Event per row from ~1,000 rows), and its replay
-    # is the eager Events' exactly
-    events = _group(8)
-    assert 1_500 <= len(events) < 8_192
-    table = events_table(events, chunk_rows=997)
-    lazy = event_rows.events_from_arrow(table, lazy_text=True)
-    eager = event_rows.events_from_arrow(table)
-    assert sum(compact_rows.is_compact(e) for e in lazy) == sum(e.kind in compact_rows.BULK_KINDS for e in events) > 0
-    assert [repr(e) for e in lazy] == [repr(e) for e in eager]
-    lazy_text.release(lazy)
-    expected = replay.replay_group(eager)
-    got = replay.replay_group_rows(table)
-    assert _canonical(got) == _canonical({t: expected.table(t) for t in replay.OUTPUT_TABLES})
