@@ -103,7 +103,7 @@ def test_pyproject_lists_the_three_packages_and_grammars():
     for pkg in ("parsers", "pipeline", "dashboard"):
         assert pkg in include
     assert "grammars/*.lark" in meta["tool"]["setuptools"]["package-data"]["parsers"]
-    assert meta["project"]["scripts"]["coordscope"] == "pipeline.cli:main"
+    assert meta["project"]["scripts"]["coordscope"] == "pipeline.cli:console_main"
     assert meta["project"]["requires-python"] == ">=3.11"
 
 
