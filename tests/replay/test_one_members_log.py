@@ -81,19 +81,20 @@ def test_hidden_holders_rules():
     assert hidden_holders([g7, g6, g5, g4, g3, g2, g1]) == {2, 4}
 
 
-def excerpt_ending_early() -> list:
+def excerpt_ending_early(told_ms: int = 300_500, rejoin_ms: int = 300_520) -> list:
     """A and B share generation 2 from +11 s; A's excerpt ends at +30 s while B's runs on: B's
-    heartbeats succeed until +300 s, then B is told REBALANCE_IN_PROGRESS and takes t-0..t-3.
-    No broker log: nothing names A's expiry."""
+    heartbeats go on until it is told REBALANCE_IN_PROGRESS (+300.5 s by default), then it
+    rejoins and takes t-0..t-3. No broker log: nothing names A's expiry (scenarios.
+    session_expiry_inferred with the roles swapped and the rebalance later)."""
     from tests.replay.scenarios import stable_pair
 
     a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
     stable_pair(a, b)
     a.heartbeats(T0 + 12_000, T0 + 30_000)
-    b.heartbeats(T0 + 12_000, T0 + 300_000)
-    b.ev(T0 + 300_500, "heartbeat_failed", error="REBALANCE_IN_PROGRESS")
-    b.revoke(T0 + 300_510, ["t-2", "t-3"])
-    b.join(T0 + 300_520, 3, "B", ["t-0", "t-1", "t-2", "t-3"])
+    b.heartbeats(T0 + 12_000, T0 + told_ms - 500)
+    b.ev(T0 + told_ms, "heartbeat_failed", error="REBALANCE_IN_PROGRESS")
+    b.revoke(T0 + rejoin_ms - 10, ["t-2", "t-3"])
+    b.join(T0 + rejoin_ms, 3, "B", ["t-0", "t-1", "t-2", "t-3"])
     return merged(a, b)
 
 
@@ -116,16 +117,7 @@ def test_an_expiry_nobody_heard_of_until_later_is_not_dated_from_a_log_that_ends
 def test_a_gap_opened_by_an_estimated_expiry_is_not_proven():
     # A's log ends at +30 s; B is told at +76 s (the estimate, +75 s, stands) but gets t-0 and t-1
     # only at +200 s: how long they had no owner rests on the estimate
-    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
-    from tests.replay.scenarios import stable_pair
-
-    stable_pair(a, b)
-    a.heartbeats(T0 + 12_000, T0 + 30_000)
-    b.heartbeats(T0 + 12_000, T0 + 75_000)
-    b.ev(T0 + 76_000, "heartbeat_failed", error="REBALANCE_IN_PROGRESS")
-    b.revoke(T0 + 199_000, ["t-2", "t-3"])
-    b.join(T0 + 199_500, 3, "B", ["t-0", "t-1", "t-2", "t-3"])
-    r = replay_group(merged(a, b))
+    r = replay_group(excerpt_ending_early(told_ms=76_000, rejoin_ms=199_500))
     (exp,) = [f for f in r.findings if f["kind"] == "session_expiry"]
     assert exp["start_ms"] == T0 + 75_000 and json.loads(exp["details_json"])["expiry_time"] == "estimated"
     found = sorted((f["partitions"][0], f["severity"], f["title"]) for f in r.findings if f["kind"] == "unowned_partitions")
