@@ -430,13 +430,16 @@ class Collector:
         s.suspect = None
         if member_id != old:
             return
+        reopened: set[int] = set()
         for iv in closed:
             if cooperative and iv.topic_partition not in s.owned:
-                self.st.intervals[:] = [x for x in self.st.intervals if x is not iv]
+                reopened.add(id(iv))
                 s.owned[iv.topic_partition] = (iv.start_ms, iv.start_ev, iv.generation, iv.member_id)
                 self._holders.setdefault(iv.topic_partition, []).append(s)
             elif not cooperative and ts is not None:
                 iv.end_ms, iv.end_reason, iv.end_ev = ts, "revoked", evidence
+        if reopened:    # one pass over the intervals, not one per reopened partition
+            self.st.intervals[:] = [x for x in self.st.intervals if id(x) not in reopened]
 
     def _join_started(self, ev: Event) -> None:
         s = self.stream(ev)

@@ -9,7 +9,6 @@ import json
 from typing import Any
 
 from pipeline.replay_rules import ownership
-from pipeline.replay_rules.assignment_cover import hidden_holders
 from pipeline.replay_rules.collect import GroupState
 from pipeline.replay_rules.generations import GenView, _fmt_ms, _uniq, _who, cap
 from pipeline.replay_rules.offsets import OffsetIssue
@@ -558,7 +557,7 @@ class FindingRules:
         counted ("Stabilized group ... with N members", 2.x+) that no line names."""
         if self._unseen is None:
             rows = []
-            partial = hidden_holders([v.gen for v in self.views])
+            partial = {v.gen.generation for v in self.views if v.unnamed_holders}
             for v in self.views:
                 hidden = max(0, (v.gen.broker_member_count or 0) - len(v.gen.members))
                 n = hidden + sum(1 for m in v.gen.members.values() if m.assigned is None)

@@ -64,6 +64,8 @@ class GenView:
     end_kind: str
     cause: Cause
     inferred: bool
+    # members the logs do not name held partitions (assignment_cover.hidden_holders)
+    unnamed_holders: bool = False
 
 
 def cap(text: str) -> str:
@@ -513,7 +515,9 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
         if gen.empty_ms is not None and not gen.members:
             stabilized = None
         views.append(GenView(gen, started, stabilized, None, "log_end", cause, inferred))
-    hidden = hidden_holders([st.gens[g] for g in nums]) if lone_leaders else set()
+    hidden = hidden_holders([v.gen for v in views])
+    for v in views:
+        v.unnamed_holders = v.gen.generation in hidden
     for gen in lone_leaders:
         if gen.generation in hidden and gen.broker_member_count != 1:
             gen.leader = None       # not alone after all: members the logs do not name held partitions
@@ -558,8 +562,6 @@ def _finish_memberships(views: list[GenView], st: GroupState, cfg: EffectiveSett
 
 
 def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
-    # members the logs do not name held partitions: the count of those named is not the count
-    hidden = hidden_holders([v.gen for v in views])
     rows = []
     for v in views:
         g = v.gen
@@ -574,7 +576,8 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
             # the broker's count when it prints one; members named only by broker lines without a count
             # may be fewer than the generation had: unknown, not the length of the list
             "member_count": g.broker_member_count if g.broker_member_count is not None else (
-                None if g.generation in hidden or any(g.members[m].inferred for m in members) else len(members)),
+                # members the logs do not name held partitions: the count of those named is not the count
+                None if v.unnamed_holders or any(g.members[m].inferred for m in members) else len(members)),
             "assignment_json": json.dumps(assignment, sort_keys=True),
             "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
             "rebalance_ms": (stab - started) if started is not None and stab is not None else None,
