@@ -86,8 +86,10 @@ WIDE_COLUMNS = ("cause_detail", "title", "explanation", "example", "raw", "sourc
 
 
 def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, str]] | None = None,
-              page_size: int = 15, markdown_columns: Sequence[str] = (), **kwargs: Any) -> DataTable:
-    """A sortable, filterable text table; `columns` is [(column, header)]."""
+              page_size: int = 15, markdown_columns: Sequence[str] = (), null_text: dict[str, str] | None = None,
+              **kwargs: Any) -> DataTable:
+    """A sortable, filterable text table; `columns` is [(column, header)]; `null_text`: what a
+    numeric column shows for a null (e.g. "unknown"), kept numeric for sorting."""
     cols = columns or [(c, c) for c in frame.columns if c != "id"]
     options: dict[str, Any] = {"sort_action": "native", "filter_action": "native", "page_action": "native",
                                "page_size": page_size, **TABLE_STYLE}
@@ -102,7 +104,8 @@ def datatable(table_id: Any, frame: pd.DataFrame, columns: Sequence[tuple[str, s
     numeric = {c for c in frame.columns if pd.api.types.is_integer_dtype(frame[c].dtype)
                or (pd.api.types.is_float_dtype(frame[c].dtype) and frame[c].dropna().mod(1).eq(0).all())}
     specs: Any = [{"name": header, "id": col} | ({"presentation": "markdown"} if col in markdown_columns else {})
-                  | ({"type": "numeric", "format": Format(group=Group.yes)} if col in numeric else {})
+                  | ({"type": "numeric", "format": Format(group=Group.yes, nully=(null_text or {}).get(col, ""))}
+                     if col in numeric else {})
                   for col, header in cols]
     rows: Any = records(frame)
     return DataTable(id=table_id, data=rows, columns=specs, **options)

@@ -31,7 +31,7 @@ TABLES: dict[str, list[tuple[str, str]]] = {
     "generations": [
         ("group_id", "string"), ("generation", "int"), ("protocol_type", "string"), ("protocol", "string"),
         ("leader", "string"), ("members", "array<string>"), ("member_count", "int"),
-        ("assignment_json", "string"),             # {member_id: [topic-partition, ...]}
+        ("assignment_json", "string"),             # {member_id: [topic-partition, ...]}, members whose assignment the logs show
         ("started_ms", "bigint"),                  # PreparingRebalance entered (rebalance began)
         ("stabilized_ms", "bigint"),               # Stable entered (sync completed)
         ("ended_ms", "bigint"),                    # next rebalance began, group emptied or log end

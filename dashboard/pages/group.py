@@ -25,6 +25,7 @@ FINDING_COLUMNS = [("severity", "severity"), ("title", "finding"), ("kind", "kin
                    ("generation", "gen")]
 
 
+_NO_LEADER = ("consumer (KIP-848)", "streams (KIP-1071)")  # protocol types without a group leader
 MIN_SPAN_MS = 60_000  # the narrowest time axis drawn: ±30 s around a lone instant
 
 
@@ -176,7 +177,10 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
                            stabilized=gens["stabilized_ms"].map(urls.fmt_ms),
                            rebalance=gens["rebalance_ms"].map(fmt_duration),
                            # ids shortened for the table; the members list below links the full ids
-                           leader=gens["leader"].map(lambda m: short_id(m) if isinstance(m, str) else m),
+                           # a count or leader the logs cannot prove is said to be unknown, not left blank
+                           # (the consumer protocol, KIP-848, has no leader: blank there)
+                           leader=[short_id(m) if isinstance(m, str) else ("" if str(t).startswith(_NO_LEADER) else "unknown")
+                                   for m, t in zip(gens["leader"], gens["protocol_type"], strict=True)],
                            trigger_member=gens["trigger_member"].map(lambda m: short_id(m) if isinstance(m, str) else m))
     find_rows = findings.assign(id=findings["finding_id"], start=findings["start_ms"].map(urls.fmt_ms))
     timeline, lanes, heat = build_figures(data, group, {"since": since, "until": until})
@@ -202,7 +206,8 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
         components.datatable("group-findings", find_rows[["id", *[c for c, _ in FINDING_COLUMNS if c in find_rows]]],
                              FINDING_COLUMNS, page_size=10),
         html.H3("Generations"),
-        components.datatable("group-generations", gen_rows, GEN_COLUMNS, page_size=10),
+        components.datatable("group-generations", gen_rows, GEN_COLUMNS, page_size=10,
+                             null_text={"member_count": "unknown"}),
         html.H3("Members"),
         _members_list(data, group),
         *_snapshot_section(data, group),

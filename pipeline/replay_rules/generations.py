@@ -464,7 +464,23 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
     member_notes = broker_members.fill(st, cfg)
     nums = sorted(st.gens)
     views: list[GenView] = []
-    lone_leaders: list[Gen] = []
+    voted: set[int] = set()
+    for g in nums:
+        gen = st.gens[g]
+        if gen.protocol is None and gen.members and gen.protocol_type != "consumer (KIP-848)":
+            gen.protocol = voted_protocol(st, gen)
+            if gen.protocol is not None:
+                voted.add(g)
+    # before the causes: the next generation's cause reads this one's leader (leader_rejoin)
+    hidden = hidden_holders([st.gens[g] for g in nums])
+    for g in nums:
+        gen = st.gens[g]
+        lone = next(iter(gen.members.values())) if len(gen.members) == 1 else None
+        if gen.leader is None and lone is not None and (
+                gen.broker_member_count == 1 or (lone.inferred is None and g not in hidden)):
+            # a lone member is its own leader, when it is known to be alone: the broker counts one
+            # member, or its own log shows it and no partition it lacks says others held some
+            gen.leader = lone.member_id
     for i, g in enumerate(nums):
         gen = st.gens[g]
         prev = st.gens.get(g - 1)
@@ -488,18 +504,10 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
         cause = _failover_override(cause, gen, started, st, cfg)
         if g in member_notes:
             cause.detail += " " + member_notes[g]
-        if gen.protocol is None and gen.members and gen.protocol_type != "consumer (KIP-848)":
-            voted = voted_protocol(st, gen)
-            if voted is not None:
-                gen.protocol = voted
-                cause.detail += (f" Protocol {voted!r} inferred: no line of this generation names it, but every "
-                                 "member's ConsumerConfig offers assignors whose vote can only select it.")
+        if g in voted:
+            cause.detail += (f" Protocol {gen.protocol!r} inferred: no line of this generation names it, but every "
+                             "member's ConsumerConfig offers assignors whose vote can only select it.")
         leader = gen.leader
-        lone = next(iter(gen.members.values())) if len(gen.members) == 1 else None
-        if leader is None and lone is not None and (lone.inferred is None or gen.broker_member_count == 1):
-            # a lone member is its own leader (only when it is known to be alone)
-            gen.leader = leader = lone.member_id
-            lone_leaders.append(gen)
         # Stable is entered when the leader's SyncGroup arrives (GroupCoordinator.handleSyncGroup)
         syncs = [m.synced_ms for m in gen.members.values() if m.synced_ms is not None]
         if gen.stable_ms is not None:
@@ -515,12 +523,8 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
         if gen.empty_ms is not None and not gen.members:
             stabilized = None
         views.append(GenView(gen, started, stabilized, None, "log_end", cause, inferred))
-    hidden = hidden_holders([v.gen for v in views])
     for v in views:
         v.unnamed_holders = v.gen.generation in hidden
-    for gen in lone_leaders:
-        if gen.generation in hidden and gen.broker_member_count != 1:
-            gen.leader = None       # not alone after all: members the logs do not name held partitions
     for i, v in enumerate(views):
         nxt = views[i + 1] if i + 1 < len(views) else None
         if nxt is not None and nxt.started_ms is not None:
@@ -568,7 +572,9 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
         # the members the generation was formed with: a static member that restarted mid-generation
         # (a new member id, no rebalance) appears in the memberships table, not here
         members = sorted(m for m, mem in g.members.items() if mem.replaced is None)
-        assignment = {m: (g.members[m].assigned or []) for m in members}
+        # the assignments the logs show; a member whose assignment no line shows is left out (an empty
+        # list would say it held nothing), as the consumer protocol's rows do
+        assignment = {m: g.members[m].assigned for m in members if g.members[m].assigned is not None}
         started, stab = v.started_ms, v.stabilized_ms
         rows.append({
             "group_id": group_id, "generation": g.generation, "protocol_type": g.protocol_type or "consumer",

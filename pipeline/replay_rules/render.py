@@ -23,7 +23,8 @@ def timeline(result, max_evidence: int = 3) -> str:
         took = f"rebalance {duration(g['rebalance_ms'])}" if g["rebalance_ms"] is not None else "not stabilized in the logs"
         who = f", trigger {g['trigger_member']}" if g["trigger_member"] else ""
         out.append(f"  gen {g['generation']:>4}  {iso(g['started_ms']) or '?':24}  {g['cause']}{who}  "
-                   f"[{g['member_count']} member(s), leader {g['leader'] or '?'}, {took}"
+                   + (f"[{g['member_count']} member(s)" if g["member_count"] is not None else "[member count unknown")
+                   + f", leader {g['leader'] or '?'}, {took}"
                    + (", inferred" if g["inferred"] else "") + "]")
         out.append(f"            {g['cause_detail']}")
         if g["evidence"]:

@@ -141,6 +141,15 @@ def analyse(views: list[GenView], st: GroupState, old: EffectiveSettings, new: E
     if new.assignor != old.assignor:
         w.assignor = _assignor_model(gens, old.assignor, new.assignor) or _assignor_effect(gens, old.assignor,
                                                                                            new.assignor)
+        unseen = [g["generation"] for g in gens if g["unseen"]]
+        if unseen and ("model" in w.assignor or "partitions_moved" in w.assignor):
+            # counted from the assignments the logs show: members whose assignment no line shows (or
+            # that no line names) are left out, so the figures are a partial count, said so
+            w.assignor["estimated"] = True
+            w.assignor["generations_with_unseen_assignments"] = unseen
+            w.assignor["note"] += (f" (estimated: in {len(unseen)} of the {len(gens)} generations the logs do not "
+                                   "show every member's assignment; those members' partitions are not counted, and "
+                                   "the partition counts come from the partitions seen)")
         w.rebalances_added.extend(w.assignor.pop("extra_rebalances"))
     return w
 
@@ -148,7 +157,10 @@ def analyse(views: list[GenView], st: GroupState, old: EffectiveSettings, new: E
 def _row(v: GenView) -> dict:
     return {"generation": v.gen.generation, "cause": v.cause.cause, "trigger_member": v.cause.trigger_member,
             "facts": v.cause.facts, "started_ms": v.started_ms, "stabilized_ms": v.stabilized_ms,
-            "assignment": {m: list(mem.assigned or []) for m, mem in v.gen.members.items()}}
+            "members": sorted(v.gen.members),
+            # only the assignments the logs show ("unseen": members without one, or members no line names)
+            "assignment": {m: list(mem.assigned) for m, mem in v.gen.members.items() if mem.assigned is not None},
+            "unseen": v.unnamed_holders or any(mem.assigned is None for mem in v.gen.members.values())}
 
 
 def _stall(st: GroupState, member: str | None, g: dict, old: EffectiveSettings) -> int | None:
@@ -235,7 +247,7 @@ def _assignor_model(gens: list[dict], old: str, new: str) -> dict | None:
     prev_new: dict[str, list[str]] | None = None
     prev_gen = -1
     for g in gens:
-        members = sorted(m for m, tps in g["assignment"].items()) if g["assignment"] else []
+        members = g["members"] if g["assignment"] else []
         if not members:
             continue
         subs = {m: {"topics": topics,
@@ -256,8 +268,12 @@ def _assignor_model(gens: list[dict], old: str, new: str) -> dict | None:
             # observed protocol: eager members revoke everything they held; cooperative only what moved
             cur_obs = g["assignment"]
             for m, tps in prev_obs.items():
-                if m in cur_obs:
-                    revoked_old += len(tps) if eager_old else len(set(tps) - set(cur_obs[m]))
+                # eager: a member that stays revokes all it held, whatever it gets next; cooperative:
+                # what it lost, known only when its new assignment is
+                if eager_old and m in g["members"]:
+                    revoked_old += len(tps)
+                elif not eager_old and m in cur_obs:
+                    revoked_old += len(set(tps) - set(cur_obs[m]))
             for m, tps in (prev_new or {}).items():
                 if m in result:
                     lost = set(tps) - set(result[m])

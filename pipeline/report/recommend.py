@@ -92,8 +92,12 @@ def recommend(section: dict[str, Any], findings: list[dict[str, Any]]) -> list[d
     biggest = max((g["member_count"] or 0 for g in section["timeline"]), default=0)
     slow = [g for g in section["timeline"] if (g["duration_ms"] or 0) > 10000]
     if protocols & EAGER and (biggest >= LARGE_GROUP or len(slow) >= 2):
+        # a generation whose member count the logs cannot prove may have had more than the biggest known
+        counted = all(g["member_count"] is not None for g in section["timeline"])
         text = (f"The group uses the eager {', '.join(sorted(protocols & EAGER))} assignor; every rebalance "
-                f"stops all {biggest} members. cooperative-sticky revokes only the partitions that move, "
+                + (f"stops all {biggest} members" if counted else
+                   f"stops every member (at least {biggest} in one generation; some generations' counts are unknown)")
+                + ". cooperative-sticky revokes only the partitions that move, "
                 "so members keep processing during rebalances.")
         add("cooperative-sticky", "Switch to cooperative rebalancing", text, by_kind.get("rebalance_storm", []),
             "partition.assignment.strategy", "cooperative-sticky",

@@ -55,10 +55,13 @@ def test_partitions_another_member_held_are_not_said_to_have_had_no_owner():
         assert json.loads(f["details_json"])["unseen_assignments"] == {"2": 1}
 
 
-def test_the_cooperative_protocol_is_not_judged_by_coverage():
-    # a cooperative generation leaves partitions in transit unassigned (KIP-429): no inference
+def test_a_lone_cooperative_member_without_all_partitions_is_not_alone_either():
+    # cooperative-sticky leaves a partition unassigned for one generation only while another member
+    # revokes it (KIP-429); a member alone gets all of them. So A holding t-0/t-1 alone in
+    # generation 2 had company (the earlier test asserted "1 member": false)
     gens = {g["generation"]: g for g in replay_group(one_member("cooperative-sticky")).generations}
-    assert gens[2]["member_count"] == 1
+    assert (gens[1]["member_count"], gens[2]["member_count"], gens[3]["member_count"]) == (1, None, 1)
+    assert (gens[1]["leader"], gens[2]["leader"], gens[3]["leader"]) == ("A", None, "A")
 
 
 def _gen(n: int, protocol: str | None, held: dict[str, list[str] | None], count: int | None = None) -> Gen:
@@ -74,11 +77,26 @@ def test_hidden_holders_rules():
     # t-2 missing in 2 (B's log gone); u only partly seen is never judged from its own generation
     g2 = _gen(2, "range", {"A": ["t-0", "t-1"]})
     g3 = _gen(3, "range", {"A": ["t-0", "t-1", "t-2"]})             # topic u no longer held: not judged
-    g4 = _gen(4, "roundrobin", {"A": ["t-0"], "B": None})            # B's assignment unknown: t-1, t-2 held by B
+    g4 = _gen(4, "roundrobin", {"A": ["t-0"], "B": None})            # B's assignment unknown: B may hold t-1, t-2
     g5 = _gen(5, "range", {"A": ["t-0"]}, count=1)                   # the broker's count settles it
-    g6 = _gen(6, None, {"A": ["t-0"]})                               # protocol unknown: not judged
+    # one member named: alone, it would hold every partition, whatever the protocol
+    g6 = _gen(6, None, {"A": ["t-0"]})
     g7 = _gen(7, "cooperative-sticky", {"A": ["t-0"]})
-    assert hidden_holders([g7, g6, g5, g4, g3, g2, g1]) == {2, 4}
+    assert hidden_holders([g7, g6, g5, g4, g3, g2, g1]) == {2, 6, 7}
+    # cooperative with two members named: a partition in transit between them is held by neither
+    assert hidden_holders([_gen(1, "cooperative-sticky", {"A": ["t-0", "t-1"], "B": ["t-2"]}),
+                           _gen(2, "cooperative-sticky", {"A": ["t-0"], "B": ["t-2"]})]) == set()
+
+
+def test_a_lone_member_without_the_lower_partitions_had_company_in_its_first_generation():
+    # nothing earlier to compare with: a range member alone would hold t-0..t-5, so t-4/t-5 alone
+    # means others held t-0..t-3; one member of a full set from 0 is consistent with being alone
+    assert hidden_holders([_gen(1, "range", {"A": ["t-4", "t-5"]})]) == {1}
+    assert hidden_holders([_gen(1, "roundrobin", {"A": ["t-0", "t-2", "u-1"]})]) == {1}
+    assert hidden_holders([_gen(1, "range", {"A": ["t-0", "t-1", "u-0"]})]) == set()
+    # eager, two members named: a number missing below the highest is held by a third
+    assert hidden_holders([_gen(1, "range", {"A": ["t-0"], "B": ["t-2"]})]) == {1}
+    assert hidden_holders([_gen(1, "range", {"A": ["t-0", "t-1"], "B": ["t-2"]})]) == set()
 
 
 def excerpt_ending_early(told_ms: int = 300_500, rejoin_ms: int = 300_520) -> list:
@@ -134,3 +152,55 @@ def test_a_gap_opened_by_a_broker_timed_expiry_stays_a_fact():
     r = replay_group(excerpt_ending_early() + k.events)
     found = sorted((f["partitions"][0], f["severity"]) for f in r.findings if f["kind"] == "unowned_partitions")
     assert found == [("t-0", "medium"), ("t-1", "medium")]
+
+
+def one_range_member_of_three() -> list:
+    """One consumer's log of a three-member range group (sample gc_pause_session_expiry's
+    inventory-sync-2.log, reduced): it holds t-4 and t-5 in every generation, and its two later
+    rebalances come with no reason it could print (a 2.x client at INFO). Another member's expiry
+    started them; its log and the broker's are not in the input."""
+    a = Host("hostB/app.log", "c-b")
+    a.join(T0, 1, "B", ["t-4", "t-5"], took=6_000)
+    for t, gen in ((190_000, 2), (199_000, 3)):
+        a.ev(T0 + t, "join_started")
+        a.ev(T0 + t + 8, "join_succeeded", member_id="B", generation=gen, protocol="range")
+        a.ev(T0 + t + 10, "sync_succeeded", member_id="B", generation=gen, protocol="range")
+        a.ev(T0 + t + 12, "partitions_assigned", partitions=("t-4", "t-5"))
+    return merged(a)
+
+
+def test_a_member_holding_t4_t5_alone_in_its_log_is_neither_alone_nor_the_leader():
+    # before: every generation "1 member(s), leader B", and generations 2 and 3 "The group leader
+    # rejoined: member B", though a range member alone would hold t-0..t-5 and a leader's rejoin
+    # is no more likely than anyone else's
+    r = replay_group(one_range_member_of_three())
+    assert [(g["generation"], g["member_count"], g["leader"]) for g in r.generations] == [
+        (1, None, None), (2, None, None), (3, None, None)]
+    assert [g["cause"] for g in r.generations] == ["member_joined", "unknown", "unknown"]
+    assert "leader" not in " ".join(g["cause_detail"] for g in r.generations).lower()
+    member = {m["generation"]: m for m in r.memberships if m["member_id"] == "B"}
+    assert not any(m["is_leader"] for m in member.values())
+    # the same member holding every partition from 0 up is consistent with being alone: still counted
+    solo = Host("hostB/app.log", "c-b")
+    solo.join(T0, 1, "B", ["t-0", "t-1"])
+    assert [(g["member_count"], g["leader"]) for g in replay_group(merged(solo)).generations] == [(1, "B")]
+
+
+def test_the_replay_text_says_a_count_it_cannot_prove_is_unknown():
+    from pipeline.replay_rules.render import timeline
+
+    text = timeline(replay_group(one_range_member_of_three()))
+    assert "[member count unknown, leader ?" in text and "None member(s)" not in text
+
+
+def test_an_assignment_no_line_shows_is_left_out_not_empty():
+    # generation 3 of scenarios.stuck: the broker names A and C, no line shows what they got
+    from tests.replay.scenarios import stuck
+
+    gens = {g["generation"]: g for g in replay_group(stuck()).generations}
+    assert json.loads(gens[2]["assignment_json"]) == {"A": ["t-0", "t-1"], "B": ["t-2", "t-3"]}
+    assert gens[3]["members"] == ["A", "C"] and json.loads(gens[3]["assignment_json"]) == {}
+    # an assignment shown empty ("Adding newly assigned partitions: " with none) stays empty
+    a = Host("hostA/app.log", "c-a")
+    a.join(T0, 1, "A", [])
+    assert json.loads(replay_group(merged(a)).generations[0]["assignment_json"]) == {"A": []}

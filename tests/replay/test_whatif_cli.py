@@ -257,3 +257,18 @@ def test_what_if_equal_to_an_assumed_default_says_so():
     text = render.what_if(w)
     assert "session.timeout.ms = 45000 equals the value assumed in force" in text
     assert "nothing changes" not in text
+
+
+def test_assignor_what_if_over_assignments_the_logs_do_not_all_show_is_estimated():
+    # one member's log of a three-member range group (it holds t-4/t-5): the other members'
+    # revocations are not in the logs, so the counts cover only this member's, said in words
+    from tests.replay.test_one_members_log import one_range_member_of_three
+
+    _, w = what_if(one_range_member_of_three(), {"partition.assignment.strategy": "cooperative-sticky"})
+    assert w.assignor["estimated"] is True and w.assignor["generations_with_unseen_assignments"] == [1, 2, 3]
+    assert w.assignor["note"].endswith("(estimated: in 3 of the 3 generations the logs do not show every member's "
+                                       "assignment; those members' partitions are not counted, and the partition "
+                                       "counts come from the partitions seen)")
+    # every member's assignment shown: a count, not an estimate
+    _, w = what_if(S.member_left(), {"partition.assignment.strategy": "cooperative-sticky"})
+    assert "estimated" not in w.assignor and "estimated" not in w.assignor["note"]
