@@ -16,7 +16,8 @@ topic never loses partitions. Two rules follow:
   part of (a number below the highest seen so far, or one an earlier generation showed), the
   group had other members, whose logs are not in the input: a member revoking it (cooperative)
   or holding it. This is what one consumer's log of a bigger group looks like, e.g. a range
-  member holding `t-4, t-5` only.
+  member holding `t-4, t-5` only. A lone member given nothing at all while the logs show
+  partitions of the group's topics (a new member's first cooperative round) had company too.
 
 A broker's "with N members" count settles the question on its own and is not needed here.
 """
@@ -53,13 +54,19 @@ def hidden_holders(gens: list[Gen]) -> set[int]:
     (the module's two rules)."""
     seen: dict[str, set[int]] = {}
     out: set[int] = set()
+    # partitions the logs show at any time: the group's topics exist
+    any_partitions = any(m.assigned for gen in gens for m in gen.members.values())
     for gen in sorted(gens, key=lambda g: g.generation):
         named = [m for m in gen.members.values() if m.replaced is None]
         mine = _by_topic([tp for m in named if m.assigned for tp in m.assigned])
         # (a named member whose assignment no line shows may hold what is missing: not judged)
-        if gen.broker_member_count is None and mine and all(m.assigned is not None for m in named):
+        if gen.broker_member_count is None and named and all(m.assigned is not None for m in named):
             protocol = (gen.protocol or "").lower()
-            if (len(named) == 1 or protocol in EAGER) and _misses(mine, seen):
+            if mine and (len(named) == 1 or protocol in EAGER) and _misses(mine, seen):
+                out.add(gen.generation)
+            elif len(named) == 1 and not mine and any_partitions:
+                # alone, it would have been given every partition; given none (a new member's first
+                # cooperative round, KIP-429), the others held them all
                 out.add(gen.generation)
         for topic, parts in mine.items():
             seen.setdefault(topic, set()).update(parts)

@@ -446,6 +446,17 @@ class Collector:
         self._new_process(s, ev)
         if s.pending_join is None:
             s.pending_join = (ev.ts_ms or 0, ev.evidence, ev.reason)
+        elif s.pending_join[2] is None and ev.reason:
+            # "(Re-)joining group" and "Request joining group due to: <reason>" come in either order
+            # (3.x; KIP-394's "need to re-join with the given member-id" after the first): one join,
+            # timed by its first line, with the reason its lines give
+            s.pending_join = (s.pending_join[0], s.pending_join[1], ev.reason)
+        if s.gen is not None and ev.reason and "already rebalancing" in ev.reason:
+            # "Request joining group due to: group is already rebalancing" (AbstractCoordinator's
+            # heartbeat handler, 3.0+) and "offset commit failed since group is already rebalancing"
+            # (ConsumerCoordinator, 3.0+): the member was told REBALANCE_IN_PROGRESS, as a failed
+            # heartbeat line says it
+            self.gen(s.gen + 1).rebalance_in_progress.append((ev.ts_ms or 0, ev.evidence))
         self._alive(s, ev)
 
     def _join_succeeded(self, ev: Event) -> None:
@@ -508,6 +519,7 @@ class Collector:
         if isinstance(assignments, dict):
             # ConsumerCoordinator (2.4+, leader only): "Finished assignment for group at generation N: {...}"
             gen.leader = gen.leader or mid
+            gen.assignment_map_seen = True
             for member, parts in assignments.items():
                 mm = self.membership(gen.generation, str(member))   # not `ev`: its instance id is the leader's
                 mm.evidence.append(ev.evidence)

@@ -133,6 +133,13 @@ def _expiry_facts(st: GroupState, member: str | None, at_ms: int | None, cfg: Ef
     return out
 
 
+def _complete(gen: Gen) -> bool:
+    """Whether the logs name every member of `gen`: its leader's assignment map lists them, or the
+    broker's count equals the members named."""
+    named = [m for m in gen.members.values() if m.replaced is None]
+    return bool(named) and (gen.broker_member_count == len(named) or gen.assignment_map_seen)
+
+
 def _first_told(gen: Gen) -> int | None:
     """When a member was first told REBALANCE_IN_PROGRESS for the rebalance into `gen` (a rejoin
     is no such sign: a new member's join or a member's own rejoin may start the rebalance)."""
@@ -333,6 +340,10 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
     for mid, mem in gen.members.items():
         start = mem.join_start_ms if mem.join_start_ms is not None else mem.joined_ms
         ev = [mem.join_start_ev or (mem.evidence[0] if mem.evidence else None)]
+        if start is None and prev is not None and mid not in prev_members and _complete(prev):
+            # a member named only by another's lines (the leader's "Finished assignment" map), absent
+            # from the complete member list before: it joined, before anyone was told of the rebalance
+            start = _first_told(gen)
         if prev is not None and mid not in prev_members:
             inst = mem.instance_id or st.instance_of.get(mid)
             if inst and any((m.instance_id or st.instance_of.get(m.member_id)) == inst and m.left_ms is None
@@ -380,8 +391,14 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         add(*leader_rejoin)
     if not cands:
         missing = ["broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason)"]
+        told = _first_told(gen)
         if prev is None:
             missing.append(f"any log of generation {gen.generation - 1} (the logs begin inside this history)")
+        elif told is not None:
+            # the members whose logs are here were told of it (REBALANCE_IN_PROGRESS, "group is
+            # already rebalancing"): someone else started it
+            missing.append("the logs of the member that started it (the members in the logs were told the group "
+                           "was already rebalancing)")
         else:
             missing.append("a rejoin reason in the clients' logs (printed from Kafka 3.0)")
         detail = (f"Nothing in the logs shows why generation {gen.generation} was formed; missing evidence: "

@@ -51,6 +51,7 @@ class Gen:
     completing_ms: int | None = None     # broker "Stabilized group ... generation g" (join phase done)
     completing_ev: str | None = None
     broker_member_count: int | None = None   # "Stabilized group ... with N members" (2.x+)
+    assignment_map_seen: bool = False    # the leader's "Finished assignment ...: {every member=...}" (2.4+)
     stable_ms: int | None = None         # broker "Assignment received from leader" (Stable entered)
     stable_ev: str | None = None
     empty_ms: int | None = None          # broker "Group ... with generation g is now empty"

@@ -204,3 +204,10 @@ def test_an_assignment_no_line_shows_is_left_out_not_empty():
     a = Host("hostA/app.log", "c-a")
     a.join(T0, 1, "A", [])
     assert json.loads(replay_group(merged(a)).generations[0]["assignment_json"]) == {"A": []}
+
+
+def test_a_lone_member_given_nothing_while_partitions_exist_had_company():
+    empty = _gen(2, "cooperative-sticky", {"D": []})
+    assert hidden_holders([empty, _gen(3, "cooperative-sticky", {"D": ["t-3"]})]) == {2, 3}
+    # no partition anywhere in the logs (a topic not created yet): nothing says others held any
+    assert hidden_holders([_gen(2, "range", {"D": []})]) == set()

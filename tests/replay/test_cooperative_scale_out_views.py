@@ -1,0 +1,69 @@
+"""A cooperative scale-out (D joins a group of A, B, C; KIP-429 two rounds) read from one member's
+log at a time, as users paste them (sample cooperative_scale_out, reduced). Each view states what
+its log proves: the leader's assignment map names every member; a member's "group is already
+rebalancing" (3.0+) means someone else started the rebalance; the new member's own first join
+is a join even when its reason comes on the second of its join lines."""
+
+from __future__ import annotations
+
+from pipeline.replay import replay_group
+from tests.replay.builders import Host, merged
+from tests.replay.scenarios import T0
+
+PARTS = {"A": ["t-0", "t-3"], "B": ["t-1", "t-4"], "C": ["t-2", "t-5"]}
+TOLD = T0 + 150_000
+
+
+def leaders_view() -> list:
+    a = Host("hostA/app.log", "c-a")
+    a.ev(T0, "join_started")
+    a.ev(T0 + 100, "join_succeeded", member_id="A", generation=1, protocol="cooperative-sticky")
+    a.ev(T0 + 101, "assignment_received", generation=1, extra={"assignments": PARTS})
+    a.ev(T0 + 150, "sync_succeeded", member_id="A", generation=1, protocol="cooperative-sticky")
+    a.ev(T0 + 160, "partitions_assigned", partitions=["t-0", "t-3"])
+    a.ev(TOLD, "join_started", reason="group is already rebalancing")   # AbstractCoordinator 3.0+
+    a.ev(TOLD + 100, "join_started")
+    a.ev(TOLD + 1_700, "join_succeeded", member_id="A", generation=2, protocol="cooperative-sticky")
+    a.ev(TOLD + 1_701, "assignment_received", generation=2, extra={"assignments": {**PARTS, "A": ["t-0"], "D": []}})
+    a.ev(TOLD + 1_710, "sync_succeeded", member_id="A", generation=2, protocol="cooperative-sticky")
+    return merged(a)
+
+
+def new_members_view() -> list:
+    d = Host("hostD/app.log", "c-d")
+    d.ev(TOLD - 1_500, "join_started")
+    # KIP-394 (2.2+): the first JoinGroup gets MEMBER_ID_REQUIRED, the reason comes on the second line
+    d.ev(TOLD - 1_496, "join_started", reason="need to re-join with the given member-id: D")
+    d.ev(TOLD + 1_700, "join_succeeded", member_id="D", generation=2, protocol="cooperative-sticky")
+    d.ev(TOLD + 1_710, "sync_succeeded", member_id="D", generation=2, protocol="cooperative-sticky")
+    d.ev(TOLD + 1_711, "partitions_assigned", partitions=[])              # first cooperative round: nothing
+    d.ev(TOLD + 2_000, "join_started", reason="group is already rebalancing")
+    d.ev(TOLD + 2_200, "join_succeeded", member_id="D", generation=3, protocol="cooperative-sticky")
+    d.ev(TOLD + 2_210, "sync_succeeded", member_id="D", generation=3, protocol="cooperative-sticky")
+    d.ev(TOLD + 2_211, "partitions_assigned", partitions=["t-3"])
+    return merged(d)
+
+
+def test_the_leaders_map_shows_who_joined_and_the_leader_was_told():
+    # before: "The group leader rejoined: member A" (its reason said the group was already rebalancing)
+    gens = {g["generation"]: g for g in replay_group(leaders_view()).generations}
+    g2 = gens[2]
+    assert (g2["cause"], g2["trigger_member"], g2["members"], g2["member_count"]) == (
+        "member_joined", "D", ["A", "B", "C", "D"], 4)
+    # D's own join time is not in this log: the rebalance began at the latest when A was told
+    assert g2["started_ms"] == TOLD and g2["inferred"] is True
+    assert "leader rejoined" not in g2["cause_detail"]
+
+
+def test_the_new_members_own_log():
+    # before: generation 2 "unknown" with "1 member(s), leader D", and generation 3 "The group leader
+    # rejoined: member D"
+    gens = {g["generation"]: g for g in replay_group(new_members_view()).generations}
+    g2, g3 = gens[2], gens[3]
+    assert (g2["cause"], g2["trigger_member"], g2["started_ms"]) == ("member_joined", "D", TOLD - 1_500)
+    # given nothing while partitions exist (it holds t-3 next), and then only t-3: not alone
+    assert (g2["member_count"], g2["leader"], g3["member_count"], g3["leader"]) == (None, None, None, None)
+    assert g3["cause"] == "unknown"
+    assert g3["cause_detail"].endswith("missing evidence: broker GroupCoordinator log (its 'Preparing to rebalance' "
+                                       "line names the reason); the logs of the member that started it (the members "
+                                       "in the logs were told the group was already rebalancing).")
