@@ -13,7 +13,7 @@ topic never loses partitions. Two rules follow:
   by this rule: a partition in transit between two named members is held by neither.)
 - **one member named, any classic protocol**: a member alone in its group gets every partition of
   its topics. So when the only member a generation names lacks a partition of a topic it holds
-  part of (a number below the highest seen so far, or one an earlier generation showed), the
+  part of (a number below the highest, or one any generation of the logs shows), the
   group had other members, whose logs are not in the input: a member revoking it (cooperative)
   or holding it. This is what one consumer's log of a bigger group looks like, e.g. a range
   member holding `t-4, t-5` only. A lone member given nothing at all while the logs show
@@ -54,15 +54,19 @@ def hidden_holders(gens: list[Gen]) -> set[int]:
     (the module's two rules)."""
     seen: dict[str, set[int]] = {}
     out: set[int] = set()
-    # partitions the logs show at any time: the group's topics exist
-    any_partitions = any(m.assigned for gen in gens for m in gen.members.values())
+    # partitions the logs show at any time (a lone member that lacks one of them is not proven alone:
+    # only a topic's growth, rare, would excuse it, and the cost of that mistake is an "unknown")
+    everywhere = _by_topic([tp for gen in gens for m in gen.members.values() if m.assigned for tp in m.assigned])
+    any_partitions = bool(everywhere)
     for gen in sorted(gens, key=lambda g: g.generation):
         named = [m for m in gen.members.values() if m.replaced is None]
         mine = _by_topic([tp for m in named if m.assigned for tp in m.assigned])
         # (a named member whose assignment no line shows may hold what is missing: not judged)
         if gen.broker_member_count is None and named and all(m.assigned is not None for m in named):
             protocol = (gen.protocol or "").lower()
-            if mine and (len(named) == 1 or protocol in EAGER) and _misses(mine, seen):
+            if mine and len(named) == 1 and _misses(mine, everywhere):
+                out.add(gen.generation)
+            elif mine and protocol in EAGER and _misses(mine, seen):
                 out.add(gen.generation)
             elif len(named) == 1 and not mine and any_partitions:
                 # alone, it would have been given every partition; given none (a new member's first

@@ -377,7 +377,11 @@ class Collector:
         s = self.stream(ev)
         self._alive(s, ev)
         err = (ev.error or "") + " " + (ev.reason or "")
-        if "REBALANCE_IN_PROGRESS" in err or "rebalanc" in err.lower():
+        # 0.9-2.8 print no error name: "Attempt to heartbeat failed since group is rebalancing"
+        # (1.0-2.8), "... for group G since it is rebalancing." (0.10-0.11), "... since the group is
+        # rebalancing, try to re-join group." (0.9), AbstractCoordinator.HeartbeatResponseHandler
+        told = "is rebalancing" in (ev.raw or "")
+        if told or "REBALANCE_IN_PROGRESS" in err or "rebalanc" in err.lower():
             # AbstractCoordinator.HeartbeatResponseHandler: REBALANCE_IN_PROGRESS -> the group is
             # already preparing the next generation; the client rejoins
             if s.gen is not None:

@@ -493,10 +493,10 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
     for g in nums:
         gen = st.gens[g]
         lone = next(iter(gen.members.values())) if len(gen.members) == 1 else None
-        if gen.leader is None and lone is not None and (
-                gen.broker_member_count == 1 or (lone.inferred is None and g not in hidden)):
-            # a lone member is its own leader, when it is known to be alone: the broker counts one
-            # member, or its own log shows it and no partition it lacks says others held some
+        if gen.leader is None and lone is not None and gen.broker_member_count == 1:
+            # a lone member is its own leader when it is known to be alone (the broker counts one
+            # member; the leader's own map or a group record name it as leader already). One
+            # member's log does not show that: the others' logs may just not be in the input
             gen.leader = lone.member_id
     for i, g in enumerate(nums):
         gen = st.gens[g]
@@ -600,7 +600,9 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
             # may be fewer than the generation had: unknown, not the length of the list
             "member_count": g.broker_member_count if g.broker_member_count is not None else (
                 # members the logs do not name held partitions: the count of those named is not the count
-                None if v.unnamed_holders or any(g.members[m].inferred for m in members) else len(members)),
+                None if v.unnamed_holders or any(g.members[m].inferred for m in members)
+                # one member named, by its own log: the group's other members may be missing from the input
+                or (len(members) == 1 and not g.assignment_map_seen) else len(members)),
             "assignment_json": json.dumps(assignment, sort_keys=True),
             "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
             "rebalance_ms": (stab - started) if started is not None and stab is not None else None,

@@ -39,10 +39,10 @@ def test_a_rebalance_the_member_was_told_of_is_not_its_own_rejoin():
 
 def test_a_range_generation_missing_partitions_has_an_unknown_member_count():
     gens = {g["generation"]: g for g in replay_group(one_member()).generations}
-    assert (gens[1]["member_count"], gens[2]["member_count"], gens[3]["member_count"]) == (1, None, 1)
+    # one member's log proves no count: 1 and 3 look like A alone (all four partitions), 2 does not
+    assert (gens[1]["member_count"], gens[2]["member_count"], gens[3]["member_count"]) == (None, None, None)
     assert gens[2]["members"] == ["A"]
-    # A was alone in 1 and 3 (all four partitions): its own leader; in 2 it was not alone
-    assert (gens[1]["leader"], gens[2]["leader"], gens[3]["leader"]) == ("A", None, "A")
+    assert (gens[1]["leader"], gens[2]["leader"], gens[3]["leader"]) == (None, None, None)
 
 
 def test_partitions_another_member_held_are_not_said_to_have_had_no_owner():
@@ -60,8 +60,8 @@ def test_a_lone_cooperative_member_without_all_partitions_is_not_alone_either():
     # revokes it (KIP-429); a member alone gets all of them. So A holding t-0/t-1 alone in
     # generation 2 had company (the earlier test asserted "1 member": false)
     gens = {g["generation"]: g for g in replay_group(one_member("cooperative-sticky")).generations}
-    assert (gens[1]["member_count"], gens[2]["member_count"], gens[3]["member_count"]) == (1, None, 1)
-    assert (gens[1]["leader"], gens[2]["leader"], gens[3]["leader"]) == ("A", None, "A")
+    assert (gens[1]["member_count"], gens[2]["member_count"], gens[3]["member_count"]) == (None, None, None)
+    assert (gens[1]["leader"], gens[2]["leader"], gens[3]["leader"]) == (None, None, None)
 
 
 def _gen(n: int, protocol: str | None, held: dict[str, list[str] | None], count: int | None = None) -> Gen:
@@ -180,10 +180,14 @@ def test_a_member_holding_t4_t5_alone_in_its_log_is_neither_alone_nor_the_leader
     assert "leader" not in " ".join(g["cause_detail"] for g in r.generations).lower()
     member = {m["generation"]: m for m in r.memberships if m["member_id"] == "B"}
     assert not any(m["is_leader"] for m in member.values())
-    # the same member holding every partition from 0 up is consistent with being alone: still counted
+    # holding every partition from 0 up is consistent with being alone, but only the broker's count
+    # (or the leader's map) proves it
     solo = Host("hostB/app.log", "c-b")
     solo.join(T0, 1, "B", ["t-0", "t-1"])
-    assert [(g["member_count"], g["leader"]) for g in replay_group(merged(solo)).generations] == [(1, "B")]
+    assert [(g["member_count"], g["leader"]) for g in replay_group(merged(solo)).generations] == [(None, None)]
+    k = Host("broker1/server.log", side="broker")
+    k.stabilized(T0 + 120, 1, 1)
+    assert [(g["member_count"], g["leader"]) for g in replay_group(merged(solo, k)).generations] == [(1, "B")]
 
 
 def test_the_replay_text_says_a_count_it_cannot_prove_is_unknown():

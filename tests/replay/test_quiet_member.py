@@ -37,7 +37,9 @@ def rows(r) -> list[tuple]:
 
 def test_an_eager_member_back_with_its_id_gave_its_partitions_up_when_it_rejoined():
     r = replay_group(quiet_then_rejoin("range", "A"))
-    assert r.findings == []
+    # one member's log: why generation 2 formed is not in it (a 'leader rejoined' guess was made of
+    # an unproven lone leader); nothing about ownership
+    assert [(f["kind"], f["generation"]) for f in r.findings] == [("unexplained", 2)]
     assert rows(r) == [("t", 0, "A", 1, 200, HOUR, "revoked"), ("t", 0, "A", 2, HOUR + 200, 2 * HOUR, "log_end"),
                        ("t", 1, "A", 1, 200, HOUR, "revoked"), ("t", 1, "A", 2, HOUR + 200, 2 * HOUR, "log_end")]
     assert [m["member_id"] for m in r.memberships] == ["A", "A"]
@@ -45,7 +47,9 @@ def test_an_eager_member_back_with_its_id_gave_its_partitions_up_when_it_rejoine
 
 def test_a_cooperative_member_back_with_its_id_kept_its_partitions():
     r = replay_group(quiet_then_rejoin("cooperative-sticky", "A"))
-    assert r.findings == []
+    # one member's log: why generation 2 formed is not in it (a 'leader rejoined' guess was made of
+    # an unproven lone leader); nothing about ownership
+    assert [(f["kind"], f["generation"]) for f in r.findings] == [("unexplained", 2)]
     assert rows(r) == [("t", 0, "A", 1, 200, 2 * HOUR, "log_end"), ("t", 1, "A", 1, 200, 2 * HOUR, "log_end")]
 
 
@@ -89,4 +93,6 @@ def test_kafka_2_6_cooperative_lines_an_hour_apart_keep_one_owner(tmp_path):
     t0 = 1_709_287_200_000          # 2024-03-01 10:00:00 UTC
     assert sorted((o["partition"], o["member_id"], o["start_ms"] - t0, o["end_ms"] - t0, o["end_reason"])
                   for o in r.ownership) == [(0, member, 170, HOUR + 170, "log_end"), (1, member, 170, HOUR + 170, "log_end")]
-    assert r.findings == []
+    # one member's log: why generation 2 formed is not in it (a 'leader rejoined' guess was made of
+    # an unproven lone leader); nothing about ownership
+    assert [(f["kind"], f["generation"]) for f in r.findings] == [("unexplained", 2)]
