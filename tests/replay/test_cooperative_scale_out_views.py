@@ -67,3 +67,39 @@ def test_the_new_members_own_log():
     assert g3["cause_detail"].endswith("missing evidence: broker GroupCoordinator log (its 'Preparing to rebalance' "
                                        "line names the reason); the logs of the member that started it (the members "
                                        "in the logs were told the group was already rebalancing).")
+
+
+def test_a_2x_leaders_heartbeat_told_of_the_rebalance_is_not_its_own_rejoin(tmp_path):
+    # Kafka 2.x INFO lines as the client prints them (AbstractCoordinator 1.0-2.8: the heartbeat
+    # failure names no error); the leader's map of generation 2 names a member new since 1
+    from parsers.reader import parse_path
+
+    pfx = "INFO [Consumer clientId=c-a, groupId=g] "
+    coord, cons = "(org.apache.kafka.clients.consumer.internals.AbstractCoordinator)", \
+        "(org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)"
+    lines = [
+        f"[2024-03-01 10:00:00,000] {pfx}(Re-)joining group {coord}",
+        f"[2024-03-01 10:00:00,100] {pfx}Successfully joined group with generation Generation{{generationId=1, "
+        f"memberId='A', protocol='range'}} {coord}",
+        f"[2024-03-01 10:00:00,101] {pfx}Finished assignment for group at generation 1: "
+        f"{{A=Assignment(partitions=[t-0, t-1])}} {cons}",
+        f"[2024-03-01 10:00:00,150] {pfx}Successfully synced group in generation Generation{{generationId=1, "
+        f"memberId='A', protocol='range'}} {coord}",
+        f"[2024-03-01 10:05:00,000] {pfx}Attempt to heartbeat failed since group is rebalancing {coord}",
+        f"[2024-03-01 10:05:00,010] {pfx}(Re-)joining group {coord}",
+        f"[2024-03-01 10:05:00,300] {pfx}Successfully joined group with generation Generation{{generationId=2, "
+        f"memberId='A', protocol='range'}} {coord}",
+        f"[2024-03-01 10:05:00,301] {pfx}Finished assignment for group at generation 2: "
+        f"{{A=Assignment(partitions=[t-0]), B=Assignment(partitions=[t-1])}} {cons}",
+        f"[2024-03-01 10:05:00,350] {pfx}Successfully synced group in generation Generation{{generationId=2, "
+        f"memberId='A', protocol='range'}} {coord}",
+    ]
+    log = tmp_path / "app.log"
+    log.write_text("\n".join(lines) + "\n")
+    outcomes, _ = parse_path(str(log))
+    events = [o.event for o in outcomes if o.event is not None]
+    assert [e.kind for e in events].count("heartbeat_failed") == 1
+    g2 = {g["generation"]: g for g in replay_group(events).generations}[2]
+    t_told = 1_709_287_500_000                       # 2024-03-01 10:05:00 UTC
+    # before: "leader_rejoin" by A (its heartbeat line named no error), begun at its rejoin
+    assert (g2["cause"], g2["trigger_member"], g2["started_ms"], g2["member_count"]) == ("member_joined", "B", t_told, 2)
