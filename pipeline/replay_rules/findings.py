@@ -351,12 +351,8 @@ class FindingRules:
                                 else f"rebalance to generation {v.gen.generation} never completed"),
                          explanation=(f"The rebalance that began at generation {v.gen.generation - 1} "
                                       + (f"took {_fmt_ms(took)}" if took is not None else "did not complete in the logs")
-                                      + f", beyond its rebalance timeout of {limit} ms"
-                                      + (" (assumed: not printed in the logs)" if self.cfg.is_default("rebalance_timeout_ms")
-                                         or self.cfg.origin.get("rebalance_timeout_ms") == "= max.poll.interval.ms"
-                                         and self.cfg.is_default("max_poll_interval_ms") else "")
-                                      + " (the JoinGroup's "
-                                      "rebalanceTimeoutMs, i.e. max.poll.interval.ms). The coordinator waits that long "
+                                      + f", beyond its rebalance timeout of {_rebalance_timeout_words(self.cfg)}. "
+                                      "The coordinator waits that long "
                                       "for every member to rejoin; members still inside a long poll loop or a slow "
                                       "onPartitionsRevoked callback hold the whole group."
                                       + (f" Members that did not make it: {', '.join(late)}." if late else "")),
@@ -654,6 +650,20 @@ class FindingRules:
                                       "more than the skew tolerance or the heartbeats went to another coordinator."),
                          details={"removed_ms": lf.removed_ms, "last_heartbeat_ms": lf.last_hb_ms},
                          evidence=[lf.removed_ev, lf.last_hb_ev])
+
+
+def _rebalance_timeout_words(cfg) -> str:
+    """'300000 ms (the JoinGroup's rebalanceTimeoutMs, ...)', with "assumed" when the value it comes
+    from was not printed. JoinGroup v0 (clients before 0.10.1, KIP-62) has no rebalance timeout: the
+    coordinator waits the session timeout (settings.resolve's origin "= session.timeout.ms ...")."""
+    origin = cfg.origin.get("rebalance_timeout_ms", "")
+    assumed = " (assumed: not printed in the logs)"
+    if origin.startswith("= session.timeout.ms"):
+        return (f"{cfg.rebalance_timeout_ms} ms" + (assumed if cfg.is_default("session_timeout_ms") else "")
+                + " (session.timeout.ms: clients before Kafka 0.10.1 send no rebalance timeout, JoinGroup v0)")
+    from_poll = origin == "= max.poll.interval.ms" and cfg.is_default("max_poll_interval_ms")
+    return (f"{cfg.rebalance_timeout_ms} ms" + (assumed if from_poll else "")
+            + " (the JoinGroup's rebalanceTimeoutMs, i.e. max.poll.interval.ms)")
 
 
 def _partitions_after(v: GenView, reprocessed: bool = False) -> str:

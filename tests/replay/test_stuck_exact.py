@@ -140,3 +140,17 @@ def test_a_client_log_that_begins_with_a_long_join():
     a.join(T0, 5, "A", ["t-0"], took=400_000)
     (f,) = stuck(merged(a))
     assert (f["generation"], f["start_ms"], f["end_ms"], f["members"]) == (5, T0, T0 + 400_050, [])
+
+
+def test_a_0_9_client_waits_its_session_timeout_said_so():
+    # JoinGroup v0 (clients before 0.10.1, KIP-62) carries no rebalance timeout: the coordinator
+    # waits session.timeout.ms (default 30000 there). Before: "rebalance timeout of 30000 ms (the
+    # JoinGroup's rebalanceTimeoutMs, i.e. max.poll.interval.ms)", an assumed value stated as fact
+    import dataclasses
+
+    events = [dataclasses.replace(e, kafka_version_hint="0.9.0.1") if e.side == "client" else e
+              for e in stuck_for(400_100)]
+    (f,) = stuck(events)
+    assert ("beyond its rebalance timeout of 30000 ms (assumed: not printed in the logs) (session.timeout.ms: "
+            "clients before Kafka 0.10.1 send no rebalance timeout, JoinGroup v0). The coordinator waits") in f["explanation"]
+    assert "max.poll.interval.ms" not in f["explanation"]
