@@ -19,6 +19,7 @@ Arrow's peak, CPU seconds, and the stack at the peak.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import shutil
 import sys
@@ -83,7 +84,10 @@ def main() -> int:
         tables = (*gp.GROUP_TABLES, "events")
 
         def run() -> None:
-            groups = bk.bucket_groups(files, bucket, __import__("pipeline.schemas").schemas.columns("events"), [])
+            cols = __import__("pipeline.schemas").schemas.columns("events")
+            # as run_staged's first pass (with this branch's bucket_groups)
+            kw = {"dictionaries": True} if "dictionaries" in inspect.signature(bk.bucket_groups).parameters else {}
+            groups = bk.bucket_groups(files, bucket, cols, [], **kw)
             gp.replay_units(groups, gp.GroupWriters(out_dir, bucket, 0, tables), "pipeline.replay", True, True,
                             frozenset(split))
         for t in tables:
