@@ -76,8 +76,9 @@ def main() -> int:
         cols = list(dict.fromkeys([bk.SERIES_STAGED.get(c, c) for c in [*gt.SERIES_COLUMNS, "group_id"]]))
 
         def run() -> None:
+            kw = {"dictionaries": True} if "dictionaries" in inspect.signature(bk.bucket_groups).parameters else {}
             groups = bk.bucket_groups(files, bk.bucket_of(args.group, n), cols, [], only_groups=frozenset(split),
-                                      transform=gp._from_staged_series)
+                                      transform=gp._from_staged_series, **kw)
             gp.series_units(groups, gp.GroupWriters(out_dir, n, 0, gp.SERIES_TABLES))
     else:
         bucket = args.bucket if args.bucket is not None else bk.bucket_of(args.group, n)

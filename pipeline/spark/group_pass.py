@@ -271,21 +271,10 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
 
 def series_unit_rows(table: Any) -> dict[str, Any]:
     """The series unit's tables of one group's rows: heartbeat_gaps and offset_commits, as pyarrow
-    Tables (computed column-wise: no Python row per event). Dictionary columns are decoded first
-    (only the columns the series read)."""
+    Tables (computed column-wise: no Python row per event; string columns may be dictionaries)."""
     from pipeline import group_series
-    from pipeline.group_tables import SERIES_COLUMNS
-    from pipeline.spark.buckets import decoded
 
-    if any(pa_is_dictionary(f.type) for f in table.schema):
-        table = decoded(table.select([c for c in SERIES_COLUMNS if c in table.schema.names]))
     return group_series.series_tables(table)
-
-
-def pa_is_dictionary(typ: Any) -> bool:
-    import pyarrow as pa
-
-    return pa.types.is_dictionary(typ)
 
 
 def group_rows(table: Any, replay_module: str | None) -> dict[str, Any]:
@@ -440,6 +429,13 @@ def _collect(results: DataFrame, tables: tuple[str, ...], split: list[str]) -> R
     return out
 
 
+def _memlog(tag):   # TEMP-HOTMEM
+    if os.environ.get("HOTMEM_LOG"):
+        st = {l.split(":")[0]: l.split()[1] for l in open("/proc/self/status") if l.startswith(("VmRSS", "VmHWM"))}
+        with open(os.environ["HOTMEM_LOG"], "a") as f:
+            f.write(f"{os.getpid()} {tag} rss {int(st['VmRSS'])//1024} hwm {int(st['VmHWM'])//1024}\n")
+
+
 def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, timeline_facts: bool,
                  write_events: bool, split_set: frozenset[str]) -> Any:
     """The replay unit of every (group_id, rows) of `groups` (and the series of the groups not in
@@ -453,7 +449,9 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from pipeline.spark.buckets import decoded
 
     facts_columns = facts_mod.FACT_COLUMNS
+    _memlog("replay start")
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
+    _memlog("replay trimmed")
     shared: Counter = Counter()
     diffs: list[tuple[str, int]] = []
     with arrow_pool_apart(), worker_gc.paused() as tidy:
@@ -481,6 +479,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
             del out, series, handed
             tidy()
         writers.close()
+    _memlog("replay end")
     return _result_batch(writers.counts, shared, diffs)
 
 
@@ -488,6 +487,7 @@ def series_units(groups: Any, writers: GroupWriters) -> Any:
     """The series unit of every (group_id, rows) of `groups`; returns the task's result batch."""
     from pipeline.spark import worker_gc
 
+    _memlog("series start")
     trim_heap()     # as replay_units
     with arrow_pool_apart(), worker_gc.paused() as tidy:
         for _gid, table in groups:
@@ -496,6 +496,7 @@ def series_units(groups: Any, writers: GroupWriters) -> Any:
             del table
             tidy()
         writers.close()
+    _memlog("series end")
     return _result_batch(writers.counts, {}, [])
 
 
@@ -675,7 +676,7 @@ def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | No
                     groups = _corrected_groups(bk.bucket_groups(
                         files, bk.bucket_of(g, n), series_cols, offsets, scope.group, scope.since_ms,
                         scope.until_ms, only_groups=frozenset([g]),
-                        transform=None if whole else _from_staged_series), correction)
+                        transform=None if whole else _from_staged_series, dictionaries=first), correction)
                     if whole:
                         groups = ((gid, series_width(t)) for gid, t in groups)
                     yield series_units(groups, GroupWriters(run_dir, unit, attempt, SERIES_TABLES))
