@@ -429,13 +429,6 @@ def _collect(results: DataFrame, tables: tuple[str, ...], split: list[str]) -> R
     return out
 
 
-def _memlog(tag):   # TEMP-HOTMEM
-    if os.environ.get("HOTMEM_LOG"):
-        st = {l.split(":")[0]: l.split()[1] for l in open("/proc/self/status") if l.startswith(("VmRSS", "VmHWM"))}
-        with open(os.environ["HOTMEM_LOG"], "a") as f:
-            f.write(f"{os.getpid()} {tag} rss {int(st['VmRSS'])//1024} hwm {int(st['VmHWM'])//1024}\n")
-
-
 def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, timeline_facts: bool,
                  write_events: bool, split_set: frozenset[str]) -> Any:
     """The replay unit of every (group_id, rows) of `groups` (and the series of the groups not in
@@ -449,9 +442,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from pipeline.spark.buckets import decoded
 
     facts_columns = facts_mod.FACT_COLUMNS
-    _memlog("replay start")
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
-    _memlog("replay trimmed")
     shared: Counter = Counter()
     diffs: list[tuple[str, int]] = []
     with arrow_pool_apart(), worker_gc.paused() as tidy:
@@ -479,7 +470,6 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
             del out, series, handed
             tidy()
         writers.close()
-    _memlog("replay end")
     return _result_batch(writers.counts, shared, diffs)
 
 
@@ -487,7 +477,6 @@ def series_units(groups: Any, writers: GroupWriters) -> Any:
     """The series unit of every (group_id, rows) of `groups`; returns the task's result batch."""
     from pipeline.spark import worker_gc
 
-    _memlog("series start")
     trim_heap()     # as replay_units
     with arrow_pool_apart(), worker_gc.paused() as tidy:
         for _gid, table in groups:
@@ -496,7 +485,6 @@ def series_units(groups: Any, writers: GroupWriters) -> Any:
             del table
             tidy()
         writers.close()
-    _memlog("series end")
     return _result_batch(writers.counts, {}, [])
 
 
