@@ -14,7 +14,9 @@ The output columns are `take`n from the input at the rows that become output; ev
 are built for those rows only.
 
 Input contract as pipeline.group_tables: one group's rows (every row the same non-null
-`group_id`), at least group_tables.SERIES_COLUMNS (a column not given reads as all null).
+`group_id`), at least group_tables.SERIES_COLUMNS (a column not given reads as all null). String
+columns may be Arrow dictionaries (a big group's, pipeline/spark/buckets.py): their codes come from
+the dictionaries' indices and only the rows output are decoded.
 """
 
 from __future__ import annotations
