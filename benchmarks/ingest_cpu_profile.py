@@ -32,10 +32,10 @@ def _stat(pid: int) -> tuple[int, float] | None:
     return int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK
 
 
-def _rss_mb(pid: int) -> float:
+def _rss_mb(pid: int, field: str = "VmRSS:") -> float:
     try:
         for line in open(f"/proc/{pid}/status"):
-            if line.startswith("VmRSS:"):
+            if line.startswith(field):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
@@ -129,6 +129,9 @@ def main() -> int:
             worker_rss.append((time.monotonic() - t0, max(wk, default=0.0)))
             if wk:
                 peak["one worker"] = max(peak["one worker"], max(wk))
+                # the kernel's high-water mark of each worker's RSS: a peak between two samples too
+                peak["one worker HWM"] = max([peak.get("one worker HWM", 0.0)] + [
+                    _rss_mb(p, "VmHWM:") for p in tree if seen[p][0] == "workers"])
                 peak["all workers"] = max(peak["all workers"], sum(wk))
             totals: dict[str, float] = {}
             for kind, cpu in seen.values():

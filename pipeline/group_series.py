@@ -14,7 +14,9 @@ The output columns are `take`n from the input at the rows that become output; ev
 are built for those rows only.
 
 Input contract as pipeline.group_tables: one group's rows (every row the same non-null
-`group_id`), at least group_tables.SERIES_COLUMNS (a column not given reads as all null).
+`group_id`), at least group_tables.SERIES_COLUMNS (a column not given reads as all null). String
+columns may be Arrow dictionaries (a big group's, pipeline/spark/buckets.py): their codes come from
+the dictionaries' indices and only the rows output are decoded.
 """
 
 from __future__ import annotations
@@ -50,12 +52,14 @@ class Columns:
         self._keys: dict[tuple[str, ...], np.ndarray] = {}
 
     def arr(self, name: str) -> pa.Array:
+        """The whole column, chunks combined, of the events schema's type; a dictionary column of
+        that value type stays a dictionary (its rows are decoded only where taken: `take`)."""
         a = self._arrays.get(name)
         if a is None:
             typ = _EVENTS.field(name).type
             if name in self.table.schema.names:
                 a = self.table.column(name).combine_chunks()
-                if a.type != typ:
+                if a.type != typ and not _dictionary_of(a.type, typ):
                     a = a.cast(typ)
             else:
                 a = pa.nulls(self.n, typ)
@@ -63,11 +67,16 @@ class Columns:
         return a
 
     def codes(self, name: str) -> tuple[np.ndarray, list[Any]]:
-        """(code per row, the distinct values): equal codes exactly for equal values, nulls one code."""
+        """(code per row, the distinct values): equal codes exactly for equal values, nulls one code;
+        codes numbered in order of first appearance, as Arrow's dictionary_encode numbers them."""
         c = self._codes.get(name)
         if c is None:
-            d = pc.dictionary_encode(self.arr(name), null_encoding="encode")
-            c = self._codes[name] = (_np(d.indices).astype(np.int64), d.dictionary.to_pylist())
+            a = self.arr(name)
+            if pa.types.is_dictionary(a.type):
+                c = self._codes[name] = _first_seen_codes(a)
+            else:
+                d = pc.dictionary_encode(a, null_encoding="encode")
+                c = self._codes[name] = (_np(d.indices).astype(np.int64), d.dictionary.to_pylist())
         return c
 
     def among(self, name: str, values: Any) -> np.ndarray:
@@ -96,12 +105,16 @@ class Columns:
     def valid(self, name: str) -> np.ndarray:
         if name in _LONG_TEXTS and name in self.table.schema.names:
             return _np(pc.is_valid(self.table.column(name)))
-        return _np(pc.is_valid(self.arr(name)))
+        a = self.arr(name)
+        if pa.types.is_dictionary(a.type) and a.dictionary.null_count:     # a null value, not index
+            a = a.cast(a.type.value_type)
+        return _np(pc.is_valid(a))
 
     def take(self, name: str, idx: np.ndarray) -> pa.Array:
         """Values of the rows `idx` (positions)."""
         if name not in _LONG_TEXTS:
-            return self.arr(name).take(pa.array(idx, pa.int64()))
+            a = self.arr(name).take(pa.array(idx, pa.int64()))
+            return a.cast(a.type.value_type) if pa.types.is_dictionary(a.type) else a
         typ = _EVENTS.field(name).type
         if name not in self.table.schema.names:
             return pa.nulls(len(idx), typ)
@@ -136,6 +149,8 @@ class Columns:
             if text is not None and not all(w.encode() in text for w in words):
                 continue
             vals = chunk.take(pa.array(rows[lo:hi] - starts[c], pa.int64()))
+            if pa.types.is_dictionary(vals.type):
+                vals = vals.cast(vals.type.value_type)
             hit = pc.match_substring(vals, words[0])
             for w in words[1:]:
                 hit = pc.and_(hit, pc.match_substring(vals, w))
@@ -145,6 +160,30 @@ class Columns:
     def _chunks(self, name: str) -> tuple[list[pa.Array], np.ndarray]:
         chunks = self.table.column(name).chunks
         return chunks, np.cumsum([0] + [len(c) for c in chunks[:-1]], dtype=np.int64)
+
+
+def _dictionary_of(typ: pa.DataType, value_type: pa.DataType) -> bool:
+    return pa.types.is_dictionary(typ) and typ.value_type == value_type
+
+
+def _first_seen_codes(a: pa.DictionaryArray) -> tuple[np.ndarray, list[Any]]:
+    """Columns.codes of a dictionary array without decoding its rows: the same codes and distinct
+    values as dictionary_encode(null_encoding="encode") of its plain values (numbered in order of
+    first appearance, null one code), from its indices (a dictionary repeating a value counts it
+    once)."""
+    values = a.dictionary
+    same = pc.dictionary_encode(values)       # dictionary position -> distinct value
+    null_key = len(same.dictionary)
+    to_value = np.append(_np(pc.fill_null(same.indices, null_key)).astype(np.int64), null_key)
+    keys = to_value[_np(pc.fill_null(a.indices, len(values))).astype(np.int64)]
+    if not len(keys):
+        return keys, []
+    uniq, first = np.unique(keys, return_index=True)
+    seen = uniq[np.argsort(first, kind="stable")]       # distinct keys in order of first appearance
+    rank = np.empty(null_key + 1, np.int64)
+    rank[seen] = np.arange(len(seen))
+    names = same.dictionary.to_pylist() + [None]
+    return rank[keys], [names[k] for k in seen.tolist()]
 
 
 def _columns(table: pa.Table | Columns) -> Columns:

@@ -7,6 +7,7 @@ tests/spark/test_group_tables_twin.py checks both tables against the Spark windo
 from __future__ import annotations
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline import group_series, schemas
 from pipeline.group_series import group_tables
@@ -152,3 +153,47 @@ def test_a_printed_session_timeout_no_bigint_holds_is_no_setting():
     ]
     assert [g[:6] for g in gaps(rows) if g[0] == "heartbeat"] == [("heartbeat", None, 1_000, 50_000, 45_000, True)]
     assert group_series.heartbeat_gaps(arrow(rows)).column("limit_ms").to_pylist() == [45_000, None, None]
+
+
+def _dictionary_chunks(t: pa.Table, chunk: int) -> pa.Table:
+    """`t` in chunks of `chunk` rows, its string columns dictionary-encoded per chunk (each chunk
+    its own dictionary, as the pass reads a big group's rows from several staged files)."""
+    batches = []
+    for b in t.to_batches(max_chunksize=chunk):
+        batches.append(pa.RecordBatch.from_arrays(
+            [c.dictionary_encode() if pa.types.is_string(c.type) and f.name != "raw" else c
+             for f, c in zip(b.schema, b.columns, strict=True)], names=b.schema.names))
+    return pa.Table.from_batches(batches)
+
+
+def test_the_tables_are_the_same_from_dictionary_columns():
+    """A big group's strings arrive as Arrow dictionaries (pipeline/spark/buckets.py): codes are
+    taken from the dictionaries, rows decoded only where output; the tables equal the plain ones,
+    printed-late heartbeats (a text search in extra_json) included."""
+    rows = [ev("p.log", 1, "join_succeeded", 0, member_id="rdkafka-1", generation=1, **C)]
+    for i in range(40):
+        rows.append(ev("p.log", 2 + i, "heartbeat_sent", 1_500 * i, extra_json=LATE if i % 3 == 0 else None, **C))
+        if i % 5 == 0:
+            rows.append(ev("p.log", 100 + i, "offset_reset" if i % 2 == 0 else "offset_committed", 1_500 * i + 1,
+                           topic="t", partition=0, offset=i, member_id=None if i % 10 else "rdkafka-1", **C,
+                           raw="Resetting offset ... to the committed offset 3" if i % 4 == 0 else "x"))
+    rows.append(ev("k.log", 1, "broker_member_removed", 73_000, side="broker", group_id="g1", member_id="rdkafka-1",
+                   raw="Member rdkafka-1 in group g1 has failed, removing it from the group"))
+    whole = group_series.series_tables(arrow(rows))
+    assert whole["heartbeat_gaps"].num_rows and whole["offset_commits"].num_rows
+    for chunk in (1, 7, 1000):
+        got = group_series.series_tables(_dictionary_chunks(arrow(rows), chunk))
+        for t in whole:
+            assert got[t].schema == whole[t].schema, (t, chunk)
+            assert got[t].to_pylist() == whole[t].to_pylist(), (t, chunk)
+    # Columns.codes numbers a dictionary column's values as dictionary_encode numbers the plain
+    # values (first appearance, null one code), a value repeated in the dictionary counted once
+    values = ["b", None, "a", "b", "c", None, "a"]
+    dup = pa.DictionaryArray.from_arrays(pa.array([2, None, 1, 0, 3, None, 1], pa.int32()),
+                                         pa.array(["b", "a", "b", "c"]))
+    for a in (pa.array(values).dictionary_encode(), dup):
+        t = pa.table({"kind": a})
+        codes, distinct = group_series.Columns(t).codes("kind")
+        want = pc.dictionary_encode(pa.array(values), null_encoding="encode")
+        assert codes.tolist() == want.indices.to_pylist()
+        assert distinct == want.dictionary.to_pylist() == ["b", None, "a", "c"]

@@ -125,7 +125,8 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
     Given a Handover (the only reference to the rows), the table is taken apart record batch by
     record batch: each batch's columns (all but the lazy `raw`) are freed as soon as its Events
     are made, so a big group never holds all its rows and all its Events at once (a hot group's
-    rows arrive as one batch per staged file)."""
+    rows arrive as one batch per staged file). String columns may be Arrow dictionaries: each is
+    decoded a record batch at a time (with the handover) as its Events are made."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -140,7 +141,7 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
         return []
     names = set(table.schema.names)
     # the timeline order first, from its three keys (the rest of the table may be freed below)
-    keys = {c: _with_default(table.column(c), _EVIDENCE_DEFAULTS[c], n) for c in ("source", "line_no")}
+    keys = {c: _with_default(_plain(table.column(c)), _EVIDENCE_DEFAULTS[c], n) for c in ("source", "line_no")}
     order = pc.sort_indices(pa.table({"ts": table.column("ts_ms") if "ts_ms" in names else pa.nulls(n, pa.int64()),
                                       "source": keys["source"], "line_no": keys["line_no"]}),
                             sort_keys=[("ts", "ascending", "at_start"), ("source", "ascending", "at_start"),
@@ -153,7 +154,7 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
         if constructor_for is None:      # the layouts differ (see event_from_fields): eager texts
             lazy_text = False
         else:
-            raw = _with_default(table.column("raw") if "raw" in names else None, _EVIDENCE_DEFAULTS["raw"], n)
+            raw = _with_default(_plain(table.column("raw")) if "raw" in names else None, _EVIDENCE_DEFAULTS["raw"], n)
             texts = lazy_mod.ArrowTexts(raw)
             make = constructor_for(lazy_mod.lazy_event_class(texts))
             del raw
@@ -172,7 +173,7 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
     while pieces:
         piece = pieces.pop(0)
         m = piece.num_rows
-        arrays: dict[str, Any] = {c: piece.column(c) for c in schemas.columns("events")
+        arrays: dict[str, Any] = {c: _plain(piece.column(c)) for c in schemas.columns("events")
                                   if c in names and not (c == "raw" and lazy_text)}
         del piece
         for c, default in _EVIDENCE_DEFAULTS.items():
@@ -210,6 +211,14 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
         return events
     # the Events reordered as pointers (numpy's take on an object array), not the columns
     return np.fromiter(events, dtype=object, count=n)[order].tolist()
+
+
+def _plain(col: Any) -> Any:
+    """A dictionary-encoded column (a big group's repetitive strings, pipeline/spark/buckets.py)
+    as its plain values; any other column as is."""
+    import pyarrow as pa
+
+    return col.cast(col.type.value_type) if pa.types.is_dictionary(col.type) else col
 
 
 def _with_default(col: Any, default: Any, n: int) -> Any:

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +76,33 @@ def trim_heap() -> None:
         ctypes.CDLL(None).malloc_trim(ctypes.c_size_t(0))
     except (OSError, AttributeError):
         pass
+
+
+@contextmanager
+def arrow_pool_apart() -> Iterator[None]:
+    """Arrow's allocations of a per-group pass task from jemalloc, apart from the glibc heap that
+    Python's own large blocks (lists, dicts, numpy arrays) come from; the process's default pool
+    (the system allocator: pipeline/arrow_pool.py) is put back after the task.
+
+    Why: with both in glibc's heap, what reading a big group's Parquet and writing its rows free
+    stays as holes among the replay's Python blocks: bench-hot's replay task held 93-158 MB of
+    free heap at its peak, which malloc_trim cannot give back while blocks above are live.
+    jemalloc keeps Arrow's pages apart and gives freed ones back by itself (Arrow's decay: 1 s).
+    Measured in-process (benchmarks/group_pass_memory.py, bench-hot's replay task): peak 457 ->
+    389 MB, CPU unchanged. Without jemalloc in this pyarrow build: the default pool, as before."""
+    import pyarrow as pa
+
+    try:
+        pool = pa.jemalloc_memory_pool()
+    except (NotImplementedError, pa.ArrowNotImplementedError, AttributeError):
+        yield
+        return
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(pool)
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(before)
 
 
 def _module(name: str) -> Any:
@@ -126,20 +155,24 @@ class GroupWriters:
         Small groups are buffered into row groups of FLUSH_ROWS; a group of FLUSH_ROWS rows or more
         is written at once, FLUSH_ROWS rows at a time: a copy of one row group at a time, never of
         the whole group (a hot group's copy was as large as its rows: 189 MB for bench-hot), and
-        nothing of it stays buffered (a slice would keep the group's buffers alive)."""
+        nothing of it stays buffered (a slice would keep the group's buffers alive). Dictionary
+        columns are written as their plain values (the schema's types)."""
         if table.num_rows == 0:
             return
-        rows = table.select(schemas.columns("events")).cast(schemas.arrow_schema("events"))
+        schema = schemas.arrow_schema("events")
+        rows = table.select(schemas.columns("events"))
         self.counts["events"] += table.num_rows
         if table.num_rows < FLUSH_ROWS:
-            self.arrow.append(rows)
+            self.arrow.append(rows.cast(schema))
             self.arrow_rows += table.num_rows
             if self.arrow_rows >= FLUSH_ROWS:
                 self.flush_events()
             return
         self.flush_events()       # what was buffered goes first: the rows keep their order
+        # cast a slice at a time: a big group's dictionary columns (buckets.bucket_groups) are
+        # decoded one row group at a time, never whole
         for start in range(0, rows.num_rows, FLUSH_ROWS):
-            self._write_events(rows.slice(start, FLUSH_ROWS))
+            self._write_events(rows.slice(start, FLUSH_ROWS).cast(schema))
 
     def flush_events(self) -> None:
         import pyarrow as pa
@@ -194,11 +227,14 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
     replay_rules.event_rows.Handover of one): generations, memberships, findings, and ownership
     (the observed intervals, with the replay's inferred ones when the consumers show none of their
     own). Given a Handover, the rows are freed as the replay goes (all but `raw` once its Events
-    are built), so what ownership reads of them is taken first."""
+    are built), so what ownership reads of them is taken first. String columns may be Arrow
+    dictionaries (buckets.bucket_groups: a big group's): Arrow's comparisons read them as their
+    values, the rows ownership reads are decoded, the replay decodes a record batch at a time."""
     import pyarrow.compute as pc
 
     from pipeline import group_tables as gt
     from pipeline.replay_rules.event_rows import Handover
+    from pipeline.spark.buckets import decoded
     from pipeline.spark.replay_stage import shows_own_assignments
 
     handed = isinstance(table, Handover)
@@ -229,13 +265,13 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
     else:
         del table
     out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
-    out["ownership"] = gt.observed_ownership(mine.to_pydict(), rep.get("memberships") or []) + out["ownership"]
+    out["ownership"] = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or []) + out["ownership"]
     return out
 
 
 def series_unit_rows(table: Any) -> dict[str, Any]:
     """The series unit's tables of one group's rows: heartbeat_gaps and offset_commits, as pyarrow
-    Tables (computed column-wise: no Python row per event)."""
+    Tables (computed column-wise: no Python row per event; string columns may be dictionaries)."""
     from pipeline import group_series
 
     return group_series.series_tables(table)
@@ -403,16 +439,19 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from pipeline import timeline_facts as facts_mod
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
+    from pipeline.spark.buckets import decoded
 
+    facts_columns = facts_mod.FACT_COLUMNS
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
     shared: Counter = Counter()
     diffs: list[tuple[str, int]] = []
-    with worker_gc.paused() as tidy:
+    with arrow_pool_apart(), worker_gc.paused() as tidy:
         for gid, table in groups:
             if write_events:
                 writers.add_events(table)
             if timeline_facts:
-                counts, anchors = facts_mod.table_facts(table)    # column-wise: no list per column
+                # column-wise: no list per column (the columns it reads decoded, if dictionaries)
+                counts, anchors = facts_mod.table_facts(decoded(table.select(list(facts_columns))))
                 shared.update(counts)
                 diffs.extend(anchors)
             if table.num_rows >= FLUSH_ROWS:
@@ -439,7 +478,7 @@ def series_units(groups: Any, writers: GroupWriters) -> Any:
     from pipeline.spark import worker_gc
 
     trim_heap()     # as replay_units
-    with worker_gc.paused() as tidy:
+    with arrow_pool_apart(), worker_gc.paused() as tidy:
         for _gid, table in groups:
             for t, rows in series_unit_rows(table).items():
                 writers.add(t, rows)
@@ -610,8 +649,11 @@ def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | No
         for b in batches:
             for unit in b.column(0).to_pylist():
                 if unit < n:
+                    # the first pass's big groups with their repetitive strings as dictionaries
+                    # (replay_units decodes what each consumer reads, a piece at a time)
                     groups = _corrected_groups(bk.bucket_groups(
-                        files, unit, event_cols, offsets, scope.group, scope.since_ms, scope.until_ms), correction)
+                        files, unit, event_cols, offsets, scope.group, scope.since_ms, scope.until_ms,
+                        dictionaries=first and not anchors), correction)
                     if anchors:
                         yield anchors_only(groups)
                     else:
@@ -622,7 +664,7 @@ def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | No
                     groups = _corrected_groups(bk.bucket_groups(
                         files, bk.bucket_of(g, n), series_cols, offsets, scope.group, scope.since_ms,
                         scope.until_ms, only_groups=frozenset([g]),
-                        transform=None if whole else _from_staged_series), correction)
+                        transform=None if whole else _from_staged_series, dictionaries=first), correction)
                     if whole:
                         groups = ((gid, series_width(t)) for gid, t in groups)
                     yield series_units(groups, GroupWriters(run_dir, unit, attempt, SERIES_TABLES))

@@ -104,3 +104,80 @@ def test_bucket_groups_gives_each_group_buffers_of_its_own(tmp_path):
         for other, u in groups.items():
             if other != g:
                 assert not any(a < d and c < b for a, b in spans(t) for c, d in spans(u)), (g, other)
+
+
+def _staged_group(tmp_path) -> tuple[str, pa.Table, list[str]]:
+    """The sample's busiest group staged as the parse stage stages it (two files, one bucket)."""
+    gid, table = _group_rows()
+    schema = buckets.staged_schema(schemas.arrow_schema_of(OUTCOME_FIELDS))
+    n = table.num_rows
+    extra = {"spath": pa.array(["/l/a.log"] * n), "split_no": pa.array([0] * n, pa.int32()),
+             "status": pa.array(["parsed"] * n), "has_event": pa.array([True] * n)}
+    full = pa.table({f.name: table.column(f.name) if f.name in table.schema.names
+                     else extra.get(f.name, pa.nulls(n, f.type)) for f in schema
+                     if f.name not in buckets.SERIES_STAGED.values()})
+    for part, rows in enumerate((full.slice(0, n // 2), full.slice(n // 2))):
+        f = buckets.BucketedFile(str(tmp_path / "staged"), part, 0, schema, 1)
+        for b in rows.to_batches(max_chunksize=50):
+            f.write(b)
+        f.close()
+    return gid, table, buckets.staged_files(str(tmp_path / "staged"))
+
+
+def _pass_tables(run_dir: Path, groups) -> dict[str, pa.Table]:
+    tables = (*group_pass.GROUP_TABLES, "events")
+    for t in tables:
+        (run_dir / t).mkdir(parents=True)
+    res = group_pass.replay_units(groups, group_pass.GroupWriters(str(run_dir), 0, 0, tables), "pipeline.replay",
+                                  True, True, frozenset())
+    out = {t: pq.read_table(run_dir / t) for t in tables}
+    out["result"] = pa.Table.from_batches([res])
+    return out
+
+
+def test_a_big_group_is_read_as_dictionaries_and_every_table_is_the_same(tmp_path, monkeypatch):
+    """A big group's repetitive strings (source, kind, client_id, extra_json...) come as Arrow
+    dictionaries (each distinct text stored once), a small group's as plain strings; the pass's
+    tables (events, replay, ownership, series, the timeline's facts) are the same row for row as
+    from plain columns."""
+    (tmp_path / "staged").mkdir()
+    gid, table, files = _staged_group(tmp_path)
+    cols = schemas.columns("events")
+    plain = dict(buckets.bucket_groups(files, 0, cols, [0]))[gid]
+    monkeypatch.setattr(buckets, "COMBINE_MAX_ROWS", 64)      # the group counts as big
+    packed = dict(buckets.bucket_groups(files, 0, cols, [0], dictionaries=True))[gid]
+    kinds = {f.name: f.type for f in packed.schema}
+    for c in ("source", "kind", "side", "client_id", "extra_json", "member_id"):
+        assert pa.types.is_dictionary(kinds[c]), c
+    for c in ("raw", "group_id", "line_no", "partitions"):
+        assert not pa.types.is_dictionary(kinds[c]), c
+    assert packed.nbytes < plain.nbytes * 0.8, (packed.nbytes, plain.nbytes)
+    assert buckets.decoded(packed).equals(plain)
+    assert plain.num_rows == table.num_rows
+    monkeypatch.setattr(buckets, "COMBINE_MAX_ROWS", 10 ** 9)     # a small group: plain
+    small = dict(buckets.bucket_groups(files, 0, cols, [0], dictionaries=True))[gid]
+    assert small.schema == plain.schema and small.equals(plain)
+
+    monkeypatch.setattr(group_pass, "FLUSH_ROWS", 16)     # written and trimmed as a big group
+    want = _pass_tables(tmp_path / "plain", iter([(gid, plain)]))
+    got = _pass_tables(tmp_path / "packed", iter([(gid, packed)]))
+    assert want["generations"].num_rows and want["heartbeat_gaps"].num_rows and want["ownership"].num_rows
+    for t, w in want.items():
+        assert got[t].schema == w.schema, t
+        assert got[t].to_pylist() == w.to_pylist(), t
+
+
+def test_a_pass_task_allocates_arrow_apart_and_puts_the_pool_back():
+    """Arrow's buffers of a pass task come from jemalloc (apart from Python's glibc heap) when this
+    pyarrow has it; the process's pool is the same again after the task."""
+    before = pa.default_memory_pool().backend_name
+    try:
+        has_jemalloc = pa.jemalloc_memory_pool() is not None
+    except NotImplementedError:
+        has_jemalloc = False
+    with group_pass.arrow_pool_apart():
+        inside = pa.default_memory_pool().backend_name
+        buf = pa.array(range(1000))
+    assert inside == ("jemalloc" if has_jemalloc else before)
+    assert pa.default_memory_pool().backend_name == before
+    assert buf.sum().as_py() == sum(range(1000))
