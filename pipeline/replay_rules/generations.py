@@ -393,7 +393,10 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         missing = ["broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason)"]
         told = _first_told(gen)
         if prev is None:
-            missing.append(f"any log of generation {gen.generation - 1} (the logs begin inside this history)")
+            earlier = [n for n in st.gens if n < gen.generation]
+            missing.append(f"any log of generation {gen.generation - 1} "
+                           + (f"(the logs go from generation {max(earlier)} to {gen.generation})" if earlier
+                              else "(the logs begin inside this history)"))
         elif told is not None:
             # the members whose logs are here were told of it (REBALANCE_IN_PROGRESS, "group is
             # already rebalancing"): someone else started it
