@@ -637,6 +637,9 @@ class _LogParser:
         head_json = event_json.source_head(self.source) if rendered else None
         rest_of_line, dumps, newline = event_json.rest_of_line, event_json.orjson.dumps, event_json._OPTION
         line_template, n_columns = event_json._LINE_TEMPLATE, len(event_json._LINE_TEMPLATE)
+        # id(a prefix's fields) -> (event_json's columns' dict with those fields in, the fields): the
+        # start of a rendered line's dict, per prefix (the fields are kept: their id stays theirs)
+        line_heads: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {id(_NO_FIELDS): (line_template.copy(), _NO_FIELDS)}
         extra_as_orjson, JSONEncodeError = event_json._extra_as_orjson, event_json.orjson.JSONEncodeError  # noqa: N806
         tails_seen = _LINE_SEEN
         millis = _MILLIS
@@ -649,6 +652,9 @@ class _LogParser:
         # a text longer than any line the slicing path takes, so it cannot match)
         level_sp = logger_sfx = " " * (MAX_LINE + 1)
         logger_lg = None
+        # their lengths and the level itself, kept with them (not recomputed per line)
+        level_len = sfx_len = MAX_LINE + 1
+        level_lv = None
         last_no, last_ts = self.last_no, self.last_ts
         # the pending light record: (no, text, ts_ms, level, logger info, message, tail, tail memo entry)
         light: Any = None
@@ -674,12 +680,12 @@ class _LogParser:
                         # lies between them (where LOG4J puts it: no white space to skip at its start, no
                         # line break in it, and " (" + a logger + ")" is only found at the end); the time
                         # is checked as for a tail memo hit
-                        msg = tail[len(level_sp):len(tail) - len(logger_sfx)]
+                        msg = tail[level_len:-sfx_len]
                         ms = millis.get(text[21:24])
                         if (ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",."
                                 and msg[:1] not in _LEADING_SPACE
                                 and (mb := msg.encode()).translate(garbage_nl) == mb):
-                            new = (no, text, sec_ms + ms, level_sp[:-1], logger_lg, msg, tail, None)
+                            new = (no, text, sec_ms + ms, level_lv, logger_lg, msg, tail, None)
                 if new is None:
                     m = match(text) if len(text) <= MAX_LINE and text.isascii() else None
                     if m is not None:
@@ -714,6 +720,7 @@ class _LogParser:
                         continue
                     new = (no, text, ts_ms, level, lg, msg[:-1], tail, None)
                     level_sp, logger_sfx, logger_lg = level + " ", f" ({lraw})", lg
+                    level_lv, level_len, sfx_len = level, len(level_sp), len(logger_sfx)
                 last_no = no
                 p = light
                 light = new
@@ -767,6 +774,8 @@ class _LogParser:
                             pf = prefix_dict(ptext)
                             if len(prefixes) < 4096:
                                 prefixes[ptext] = pf
+                                if pf is not None:
+                                    line_heads[id(pf)] = (line_template | pf, pf)
                     else:
                         pf = None
                     if pf is None:  # "[name|task-0] [Consumer ...]", other brackets: the general path
@@ -810,18 +819,19 @@ class _LogParser:
                         tails_seen.add(ptail)
                 if head_json is not None:
                     # event_json.line_of written out: the columns' dict filled from the prefix's and the
-                    # body's fields as make_event would take them from {**pf, **cached}
-                    d = line_template.copy()
-                    d.update(pf)
+                    # body's fields as make_event would take them from {**pf, **cached} (the columns'
+                    # dict with this prefix's fields already in: line_heads, per prefix of this run)
+                    lh = line_heads.get(id(pf))
+                    d = (line_template | pf if lh is None or lh[1] is not pf else lh[0]).copy()
                     d.update(cached)
                     if self.version is not None:
                         d["kafka_version_hint"] = self.version
-                    for v in extra.values():  # mostly strings (rule, level, logger): the full test otherwise
-                        if type(v) is not str:
-                            ok = extra_as_orjson(extra)
-                            break
-                    else:
-                        ok = True
+                    ok = True
+                    if len(cextra) > 1 or "rule" not in cextra:  # more than the rule's name (a string, as level and logger)
+                        for v in cextra.values():  # mostly strings: the full test otherwise
+                            if type(v) is not str:
+                                ok = extra_as_orjson(extra)
+                                break
                     if ok and len(d) == n_columns:
                         d["source"] = source
                         d["line_no"] = pno
