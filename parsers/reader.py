@@ -828,9 +828,9 @@ class _LogParser:
                         d["kafka_version_hint"] = self.version
                     ok = True
                     if len(cextra) > 1 or "rule" not in cextra:  # more than the rule's name (a string, as level and logger)
-                        for v in cextra.values():  # mostly strings: the full test otherwise
-                            if type(v) is not str:
-                                ok = extra_as_orjson(extra)
+                        for v in cextra.values():  # mostly strings and ints: the full test otherwise
+                            if type(v) is not str and type(v) is not int:
+                                ok = extra_as_orjson(cextra)  # (level and logger, strings, are not in it)
                                 break
                     if ok and len(d) == n_columns:
                         d["source"] = source
