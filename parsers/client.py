@@ -991,9 +991,12 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
     return _parse_body_miss(body, logger_cls) if res is _ABSENT else res  # type: ignore[no-any-return]
 
 
-def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
-    """_parse_body for a body not in the memo: match it, and admit it if seen before."""
-    key = (body, logger_cls)
+def _parse_body_miss(body: str, logger_cls: str | None, key: tuple[str, str | None] | None = None
+                     ) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """_parse_body for a body not in the memo: match it, and admit it if seen before. `key`: the
+    memo's key, (body, logger_cls), when the caller has built it for its lookup."""
+    if key is None:
+        key = (body, logger_cls)
     if _NO_ID in body:  # 4.x memberIdInfoForLog(): a member without id yet; 3.7-3.9 printed it empty
         body = body.replace(_NO_ID, "")
     if "\n" in body:
@@ -1016,10 +1019,9 @@ def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None
         if res is None:
             res = _GENERIC.find(body, body, logger_cls)
     if res is not None and res[1] is not None and "group_type" not in res[2]:
-        # _group_type, written out
-        gt = _LOGGER_GROUP_TYPE.get(logger_cls) if logger_cls else None
-        if gt is None:
-            gt = _RULE_GROUP_TYPES.get(res[0])
+        # _group_type, written out (the types are non-empty strings: `or` takes the rule's when the
+        # logger names none)
+        gt = _LOGGER_GROUP_TYPE.get(logger_cls) or _RULE_GROUP_TYPES.get(res[0])
         if gt is not None:
             res[2]["group_type"] = gt
     if len(body) <= MEMO_MAX:  # a memo of huge messages would hold megabytes

@@ -788,9 +788,9 @@ class _LogParser:
                     continue
                 else:
                     pf, body = _NO_FIELDS, head
-                res = memo.get((body, lg[2]), _ABSENT)
+                res = memo.get(bkey := (body, lg[2]), _ABSENT)
                 if res is _ABSENT:
-                    res = body_miss(body, lg[2])
+                    res = body_miss(body, lg[2], bkey)
                 if res is None or res[1] is None:
                     if res is not None:
                         res = IGNORE
