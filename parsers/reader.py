@@ -759,8 +759,10 @@ class _LogParser:
                                                                                  entry[2].copy(), row), None)))
                     continue
                 plogger = lg[0]
-                if (lg[1] or ("Config values" in head and head.find("Config values", 0, 64) >= 0)
-                        or ("Kafka version" in head and head.find("Kafka version", 0, 40) >= 0)
+                # (both phrases hold a "v": one character is looked for first, by memchr, where a
+                # phrase's search costs ~700 instructions on a 150-character message)
+                if (lg[1] or ("v" in head and (("Config values" in head and head.find("Config values", 0, 64) >= 0)
+                                               or ("Kafka version" in head and head.find("Kafka version", 0, 40) >= 0)))
                         or (head[:2] == "[G" and head.startswith(_BROKER_MSG))):
                     add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
                     continue
