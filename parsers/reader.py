@@ -313,6 +313,13 @@ _UNRENDERED = object()  # a tail memo entry's JSON not made yet
 # the time part and the tail's JSON kept in the entry
 assert LINE_MEMO_MAX + 26 <= MAX_RAW
 _MILLIS = {f"{i:03d}": i for i in range(1000)}  # "SSS" -> its value; ASCII digits only
+_SEP_MILLIS: dict[str, int] = {}  # ",SSS" and ".SSS" -> SSS's value (filled by run_log4j_batches' first call)
+
+
+def _sep_millis() -> dict[str, int]:
+    if not _SEP_MILLIS:
+        _SEP_MILLIS.update({sep + k: v for sep in ",." for k, v in _MILLIS.items()})
+    return _SEP_MILLIS
 _LEADING_SPACE = frozenset(" \t\n\r\x0b\x0c")  # what LOG4J's \s+ after the level takes, on ASCII lines
 
 
@@ -643,6 +650,8 @@ class _LogParser:
         extra_as_orjson, JSONEncodeError = event_json._extra_as_orjson, event_json.orjson.JSONEncodeError  # noqa: N806
         tails_seen = _LINE_SEEN
         millis = _MILLIS
+        # a line's time after its second, its separator and milliseconds (text[20:24]): one lookup
+        sep_millis = _sep_millis()
         # logger text of the layout -> (logger, broker side?, class name), or None when the text is
         # not a LOG4J logger; this run's (a file has few loggers)
         loggers: dict[str, tuple[str, bool, str | None] | None] = {}
@@ -672,8 +681,8 @@ class _LogParser:
                     if entry is not None:
                         # the tail matched before, so the line matches if its time does: a second
                         # already checked, then [,.] and three ASCII digits (the line is then ASCII and clean)
-                        ms = millis.get(text[21:24])
-                        if ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",.":
+                        ms = sep_millis.get(text[20:24])
+                        if ms is not None and sec_ms is not None and text[1:20] == last_sec:
                             new = (no, text, sec_ms + ms, entry[3], entry[4], entry[5], None, entry)
                     elif tail.endswith(logger_sfx) and tail.startswith(level_sp) and text.isascii() and len(text) <= MAX_LINE:
                         # the level and the logger of the last line the regex split: the message is what
@@ -681,8 +690,8 @@ class _LogParser:
                         # line break in it, and " (" + a logger + ")" is only found at the end); the time
                         # is checked as for a tail memo hit
                         msg = tail[level_len:-sfx_len]
-                        ms = millis.get(text[21:24])
-                        if (ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",."
+                        ms = sep_millis.get(text[20:24])
+                        if (ms is not None and sec_ms is not None and text[1:20] == last_sec
                                 and msg[:1] not in _LEADING_SPACE
                                 and (mb := msg.encode()).translate(garbage_nl) == mb):
                             new = (no, text, sec_ms + ms, level_lv, logger_lg, msg, tail, None)
