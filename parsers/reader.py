@@ -635,8 +635,9 @@ class _LogParser:
         memo = client._MEMO
         body_miss = client._parse_body_miss
         prefix_dict = client._prefix_dict
-        # this run's LogContext prefixes -> client._prefix_dict's result (a file has few prefixes): a
-        # plain dict lookup instead of the lru_cache wrapper's, which also reorders its list per call
+        # this run's LogContext prefixes (the text before their "] ") -> client._prefix_dict's result
+        # (a file has few prefixes): a plain dict lookup instead of the lru_cache wrapper's, which
+        # also reorders its list per call
         prefixes: dict[str, dict[str, Any] | None] = {}
         no_prefix: Any = _ABSENT  # (typed Any: the lookup's default stands for "not asked yet")
         tails = _LINE_MEMO
@@ -777,12 +778,13 @@ class _LogParser:
                     continue
                 # client.parse_client_parts, written out
                 if head[:1] == "[":
-                    end = head.find("] ")
-                    if end > 0:
-                        ptext = head[: end + 2]
+                    # the prefix "[...] " and the body, by one partition (prefixes are keyed by the text
+                    # before "] ": no slice of the prefix per line)
+                    ptext, sep, body = head.partition("] ")
+                    if sep:  # (found after the "[" at 0)
                         pf = prefixes.get(ptext, no_prefix)
                         if pf is no_prefix:
-                            pf = prefix_dict(ptext)
+                            pf = prefix_dict(ptext + "] ")
                             if len(prefixes) < 4096:
                                 prefixes[ptext] = pf
                                 if pf is not None:
@@ -792,7 +794,6 @@ class _LogParser:
                     if pf is None:  # "[name|task-0] [Consumer ...]", other brackets: the general path
                         add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
                         continue
-                    body = head[end + 2:]
                 elif head[:7] == "stream-" or (head.find("[", 1) > 0 and anchor_search(head) is not None):
                     # Streams prefixes, and Kafka's text after something else: the general path
                     add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
