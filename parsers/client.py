@@ -1017,8 +1017,9 @@ def _parse_body_miss(body: str, logger_cls: str | None, key: tuple[str, str | No
     if "\n" in body:
         res = _match_body(body, logger_cls)
     else:  # _match_body for a one-line body, written out (and _Combo.find of a one-combo bucket)
-        sp = body.find(" ")  # the first word (body.partition(" ")[0], without copying the rest)
-        bucket = _BUCKETS.get(body[:sp] if sp >= 0 else body)
+        # the first word (partition copies the rest, and still costs ~700 instructions less than
+        # find and a slice: callgrind, a 130-character body)
+        bucket = _BUCKETS.get(body.partition(" ")[0])
         res = None
         if bucket is not None:
             only = bucket.only
