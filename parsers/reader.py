@@ -635,19 +635,17 @@ class _LogParser:
         memo = client._MEMO
         body_miss = client._parse_body_miss
         prefix_dict = client._prefix_dict
-        # this run's LogContext prefixes (the text before their "] ") -> client._prefix_dict's result
-        # (a file has few prefixes): a plain dict lookup instead of the lru_cache wrapper's, which
-        # also reorders its list per call
-        prefixes: dict[str, dict[str, Any] | None] = {}
-        no_prefix: Any = _ABSENT  # (typed Any: the lookup's default stands for "not asked yet")
+        # this run's LogContext prefixes (the text before their "] ") -> (client._prefix_dict's
+        # result, event_json's columns' dict with those fields in: the start of a rendered line's
+        # dict) (a file has few prefixes): a plain dict lookup instead of the lru_cache wrapper's,
+        # which also reorders its list per call
+        prefixes: dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]] = {}
         tails = _LINE_MEMO
         # rendered: the file's `{"source":..,"line_no":` (None: not rendered), and per kind its mid part
         head_json = event_json.source_head(self.source) if rendered else None
         rest_of_line, dumps, newline = event_json.rest_of_line, event_json.orjson.dumps, event_json._OPTION
         line_template, n_columns = event_json._LINE_TEMPLATE, len(event_json._LINE_TEMPLATE)
-        # id(a prefix's fields) -> (event_json's columns' dict with those fields in, the fields): the
-        # start of a rendered line's dict, per prefix (the fields are kept: their id stays theirs)
-        line_heads: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {id(_NO_FIELDS): (line_template.copy(), _NO_FIELDS)}
+        no_prefix_columns = line_template.copy()  # (the same for a line without prefix)
         extra_as_orjson, JSONEncodeError = event_json._extra_as_orjson, event_json.orjson.JSONEncodeError  # noqa: N806
         tails_seen = _LINE_SEEN
         millis = _MILLIS
@@ -782,13 +780,13 @@ class _LogParser:
                     # before "] ": no slice of the prefix per line)
                     ptext, sep, body = head.partition("] ")
                     if sep:  # (found after the "[" at 0)
-                        pf = prefixes.get(ptext, no_prefix)
-                        if pf is no_prefix:
+                        pinfo = prefixes.get(ptext)
+                        if pinfo is None:
                             pf = prefix_dict(ptext + "] ")
+                            pinfo = (pf, None if pf is None else line_template | pf)
                             if len(prefixes) < 4096:
-                                prefixes[ptext] = pf
-                                if pf is not None:
-                                    line_heads[id(pf)] = (line_template | pf, pf)
+                                prefixes[ptext] = pinfo
+                        pf, columns = pinfo
                     else:
                         pf = None
                     if pf is None:  # "[name|task-0] [Consumer ...]", other brackets: the general path
@@ -799,7 +797,7 @@ class _LogParser:
                     add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
                     continue
                 else:
-                    pf, body = _NO_FIELDS, head
+                    pf, columns, body = _NO_FIELDS, no_prefix_columns, head
                 res = memo.get(bkey := (body, lg[2]), _ABSENT)
                 if res is _ABSENT:
                     res = body_miss(body, lg[2], bkey)
@@ -831,10 +829,9 @@ class _LogParser:
                         tails_seen.add(ptail)
                 if head_json is not None:
                     # event_json.line_of written out: the columns' dict filled from the prefix's and the
-                    # body's fields as make_event would take them from {**pf, **cached} (the columns'
-                    # dict with this prefix's fields already in: line_heads, per prefix of this run)
-                    lh = line_heads.get(id(pf))
-                    d = (line_template | pf if lh is None or lh[1] is not pf else lh[0]).copy()
+                    # body's fields as make_event would take them from {**pf, **cached} (`columns`: the
+                    # columns' dict with the prefix's fields already in, kept with the prefix)
+                    d = columns.copy()
                     d.update(cached)
                     if self.version is not None:
                         d["kafka_version_hint"] = self.version
