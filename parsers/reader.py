@@ -674,7 +674,7 @@ class _LogParser:
                     yield full
                 new: Any = None
                 tail = None
-                if text[24:26] == "] " and text[:1] == "[":  # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail
+                if text[24:26] == "] " and text[0] == "[":  # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail (26+ characters)
                     tail = text[26:]
                     entry = tails.get(tail)
                     if entry is not None:
