@@ -443,6 +443,8 @@ class _Bucket:
                 pos = self.order[hit[0].name]
                 if pos < best_pos:
                     best, best_pos = hit, pos
+            if best is not None and best[1] is not None:  # _decoded, written out for a regex match
+                return best[2](best[1])  # type: ignore[no-any-return]
             return _decoded(best)
         best = None
         best_pos = len(self.order)
