@@ -369,6 +369,16 @@ def _signature(rule: Rule) -> str:
     return best if len(best) >= 4 else ""
 
 
+# lower-case letters from the commonest to the rarest in English text
+_LETTERS_BY_FREQUENCY = "etaoinshrdlcumwfgypbvkjxqz"
+
+
+def _rarest_letter(sig: str) -> str:
+    """The signature's rarest lower-case letter ("" when it has none: `"" in head` is true)."""
+    letters = [c for c in set(sig) if c in _LETTERS_BY_FREQUENCY]
+    return max(letters, key=_LETTERS_BY_FREQUENCY.index) if letters else ""
+
+
 class _Bucket:
     """Rules sharing a first word, sub-grouped by signature word; the rule that comes first in the
     bucket's order (most specific) wins when several groups match."""
@@ -392,8 +402,11 @@ class _Bucket:
         self.fitting: list[tuple[Any, ...]] | None = None
 
     def _fitting(self) -> list[tuple[Any, ...]]:
+        # each as (first rule's position, signature, its rarest letter, combo): the letter is looked
+        # for first (one character: memchr, ~1/4 of a phrase's search on a 150-character head)
         longest = max(len(sig) for _first, sig, _combo in self.groups)
-        self.fitting = [tuple(g for g in self.groups if len(g[1]) <= n) for n in range(longest + 1)]
+        groups = [(first, sig, _rarest_letter(sig), combo) for first, sig, combo in self.groups]
+        self.fitting = [tuple(g for g in groups if len(g[1]) <= n) for n in range(longest + 1)]
         return self.fitting
 
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
@@ -405,10 +418,10 @@ class _Bucket:
             fitting = self.fitting
             if fitting is None:
                 fitting = self._fitting()
-            for first, sig, combo in fitting[len(head) if len(head) < len(fitting) else -1]:
+            for first, sig, rare, combo in fitting[len(head) if len(head) < len(fitting) else -1]:
                 if first > best_pos:
                     break
-                if sig and sig not in head:
+                if sig and (rare not in head or sig not in head):
                     continue
                 single = combo.single
                 if single is None:
@@ -430,6 +443,8 @@ class _Bucket:
                 pos = self.order[hit[0].name]
                 if pos < best_pos:
                     best, best_pos = hit, pos
+            if best is not None and best[1] is not None:  # _decoded, written out for a regex match
+                return best[2](best[1])  # type: ignore[no-any-return]
             return _decoded(best)
         best = None
         best_pos = len(self.order)
@@ -768,30 +783,110 @@ def _handler(key: str):
 
 def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
     """decode(match) -> the body's result (rule name, kind, fields, extra + {"rule": name}) for one
-    rule: its handlers called in plan order (the commonest two, ints and plain strings, written
-    inline), then what _fields_from and the version hint add, specialised to the rule."""
-    ns: dict[str, Any] = {"_reason_kind": _reason_kind}
+    rule: its handlers in plan order, then what _fields_from and the version hint add, specialised
+    to the rule. The commonest handlers are written inline (_INLINE: the same statements in the
+    same order, no call per placeholder), and a `setdefault` of theirs is a plain store where no
+    earlier placeholder of the rule can have set the key (a handler not written inline may set
+    anything: after it, every such store stays a `setdefault`)."""
+    ns: dict[str, Any] = {"_reason_kind": _reason_kind, "_gen": values.generation, "_node": values.node,
+                          "_tp": values.topic_partition, "_offsets_map": values.offsets_map,
+                          "_partitions": values.partitions, "_fetch_position": values.fetch_position_offset}
     lines = ["def decode(m):", "    fields = {}", "    extra = {}"]
-    if plan:
-        nums = ", ".join(str(num) for num, _h, _k in plan)
-        lines.append(f"    raws = m.group({nums}){',' if len(plan) == 1 else ''}")
+    # keys that may be set so far (None: unknown, after a handler called, not written inline)
+    maybe: set[str] | None = set()
+    maybe_extra: set[str] | None = set()
+
+    def put(ind: str, key: str, expr: str, where: str = "fields") -> None:
+        """`where.setdefault(key, expr)`, as a store when the key cannot be set yet."""
+        nonlocal maybe, maybe_extra
+        known = maybe if where == "fields" else maybe_extra
+        if known is not None and key not in known:
+            lines.append(f"{ind}{where}[{key!r}] = {expr}")
+            known.add(key)
+        else:
+            lines.append(f"{ind}{where}.setdefault({key!r}, {expr})")
+
+    if len(plan) == 1:
+        lines.append(f"    r0 = m.group({plan[0][0]})")
+    elif plan:
+        lines.append(f"    {', '.join(f'r{j}' for j in range(len(plan)))} = m.group({', '.join(str(n) for n, _h, _k in plan)})")
     for j, (_num, h, key) in enumerate(plan):
-        lines += [f"    raw = raws[{j}]", "    if raw is not None:", "        text = raw.strip()"]
+        lines += [f"    if r{j} is not None:", f"        text = r{j}.strip()"]
+        i8 = " " * 8
         if h is _h_int:
-            lines += ["        try:", f"            fields[{key!r}] = int(text)", "        except ValueError:",
-                      "            pass"]
+            lines += [f"{i8}try:", f"{i8}    fields[{key!r}] = int(text)", f"{i8}except ValueError:", f"{i8}    pass"]
+            if maybe is not None:
+                maybe.add(key)
         elif h is _h_str:
-            lines += ["        if text and text not in ('...', 'null'):", f"            fields[{key!r}] = text"]
+            lines += [f"{i8}if text and text not in ('...', 'null'):", f"{i8}    fields[{key!r}] = text"]
+            if maybe is not None:
+                maybe.add(key)
+        elif h is _h_error or h is _h_reason:
+            put(i8, "error" if h is _h_error else "reason", "text")
+        elif h is _h_extra_str:
+            lines.append(f"{i8}extra[{key!r}] = text")
+            if maybe_extra is not None:
+                maybe_extra.add(key)
+        elif h is _h_extra_int:
+            lines += [f"{i8}try:", f"{i8}    extra[{key!r}] = int(text)", f"{i8}except ValueError:", f"{i8}    pass"]
+            if maybe_extra is not None:
+                maybe_extra.add(key)
+        elif h is _h_generation:
+            lines += [f"{i8}gen, member, proto = _gen(text)", f"{i8}if gen is not None:"]
+            put(i8 + "    ", "generation", "gen")
+            lines.append(f"{i8}if member:")
+            put(i8 + "    ", "member_id", "member")
+            lines.append(f"{i8}if proto:")
+            put(i8 + "    ", "protocol", "proto")
+        elif h is _h_coordinator:
+            lines += [f"{i8}coord, nid = _node(text)", f"{i8}if coord is not None:"]
+            put(i8 + "    ", "coordinator", "coord")
+            lines.append(f"{i8}if nid is not None:")
+            put(i8 + "    ", "coordinator_id", "nid", "extra")
+        elif h is _h_tp:
+            lines += [f"{i8}topic, part = _tp(text)", f"{i8}if topic is not None:"]
+            put(i8 + "    ", "topic", "topic")
+            put(i8 + "    ", "partition", "part")
+            put(i8 + "    ", "partitions", "(f'{topic}-{part}',)")
+        elif h is _h_position:
+            lines += [f"{i8}off = _fetch_position(text)", f"{i8}if off is not None:", f"{i8}    fields['offset'] = off"]
+            if maybe is not None:
+                maybe.add("offset")
+        elif h is _h_offsets:
+            # (the stores of both branches are decided on the keys known before the handler)
+            before, before_extra = (None if maybe is None else set(maybe)), (None if maybe_extra is None else set(maybe_extra))
+            after: set[str] | None = set()
+            lines += [f"{i8}entries = _offsets_map(text)", f"{i8}if entries:", f"{i8}    if len(entries) == 1:",
+                      f"{i8}        tp, off, _epoch = entries[0]", f"{i8}        topic, part = _tp(tp)"]
+            i16 = i8 + "        "
+            put(i16, "partitions", "(tp,)")
+            lines.append(f"{i16}extra['offsets'] = {{tp: off}}")
+            lines.append(f"{i16}if topic is not None:")
+            put(i16 + "    ", "topic", "topic")
+            put(i16 + "    ", "partition", "part")
+            put(i16, "offset", "off")
+            after = maybe
+            maybe = None if before is None else set(before)
+            lines.append(f"{i8}    else:")
+            put(i16, "partitions", "tuple(e[0] for e in entries)")
+            lines.append(f"{i16}extra['offsets'] = {{e[0]: e[1] for e in entries}}")
+            lines += [f"{i8}else:", f"{i8}    parts = _partitions(text)", f"{i8}    if parts:"]
+            maybe = None if before is None else set(before)
+            put(i16, "partitions", "parts")
+            maybe = None if (before is None or after is None) else after | {"partitions"}
+            if maybe_extra is not None:
+                maybe_extra = (before_extra or set()) | {"offsets"}
         else:
             ns[f"_h{j}"] = h
-            lines.append(f"        _h{j}(text, fields, extra, {key!r})")
+            lines.append(f"{i8}_h{j}(text, fields, extra, {key!r})")
+            maybe = maybe_extra = None
     lines.append(f"    kind = {rule.kind!r}")
     if "coord_response" in rule.regex.groupindex:  # the handler says when the response found no coordinator
         lines.append("    kind = extra.pop('kind', kind)")
     if rule.kind in _REASON_RULE_KINDS:
         lines += ["    reason = fields.get('reason')", "    if reason:", "        kind = _reason_kind(kind, reason)"]
     if rule.version_hint:
-        lines.append(f"    fields.setdefault('kafka_version_hint', {rule.version_hint!r})")
+        put("    ", "kafka_version_hint", repr(rule.version_hint))
     lines += [f"    extra['rule'] = {rule.name!r}", f"    return {rule.name!r}, kind, fields, extra"]
     # the code object from the build cache when the same source was compiled before
     exec(compile_code("\n".join(lines), "<string>"), ns)  # noqa: S102 - generated from the rule's own placeholder names
@@ -911,16 +1006,22 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
     return _parse_body_miss(body, logger_cls) if res is _ABSENT else res  # type: ignore[no-any-return]
 
 
-def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
-    """_parse_body for a body not in the memo: match it, and admit it if seen before."""
-    key = (body, logger_cls)
-    if _NO_ID in body:  # 4.x memberIdInfoForLog(): a member without id yet; 3.7-3.9 printed it empty
+def _parse_body_miss(body: str, logger_cls: str | None, key: tuple[str, str | None] | None = None
+                     ) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """_parse_body for a body not in the memo: match it, and admit it if seen before. `key`: the
+    memo's key, (body, logger_cls), when the caller has built it for its lookup."""
+    if key is None:
+        key = (body, logger_cls)
+    # 4.x memberIdInfoForLog(): a member without id yet; 3.7-3.9 printed it empty ("<" first: one
+    # character is found by memchr, the phrase's search costs ~700 instructions on a long body)
+    if "<" in body and _NO_ID in body:
         body = body.replace(_NO_ID, "")
     if "\n" in body:
         res = _match_body(body, logger_cls)
     else:  # _match_body for a one-line body, written out (and _Combo.find of a one-combo bucket)
-        sp = body.find(" ")  # the first word (body.partition(" ")[0], without copying the rest)
-        bucket = _BUCKETS.get(body[:sp] if sp >= 0 else body)
+        # the first word (partition copies the rest, and still costs ~700 instructions less than
+        # find and a slice: callgrind, a 130-character body)
+        bucket = _BUCKETS.get(body.partition(" ")[0])
         res = None
         if bucket is not None:
             only = bucket.only
@@ -936,10 +1037,9 @@ def _parse_body_miss(body: str, logger_cls: str | None) -> tuple[str, str | None
         if res is None:
             res = _GENERIC.find(body, body, logger_cls)
     if res is not None and res[1] is not None and "group_type" not in res[2]:
-        # _group_type, written out
-        gt = _LOGGER_GROUP_TYPE.get(logger_cls) if logger_cls else None
-        if gt is None:
-            gt = _RULE_GROUP_TYPES.get(res[0])
+        # _group_type, written out (the types are non-empty strings: `or` takes the rule's when the
+        # logger names none)
+        gt = _LOGGER_GROUP_TYPE.get(logger_cls) or _RULE_GROUP_TYPES.get(res[0])
         if gt is not None:
             res[2]["group_type"] = gt
     if len(body) <= MEMO_MAX:  # a memo of huge messages would hold megabytes

@@ -313,6 +313,13 @@ _UNRENDERED = object()  # a tail memo entry's JSON not made yet
 # the time part and the tail's JSON kept in the entry
 assert LINE_MEMO_MAX + 26 <= MAX_RAW
 _MILLIS = {f"{i:03d}": i for i in range(1000)}  # "SSS" -> its value; ASCII digits only
+_SEP_MILLIS: dict[str, int] = {}  # ",SSS" and ".SSS" -> SSS's value (filled by run_log4j_batches' first call)
+
+
+def _sep_millis() -> dict[str, int]:
+    if not _SEP_MILLIS:
+        _SEP_MILLIS.update({sep + k: v for sep in ",." for k, v in _MILLIS.items()})
+    return _SEP_MILLIS
 _LEADING_SPACE = frozenset(" \t\n\r\x0b\x0c")  # what LOG4J's \s+ after the level takes, on ASCII lines
 
 
@@ -628,18 +635,22 @@ class _LogParser:
         memo = client._MEMO
         body_miss = client._parse_body_miss
         prefix_dict = client._prefix_dict
-        # this run's LogContext prefixes -> client._prefix_dict's result (a file has few prefixes): a
-        # plain dict lookup instead of the lru_cache wrapper's, which also reorders its list per call
-        prefixes: dict[str, dict[str, Any] | None] = {}
-        no_prefix: Any = _ABSENT  # (typed Any: the lookup's default stands for "not asked yet")
+        # this run's LogContext prefixes (the text before their "] ") -> (client._prefix_dict's
+        # result, event_json's columns' dict with those fields in: the start of a rendered line's
+        # dict) (a file has few prefixes): a plain dict lookup instead of the lru_cache wrapper's,
+        # which also reorders its list per call
+        prefixes: dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]] = {}
         tails = _LINE_MEMO
         # rendered: the file's `{"source":..,"line_no":` (None: not rendered), and per kind its mid part
         head_json = event_json.source_head(self.source) if rendered else None
         rest_of_line, dumps, newline = event_json.rest_of_line, event_json.orjson.dumps, event_json._OPTION
         line_template, n_columns = event_json._LINE_TEMPLATE, len(event_json._LINE_TEMPLATE)
+        no_prefix_columns = line_template.copy()  # (the same for a line without prefix)
         extra_as_orjson, JSONEncodeError = event_json._extra_as_orjson, event_json.orjson.JSONEncodeError  # noqa: N806
         tails_seen = _LINE_SEEN
         millis = _MILLIS
+        # a line's time after its second, its separator and milliseconds (text[20:24]): one lookup
+        sep_millis = _sep_millis()
         # logger text of the layout -> (logger, broker side?, class name), or None when the text is
         # not a LOG4J logger; this run's (a file has few loggers)
         loggers: dict[str, tuple[str, bool, str | None] | None] = {}
@@ -649,6 +660,9 @@ class _LogParser:
         # a text longer than any line the slicing path takes, so it cannot match)
         level_sp = logger_sfx = " " * (MAX_LINE + 1)
         logger_lg = None
+        # their lengths and the level itself, kept with them (not recomputed per line)
+        level_len = sfx_len = MAX_LINE + 1
+        level_lv = None
         last_no, last_ts = self.last_no, self.last_ts
         # the pending light record: (no, text, ts_ms, level, logger info, message, tail, tail memo entry)
         light: Any = None
@@ -660,26 +674,26 @@ class _LogParser:
                     yield full
                 new: Any = None
                 tail = None
-                if text[24:26] == "] " and text[:1] == "[":  # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail
+                if text[24:26] == "] " and text[0] == "[":  # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail (26+ characters)
                     tail = text[26:]
                     entry = tails.get(tail)
                     if entry is not None:
                         # the tail matched before, so the line matches if its time does: a second
                         # already checked, then [,.] and three ASCII digits (the line is then ASCII and clean)
-                        ms = millis.get(text[21:24])
-                        if ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",.":
+                        ms = sep_millis.get(text[20:24])
+                        if ms is not None and sec_ms is not None and text[1:20] == last_sec:
                             new = (no, text, sec_ms + ms, entry[3], entry[4], entry[5], None, entry)
                     elif tail.endswith(logger_sfx) and tail.startswith(level_sp) and text.isascii() and len(text) <= MAX_LINE:
                         # the level and the logger of the last line the regex split: the message is what
                         # lies between them (where LOG4J puts it: no white space to skip at its start, no
                         # line break in it, and " (" + a logger + ")" is only found at the end); the time
                         # is checked as for a tail memo hit
-                        msg = tail[len(level_sp):len(tail) - len(logger_sfx)]
-                        ms = millis.get(text[21:24])
-                        if (ms is not None and sec_ms is not None and text[1:20] == last_sec and text[20] in ",."
+                        msg = tail[level_len:-sfx_len]
+                        ms = sep_millis.get(text[20:24])
+                        if (ms is not None and sec_ms is not None and text[1:20] == last_sec
                                 and msg[:1] not in _LEADING_SPACE
                                 and (mb := msg.encode()).translate(garbage_nl) == mb):
-                            new = (no, text, sec_ms + ms, level_sp[:-1], logger_lg, msg, tail, None)
+                            new = (no, text, sec_ms + ms, level_lv, logger_lg, msg, tail, None)
                 if new is None:
                     m = match(text) if len(text) <= MAX_LINE and text.isascii() else None
                     if m is not None:
@@ -714,6 +728,7 @@ class _LogParser:
                         continue
                     new = (no, text, ts_ms, level, lg, msg[:-1], tail, None)
                     level_sp, logger_sfx, logger_lg = level + " ", f" ({lraw})", lg
+                    level_lv, level_len, sfx_len = level, len(level_sp), len(logger_sfx)
                 last_no = no
                 p = light
                 light = new
@@ -752,36 +767,40 @@ class _LogParser:
                                                                                  entry[2].copy(), row), None)))
                     continue
                 plogger = lg[0]
-                if (lg[1] or ("Config values" in head and head.find("Config values", 0, 64) >= 0)
-                        or ("Kafka version" in head and head.find("Kafka version", 0, 40) >= 0)
+                # (both phrases hold a "v": one character is looked for first, by memchr, where a
+                # phrase's search costs ~700 instructions on a 150-character message)
+                if (lg[1] or ("v" in head and (("Config values" in head and head.find("Config values", 0, 64) >= 0)
+                                               or ("Kafka version" in head and head.find("Kafka version", 0, 40) >= 0)))
                         or (head[:2] == "[G" and head.startswith(_BROKER_MSG))):
                     add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
                     continue
                 # client.parse_client_parts, written out
                 if head[:1] == "[":
-                    end = head.find("] ")
-                    if end > 0:
-                        ptext = head[: end + 2]
-                        pf = prefixes.get(ptext, no_prefix)
-                        if pf is no_prefix:
-                            pf = prefix_dict(ptext)
+                    # the prefix "[...] " and the body, by one partition (prefixes are keyed by the text
+                    # before "] ": no slice of the prefix per line)
+                    ptext, sep, body = head.partition("] ")
+                    if sep:  # (found after the "[" at 0)
+                        pinfo = prefixes.get(ptext)
+                        if pinfo is None:
+                            pf = prefix_dict(ptext + "] ")
+                            pinfo = (pf, None if pf is None else line_template | pf)
                             if len(prefixes) < 4096:
-                                prefixes[ptext] = pf
+                                prefixes[ptext] = pinfo
+                        pf, columns = pinfo
                     else:
                         pf = None
                     if pf is None:  # "[name|task-0] [Consumer ...]", other brackets: the general path
                         add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
                         continue
-                    body = head[end + 2:]
                 elif head[:7] == "stream-" or (head.find("[", 1) > 0 and anchor_search(head) is not None):
                     # Streams prefixes, and Kafka's text after something else: the general path
                     add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
                     continue
                 else:
-                    pf, body = _NO_FIELDS, head
-                res = memo.get((body, lg[2]), _ABSENT)
+                    pf, columns, body = _NO_FIELDS, no_prefix_columns, head
+                res = memo.get(bkey := (body, lg[2]), _ABSENT)
                 if res is _ABSENT:
-                    res = body_miss(body, lg[2])
+                    res = body_miss(body, lg[2], bkey)
                 if res is None or res[1] is None:
                     if res is not None:
                         res = IGNORE
@@ -810,18 +829,18 @@ class _LogParser:
                         tails_seen.add(ptail)
                 if head_json is not None:
                     # event_json.line_of written out: the columns' dict filled from the prefix's and the
-                    # body's fields as make_event would take them from {**pf, **cached}
-                    d = line_template.copy()
-                    d.update(pf)
+                    # body's fields as make_event would take them from {**pf, **cached} (`columns`: the
+                    # columns' dict with the prefix's fields already in, kept with the prefix)
+                    d = columns.copy()
                     d.update(cached)
                     if self.version is not None:
                         d["kafka_version_hint"] = self.version
-                    for v in extra.values():  # mostly strings (rule, level, logger): the full test otherwise
-                        if type(v) is not str:
-                            ok = extra_as_orjson(extra)
-                            break
-                    else:
-                        ok = True
+                    ok = True
+                    if len(cextra) > 1 or "rule" not in cextra:  # more than the rule's name (a string, as level and logger)
+                        for v in cextra.values():  # mostly strings and ints: the full test otherwise
+                            if type(v) is not str and type(v) is not int:
+                                ok = extra_as_orjson(cextra)  # (level and logger, strings, are not in it)
+                                break
                     if ok and len(d) == n_columns:
                         d["source"] = source
                         d["line_no"] = pno
