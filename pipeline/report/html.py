@@ -7,7 +7,7 @@ from typing import Any
 
 from pipeline.report.details_text import details_sentences, number
 from pipeline.report.figures import timeline_figure
-from pipeline.report.model import rebalancing_cell, rebalancing_words, total_longest_cell
+from pipeline.report.model import leader_words, rebalancing_cell, rebalancing_words, total_longest_cell
 
 CSS = """
 body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1150px;color:#1d1d1f;padding:0 1rem}
@@ -88,7 +88,7 @@ def _groups_table(groups: list[dict[str, Any]]) -> str:
                     f"<td class=num>{_n(g['rebalances'])}</td><td class=nowrap>{_e(rebalancing_cell(g))}</td>"
                     f"<td>{_e(', '.join(causes) or '-')}</td><td class=num>{_n(len(g['members_seen']))}</td>"
                     f"<td>{_e(', '.join(f'{n:,} {k}' for k, n in sev.items()) or 'none')}</td></tr>")
-    return ("<table><tr><th>group</th><th>rebalances</th><th>rebalancing</th><th>causes</th><th>members</th>"
+    return ("<table><tr><th>group</th><th>rebalances</th><th>rebalancing</th><th>causes</th><th>members seen</th>"
             "<th>findings</th></tr>" + "".join(rows) + "</table>")
 
 
@@ -164,7 +164,7 @@ def render_html(report: dict[str, Any]) -> str:
                     f"<td class='num nowrap'>{_e(t['duration'])}</td>"
                     f"<td>{_e(t['cause'])}{' (inferred)' if t['inferred'] else ''}<br><small>{_e(t['cause_detail'])}</small>"
                     f"{_evidence(t['evidence'])}</td><td>{_ids(t['members_in'], 2)}</td>"
-                    f"<td>{_ids(t['members_out'], 2)}</td><td>{_short(t['leader'])}</td><td class=nowrap>{_e(t['protocol'])}</td></tr>")
+                    f"<td>{_ids(t['members_out'], 2)}</td><td>{_short(t['leader']) if t['leader'] else leader_words(t)}</td><td class=nowrap>{_e(t['protocol'])}</td></tr>")
             body.append("</table></div></details>")
         body.append("<h3>Findings</h3>")
         if not g["findings"]:

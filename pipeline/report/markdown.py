@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline.report.details_text import number
 from pipeline.report.mdtext import code, fenced_line, text
-from pipeline.report.model import rebalancing_words, total_longest_cell
+from pipeline.report.model import leader_words, rebalancing_words, total_longest_cell
 
 SEV_MARK = {"critical": "🟥 critical", "high": "🟧 high", "medium": "🟨 medium", "low": "🟦 low", "info": "ℹ️ info"}
 
@@ -110,7 +110,7 @@ def render_markdown(report: dict[str, Any]) -> str:
                 out.append("| " + " | ".join(_cell(v) for v in (
                     t["generation"], t["start"], t["duration"], t["cause"] + (" (inferred)" if t["inferred"] else ""),
                     ", ".join(t["members_in"]) or "-", ", ".join(t["members_out"]) or "-",
-                    t["leader"], t["protocol"])) + " |")
+                    leader_words(t), t["protocol"])) + " |")
             out.append("")
             out.append("Causes and their evidence:")
             out.append("")

@@ -230,6 +230,7 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
             "duration": duration(g["rebalance_ms"]), "cause": g["cause"] or "unknown",
             "cause_detail": g["cause_detail"], "members_in": ins, "members_out": outs,
             "member_count": _int(g["member_count"]), "leader": g["leader"], "protocol": g["protocol"],
+            "protocol_type": g["protocol_type"],
             "inferred": bool(g["inferred"]), "evidence": _evidence(g["evidence"], raw),
         })
     findings = []
@@ -284,9 +285,23 @@ def _estimated_part(ranges: list[dict[str, Any]]) -> str:
             f"{'s' if len(est) != 1 else ''})")
 
 
+def leader_words(entry: dict[str, Any]) -> str:
+    """A timeline entry's leader for a reader: "unknown" when a classic group's logs do not show it;
+    "-" for the consumer protocol (KIP-848), which has no group leader."""
+    if entry.get("leader"):
+        return str(entry["leader"])
+    return "-" if str(entry.get("protocol_type") or "").startswith(("consumer (KIP-848)", "streams (KIP-1071)")) \
+        else "unknown"
+
+
 def _headline(impact: dict[str, Any], groups: list[dict[str, Any]], problems: bool) -> str:
     if not problems:
         n = len(groups)
+        unknown = sum(1 for g in groups for t in g.get("timeline") or () if t["cause"] == "unknown")
+        if unknown:
+            # causes the logs do not hold: nothing wrong was found, but "as expected" is not shown
+            return (f"Nothing wrong found in these logs: no member was expelled and no offset range was reprocessed "
+                    f"or skipped; the cause of {unknown} rebalance{'s' if unknown != 1 else ''} is not in the logs.")
         return (f"Nothing wrong found: {n} group{'s' if n != 1 else ''} rebalanced only as expected, "
                 "no member was expelled and no offset range was reprocessed or skipped.")
     parts = [f"{impact['rebalances']:,} rebalance{'s' if impact['rebalances'] != 1 else ''} "
