@@ -97,31 +97,41 @@ class OutcomeColumns:
                             counts.get("ignored", 0), counts.get("unparsed", 0)))
         self.n += 1
 
-    def _extra_jsons(self, extras: list[dict[str, Any] | None]) -> list[str | None]:
-        """extra_json of every event: json.dumps once per distinct `extra` (most of a log's lines
-        share their rule, level and logger). The memo key holds the keys, the values and the
-        values' types (True == 1 == 1.0 as values, but their JSON differs)."""
+    def _extra_json_array(self, extras: list[dict[str, Any] | None]) -> Any:
+        """extra_json of every event as an Arrow string array: json.dumps once per distinct `extra`
+        (most of a log's lines share their rule, level and logger), each distinct text converted
+        once per batch and the rows made by `take` (in C). The memo key holds the keys, the values
+        and the values' types (True == 1 == 1.0 as values, but their JSON differs)."""
+        import pyarrow as pa
+
         memo = self._json
-        get = memo.get
-        out: list[str | None] = []
-        add = out.append
+        texts: list[str | None] = [None]        # index 0: no extra (null)
+        local: dict[tuple, int] = {}            # this batch's distinct extras -> index in texts
+        get = local.get
+        idx: list[int] = []
+        add = idx.append
         for x in extras:
             if not x:
-                add(None)
+                add(0)
                 continue
             vals = x.values()
             try:
                 key = (*x, *vals, *map(type, vals))
-                hit = get(key)
+                i = get(key)
             except TypeError:           # unhashable values (lists, nested dicts): no memo
-                add(json.dumps(x, sort_keys=True, default=str))
+                add(len(texts))
+                texts.append(json.dumps(x, sort_keys=True, default=str))
                 continue
-            if hit is None:
-                if len(memo) >= 50_000:
-                    memo.clear()
-                hit = memo[key] = json.dumps(x, sort_keys=True, default=str)
-            add(hit)
-        return out
+            if i is None:
+                text = memo.get(key)
+                if text is None:
+                    if len(memo) >= 50_000:
+                        memo.clear()
+                    text = memo[key] = json.dumps(x, sort_keys=True, default=str)
+                i = local[key] = len(texts)
+                texts.append(text)
+            add(i)
+        return pa.array(texts, pa.string()).take(pa.array(idx, pa.int32()))
 
     def batches(self, schema: Any) -> tuple[Any, Any]:
         """(event rows, split rows): two record batches of `schema`, each built column by column,
@@ -149,7 +159,7 @@ class OutcomeColumns:
         arrays["why"] = pa.array([oc[3] for oc in ocs], pa.string())
         arrays["has_event"] = pa.repeat(pa.scalar(True, pa.bool_()), n)
         extras = [e.extra for e in evs]
-        arrays["extra_json"] = pa.array(self._extra_jsons(extras), pa.string())
+        arrays["extra_json"] = self._extra_json_array(extras)
         # layout, logger and shape are columns of the unparsed table only
         if "unparsed" in status:
             unparsed = [st == "unparsed" for st in status]
