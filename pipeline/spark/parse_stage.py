@@ -30,7 +30,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterator
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from pyspark.sql import DataFrame
@@ -53,10 +53,8 @@ OUTCOME_NAMES = [n for n, _ in OUTCOME_FIELDS]
 SPLIT_FIELDS: list[tuple[str, str]] = [("spath", "string"), ("split_no", "int"), ("block", "bigint"),
                                        ("why", "string")] + [(c, "bigint") for c in SPLIT_COUNTS]
 SPLIT_DDL = ", ".join(f"`{n}` {t}" for n, t in SPLIT_FIELDS)
-# Event attributes read in one call per event (`extra` apart: it becomes extra_json)
+# Event attributes converted column by column (`extra` apart: it becomes extra_json)
 _STRUCT_FIELDS = [c for c in EVENT_COLUMNS if c != "extra_json"]
-_EVENT_ROW = attrgetter(*_STRUCT_FIELDS)
-_EXTRA = attrgetter("extra")
 _STATUS = itemgetter(1)             # LineOutcome.status
 BATCH_ROWS = 8192
 # per input file, as sniffed on the driver: (source as given, FileFormat.kind, .layout, .wrappers)
@@ -76,10 +74,10 @@ class OutcomeColumns:
     """Outcomes gathered split by split and turned into Arrow record batches column by column.
 
     Per split only the outcomes that carry an Event are kept (the parser's own LineOutcome
-    tuples, no new object per line); the others are counted. A batch reads every event's fields
-    with one C call (attrgetter) and has pyarrow convert those tuples as one struct array
-    (`_event_columns`), and repeats the per-split constants: several times cheaper than a Python
-    loop per row and column."""
+    tuples, no new object per line); the others are counted. A batch reads the events' fields one
+    list comprehension per field and has pyarrow convert each list with its schema type
+    (`_event_columns`), serialises each distinct `extra` once, and repeats the per-split constants
+    in C (`pa.repeat`)."""
 
     def __init__(self) -> None:
         self.chunks: list[tuple[str, int, str, list[Any]]] = []   # (spath, split_no, layout, outcomes)
@@ -99,19 +97,41 @@ class OutcomeColumns:
                             counts.get("ignored", 0), counts.get("unparsed", 0)))
         self.n += 1
 
-    def _extra_json(self, extra: dict[str, Any] | None) -> str | None:
-        if not extra:
-            return None
-        try:
-            key = tuple(extra.items())
-            hit = self._json.get(key)
-        except TypeError:           # unhashable values (lists, nested dicts): no memo
-            return json.dumps(extra, sort_keys=True, default=str)
-        if hit is None:
-            hit = self._json[key] = json.dumps(extra, sort_keys=True, default=str)
-            if len(self._json) > 50_000:
-                self._json.clear()
-        return hit
+    def _extra_json_array(self, extras: list[dict[str, Any] | None]) -> Any:
+        """extra_json of every event as an Arrow string array: json.dumps once per distinct `extra`
+        (most of a log's lines share their rule, level and logger), each distinct text converted
+        once per batch and the rows made by `take` (in C). The memo key holds the keys, the values
+        and the values' types (True == 1 == 1.0 as values, but their JSON differs)."""
+        import pyarrow as pa
+
+        memo = self._json
+        texts: list[str | None] = [None]        # index 0: no extra (null)
+        local: dict[tuple, int] = {}            # this batch's distinct extras -> index in texts
+        get = local.get
+        idx: list[int] = []
+        add = idx.append
+        for x in extras:
+            if not x:
+                add(0)
+                continue
+            vals = x.values()
+            try:
+                key = (*x, *vals, *map(type, vals))
+                i = get(key)
+            except TypeError:           # unhashable values (lists, nested dicts): no memo
+                add(len(texts))
+                texts.append(json.dumps(x, sort_keys=True, default=str))
+                continue
+            if i is None:
+                text = memo.get(key)
+                if text is None:
+                    if len(memo) >= 50_000:
+                        memo.clear()
+                    text = memo[key] = json.dumps(x, sort_keys=True, default=str)
+                i = local[key] = len(texts)
+                texts.append(text)
+            add(i)
+        return pa.array(texts, pa.string()).take(pa.array(idx, pa.int32()))
 
     def batches(self, schema: Any) -> tuple[Any, Any]:
         """(event rows, split rows): two record batches of `schema`, each built column by column,
@@ -128,26 +148,27 @@ class OutcomeColumns:
         ocs = [oc for c in chunks for oc in c[3]]
         evs = [oc[2] for oc in ocs]
         n = len(ocs)
-        cols: dict[str, Any] = {}
+        arrays: dict[str, Any] = {}
+        # per-split constants: one array per split, repeated in C
         for name, i in (("spath", 0), ("split_no", 1)):
-            col: list[Any] = []
-            for c in chunks:
-                col += [c[i]] * len(c[3])
-            cols[name] = col
+            typ = schema.field(name).type
+            arrays[name] = pa.concat_arrays([pa.repeat(pa.scalar(c[i], typ), len(c[3])) for c in chunks]
+                                            or [pa.array([], typ)])
         status = [oc[1] for oc in ocs]
-        cols["status"] = status
-        cols["why"] = [oc[3] for oc in ocs]
-        cols["has_event"] = [True] * n
-        extras = list(map(_EXTRA, evs))
-        cols["extra_json"] = [self._extra_json(x) for x in extras]
+        arrays["status"] = pa.array(status, pa.string())
+        arrays["why"] = pa.array([oc[3] for oc in ocs], pa.string())
+        arrays["has_event"] = pa.repeat(pa.scalar(True, pa.bool_()), n)
+        extras = [e.extra for e in evs]
+        arrays["extra_json"] = self._extra_json_array(extras)
         # layout, logger and shape are columns of the unparsed table only
         if "unparsed" in status:
             unparsed = [st == "unparsed" for st in status]
             layout_of = [lay for c in chunks for lay in [c[2]] * len(c[3])]
-            cols["layout"] = [lay if u else None for lay, u in zip(layout_of, unparsed, strict=True)]
+            arrays["layout"] = pa.array([lay if u else None for lay, u in zip(layout_of, unparsed, strict=True)],
+                                        schema.field("layout").type)
             for key in ("logger", "shape"):
-                cols[key] = [x.get(key) if u and x else None for x, u in zip(extras, unparsed, strict=True)]
-        arrays = {nm: pa.array(v, type=schema.field(nm).type) for nm, v in cols.items()}
+                arrays[key] = pa.array([x.get(key) if u and x else None for x, u in zip(extras, unparsed, strict=True)],
+                                       schema.field(key).type)
         arrays.update(_event_columns(evs, schema))
         return pa.RecordBatch.from_arrays(
             [arrays[nm] if nm in arrays else pa.nulls(n, schema.field(nm).type) for nm in OUTCOME_NAMES], schema=schema)
@@ -166,25 +187,43 @@ class OutcomeColumns:
              for nm in OUTCOME_NAMES], schema=schema)
 
 
+def _field_lists_of(fields: list[str]) -> Any:
+    """A function evs -> one list per field of `fields` (in that order), each made by one list
+    comprehension `[e.f for e in evs]` (a slot read the interpreter specialises): generated from
+    the field names, as parsers/fast_event.py builds its constructors."""
+    for f in fields:
+        if not f.isidentifier():
+            raise ValueError(f"not a field name: {f!r}")
+    src = "def field_lists(evs):\n    return (" + "".join(f"[e.{f} for e in evs], " for f in fields) + ")\n"
+    ns: dict[str, Any] = {}
+    exec(src, ns)  # noqa: S102 - generated from schema column names only
+    return ns["field_lists"]
+
+
+_FIELD_LISTS = _field_lists_of(_STRUCT_FIELDS)
+
+
 def _event_columns(evs: list[Event], schema: Any) -> dict[str, Any]:
     """The Event fields of `evs` (all but `extra`) as Arrow arrays, by column name.
 
-    One attrgetter call per event gives its fields as a tuple, and pyarrow converts the list of
-    tuples as one struct array whose children are the columns (`flatten`, no copy): measured at
-    1 GB, 0.6 s less than transposing the tuples with zip and converting 23 Python lists. A value
-    pyarrow refuses as it is (e.g. a partition that is not a string) makes the batch go the
-    column-by-column way, which converts `partitions` with str() as before."""
+    One list per field (`_FIELD_LISTS`), each converted by `pa.array` with the schema's type,
+    instead of one attrgetter tuple per event converted as a struct array: with the extra_json
+    change, the batch conversion 19.6k -> 18.7k instructions per event at 1 GB (callgrind), 7-15%
+    less CPU alternated in one process (BENCHMARKS.md, arrowrows). A `partitions` list pyarrow
+    refuses as it is (e.g. a partition that is not a string) is converted with str() on every
+    partition."""
     import pyarrow as pa
 
-    struct = pa.struct([schema.field(nm) for nm in _STRUCT_FIELDS])
-    try:
-        return dict(zip(_STRUCT_FIELDS, pa.array(list(map(_EVENT_ROW, evs)), type=struct).flatten(), strict=True))
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        pass
-    by_field = list(zip(*map(_EVENT_ROW, evs), strict=True)) or [()] * len(_STRUCT_FIELDS)
-    cols: dict[str, Any] = dict(zip(_STRUCT_FIELDS, by_field, strict=True))
-    cols["partitions"] = [None if p is None else list(map(str, p)) for p in cols["partitions"]]
-    return {nm: pa.array(v, type=schema.field(nm).type) for nm, v in cols.items()}
+    cols: dict[str, Any] = {}
+    for name, values in zip(_STRUCT_FIELDS, _FIELD_LISTS(evs), strict=True):
+        typ = schema.field(name).type
+        try:
+            cols[name] = pa.array(values, type=typ)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            if name != "partitions":
+                raise
+            cols[name] = pa.array([None if p is None else list(map(str, p)) for p in values], type=typ)
+    return cols
 
 
 def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_info: FormatInfo,

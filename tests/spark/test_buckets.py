@@ -193,3 +193,23 @@ def test_series_narrowed_is_the_same_on_a_table_of_several_chunks():
     for got in (buckets.series_narrowed(batch), buckets.series_narrowed(table)):
         assert got[1].to_pylist() == [marked, None, None, None, marked]
         assert got[0].to_pylist() == [None] * 5
+
+
+def test_statistics_are_kept_only_on_the_columns_readers_filter_on(tmp_path):
+    """Spark's reads of the staged files filter on status, group_id and ts_ms: their row groups keep
+    min/max statistics; the long texts (raw, extra_json, why and their series copies) are written
+    without them, and read back the same."""
+    rows = _rows(3, 40, [("file:/a.log", 0)])
+    for r in rows:
+        r["extra_json"], r["why"] = '{"rule": "r"}', None
+    f = buckets.BucketedFile(str(tmp_path), 0, 0, buckets.staged_schema(SCHEMA), 1)
+    f.write(pa.RecordBatch.from_pylist(rows, schema=SCHEMA))
+    f.close()
+    path = buckets.staged_files(str(tmp_path))[0]
+    rg = pq.ParquetFile(path).metadata.row_group(0)
+    stats = {rg.column(i).path_in_schema: rg.column(i).is_stats_set for i in range(rg.num_columns)}
+    assert not any(stats[c] for c in ("raw", "series_raw", "extra_json", "series_extra_json", "why"))
+    assert all(stats[c] for c in ("status", "group_id", "ts_ms", "line_no", "kind"))
+    back = pq.read_table(path).select([c for c, _ in OUTCOME_FIELDS]).to_pylist()
+    assert [(r["raw"], r["group_id"], r["ts_ms"], r["extra_json"]) for r in back] == \
+        [(r["raw"], r["group_id"], r["ts_ms"], r["extra_json"]) for r in rows]

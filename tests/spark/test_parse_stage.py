@@ -102,10 +102,10 @@ def test_a_task_without_events_stages_no_file(tmp_path):
     assert [r["n_lines"] for r in back] == [3] and list(tmp_path.iterdir()) == []
 
 
-def test_event_columns_one_struct_conversion_equals_the_column_by_column_way():
-    """_event_columns converts the events' fields as one struct array; a batch holding a value
-    pyarrow refuses as it is (partitions given as ints) goes column by column, partitions through
-    str(): both give the same rows, nulls and types as the schema's."""
+def test_event_columns_keep_the_schema_types_and_partitions_pyarrow_refuses_go_through_str():
+    """_event_columns converts each field's list with the schema's type; a batch holding
+    partitions pyarrow refuses as they are (ints) converts them with str(): both batches give the
+    same rows, nulls and types as the schema's."""
     from parsers.events import Event
 
     schema = pa.schema([f for f in parse_stage.schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS)])
@@ -174,3 +174,19 @@ def test_a_text_that_does_not_hold_one_piece_per_index_stops_the_task():
     batch = batch.set_column(batch.schema.get_field_index("text"), "text", pa.array(["one\ntwo\nthree"]))
     with pytest.raises(ValueError, match="2 candidate lines but 3 texts"):
         outcomes([batch], {"file:/a.log": ("a.log", "log", "log4j", ())})
+
+
+def test_extra_json_is_exact_for_equal_values_of_other_types():
+    """True == 1 == 1.0 in Python, but their JSON differs: events of one batch whose `extra` holds
+    each of them under the same key keep their own extra_json; equal extras still share one."""
+    from parsers.events import Event
+
+    extras = [{"flag": True}, {"flag": 1}, {"flag": 1.0}, {"flag": True}, {}, {"rule": "r", "level": "INFO"}]
+    evs = [Event("a.log", i + 1, "client", "heartbeat_succeeded", f"raw {i}", extra=x) for i, x in enumerate(extras)]
+    out = parse_stage.OutcomeColumns()
+    out.add_outcomes("file:/a.log", 0, "log4j", [(e.line_no, "parsed", e, None) for e in evs])
+    events, _ = out.batches(parse_stage.schemas.arrow_schema_of(parse_stage.OUTCOME_FIELDS))
+    assert events.column("extra_json").to_pylist() == ['{"flag": true}', '{"flag": 1}', '{"flag": 1.0}',
+                                                       '{"flag": true}', None, '{"level": "INFO", "rule": "r"}']
+    assert events.column("line_no").to_pylist() == [1, 2, 3, 4, 5, 6]
+    assert events.column("spath").to_pylist() == ["file:/a.log"] * 6 and events.column("has_event").to_pylist() == [True] * 6
