@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
@@ -107,6 +106,8 @@ def _compiled() -> Mapping[str, CompiledStart]:
 
 @lru_cache(maxsize=1)
 def _grammar() -> str:
+    from importlib import resources  # (here: it imports tempfile, shutil, ...; read once, on first need)
+
     return resources.files("parsers").joinpath("grammars/broker.lark").read_text()
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
@@ -46,6 +45,8 @@ _ASSIGNMENT = compile_regex(r"([^{},=]+)=\[([^\]]*)\]")
 
 @lru_cache(maxsize=1)
 def _grammar() -> str:
+    from importlib import resources  # (here: it imports tempfile, shutil, ...; read once, on first need)
+
     return resources.files("parsers").joinpath("grammars/offsets_dump.lark").read_text()
 
 
