@@ -274,18 +274,8 @@ class _Combo:
     __slots__ = ("rules", "single", "multi")
 
     def __init__(self, rules: list[Rule]) -> None:
-        self.rules = rules  # single and multi are made on their first use (__getattr__)
-
-    def __getattr__(self, name: str) -> Any:
-        """Called only while `single`/`multi` are unset: makes both (a run asks a few dozen of the
-        ~250 combos; making one is ~0.1-0.3 ms of rewriting and loading its regex). Two threads may
-        both make them: equal results."""
-        if name not in ("single", "multi"):
-            raise AttributeError(name)
-        single = self._combine([r for r in self.rules if not r.multiline])
-        multi = self._combine([r for r in self.rules if r.multiline])
-        self.single, self.multi = single, multi
-        return single if name == "single" else multi
+        self.rules = rules
+        self.__class__ = _UnmadeCombo  # single and multi are made on their first use
 
     @staticmethod
     def _combine(rules: list[Rule]):
@@ -360,6 +350,25 @@ class _Combo:
             if fm is not None:
                 return r, fm.groupdict()
         return None
+
+
+class _UnmadeCombo(_Combo):
+    """A _Combo whose combined regexes are not made yet: the first read of `single` or `multi`
+    makes both (a run asks a few dozen of the ~250 combos; making one is ~0.1-0.3 ms of rewriting
+    and loading its regex) and turns it into a plain _Combo, whose attribute reads then skip the
+    `__getattr__` hook (a class with one pays it on every read). Two threads may both make them:
+    equal results."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in ("single", "multi"):
+            raise AttributeError(name)
+        single = self._combine([r for r in self.rules if not r.multiline])
+        multi = self._combine([r for r in self.rules if r.multiline])
+        self.single, self.multi = single, multi
+        self.__class__ = _Combo
+        return single if name == "single" else multi
 
 
 def _signature(rule: Rule) -> str:
