@@ -833,6 +833,18 @@ class _LazyDecoder:
         return self.make()(m)
 
 
+def make_all_combos() -> int:
+    """Make every bucket's combined regexes now instead of at the bucket's first search (the Spark
+    worker daemon, so that its forked workers share them); returns how many combos were made."""
+    made = 0
+    for bucket in (*_BUCKETS.values(), _GENERIC):
+        for _first, _sig, combo in bucket.groups:
+            if type(combo) is _UnmadeCombo:
+                combo.single  # noqa: B018 - makes single and multi
+                made += 1
+    return made
+
+
 def make_all_decoders() -> int:
     """Make every rule's decoder now instead of at its first match (tests, cache warm-up); returns
     how many were made."""
