@@ -225,9 +225,15 @@ def derived(name: str, key: str, build: Callable[[], Any]) -> Any:
 
 
 def source_hash(*texts: str) -> str:
-    import hashlib
+    try:  # CPython's own SHA-256 (3.11: _sha256; 3.12+: _sha2): the same digest without loading OpenSSL
+        from _sha256 import sha256  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            from _sha2 import sha256  # type: ignore[import-not-found,no-redef]
+        except ImportError:
+            from hashlib import sha256
 
-    h = hashlib.sha256()
+    h = sha256()
     for t in texts:
         h.update(t.encode("utf-8", "surrogatepass"))
         h.update(b"\0")

@@ -45,9 +45,11 @@ _ASSIGNMENT = compile_regex(r"([^{},=]+)=\[([^\]]*)\]")
 
 @lru_cache(maxsize=1)
 def _grammar() -> str:
-    from importlib import resources  # (here: it imports tempfile, shutil, ...; read once, on first need)
+    # the package's own file, as parsers/grammar.py reads client.lark (importlib.resources would
+    # import tempfile, shutil, random, bz2, lzma: ~8 M instructions of a run that reaches this grammar)
+    from pathlib import Path
 
-    return resources.files("parsers").joinpath("grammars/offsets_dump.lark").read_text()
+    return (Path(__file__).with_name("grammars") / "offsets_dump.lark").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)
