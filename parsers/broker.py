@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any
 
 from parsers.base import IGNORE, Match, _Ignore
@@ -107,7 +106,11 @@ def _compiled() -> Mapping[str, CompiledStart]:
 
 @lru_cache(maxsize=1)
 def _grammar() -> str:
-    return resources.files("parsers").joinpath("grammars/broker.lark").read_text()
+    # the package's own file, as parsers/grammar.py reads client.lark (importlib.resources would
+    # import tempfile, shutil, random, bz2, lzma: ~8 M instructions of a run that reaches this grammar)
+    from pathlib import Path
+
+    return (Path(__file__).with_name("grammars") / "broker.lark").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)

@@ -24,13 +24,12 @@ only if something was added. `COORDSCOPE_NO_CACHE=1` turns it off; `COORDSCOPE_C
 from __future__ import annotations
 
 import atexit
-import hashlib
 import marshal
 import os
 import re
 import sys
-import tempfile
 import threading
+import zlib
 from array import array
 from collections.abc import Callable
 from typing import Any
@@ -44,7 +43,9 @@ except ImportError:  # pragma: no cover - other interpreters
 MAX_ENTRIES = 40_000  # past this (many checkouts, edited rules) only what this process used is kept
 _INTERPRETER = repr((sys.version, sys.implementation.cache_tag, getattr(_sre, "MAGIC", None),
                      getattr(_sre, "CODESIZE", None), marshal.version))
-_TAG = hashlib.sha256(_INTERPRETER.encode()).hexdigest()[:16]
+# (two zlib checksums, not hashlib: importing hashlib loads OpenSSL, ~10 M instructions of every
+# process's start; the file itself holds _INTERPRETER, checked on load, so a tag collision is harmless)
+_TAG = f"{zlib.crc32(_INTERPRETER.encode()):08x}{zlib.adler32(_INTERPRETER.encode()):08x}"
 # a regex program is kept as the bytes of its code words (an `array` of the interpreter's code
 # size), not as a list of ints: marshal then loads the ~1,300 programs as ~1,300 byte strings
 # instead of ~800,000 int objects (the 3.7 MB file in 3 ms instead of 20 ms). The format is part
@@ -135,6 +136,8 @@ def _save() -> None:
         if sum(len(t) for t in tables.values()) > MAX_ENTRIES:  # start afresh with what this process used
             tables = {name: {k: v for k, v in t.items() if (name, k) in _used} for name, t in tables.items()}
         data = marshal.dumps((_INTERPRETER, tables))
+        import tempfile  # (here: most processes add nothing and never write)
+
         fd, tmp = tempfile.mkstemp(prefix=".derived-", dir=d)
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -222,7 +225,15 @@ def derived(name: str, key: str, build: Callable[[], Any]) -> Any:
 
 
 def source_hash(*texts: str) -> str:
-    h = hashlib.sha256()
+    try:  # CPython's own SHA-256 (3.11: _sha256; 3.12+: _sha2): the same digest without loading OpenSSL
+        from _sha256 import sha256  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            from _sha2 import sha256  # type: ignore[import-not-found,no-redef]
+        except ImportError:
+            from hashlib import sha256
+
+    h = sha256()
     for t in texts:
         h.update(t.encode("utf-8", "surrogatepass"))
         h.update(b"\0")

@@ -34,7 +34,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser; with `only` (a subcommand's name) just that subcommand's, so that
+    `coordscope parse FILE` does not import the other commands' modules (and what they import:
+    datetime, pathlib, ...). A command line naming a subcommand is parsed the same by both: the
+    other subcommands' parsers only matter for `--help`, the choices of an unknown command and
+    their own arguments."""
     parser = _Parser(
         prog="coordscope",
         description="Log forensics for Kafka consumer-group coordination: parse client and broker "
@@ -44,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"coordscope {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only is None else (only,):
         module = importlib.import_module(f"pipeline.commands.{name}")
         sp = module.register(sub)
         sp.set_defaults(_run=module.run)
@@ -57,7 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     prefer_system_allocator()     # before any command imports pyarrow (pipeline/arrow_pool.py)
     command = None
     try:
-        parser = build_parser()       # imports every subcommand: Ctrl-C may land here too
+        argv = sys.argv[1:] if argv is None else list(argv)
+        # imports the named subcommand's module (every one's without a known name): Ctrl-C may land here too
+        parser = build_parser(argv[0] if argv and argv[0] in SUBCOMMANDS else None)
         args = parser.parse_args(argv)
         command = args.command
         if not getattr(args, "_run", None):

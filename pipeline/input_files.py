@@ -12,9 +12,6 @@ Pure Python, no JVM: the Spark side (pipeline/spark/inputs.py) builds on it for 
 
 from __future__ import annotations
 
-import filecmp
-import glob
-import hashlib
 import io
 import os
 import stat
@@ -122,6 +119,8 @@ def expand(arg: str) -> list[Listed | Skipped]:
     """The files one INPUT argument names (a file, a folder read recursively, or a glob)."""
     path = arg[len("file://"):] if arg.startswith("file://") else arg
     if any(c in path for c in _GLOB_CHARS):
+        import glob
+
         matches = sorted(glob.glob(path, recursive=True))
         if not matches:
             raise InputError(f"no files match {arg!r}")
@@ -195,6 +194,8 @@ def head_lines(path: str, limit: int, max_chars: int) -> list[str]:
 
 def fingerprint(path: str, size: int) -> str:
     """Size + hash of the first and last MiB: a quick test for copies (confirmed by same_content)."""
+    import hashlib  # (here: loading OpenSSL's hashes is ~10 M instructions of a one-file run)
+
     h = hashlib.sha256(str(size).encode())
     with open(path, "rb") as f:
         h.update(f.read(FINGERPRINT_BYTES))
@@ -206,6 +207,8 @@ def fingerprint(path: str, size: int) -> str:
 
 def same_content(a: str, b: str) -> bool:
     """Byte-for-byte equality (two files agreeing on their first and last MiB may still differ)."""
+    import filecmp
+
     try:
         return filecmp.cmp(a, b, shallow=False)
     except OSError:
@@ -214,11 +217,14 @@ def same_content(a: str, b: str) -> bool:
 
 class Duplicates:
     """Finds files already read: the same file under another path (same device and inode) or
-    another file with byte-identical content. `of(path, size)` -> the earlier path, or None."""
+    another file with byte-identical content. `of(path, size)` -> the earlier path, or None.
+    Only files of the same size can be copies: a file's fingerprint is made when a second file of
+    its size comes (a run of files of distinct sizes, e.g. one file, reads none of them here)."""
 
     def __init__(self) -> None:
         self._by_inode: dict[tuple[int, int], str] = {}
-        self._by_print: dict[str, list[str]] = {}
+        self._by_size: dict[int, list[str]] = {}  # the paths seen (not copies), by size
+        self._prints: dict[str, str | None] = {}  # path -> fingerprint, None if it could not be read
 
     def of(self, path: str, size: int) -> str | None:
         try:
@@ -229,15 +235,24 @@ class Duplicates:
         if key in self._by_inode:
             return self._by_inode[key]
         self._by_inode[key] = path
-        try:
-            fp = fingerprint(path, size)
-        except OSError:
-            return None
-        for earlier in self._by_print.get(fp, ()):
-            if same_content(earlier, path):
-                return earlier
-        self._by_print.setdefault(fp, []).append(path)
+        same_size = self._by_size.get(size)
+        if same_size:
+            fp = self._print(path, size)
+            if fp is None:
+                return None
+            for earlier in same_size:
+                if self._print(earlier, size) == fp and same_content(earlier, path):
+                    return earlier
+        self._by_size.setdefault(size, []).append(path)
         return None
+
+    def _print(self, path: str, size: int) -> str | None:
+        if path not in self._prints:
+            try:
+                self._prints[path] = fingerprint(path, size)
+            except OSError:
+                self._prints[path] = None
+        return self._prints[path]
 
 
 def under(path: str, folder: str) -> bool:

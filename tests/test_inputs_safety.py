@@ -180,6 +180,22 @@ def test_duplicates_compare_content_not_samples(tmp_path):
     assert dups.of(str(tmp_path / "alias.log"), size) == str(tmp_path / "two.log")
 
 
+def test_duplicates_read_a_file_only_when_another_of_its_size_comes(tmp_path, monkeypatch):
+    read = []
+    real = input_files.fingerprint
+    monkeypatch.setattr(input_files, "fingerprint", lambda path, size: read.append(path) or real(path, size))
+    dups = input_files.Duplicates()
+    paths = {}
+    for name, text in (("a.log", "one\n"), ("b.log", "three\n"), ("c.log", "two\n"), ("d.log", "one\n")):
+        (tmp_path / name).write_text(text)
+        paths[name] = str(tmp_path / name)
+    assert dups.of(paths["a.log"], 4) is None and dups.of(paths["b.log"], 6) is None
+    assert read == []                                                  # distinct sizes: nothing read
+    assert dups.of(paths["c.log"], 4) is None                          # same size, other content
+    assert dups.of(paths["d.log"], 4) == paths["a.log"]                # same size, same content
+    assert sorted(read) == [paths["a.log"], paths["c.log"], paths["d.log"]]   # each read once
+
+
 def test_gzip_is_recognised_by_content_and_a_truncated_one_keeps_its_head(tmp_path):
     text = "".join(LINE.replace("10:00:02,000", f"10:00:{i % 60:02d},000") for i in range(1000)).encode()   # 170 kB
     packed = gzip.compress(text)

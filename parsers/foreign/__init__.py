@@ -8,6 +8,9 @@ knows: the reader keeps it as unparsed) or None (not a line of these clients). T
 only the lines no Java rule took. `state` is a small dict per input file (library versions seen,
 which Python client the file's logger names showed). Client defaults per version:
 parsers/foreign/defaults.py.
+
+The three clients' parsers are imported on first need (a run of Java client lines never needs
+librdkafka's or KafkaJS's rules); their candidate words are in parsers/foreign/words.py.
 """
 
 from __future__ import annotations
@@ -16,13 +19,43 @@ from typing import Any
 
 from parsers.base import Match
 from parsers.build_cache import compile_regex
-from parsers.foreign import kafkajs, librdkafka, pyclients
+from parsers.foreign import words
 from parsers.foreign.common import IGNORE, UNRECOGNISED
 
 __all__ = ["CANDIDATE_WORDS", "IGNORE", "UNRECOGNISED", "claims", "parse_line", "rule_source"]
 
 _RD_GATE = ("#consumer-", "[thrd:", "fac", "Application maximum poll interval", "JoinGroup failed: ", "response error: ")
 _JS_GATE = ("kafkajs", "[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection]", "[Cluster]")
+
+
+# the parser modules, once imported (_rd(), _js(), _py())
+_RD: Any = None
+_JS: Any = None
+_PY: Any = None
+
+
+def _rd() -> Any:
+    global _RD
+    from parsers.foreign import librdkafka
+
+    _RD = librdkafka
+    return _RD
+
+
+def _js() -> Any:
+    global _JS
+    from parsers.foreign import kafkajs
+
+    _JS = kafkajs
+    return _JS
+
+
+def _py() -> Any:
+    global _PY
+    from parsers.foreign import pyclients
+
+    _PY = pyclients
+    return _PY
 
 
 _CLAIM_WORDS = ("TopicPartition(", "[thrd:", "#consumer-", '"logger":"kafkajs"')
@@ -51,7 +84,7 @@ def claims(line: str, logger: str | None, state: dict[str, Any] | None = None) -
     if logger:
         known = _CLAIMED_LOGGERS.get(logger)
         if known is None:
-            known = pyclients.is_client_logger(logger)
+            known = (_PY or _py()).is_client_logger(logger)
             if len(_CLAIMED_LOGGERS) < 4096:
                 _CLAIMED_LOGGERS[logger] = known
         if known:
@@ -64,7 +97,7 @@ def claims(line: str, logger: str | None, state: dict[str, Any] | None = None) -
         return True
     # a kafka-python/aiokafka logger name in the line's text (a layout the reader does not split:
     # "INFO:kafka.coordinator:...", "... INFO aiokafka.consumer.group_coordinator ...")
-    return ("kafka." in line or "aiokafka" in line) and pyclients.names_client_logger(line)
+    return ("kafka." in line or "aiokafka" in line) and (_PY or _py()).names_client_logger(line)
 
 
 def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | None = None,
@@ -73,12 +106,12 @@ def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | Non
     Python clients' rules read the decoded message, not the JSON text)."""
     res = None
     if any(w in line for w in _RD_GATE):
-        res = librdkafka.parse(line, state)
+        res = (_RD or _rd()).parse(line, state)
     if res is None and any(w in line for w in _JS_GATE):
-        res = kafkajs.parse(line, state)
+        res = (_JS or _js()).parse(line, state)
     if res is None:
         json_line = message is not None and line.lstrip().startswith("{")
-        res = pyclients.parse(message if json_line else line, logger, state)
+        res = (_PY or _py()).parse(message if json_line else line, logger, state)
     if isinstance(res, Match) and state is not None:
         _group_of_instance(res.fields, state)
         if res.fields.get("client_library") in ("kafka-python", "aiokafka"):
@@ -107,13 +140,13 @@ def _group_of_instance(f: dict[str, Any], state: dict[str, Any]) -> None:
         f.setdefault("extra", {})["group_id_inferred"] = True
 
 
-CANDIDATE_WORDS: tuple[str, ...] = tuple(sorted(set(librdkafka.CANDIDATE_WORDS) | set(kafkajs.CANDIDATE_WORDS)
-                                                | set(pyclients.CANDIDATE_WORDS)))
+CANDIDATE_WORDS: tuple[str, ...] = tuple(sorted(set(words.LIBRDKAFKA) | set(words.KAFKAJS) | set(words.PYCLIENTS)))
 
 
 def rule_source(rule: str) -> str | None:
     """The client source file and versions of a rule named as in `extra.rule` (for `coordscope explain`)."""
     lib, _, name = rule.partition(".")
+    librdkafka, kafkajs, pyclients = _RD or _rd(), _JS or _js(), _PY or _py()
     if lib == "librdkafka":
         if name == "assignment_list":
             return "rdkafka_partition.c rd_kafka_topic_partition_list_log; rdkafka_cgrp.c SyncGroup member state 1.6-2.x"

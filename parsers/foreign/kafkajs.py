@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from parsers.build_cache import compile_regex
+from parsers.foreign import words
 from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, json_object, match
 from parsers.timestamps import parse_ts
 
@@ -237,4 +238,4 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
     return UNRECOGNISED if ns in ("ConsumerGroup", "Runner") else IGNORE  # "" (no namespace): IGNORE
 
 
-CANDIDATE_WORDS: tuple[str, ...] = ("[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection]", "[Cluster]", "kafkajs")
+CANDIDATE_WORDS: tuple[str, ...] = words.KAFKAJS  # (parsers/foreign/words.py)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsers.build_cache import compile_regex
+from parsers.foreign import words
 from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, json_object, match, rd_tp_list
 
 LIBRARY = "librdkafka"
@@ -540,9 +541,5 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
     return UNRECOGNISED if fac is not None or msg.startswith(("Group \"", "Heartbeat", "OffsetCommit")) else None
 
 
-# words that make the JVM-side filter keep these lines: every envelope prints the instance name
-# ("<client.id>#consumer-N") or the thread prefix ("[thrd:", log.thread.name=true by default); the
-# consumer errors applications print themselves are named by their own words
-CANDIDATE_WORDS: tuple[str, ...] = (
-    "[thrd:", "#consumer-", "Application maximum poll interval", "JoinGroup failed", "response error: ",
-)
+# words that make the JVM-side filter keep these lines (parsers/foreign/words.py says which)
+CANDIDATE_WORDS: tuple[str, ...] = words.LIBRDKAFKA

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsers.build_cache import compile_regex
+from parsers.foreign import words
 from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, match, oam_offset, tp_repr_list, tp_repr_one
 
 KP, AIO = "kafka-python", "aiokafka"
@@ -374,8 +375,4 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
     return None
 
 
-CANDIDATE_WORDS: tuple[str, ...] = (
-    "kafka.coordinator", "aiokafka", "Discovered coordinator", "oined group", "joining group", "TopicPartition(",
-    "Heartbeat", "Marking the coordinator dead", "poll expired", "Consumer poll timeout", "Leaving consumer group",
-    "OffsetCommit", "ffset commit", "autocommit", "is out of range for", "ubscri", "heartbeat thread",
-)
+CANDIDATE_WORDS: tuple[str, ...] = words.PYCLIENTS  # (parsers/foreign/words.py)

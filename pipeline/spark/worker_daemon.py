@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import gc
 import importlib
+import sys
 
 # pyspark.worker: the module pyspark's daemon imports in every forked worker. Spark puts its
 # pyspark.zip first on the workers' path, and Python compiles a module imported from a zip every
 # time (no .pyc is cached there): 0.10-0.14 CPU-s per worker, measured. It imports no pyarrow or
 # pandas and starts no thread (pyspark 4.3; test_worker_daemon checks both).
-PRELOAD = ("parsers", "pipeline.replay", "pipeline.spark.parse_stage", "pipeline.spark.worker_gc", "pyspark.worker")
+# (parsers.reader, not parsers: the package loads its reader on first use, docs/parsers.md)
+PRELOAD = ("parsers.reader", "pipeline.replay", "pipeline.spark.parse_stage", "pipeline.spark.worker_gc", "pyspark.worker")
 
 
 def preload(modules: tuple[str, ...] = PRELOAD) -> list[str]:
@@ -36,6 +38,9 @@ def preload(modules: tuple[str, ...] = PRELOAD) -> list[str]:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - the worker imports it again and reports the error
             failed.append(name)
+    client = sys.modules.get("parsers.client")
+    if client is not None and hasattr(client, "make_all_combos"):
+        client.make_all_combos()  # made at first need otherwise, in each worker: made once here, shared
     gc.collect()
     gc.freeze()
     return failed
