@@ -482,10 +482,12 @@ class FindingRules:
             idle = sum(max(0, min(hi, y) - max(lo, x)) for x, y in spans)
             if idle * 2 >= gap:
                 continue   # the whole group was stopped (no members): not a partition left behind
-            unseen = self._unseen_assignments(lo, hi)
+            # (in the generations where a logged member held tp nobody else did: assignments are exclusive)
+            unseen = {g: k for g, k in self._unseen_assignments(lo, hi).items() if g not in (a.generation, b.generation)}
+            absent = self._absent_generations(a.generation, b.generation)
             threshold = f"(threshold: {_fmt_ms(self.cfg.unowned_threshold_ms)})"
             details = {"gap_ms": gap, "threshold_ms": self.cfg.unowned_threshold_ms}
-            if not unseen and a.end_reason == "session_expiry" and a.member_id in self._estimated_expiries():
+            if not unseen and not absent and a.end_reason == "session_expiry" and a.member_id in self._estimated_expiries():
                 # when the first owner stopped is an estimate (its last line + session.timeout.ms):
                 # its log may simply end early (an excerpt), the gap is not proven
                 sev, title = "low", f"{tp}: no owner in the logs for {_fmt_ms(gap)} (unproven)"
@@ -495,7 +497,7 @@ class FindingRules:
                         f"last line + session.timeout.ms, and a log that ends early (an excerpt) moves it; "
                         f"the broker's GroupCoordinator log would give it {threshold}.")
                 details.update(unproven=True, expiry_time="estimated")   # the first owner's end
-            elif not unseen:
+            elif not unseen and not absent:
                 sev, title = ("high" if gap > 10 * self.cfg.unowned_threshold_ms else "medium"), \
                     f"{tp} had no owner for {_fmt_ms(gap)}"
                 text = (f"Nobody consumed {tp} for {_fmt_ms(gap)}: {_who(a.member_id, self.st)} gave it up "
@@ -505,16 +507,25 @@ class FindingRules:
                 # a member whose assignment the logs do not show may have held it: not proven
                 n = sum(unseen.values())
                 partial = any(g in self._unseen[3] for g in unseen)
+                why = []
+                if unseen:
+                    why.append(f"{'at least ' if partial else ''}{n} member{'s' if n > 1 else ''} of generation"
+                               f"{'s' if len(unseen) > 1 else ''} {', '.join(map(str, sorted(unseen)))} "
+                               f"{'have' if n > 1 else 'has'} an assignment the logs do not show ("
+                               f"{'their logs are' if n > 1 else 'its log is'} not in the input)")
+                if absent:
+                    why.append(f"generation{'s' if len(absent) > 1 else ''} {', '.join(map(str, absent))} "
+                               f"{'are' if len(absent) > 1 else 'is'} not in the logs at all")
                 sev, title = "low", f"{tp}: no owner in the logs for {_fmt_ms(gap)} (unproven)"
                 text = (f"No member whose assignment the logs show held {tp} for {_fmt_ms(gap)}: "
                         f"{_who(a.member_id, self.st)} gave it up ({a.end_reason}) and {_who(b.member_id, self.st)} "
-                        f"got it later. But {'at least ' if partial else ''}{n} member{'s' if n > 1 else ''} of generation"
-                        f"{'s' if len(unseen) > 1 else ''} {', '.join(map(str, sorted(unseen)))} "
-                        f"{'have' if n > 1 else 'has'} an assignment the logs do not show ("
-                        f"{'their logs are' if n > 1 else 'its log is'} not in the input), so {tp} may have been "
-                        f"consumed. Add the "
+                        f"got it later. But {' and '.join(why)}, so {tp} may have been consumed. Add the "
                         f"missing members' logs, the leader's, or a __consumer_offsets dump to know {threshold}.")
-                details.update(unproven=True, unseen_assignments={str(g): k for g, k in sorted(unseen.items())})
+                details.update(unproven=True)
+                if unseen:
+                    details["unseen_assignments"] = {str(g): k for g, k in sorted(unseen.items())}
+                if absent:
+                    details["generations_not_in_logs"] = absent
             self.add("unowned_partitions", sev, a.end_ms, b.start_ms, members=[a.member_id, b.member_id],
                      partitions=[tp], generation=b.generation, title=title, explanation=text,
                      details=details, evidence=[a.end_ev, b.start_ev])
@@ -547,6 +558,13 @@ class FindingRules:
                 and v.cause.trigger_member and str(v.cause.facts.get("expiry_time")).startswith("estimated"))
         return self._estimated
 
+    def _absent_generations(self, a: int | None, b: int | None) -> list[int]:
+        """The generations between a and b (exclusive) of which the logs show nothing."""
+        if a is None or b is None or b - a <= 1:
+            return []
+        known = {v.gen.generation for v in self.views}
+        return [g for g in range(a + 1, b) if g not in known][:50]
+
     def _unseen_assignments(self, lo: int | None, hi: int | None) -> dict[int, int]:
         """generation -> how many of its members have an assignment the logs do not show, for the
         generations in place between lo and hi: members seen without one, and members the broker
@@ -559,6 +577,9 @@ class FindingRules:
                 n = hidden + sum(1 for m in v.gen.members.values() if m.assigned is None)
                 if not n and v.gen.generation in partial:
                     n = 1       # at least one: the logged assignments leave a topic's partitions out
+                elif not n and len(v.gen.members) == 1 and v.gen.broker_member_count is None \
+                        and not v.gen.assignment_map_seen:
+                    n = 1       # one member named by its own log: nothing shows it was alone (either protocol)
                 if n and v.started_ms is not None:
                     rows.append((v.started_ms, v.ended_ms, v.gen.generation, n))
             rows.sort()

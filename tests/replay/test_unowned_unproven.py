@@ -83,3 +83,23 @@ def test_without_a_count_an_eager_assignment_leaving_a_partition_out_shows_a_mem
         [e for e in three_members(with_c_log=True) if not (e.kind == "broker_group_stabilized" and e.generation == 2)]
     ).generations}
     assert full[2]["member_count"] == 3
+
+
+def test_generations_missing_from_the_logs_make_a_gap_unproven():
+    # one member's log: A holds t-0 in generation 1, loses it at +10 s (expelled), and its process
+    # holds it again in generation 4 three minutes later (as A2); generations 2 and 3 are not in its log (it was not in them),
+    # so whoever held t-0 there is unknown. Before: "t-0 had no owner for 3.0 min" (medium)
+    from pipeline.replay import replay_group
+    from tests.replay.builders import Host, merged
+    from tests.replay.scenarios import T0
+
+    a = Host("hostA/app.log", "c-a")
+    a.join(T0, 1, "A", ["t-0"])
+    a.ev(T0 + 10_000, "heartbeat_failed", error="UNKNOWN_MEMBER_ID")    # expelled
+    a.ev(T0 + 10_001, "partitions_lost", partitions=["t-0"])
+    a.join(T0 + 190_000, 4, "A2", ["t-0"])
+    (f,) = [f for f in replay_group(merged(a)).findings if f["kind"] == "unowned_partitions"]
+    assert (f["severity"], f["title"]) == ("low", "t-0: no owner in the logs for 3.0 min (unproven)")
+    assert json.loads(f["details_json"]) == {"gap_ms": 180_159, "threshold_ms": 60_000, "unproven": True,
+                                             "generations_not_in_logs": [2, 3]}
+    assert "generations 2, 3 are not in the logs at all" in f["explanation"]
