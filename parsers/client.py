@@ -824,6 +824,10 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
         else:
             lines.append(f"{ind}{where}.setdefault({key!r}, {expr})")
 
+    def int_store(ind: str, where: str, key: str) -> list[str]:
+        # an int placeholder: stored when the text is a number (handlers _h_int / _h_extra_int)
+        return [f"{ind}try:", f"{ind}    {where}[{key!r}] = int(text)", f"{ind}except ValueError:", f"{ind}    pass"]
+
     if len(plan) == 1:
         lines.append(f"    r0 = m.group({plan[0][0]})")
     elif plan:
@@ -832,7 +836,7 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
         lines += [f"    if r{j} is not None:", f"        text = r{j}.strip()"]
         i8 = " " * 8
         if h is _h_int:
-            lines += [f"{i8}try:", f"{i8}    fields[{key!r}] = int(text)", f"{i8}except ValueError:", f"{i8}    pass"]
+            lines += int_store(i8, "fields", key)
             if maybe is not None:
                 maybe.add(key)
         elif h is _h_str:
@@ -846,7 +850,7 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
             if maybe_extra is not None:
                 maybe_extra.add(key)
         elif h is _h_extra_int:
-            lines += [f"{i8}try:", f"{i8}    extra[{key!r}] = int(text)", f"{i8}except ValueError:", f"{i8}    pass"]
+            lines += int_store(i8, "extra", key)
             if maybe_extra is not None:
                 maybe_extra.add(key)
         elif h is _h_generation:
