@@ -494,6 +494,7 @@ class ConsumerGroupReplay:
                 prior[-1].evidence.extend(evid)
         gens, mems = [], []
         order = sorted(self.epochs)
+        counted = self._counted_through(order)
         for i, n in enumerate(order):
             e = self.epochs[n]
             nxt = self.epochs[order[i + 1]] if i + 1 < len(order) else None
@@ -514,7 +515,8 @@ class ConsumerGroupReplay:
                 detail += " The bump itself is not logged; its time is the first line naming the epoch."
             gens.append({
                 "group_id": self.gid, "generation": n, "protocol_type": PROTOCOL_TYPE.get(self.gtype, self.gtype),
-                "protocol": e.assignor, "leader": None, "members": members, "member_count": len(members),
+                "protocol": e.assignor, "leader": None, "members": members,
+                "member_count": len(members) if n <= counted else None,
                 "assignment_json": _json(assignment), "started_ms": e.started_ms, "stabilized_ms": converged,
                 "ended_ms": ended,
                 "rebalance_ms": converged - e.started_ms if converged is not None and e.started_ms is not None else None,
@@ -538,6 +540,20 @@ class ConsumerGroupReplay:
                     "fence_error": r.fence_error,
                 })
         return gens, mems, self.findings(gens, mems)
+
+    def _counted_through(self, order: list[int]) -> int:
+        """The last group epoch whose members the logs name all of: a member's own log knows nothing of
+        the others, so a count needs the coordinator's lines from the group's creation on ("Bumped group
+        epoch to 1": a consumer group starts at epoch 0, GroupMetadataManager 3.7+/4.x) through every bump
+        since (each join or subscription change bumps with a line; a fence or leave bumps in the removal's
+        write, whose line we have). A gap in the broker's log leaves the count unknown from there on."""
+        through = 0
+        for n in order:
+            e = self.epochs[n]
+            if not self.broker_seen or n != through + 1 or not (e.start_logged or e.from_removal):
+                break
+            through = n
+        return through
 
     def _cross_check(self) -> list[dict[str, Any]]:
         return [make(self.gid, "unexplained", "medium", r.reached_ms, r.reached_ms, members=[r.member_id],

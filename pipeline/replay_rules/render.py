@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pipeline.timefmt import duration, iso
 
 SEVERITY_ORDER = {"critical": 0, "high": 1, "medium": 2, "low": 3, "info": 4}
@@ -24,7 +26,7 @@ def timeline(result, max_evidence: int = 3) -> str:
         who = f", trigger {g['trigger_member']}" if g["trigger_member"] else ""
         out.append(f"  gen {g['generation']:>4}  {iso(g['started_ms']) or '?':24}  {g['cause']}{who}  "
                    + (f"[{g['member_count']} member(s)" if g["member_count"] is not None else "[member count unknown")
-                   + f", leader {g['leader'] or '?'}, {took}"
+                   + f", {_leader(g)}, {took}"
                    + (", inferred" if g["inferred"] else "") + "]")
         out.append(f"            {g['cause_detail']}")
         if g["evidence"]:
@@ -91,3 +93,13 @@ def what_if(w) -> str:
                    f"{', '.join(m['expelled_new_settings']) or 'nobody'} (observed settings: "
                    f"{', '.join(m['expelled_observed_settings']) or 'nobody'})")
     return "\n".join(out) + "\n"
+
+
+def _leader(g: dict[str, Any]) -> str:
+    """The consumer (KIP-848) and streams (KIP-1071) protocols have no group leader: the coordinator
+    computes the assignment itself."""
+    if g["leader"]:
+        return f"leader {g['leader']}"
+    if str(g.get("protocol_type") or "").startswith(("consumer (KIP-848)", "streams (KIP-1071)")):
+        return "no leader (the broker assigns)"
+    return "leader unknown"

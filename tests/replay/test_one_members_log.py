@@ -194,7 +194,7 @@ def test_the_replay_text_says_a_count_it_cannot_prove_is_unknown():
     from pipeline.replay_rules.render import timeline
 
     text = timeline(replay_group(one_range_member_of_three()))
-    assert "[member count unknown, leader ?" in text and "None member(s)" not in text
+    assert "[member count unknown, leader unknown," in text and "None member(s)" not in text
 
 
 def test_an_assignment_no_line_shows_is_left_out_not_empty():
