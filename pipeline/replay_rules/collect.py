@@ -735,6 +735,15 @@ class Collector:
     def _subscription_changed(self, ev: Event) -> None:
         s = self.stream(ev)
         self._alive(s, ev)
+        # KafkaConsumer.subscribe (0.9+) logs "Subscribed to topic(s): ..." on every call, the first of a
+        # (re)started process too: only a call naming other topics than the stream's last one changes
+        # the subscription (a static member's restart with the same topics starts no rebalance, KIP-345)
+        text = str((ev.extra or {}).get("topics") or "")
+        topics = frozenset(t.strip() for t in text.split(",") if t.strip()) or None
+        before = s.subscribed
+        s.subscribed = topics or before
+        if before is None or topics is None or topics == before:
+            return
         self.st.obs.append(Observation("subscription_changed", ev.ts_ms, [ev.evidence], s.member_id, s.gen, {}))
 
     def _coordinator_change(self, ev: Event, new: str | None, how: str) -> None:

@@ -368,12 +368,19 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         if prev is not None and ob.generation == prev.generation:
             add(ob.ts_ms, _describe("metadata_or_subscription_change", ob.member_id, gen, prev, st, cfg,
                                     ob.evidence, ob.ts_ms, True))
+    # members whose (re)join no line times (named by the leader's map only: their logs are not here),
+    # and whether members may be missing altogether (no leader's map, no broker count)
+    untimed = sorted(m.member_id for m in gen.members.values() if (m.join_start_ms or m.joined_ms) is None
+                     and (prev is None or m.member_id not in prev.members))
+    unnamed = not _complete(gen)
     if prev is None and gen.generation <= 1 and gen.members:
-        first = min(gen.members.values(), key=lambda m: (m.join_start_ms or m.joined_ms or 0))
-        add(first.join_start_ms or first.joined_ms or 0,
-            _describe("member_joined", first.member_id, gen, prev, st, cfg,
-                      [first.join_start_ev or (first.evidence[0] if first.evidence else None)],
-                      first.join_start_ms or first.joined_ms, True))
+        # every timed join is a candidate: the earliest wins unless others are within the skew tolerance
+        for m in gen.members.values():
+            if (m.join_start_ms or m.joined_ms) is not None:
+                add(m.join_start_ms or m.joined_ms,
+                    _describe("member_joined", m.member_id, gen, prev, st, cfg,
+                              [m.join_start_ev or (m.evidence[0] if m.evidence else None)],
+                              m.join_start_ms or m.joined_ms, True))
     if not cands and gen.prepare_ms is None:
         # no "Preparing to rebalance" line, but the broker logged a removal just before this
         # generation formed: in Stable a removal starts the rebalance at once
@@ -389,6 +396,12 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         # weakest evidence: a reason-less rejoin of the leader (clients before 3.0 print no reason),
         # used only when nobody joined, left or changed
         add(*leader_rejoin)
+    if not cands and prev is None and gen.generation == 1 and gen.members:
+        # a classic group starts empty at generation 0 (GroupMetadata, 0.9+): only joins form its first
+        # generation, even when no line times them
+        return Cause("member_joined", "Members joined the new group (generation 1 is a group's first). No line "
+                     "times their joins, so which member was first is not in the logs.", None,
+                     _uniq(list(gen.evidence[:3]))[:6], None, True, {"trigger_candidates": sorted(gen.members)})
     if not cands:
         missing = ["broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason)"]
         told = _first_told(gen)
@@ -413,7 +426,71 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
     cands.sort(key=lambda c: (c[0], c[1]))
     first = cands[0][0]
     close = [c for c in cands if c[0] - first <= cfg.skew_tolerance_ms]
-    return min(close, key=lambda c: (c[1], c[0]))[2]
+    best = min(close, key=lambda c: (c[1], c[0]))
+    gone = _uniq([c[2].trigger_member for c in cands if c[2].cause != "member_joined"])
+    if best[2].cause == "member_joined" and best[2].trigger_member in untimed and gone:
+        # the join is known from the leader's map only, dated by the first member told: it may have
+        # come during a rebalance the departure started, or started it
+        new = [m for m in untimed if m in gen.members]
+        missing = ["broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason)",
+                   "the logs of " + ", ".join([*new, *gone][:4])]
+        detail = (f"Generation {gen.generation} has new member(s) the leader's assignment map names but no line "
+                  f"times ({', '.join(new[:3])}) and lost {', '.join(gone[:3])}: whether a join or the "
+                  "departure started this rebalance is not in the logs; missing evidence: " + "; ".join(missing) + ".")
+        ev = _uniq([e for c in cands for e in c[2].evidence])[:6]
+        return Cause("unknown", detail, None, ev, None, True, {"missing": missing, "trigger_candidates": new + gone})
+    # a join (another new member whose log is missing may have joined first), or a reason every member
+    # may give (a cooperative follow-up: each member that revoked rejoins): a member whose join no line
+    # times, or one the logs do not name, may have been first
+    shared = best[2].cause == "member_joined" or best[2].cause in _SHARED_REASONS
+    return _unordered(best, close, untimed if shared else [], unnamed and shared, st, cfg)
+
+
+# causes several members give at once (AbstractCoordinator/ConsumerCoordinator 2.4+: every member that
+# revoked partitions rejoins with "need to revoke partitions ... and re-join"; KIP-568 enforceRebalance)
+_SHARED_REASONS = ("cooperative_follow_up", "enforced_rebalance")
+
+
+def _clock(cause: Cause) -> str | None:
+    """The file whose clock timed a candidate (its first evidence line's source)."""
+    return cause.evidence[0].rsplit(":", 1)[0] if cause.evidence and cause.evidence[0] else None
+
+
+def _unordered(best: tuple[int, int, Cause], close: list[tuple[int, int, Cause]], untimed: list[str],
+               unnamed: bool, st: GroupState, cfg: EffectiveSettings) -> Cause:
+    """The trigger, unless the logs cannot order it: other members gave the same kind of reason within
+    the clock-skew tolerance on other files' clocks (one host's clock may run seconds off another's, so
+    the earliest line is not the first request the coordinator got); or, for a join or a reason every
+    member may give, new members' joins are timed by no line (`untimed`: named by the leader's map
+    only) or the logs may not name every member (`unnamed`: no broker count, no assignment map), so a
+    member whose log is missing may have been first. Then the cause stays and no member is named."""
+    ts, rank, c = best
+    rivals = [x[2] for x in close if x[1] == rank and x[2].trigger_member != c.trigger_member
+              and _clock(x[2]) != _clock(c)]
+    others = [m for m in untimed if m != c.trigger_member]
+    if not rivals and not others and not unnamed:
+        return c   # (one new member, every member listed, nobody gone: its join started it)
+    named = _uniq([c.trigger_member, *(r.trigger_member for r in rivals)])
+    words = [_who(m, st) for m in named]
+    why = []
+    if rivals:
+        why.append(f"{', '.join(words[:-1])} and {words[-1]} gave this reason within the clock-skew tolerance "
+                   f"({cfg.skew_tolerance_ms} ms) of each other, on different hosts' clocks")
+    elif c.trigger_member in untimed:
+        why.append(f"no line times the join of {words[0]} (the leader's assignment map names it; it is dated "
+                   "by the first member told of the rebalance)")
+    else:
+        why.append(f"{words[0]} is the first whose join the logs time")
+    if others:
+        why.append(f"no line times the join of {len(others)} other new member(s) the leader names "
+                   f"({', '.join(others[:3])}{', ...' if len(others) > 3 else ''})")
+    if unnamed:
+        why.append("no line lists every member (a broker's member count or a full assignment map would)")
+    detail = (c.detail.split(":", 1)[0] + ". Which member started it is not in the logs: " + "; ".join(why)
+              + ". The broker's 'Preparing to rebalance' line, or the other members' logs, would tell.")
+    facts = dict(c.facts, trigger_candidates=named + others)
+    return Cause(c.cause, detail, None, _uniq([*c.evidence, *(e for r in rivals for e in r.evidence)])[:6],
+                 c.at_ms, True, facts)
 
 
 def _failover_override(c: Cause, gen: Gen, started: int | None, st: GroupState, cfg: EffectiveSettings) -> Cause:
@@ -601,11 +678,12 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
             "protocol": g.protocol, "leader": g.leader, "members": members,
             # the broker's count when it prints one; members named only by broker lines without a count
             # may be fewer than the generation had: unknown, not the length of the list
+            # a count is what the broker counted, or the leader's assignment map (it names every member);
+            # members' own logs name only themselves: others' logs may be missing from the input
             "member_count": g.broker_member_count if g.broker_member_count is not None else (
-                # members the logs do not name held partitions: the count of those named is not the count
-                None if v.unnamed_holders or any(g.members[m].inferred for m in members)
-                # one member named, by its own log: the group's other members may be missing from the input
-                or (len(members) == 1 and not g.assignment_map_seen) else len(members)),
+                0 if not members and g.empty_ms is not None   # the broker's "is now empty"
+                else None if v.unnamed_holders or any(g.members[m].inferred for m in members)
+                or not g.assignment_map_seen else len(members)),
             "assignment_json": json.dumps(assignment, sort_keys=True),
             "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
             "rebalance_ms": (stab - started) if started is not None and stab is not None else None,

@@ -82,6 +82,7 @@ class Stream:
     pseudo_n: int = 0                       # (re)starts of a client that logs no member id
     protocol: str | None = None             # the assignor of its last generation
     coord_lost: bool = False                # it lost its coordinator since it last joined
+    subscribed: frozenset[str] | None = None  # the topics of its last "Subscribed to topic(s)" line
     # taken for a new process (collect._new_process): (old member id, the intervals closed as
     # process_gone, the rejoin's time and evidence, cooperative?) until its next join shows its id
     suspect: tuple[str, list[Any], int | None, str, bool] | None = None

@@ -48,7 +48,8 @@ def test_a_window_holds_the_rebalances_starting_on_its_last_millisecond():
     assert d == {"count": 3, "window_ms": 39_999, "generations": [1, 2, 3],
                  "causes": {"member_joined": 2, "session_expiry": 1}}
     assert short["title"] == "3 rebalances in 21.0 s (generations 1-3)"
-    assert short["members"] == ["A", "B0"] and short["generation"] == 1 and short["severity"] == "high"
+    # (generation 1's first joiner is not proven: A's log alone, no broker line before generation 2)
+    assert short["members"] == ["B0"] and short["generation"] == 1 and short["severity"] == "high"
     assert short["evidence"] == ["hostA/app.log:1", "broker1/server.log:1", "broker1/server.log:4"]
 
 
@@ -82,7 +83,7 @@ def test_severity_is_critical_from_four_times_the_threshold():
     (crit,) = storms(S.storm(n=7, every_ms=20_000), 2, 3_600_000)      # 8 = 4 x 2
     assert crit["severity"] == "critical"
     assert crit["title"] == "8 rebalances in 2.0 min (generations 1-8)"
-    assert crit["members"] == ["A", "B0", "B2", "B4", "B6"]
+    assert crit["members"] == ["B0", "B2", "B4", "B6"]
     assert crit["explanation"].startswith(
         "The group rebalanced 8 times within 2.0 min (threshold: 2 in 60.0 min). While a rebalance runs, "
         "consumption stops on the affected partitions. The most frequent cause was member_joined (5 of 8); "

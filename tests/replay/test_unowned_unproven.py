@@ -78,11 +78,15 @@ def test_without_a_count_an_eager_assignment_leaving_a_partition_out_shows_a_mem
     assert "But at least 1 member of generation 2 has an assignment the logs do not show" in f["explanation"]
     gens = {g["generation"]: g for g in replay_group(events).generations}
     assert gens[2]["members"] == ["A", "B"] and gens[2]["member_count"] is None
-    # with C's log the count is known (three named members, every partition held)
+    # with C's log the three are named and hold every partition, but a fourth member holding
+    # nothing (more members than partitions) would leave no line in these logs: still no count
     full = {g["generation"]: g for g in replay_group(
         [e for e in three_members(with_c_log=True) if not (e.kind == "broker_group_stabilized" and e.generation == 2)]
     ).generations}
-    assert full[2]["member_count"] == 3
+    assert full[2]["members"] == ["A", "B", "C"] and full[2]["member_count"] is None
+    # the broker's count makes it a fact
+    assert {g["generation"]: g for g in replay_group(three_members(with_c_log=True)).generations}[2][
+        "member_count"] == 3
 
 
 def test_generations_missing_from_the_logs_make_a_gap_unproven():
