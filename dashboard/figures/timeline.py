@@ -105,7 +105,8 @@ def timeline_figure(phases: pd.DataFrame, findings: pd.DataFrame, x_range: Itera
         fig.add_trace(go.Scatter(
             name="rebalance cause", mode="markers", y=[ROW_CAUSE] * len(causes),
             x=to_dt(causes["started_ms"]), marker={"symbol": "triangle-down", "size": 11, "color": "#444"},
-            hovertext=[f"<b>generation {g} rebalance</b><br>{esc(c)}: {esc(d)}<br>trigger: {esc(t)}"
+            hovertext=[f"<b>generation {g} rebalance</b><br>{esc(c)}: {esc(d)}<br>trigger: "
+                       + (esc(t) if isinstance(t, str) else "unknown")
                        for g, c, d, t in zip(causes["generation"], causes["cause"], causes["cause_detail"],
                                              causes["trigger_member"], strict=True)],
             hoverinfo="text",

@@ -181,7 +181,10 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
                            # (the consumer protocol, KIP-848, has no leader: blank there)
                            leader=[short_id(m) if isinstance(m, str) else ("" if str(t).startswith(_NO_LEADER) else "unknown")
                                    for m, t in zip(gens["leader"], gens["protocol_type"], strict=True)],
-                           trigger_member=gens["trigger_member"].map(lambda m: short_id(m) if isinstance(m, str) else m))
+                           # a trigger the logs cannot name (clocks that cannot order the candidates,
+                           # members whose logs are missing; docs/replay.md): "unknown"
+                           trigger_member=gens["trigger_member"].map(lambda m: short_id(m) if isinstance(m, str)
+                                                                     else "unknown"))
     find_rows = findings.assign(id=findings["finding_id"], start=findings["start_ms"].map(urls.fmt_ms))
     timeline, lanes, heat = build_figures(data, group, {"since": since, "until": until})
     return components.page(
