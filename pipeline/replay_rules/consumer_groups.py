@@ -363,6 +363,10 @@ class ConsumerGroupReplay:
                 lives = self.lives.get(mid)
                 if lives and lives[-1][1] is None:
                     lives[-1][1] = ev.ts_ms
+                if frm == "JOINING":
+                    # its join was refused (GROUP_ID_NOT_FOUND from a classic group, an unsupported version:
+                    # ConsumerMembershipManager 3.7+ transitionToFatal): it bumped nothing
+                    self.pending = [p for p in self.pending if not (p[1] == "member_joined" and p[2] == mid)]
             if epoch is not None and epoch > 0:
                 if not self.broker_seen and epoch not in self.epochs:
                     self._epoch(epoch, ev.ts_ms, ev)
@@ -495,6 +499,7 @@ class ConsumerGroupReplay:
         gens, mems = [], []
         order = sorted(self.epochs)
         counted = self._counted_through(order)
+        late = self._late_starts(order)
         for i, n in enumerate(order):
             e = self.epochs[n]
             nxt = self.epochs[order[i + 1]] if i + 1 < len(order) else None
@@ -506,6 +511,9 @@ class ConsumerGroupReplay:
             assignment = {m: self.rows[(m, n)].assigned for m in members
                           if (m, n) in self.rows and self.rows[(m, n)].assigned is not None}
             detail = e.cause_detail or ""
+            if n in late:
+                detail += (f" When the epoch began is not in the logs: the first line naming it comes after epoch "
+                           f"{late[n]} began.")
             if not self.broker_seen:
                 detail += " No broker log of the group: the epoch is known from its members' lines only."
             elif e.from_removal:
@@ -540,6 +548,22 @@ class ConsumerGroupReplay:
                     "fence_error": r.fence_error,
                 })
         return gens, mems, self.findings(gens, mems)
+
+    def _late_starts(self, order: list[int]) -> dict[int, int]:
+        """Epochs whose start, inferred from the first line naming them, comes after a later epoch's start
+        (a member that learned of it late): epochs are bumped in order, so that time is not its start. It
+        is dropped (null), and the later epoch returned for the words."""
+        out: dict[int, int] = {}
+        for i, n in enumerate(order):
+            e = self.epochs[n]
+            if e.start_logged or e.from_removal or e.started_ms is None:
+                continue
+            after = [m for m in order[i + 1:] if self.epochs[m].started_ms is not None
+                     and self.epochs[m].started_ms < e.started_ms]
+            if after:
+                out[n] = after[0]
+                e.started_ms = None
+        return out
 
     def _counted_through(self, order: list[int]) -> int:
         """The last group epoch whose members the logs name all of: a member's own log knows nothing of

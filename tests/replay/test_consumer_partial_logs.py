@@ -1,0 +1,60 @@
+"""Consumer-protocol (KIP-848) groups from some of their members' logs and no broker log: every
+group epoch's cause, trigger and start stated agrees with the scenario's truth.
+
+Before: in sample `consumer_migration`, the upgraded member whose join the broker refused
+(JOINING -> FATAL, GROUP_ID_NOT_FOUND) was named as the member whose join bumped epoch 2, 35 s
+later; and epoch 2's start, taken from the first line naming it, came after epoch 3's."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from pipeline.replay import replay_group
+from tests.replay.test_partial_logs_truth import _events
+
+SCENARIOS = ["consumer_scale_out", "consumer_fenced_after_stall", "consumer_slow_revocation", "consumer_migration"]
+
+
+def _epochs(files, group):
+    events = sorted((e for f in files for e in _events(f) if e.group_id == group), key=lambda e: e.ts_ms or 0)
+    return [g for g in replay_group(events).generations if g["protocol_type"] == "consumer (KIP-848)"]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_set_of_client_logs_states_no_false_epoch_cause_or_start(repo_root, scenario):
+    folder = repo_root / "sample_logs" / scenario
+    truth = json.loads((folder / "truth.json").read_text())
+    clients = [folder / n for n, what in sorted(truth["files"].items()) if what.startswith("client")]
+    want = {e["epoch"]: e for e in truth["group_epochs"]}
+    wrong = []
+    for k in range(1, len(clients) + 1):
+        for files in itertools.combinations(clients, k):
+            epochs = _epochs(files, truth["group_id"])
+            for g in epochs:
+                t, n = want[g["generation"]], g["generation"]
+                if g["cause"] != "unknown" and (g["cause"], g["trigger_member"] or t["trigger_member"]) != (
+                        t["cause"], t["trigger_member"]):
+                    wrong.append((n, g["cause"], g["trigger_member"], [f.name for f in files]))
+                if g["started_ms"] is not None and g["started_ms"] < t["ms"]:
+                    wrong.append((n, "starts before the truth", g["started_ms"], [f.name for f in files]))
+            starts = [g["started_ms"] for g in epochs if g["started_ms"] is not None]
+            if starts != sorted(starts):
+                wrong.append(("epochs out of order", starts, [f.name for f in files]))
+    assert wrong == []
+
+
+def test_a_refused_join_bumps_no_epoch_and_a_late_first_line_is_no_start(repo_root):
+    folder = repo_root / "sample_logs" / "consumer_migration"
+    epochs = {g["generation"]: g for g in _epochs([folder / "stock-1.log", folder / "stock-3.log"], "stock-sync")}
+    # epoch 2 was stock-2's join (its log is not given); stock-3's first member S3wj... was refused at
+    # 02:02:30 (JOINING -> FATAL) and its process joined again as cCi3... at 02:03:00.4 (epoch 3)
+    assert (epochs[2]["cause"], epochs[2]["trigger_member"]) == ("unknown", None)
+    assert "S3wj4wwtkv6m-rVRa-dAmQ" not in epochs[2]["cause_detail"]
+    # stock-1 first names epoch 2 at 02:03:05.2, after epoch 3 began: that is no start
+    assert epochs[2]["started_ms"] is None
+    assert "the first line naming it comes after epoch 3 began" in epochs[2]["cause_detail"]
+    assert (epochs[3]["cause"], epochs[3]["trigger_member"]) == ("member_joined", "cCi3Zz9viwH5JvcS_Rd8kA")
+    assert epochs[3]["started_ms"] == 1749088980405
