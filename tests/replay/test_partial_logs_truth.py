@@ -101,6 +101,25 @@ def contradictions(files: tuple[Path, ...], truth: dict) -> list[str]:
                     out.append(f"{finding} {rng} stated exactly, not in the truth")
     out += [f"proven gap: {f['title']}" for f in r.findings
             if f["kind"] == "unowned_partitions" and not f["title"].endswith("(unproven)")]
+    # an expulsion names a member the truth expelled so (a session expiry; a poll timeout's leave)
+    leaves = {m["member_id"]: m["leave"] or {} for m in truth["members"]}
+    by_ip = {}
+    for m in truth["members"]:
+        by_ip.setdefault(m["ip"], []).append(m["member_id"])
+    for f in r.findings:
+        if f["kind"] not in ("session_expiry", "poll_timeout"):
+            continue
+        for member in f["members"]:
+            if member.startswith("consumer@"):
+                ip = ip_of_file.get(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1])
+                ids = by_ip.get(ip, [])
+            else:
+                ids = [member]
+            why = [leaves.get(i, {}) for i in ids]
+            ok = any(w.get("why") == "session_expiry" for w in why) if f["kind"] == "session_expiry" else any(
+                "poll" in f"{w.get('reason')} {w.get('client_side')}" for w in why)
+            if not ok:
+                out.append(f"{f['kind']} of {member}: truth {why}")
     return out
 
 
