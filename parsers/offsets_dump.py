@@ -173,7 +173,7 @@ def _records(line: str) -> list[Match] | _Ignore | None:
             return IGNORE  # a record line without key/payload (control record, 0.10 tombstone)
         p = s.find(" payload: ", k + 6)
         key, payload = (s[k + 6:p], s[p + 10:]) if p >= 0 else (s[k + 6:], None)
-        return _dump_record(int(head.group(1)), s[head.end():k], key, payload)
+        return _timed(_dump_record(int(head.group(1)), s[head.end():k], key, payload))
     if "::" in s:
         one = _formatter_line(s)
         return [one] if one else None
@@ -279,6 +279,21 @@ def _int(v: Any) -> int | None:
 
 
 # ---------------------------------------------------------------- B: DumpLogSegments --offsets-decoder
+
+
+def _timed(matches: list[Match] | None) -> list[Match] | None:
+    """A group metadata record's time: when its group entered the state it stores (the value's
+    currentStateTimestamp, GroupMetadataManager 2.1+ value v2+), else when the coordinator appended it
+    (the batch's CreateTime: GroupMetadataManager.storeGroup writes it as the group becomes Stable or
+    Empty, 0.9+). Offset commits get theirs in _dump_record."""
+    for m in matches or ():
+        if m.kind == "group_metadata_record" and m.fields.get("ts_ms") is None:
+            x = m.fields.get("extra") or {}
+            at = x.get("current_state_ms") if isinstance(x.get("current_state_ms"), int) and x["current_state_ms"] > 0 \
+                else x.get("create_time_ms")
+            if isinstance(at, int):
+                m.fields["ts_ms"] = at
+    return matches
 
 
 def _dump_record(log_offset: int, mid: str, key: str, payload: str | None) -> list[Match] | None:

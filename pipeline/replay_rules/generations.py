@@ -372,6 +372,9 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
     # and whether members may be missing altogether (no leader's map, no broker count)
     untimed = sorted(m.member_id for m in gen.members.values() if (m.join_start_ms or m.joined_ms) is None
                      and (prev is None or m.member_id not in prev.members))
+    # members whose rejoin no line of their own times (a cooperative follow-up is rejoined by each member
+    # that revoked: one of them may have been first)
+    unheard = sorted(m.member_id for m in gen.members.values() if m.join_start_ms is None)
     unnamed = not _complete(gen)
     if prev is None and gen.generation <= 1 and gen.members:
         # every timed join is a candidate: the earliest wins unless others are within the skew tolerance
@@ -439,11 +442,27 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                   "departure started this rebalance is not in the logs; missing evidence: " + "; ".join(missing) + ".")
         ev = _uniq([e for c in cands for e in c[2].evidence])[:6]
         return Cause("unknown", detail, None, ev, None, True, {"missing": missing, "trigger_candidates": new + gone})
+    silent = _uniq([c[2].trigger_member for c in cands if c[0] >= 1 << 62])
+    if silent and best[0] < 1 << 62:
+        # members of the generation before are gone without a line (their logs are not here): their
+        # departure may have come first, and for a reason the logs do not give
+        missing = ["broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason)",
+                   "the logs of " + ", ".join(silent[:4])]
+        detail = (f"{best[2].detail.split(':', 1)[0]} ({_who(best[2].trigger_member, st)}), but "
+                  f"{', '.join(silent[:3])}{', ...' if len(silent) > 3 else ''} of generation "
+                  f"{prev.generation if prev else '?'} left too, and no line says when or why: which change "
+                  "started this rebalance is not in the logs; missing evidence: " + "; ".join(missing) + ".")
+        ev = _uniq([e for c in cands for e in c[2].evidence])[:6]
+        return Cause("unknown", detail, None, ev, None, True,
+                     {"missing": missing, "trigger_candidates": [best[2].trigger_member, *silent]})
     # a join (another new member whose log is missing may have joined first), or a reason every member
     # may give (a cooperative follow-up: each member that revoked rejoins): a member whose join no line
     # times, or one the logs do not name, may have been first
-    shared = best[2].cause == "member_joined" or best[2].cause in _SHARED_REASONS
-    return _unordered(best, close, untimed if shared else [], unnamed and shared, st, cfg)
+    if best[2].cause in _SHARED_REASONS:
+        return _unordered(best, close, unheard, unnamed, st, cfg, "member(s) of this generation, whose logs are "
+                          "not here")
+    joined = best[2].cause == "member_joined"
+    return _unordered(best, close, untimed if joined else [], unnamed and joined, st, cfg)
 
 
 # causes several members give at once (AbstractCoordinator/ConsumerCoordinator 2.4+: every member that
@@ -457,7 +476,8 @@ def _clock(cause: Cause) -> str | None:
 
 
 def _unordered(best: tuple[int, int, Cause], close: list[tuple[int, int, Cause]], untimed: list[str],
-               unnamed: bool, st: GroupState, cfg: EffectiveSettings) -> Cause:
+               unnamed: bool, st: GroupState, cfg: EffectiveSettings,
+               others_are: str = "new member(s) the leader names") -> Cause:
     """The trigger, unless the logs cannot order it: other members gave the same kind of reason within
     the clock-skew tolerance on other files' clocks (one host's clock may run seconds off another's, so
     the earliest line is not the first request the coordinator got); or, for a join or a reason every
@@ -482,7 +502,7 @@ def _unordered(best: tuple[int, int, Cause], close: list[tuple[int, int, Cause]]
     else:
         why.append(f"{words[0]} is the first whose join the logs time")
     if others:
-        why.append(f"no line times the join of {len(others)} other new member(s) the leader names "
+        why.append(f"no line times the join of {len(others)} other {others_are} "
                    f"({', '.join(others[:3])}{', ...' if len(others) > 3 else ''})")
     if unnamed:
         why.append("no line lists every member (a broker's member count or a full assignment map would)")
@@ -626,6 +646,10 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
         nxt = views[i + 1] if i + 1 < len(views) else None
         if nxt is not None and nxt.started_ms is not None:
             v.ended_ms, v.end_kind = nxt.started_ms, "rebalance"
+        elif nxt is not None and nxt.stabilized_ms is not None:
+            # the next rebalance's start is not in the logs (a __consumer_offsets dump's group records
+            # time only the Stable or Empty state they store): this one ended before the next was Stable
+            v.ended_ms, v.end_kind = nxt.stabilized_ms, "rebalance"
         elif v.gen.dead_ms is not None:
             v.ended_ms, v.end_kind = v.gen.dead_ms, "group_dead"
         else:
@@ -724,7 +748,9 @@ def empty_spans(views: list[GenView], st: GroupState) -> list[tuple[int, int]]:
     generation left, until the next rebalance began."""
     out = []
     for i, v in enumerate(views):
-        nxt = views[i + 1].started_ms if i + 1 < len(views) else None
+        nv = views[i + 1] if i + 1 < len(views) else None
+        # (a next generation known only from a dump's Stable record: the group had members again by then)
+        nxt = None if nv is None else nv.started_ms if nv.started_ms is not None else nv.stabilized_ms
         end = nxt if nxt is not None else (st.last_ms or 0) + 1
         if v.gen.empty_ms is not None and not v.gen.members:
             out.append((v.gen.empty_ms, end))
