@@ -165,7 +165,7 @@ def _records(line: str) -> list[Match] | _Ignore | None:
     if not s or _STRUCTURAL.match(line) or _STRUCTURAL.match(s) or s.endswith("\\"):
         return IGNORE
     if s.startswith("{"):
-        return _json_formatter_records(s)
+        return _timed(_json_formatter_records(s))
     head = _RECORD_HEAD.match(s)
     if head:
         k = s.find(" key: ", head.end())

@@ -86,7 +86,7 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     st.duplicates = dup_count
     views = gens_mod.build(st, cfg)
     own_mod.close_open(st, views)
-    own_mod.from_assignments(views, st, cfg)
+    own_mod.static_handover(views, st, own_mod.from_assignments(views, st, cfg))
     issues = offsets_mod.analyse(st.offsets, cfg, gens_mod.empty_spans(views, st))
     issues += offsets_mod.estimate_lost_progress(st.offsets, st.intervals, issues, cfg,
                                                  offsets_mod.auto_commit_by_source(ordered),

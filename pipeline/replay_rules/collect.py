@@ -1069,7 +1069,8 @@ class Collector:
                 mm = self.membership(ev.generation, str(mid), ev)
                 mm.client_id = mm.client_id or item.get("client_id") or item.get("clientId")
                 mm.instance_id = mm.instance_id or item.get("instance_id") or item.get("groupInstanceId")
-                mm.host = mm.host or item.get("host") or item.get("clientHost")
+                # the coordinator's clientHost names the host; a client stream's only its file
+                mm.host = item.get("host") or item.get("clientHost") or mm.host
                 parts = item.get("assignment") or item.get("partitions")
                 if parts is not None and mm.assigned is None:
                     mm.assigned = sorted(map(str, parts))

@@ -442,7 +442,8 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                   "departure started this rebalance is not in the logs; missing evidence: " + "; ".join(missing) + ".")
         ev = _uniq([e for c in cands for e in c[2].evidence])[:6]
         return Cause("unknown", detail, None, ev, None, True, {"missing": missing, "trigger_candidates": new + gone})
-    silent = _uniq([c[2].trigger_member for c in cands if c[0] >= 1 << 62])
+    # (absent from a member list the logs may not complete, a member is not shown gone)
+    silent = _uniq([c[2].trigger_member for c in cands if c[0] >= 1 << 62]) if _complete(gen) or emptied else []
     if silent and best[0] < 1 << 62:
         # members of the generation before are gone without a line (their logs are not here): their
         # departure may have come first, and for a reason the logs do not give
@@ -745,7 +746,7 @@ def membership_rows(views: list[GenView], group_id: str | None) -> list[dict]:
 
 def empty_spans(views: list[GenView], st: GroupState) -> list[tuple[int, int]]:
     """When the group had no members: after the broker's "is now empty", or after every member of a
-    generation left, until the next rebalance began."""
+    generation the logs name completely (`_complete`) left, until the next rebalance began."""
     out = []
     for i, v in enumerate(views):
         nv = views[i + 1] if i + 1 < len(views) else None
@@ -754,7 +755,9 @@ def empty_spans(views: list[GenView], st: GroupState) -> list[tuple[int, int]]:
         end = nxt if nxt is not None else (st.last_ms or 0) + 1
         if v.gen.empty_ms is not None and not v.gen.members:
             out.append((v.gen.empty_ms, end))
-        elif v.gen.members and all(m.left_ms is not None and m.leave_reason in ("shutdown", "left", "unsubscribed")
-                                   for m in v.gen.members.values()):
+        elif v.gen.members and _complete(v.gen) and all(
+                m.left_ms is not None and m.leave_reason in ("shutdown", "left", "unsubscribed")
+                for m in v.gen.members.values()):
+            # (only when the logs name every member: the members a log shows leaving may not be all)
             out.append((max(m.left_ms for m in v.gen.members.values()), end))
     return out

@@ -59,8 +59,8 @@ def close_open(st: GroupState, views: list[GenView]) -> None:
         s.owned.clear()
 
 
-def from_assignments(views: list[GenView], st: GroupState, cfg: EffectiveSettings) -> None:
-    """Intervals for members whose own logs show no partition callbacks."""
+def from_assignments(views: list[GenView], st: GroupState, cfg: EffectiveSettings) -> set[str | None]:
+    """Intervals for members whose own logs show no partition callbacks; returns the members whose do."""
     with_callbacks = {iv.member_id for iv in st.intervals}
     open_: dict[tuple[str, str], Interval] = {}
     for i, v in enumerate(views):
@@ -97,6 +97,48 @@ def from_assignments(views: list[GenView], st: GroupState, cfg: EffectiveSetting
     for iv in open_.values():
         iv.end_ms, iv.end_reason, iv.end_ev = st.last_ms, "log_end", None
         st.intervals.append(iv)
+    return with_callbacks
+
+
+def static_handover(views: list[GenView], st: GroupState, with_callbacks: set[str | None]) -> None:
+    """A static member's restart in a Stable group hands its assignment to its new member id at once
+    (GroupCoordinator.replaceStaticMember 2.3+, KIP-345: the new id's SyncGroup returns the old id's
+    assignment, no rebalance). For members seen only through the broker or a dump, the new id's
+    partitions are therefore owned from the replacement, not from the next generation's Stable: each
+    of the old member's partitions goes to the member of a later generation with the same instance id,
+    from the replacement until that one's own interval (or the next rebalance) begins."""
+    by_start = sorted(views, key=lambda v: v.started_ms if v.started_ms is not None else (v.stabilized_ms or 0))
+    for ob in st.observed("static_replaced"):
+        old, at, instance = ob.member_id, ob.ts_ms, ob.facts.get("instance_id")
+        if not old or at is None or not instance:
+            continue
+        current = next((v for v in reversed(by_start) if old in v.gen.members
+                        and (v.stabilized_ms or v.started_ms or 0) <= at), None)
+        if current is None or not current.gen.members[old].assigned:
+            continue
+        later = [v for v in by_start if (v.started_ms or v.stabilized_ms or 0) > at]
+        heir = next((m for v in later for m in v.gen.members.values() if m.member_id != old and instance in (
+            m.instance_id, st.instance_of.get(m.member_id))), None) or next(
+            # a static member's id is its instance id + "-" + a UUID (GroupCoordinator/GroupMetadataManager
+            # generateMemberId, 2.3+): a member named only by the leader's map is known by it
+            (m for v in later for m in v.gen.members.values() if m.member_id != old
+             and m.member_id.startswith(instance + "-") and len(m.member_id) == len(instance) + 37), None)
+        if heir is None or heir.member_id in with_callbacks:
+            continue   # (its own log's callbacks time what it held)
+        until = current.ended_ms
+        for tp in current.gen.members[old].assigned:
+            mine = [iv for iv in st.intervals if iv.member_id == heir.member_id and iv.topic_partition == tp
+                    and iv.start_ms >= at]
+            first = min(mine, key=lambda iv: iv.start_ms) if mine else None
+            end = first.start_ms if first is not None else until
+            if end is None or end <= at:
+                continue
+            if first is not None and until is not None and first.start_ms > until:
+                end = until   # a rebalance came between: the heir held it until then
+            st.intervals.append(Interval(tp, heir.member_id, heir.client_id, current.gen.generation, at,
+                                         ob.evidence[0], end, "rebalance" if end == until else "continued",
+                                         first.start_ev if first is not None and end != until else None,
+                                         heir.host))
 
 
 def split(tp: str) -> tuple[str, int | None]:

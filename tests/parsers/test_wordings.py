@@ -243,6 +243,26 @@ def test_dump_records_carry_the_group_type_their_record_type_proves(line, group_
     assert res[0].fields.get("group_type") == group_type
 
 
+@pytest.mark.parametrize(("line", "ts_ms"), [
+    # DumpLogSegments --offsets-decoder 2.x text form: no state time in the value, the batch's CreateTime
+    ('| offset: 40070 CreateTime: 1710900007987 keySize: 22 valueSize: 212 sequence: -1 headerKeys: [] key: '
+     'group_metadata::group=risk payload: {"protocolType":"consumer","protocol":"range","generationId":1,'
+     '"assignment":"{c-1=[trades-0]}"}', 1710900007987),
+    # 3.x JSON formatter, GroupMetadataValue v3: currentStateTimestamp (the state's start), no CreateTime
+    ('{"key":{"type":2,"data":{"group":"g"}},"value":{"version":3,"data":{"protocolType":"consumer",'
+     '"generation":4,"protocol":"range","leader":"m-1","currentStateTimestamp":1710900001234,"members":[]}}}',
+     1710900001234),
+    # v0 value, no CreateTime in the line: no time (never a guess)
+    ('{"key":{"type":2,"data":{"group":"g"}},"value":{"version":0,"data":{"protocolType":"consumer",'
+     '"generation":4,"protocol":"range","leader":"m-1","members":[]}}}', None),
+])
+def test_a_group_metadata_record_is_timed_by_its_state_time_or_its_append_time(line, ts_ms):
+    # before: no time at all, so a dump's generations had no span and every commit after an empty
+    # generation looked like an administrator's reset (tests/replay/test_partial_logs_truth.py)
+    (rec,) = parse_offsets_dump_records(line)
+    assert rec.kind == "group_metadata_record" and rec.fields.get("ts_ms") == ts_ms
+
+
 @pytest.mark.parametrize("bad", ['"--1"', '"3"', "true", "1.5", "null"])
 def test_a_json_dump_record_with_a_malformed_number_is_unparsed(bad):
     line = ('{"key":{"type":1,"data":{"group":"g","topic":"t","partition":BAD}},"value":{"version":3,"data":'

