@@ -29,7 +29,10 @@ from pipeline.replay_rules.state import Membership
 
 def _formed(st: GroupState, g: int) -> int | None:
     gen = st.gens[g]
-    # the join phase's end; a generation the group reached by emptying ("is now empty") was never formed
+    # the join phase's end; a generation the group reached by emptying ("is now empty", or a dump's
+    # record of the empty group) was never formed
+    if gen.empty_ms is not None and not gen.members:
+        return None
     for t in (gen.completing_ms, gen.stable_ms, gen.record_ms):
         if t is not None:
             return t
@@ -103,7 +106,11 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
             replaced[(g, new)] = ob.member_id
             state(g, new, ob.evidence)
     for ob in st.observed("removed"):
+        # (a generation formed before the logs begin has no time to place it by: the broker lines'
+        # own generation then, e.g. a member leaving while the rebalance its fellow's leave began runs)
         g = gen_current(ob.ts_ms)
+        if g is None and ob.generation in removed_after:
+            g = ob.generation
         state(g, ob.member_id, ob.evidence)
         if g is not None and ob.member_id:
             removed_after[g].add(ob.member_id)

@@ -492,7 +492,12 @@ class Collector:
             # a static member that restarts while the group is Stable gets a new member id in the same
             # generation, without a rebalance (GroupCoordinator.updateStaticMemberAndRebalance, 2.3+)
             for other in self.gen(g).members.values():
-                if other is not m and other.instance_id == m.instance_id and other.left_ms is None \
+                # (a member named only by the leader's map shows its instance in its id: a static
+                # member's id is its instance id + "-" + a UUID, GroupCoordinator generateMemberId 2.3+)
+                same = other.instance_id == m.instance_id or (
+                    other.instance_id is None and other.member_id.startswith(m.instance_id + "-")
+                    and len(other.member_id) == len(m.instance_id) + 37)
+                if other is not m and same and other.left_ms is None \
                         and (other.joined_ms or 0) <= (m.joined_ms or 0):
                     other.left_ms, other.leave_reason, other.leave_ev = ev.ts_ms, "static_replaced", ev.evidence
                     m.replaced = other.member_id

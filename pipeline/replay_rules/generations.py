@@ -344,7 +344,11 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
             # a member named only by another's lines (the leader's "Finished assignment" map), absent
             # from the complete member list before: it joined, before anyone was told of the rebalance
             start = _first_told(gen)
-        if prev is not None and mid not in prev_members:
+        # (a generation before whose members no line names, and which did not empty, says nothing
+        # of who is new: its members' lines may lie before the logs begin)
+        prev_named = bool(prev_members) or (prev is not None and (prev.empty_ms is not None
+                                                                 or prev.broker_member_count == 0))
+        if prev is not None and prev_named and mid not in prev_members:
             inst = mem.instance_id or st.instance_of.get(mid)
             if inst and any((m.instance_id or st.instance_of.get(m.member_id)) == inst and m.left_ms is None
                             and not _removed_by_broker(st, m.member_id) for m in prev_members.values()):

@@ -54,12 +54,25 @@ def _subsets(clients: list[Path]) -> list[tuple[Path, ...]]:
     return [s for k in sizes for s in itertools.combinations(clients, k)]
 
 
-def contradictions(files: tuple[Path, ...], truth: dict) -> list[str]:
-    events = sorted((e for f in files for e in _events(f) if e.group_id == truth["group_id"]),
+def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, float] | None = None) -> list[str]:
+    """What the replay of `files` (only their events within `window`, fractions of the scenario's
+    span: an excerpt) states that the truth contradicts."""
+    lo, hi = -1 << 62, 1 << 62
+    if window is not None:
+        span = truth["end_ms"] - truth["start_ms"]
+        lo, hi = truth["start_ms"] + span * window[0], truth["start_ms"] + span * window[1]
+    events = sorted((e for f in files for e in _events(f) if e.group_id == truth["group_id"]
+                     and (window is None or (e.ts_ms is not None and lo <= e.ts_ms <= hi))),
                     key=lambda e: e.ts_ms or 0)
     r = replay_group(events)
     true_gens = {g["generation"]: g for g in truth["generations"]}
     ip_of_file = {f"{host}.log": h["ip"] for host, h in truth["hosts"].items()}
+
+    instance_of = {m["member_id"]: m["instance_id"] for m in truth["members"] if m.get("instance_id")}
+
+    def same(ours: str, theirs: str | None) -> bool:
+        # a static member's restart replaces its id within a generation (KIP-345): either id is it
+        return ours == theirs or (theirs in instance_of and instance_of.get(ours) == instance_of[theirs])
 
     def real_id(member: str, g: dict) -> str:
         # a pre-1.0 client logs no member id: the replay names it by its file ("consumer@FILE[#n]"),
@@ -80,9 +93,10 @@ def contradictions(files: tuple[Path, ...], truth: dict) -> list[str]:
         n, true_members = g["generation"], sorted(m["member_id"] for m in t["members"])
         if g["member_count"] is not None and g["member_count"] != len(true_members):
             out.append(f"gen {n}: {g['member_count']} members, truth {len(true_members)}")
-        if g["leader"] and real_id(g["leader"], t) != t["leader"]:
+        if g["leader"] and not same(real_id(g["leader"], t), t["leader"]):
             out.append(f"gen {n}: leader {g['leader']}, truth {t['leader']}")
-        extra = {real_id(m, t) for m in g["members"]} - set(true_members)
+        extra = {real_id(m, t) for m in g["members"]
+                 if not any(same(real_id(m, t), x) for x in true_members)}
         if extra:
             out.append(f"gen {n}: members {sorted(extra)} not in it")
         # (a poll timeout's leave is a LeaveGroup: "member_left" is what a broker's line shows of it)
@@ -92,7 +106,8 @@ def contradictions(files: tuple[Path, ...], truth: dict) -> list[str]:
         if g["cause"] != "unknown" and g["trigger_member"] and real_id(g["trigger_member"], t) != t["cause"].get("member_id"):
             out.append(f"gen {n}: trigger {g['trigger_member']}, truth {t['cause'].get('member_id')}")
         for m, parts in json.loads(g["assignment_json"] or "{}").items():
-            if sorted(parts) != sorted(t["assignment"].get(real_id(m, t), [])):
+            m = next((x for x in t["assignment"] if same(real_id(m, t), x)), real_id(m, t))
+            if sorted(parts) != sorted(t["assignment"].get(m, [])):
                 out.append(f"gen {n}: {m} assigned {parts}, truth {t['assignment'].get(real_id(m, t))}")
     for kind, finding in (("skipped", "offset_skip"), ("reprocessed", "offset_rewind")):
         for f in r.findings:
@@ -163,6 +178,26 @@ def test_broker_logs_dumps_and_describe_output_with_or_without_a_client_log_stat
             if found and not any(sc == scenario and known <= names for sc, known in KNOWN):
                 wrong[f"{scenario}: {', '.join(sorted(names))}"] = found[:5]
     assert checked >= 300
+    assert wrong == {}
+
+
+def test_excerpts_of_every_file_state_nothing_false(repo_root):
+    # the logs cut to a time window, as a paste of "the minutes around the incident" is: generations
+    # formed before it, members whose joins it misses (before: a static member's restart inside the
+    # window gave 4 members and 2 false assignments in generation 1; 3 members leaving at one
+    # millisecond, 1 of them placed, gave "the broker counts 1 member")
+    wrong = {}
+    windows = ((0.0, 0.5), (0.25, 0.75), (0.5, 1.0), (0.1, 0.9), (0.33, 0.66))
+    for scenario in _classic_scenarios(repo_root):
+        folder = repo_root / "sample_logs" / scenario
+        truth = json.loads((folder / "truth.json").read_text())
+        every = tuple(folder / n for n in sorted(truth["files"]))
+        for window in windows:
+            for files in (every, tuple(_client_logs(folder, truth))):
+                found = contradictions(files, truth, window)
+                # (the pre-1.0 crash loop of KNOWN: one generation's pseudo-member placed one life off)
+                if found and not (scenario == "rebalance_storm" and window == (0.33, 0.66) and len(files) == len(every)):
+                    wrong[f"{scenario} {window} {len(files)} files"] = found[:5]
     assert wrong == {}
 
 
