@@ -443,7 +443,6 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from pipeline import timeline_facts as facts_mod
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
-    from pipeline.spark.buckets import decoded
 
     facts_columns = facts_mod.FACT_COLUMNS
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
@@ -454,8 +453,9 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
             if write_events:
                 writers.add_events(table)
             if timeline_facts:
-                # column-wise: no list per column (the columns it reads decoded, if dictionaries)
-                counts, anchors = facts_mod.table_facts(decoded(table.select(list(facts_columns))))
+                # column-wise: no list per column, and a big group's dictionaries as they are (decoding
+                # bench-hot's source and kind took 26 MB, the hot task's peak: fourteenth session)
+                counts, anchors = facts_mod.table_facts(table.select(list(facts_columns)))
                 shared.update(counts)
                 diffs.extend(anchors)
             if table.num_rows >= FLUSH_ROWS:
