@@ -43,7 +43,7 @@ class PackedTexts:
         self.sizes: list[int] = []            # its uncompressed size
         self.offsets = np.zeros(n + 1, dtype=np.int64)   # each row's start in its block's bytes
         self._last: tuple[int, bytes] | None = None      # the block decoded last (index, bytes)
-        for b, start in enumerate(range(0, n, BLOCK_ROWS)):
+        for start in range(0, n, BLOCK_ROWS):
             k = min(BLOCK_ROWS, n - start)
             part = column.slice(start, k)
             arr = part.combine_chunks() if isinstance(part, pa.ChunkedArray) else part  # 2 chunks at most
