@@ -79,7 +79,9 @@ def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int]]]:
     only be shared by lines of the same time: the times are sorted (Arrow; unknown times together,
     as None meets None in a dict), a line alone at its time is its own file's first (counted per
     file by Arrow), and only the lines sharing a time with another go through shared_counts.
-    Anchors: only the join and stabilized lines become Python values, in row order."""
+    Anchors: only the join and stabilized lines become Python values, in row order. String columns
+    may be Arrow dictionaries (a big group's, buckets.bucket_groups), their chunks each with its own
+    dictionary: Arrow's counts and tests read them as their values."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -118,4 +120,9 @@ def _counts(column: Any) -> dict[Any, int]:
     import pyarrow.compute as pc
 
     vc = pc.value_counts(column)
-    return dict(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(), strict=True))
+    out: dict[Any, int] = {}
+    # summed: a value listed twice (chunks of a dictionary column with dictionaries of their own,
+    # should Arrow not unify them) keeps all its rows
+    for v, k in zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(), strict=True):
+        out[v] = out.get(v, 0) + k
+    return out

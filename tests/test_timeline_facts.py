@@ -41,14 +41,32 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("chunk", [None, 3], ids=["one-chunk", "batches-of-3"])
+def _dictionaries(table: pa.Table, chunk: int) -> pa.Table:
+    """`table` as a big group reaches the pass (buckets.bucket_groups): source, kind and raw's
+    neighbours as Arrow dictionaries, each chunk (staged file) with a dictionary of its own."""
+    parts = []
+    for b in table.to_batches(max_chunksize=chunk):
+        t = pa.Table.from_batches([b])
+        for c in ("source", "kind"):
+            i = t.schema.get_field_index(c)
+            t = t.set_column(i, c, t.column(c).dictionary_encode())
+        parts.append(t)
+    return pa.concat_tables(parts)
+
+
+@pytest.mark.parametrize("chunk", [None, 3, "dictionaries"], ids=["one-chunk", "batches-of-3", "dictionaries"])
 def test_table_facts_equal_the_list_functions_in_both_directions(chunk):
     table = _table(ROWS)
-    if chunk:     # as the pass gets a group: slices of several record batches
+    cols = table.select(list(tf.FACT_COLUMNS)).to_pydict()
+    if chunk == "dictionaries":
+        table = _dictionaries(table, 4)
+        assert pa.types.is_dictionary(table.schema.field("source").type) and table.column("source").num_chunks > 1
+        # the chunks' dictionaries differ (a file's own values, in its own order)
+        assert len({tuple(ch.dictionary.to_pylist()) for ch in table.column("source").chunks}) > 1
+    elif chunk:     # as the pass gets a group: slices of several record batches
         table = pa.Table.from_batches(table.to_batches(max_chunksize=chunk))
         assert table.column("raw").num_chunks > 1
     shared, diffs = tf.table_facts(table)
-    cols = table.select(list(tf.FACT_COLUMNS)).to_pydict()
     assert shared == Counter(tf.shared_counts(cols))
     assert diffs == tf.anchor_diffs(cols)
     # the facts themselves: b.log's copies and the unknown-key lines point at the smallest file

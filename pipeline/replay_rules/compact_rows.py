@@ -50,7 +50,7 @@ class CompactEvent:
     @property
     def raw(self) -> str:
         texts = type(self)._texts
-        if texts is None or texts.column is None:
+        if texts is None or texts.released:
             raise RuntimeError("evidence text read after its group's Arrow column was released")
         return texts.text(self._rawref)
 

@@ -155,7 +155,8 @@ def events_from_arrow(table: Any, lazy_text: bool = False) -> list[Event]:
             lazy_text = False
         else:
             raw = _with_default(_plain(table.column("raw")) if "raw" in names else None, _EVIDENCE_DEFAULTS["raw"], n)
-            texts = lazy_mod.ArrowTexts(raw)
+            # a big group's texts compressed (packed_text): its column is freed with the rows
+            texts = lazy_mod.ArrowTexts(raw, pack=n >= _SHARE_MIN_ROWS)
             make = constructor_for(lazy_mod.lazy_event_class(texts))
             del raw
     share = n >= _SHARE_MIN_ROWS

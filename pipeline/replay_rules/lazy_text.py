@@ -31,20 +31,42 @@ SLICE_ROWS = 4096                     # texts materialized at once by iter_raw
 
 class ArrowTexts:
     """One group's `raw` column (a pyarrow ChunkedArray of strings, nulls already defaulted): a text
-    by row number, one at a time or a slice of rows at once."""
+    by row number, one at a time or a slice of rows at once.
 
-    def __init__(self, column: Any) -> None:
+    With `pack` (a big group's, event_rows.events_from_arrow) the texts are kept compressed
+    (packed_text.PackedTexts) and the column itself is not kept: the caller's last reference to
+    it frees it. Without LZ4 in the pyarrow build, or with nulls, the column is kept as is."""
+
+    def __init__(self, column: Any, pack: bool = False) -> None:
         import numpy as np
         import pyarrow as pa
 
+        from pipeline.replay_rules import packed_text
+
         if not _plain_utf8(column.type):      # another layout (string_view, dictionary): as plain text
             column = column.cast(pa.large_string())
-        self.column = column
+        self.n = len(column)
+        self.packed = (packed_text.PackedTexts(column)
+                       if pack and column.null_count == 0 and packed_text.available() else None)
+        self.column = None if self.packed is not None else column
+        self.released = False
         self.fetched: dict[int, str] = {}     # rows read one at a time (rare kinds, read by several rules)
         self.starts = np.cumsum([0] + [len(c) for c in column.chunks])    # first row of each chunk
         self.masks: dict[tuple[str, ...], Any] = {}                          # words -> `containing`
 
+    def __len__(self) -> int:
+        return self.n
+
+    def release(self) -> None:
+        """Drop the texts (they can no longer be read)."""
+        self.column = self.packed = None
+        self.released = True
+        self.fetched.clear()
+        self.masks.clear()
+
     def text(self, row: int) -> str:
+        if self.packed is not None:
+            return self.packed.text(row)
         t = self.fetched.get(row)
         if t is None:
             t = self.fetched[row] = self.column[row].as_py()
@@ -57,6 +79,8 @@ class ArrowTexts:
 
         if not rows:
             return []
+        if self.packed is not None:
+            return self.packed.texts(rows)
         lo, hi = min(rows), max(rows)
         if hi - lo < 2 * len(rows):
             # rows near each other (a timeline of few files is near the table's order): the run of
@@ -88,6 +112,9 @@ class ArrowTexts:
 
         hit = self.masks.get(words)
         if hit is not None:
+            return hit
+        if self.packed is not None:
+            hit = self.masks[words] = self.packed.containing(words)
             return hit
         hit = np.zeros(int(self.starts[-1]), dtype=bool)
         needles = [w.encode("utf-8") for w in words if w]
@@ -140,7 +167,7 @@ class _LazyRawEvent(Event):
         if v.__class__ is str:
             return v
         texts = type(self)._texts
-        if texts is None or texts.column is None:
+        if texts is None or texts.released:
             raise RuntimeError("evidence text read after its group's Arrow column was released")
         return texts.text(v)
 
@@ -163,9 +190,11 @@ def release(events: Sequence[Event]) -> None:
     classes = set(map(type, events))
     for cls in classes:
         if issubclass(cls, _LazyRawEvent):
+            if cls._texts is not None:
+                cls._texts.release()
             cls._texts = None
         elif getattr(cls, "_compact", False) and cls._texts is not None:
-            cls._texts.column = None
+            cls._texts.release()
             compact_rows.release(cls)
 
 
@@ -207,7 +236,7 @@ def _one_group(events: Sequence[Event]) -> tuple[Any, list[Any]]:
             continue
         else:
             return None, []
-        if t is None or t.column is None:
+        if t is None or t.released:
             return None, []
         texts.add(id(t))
         owner = t
@@ -233,7 +262,7 @@ def contains_any(events: Sequence[Event], words: tuple[str, ...]) -> list[bool]:
     import numpy as np
 
     texts, values = _one_group(events)
-    if texts is not None and len(events) * 8 >= len(texts.column) and str not in set(map(type, values)):
+    if texts is not None and len(events) * 8 >= len(texts) and str not in set(map(type, values)):
         return texts.containing(words)[np.asarray(values, dtype=np.int64)].tolist()
     out: list[bool] = []
     append = out.append

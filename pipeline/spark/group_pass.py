@@ -55,6 +55,10 @@ BIG_SHARE = 0.5
 SAMPLE_FRACTION, SAMPLE_SEED = 0.01, 19
 # rows of one table buffered in a worker before they are written as a row group
 FLUSH_ROWS = 50_000
+# the row groups of a big group's `events` (FLUSH_ROWS rows or more, written as they come): each is
+# decoded and encoded whole, so it sets the write's transient memory (50,000 rows: +62 MB on
+# bench-hot's replay task, 16,384: about +30; BENCHMARKS.md, fourteenth session, hotmem2)
+BIG_EVENTS_ROWS = 16_384
 
 _MODULES: dict[str, Any] = {}
 
@@ -153,8 +157,8 @@ class GroupWriters:
         """Rows of the events table as they came (a pyarrow Table), cast to the schema's types.
 
         Small groups are buffered into row groups of FLUSH_ROWS; a group of FLUSH_ROWS rows or more
-        is written at once, FLUSH_ROWS rows at a time: a copy of one row group at a time, never of
-        the whole group (a hot group's copy was as large as its rows: 189 MB for bench-hot), and
+        is written at once, BIG_EVENTS_ROWS rows at a time: a copy of one row group at a time, never
+        of the whole group (a hot group's copy was as large as its rows: 189 MB for bench-hot), and
         nothing of it stays buffered (a slice would keep the group's buffers alive). Dictionary
         columns are written as their plain values (the schema's types)."""
         if table.num_rows == 0:
@@ -171,8 +175,8 @@ class GroupWriters:
         self.flush_events()       # what was buffered goes first: the rows keep their order
         # cast a slice at a time: a big group's dictionary columns (buckets.bucket_groups) are
         # decoded one row group at a time, never whole
-        for start in range(0, rows.num_rows, FLUSH_ROWS):
-            self._write_events(rows.slice(start, FLUSH_ROWS).cast(schema))
+        for start in range(0, rows.num_rows, BIG_EVENTS_ROWS):
+            self._write_events(rows.slice(start, BIG_EVENTS_ROWS).cast(schema))
 
     def flush_events(self) -> None:
         import pyarrow as pa
@@ -439,7 +443,6 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from pipeline import timeline_facts as facts_mod
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
-    from pipeline.spark.buckets import decoded
 
     facts_columns = facts_mod.FACT_COLUMNS
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
@@ -450,8 +453,9 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
             if write_events:
                 writers.add_events(table)
             if timeline_facts:
-                # column-wise: no list per column (the columns it reads decoded, if dictionaries)
-                counts, anchors = facts_mod.table_facts(decoded(table.select(list(facts_columns))))
+                # column-wise: no list per column, and a big group's dictionaries as they are (decoding
+                # bench-hot's source and kind took 26 MB, the hot task's peak: fourteenth session)
+                counts, anchors = facts_mod.table_facts(table.select(list(facts_columns)))
                 shared.update(counts)
                 diffs.extend(anchors)
             if table.num_rows >= FLUSH_ROWS:

@@ -60,8 +60,9 @@ def test_the_replay_frees_every_column_but_raw_before_it_runs(tmp_path, monkeypa
 def test_a_big_group_is_written_a_row_group_at_a_time(tmp_path, monkeypatch):
     _gid, table = _group_rows()
     table = pa.concat_tables([table] * 8)
-    monkeypatch.setattr(group_pass, "FLUSH_ROWS", 16)
-    assert table.num_rows > 4 * 16
+    monkeypatch.setattr(group_pass, "FLUSH_ROWS", 64)
+    monkeypatch.setattr(group_pass, "BIG_EVENTS_ROWS", 16)
+    assert table.num_rows > 4 * 64
     base = pa.total_allocated_bytes()
     extra: list[int] = []
     (tmp_path / "events").mkdir()
@@ -78,6 +79,11 @@ def test_a_big_group_is_written_a_row_group_at_a_time(tmp_path, monkeypatch):
     # never more than one row group's copy beside the group's rows (the whole group was copied before)
     assert extra and max(extra) <= table.nbytes // 4, (max(extra), table.nbytes)
     assert pq.read_table(tmp_path / "events").equals(table.combine_chunks())
+    # a big group's row groups are BIG_EVENTS_ROWS rows, smaller than the buffered ones (FLUSH_ROWS):
+    # each is decoded and encoded whole, which sets the write's transient memory
+    meta = pq.ParquetFile(next((tmp_path / "events").glob("*.parquet"))).metadata
+    sizes = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+    assert max(sizes) == 16 and sum(sizes) == table.num_rows, sizes
 
 
 def test_bucket_groups_gives_each_group_buffers_of_its_own(tmp_path):
