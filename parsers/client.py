@@ -374,16 +374,19 @@ class _UnmadeCombo(_Combo):
 def _signature(rule: Rule) -> str:
     """The longest literal phrase after a template's first placeholder ("Member {} with epoch {}
     transitioned from {} to {}." -> "transitioned from"): a substring test on it narrows a big
-    bucket before any regex runs. Phrases with runs of spaces or line breaks are not used (the rule
-    regexes allow those to vary)."""
+    bucket before any regex runs. Phrases with line breaks are not used, and a run of spaces ends a
+    phrase (the rule regexes allow those to vary: catalog_tools.template_regex writes a run as
+    `\\s+`, a single space as itself): "Member {} with epoch {} generated the  heartbeat to leave
+    ..." -> "heartbeat to leave ...", not "with epoch", which most lines of the bucket hold."""
     parts = rule.template.replace("\\n", "\n").replace("\\t", "\t").split("{}") if rule.template else []
     best = ""
     for seg in parts[1:]:
-        seg = seg.strip(" .,:;()[]'")
-        if "  " in seg or "\n" in seg or "\t" in seg:
+        if "\n" in seg or "\t" in seg:
             continue
-        if len(seg) > len(best):
-            best = seg
+        for piece in seg.split("  "):
+            piece = piece.strip(" .,:;()[]'")
+            if len(piece) > len(best):
+                best = piece
     return best if len(best) >= 4 else ""
 
 

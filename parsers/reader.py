@@ -313,12 +313,12 @@ _UNRENDERED = object()  # a tail memo entry's JSON not made yet
 # the time part and the tail's JSON kept in the entry
 assert LINE_MEMO_MAX + 26 <= MAX_RAW
 _MILLIS = {f"{i:03d}": i for i in range(1000)}  # "SSS" -> its value; ASCII digits only
-_SEP_MILLIS: dict[str, int] = {}  # ",SSS" and ".SSS" -> SSS's value (filled by run_log4j_batches' first call)
+_SEP_MILLIS: dict[str, int] = {}  # ",SSS] " and ".SSS] " -> SSS's value (filled by run_log4j_batches' first call)
 
 
 def _sep_millis() -> dict[str, int]:
     if not _SEP_MILLIS:
-        _SEP_MILLIS.update({sep + k: v for sep in ",." for k, v in _MILLIS.items()})
+        _SEP_MILLIS.update({sep + k + "] ": v for sep in ",." for k, v in _MILLIS.items()})
     return _SEP_MILLIS
 _LEADING_SPACE = frozenset(" \t\n\r\x0b\x0c")  # what LOG4J's \s+ after the level takes, on ASCII lines
 
@@ -649,13 +649,16 @@ class _LogParser:
         extra_as_orjson, JSONEncodeError = event_json._extra_as_orjson, event_json.orjson.JSONEncodeError  # noqa: N806
         tails_seen = _LINE_SEEN
         millis = _MILLIS
-        # a line's time after its second, its separator and milliseconds (text[20:24]): one lookup
+        # a line's time after its second, its separator, milliseconds and the "] " closing it
+        # (text[20:26]): one lookup
         sep_millis = _sep_millis()
         # logger text of the layout -> (logger, broker side?, class name), or None when the text is
         # not a LOG4J logger; this run's (a file has few loggers)
         loggers: dict[str, tuple[str, bool, str | None] | None] = {}
         anchor_search = anchors.PREFIX_ANCHOR.search
         last_sec, sec_ms = None, None  # the last "yyyy-MM-dd HH:mm:ss" checked, and its epoch ms
+        # "[" + last_sec while sec_ms is known (a line's text[:20] in its second), else None
+        sec_head = None
         # "LEVEL " and " (logger)" of the last line the regex split, and that logger's facts (at first
         # a text longer than any line the slicing path takes, so it cannot match)
         level_sp = logger_sfx = " " * (MAX_LINE + 1)
@@ -673,27 +676,25 @@ class _LogParser:
                     add = out.append
                     yield full
                 new: Any = None
-                tail = None
-                if text[24:26] == "] " and text[0] == "[":  # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail (26+ characters)
+                # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail (26+ characters), in the second already checked
+                # (then [,.] three ASCII digits and "] ": one lookup, and one comparison for "[" and the second)
+                ms = sep_millis.get(text[20:26])
+                if ms is not None and text[:20] == sec_head:
                     tail = text[26:]
                     entry = tails.get(tail)
                     if entry is not None:
-                        # the tail matched before, so the line matches if its time does: a second
-                        # already checked, then [,.] and three ASCII digits (the line is then ASCII and clean)
-                        ms = sep_millis.get(text[20:24])
-                        if ms is not None and sec_ms is not None and text[1:20] == last_sec:
-                            new = (no, text, sec_ms + ms, entry[3], entry[4], entry[5], None, entry)
+                        # the tail matched before, so the line matches as its time does (the line is
+                        # then ASCII and clean)
+                        new = (no, text, sec_ms + ms, entry[3], entry[4], entry[5], None, entry)
                     elif tail.endswith(logger_sfx) and tail.startswith(level_sp) and text.isascii() and len(text) <= MAX_LINE:
                         # the level and the logger of the last line the regex split: the message is what
                         # lies between them (where LOG4J puts it: no white space to skip at its start, no
-                        # line break in it, and " (" + a logger + ")" is only found at the end); the time
-                        # is checked as for a tail memo hit
+                        # line break in it, and " (" + a logger + ")" is only found at the end)
                         msg = tail[level_len:-sfx_len]
-                        ms = sep_millis.get(text[20:24])
-                        if (ms is not None and sec_ms is not None and text[1:20] == last_sec
-                                and msg[:1] not in _LEADING_SPACE
-                                and (mb := msg.encode()).translate(garbage_nl) == mb):
+                        if msg[:1] not in _LEADING_SPACE and (mb := msg.encode()).translate(garbage_nl) == mb:
                             new = (no, text, sec_ms + ms, level_lv, logger_lg, msg, tail, None)
+                else:  # (the tail memo's key, for the regex's line below)
+                    tail = text[26:] if text[24:26] == "] " and text[0] == "[" else None
                 if new is None:
                     m = match(text) if len(text) <= MAX_LINE and text.isascii() else None
                     if m is not None:
@@ -714,6 +715,7 @@ class _LogParser:
                             m = None
                         elif len(ts) == 23 and ts[19] in ",.":  # _log4j_ts_ms, with the last second kept here
                             last_sec, sec_ms = ts[:19], _second_ms(ts[:19])
+                            sec_head = "[" + last_sec if sec_ms is not None else None
                             ms = millis.get(ts[20:])
                             ts_ms = sec_ms + ms if sec_ms is not None and ms is not None else parse_ts(ts)
                         else:
@@ -769,13 +771,16 @@ class _LogParser:
                 plogger = lg[0]
                 # (both phrases hold a "v": one character is looked for first, by memchr, where a
                 # phrase's search costs ~700 instructions on a 150-character message)
-                if (lg[1] or ("v" in head and (("Config values" in head and head.find("Config values", 0, 64) >= 0)
-                                               or ("Kafka version" in head and head.find("Kafka version", 0, 40) >= 0)))
-                        or (head[:2] == "[G" and head.startswith(_BROKER_MSG))):
+                if lg[1] or ("v" in head and (("Config values" in head and head.find("Config values", 0, 64) >= 0)
+                                              or ("Kafka version" in head and head.find("Kafka version", 0, 40) >= 0))):
                     add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
                     continue
                 # client.parse_client_parts, written out
                 if head[:1] == "[":
+                    # (a one-character slice is a cached string: no allocation, unlike head[:2])
+                    if head[1:2] == "G" and head.startswith(_BROKER_MSG):
+                        add(self._classify(_Record(pno, p[1], pts, plevel, None, plogger, head, None)))
+                        continue
                     # the prefix "[...] " and the body, by one partition (prefixes are keyed by the text
                     # before "] ": no slice of the prefix per line)
                     ptext, sep, body = head.partition("] ")
@@ -1198,25 +1203,49 @@ def _gzip_problem(stream: io.TextIOBase) -> str | None:
     return raw.problem if isinstance(raw, TolerantGzip) else None
 
 
+# characters per read of _numbered: at most MAX_LINE, so a line that starts and ends inside one read
+# is never too long (only a line carried over from the previous read is cut)
+_READ_CHARS = MAX_LINE
+
+
 def _numbered(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[tuple[int, str]]:
     """(line number, text) pairs; an overlong line is cut at MAX_LINE + 1 characters while reading
-    (the rest is skipped without being held in memory) so the reader rejects it as too long."""
-    no = 0
-    readline = text_stream.readline
+    (the rest is skipped without being held in memory) so the reader rejects it. The stream is
+    read in chunks of _READ_CHARS characters split at "\n" (it translates "\r\n" and "\r":
+    newline=None), and each chunk's pairs come from C iterators (zip, count) chained: no Python
+    step per line (a generator resumed per line with a readline call cost ~1,000 instructions a
+    line more)."""
+    return itertools.chain.from_iterable(_numbered_chunks(text_stream, stats))
+
+
+def _numbered_chunks(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[Iterable[tuple[int, str]]]:
+    """_numbered's pairs, one iterable per chunk read."""
+    read = text_stream.read
+    keep = MAX_LINE + 1  # what is kept of a line: readline(MAX_LINE + 1) gave that much
+    no = 1  # the next line's number
+    start = ""  # the unfinished last line of what was read so far (at most `keep` characters)
     while True:
-        line = readline(MAX_LINE + 1)
-        if not line:
-            return
-        no += 1
-        if len(line) > MAX_LINE and not line.endswith(("\n", "\r")):
-            while True:  # skip the rest of the overlong line
-                rest = readline(MAX_LINE + 1)
-                if not rest or rest.endswith(("\n", "\r")):
-                    break
-        line = line.rstrip("\r\n")
-        if "\ufffd" in line:
+        chunk = read(_READ_CHARS)
+        if not chunk:
+            break
+        lines = chunk.split("\n")
+        if len(lines) == 1:  # the carried line goes on through the whole chunk
+            if len(start) < keep:
+                start = (start + chunk)[:keep]
+            continue
+        if start:
+            # (once `keep` characters of a line are held, the rest of it is dropped)
+            lines[0] = (start + lines[0])[:keep] if len(start) < keep else start
+        last = lines.pop()
+        start = last if len(last) <= keep else last[:keep]
+        if ("\ufffd" in chunk or "\ufffd" in lines[0]) and (bad := sum("\ufffd" in t for t in lines)):
+            stats["decode_errors"] = stats.get("decode_errors", 0) + bad
+        yield zip(itertools.count(no), lines)
+        no += len(lines)
+    if start:  # the last line, without a line break
+        if "\ufffd" in start:
             stats["decode_errors"] = stats.get("decode_errors", 0) + 1
-        yield no, line
+        yield ((no, start),)
 
 
 def parse_path(path: str, layout: str | None = None, *, rendered: bool = False, batched: bool = False

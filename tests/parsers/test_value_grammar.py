@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -229,3 +231,38 @@ def _check_shortcut_agrees_with_lark(text: str) -> None:
     if grammar._surely_not_a_value(text):
         assert lark is None
     assert grammar.parse_value.__wrapped__(text) == lark
+
+
+# values._ONE_OFFSET (one partition as OffsetAndMetadata#toString writes it, one fullmatch): pieces
+# at its edges (an "=" in the epoch or metadata, a second marker, a digit of another script after the
+# offset, tabs, Optional[..] epochs, braces)
+_ONE_OFFSET_PIECES = ["{", "}", "}}", "orders-3", "t.x_y-10", "=OffsetAndMetadata{offset=", "12", "-5", "\u0663",
+                      ", leaderEpoch=", "Optional[7]", "Optional.empty", "=", ", metadata='", "'", "a=b", "\t", " ",
+                      "-", "x"]
+
+
+def _offsets_without_fullmatch(text: str):  # offsets_map's own general code (the fullmatch never taken)
+    fast = values._ONE_OFFSET
+    values._ONE_OFFSET = re.compile(r"(?!)")
+    try:
+        return values.offsets_map.__wrapped__(text)
+    finally:
+        values._ONE_OFFSET = fast
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_ONE_OFFSET_PIECES), max_size=12).map("".join))
+def test_offsets_map_single_fullmatch_agrees_with_the_general_code(text):
+    assert values.offsets_map.__wrapped__(text) == _offsets_without_fullmatch(text)
+
+
+def test_offsets_map_canonical_commits_take_the_fullmatch():
+    for text, want in (("{orders-1=OffsetAndMetadata{offset=47931, leaderEpoch=0, metadata=''}}", ("orders-1", 47931, "0")),
+                       ("{t-0=OffsetAndMetadata{offset=5, leaderEpoch=Optional[3], metadata='m'}}", ("t-0", 5, "Optional[3]")),
+                       ("{t-0=OffsetAndMetadata{offset=-1, metadata=''}}", ("t-0", -1, None))):
+        assert values._ONE_OFFSET.fullmatch(text) is not None
+        assert values.offsets_map.__wrapped__(text) == (want,) == _offsets_without_fullmatch(text)
+    for text in ("{t-0=OffsetAndMetadata{offset=5, leaderEpoch=0, metadata='=OffsetAndMetadata{offset=6'}}",
+                 "{t-0=OffsetAndMetadata{offset=5\u0663, metadata=''}}"):
+        assert values._ONE_OFFSET.fullmatch(text) is None
+        assert values.offsets_map.__wrapped__(text) == _offsets_without_fullmatch(text)
