@@ -84,6 +84,7 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
         cfg = consumer_protocol_settings(cfg)
     st = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms).run(ordered)
     st.duplicates = dup_count
+    own_mod.name_topic_ids(st)
     views = gens_mod.build(st, cfg)
     own_mod.close_open(st, views)
     own_mod.static_handover(views, st, own_mod.from_assignments(views, st, cfg))

@@ -512,8 +512,12 @@ class ConsumerGroupReplay:
                           if (m, n) in self.rows and self.rows[(m, n)].assigned is not None}
             detail = e.cause_detail or ""
             if n in late:
-                detail += (f" When the epoch began is not in the logs: the first line naming it comes after epoch "
-                           f"{late[n]} began.")
+                # known only from a line after a later epoch began: the join or leave _explain took for its
+                # cause (the last one before that line) may be a later epoch's
+                e.cause, e.trigger = "unknown", None
+                detail = (f"No line of the logs says why the group epoch was bumped: the first line naming it comes "
+                          f"after epoch {late[n]} began, so when it began, and what came just before, is not in "
+                          "the logs.")
             if not self.broker_seen:
                 detail += " No broker log of the group: the epoch is known from its members' lines only."
             elif e.from_removal:

@@ -575,6 +575,12 @@ class FindingRules:
             for v in self.views:
                 hidden = max(0, (v.gen.broker_member_count or 0) - len(v.gen.members))
                 n = hidden + sum(1 for m in v.gen.members.values() if m.assigned is None)
+                if not n and v.gen.protocol_type == "consumer (KIP-848)":
+                    # consumer protocol: a member's log shows its own assignment only, and the broker logs
+                    # a member's assignment (DEBUG "new assignment state", GroupMetadataManager 3.8+) only
+                    # when it changes: a member keeping its partitions through epoch N leaves no line of
+                    # N, so no epoch's holders are known to be all of them
+                    n = 1
                 if not n and v.gen.generation in partial:
                     n = 1       # at least one: the logged assignments leave a topic's partitions out
                 elif not n and len(v.gen.members) == 1 and v.gen.broker_member_count is None \

@@ -9,6 +9,8 @@ protocol every member revokes everything when a rebalance begins (ConsumerCoordi
 
 from __future__ import annotations
 
+import re
+
 from pipeline.replay_rules.collect import GroupState
 from pipeline.replay_rules.generations import GenView
 from pipeline.replay_rules.settings import EffectiveSettings
@@ -64,7 +66,10 @@ def from_assignments(views: list[GenView], st: GroupState, cfg: EffectiveSetting
     with_callbacks = {iv.member_id for iv in st.intervals}
     open_: dict[tuple[str, str], Interval] = {}
     for i, v in enumerate(views):
-        cooperative = (v.gen.protocol or cfg.assignor or "").startswith("cooperative")
+        # incremental: cooperative-sticky (KIP-429), and the consumer protocol (KIP-848), whose members
+        # keep what their next target assignment keeps (CurrentAssignmentBuilder 3.7+)
+        cooperative = (v.gen.protocol or cfg.assignor or "").startswith("cooperative") or (
+            v.gen.protocol_type or "").startswith(("consumer (KIP-848)", "streams (KIP-1071)"))
         nxt = views[i + 1] if i + 1 < len(views) else None
         for mid, mem in v.gen.members.items():
             if mid in with_callbacks or not mem.assigned:
@@ -139,6 +144,24 @@ def static_handover(views: list[GenView], st: GroupState, with_callbacks: set[st
                                          ob.evidence[0], end, "rebalance" if end == until else "continued",
                                          first.start_ev if first is not None and end != until else None,
                                          heir.host))
+
+
+_TOPIC_ID_PARTITION = re.compile(r"[A-Za-z0-9_-]{22}-\d+")
+
+
+def name_topic_ids(st: GroupState) -> None:
+    """KIP-848 broker lines name a member's partitions by topic id ("QLf_qZOk435wgRGI1zzedA-0",
+    GroupMetadataManager 3.8+ DEBUG), its clients by topic name. When the members' lines name one
+    topic and the broker's one topic id, the id is that topic: its partitions are renamed so that
+    both sides' assignments meet (else they are left as ids, which match nothing)."""
+    held = [m for g in st.gens.values() for m in g.members.values() if m.assigned]
+    names = {tp.rpartition("-")[0] for m in held for tp in m.assigned if not _TOPIC_ID_PARTITION.fullmatch(tp)}
+    ids = {tp.rpartition("-")[0] for m in held for tp in m.assigned if _TOPIC_ID_PARTITION.fullmatch(tp)}
+    if len(names) != 1 or len(ids) != 1:
+        return
+    (name,), (tid,) = names, ids
+    for m in held:
+        m.assigned = sorted(name + tp[len(tid):] if tp.startswith(tid + "-") else tp for tp in m.assigned)
 
 
 def split(tp: str) -> tuple[str, int | None]:
