@@ -71,6 +71,7 @@ class FindingRules:
     def __init__(self, st: GroupState, views: list[GenView], cfg: EffectiveSettings) -> None:
         self.st, self.views, self.cfg = st, views, cfg
         self._unseen: tuple[list[int], list[tuple], int | None, set[int]] | None = None   # _unseen_assignments' index
+        self._kept_unlogged: set[int] = set()   # KIP-848 epochs whose holders no log can show all of
         self._estimated: frozenset[str] | None = None
         self._commits: dict[str, list[int]] | None = None   # member -> its logged commit times
         self.gid = st.group_id
@@ -508,7 +509,14 @@ class FindingRules:
                 n = sum(unseen.values())
                 partial = any(g in self._unseen[3] for g in unseen)
                 why = []
-                if unseen:
+                kept = set(unseen) <= self._kept_unlogged
+                if unseen and kept:
+                    # (KIP-848: not a missing log; a kept assignment is logged by nobody)
+                    why.append(f"under the consumer protocol a member keeping its partitions through an epoch "
+                               f"logs nothing of it (neither its client nor the broker), and nothing else shows "
+                               f"every holder of epoch{'s' if len(unseen) > 1 else ''} "
+                               f"{', '.join(map(str, sorted(unseen)))}")
+                elif unseen:
                     why.append(f"{'at least ' if partial else ''}{n} member{'s' if n > 1 else ''} of generation"
                                f"{'s' if len(unseen) > 1 else ''} {', '.join(map(str, sorted(unseen)))} "
                                f"{'have' if n > 1 else 'has'} an assignment the logs do not show ("
@@ -519,8 +527,10 @@ class FindingRules:
                 sev, title = "low", f"{tp}: no owner in the logs for {_fmt_ms(gap)} (unproven)"
                 text = (f"No member whose assignment the logs show held {tp} for {_fmt_ms(gap)}: "
                         f"{_who(a.member_id, self.st)} gave it up ({a.end_reason}) and {_who(b.member_id, self.st)} "
-                        f"got it later. But {' and '.join(why)}, so {tp} may have been consumed. Add the "
-                        f"missing members' logs, the leader's, or a __consumer_offsets dump to know {threshold}.")
+                        f"got it later. But {' and '.join(why)}, so {tp} may have been consumed. "
+                        + ("A __consumer_offsets dump of the group's member assignment records would show who "
+                           if kept and not absent else "Add the missing members' logs, the leader's, or a "
+                           "__consumer_offsets dump to know ") + f"{threshold}.")
                 details.update(unproven=True)
                 if unseen:
                     details["unseen_assignments"] = {str(g): k for g, k in sorted(unseen.items())}
@@ -576,6 +586,7 @@ class FindingRules:
                 hidden = max(0, (v.gen.broker_member_count or 0) - len(v.gen.members))
                 n = hidden + sum(1 for m in v.gen.members.values() if m.assigned is None)
                 if not n and v.gen.protocol_type == "consumer (KIP-848)":
+                    self._kept_unlogged.add(v.gen.generation)
                     # consumer protocol: a member's log shows its own assignment only, and the broker logs
                     # a member's assignment (DEBUG "new assignment state", GroupMetadataManager 3.8+) only
                     # when it changes: a member keeping its partitions through epoch N leaves no line of

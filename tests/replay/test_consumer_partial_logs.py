@@ -79,3 +79,15 @@ def test_a_refused_join_bumps_no_epoch_and_a_late_first_line_is_no_start(repo_ro
     assert "the first line naming it comes after epoch 3 began" in epochs[2]["cause_detail"]
     assert (epochs[3]["cause"], epochs[3]["trigger_member"]) == ("member_joined", "cCi3Zz9viwH5JvcS_Rd8kA")
     assert epochs[3]["started_ms"] == 1749088980405
+
+
+def test_with_every_log_a_kip848_gap_is_unproven_for_the_protocols_reason_not_a_missing_log(repo_root):
+    # every file of sample consumer_slow_revocation: audit-events-5 waited 62.9 s between QZyS...'s
+    # revocation and h4kx...'s assignment; a member keeping its partitions through epoch 4 logs nothing,
+    # so the gap is unproven, and the words must not blame a log that is in the input
+    folder = repo_root / "sample_logs" / "consumer_slow_revocation"
+    _, findings = _replayed(sorted(folder.glob("*.log")), "audit-sink", None)
+    (gap,) = [f for f in findings if f["kind"] == "unowned_partitions"]
+    assert (gap["severity"], gap["title"]) == ("low", "audit-events-5: no owner in the logs for 62.9 s (unproven)")
+    assert "not in the input" not in gap["explanation"] and "Add the missing members' logs" not in gap["explanation"]
+    assert "a member keeping its partitions through an epoch logs nothing of it" in gap["explanation"]
