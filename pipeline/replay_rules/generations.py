@@ -453,7 +453,8 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         # departure may have come first, and for a reason the logs do not give
         missing = ["broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason)",
                    "the logs of " + ", ".join(silent[:4])]
-        detail = (f"{best[2].detail.split(':', 1)[0]} ({_who(best[2].trigger_member, st)}), but "
+        phrase = CAUSES[best[2].cause]
+        detail = (f"{phrase[0].upper() + phrase[1:]}: {_who(best[2].trigger_member, st)}; but "
                   f"{', '.join(silent[:3])}{', ...' if len(silent) > 3 else ''} of generation "
                   f"{prev.generation if prev else '?'} left too, and no line says when or why: which change "
                   "started this rebalance is not in the logs; missing evidence: " + "; ".join(missing) + ".")

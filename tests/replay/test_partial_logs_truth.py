@@ -275,3 +275,25 @@ def test_the_first_generation_names_its_first_joiner_only_when_the_logs_can_orde
     g1 = _first_generation({"b.log": [("B", 6)], "c.log": [("C", 9)]})
     assert (g1["trigger_member"], g1["member_count"], g1["members"]) == (None, None, ["B", "C"])
     assert "no line lists every member" in g1["cause_detail"]
+
+
+def test_a_departure_with_others_gone_silently_is_an_unknown_cause_naming_every_candidate(repo_root):
+    # sample offset_reset_skip_and_rewind, ledger-writer-2's log and the dump: its member left at
+    # 02:05:00 and the group emptied; the other two members left too, but no line says when or why
+    # (truth: 2afb9636 left first). Before: "member_left, trigger 8e43aa05", a member the truth says
+    # was not first
+    folder = repo_root / "sample_logs" / "offset_reset_skip_and_rewind"
+    events = sorted((e for p in (folder / "ledger-writer-2.log", folder / "consumer-offsets-dump.txt")
+                     for e in _events(p) if e.group_id == "ledger-writer"), key=lambda e: e.ts_ms or 0)
+    r = replay_group(events)
+    (g3,) = [g for g in r.generations if g["generation"] == 3]
+    mine, silent = "consumer-ledger-writer-1-8e43aa05-6cda-4d21-8b99-0a1e8f291311", [
+        "consumer-ledger-writer-1-2afb9636-9a40-40c0-bc01-2e3de5c72880",
+        "consumer-ledger-writer-1-ca959f82-c2f4-4b1a-ad37-cac20bf79365"]
+    assert (g3["cause"], g3["trigger_member"]) == ("unknown", None)
+    assert g3["cause_detail"].startswith("A member left the group")
+    assert f"{silent[0]}, {silent[1]} of generation 2 left too, and no line says when or why" in g3["cause_detail"]
+    (f,) = [f for f in r.findings if f["kind"] == "unexplained" and f["generation"] == 3]
+    details = json.loads(f["details_json"])
+    assert details["trigger_candidates"] == [mine, *silent]
+    assert details["missing"][1] == f"the logs of {silent[0]}, {silent[1]}"
