@@ -27,7 +27,15 @@ from pipeline.replay_rules.reasons import (
     delivered_late,
 )
 from pipeline.replay_rules.settings import normalize_assignor
-from pipeline.replay_rules.state import Gen, Interval, MemberLife, Membership, Observation, Stream
+from pipeline.replay_rules.state import (
+    Gen,
+    Interval,
+    MemberLife,
+    Membership,
+    Observation,
+    Stream,
+    static_id_of,
+)
 
 JOINED_FRESH = "joined the group (consumer protocol, from UNSUBSCRIBED)"
 # kinds logged by the consumer's own (poll) thread, not its heartbeat thread
@@ -492,11 +500,9 @@ class Collector:
             # a static member that restarts while the group is Stable gets a new member id in the same
             # generation, without a rebalance (GroupCoordinator.updateStaticMemberAndRebalance, 2.3+)
             for other in self.gen(g).members.values():
-                # (a member named only by the leader's map shows its instance in its id: a static
-                # member's id is its instance id + "-" + a UUID, GroupCoordinator generateMemberId 2.3+)
+                # (a member named only by the leader's map shows its instance in its id)
                 same = other.instance_id == m.instance_id or (
-                    other.instance_id is None and other.member_id.startswith(m.instance_id + "-")
-                    and len(other.member_id) == len(m.instance_id) + 37)
+                    other.instance_id is None and static_id_of(other.member_id, m.instance_id))
                 if other is not m and same and other.left_ms is None \
                         and (other.joined_ms or 0) <= (m.joined_ms or 0):
                     other.left_ms, other.leave_reason, other.leave_ev = ev.ts_ms, "static_replaced", ev.evidence

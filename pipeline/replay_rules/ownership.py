@@ -14,7 +14,7 @@ import re
 from pipeline.replay_rules.collect import GroupState
 from pipeline.replay_rules.generations import GenView
 from pipeline.replay_rules.settings import EffectiveSettings
-from pipeline.replay_rules.state import Interval
+from pipeline.replay_rules.state import Interval, static_id_of
 
 
 def close_open(st: GroupState, views: list[GenView]) -> None:
@@ -124,10 +124,9 @@ def static_handover(views: list[GenView], st: GroupState, with_callbacks: set[st
         later = [v for v in by_start if (v.started_ms or v.stabilized_ms or 0) > at]
         heir = next((m for v in later for m in v.gen.members.values() if m.member_id != old and instance in (
             m.instance_id, st.instance_of.get(m.member_id))), None) or next(
-            # a static member's id is its instance id + "-" + a UUID (GroupCoordinator/GroupMetadataManager
-            # generateMemberId, 2.3+): a member named only by the leader's map is known by it
+            # (a member named only by the leader's map is known by its id)
             (m for v in later for m in v.gen.members.values() if m.member_id != old
-             and m.member_id.startswith(instance + "-") and len(m.member_id) == len(instance) + 37), None)
+             and static_id_of(m.member_id, instance)), None)
         if heir is None or heir.member_id in with_callbacks:
             continue   # (its own log's callbacks time what it held)
         until = current.ended_ms

@@ -163,3 +163,10 @@ class Observation:
 
 def _ts(ev: Any) -> int:
     return ev.ts_ms
+
+
+def static_id_of(member_id: str, instance_id: str) -> bool:
+    """Whether `member_id` is one the coordinator made for static member `instance_id`: the instance
+    id + "-" + a UUID (GroupCoordinator / GroupMetadataManager generateMemberId, 2.3+), which names
+    the instance of a member only the leader's assignment map names."""
+    return member_id.startswith(instance_id + "-") and len(member_id) == len(instance_id) + 37
