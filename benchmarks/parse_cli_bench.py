@@ -15,6 +15,10 @@ the file and writing the output to a file:
 * ours, cold cache: ours with an empty build cache each round (parsers/build_cache.py: the first
   run after installing or after a rule changed), events checked too;
 * ours --no-events: the same parse without writing events (what the writer costs is the difference);
+* python floor: a script that cuts every line by fixed offsets and writes a dict of the event's
+  columns per line with orjson, matching no rule and typing no field (FLOOR_SCRIPT): what the
+  interpreter costs this hour for the least a Python JSON writer does; ours/floor does not move
+  with the machine's speed the way lines/CPU-s does;
 * drain3: `drain3.TemplateMiner` (default configuration, no persistence) fed every line of the same
   file, in a process that reads the file itself: the whole line as read ("drain3"), or the message
   cut out of the log4j line by a regex first ("drain3 message only", what a user who strips the
@@ -65,6 +69,54 @@ with open(sys.argv[1], encoding="utf-8") as fh:
         n += 1
 loop = time.process_time() - t0
 sys.stdout.write(f"{n} {loop} {len(miner.drain.clusters)}\n")
+"""
+
+
+# The interpreter's floor for this job: what any Python writer of one JSON object per log line
+# must do, and nothing more. It reads the file in 1 MB chunks, cuts each line into its time, level,
+# message and logger by fixed offsets and two partitions (no regex, no check that the line is a
+# coordinator line), takes the time's epoch ms from a memo of seconds, builds a dict of the event's
+# columns (ours: 23 keys, most None) and writes it with orjson, 256 lines per write. No rule is
+# matched and no field is typed: a parser in Python cannot beat it, so ours/floor says how much of
+# our CPU goes to reading the lines' meaning, whatever speed the machine runs Python at this hour.
+FLOOR_SCRIPT = r"""
+import sys, time, calendar, orjson
+t0 = time.process_time()
+cols = ("source", "line_no", "side", "kind", "raw", "ts_ms") + tuple(f"c{i}" for i in range(16)) + ("extra",)
+dumps, opt = orjson.dumps, orjson.OPT_APPEND_NEWLINE
+seconds = {}
+out = sys.stdout.buffer
+n, rest, batch = 0, "", []
+with open(sys.argv[1], encoding="utf-8") as fh:
+    while True:
+        chunk = fh.read(1 << 20)
+        if not chunk:
+            break
+        lines = (rest + chunk).split("\n")
+        rest = lines.pop()
+        for line in lines:
+            n += 1
+            sec = line[1:20]
+            base = seconds.get(sec)
+            if base is None:
+                base = seconds[sec] = calendar.timegm(time.strptime(sec, "%Y-%m-%d %H:%M:%S")) * 1000
+            level, _, tail = line[26:].partition(" ")
+            message, _, logger = tail.rpartition(" (")
+            d = dict.fromkeys(cols)
+            d["source"] = sys.argv[1]
+            d["line_no"] = n
+            d["side"] = "client"
+            d["kind"] = "line"
+            d["raw"] = line
+            d["ts_ms"] = base + int(line[21:24])
+            d["c0"] = message
+            d["extra"] = {"level": level, "logger": logger[:-1]}
+            batch.append(dumps(d, option=opt))
+            if len(batch) >= 256:
+                out.write(b"".join(batch))
+                batch.clear()
+out.write(b"".join(batch))
+sys.stderr.write(f"{n} {time.process_time() - t0}\n")
 """
 
 
@@ -130,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                                  work / "cold.jsonl"),
             "ours --no-events": (taskset + [py, "-m", "pipeline.cli", "parse", "--no-events", str(log)], REPO,
                                  env_ours, work / "none.jsonl"),
+            "python floor": (taskset + [py, "-c", FLOOR_SCRIPT, str(log)], work, env_all, work / "floor.jsonl"),
             "drain3": (taskset + [py, "-c", DRAIN3_SCRIPT, str(log), "line", ""], work, env_all,
                        work / "drain3.txt"),
             "drain3 message only": (taskset + [py, "-c", DRAIN3_SCRIPT, str(log), "message", LOG4J_SPLIT.pattern],
@@ -172,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in drain_loop:
             print(f"ratio ours/{name}: best {best['ours'] / best[name]:.2f}x, median {med['ours'] / med[name]:.2f}x "
                   f"(>1: coordscope faster)")
+        print(f"ratio ours/python floor: best {best['ours'] / best['python floor']:.2f}x, "
+              f"median {med['ours'] / med['python floor']:.2f}x (1 = as fast as Python can cut and write the lines)")
         writer = statistics.median(times["ours"]) - statistics.median(times["ours --no-events"])
         print(f"event writing (ours minus --no-events, medians): {writer / max(events, 1) * 1e6:.2f} us per event")
         return 0 if same else 1
