@@ -11,7 +11,8 @@ with K members" (2.8+) states how many members N has.
 Each membership is marked by how it is known:
   stated    a broker line of that generation names the member;
   carried   named in an earlier generation and not removed since (the coordinator removes a member
-            only on LeaveGroup, expiry or a rejoin timeout, which the broker logs at INFO from 2.2);
+            only on LeaveGroup, expiry or a rejoin timeout, which the broker logs at INFO from 2.2;
+            so only when the group's "Preparing to rebalance" lines carry a reason, printed from 2.2);
   extended  named first by a line that is not a join (a removal, a rejoin): it joined earlier, and
             the broker's member count of the earlier generations leaves room for it.
 Carried and extended members are inferred; when the broker's count contradicts them they are
@@ -115,6 +116,13 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
         if g is not None and ob.member_id:
             removed_after[g].add(ob.member_id)
 
+    # A member is carried over only from a broker that logs every removal at INFO: expiries ("has
+    # failed, removing it", GroupCoordinator.onExpireHeartbeat) from 1.0, LeaveGroups ("has left") from
+    # 2.2; 0.9-0.11 log expiries at TRACE/DEBUG. The rebalance reason in "Preparing to rebalance ...
+    # (reason: ...)" (GroupCoordinator.prepareRebalance) is printed from 2.2 too: a group whose prepare
+    # lines carry none is on an older broker (or its lines were cut), where a member may have gone
+    # unlogged at any rebalance.
+    removals_logged = any(st.gens[g].prepare_reason for g in nums)
     members: dict[int, dict[str, str]] = {}     # generation -> member -> stated | carried | extended
     dropped: dict[int, bool] = {}
     for g in nums:
@@ -122,8 +130,8 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
             members[g] = {m: "client" for m in st.gens[g].members}
             continue
         cur = {m: "stated" for m in stated[g]}
-        if g - 1 in members and st.broker_gen is not None:
-            # carried only where the broker's log is read: without it, removals are not seen
+        if g - 1 in members and st.broker_gen is not None and removals_logged:
+            # carried only where the broker's log is read and logs removals: without it, they are not seen
             for m in members[g - 1]:
                 if m not in removed_after[g - 1] and m not in cur and joined_in.get(m, g) <= g:
                     cur[m] = "carried"

@@ -498,6 +498,18 @@ class FindingRules:
                         f"last line + session.timeout.ms, and a log that ends early (an excerpt) moves it; "
                         f"the broker's GroupCoordinator log would give it {threshold}.")
                 details.update(unproven=True, expiry_time="estimated")   # the first owner's end
+            elif not unseen and not absent and a.end_reason == "process_gone":
+                # the first owner's log stops and a new process starts on its host, and no removal of
+                # the old one is logged (a pre-1.0 broker logs expiries at DEBUG, a pre-2.2 one leaves):
+                # it stopped consuming somewhere between its last line and its expiry
+                sev, title = "low", f"{tp}: no owner in the logs for {_fmt_ms(gap)} (unproven)"
+                text = (f"No member whose assignment the logs show held {tp} for {_fmt_ms(gap)}: the log of "
+                        f"{_who(a.member_id, self.st)} stops, then shows a new process on its host, and "
+                        f"{_who(b.member_id, self.st)} got {tp} later. When the old process stopped consuming is "
+                        "not in the logs (its last line is the earliest it can have been; the coordinator kept "
+                        "it as a member until it expired), so the gap is at most this long; the broker's "
+                        f"GroupCoordinator log from 1.0 names the expiry {threshold}.")
+                details.update(unproven=True, first_owner_end="last_line")
             elif not unseen and not absent:
                 sev, title = ("high" if gap > 10 * self.cfg.unowned_threshold_ms else "medium"), \
                     f"{tp} had no owner for {_fmt_ms(gap)}"

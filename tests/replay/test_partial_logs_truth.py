@@ -154,12 +154,6 @@ def test_subsets_of_the_client_logs_state_nothing_false(repo_root):
     assert wrong == {}
 
 
-# (pre-1.0 clients log no member id: a crash-looping process's lives are told apart by its restarts
-# only, and with the broker's 0.10 lines, which name no member either, one expiry is put a generation
-# late. Known, not yet solved; listed so that any other contradiction fails the test)
-KNOWN = {("rebalance_storm", frozenset({"search-indexer-4.log", "kafka-1-server.log"}))}
-
-
 def test_broker_logs_dumps_and_describe_output_with_or_without_a_client_log_state_nothing_false(repo_root):
     # every combination of a scenario's broker log, __consumer_offsets dump and describe output,
     # alone and with each client log (before: a dump alone gave 8 false exact "never processed"
@@ -174,9 +168,8 @@ def test_broker_logs_dumps_and_describe_output_with_or_without_a_client_log_stat
         for files in sets:
             checked += 1
             found = contradictions(files, truth)
-            names = frozenset(p.name for p in files)
-            if found and not any(sc == scenario and known <= names for sc, known in KNOWN):
-                wrong[f"{scenario}: {', '.join(sorted(names))}"] = found[:5]
+            if found:
+                wrong[f"{scenario}: {', '.join(sorted(p.name for p in files))}"] = found[:5]
     assert checked >= 300
     assert wrong == {}
 
@@ -195,8 +188,7 @@ def test_excerpts_of_every_file_state_nothing_false(repo_root):
         for window in windows:
             for files in (every, tuple(_client_logs(folder, truth))):
                 found = contradictions(files, truth, window)
-                # (the pre-1.0 crash loop of KNOWN: one generation's pseudo-member placed one life off)
-                if found and not (scenario == "rebalance_storm" and window == (0.33, 0.66) and len(files) == len(every)):
+                if found:
                     wrong[f"{scenario} {window} {len(files)} files"] = found[:5]
     assert wrong == {}
 

@@ -1,0 +1,75 @@
+"""A broker older than 2.2 does not log every removal, so a member named in one generation cannot be
+carried into the next on the strength of "no removal logged since".
+
+GroupCoordinator logs an expiry ("Member X in group G has failed, removing it from the group") at
+INFO from 1.0 (TRACE/DEBUG in 0.9-0.11), a LeaveGroup ("has left, removing it") at INFO from 2.2
+(DEBUG before), and prints the rebalance reason in "Preparing to rebalance ... (reason: ...)" from 2.2
+(kafka.coordinator.group.GroupCoordinator, tags 0.10.2.1, 1.0.0, 2.1.0, 2.2.0). With 0.10's lines
+("Preparing to restabilize group G with old generation N", no member named anywhere) and a pre-1.0
+client that crash-loops (no member id in its lines either), the replay used to keep the first process
+in the next generation and place its expiry one rebalance late: "session_expiry" stated for a
+rebalance a new process's join began, and a partition "had no owner for 2.2 min" stated as proven
+(sample_logs/rebalance_storm, search-indexer-4.log with kafka-1-server.log)."""
+
+from __future__ import annotations
+
+import json
+
+from pipeline.replay import replay_group
+from tests.replay.builders import Host, merged
+
+T0 = 1_700_000_000_000
+G = "payments"
+
+
+def _old_broker(with_reasons: bool) -> Host:
+    """Three rebalances of a group whose broker names no member: 0.10 wording, or 2.2+ wording (with
+    the reasons such a broker prints, which name nobody here either)."""
+    k = Host("broker1/server.log", side="broker")
+    for ts, old in ((T0, 0), (T0 + 60_000, 1), (T0 + 150_000, 2)):
+        if with_reasons:
+            k.preparing(ts, old, "triggered by a test")
+        else:
+            k.ev(ts, "broker_rebalance_preparing", generation=old,
+                 raw=f"[GroupCoordinator 1]: Preparing to restabilize group {G} with old generation {old}")
+        k.ev(ts + 2_000, "broker_group_stabilized", generation=old + 1,
+             raw=f"[GroupCoordinator 1]: Stabilized group {G} generation {old + 1}")
+    return k
+
+
+def _crash_looping_client() -> Host:
+    """A 0.10 client (no member id in its lines): its first process joins generation 1 and holds t-0,
+    logs nothing more, and a new process on the host joins generation 3."""
+    c = Host("worker-1.log", client_id="consumer-1")
+    c.join(T0 + 1_000, 1, None, ["t-0"])
+    c.join(T0 + 149_990, 3, None, ["t-0"])
+    return c
+
+
+def _replay(with_reasons: bool):
+    events = sorted(merged(_old_broker(with_reasons), _crash_looping_client()), key=lambda e: e.ts_ms or 0)
+    r = replay_group(events)
+    return r, {g["generation"]: g for g in r.generations}
+
+
+def test_a_pre_2_2_broker_carries_no_member_into_a_generation_no_line_names_it_in():
+    r, gens = _replay(with_reasons=False)
+    first, second = "consumer-1@worker-1.log", "consumer-1@worker-1.log#2"
+    assert gens[1]["members"] == [first]
+    # generation 2: the first process may have expired at its rebalance (the broker would not say)
+    assert gens[2]["members"] == [] and gens[2]["member_count"] is None
+    # generation 3: the new process's join; the old one's expiry is not placed here with confidence
+    assert gens[3]["members"] == [second]
+    assert not (gens[3]["cause"] == "session_expiry" and gens[3]["trigger_member"] == first)
+    assert gens[2]["cause"] == "unknown" and gens[3]["cause"] in ("unknown", "member_joined")
+    # t-0's gap: from the old process's last line to the new one's assignment, an upper bound only
+    gaps = [f for f in r.findings if f["kind"] == "unowned_partitions"]
+    assert gaps and all(f["title"].endswith("(unproven)") for f in gaps)
+    assert all(json.loads(f["details_json"]).get("first_owner_end") == "last_line" for f in gaps)
+
+
+def test_a_2_2_broker_that_logs_removals_carries_the_member_on():
+    # the same lines from a broker that prints reasons (2.2+): it logs every removal at INFO, and none
+    # is logged, so the first process was still a member of generation 2
+    _r, gens = _replay(with_reasons=True)
+    assert gens[2]["members"] == ["consumer-1@worker-1.log"]
