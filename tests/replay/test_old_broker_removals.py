@@ -73,3 +73,12 @@ def test_a_2_2_broker_that_logs_removals_carries_the_member_on():
     # is logged, so the first process was still a member of generation 2
     _r, gens = _replay(with_reasons=True)
     assert gens[2]["members"] == ["consumer-1@worker-1.log"]
+
+
+def test_an_unexplained_rebalance_on_an_old_broker_asks_for_the_reason_not_for_the_log_it_has():
+    # the broker's log is in the input; its 0.10 "Preparing to restabilize" line prints no reason (the
+    # reason is printed from 2.2): asking for "the broker GroupCoordinator log" would be untrue
+    _r, gens = _replay(with_reasons=False)
+    detail = gens[2]["cause_detail"]
+    assert "broker GroupCoordinator log" not in detail
+    assert "which the broker's 'Preparing to rebalance' line prints from Kafka 2.2 (this broker's line has none)" in detail
