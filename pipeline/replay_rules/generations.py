@@ -416,9 +416,13 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         # weakest evidence: a reason-less rejoin of the leader (clients before 3.0 print no reason),
         # used only when nobody joined, left or changed
         add(*leader_rejoin)
-    if not cands and prev is None and gen.generation == 1 and gen.members:
+    if not cands and prev is None and gen.generation == 1:
         # a classic group starts empty at generation 0 (GroupMetadata, 0.9+): only joins form its first
-        # generation, even when no line times them
+        # generation, even when no line times them or names its members (a broker log alone)
+        if not gen.members:
+            return Cause("member_joined", "Members joined the new group (generation 1 is a group's first). No line "
+                         "names them, so who joined first is not in the logs.", None,
+                         _uniq([gen.prepare_ev, *gen.evidence[:3]])[:6], None, True, {"trigger_candidates": []})
         return Cause("member_joined", "Members joined the new group (generation 1 is a group's first). No line "
                      "times their joins, so which member was first is not in the logs.", None,
                      _uniq(list(gen.evidence[:3]))[:6], None, True, {"trigger_candidates": sorted(gen.members)})

@@ -82,3 +82,12 @@ def test_an_unexplained_rebalance_on_an_old_broker_asks_for_the_reason_not_for_t
     detail = gens[2]["cause_detail"]
     assert "broker GroupCoordinator log" not in detail
     assert "which the broker's 'Preparing to rebalance' line prints from Kafka 2.2 (this broker's line has none)" in detail
+
+
+def test_generation_1_from_a_broker_log_alone_is_formed_by_joins():
+    # a classic group starts empty at generation 0 (GroupMetadata): its first generation is formed by
+    # members joining, even when no line names them (0.10 lines name nobody); the later ones stay unknown
+    events = _old_broker(with_reasons=False).events
+    gens = {g["generation"]: g for g in replay_group(events).generations}
+    assert (gens[1]["cause"], gens[1]["trigger_member"], gens[1]["members"]) == ("member_joined", None, [])
+    assert gens[2]["cause"] == gens[3]["cause"] == "unknown"
