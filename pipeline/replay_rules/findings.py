@@ -507,8 +507,8 @@ class FindingRules:
                         f"{_who(a.member_id, self.st)} stops, then shows a new process on its host, and "
                         f"{_who(b.member_id, self.st)} got {tp} later. When the old process stopped consuming is "
                         "not in the logs (its last line is the earliest it can have been; the coordinator kept "
-                        "it as a member until it expired), so the gap is at most this long; the broker's "
-                        f"GroupCoordinator log from 1.0 names the expiry {threshold}.")
+                        "it as a member until it expired), so the gap is at most this long; a broker from "
+                        f"Kafka 1.0 logs the expiry ('has failed, removing it from the group') {threshold}.")
                 details.update(unproven=True, first_owner_end="last_line")
             elif not unseen and not absent:
                 sev, title = ("high" if gap > 10 * self.cfg.unowned_threshold_ms else "medium"), \

@@ -267,13 +267,17 @@ def _uniq(items: list[str | None]) -> list[str]:
 _BROKER_REASON = "broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason)"
 
 
-def _broker_reason(gen: Gen) -> str:
-    """What would name the trigger: the broker's log, or, where its "Preparing to rebalance" line is
-    here without a reason, a newer broker (GroupCoordinator.prepareRebalance prints the reason from
-    2.2; 0.9-2.1 print none, and a line may be cut)."""
+def _broker_reason(gen: Gen, st: GroupState) -> str:
+    """What would name the trigger: the broker's log; where its "Preparing to rebalance" line is here
+    without a reason, a newer broker (GroupCoordinator.prepareRebalance prints the reason from 2.2;
+    0.9-2.1 print none, and a line may be cut); where broker lines of the group are here but none of
+    this rebalance, the log of the broker that coordinated the group then (a coordinator moves)."""
     if gen.prepare_ev is not None and not gen.prepare_reason:
         return ("the rebalance's reason, which the broker's 'Preparing to rebalance' line prints from Kafka 2.2 "
                 "(this broker's line has none)")
+    if gen.prepare_ev is None and st.broker_gen is not None:
+        return ("the GroupCoordinator log of the broker that coordinated the group then (its 'Preparing to "
+                "rebalance' line names the reason; the broker logs here do not show this rebalance)")
     return _BROKER_REASON
 
 
@@ -427,7 +431,7 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                      "times their joins, so which member was first is not in the logs.", None,
                      _uniq(list(gen.evidence[:3]))[:6], None, True, {"trigger_candidates": sorted(gen.members)})
     if not cands:
-        missing = [_broker_reason(gen)]
+        missing = [_broker_reason(gen, st)]
         told = _first_told(gen)
         if prev is None:
             earlier = [n for n in st.gens if n < gen.generation]
@@ -456,7 +460,7 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
         # the join is known from the leader's map only, dated by the first member told: it may have
         # come during a rebalance the departure started, or started it
         new = [m for m in untimed if m in gen.members]
-        missing = [_broker_reason(gen), "the logs of " + ", ".join([*new, *gone][:4])]
+        missing = [_broker_reason(gen, st), "the logs of " + ", ".join([*new, *gone][:4])]
         detail = (f"Generation {gen.generation} has new member(s) the leader's assignment map names but no line "
                   f"times ({', '.join(new[:3])}) and lost {', '.join(gone[:3])}: whether a join or the "
                   "departure started this rebalance is not in the logs; missing evidence: " + "; ".join(missing) + ".")
@@ -467,7 +471,7 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
     if silent and best[0] < 1 << 62:
         # members of the generation before are gone without a line (their logs are not here): their
         # departure may have come first, and for a reason the logs do not give
-        missing = [_broker_reason(gen), "the logs of " + ", ".join(silent[:4])]
+        missing = [_broker_reason(gen, st), "the logs of " + ", ".join(silent[:4])]
         phrase = CAUSES[best[2].cause]
         detail = (f"{phrase[0].upper() + phrase[1:]}: {_who(best[2].trigger_member, st)}; but "
                   f"{', '.join(silent[:3])}{', ...' if len(silent) > 3 else ''} of generation "

@@ -91,3 +91,20 @@ def test_generation_1_from_a_broker_log_alone_is_formed_by_joins():
     gens = {g["generation"]: g for g in replay_group(events).generations}
     assert (gens[1]["cause"], gens[1]["trigger_member"], gens[1]["members"]) == ("member_joined", None, [])
     assert gens[2]["cause"] == gens[3]["cause"] == "unknown"
+
+
+def test_a_rebalance_the_given_broker_log_does_not_show_asks_for_the_coordinator_of_then(repo_root):
+    # sample coordinator_failover: broker 1 coordinated the group until it failed, broker 3 after; with
+    # broker 1's log and the dump, generation 2 (formed on broker 3) is known from the dump only: the
+    # missing evidence is the log of the broker that coordinated the group then, not "the broker log"
+    # the input already holds
+    from tests.replay.test_partial_logs_truth import _events
+
+    folder = repo_root / "sample_logs" / "coordinator_failover"
+    events = sorted((e for n in ("kafka-1-server.log", "consumer-offsets-dump.txt") for e in _events(folder / n)
+                     if e.group_id == "shipping-router"), key=lambda e: e.ts_ms or 0)
+    gens = {g["generation"]: g for g in replay_group(events).generations}
+    assert gens[2]["cause"] == "unknown"
+    assert ("missing evidence: the GroupCoordinator log of the broker that coordinated the group then (its "
+            "'Preparing to rebalance' line names the reason; the broker logs here do not show this rebalance)"
+            in gens[2]["cause_detail"])
