@@ -542,7 +542,8 @@ class FindingRules:
                         f"got it later. But {' and '.join(why)}, so {tp} may have been consumed. "
                         + ("A __consumer_offsets dump of the group's member assignment records would show who "
                            if kept and not absent else "Add the missing members' logs, the leader's, or a "
-                           "__consumer_offsets dump to know ") + f"{threshold}.")
+                           "__consumer_offsets dump of the group's metadata records (GroupMetadataMessageFormatter; "
+                           "an offsets-only dump holds no assignment) to know ") + f"{threshold}.")
                 details.update(unproven=True)
                 if unseen:
                     details["unseen_assignments"] = {str(g): k for g, k in sorted(unseen.items())}
