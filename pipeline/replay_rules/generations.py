@@ -20,6 +20,7 @@ from pipeline.replay_rules.reasons import (
     classify_client_reason,
     classify_prepare_reason,
     client_reason_of,
+    delivered_late,
     poll_leaver,
 )
 from pipeline.replay_rules.settings import EffectiveSettings
@@ -66,6 +67,10 @@ class GenView:
     inferred: bool
     # members the logs do not name held partitions (assignment_cover.hidden_holders)
     unnamed_holders: bool = False
+    # the start is a line's time: the broker's "Preparing to rebalance", or the trigger's own line;
+    # otherwise only the first sign of the rebalance in the logs (or an estimate), and how long the
+    # rebalance took is not in the logs (its row's rebalance_ms is null, the detail gives the bound)
+    start_known: bool = True
 
 
 def cap(text: str) -> str:
@@ -602,6 +607,35 @@ def voted_protocol(st: GroupState, gen: Gen) -> str | None:
     return winners[0] if len(winners) == 1 else None
 
 
+_JOIN_STARTED = ("member_joined", "static_member_restart", "metadata_or_subscription_change", "enforced_rebalance",
+                 "cooperative_follow_up", "leader_rejoin")
+
+
+def _start_known(cause: Cause, gen: Gen, prev: Gen | None, started: int | None, estimated: bool,
+                 st: GroupState, cfg: EffectiveSettings) -> bool:
+    """Without the broker's "Preparing to rebalance" line, a rebalance's start is known only from the
+    trigger's own line at the earliest time: its "(Re-)joining group" (a join or a rejoin starts the
+    rebalance when its JoinGroup arrives), its LeaveGroup (a leave, a poll timeout), or a line that
+    times an expiry. Another member's later "Successfully joined", a leader's assignment map or a
+    member told REBALANCE_IN_PROGRESS come after the start, by up to a heartbeat interval and a poll."""
+    trigger = cause.trigger_member
+    if started is None or trigger is None or cause.at_ms is None or estimated:
+        return False
+    if abs(started - cause.at_ms) > cfg.skew_tolerance_ms:
+        return False
+    lf = st.lives.get(trigger)
+    if lf is not None and any(delivered_late(e) for e in lf.events):
+        # its lines are printed when the application polls (a binding's log queue), not when they happen
+        return False
+    if cause.cause in _JOIN_STARTED:
+        mem = gen.members.get(trigger)
+        return mem is not None and mem.join_start_ms is not None and abs(mem.join_start_ms - cause.at_ms) <= cfg.skew_tolerance_ms
+    if cause.cause in ("member_left", "poll_timeout"):
+        mem = prev.members.get(trigger) if prev is not None else None
+        return mem is not None and mem.leave_ev is not None and mem.left_ms == cause.at_ms
+    return cause.cause == "session_expiry"
+
+
 def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
     member_notes = broker_members.fill(st, cfg)
     nums = sorted(st.gens)
@@ -631,18 +665,23 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
         if cause is None:
             # without the exact predecessor (a gap in the logs) a comparison of members would guess
             cause = _client_cause(gen, prev, st, cfg)
+        estimated = cause.facts.get("expiry_time") in ("estimated", "estimated_from_rebalance")
         if gen.prepare_ms is not None:
-            started, inferred = gen.prepare_ms, False
+            started, inferred, known = gen.prepare_ms, False, True
         else:
-            starts = [m.join_start_ms for m in gen.members.values() if m.join_start_ms is not None]
-            starts += [t for t, _ in gen.rebalance_in_progress]
-            if cause.at_ms is not None and cause.at_ms < (1 << 62):
+            seen = [m.join_start_ms for m in gen.members.values() if m.join_start_ms is not None]
+            seen += [t for t, _ in gen.rebalance_in_progress]
+            starts = list(seen)
+            # an expiry no line times is only bounded (its last sign of life + session.timeout.ms is the
+            # earliest it can have been): the first line of the rebalance is its start then
+            if cause.at_ms is not None and cause.at_ms < (1 << 62) and not (estimated and seen):
                 starts.append(cause.at_ms)
             if not starts:
                 starts = [m.joined_ms for m in gen.members.values() if m.joined_ms is not None]
             if not starts and gen.empty_ms is not None:
                 starts = [gen.empty_ms]
             started, inferred = (min(starts) if starts else None), True
+            known = _start_known(cause, gen, prev, started, estimated, st, cfg)
         cause = _failover_override(cause, gen, started, st, cfg)
         if g in member_notes:
             cause.detail += " " + member_notes[g]
@@ -664,7 +703,16 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
             stabilized = gen.completing_ms
         if gen.empty_ms is not None and not gen.members:
             stabilized = None
-        views.append(GenView(gen, started, stabilized, None, "log_end", cause, inferred))
+        if not known and started is not None and stabilized is not None and stabilized >= started:
+            took = _fmt_ms(stabilized - started)
+            if estimated and started == cause.at_ms:
+                cause.detail += (f" How long the rebalance took is not in the logs: it began at the earliest at the "
+                                 f"expiry's estimated time, so it took at most {took}.")
+            else:
+                cause.detail += (" How long the rebalance took is not in the logs: no broker line and no line of the "
+                                 "member that started it time its start; the first line of it in the logs comes "
+                                 f"{took} before it was stable, so it took at least that.")
+        views.append(GenView(gen, started, stabilized, None, "log_end", cause, inferred, start_known=known))
     for v in views:
         v.unnamed_holders = v.gen.generation in hidden
     for i, v in enumerate(views):
@@ -735,7 +783,9 @@ def generation_rows(views: list[GenView], group_id: str | None) -> list[dict]:
                 or not g.assignment_map_seen else len(members)),
             "assignment_json": json.dumps(assignment, sort_keys=True),
             "started_ms": started, "stabilized_ms": stab, "ended_ms": v.ended_ms,
-            "rebalance_ms": (stab - started) if started is not None and stab is not None else None,
+            # (never negative: a start after the stable time is a line printed late, or another clock)
+            "rebalance_ms": (stab - started) if started is not None and stab is not None and v.start_known
+            and stab >= started else None,
             "cause": v.cause.cause, "cause_detail": v.cause.detail, "trigger_member": v.cause.trigger_member,
             "coordinator": g.coordinator, "inferred": v.inferred or v.cause.inferred,
             "evidence": _uniq([*v.cause.evidence, g.prepare_ev, g.completing_ev, g.stable_ev, g.empty_ev,

@@ -68,9 +68,10 @@ def test_the_new_members_own_log():
     # given nothing while partitions exist (it holds t-3 next), and then only t-3: not alone
     assert (g2["member_count"], g2["leader"], g3["member_count"], g3["leader"]) == (None, None, None, None)
     assert g3["cause"] == "unknown"
-    assert g3["cause_detail"].endswith("missing evidence: broker GroupCoordinator log (its 'Preparing to rebalance' "
-                                       "line names the reason); the logs of the member that started it (the members "
-                                       "in the logs were told the group was already rebalancing).")
+    assert ("missing evidence: broker GroupCoordinator log (its 'Preparing to rebalance' line names the reason); "
+            "the logs of the member that started it (the members in the logs were told the group was already "
+            "rebalancing).") in g3["cause_detail"]
+    assert g3["rebalance_ms"] is None and g3["cause_detail"].endswith("so it took at least that.")
 
 
 def test_a_2x_leaders_heartbeat_told_of_the_rebalance_is_not_its_own_rejoin(tmp_path):

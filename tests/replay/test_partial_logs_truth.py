@@ -5,7 +5,8 @@ For every sample scenario with a classic group's truth, every pair of its client
 but one and all of them are replayed without the broker's files, and every fact stated is checked
 against truth.json: a generation's member count, leader, members, cause and trigger member, each
 member's assignment, exact (not estimated) offset ranges, and proven unowned-partition gaps. What
-the logs cannot prove must be left out (null, "unknown", "estimated", "unproven"), not guessed.
+the logs cannot prove must be left out (null, "unknown", "estimated", "unproven"), not guessed; a
+rebalance's duration is checked too (within twice the hosts' clock skew).
 
 Before: a group's first generation named as trigger a member no line timed (its join time counted
 as 0), or the first of the members whose logs happened to be given; a join or cooperative
@@ -66,6 +67,7 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
                     key=lambda e: e.ts_ms or 0)
     r = replay_group(events)
     true_gens = {g["generation"]: g for g in truth["generations"]}
+    skew = max(abs(h.get("clock_skew_ms") or 0) for h in truth["hosts"].values())
     ip_of_file = {f"{host}.log": h["ip"] for host, h in truth["hosts"].items()}
 
     instance_of = {m["member_id"]: m["instance_id"] for m in truth["members"] if m.get("instance_id")}
@@ -91,6 +93,11 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
             out.append(f"generation {g['generation']} is not in the truth")
             continue
         n, true_members = g["generation"], sorted(m["member_id"] for m in t["members"])
+        # a duration is stated only when the logs time the start (the broker's line, the trigger's own)
+        took = (t["stabilized_ms"] - t["rebalance_started_ms"]
+                if t.get("rebalance_started_ms") is not None and t.get("stabilized_ms") is not None else None)
+        if g["rebalance_ms"] is not None and took is not None and abs(g["rebalance_ms"] - took) > 2 * skew + 100:
+            out.append(f"gen {n}: rebalance took {g['rebalance_ms']} ms, truth {took} ms")
         if g["member_count"] is not None and g["member_count"] != len(true_members):
             out.append(f"gen {n}: {g['member_count']} members, truth {len(true_members)}")
         if g["leader"] and not same(real_id(g["leader"], t), t["leader"]):

@@ -23,7 +23,10 @@ def test_a_cause_not_in_the_logs_spans_the_rebalance_to_stable():
     assert f6["title"] == "cause of the rebalance to generation 6 not in the logs"
     assert json.loads(f6["details_json"]) == {"missing": [BROKER, "a rejoin reason in the clients' logs (printed from Kafka 3.0)"]}
     assert f6["explanation"] == ("Nothing in the logs shows why generation 6 was formed; missing evidence: " + BROKER
-                                 + "; a rejoin reason in the clients' logs (printed from Kafka 3.0).")
+                                 + "; a rejoin reason in the clients' logs (printed from Kafka 3.0). How long the "
+                                 "rebalance took is not in the logs: no broker line and no line of the member that "
+                                 "started it time its start; the first line of it in the logs comes 0.1 s before it "
+                                 "was stable, so it took at least that.")
     assert f6["evidence"] == ["hostA/app.log:6", "hostB/app.log:6"]
     assert json.loads(f5["details_json"])["missing"][1] == "any log of generation 4 (the logs begin inside this history)"
 
