@@ -458,6 +458,8 @@ class _LogParser:
         self.last_no = no
         if len(text) > MAX_LINE or ((tb := text.encode()).translate(_GARBAGE_FLAGS) != tb if text.isascii()
                                     else not text.isprintable() and _GARBAGE.search(text) is not None):
+            if "\x1b" in text:  # colour codes on a line after the sniffed head (layouts.ANSI)
+                text = layouts.strip_ansi(text)
             reason = _reject_reason(text)
             if reason is not None:
                 self.flush(out)
@@ -1078,6 +1080,8 @@ def _parse_records(source: str, lines: Iterable[tuple[int, str]], fmt: FileForma
     for no, text in lines:
         if fmt.wrappers:
             text = layouts.strip_wrappers(text, fmt.wrappers)
+        if "\x1b" in text:
+            text = layouts.strip_ansi(text)
         reason = _reject_reason(text)
         if reason is not None:
             stats["rejected"] = stats.get("rejected", 0) + 1

@@ -165,8 +165,23 @@ def _frac_ms(frac: str | None) -> int:
 
 def find_ts(text: str, near_ms: int | None = None, start: int = 0, end: int | None = None) -> FoundTime | None:
     """The first time written in text[start:end], as UTC epoch ms. `near_ms` (the time of a
-    neighbouring line) completes a time without a year or without a date."""
-    m = FIND.search(text, start, len(text) if end is None else end)
+    neighbouring line) completes a time without a year or without a date.
+
+    A first time without a year or a date (a syslog/journald `Mar  1 10:00:00` prefix, an RFC 3164
+    relay's `<134>Mar  1 10:00:00 host app[812]: `) followed by a complete one (the application's
+    own `2024-03-01 10:00:00,123` behind that prefix) gives the complete one: it has the year and
+    the fraction the collector's time lacks. Its span is the complete one's."""
+    stop = len(text) if end is None else end
+    ft = _find_ts(text, near_ms, start, stop)
+    if ft is not None and ft[3] in ("pending", "year", "date"):
+        full = _find_ts(text, near_ms, ft[2], stop)
+        if full is not None and full[0] is not None and full[3] == "":
+            return full
+    return ft
+
+
+def _find_ts(text: str, near_ms: int | None, start: int, end: int) -> FoundTime | None:
+    m = FIND.search(text, start, end)
     if m is None:
         return None
     how = ""
@@ -179,7 +194,7 @@ def find_ts(text: str, near_ms: int | None = None, start: int = 0, end: int | No
                 return None
             if ifr:
                 ms += _MILLIS_OF.get(ifr) or _frac_ms(ifr)
-            return (ms - _zone_ms(iz.strip()) if iz else naive_ms(ms), s0, m.end(), how)
+            return (ms - _zone_ms(iz.strip()) if iz else naive_ms(ms), s0, m.end(), how)  # type: ignore[return-value]
         g = m.groupdict()
         if g["sy"] is not None:
             y = int(g["sy"]) + (2000 if len(g["sy"]) == 2 else 0)
