@@ -530,8 +530,14 @@ def split_suffix(msg: str) -> tuple[str, dict[str, str]]:
                 continue
         if last == "]" and "thread" not in tail:
             m = _THREAD_SUFFIX.search(msg, at)
-            if m is not None and not _PARTITIONISH.match(m.group("thread")) and (
-                    "logger" in tail or _THREADISH.search(m.group("thread"))):
+            # "(logger) [thread]" (Strimzi's "%m (%c) [%t]%n", Kafka's own "[%t]" variants): a bracket
+            # right after a logger suffix is the thread even when it looks like a partition
+            # ("task-thread-orders-sink-0"); elsewhere a "[orders-0]" ending is Kafka's own list
+            if m is not None and (
+                    (not _PARTITIONISH.match(m.group("thread"))
+                     and ("logger" in tail or _THREADISH.search(m.group("thread"))))
+                    or (msg[m.start() - 1:m.start()] == ")" and "logger" not in tail
+                        and _LOGGER_SUFFIX.search(msg, at, m.start()) is not None)):
                 tail["thread"] = m.group("thread").strip()
                 msg = msg[:m.start()]
                 continue

@@ -162,3 +162,95 @@ def test_indented_line_starting_with_a_date_is_a_record_and_frames_continue() ->
     evs = _events(lines)
     assert evs[1].event.kind == "join_succeeded" and evs[2].event is not None
     assert evs[2].event.kind == "partitions_assigned" and evs[2].event.ts_ms == T0 + 1000 - 3
+
+
+# --- "(logger) [thread]" (Strimzi) ---------------------------------------------------------------------
+
+def test_thread_after_a_logger_suffix_even_when_it_looks_like_a_partition() -> None:
+    from parsers.anchors import split_suffix
+
+    msg, tail = split_suffix(P + "(Re-)joining group (org.apache.kafka.clients.consumer.internals.AbstractCoordinator)"
+                             " [task-thread-orders-sink-0]")
+    assert msg == P + "(Re-)joining group"
+    assert tail == {"thread": "task-thread-orders-sink-0",
+                    "logger": "org.apache.kafka.clients.consumer.internals.AbstractCoordinator"}
+    # Kafka's own list at the end stays the message's
+    msg, tail = split_suffix(P + "Revoking previously assigned partitions [orders-0]")
+    assert msg.endswith("[orders-0]") and "thread" not in tail
+    line = ("2024-03-01 10:00:00,123 INFO [orders-sink|task-0] " + ASSIGN.replace("orders-1", "orders-2")
+            + " (org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker) [task-thread-orders-sink-0]")
+    ev = _ev([line])
+    assert (ev.partitions, ev.ts_ms) == (("orders-0", "orders-2"), T0)
+
+
+# --- encodings, dates ------------------------------------------------------------------------------------
+
+def test_utf16_file_with_bom_is_read(tmp_path) -> None:
+    from parsers.reader import parse_path
+
+    text = f"2024-03-01T10:00:00.123Z  INFO 1 --- [main] o.a.k.c.c.i.AbstractCoordinator : {JOIN}\r\n"
+    for enc in ("utf-16", "utf-16-be"):
+        f = tmp_path / f"{enc}.log"
+        f.write_bytes(("\ufeff" + text).encode(enc))
+        outcomes, summary = parse_path(str(f))
+        evs = [o.event for o in outcomes if o.event is not None]
+        assert [(e.kind, e.ts_ms, e.generation) for e in evs] == [("join_succeeded", T0, 7)], enc
+    # UTF-8 stays UTF-8 (a UTF-8 BOM included)
+    f = tmp_path / "utf8.log"
+    f.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    outcomes, _ = parse_path(str(f))
+    assert [o.event.kind for o in outcomes if o.event is not None] == ["join_succeeded"]
+
+
+def test_day_first_dates_zone_names_and_date_tostring() -> None:
+    assert find_ts("01.03.2024 10:00:00.123 [main] INFO")[0] == T0
+    assert find_ts("01-03-2024 10:00:00,123 [main] INFO")[0] == T0
+    assert find_ts("2024-03-01 11:00:00.123 CET INFO")[0] == T0
+    assert find_ts("2024-03-01 05:00:00.123 EST INFO")[0] == T0
+    assert find_ts("Fri Mar 01 10:00:00 UTC 2024 INFO")[0] == T0 - 123
+    assert find_ts("Fri Mar 01 11:00:00 CET 2024 INFO")[0] == T0 - 123
+    # not read as dates or zones: mixed separators, an ambiguous zone name, a word after the time
+    assert find_ts("01.03-2024 10:00:00 x")[3] == "pending"  # only the time of day
+    assert find_ts("2024-03-01 10:00:00.123 CST x")[0] == T0  # CST: no zone (read as UTC)
+    assert find_ts("2024-03-01 10:00:00.123 ESTABLISHED")[0] == T0
+
+
+# --- pretty-printed JSON ---------------------------------------------------------------------------------
+
+def _pretty(objs: list[dict], indent: int = 2) -> list[str]:
+    return json.dumps(objs, indent=indent).split("\n")
+
+
+def test_pretty_printed_json_objects_are_records() -> None:
+    docs = [{"@timestamp": "2024-03-01T10:00:00.123Z", "log.level": "INFO", "message": JOIN,
+             "log.logger": "org.apache.kafka.clients.consumer.internals.AbstractCoordinator"},
+            {"@timestamp": "2024-03-01T10:00:01.123Z", "log.level": "WARN", "message": ASSIGN}]
+    for lines in (_pretty(docs), [ln for d in docs for ln in json.dumps(d, indent=4).split("\n")]):
+        evs = _events(lines)
+        got = [(no, o.event.kind, o.event.ts_ms) for no, o in sorted(evs.items()) if o.event is not None]
+        firsts = [i for i, ln in enumerate(lines, 1) if ln.strip() == "{"]
+        assert got == [(firsts[0], "join_succeeded", T0), (firsts[1], "partitions_assigned", T0 + 1000)]
+        assert evs[firsts[1]].event.extra["level"] == "WARN"
+        assert len(evs) == len(lines)  # every line has its outcome
+
+
+def test_a_brace_block_that_is_no_json_is_read_line_by_line() -> None:
+    lines = ["{", "  not json, but: " + ASSIGN, "}", "2024-03-01 10:00:00.123 [main] INFO  o.a.k.c.c.i.X - " + JOIN]
+    evs = _events(lines)
+    assert evs[4].event is not None and evs[4].event.kind == "join_succeeded"
+    assert len(evs) == 4
+    # an object left open at the end of the input: its lines still get outcomes
+    evs = _events(["{", '  "message": "' + ASSIGN + '",'])
+    assert sorted(evs) == [1, 2]
+
+
+def test_pretty_json_reads_the_same_through_the_candidate_filter() -> None:
+    from parsers.reader import prefilter, sniff
+
+    docs = [{"@timestamp": "2024-03-01T10:00:00.123Z", "count": 5, "message": JOIN},
+            {"@timestamp": "2024-03-01T10:00:01.123Z", "message": ASSIGN}]
+    lines = list(enumerate(_pretty(docs), 1))
+    fmt = sniff([t for _, t in lines])
+    full = {o.line_no: o.event for o in parse_lines("f", lines, fmt) if o.event is not None}
+    kept = {o.line_no: o.event for o in parse_lines("f", prefilter(lines), fmt) if o.event is not None}
+    assert kept == full and len(full) == 2

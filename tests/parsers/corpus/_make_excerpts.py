@@ -201,3 +201,35 @@ def k4ml(t, lv, lg, m, e):
 build("log4j_multiline_cooperative", k4ml, msgs=M37C)
 # 31 the same record in logstash-logback-encoder JSON (the message holds the \n\t lines)
 build("logstash_json_multiline", lambda t, lv, lg, m, e: [json.dumps({"@timestamp": iso(t), "@version": "1", "message": m, "logger_name": lg, "thread_name": "main", "level": lv, "level_value": 20000})], msgs=M37C)
+
+# ---- batch 3: pretty JSON, multi-line CSV, day-first dates, zone names, Strimzi, grep colours, UTF-16, Date.toString ----
+# jq-pretty JSON array of documents (Kibana "Inspect > Response" hits / jq . of an export): one field per line
+def pretty(t, lv, lg, m, e):
+    doc = {"@timestamp": iso(t), "log.level": lv, "message": m, "log.logger": lg}
+    return json.dumps(doc, indent=2).split("\n")
+build("jq_pretty_json", pretty)  # the event on the record's first line, "{"
+# Splunk CSV export whose _raw holds a multi-line event (RFC 4180 quoted field over several lines)
+def splunk_ml(t, lv, lg, m, e):
+    raw = f"[{t.strftime('%Y-%m-%d')} {cms(t)}] {lv} {m} ({lg})"
+    if lv == "ERROR":
+        raw += "\n" + "\n".join(TRACE)
+    out = '"{}","kafka-0","{}"'.format(iso(t, "+0000"), raw.replace('"', '""'))
+    return out.split("\n")
+build("splunk_csv_multiline", splunk_ml, header=['"_time","host","_raw"'])
+# European logback "%d{dd.MM.yyyy HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg%n"
+build("logback_german_date", lambda t, lv, lg, m, e: [f"{t.strftime('%d.%m.%Y')} {ms(t)} [main] {lv:<5} {short(lg)} - {m}"])
+# "%d{dd-MM-yyyy HH:mm:ss.SSS}"
+build("logback_dd_mm_yyyy", lambda t, lv, lg, m, e: [f"{t.strftime('%d-%m-%Y')} {ms(t)} [main] {lv:<5} {short(lg)} - {m}"])
+# zone abbreviation "%d{yyyy-MM-dd HH:mm:ss.SSS z}" in CET (+01:00)
+build("log4j2_zone_abbrev", lambda t, lv, lg, m, e: [f"{loc(t, 1).strftime('%Y-%m-%d')} {ms(loc(t, 1))} CET {lv:<5} [main] {short(lg)} - {m}"])
+# Strimzi Kafka Connect "%d{yyyy-MM-dd HH:mm:ss,SSS} %p %X{connector.context}%m (%c) [%t]%n"
+PC = "[Consumer clientId=connector-consumer-orders-sink-0, groupId=connect-orders-sink] "
+MC = [(lv, lg, m.replace(P, PC), {**e, "group_id": "connect-orders-sink"}) for lv, lg, m, e in M3[:12]]
+build("strimzi_connect", lambda t, lv, lg, m, e: [f"{t.strftime('%Y-%m-%d')} {cms(t)} {lv} [orders-sink|task-0] {m} ({lg}) [task-thread-orders-sink-0]"], msgs=MC)
+# grep --color=always output (ERE match highlighted with EL codes)
+build("grep_color", lambda t, lv, lg, m, e: [f"[{t.strftime('%Y-%m-%d')} {cms(t)}] {lv} " + m.replace("groupId=orders", "\x1b[01;31m\x1b[KgroupId=orders\x1b[m\x1b[K") + f" ({lg})"])
+# PowerShell 5 "kubectl logs pod > out.log": UTF-16 LE with BOM, CRLF
+d = build("powershell_utf16", lambda t, lv, lg, m, e: [f"{iso(t)} {lv:>5} 1 --- [ntainer#0-0-C-1] {short(lg):<40} : {m}"])
+(OUT / "powershell_utf16.log").write_bytes(d.replace("\n", "\r\n").encode("utf-16"))
+# java.util.Date.toString in a custom pattern: "Fri Mar 01 10:00:00 UTC 2024"
+build("java_date_tostring", lambda t, lv, lg, m, e: [f"{t.strftime('%a %b %d %H:%M:%S')} UTC {t.year} {lv} {lg} - {m}"], whole_s=True)
