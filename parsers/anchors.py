@@ -188,6 +188,12 @@ def _json_cells(obj: dict, near_ms: int | None) -> tuple[str | None, dict[str, A
     return (msg if isinstance(msg, str) else json.dumps(msg)), facts
 
 
+def json_message(obj: dict) -> Any:
+    """The message field of a JSON log object, whatever its name (None when it has none)."""
+    msg = _first(_flat(obj), _JSON_MSG)
+    return msg if not isinstance(msg, dict) else _first(_flat(msg), _JSON_MSG)
+
+
 def _json_payload(text: str) -> Any:
     s = text.strip()
     if s.endswith(","):

@@ -458,6 +458,7 @@ class _LogParser:
         # no collecting in log4j files (run_log4j_batches reads their lines itself), nor while collected
         # lines that were no JSON object are read again
         self.json_off = self.log4j
+        self.json_skip: int | None = None  # inside an object too long to collect: its indentation
 
     def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
         """Append the outcomes this line completes (the record before it, or the line itself)."""
@@ -482,9 +483,13 @@ class _LogParser:
             self.end_json(out)
             self.last_no = no
         elif text[-1:] == "{" and text.strip() == "{" and not self.json_off:
-            self.flush(out)
-            self.json_lines = [(no, orig, text)]
-            return
+            if self.json_skip is None:
+                self.flush(out)
+                self.json_lines = [(no, orig, text)]
+                return
+        elif self.json_skip is not None and text[-1:] in "},":
+            if text.strip() in ("}", "},") and len(text) - len(text.lstrip()) == self.json_skip:
+                self.json_skip = None  # the end of an object too long to collect
         p = self.pending
         if p is not None and gap:
             self.flush(out)
@@ -565,6 +570,8 @@ class _LogParser:
             return True
         self.json_lines = None
         obj = None
+        if not closing:  # too long for a log record (a document): read line by line to its end
+            self.json_skip = len(first) - len(first.lstrip())
         if closing:
             try:
                 obj = json.loads("\n".join(t for _, _, t in lines).strip().rstrip(","))
@@ -572,6 +579,10 @@ class _LogParser:
                 obj = None
         if not isinstance(obj, dict):
             self._replay(lines, out)
+            return True
+        if not isinstance(anchors.json_message(obj), str):  # a document, no log record: as before
+            for n, _, _ in lines:
+                out.append(LineOutcome(n, "ignored", None, None))
             return True
         one = json.dumps(obj, ensure_ascii=False)
         first_no = lines[0][0]

@@ -254,3 +254,20 @@ def test_pretty_json_reads_the_same_through_the_candidate_filter() -> None:
     full = {o.line_no: o.event for o in parse_lines("f", lines, fmt) if o.event is not None}
     kept = {o.line_no: o.event for o in parse_lines("f", prefilter(lines), fmt) if o.event is not None}
     assert kept == full and len(full) == 2
+
+
+def test_json_documents_are_no_records() -> None:
+    """A pretty-printed object without a message field (a report, a config, an expectations file)
+    gives no event, and neither do its nested objects; one too long to collect is read line by
+    line without collecting the objects inside it."""
+    doc = {"scenario": "x", "expect": [{"kind": "join_succeeded", "group_id": "orders", "note": JOIN}]}
+    lines = _pretty([doc])
+    evs = _events(lines)
+    assert len(evs) == len(lines) and all(o.event is None for o in evs.values())
+    big = {"title": "t", "rows": [{"message": ASSIGN, "n": i} for i in range(200)]}
+    lines = json.dumps(big, indent=1).split("\n")
+    assert len(lines) > 400
+    evs = _events(lines)
+    assert len(evs) == len(lines)
+    assert all(o.event is None or o.status != "parsed" or o.event.kind == "partitions_assigned" for o in evs.values())
+    assert sum(1 for o in evs.values() if o.event is not None and o.status == "parsed") <= 1

@@ -46,6 +46,8 @@ def test_corpus_file_yields_its_expectations(path: Path) -> None:
                 have = list(have)
             if have != want:
                 problems.append((no, f, have, want))
+        if "level" in e and (ev.extra or {}).get("level") != e["level"]:  # the level the line states
+            problems.append((no, "level", (ev.extra or {}).get("level"), e["level"]))
         want_ts = _ms(e["ts"]) if "ts" in e else None
         if ev.ts_ms != want_ts:
             problems.append((no, "ts_ms", ev.ts_ms, want_ts))

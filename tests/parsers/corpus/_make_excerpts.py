@@ -65,7 +65,8 @@ def short(logger): return SHORT.get(logger) or ".".join(p[0] for p in logger.spl
 def c1(logger): return logger.rsplit(".", 1)[1]
 BASE = dt.datetime(2024, 3, 1, 10, 0, 0, 123000, tzinfo=UTC)
 
-def build(name, render, msgs=M3, noise_at=(2, 8), trace_after=None, header=(), ts=True, step=0.731, event_at=0, footer=(), whole_s=False, ts_of=None, noise=None):
+def build(name, render, msgs=M3, noise_at=(2, 8), trace_after=None, header=(), ts=True, step=0.731, event_at=0, footer=(), whole_s=False, ts_of=None, noise=None,
+          level_of=lambda lv: lv):
     noise = noise or NOISE
     lines = list(header)
     expect = []
@@ -76,6 +77,8 @@ def build(name, render, msgs=M3, noise_at=(2, 8), trace_after=None, header=(), t
             lines.extend(render(t - dt.timedelta(milliseconds=5), nl, ng, nt, None))
         out = render(t, lvl, lg, text, e)
         x = dict(e, line=len(lines) + 1 + event_at)
+        if level_of is not None:  # the level the line states (None: the setup writes none)
+            x["level"] = level_of(lvl)
         if ts:
             x["ts"] = (ts_of(t) if ts_of else t.replace(microsecond=0) if whole_s else t).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         expect.append(x)
@@ -102,11 +105,11 @@ build("log4j2_logstash_v1", lambda t, lv, lg, m, e: [json.dumps({"mdc": {"app": 
 # 3 logstash-logback-encoder with nested MDC (includeMdcKeyName + custom fields), stack_trace on the error line
 build("logstash_encoder_mdc_stack", lambda t, lv, lg, m, e: [json.dumps({"@timestamp": loc(t, -5).isoformat(timespec="milliseconds"), "@version": "1", "message": m, "logger_name": lg, "thread_name": "org.springframework.kafka.KafkaListenerEndpointContainer#0-0-C-1", "level": lv, "level_value": {"INFO": 20000, "WARN": 30000, "ERROR": 40000}[lv], **({"stack_trace": "\n".join(TRACE)} if lv == "ERROR" else {}), "mdc": {"traceId": "65e1a2b3c4d5e6f7", "kafka": {"group": "orders"}}, "app": "orders"})])
 # 4 Google Cloud Logging export (gcloud logging read --format=json as one entry per line): jsonPayload, severity, timestamp string with ns
-build("gcp_logging_export", lambda t, lv, lg, m, e: [json.dumps({"insertId": f"1x{int(ep(t)*1000) % 99991}", "jsonPayload": {"message": m, "logger": lg, "thread": "main"}, "resource": {"type": "k8s_container", "labels": {"pod_name": "orders-7d9f-x2x", "container_name": "app"}}, "timestamp": t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond:06d}" + "421Z", "severity": {"WARN": "WARNING"}.get(lv, lv), "logName": "projects/p/logs/stdout", "receiveTimestamp": "2024-03-01T10:00:30.000000001Z"})])
+build("gcp_logging_export", lambda t, lv, lg, m, e: [json.dumps({"insertId": f"1x{int(ep(t)*1000) % 99991}", "jsonPayload": {"message": m, "logger": lg, "thread": "main"}, "resource": {"type": "k8s_container", "labels": {"pod_name": "orders-7d9f-x2x", "container_name": "app"}}, "timestamp": t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond:06d}" + "421Z", "severity": {"WARN": "WARNING"}.get(lv, lv), "logName": "projects/p/logs/stdout", "receiveTimestamp": "2024-03-01T10:00:30.000000001Z"})], level_of=lambda lv: {"WARN": "WARNING"}.get(lv, lv))
 # 5 Google structured logging on stdout: timestamp object {seconds,nanos}, severity, logging.googleapis.com/* keys
-build("gcp_structured_stdout", lambda t, lv, lg, m, e: [json.dumps({"severity": {"WARN": "WARNING"}.get(lv, lv), "message": m, "timestamp": {"seconds": int(ep(t)), "nanos": t.microsecond * 1000}, "logging.googleapis.com/sourceLocation": {"file": c1(lg) + ".java", "function": lg + ".run"}, "logger": lg})])
+build("gcp_structured_stdout", lambda t, lv, lg, m, e: [json.dumps({"severity": {"WARN": "WARNING"}.get(lv, lv), "message": m, "timestamp": {"seconds": int(ep(t)), "nanos": t.microsecond * 1000}, "logging.googleapis.com/sourceLocation": {"file": c1(lg) + ".java", "function": lg + ".run"}, "logger": lg})], level_of=lambda lv: {"WARN": "WARNING"}.get(lv, lv))
 # 6 Spring Cloud GCP StackdriverJsonLayout: timestampSeconds + timestampNanos
-build("gcp_stackdriver_layout", lambda t, lv, lg, m, e: [json.dumps({"timestampSeconds": int(ep(t)), "timestampNanos": t.microsecond * 1000, "severity": {"WARN": "WARNING"}.get(lv, lv), "thread": "main", "logger": lg, "message": m, "context": "default"})])
+build("gcp_stackdriver_layout", lambda t, lv, lg, m, e: [json.dumps({"timestampSeconds": int(ep(t)), "timestampNanos": t.microsecond * 1000, "severity": {"WARN": "WARNING"}.get(lv, lv), "thread": "main", "logger": lg, "message": m, "context": "default"})], level_of=lambda lv: {"WARN": "WARNING"}.get(lv, lv))
 # 7 Dropwizard default "%-5p [%d{ISO8601,UTC}] %c: %m%n%rEx"
 build("dropwizard_default", lambda t, lv, lg, m, e: [f"{lv:<5} [{t.strftime('%Y-%m-%d')} {cms(t)}] {lg}: {m}"], trace_after=14)
 # 8 Flink log4j-console.properties "%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %-60c %x - %m%n"
@@ -137,7 +140,7 @@ build("micronaut_ansi", lambda t, lv, lg, m, e: [f"\x1b[36m{ms(t)}\x1b[0;39m \x1
 d = build("windows_bom_crlf", lambda t, lv, lg, m, e: [f"{t.strftime('%Y-%m-%d')} {ms(t)} [main] {lv:<5} {short(lg)} - {m}"], trace_after=14)
 (OUT / "windows_bom_crlf.log").write_bytes(b"\xef\xbb\xbf" + d.replace("\n", "\r\n").encode())
 # 19 Graylog search result CSV export "timestamp","source","message"
-build("graylog_csv", lambda t, lv, lg, m, e: ['"{}","orders-0","{}"'.format(iso(t), m.replace('"', '""'))], header=['"timestamp","source","message"'])
+build("graylog_csv", lambda t, lv, lg, m, e: ['"{}","orders-0","{}"'.format(iso(t), m.replace('"', '""'))], header=['"timestamp","source","message"'], level_of=None)
 # 20 Azure Log Analytics (ContainerLogV2) CSV export: "TimeGenerated [UTC]","Computer","LogMessage"; US 12-hour time
 build("azure_log_analytics_csv", lambda t, lv, lg, m, e: ['"{}/{}/{}, {}:{} {}","aks-node-0","{}"'.format(t.month, t.day, t.year, int(t.strftime('%I')), t.strftime('%M:%S.') + f"{t.microsecond // 1000:03d}", t.strftime('%p'), f"{iso(t)} {lv} [main] {lg} - {m}".replace('"', '""'))],
       header=['"TimeGenerated [UTC]","Computer","LogMessage"'])
