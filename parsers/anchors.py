@@ -30,7 +30,7 @@ from typing import Any
 
 from parsers import broker, client
 from parsers.build_cache import compile_regex
-from parsers.layouts import LEVELS, _first, _flatten_ecs, _json_ts
+from parsers.layouts import LEVELS, _first, _flatten_ecs, _json_ts, json_level, json_pair_ts
 from parsers.timestamps import epoch_text_ms, find_ts
 
 # --- anchors -----------------------------------------------------------------------------------
@@ -130,8 +130,8 @@ _JSON_TS = ("@timestamp", "timestamp", "ts", "time", "date", "timeMillis", "date
             "__REALTIME_TIMESTAMP", "eventTime", "receiveTimestamp", "timestampMillis", "ingestionTime", "instant")
 _JSON_LEVEL = ("level", "log.level", "severity", "levelname", "loglevel", "status", "PRIORITY", "level_name")
 _JSON_LOGGER = ("logger_name", "logger", "log.logger", "loggerName", "name", "category", "SYSLOG_IDENTIFIER",
-                "logger.name")
-_JSON_THREAD = ("thread_name", "thread", "process.thread.name", "threadName", "logger.thread_name")
+                "logger.name", "_logger")  # GELF's additional field (layouts._JSON_MSG_KEYS)
+_JSON_THREAD = ("thread_name", "thread", "process.thread.name", "threadName", "logger.thread_name", "_thread")
 
 
 def _flat(obj: dict) -> dict:
@@ -169,9 +169,14 @@ def _json_cells(obj: dict, near_ms: int | None) -> tuple[str | None, dict[str, A
                 facts["ts_ms"] = ts
                 break
             facts["bad_time"] = True
-    lvl = _first(flat, _JSON_LEVEL)
-    if isinstance(lvl, str | int) and not isinstance(lvl, bool):
-        facts["level"] = str(lvl).upper()
+    if "ts_ms" not in facts and "timestampSeconds" in flat:
+        ts = json_pair_ts(flat)
+        if ts is not None:
+            facts["ts_ms"] = ts
+            facts.pop("bad_time", None)
+    lvl = json_level(_first(flat, _JSON_LEVEL))
+    if lvl is not None:
+        facts["level"] = lvl
     lg = _first(flat, _JSON_LOGGER)
     if isinstance(lg, str):
         facts["logger"] = lg
@@ -181,6 +186,12 @@ def _json_cells(obj: dict, near_ms: int | None) -> tuple[str | None, dict[str, A
     if msg is None:
         return None, facts
     return (msg if isinstance(msg, str) else json.dumps(msg)), facts
+
+
+def json_message(obj: dict) -> Any:
+    """The message field of a JSON log object, whatever its name (None when it has none)."""
+    msg = _first(_flat(obj), _JSON_MSG)
+    return msg if not isinstance(msg, dict) else _first(_flat(msg), _JSON_MSG)
 
 
 def _json_payload(text: str) -> Any:
@@ -260,6 +271,8 @@ def read_line(text: str, near_ms: int | None = None, depth: int = 0) -> Read | N
         if j > 0 and s[j - 1] == "[":
             j -= 1
         payload = _json_payload(s[j:end])
+        if payload is None and '"=>' in s:
+            payload = _hash_payload(s, j)
         if payload is not None:
             if j > 0:
                 _left_time(s[:j], near_ms, facts)
@@ -272,6 +285,20 @@ def read_line(text: str, near_ms: int | None = None, depth: int = 0) -> Read | N
     if cells is not None:
         return _read_cells(cells, near_ms, facts, depth)
     return _read_text(lead, near_ms, facts, text)
+
+
+# a record printed as a Ruby-style hash, {"log"=>"...", "stream"=>"stdout"}: Fluent Bit's `stdout`
+# output (msgpack's print: "[0] tag: [1709287200.123456789, {"log"=>"...", ...}]", 2.1+ "[[ts, {}],
+# {...}]") and fluentd's `inspect`ed records; string values are printed unescaped, so each is cut
+# at the next `", "key"=>` or at the closing brace
+_HASH_PAIR = compile_regex(r'"([\w.@]+)"=>(?:"(.*?)"(?=, "[\w.@]+"=>|\}\]*\s*$)|(-?\d+(?:\.\d+)?))')
+
+
+def _hash_payload(s: str, j: int) -> dict[str, Any] | None:
+    obj: dict[str, Any] = {}
+    for m in _HASH_PAIR.finditer(s, j):
+        obj[m.group(1)] = m.group(2) if m.group(2) is not None else m.group(3)
+    return obj or None
 
 
 _TRAIL_EMPHASIS = compile_regex(r"(?:\*\*|`+|\s)+$")
@@ -509,8 +536,14 @@ def split_suffix(msg: str) -> tuple[str, dict[str, str]]:
                 continue
         if last == "]" and "thread" not in tail:
             m = _THREAD_SUFFIX.search(msg, at)
-            if m is not None and not _PARTITIONISH.match(m.group("thread")) and (
-                    "logger" in tail or _THREADISH.search(m.group("thread"))):
+            # "(logger) [thread]" (Strimzi's "%m (%c) [%t]%n", Kafka's own "[%t]" variants): a bracket
+            # right after a logger suffix is the thread even when it looks like a partition
+            # ("task-thread-orders-sink-0"); elsewhere a "[orders-0]" ending is Kafka's own list
+            if m is not None and (
+                    (not _PARTITIONISH.match(m.group("thread"))
+                     and ("logger" in tail or _THREADISH.search(m.group("thread"))))
+                    or (msg[m.start() - 1:m.start()] == ")" and "logger" not in tail
+                        and _LOGGER_SUFFIX.search(msg, at, m.start()) is not None)):
                 tail["thread"] = m.group("thread").strip()
                 msg = msg[:m.start()]
                 continue

@@ -188,10 +188,40 @@ SNIFF_ORDER: tuple[str, ...] = (
 # --- JSON lines --------------------------------------------------------------------------------
 
 _JSON_TS_KEYS = ("@timestamp", "timestamp", "ts", "time", "date", "timeMillis", "datetime", "asctime")
-_JSON_MSG_KEYS = ("message", "msg", "log.message", "@message", "text")
+# GELF 1.1 (Log4j 2 GelfLayout and JsonTemplateLayout's GelfLayout.json): the message in
+# `short_message` (`full_message` holds the stack trace), logger and thread as the additional
+# fields `_logger` and `_thread`, `level` a syslog severity code, `timestamp` epoch seconds
+_JSON_MSG_KEYS = ("message", "msg", "log.message", "@message", "text", "short_message")
 _JSON_LEVEL_KEYS = ("level", "log.level", "severity", "levelname", "loglevel")
-_JSON_LOGGER_KEYS = ("logger_name", "logger", "log.logger", "loggerName", "name", "category")
-_JSON_THREAD_KEYS = ("thread_name", "thread", "process.thread.name", "threadName")
+_JSON_LOGGER_KEYS = ("logger_name", "logger", "log.logger", "loggerName", "name", "category", "_logger")
+_JSON_THREAD_KEYS = ("thread_name", "thread", "process.thread.name", "threadName", "_thread")
+# syslog severity codes (RFC 5424 6.2.1), what GELF's `level` and journald's `PRIORITY` hold
+_SYSLOG_LEVELS = ("FATAL", "FATAL", "FATAL", "ERROR", "WARN", "NOTICE", "INFO", "DEBUG")
+
+
+def json_level(value) -> str | None:
+    """A JSON level field's level name: a syslog severity code 0-7 (number or one digit) by name."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int) and 0 <= value <= 7:
+        return _SYSLOG_LEVELS[value]
+    if isinstance(value, str) and len(value) == 1 and value in "01234567":
+        return _SYSLOG_LEVELS[int(value)]
+    if isinstance(value, str | int):
+        return str(value).upper()
+    return None
+
+
+def json_pair_ts(flat: dict) -> int | None:
+    """Google Cloud Logging's structured-logging pair `timestampSeconds` + `timestampNanos`
+    (written by Spring Cloud GCP's StackdriverJsonLayout, accepted by the logging agent)."""
+    sec = flat.get("timestampSeconds")
+    if sec is None or isinstance(sec, bool):
+        return None
+    try:
+        return int(sec) * 1000 + int(flat.get("timestampNanos") or 0) // 1_000_000
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 def _first(obj: dict, keys: Sequence[str]):
@@ -225,9 +255,14 @@ def _json_ts(value) -> int | None:
         if ts is None and value.replace(".", "", 1).isdigit():
             return epoch_number_ms(value)
         return ts
-    if isinstance(value, dict) and "epochSecond" in value:  # log4j2 JsonLayout "instant"
+    if isinstance(value, dict):
+        # log4j2 JsonLayout "instant" {epochSecond, nanoOfSecond}; Google Cloud Logging's
+        # structured "timestamp" {seconds, nanos} (protobuf Timestamp's JSON object form)
+        sec, nano = ("epochSecond", "nanoOfSecond") if "epochSecond" in value else ("seconds", "nanos")
+        if sec not in value or isinstance(value[sec], bool):
+            return None
         try:
-            return int(value["epochSecond"]) * 1000 + int(value.get("nanoOfSecond", 0)) // 1_000_000
+            return int(value[sec]) * 1000 + int(value.get(nano) or 0) // 1_000_000
         except (TypeError, ValueError, OverflowError):
             return None
     return None
@@ -266,7 +301,9 @@ def split_json(line: str) -> Split | None:
     ts = _json_ts(_first(flat, _JSON_TS_KEYS))
     if ts is None and isinstance(obj.get("instant"), dict):
         ts = _json_ts(obj["instant"])
-    level = _first(flat, _JSON_LEVEL_KEYS)
+    if ts is None and "timestampSeconds" in flat:
+        ts = json_pair_ts(flat)
+    level = json_level(_first(flat, _JSON_LEVEL_KEYS))
     logger = _first(flat, _JSON_LOGGER_KEYS)
     thread = _first(flat, _JSON_THREAD_KEYS)
     extra = None
@@ -278,7 +315,7 @@ def split_json(line: str) -> Split | None:
         extra = {**(extra or {}), "bad_time": True}
     return Split(
         ts,
-        str(level).upper() if level is not None else None,
+        level,
         str(thread) if thread is not None else None,
         str(logger) if logger is not None else None,
         msg,
@@ -306,12 +343,25 @@ K8S_TS = compile_regex(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\
 # trailing collector suffix, e.g. CloudWatch export ",2023-08-20 23:44:46.000"
 SUFFIX = compile_regex(r"(?<=\)),\s?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?$")
 
-WRAPPERS: dict[str, re.Pattern[str]] = {"compose": COMPOSE, "quote": QUOTE, "k8s_ts": K8S_TS, "suffix": SUFFIX}
+# terminal colour and style codes: ECMA-48 CSI sequences (ESC [ params intermediates final), what
+# logback's %highlight/%cyan/..., Spring Boot's %clr (spring.output.ansi.enabled), Log4j 2's
+# %highlight/%style, Micronaut's generated logback.xml and stern's pod/container names write
+ANSI = compile_regex(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "compose": COMPOSE, "quote": QUOTE, "k8s_ts": K8S_TS,
+                                        "suffix": SUFFIX}
+
+
+def strip_ansi(line: str) -> str:
+    return ANSI.sub("", line) if "\x1b" in line else line
 
 
 def strip_wrappers(line: str, wrappers: Sequence[str]) -> str:
     for w in wrappers:
-        if w == "suffix":
+        if w == "ansi":
+            if "\x1b" in line:
+                line = ANSI.sub("", line)
+        elif w == "suffix":
             m = SUFFIX.search(line)
             if m:
                 line = line[: m.start()]
@@ -329,6 +379,9 @@ def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
         return ()
     found: list[str] = []
     current = body
+    if any("\x1b[" in ln for ln in current):  # colour codes: on some lines only (a highlighted level) is enough
+        found.append("ansi")
+        current = [strip_ansi(ln) for ln in current]
     for w in ("compose", "quote", "k8s_ts", "suffix"):
         rx = WRAPPERS[w]
         hits = sum(1 for ln in current if (rx.search(ln) if w == "suffix" else rx.match(ln)))
@@ -381,8 +434,11 @@ def detect_layout(lines: Sequence[str]) -> tuple[str, tuple[str, ...]]:
 
 # --- continuation lines ------------------------------------------------------------------------
 
+# an indented line continues the record above, unless a date-time starts its text: `cf logs` indents
+# every record ("   2024-03-01T10:00:00.12+0100 [APP/PROC/WEB/0] OUT ..."), as do pastes; a stack
+# frame or a TAB line of Kafka's multi-line records never starts with a date
 CONTINUATION = compile_regex(
-    r"(?:\s|at [\w$.<>/]+\(|Caused by: |Suppressed: |\.\.\. \d+ (?:more|common frames omitted)"
+    r"(?:\s(?!\s*\[?\d{4}-\d{2}-\d{2}[T ]\d\d:)|at [\w$.<>/]+\(|Caused by: |Suppressed: |\.\.\. \d+ (?:more|common frames omitted)"
     r"|(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error|Throwable)(?::|$))"
 )
 

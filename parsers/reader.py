@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import itertools
+import json
 import operator
 import os
 import re
@@ -165,11 +166,15 @@ def _trie(words: Iterable[str]) -> str:
 
 
 CANDIDATE_WORDS: tuple[str, ...] = tuple(_candidate_words())
-CANDIDATE_REGEX: str = "(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + CONTINUATION_REGEX
+# the opening and closing lines of a pretty-printed JSON object (`jq .`, a Kibana or Elasticsearch
+# response): kept by the filter so the object is read as one record (_LogParser._json_record)
+JSON_BRACE_REGEX = r"|^\s*[\[{}\]]+,?\s*$"
+CANDIDATE_REGEX: str = ("(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + CONTINUATION_REGEX
+                        + JSON_BRACE_REGEX)
 _CANDIDATE = compile_regex(CANDIDATE_REGEX)
 # Python-side twin of CANDIDATE_REGEX, same meaning, faster: words (trie) anywhere + anchored forms at 0
 _CANDIDATE_WORDS_RX = compile_regex(_trie(CANDIDATE_WORDS))
-_CANDIDATE_START_RX = compile_regex(CONTINUATION_REGEX.replace("|^", "|").lstrip("^"))
+_CANDIDATE_START_RX = compile_regex((CONTINUATION_REGEX + JSON_BRACE_REGEX).replace("|^", "|").lstrip("^"))
 
 
 def _log4j_ts_ms(ts: str) -> int | None:
@@ -448,6 +453,12 @@ class _LogParser:
         # a date in the file name (server.log.2024-03-01, app-20240301.log) completes a time of day
         # before any line has given a date
         self.file_day = _file_day(source)
+        # a pretty-printed JSON object being collected: (line_no, original, unwrapped) from its "{"
+        self.json_lines: list[tuple[int, str, str]] | None = None
+        # no collecting in log4j files (run_log4j_batches reads their lines itself), nor while collected
+        # lines that were no JSON object are read again
+        self.json_off = self.log4j
+        self.json_skip: int | None = None  # inside an object too long to collect: its indentation
 
     def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
         """Append the outcomes this line completes (the record before it, or the line itself)."""
@@ -458,11 +469,27 @@ class _LogParser:
         self.last_no = no
         if len(text) > MAX_LINE or ((tb := text.encode()).translate(_GARBAGE_FLAGS) != tb if text.isascii()
                                     else not text.isprintable() and _GARBAGE.search(text) is not None):
+            if "\x1b" in text:  # colour codes on a line after the sniffed head (layouts.ANSI)
+                text = layouts.strip_ansi(text)
             reason = _reject_reason(text)
             if reason is not None:
                 self.flush(out)
                 out.append(self._reject(no, text, reason))
                 return
+        if self.json_lines is not None:  # inside a pretty-printed JSON object
+            if not gap:
+                self._json_record(no, text, orig, out)
+                return
+            self.end_json(out)
+            self.last_no = no
+        elif text[-1:] == "{" and text.strip() == "{" and not self.json_off:
+            if self.json_skip is None:
+                self.flush(out)
+                self.json_lines = [(no, orig, text)]
+                return
+        elif self.json_skip is not None and text[-1:] in "},":
+            if text.strip() in ("}", "},") and len(text) - len(text.lstrip()) == self.json_skip:
+                self.json_skip = None  # the end of an object too long to collect
         p = self.pending
         if p is not None and gap:
             self.flush(out)
@@ -521,6 +548,69 @@ class _LogParser:
         if p is not None:
             self.flush(out)
         self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
+
+    def end_json(self, out: list[LineOutcome]) -> None:
+        """A JSON object still open (the input or a run of lines ended): its lines read one by one."""
+        lines, self.json_lines = self.json_lines, None
+        if lines:
+            self._replay(lines, out)
+
+    def _json_record(self, no: int, text: str, orig: str, out: list[LineOutcome]) -> bool:
+        """Collect a pretty-printed JSON object (`jq .` of an export, a Kibana document or an
+        Elasticsearch hit copied whole: one field a line) from its `{` line to the `}` line at the
+        same indentation; read as one JSON line whose record is the `{` line (the field lines its
+        continuation). False when the line does not belong to it (after a gap: the collected lines
+        are read one by one, as they would be without this)."""
+        lines = self.json_lines
+        assert lines is not None
+        lines.append((no, orig, text))
+        first = lines[0][2]
+        closing = text.strip() in ("}", "},") and len(text) - len(text.lstrip()) == len(first) - len(first.lstrip())
+        if not closing and len(lines) < _JSON_RECORD_LINES:
+            return True
+        self.json_lines = None
+        obj = None
+        if not closing:  # too long for a log record (a document): read line by line to its end
+            self.json_skip = len(first) - len(first.lstrip())
+        if closing:
+            try:
+                obj = json.loads("\n".join(t for _, _, t in lines).strip().rstrip(","))
+            except ValueError:
+                obj = None
+        if not isinstance(obj, dict):
+            self._replay(lines, out)
+            return True
+        if not isinstance(anchors.json_message(obj), str):  # a document, no log record: as before
+            for n, _, _ in lines:
+                out.append(LineOutcome(n, "ignored", None, None))
+            return True
+        one = json.dumps(obj, ensure_ascii=False)
+        first_no = lines[0][0]
+        sp = self.layout.split(one) if self.layout.name == "json" else None
+        if sp is not None and sp.message[-1:] in _SUFFIX_ENDS:
+            sp = _without_suffix(sp)
+        if sp is None or anchors.find_anchor(sp.message) is None:
+            sp = self._anchored_split(first_no, one) or sp
+        if sp is None:
+            for n, _, _ in lines:
+                out.append(LineOutcome(n, "ignored", None, None))
+            return True
+        rec = _Record(first_no, "\n".join(o for _, o, _ in lines), sp.ts_ms, sp.level, sp.thread, sp.logger,
+                      sp.message, sp.extra)
+        rec.nos = [n for n, _, _ in lines[1:]]
+        self.pending = rec
+        self.flush(out)
+        return True
+
+    def _replay(self, lines: list[tuple[int, str, str]], out: list[LineOutcome]) -> None:
+        """Lines collected as a JSON object that is none: read one by one."""
+        off, self.json_off = self.json_off, True
+        self.last_no = lines[0][0] - 1
+        try:
+            for n, o, _ in lines:
+                self.feed(n, o, out)
+        finally:
+            self.json_off = off
 
     def _near(self) -> int | None:
         """The time of the nearest line before (the pending record's, else the last one's), else
@@ -1078,6 +1168,8 @@ def _parse_records(source: str, lines: Iterable[tuple[int, str]], fmt: FileForma
     for no, text in lines:
         if fmt.wrappers:
             text = layouts.strip_wrappers(text, fmt.wrappers)
+        if "\x1b" in text:
+            text = layouts.strip_ansi(text)
         reason = _reject_reason(text)
         if reason is not None:
             stats["rejected"] = stats.get("rejected", 0) + 1
@@ -1170,6 +1262,7 @@ def _outcomes(source: str, it: Iterator[tuple[int, str]], fmt: FileFormat, stats
                 else:
                     yield from out
                     out.clear()
+        lp.end_json(out)
         lp.flush(out)
         yield from out
     elif fmt.kind in ("empty", "binary"):
@@ -1195,7 +1288,14 @@ def _open_text(path: str) -> tuple[io.TextIOBase, bool]:
     raw.seek(0)
     # gzip by content, read as far as it goes (parsers/gzip_stream.py: the ingest keeps the same lines)
     stream: Any = open_gzip(raw) if magic == b"\x1f\x8b" else raw
-    return io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None), magic == b"\x1f\x8b"
+    return io.TextIOWrapper(stream, encoding=_encoding(magic), errors="replace", newline=None), magic == b"\x1f\x8b"
+
+
+def _encoding(magic: bytes) -> str:
+    """UTF-8, or UTF-16 when the file starts with its byte order mark: Windows PowerShell 5's `>`
+    and Out-File write UTF-16 LE with a BOM (`kubectl logs pod > pod.log` there), which read as
+    UTF-8 is NUL bytes and so a 'binary' file. (`ingest` reads files as UTF-8 in the JVM: not there.)"""
+    return "utf-16" if magic in (b"\xff\xfe", b"\xfe\xff") else "utf-8"
 
 
 def _gzip_problem(stream: io.TextIOBase) -> str | None:
@@ -1281,10 +1381,11 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
     summary = FileSummary(source=source)
     peek = binary.peek(2)[:2] if hasattr(binary, "peek") else b""
     stream: Any = open_gzip(binary) if peek == b"\x1f\x8b" else binary
-    text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None)
+    text = io.TextIOWrapper(stream, encoding=_encoding(peek), errors="replace", newline=None)
     return _iterate(source, text, layout, summary, rendered, batched), summary
 
 
+_JSON_RECORD_LINES = 400  # a pretty-printed JSON object longer than this is read line by line
 _STATUS_OF, _EVENT_OF, _KIND_OF = operator.itemgetter(1), operator.itemgetter(2), operator.attrgetter("kind")
 
 

@@ -29,9 +29,19 @@ def _day_ms(year: int, month: int, day: int) -> int:
     return calendar.timegm((year, month, day, 0, 0, 0)) * 1000
 
 
+# zone abbreviations a date pattern's `z` prints (Java's short zone names, log4j/logback
+# `%d{yyyy-MM-dd HH:mm:ss.SSS z}`), only those with one meaning: CST, IST, BST are not here
+ZONE_NAMES = {"GMT": 0, "WET": 0, "WEST": 1, "CET": 1, "CEST": 2, "MET": 1, "MEST": 2, "EET": 2, "EEST": 3,
+              "MSK": 3, "HKT": 8, "SGT": 8, "JST": 9, "KST": 9, "AEST": 10, "AEDT": 11, "NZST": 12, "NZDT": 13,
+              "EST": -5, "EDT": -4, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10}
+_ZONE_NAME_RX = "|".join(sorted(ZONE_NAMES, key=len, reverse=True))
+
+
 def _zone_ms(zone: str | None) -> int:
     if not zone or zone in ("Z", "UTC"):
         return 0
+    if zone[0].isalpha():
+        return ZONE_NAMES.get(zone, 0) * 3_600_000
     sign = -1 if zone[0] == "-" else 1
     digits = zone[1:].replace(":", "")
     hours = int(digits[:2])
@@ -115,7 +125,7 @@ FIND = compile_regex(
     r"(?=[\dJFMASOND])(?:"  # every form starts with a digit or a month: other positions fail at once
     # ISO 8601 / log4j %d / logback / Spring Boot / RFC 3339 (kubectl, docker, journald, CloudWatch)
     r"(?<![\d.])(?P<iy>\d{4})-(?P<imo>\d{2})-(?P<id>\d{2})[T ](?P<ih>\d{2}):(?P<imi>\d{2}):(?P<is>\d{2})"
-    r"(?:[.,](?P<ifr>\d{1,9}))?(?P<iz> ?(?:Z|UTC|[+-]\d{2}:?\d{2}))?(?![\d])"
+    r"(?:[.,](?P<ifr>\d{1,9}))?(?P<iz> ?(?:Z|UTC|[+-]\d{2}:?\d{2}|(?:" + _ZONE_NAME_RX + r")(?![A-Za-z])))?(?![\d])"
     # log4j %d{yy/MM/dd HH:mm:ss} (Spark, Hadoop) and yyyy/MM/dd
     r"|(?<![\d/.])(?P<sy>\d{4}|\d{2})/(?P<smo>\d{2})/(?P<sd>\d{2})[ T](?P<sh>\d{2}):(?P<smi>\d{2}):(?P<ss>\d{2})(?:[.,](?P<sfr>\d{1,9}))?"
     # java.util.logging SimpleFormatter "Mar 2, 2017 8:44:19 AM"; Kibana "Nov 26, 2026 @ 01:02:03.456"
@@ -125,6 +135,12 @@ FIND = compile_regex(
     r"|(?<!\d)(?P<dd>\d{1,2}) (?P<dmon>" + _MON + r") (?P<dy>\d{4}) (?P<dh>\d{2}):(?P<dmi>\d{2}):(?P<ds>\d{2})(?:[.,](?P<dfr>\d{1,9}))?"
     # syslog / journald short "Mar  2 08:44:19" (no year: taken from the neighbours)
     r"|(?P<ymon>" + _MON + r") {1,2}(?P<yd>\d{1,2}) (?P<yh>\d{2}):(?P<ymi>\d{2}):(?P<ys>\d{2})(?:[.,](?P<yfr>\d{1,9}))?"
+    # ... with a zone and a year after it: java.util.Date.toString / `date` "Fri Mar 01 10:00:00 UTC 2024"
+    r"(?:(?: (?P<yzn>UTC|" + _ZONE_NAME_RX + r"))? (?P<yyr>\d{4})(?![\d:]))?"
+    # day first, "dd.MM.yyyy HH:mm:ss" / "dd-MM-yyyy HH:mm:ss" (logback/log4j patterns in European
+    # locales, %d{dd.MM.yyyy HH:mm:ss.SSS}); never "MM/dd" (ambiguous with the US order)
+    r"|(?<![\d.\-])(?P<ed>\d{2})(?P<esep>[.\-])(?P<emo>\d{2})(?P=esep)(?P<ey>\d{4})[ T](?P<eh>\d{2}):(?P<emi>\d{2}):(?P<es>\d{2})"
+    r"(?:[.,](?P<efr>\d{1,9}))?"
     # a time of day alone (logback's default %d{HH:mm:ss.SSS}): the date from the neighbours
     r"|(?<![\d:.])(?P<th>\d{2}):(?P<tmi>\d{2}):(?P<ts>\d{2})(?:[.,](?P<tfr>\d{1,9}))?(?![\d:])"
     r")"
@@ -165,8 +181,23 @@ def _frac_ms(frac: str | None) -> int:
 
 def find_ts(text: str, near_ms: int | None = None, start: int = 0, end: int | None = None) -> FoundTime | None:
     """The first time written in text[start:end], as UTC epoch ms. `near_ms` (the time of a
-    neighbouring line) completes a time without a year or without a date."""
-    m = FIND.search(text, start, len(text) if end is None else end)
+    neighbouring line) completes a time without a year or without a date.
+
+    A first time without a year or a date (a syslog/journald `Mar  1 10:00:00` prefix, an RFC 3164
+    relay's `<134>Mar  1 10:00:00 host app[812]: `) followed by a complete one (the application's
+    own `2024-03-01 10:00:00,123` behind that prefix) gives the complete one: it has the year and
+    the fraction the collector's time lacks. Its span is the complete one's."""
+    stop = len(text) if end is None else end
+    ft = _find_ts(text, near_ms, start, stop)
+    if ft is not None and ft[3] in ("pending", "year", "date"):
+        full = _find_ts(text, near_ms, ft[2], stop)
+        if full is not None and full[0] is not None and full[3] == "":
+            return full
+    return ft
+
+
+def _find_ts(text: str, near_ms: int | None, start: int, end: int) -> FoundTime | None:
+    m = FIND.search(text, start, end)
     if m is None:
         return None
     how = ""
@@ -179,7 +210,7 @@ def find_ts(text: str, near_ms: int | None = None, start: int = 0, end: int | No
                 return None
             if ifr:
                 ms += _MILLIS_OF.get(ifr) or _frac_ms(ifr)
-            return (ms - _zone_ms(iz.strip()) if iz else naive_ms(ms), s0, m.end(), how)
+            return (ms - _zone_ms(iz.strip()) if iz else naive_ms(ms), s0, m.end(), how)  # type: ignore[return-value]
         g = m.groupdict()
         if g["sy"] is not None:
             y = int(g["sy"]) + (2000 if len(g["sy"]) == 2 else 0)
@@ -197,6 +228,15 @@ def find_ts(text: str, near_ms: int | None = None, start: int = 0, end: int | No
             base = _day_ms(int(g["dy"]), _MONTHS[g["dmon"]], int(g["dd"]))
             ms = base + ((int(g["dh"]) * 60 + int(g["dmi"])) * 60 + int(g["ds"])) * 1000 + _frac_ms(g["dfr"])
             return FoundTime((naive_ms(ms), m.start(), m.end(), how))
+        if g["ey"] is not None:
+            base = _day_ms(int(g["ey"]), int(g["emo"]), int(g["ed"]))
+            ms = base + ((int(g["eh"]) * 60 + int(g["emi"])) * 60 + int(g["es"])) * 1000 + _frac_ms(g["efr"])
+            return FoundTime((naive_ms(ms), m.start(), m.end(), how))
+        if g["ymon"] is not None and g["yyr"] is not None:
+            tod = ((int(g["yh"]) * 60 + int(g["ymi"])) * 60 + int(g["ys"])) * 1000 + _frac_ms(g["yfr"])
+            ms = _day_ms(int(g["yyr"]), _MONTHS[g["ymon"]], int(g["yd"])) + tod
+            zone = g["yzn"]
+            return FoundTime((ms - _zone_ms(zone) if zone else naive_ms(ms), m.start(), m.end(), how))
         if g["ymon"] is not None:
             if near_ms is None:
                 return FoundTime((None, m.start(), m.end(), "pending"))

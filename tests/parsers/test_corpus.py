@@ -46,6 +46,8 @@ def test_corpus_file_yields_its_expectations(path: Path) -> None:
                 have = list(have)
             if have != want:
                 problems.append((no, f, have, want))
+        if "level" in e and (ev.extra or {}).get("level") != e["level"]:  # the level the line states
+            problems.append((no, "level", (ev.extra or {}).get("level"), e["level"]))
         want_ts = _ms(e["ts"]) if "ts" in e else None
         if ev.ts_ms != want_ts:
             problems.append((no, "ts_ms", ev.ts_ms, want_ts))
@@ -56,9 +58,10 @@ def test_corpus_file_yields_its_expectations(path: Path) -> None:
 def test_corpus_file_reads_the_same_through_the_candidate_filter(path: Path) -> None:
     """What Spark's ingest does (the JVM keeps only CANDIDATE_REGEX lines and the workers parse them
     with gaps in the line numbers) gives the same events as a full parse."""
-    from parsers.reader import parse_lines, prefilter, sniff
+    from parsers.reader import _encoding, parse_lines, prefilter, sniff
 
-    lines = list(enumerate(path.read_text(encoding="utf-8").splitlines(), 1))
+    raw = path.read_bytes()  # decoded as parse_path does (UTF-16 with its byte order mark)
+    lines = list(enumerate(raw.decode(_encoding(raw[:2]), errors="replace").splitlines(), 1))
     fmt = sniff([t for _, t in lines[:200]])
     full = {o.line_no: o.event for o in parse_lines("f", lines, fmt) if o.event is not None}
     kept = {o.line_no: o.event for o in parse_lines("f", prefilter(lines), fmt) if o.event is not None}
