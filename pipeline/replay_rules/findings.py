@@ -188,8 +188,11 @@ class FindingRules:
                                      "member's last sign of life + session.timeout.ms.",
                         "estimated_from_rebalance": " The time of the removal is estimated (no broker line "
                                                     "shows it): one heartbeat.interval.ms before the first member "
-                                                    "heard of the rebalance."}.get(timed, "")
-                if "the time is estimated" in c.detail:
+                                                    "heard of the rebalance.",
+                        "estimated_window": " The time given is the earliest the removal can have been (no broker "
+                                            "line shows it): the member's last sign of life + session.timeout.ms."
+                        }.get(timed, "")
+                if "the time is estimated" in c.detail or "the time given is the earliest" in c.detail:
                     when = ""       # the cause already says how its time was estimated
                 self.add("session_expiry", "high", at, at,
                          members=[m] if m else [], generation=v.gen.generation - 1,

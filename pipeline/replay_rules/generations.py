@@ -335,9 +335,28 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                     # once, and live members hear of it at their next heartbeat (REBALANCE_IN_PROGRESS,
                     # AbstractCoordinator.HeartbeatResponseHandler): at most heartbeat.interval.ms before
                     at = told - cfg.heartbeat_interval_ms
+                # the rebalance's first line from a member that stayed (its rejoin: in an eager group a
+                # member rejoins when told, at its next poll()): the expiry came before it
+                rejoins = [m.join_start_ms for k, m in gen.members.items() if k in prev_members
+                           and m.join_start_ms is not None]
+                first_line = min([*rejoins, *([told] if told is not None else [])], default=None)
+                window = (timed == "estimated" and not late and first_line is not None
+                          and at < first_line - cfg.heartbeat_interval_ms - cfg.skew_tolerance_ms)
                 c = _describe("session_expiry", mid, gen, prev, st, cfg, [gen.prepare_ev] if timed != "estimated" else [],
                               at, True)
                 c.facts["expiry_time"] = timed
+                if window:
+                    # a survivor rejoined long after the earliest the expiry can have been: the member
+                    # may have gone on (heartbeating, logging nothing of Kafka) until shortly before
+                    c.facts.update(expiry_time="estimated_window", silence_ms=None, log_ends_ms=last,
+                                   latest_ms=first_line)
+                    c.detail = (f"The coordinator expired {_who(mid, st)} after {cfg.says('session_timeout_ms')} "
+                                f"without a heartbeat. No line times the expiry: its log's last line came "
+                                f"{_fmt_ms(cfg.session_timeout_ms)} before the earliest it can have been, and a member "
+                                f"that stayed rejoined {_fmt_ms(first_line - at)} after that earliest time (a member "
+                                "rejoins when told of the rebalance), which the expiry precedes; when its "
+                                "heartbeats stopped is not in the logs (its process may have gone on without logging "
+                                "Kafka lines).")
                 if late:
                     # its log's silence is not its heartbeats' (they may have gone on after the log ends)
                     c.facts.update(expiry_time="estimated_from_rebalance", silence_ms=None, log_ends_ms=last)
@@ -351,6 +370,8 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                                 "starts at once." if timed != "estimated" else
                                 "the time is estimated as one heartbeat.interval.ms before the first member was "
                                 "told of the rebalance (REBALANCE_IN_PROGRESS)." if late else
+                                "the time given is the earliest it can have been (its last sign of life + "
+                                "session.timeout.ms), not when it happened." if window else
                                 "the time is estimated as its last sign of life + session.timeout.ms."))
                 add(at, c)
             else:
@@ -665,7 +686,7 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
         if cause is None:
             # without the exact predecessor (a gap in the logs) a comparison of members would guess
             cause = _client_cause(gen, prev, st, cfg)
-        estimated = cause.facts.get("expiry_time") in ("estimated", "estimated_from_rebalance")
+        estimated = cause.facts.get("expiry_time") in ("estimated", "estimated_from_rebalance", "estimated_window")
         if gen.prepare_ms is not None:
             started, inferred, known = gen.prepare_ms, False, True
         else:

@@ -33,6 +33,8 @@ EXPIRY_TIME_WORDS = {
     "broker_rebalance_line": "the broker's 'Preparing to rebalance' line",
     "estimated": "an estimate: the member's last sign of life + session.timeout.ms",
     "estimated_from_rebalance": "an estimate: one heartbeat interval before another member was told of the rebalance",
+    "estimated_window": "the earliest it can have been (the member's last sign of life + session.timeout.ms); "
+                        "it came before a member that stayed rejoined",
     "unknown": "nothing in the logs",
 }
 

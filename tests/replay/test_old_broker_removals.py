@@ -108,3 +108,24 @@ def test_a_rebalance_the_given_broker_log_does_not_show_asks_for_the_coordinator
     assert ("missing evidence: the GroupCoordinator log of the broker that coordinated the group then (its "
             "'Preparing to rebalance' line names the reason; the broker logs here do not show this rebalance)"
             in gens[2]["cause_detail"])
+
+
+def test_an_expiry_no_line_times_is_a_window_when_a_survivor_rejoins_much_later(repo_root):
+    # sample rebalance_storm, the client logs of hosts 1 and 4 only (0.10: no member ids, no broker):
+    # host 4's first process logs its last Kafka line at 02:00:04 and crashes at 02:02:00; it was
+    # expired at 02:02:09, when host 1 rejoined. Before: "expelled" at 02:00:14 (last line + 10 s) with
+    # "its heartbeats stopped about 10.0 s before it was removed", and the rebalance "took 117.4 s"
+    from tests.replay.test_partial_logs_truth import _events
+
+    folder = repo_root / "sample_logs" / "rebalance_storm"
+    events = sorted((e for n in ("search-indexer-1.log", "search-indexer-4.log") for e in _events(folder / n)
+                     if e.group_id == "search-indexer"), key=lambda e: e.ts_ms or 0)
+    r = replay_group(events)
+    g3 = next(g for g in r.generations if g["generation"] == 3)
+    assert g3["cause"] == "session_expiry" and g3["rebalance_ms"] is None
+    assert "No line times the expiry" in g3["cause_detail"] and "heartbeats stopped about" not in g3["cause_detail"]
+    exp = next(f for f in r.findings if f["kind"] == "session_expiry" and f["generation"] == 2)
+    d = json.loads(exp["details_json"])
+    assert d["expiry_time"] == "estimated_window" and d["silence_ms"] is None
+    assert "the time given is the earliest it can have been" in exp["explanation"]
+    assert exp["explanation"].count("earliest it can have been") == 2   # the cause's and its time's, not a third
