@@ -7,10 +7,11 @@ RoundRobinAssignor and the eager StickyAssignor, 0.9+; CooperativeStickyAssignor
 leaves a partition unassigned for one generation only while another member revokes it), and a
 topic never loses partitions. Two rules follow:
 
-- **eager, several members named**: when the members seen in a generation hold only some of the
-  partitions of a topic that earlier generations showed, or leave a partition number out below
-  the highest they hold, another member held the rest. (Cooperative generations are not judged
-  by this rule: a partition in transit between two named members is held by neither.)
+- **eager (or a protocol the logs do not name), several members named**: when the members seen in a
+  generation hold only some of the partitions of a topic that earlier generations showed, or leave
+  a partition number out below the highest they hold, another member held the rest. (Cooperative
+  generations are not judged by this rule: a partition in transit between two named members is
+  held by neither.)
 - **one member named, any classic protocol**: a member alone in its group gets every partition of
   its topics. So when the only member a generation names lacks a partition of a topic it holds
   part of (a number below the highest, or one any generation of the logs shows), the
@@ -66,7 +67,9 @@ def hidden_holders(gens: list[Gen]) -> set[int]:
             protocol = (gen.protocol or "").lower()
             if mine and len(named) == 1 and _misses(mine, everywhere):
                 out.add(gen.generation)
-            elif mine and protocol in EAGER and _misses(mine, seen):
+            elif mine and (protocol in EAGER or not protocol) and _misses(mine, seen):
+                # (a protocol no line names, e.g. 0.10 clients outside their startup config: judged as
+                # eager, which can only make a gap unproven, never state one)
                 out.add(gen.generation)
             elif len(named) == 1 and not mine and any_partitions:
                 # alone, it would have been given every partition; given none (a new member's first
