@@ -180,6 +180,8 @@ class Collector:
         self._stable_seen: set[tuple[int, str]] = set()
         # partition -> the streams whose process holds it now (a commit record names no member)
         self._holders: dict[str, list[Stream]] = {}
+        # (time, member ids) of the last group metadata record listing the members (a dump's)
+        self._roster: tuple[int | None, set[str]] | None = None
         # heartbeat silences shorter than this are ordinary jitter, not worth keeping
         self.gap_floor_ms = max(2 * heartbeat_interval_ms, 5_000)
         # kind -> handler, as functions of the class (bound methods held by the instance would make a
@@ -662,7 +664,7 @@ class Collector:
             if holders and s in holders:
                 holders.remove(s)
             start, sev, g, mid = got
-            end, eev = ev.ts_ms, ev.evidence
+            end, eev, late = ev.ts_ms, ev.evidence, delivered_late(ev)
             lf = self.st.lives.get(mid) if mid else None
             if lf is not None and lf.removed_reason in ("left", "poll_timeout") and lf.removed_ms is not None \
                     and end is not None and start is not None and start <= lf.removed_ms < end:
@@ -670,9 +672,9 @@ class Collector:
                 # Lost before maybeLeaveGroup; librdkafka: the assignment is revoked as lost when
                 # MAXPOLL leaves): a client line printed later (a binding's log queue, served when the
                 # application next polls) does not extend its ownership past the broker's removal
-                end, eev = lf.removed_ms, lf.removed_ev or ev.evidence
+                end, eev, late = lf.removed_ms, lf.removed_ev or ev.evidence, False
             self.st.intervals.append(Interval(tp, mid, s.client_id, g, start, sev, end, reason, eev,
-                                              s.source))
+                                              s.source, late))
             closed.append(tp)
         return closed
 
@@ -732,6 +734,12 @@ class Collector:
                          {"client_id": s.client_id, "source": s.source})
         self.st.obs.append(ob)
         s.stalled = ob
+        if not (ev.instance_id or s.instance_id):
+            # a dynamic member leaves the group when its poll timeout expires (the heartbeat thread's
+            # maybeLeaveGroup, KIP-62, 0.10.1+; librdkafka's MAXPOLL leave): its partitions are the
+            # broker's to reassign from then, whatever callback the application logs when it next
+            # polls (a static member sends no LeaveGroup: AbstractCoordinator.isDynamicMember)
+            self._close(s, list(s.owned), ev, "poll_timeout")
 
     def _fenced(self, ev: Event, s: Stream) -> None:
         self.st.obs.append(Observation("fenced", ev.ts_ms, [ev.evidence], ev.member_id or s.member_id, s.gen,
@@ -846,10 +854,18 @@ class Collector:
             s = holders[0]
             if id(s) in credited or s.left or (s.last_ms is not None and ts < s.last_ms):
                 continue
+            lf = self.st.lives.get(s.member_id) if s.member_id else None
+            if lf is not None and lf.removed_ms is not None and ts > lf.removed_ms:
+                # the broker removed that member before: a commit now is a later owner's (whose log is
+                # not in the input), as the coordinator takes no group commit from a removed member
+                continue
+            roster = self._roster
+            if roster is not None and roster[0] is not None and roster[0] <= ts and s.member_id \
+                    and s.member_id not in roster[1]:
+                continue   # the group's last member list (a group metadata record) no longer has it
             credited.add(id(s))
             s.last_ms = ts
-            lf = self.st.lives.get(s.member_id) if s.member_id else None
-            if lf is not None and (lf.removed_ms is None or ts <= lf.removed_ms):
+            if lf is not None:
                 lf.last_ms, lf.last_event = ts, ev
                 lf.events.append(ev)
                 lf.commit_credits += 1
@@ -1068,6 +1084,9 @@ class Collector:
         listed = x.get("members")
         if isinstance(listed, list):
             g.broker_member_count = len(listed)
+            # the group's members from then on (until a later record): whose commits _credit_holder may credit
+            self._roster = (ev.ts_ms, {str(m.get("member_id") or m.get("memberId") or "") if isinstance(m, dict)
+                                       else str(m) for m in listed})
             if not listed and g.empty_ms is None:
                 # the record of a group with no members: written when the join phase completes with
                 # nobody left (GroupCoordinator.onCompleteJoin -> Empty, 0.11+)

@@ -318,6 +318,14 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
                 # GroupCoordinator.onExpireHeartbeat (0.9+; Java GroupMetadataManager 3.7+): the member
                 # is removed session.timeout.ms after its last heartbeat
                 last = lf.last_hb_ms if lf.last_hb_ms is not None else lf.last_ms
+                formed = next((t for t in (gen.completing_ms, gen.stable_ms, gen.record_ms) if t is not None), None)
+                if formed is not None and last > formed:
+                    # it was out of the group when this generation formed without it: what it logged
+                    # after (a paused process waking up, its commits refused) is not the silence the
+                    # coordinator timed
+                    before = lf.last_before(formed)
+                    if before is not None and before.ts_ms is not None:
+                        last = before.ts_ms
                 if gen.prepare_ms is not None and last <= gen.prepare_ms + cfg.skew_tolerance_ms:
                     # brokers that print no removal line (0.9-1.x, and any broker with the reason cut)
                     # still print "Preparing to rebalance": in Stable an expiry starts the rebalance at
@@ -724,7 +732,14 @@ def build(st: GroupState, cfg: EffectiveSettings) -> list[GenView]:
             stabilized = gen.completing_ms
         if gen.empty_ms is not None and not gen.members:
             stabilized = None
-        if not known and started is not None and stabilized is not None and stabilized >= started:
+        if started is not None and stabilized is not None and started > stabilized + cfg.skew_tolerance_ms:
+            # a trigger line printed after the generation was Stable (a binding's log queue, served at
+            # the next poll()): the rebalance began before its Stable time, which is all the logs bound
+            started, known = stabilized, False
+            cause.detail += (" How long the rebalance took is not in the logs: the line naming its cause was "
+                             "printed after the generation was Stable (a client's log queue), so it began before "
+                             "that, at a time the logs do not hold.")
+        elif not known and started is not None and stabilized is not None and stabilized >= started:
             took = _fmt_ms(stabilized - started)
             if estimated and started == cause.at_ms:
                 cause.detail += (f" How long the rebalance took is not in the logs: it began at the earliest at the "

@@ -147,6 +147,9 @@ class Interval:
     end_reason: str | None = None
     end_ev: str | None = None
     source: str | None = None
+    # the end is the time a line was printed, which a binding's log queue delays to the application's
+    # next poll() (reasons.delivered_late): the member gave the partition up earlier, by up to that delay
+    end_late: bool = False
 
 
 @dataclass(slots=True)

@@ -70,10 +70,11 @@ def test_poll_timeout_cause_and_finding():
     (f,) = [f for f in r.findings if f["kind"] == "poll_timeout"]
     assert f["members"] == ["B"] and f["partitions"] == ["t-2", "t-3"] and f["generation"] == 2
     assert f["severity"] == "high" and f["evidence"] == ["hostB/app.log:5"]
-    # the member's partitions end with its LeaveGroup, not at log end
+    # the member's partitions end with its poll timeout (the heartbeat thread's LeaveGroup), not at
+    # log end nor at a callback its application logs later
     own_b = [o for o in r.ownership if o["member_id"] == "B"]
     assert {(o["partition"], o["end_ms"], o["end_reason"]) for o in own_b} == {
-        (2, T0 + 311_001, "poll_timeout"), (3, T0 + 311_001, "poll_timeout")}
+        (2, T0 + 311_000, "poll_timeout"), (3, T0 + 311_000, "poll_timeout")}
 
 
 def test_session_expiry_from_broker_reason_with_silence():

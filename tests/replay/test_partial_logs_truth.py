@@ -125,6 +125,19 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
                     out.append(f"{finding} {rng} stated exactly, not in the truth")
     out += [f"proven gap: {f['title']}" for f in r.findings
             if f["kind"] == "unowned_partitions" and not f["title"].endswith("(unproven)")]
+    # two members holding a partition at once, stated as a fact: the truth's holders of it overlap
+    # (before: a commit by a later owner whose log is missing kept a crashed member "alive" for 72 s; a
+    # Java member's poll timeout left its partitions only at the callback its application logged 31 s
+    # later)
+    for f in r.findings:
+        if f["kind"] != "double_ownership" or f["title"].endswith("(unproven)"):
+            continue
+        held = [[(x["from_ms"], x["to_ms"] if x["to_ms"] is not None else truth["end_ms"])
+                 for x in truth["ownership"].get(f["partitions"][0], []) if same(real_id(m, {"generation": 0,
+                 "members": []}), x["member_id"]) or x["member_id"] == real_id(m, true_gens.get(x["generation"], {"members": []}))]
+                for m in f["members"]]
+        if not any(min(x[1], y[1]) > max(x[0], y[0]) for x in held[0] for y in held[1]):
+            out.append(f"double ownership stated: {f['title']}")
     # an expulsion names a member the truth expelled so (a session expiry; a poll timeout's leave)
     leaves = {m["member_id"]: m["leave"] or {} for m in truth["members"]}
     by_ip = {}
