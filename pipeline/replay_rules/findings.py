@@ -465,38 +465,33 @@ class FindingRules:
     def ownership(self) -> None:
         parts = ownership.by_partition(self.st)
         for tp, a, b, lo, hi in ownership.double_ownership(parts, self.cfg):
+            overlap = _fmt_ms(hi - lo)
+            details: dict = {"overlap_ms": hi - lo}
             if a.end_late:
                 # the earlier owner's end is a line its binding printed at the application's next poll():
                 # it gave the partition up earlier (librdkafka leaves at once on MAXPOLL), by how much is
                 # not in the logs
-                self.add("double_ownership", "low", lo, hi, members=[a.member_id, b.member_id], partitions=[tp],
-                         generation=b.generation,
-                         title=f"{tp}: perhaps owned by two members, for at most {_fmt_ms(hi - lo)} (unproven)",
-                         explanation=(f"{cap(_who(a.member_id, self.st))} (generation {a.generation}) gave {tp} up "
-                                      f"by the line at its end, {_fmt_ms(hi - lo)} after {_who(b.member_id, self.st)} "
-                                      f"(generation {b.generation}) was assigned it. But its client's lines are printed "
-                                      "when the application next calls poll() (a binding's log queue), so it gave the "
-                                      "partition up earlier, by an amount the logs do not hold: the overlap is at most "
-                                      "that long and may be none. Records of the batch it was processing may still have "
-                                      "been processed twice. The broker's GroupCoordinator log times its leave."),
-                         details={"overlap_ms": hi - lo, "unproven": True, "end_printed_late": True,
-                                  "earlier": {"member": a.member_id, "generation": a.generation,
-                                              "end_reason": a.end_reason},
-                                  "later": {"member": b.member_id, "generation": b.generation}},
-                         evidence=[a.start_ev, a.end_ev, b.start_ev])
-                continue
-            self.add("double_ownership", "critical", lo, hi, members=[a.member_id, b.member_id], partitions=[tp],
-                     generation=b.generation,
-                     title=f"{tp} owned by two members for {_fmt_ms(hi - lo)}",
-                     explanation=(f"{cap(_who(a.member_id, self.st))} (generation {a.generation}) still held {tp} when "
-                                  f"{_who(b.member_id, self.st)} (generation {b.generation}) was assigned it; for "
-                                  f"{_fmt_ms(hi - lo)} both could fetch and process the same records. This happens "
-                                  "when an expelled member (a zombie) keeps processing until it notices it lost the "
-                                  "partition. The overlap is longer than the clock-skew tolerance "
-                                  f"({self.cfg.skew_tolerance_ms} ms), so it is not an artefact of host clocks."),
-                     details={"overlap_ms": hi - lo, "earlier": {"member": a.member_id, "generation": a.generation,
-                                                               "end_reason": a.end_reason},
-                              "later": {"member": b.member_id, "generation": b.generation}},
+                sev, title = "low", f"{tp}: perhaps owned by two members, for at most {overlap} (unproven)"
+                text = (f"{cap(_who(a.member_id, self.st))} (generation {a.generation}) gave {tp} up by the line "
+                        f"at its end, {overlap} after {_who(b.member_id, self.st)} (generation {b.generation}) was "
+                        "assigned it. But its client's lines are printed when the application next calls poll() (a "
+                        "binding's log queue), so it gave the partition up earlier, by an amount the logs do not "
+                        "hold: the overlap is at most that long and may be none. Records of the batch it was "
+                        "processing may still have been processed twice. The broker's GroupCoordinator log times "
+                        "its leave.")
+                details.update(unproven=True, end_printed_late=True)
+            else:
+                sev, title = "critical", f"{tp} owned by two members for {overlap}"
+                text = (f"{cap(_who(a.member_id, self.st))} (generation {a.generation}) still held {tp} when "
+                        f"{_who(b.member_id, self.st)} (generation {b.generation}) was assigned it; for {overlap} "
+                        "both could fetch and process the same records. This happens when an expelled member (a "
+                        "zombie) keeps processing until it notices it lost the partition. The overlap is longer "
+                        f"than the clock-skew tolerance ({self.cfg.skew_tolerance_ms} ms), so it is not an artefact "
+                        "of host clocks.")
+            details.update(earlier={"member": a.member_id, "generation": a.generation, "end_reason": a.end_reason},
+                           later={"member": b.member_id, "generation": b.generation})
+            self.add("double_ownership", sev, lo, hi, members=[a.member_id, b.member_id], partitions=[tp],
+                     generation=b.generation, title=title, explanation=text, details=details,
                      evidence=[a.start_ev, a.end_ev, b.start_ev])
         from pipeline.replay_rules.generations import empty_spans
 
