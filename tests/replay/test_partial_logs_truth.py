@@ -64,9 +64,19 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
     events = sorted((e for f in files for e in _events(f) if e.group_id == truth["group_id"]
                      and (window is None or (e.ts_ms is not None and lo <= e.ts_ms <= hi))),
                     key=lambda e: e.ts_ms or 0)
-    r = replay_group(events)
+    return result_contradictions(replay_group(events), truth)
+
+
+def _ip_of_file(name: str, truth: dict) -> str | None:
+    # a host's file is "<host>.log", or a copy or rotated part of it ("<host>.log.1", "<host>.log.gz",
+    # "<host>-copy.log"): the longest host name it starts with
+    hosts = [h for h in truth["hosts"] if name == f"{h}.log" or name.startswith((f"{h}.", f"{h}-"))]
+    return truth["hosts"][max(hosts, key=len)]["ip"] if hosts else None
+
+
+def result_contradictions(r, truth: dict) -> list[str]:
+    """What a replay's result states that the truth contradicts (see `contradictions`)."""
     true_gens = {g["generation"]: g for g in truth["generations"]}
-    ip_of_file = {f"{host}.log": h["ip"] for host, h in truth["hosts"].items()}
 
     instance_of = {m["member_id"]: m["instance_id"] for m in truth["members"] if m.get("instance_id")}
 
@@ -78,7 +88,7 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
         # a pre-1.0 client logs no member id: the replay names it by its file ("consumer@FILE[#n]"),
         # a member of this generation or, for a departure, of the one before
         if member.startswith("consumer@"):
-            ip = ip_of_file.get(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1])
+            ip = _ip_of_file(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1], truth)
             before = true_gens.get(g["generation"] - 1, {"members": []})
             return next((m["member_id"] for m in [*g["members"], *before["members"]] if m["client_host"] == ip),
                         member)
@@ -128,7 +138,7 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
             continue
         for member in f["members"]:
             if member.startswith("consumer@"):
-                ip = ip_of_file.get(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1])
+                ip = _ip_of_file(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1], truth)
                 ids = by_ip.get(ip, [])
             else:
                 ids = [member]
