@@ -35,6 +35,7 @@ from pipeline.replay_rules.state import (
     Observation,
     Stream,
     static_id_of,
+    stream_source,
 )
 
 JOINED_FRESH = "joined the group (consumer protocol, from UNSUBSCRIBED)"
@@ -58,8 +59,9 @@ EXPELLED_ERRORS = ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "UnknownMemberId",
 
 
 def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[str]]:
-    """Drop lines ingested twice (same raw text and time from another source), give untimed lines
-    the time of the line before them in their source, and sort by (time, source, line).
+    """Drop lines ingested twice (same raw text and time from another source: a copy of the file, or
+    another part of the same rotated log), give untimed lines the time of the line before them in
+    their source, and sort by (time, source, line).
 
     The n-th occurrence of a (raw, ts) pair in one source matches the n-th occurrence in another,
     so a file that legitimately repeats a line keeps every repetition. The source that sorts first
@@ -92,6 +94,13 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
     # two sources are copies of one file when at least half the sampled lines of the smaller one recur
     # in the other; hosts that happen to log one identical line (old clients print no ids) are not
     copies = {(a, b) for (a, b), n in pairs.items() if 2 * n >= min(sampled[a], sampled[b])}
+    # the parts of one rotated log ("app.log.1", "app.log": state.stream_source) are one process's
+    # lines: a line in two of them (the same text and time) is one line copied twice (logrotate's
+    # copytruncate, a shipper reading a rotated file's tail again), however few they share
+    parts: dict[str | None, list[str]] = {}
+    for src in sources:
+        parts.setdefault(stream_source(src), []).append(src)
+    copies |= {(a, b) for same in parts.values() if len(same) > 1 for a in same for b in same if a < b}
     in_copies = {x for pair in copies for x in pair}
     if not in_copies and not untimed:
         kept = [ev for src in sources for ev in by_source[src]]
@@ -299,10 +308,10 @@ class Collector:
         return m
 
     def stream(self, ev: Event) -> Stream:
-        key = (ev.source, ev.client_id)
+        key = (stream_source(ev.source), ev.client_id)
         s = self.st.streams.get(key)
         if s is None:
-            s = self.st.streams[key] = Stream(ev.source, ev.client_id)
+            s = self.st.streams[key] = Stream(key[0], ev.client_id)
         if ev.member_id and ev.member_id != s.member_id:
             s.member_id = ev.member_id
             s.left = False
@@ -370,13 +379,13 @@ class Collector:
                 names.append(normalize_assignor(item))
             except ValueError:
                 names.append(None)     # a custom assignor: its protocol name is not in the config
-        self.st.assignors.setdefault(ev.source, {})[ev.client_id] = tuple(names)
+        self.st.assignors.setdefault(stream_source(ev.source), {})[ev.client_id] = tuple(names)
 
     def _heartbeat_ok(self, ev: Event) -> None:
         # the most frequent line of a DEBUG client log: keep this path short
         if ev.client_library is not None and ev.kind == "heartbeat_sent" and delivered_late(ev):
             return  # printed when the application next polled: its time says nothing of the heartbeat's
-        s = self.st.streams.get((ev.source, ev.client_id))
+        s = self.st.streams.get((stream_source(ev.source), ev.client_id))
         if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
             s = self.stream(ev)
         self._alive(s, ev, heartbeat=True)
@@ -791,7 +800,7 @@ class Collector:
     def _offset(self, ev: Event) -> None:
         if ev.side == "client":
             # a busy consumer's commits are the second most frequent line: the stream lookup inline
-            s = self.st.streams.get((ev.source, ev.client_id))
+            s = self.st.streams.get((stream_source(ev.source), ev.client_id))
             if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
                 s = self.stream(ev)
             self._alive(s, ev)
