@@ -451,6 +451,11 @@ class Collector:
         s.suspect = None
         if member_id != old:
             return
+        # an eager member revokes in onJoinPrepare, just before its "(Re-)joining group": when the line
+        # taken for a new process's came before that (a coordinator discovery whose "coordinator is
+        # unavailable" line is not in the log: a lossy shipper), it held its partitions until then
+        if s.pending_join is not None and ts is not None and s.pending_join[0] > ts:
+            ts, evidence = s.pending_join[0], s.pending_join[1]
         reopened: set[int] = set()
         for iv in closed:
             if cooperative and iv.topic_partition not in s.owned:
