@@ -96,6 +96,7 @@ class Stream:
     last_ms: int | None = None
     left: bool = False
     pending_join: tuple[int, str, str | None] | None = None
+    join_sent: bool = False      # a "(Re-)joining group" line (the JoinGroup sent) since the last join
     owned: dict[str, tuple[int, str, int | None, str | None]] = field(default_factory=dict)
     coordinator: str | None = None
     stalled: Observation | None = None      # a poll timeout waiting for the poll loop to come back
