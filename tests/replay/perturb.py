@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from parsers.events import Event
@@ -23,6 +23,15 @@ from parsers.reader import parse_lines
 # the line's own time: "[2024-03-14 02:00:01,054]", "2024-03-15 01:59:54.951",
 # "2024-03-17T01:59:54.833Z", {"@timestamp":"2024-03-13T02:00:00.931Z", ...}: the first on the line
 _TS = re.compile(r"(\d{4}-\d{2}-\d{2})([ T])(\d{2}:\d{2}:\d{2})([,.])(\d{3})(Z|[+-]\d{2}:?\d{2})?")
+
+
+def record_ms(line: str) -> int | None:
+    """The time written at the start of a record's first line, read as UTC (ms)."""
+    m = _TS.search(line[:80])
+    if m is None:
+        return None
+    t = datetime.strptime(f"{m[1]} {m[3]}.{m[5]}", "%Y-%m-%d %H:%M:%S.%f")
+    return int((t - datetime(1970, 1, 1)).total_seconds() * 1000)
 
 
 def _is_record_start(line: str) -> bool:
@@ -111,10 +120,21 @@ def interleaved(files: dict[str, list[str]], chunk: int = 7, name: str = "collec
     return {name: out}
 
 
+_PARSED: dict[tuple[str, str, int], list[Event]] = {}
+
+
 def parsed(files: dict[str, list[str]], folder: str) -> list[Event]:
+    """The files' events (a file's are parsed once per text: Events are immutable)."""
     out: list[Event] = []
     for name, lines in files.items():
-        out += [o.event for o in parse_lines(f"{folder}/{name}", enumerate(lines, 1)) if o.event is not None]
+        key = (folder, name, hash("\n".join(lines)))
+        got = _PARSED.get(key)
+        if got is None:
+            if len(_PARSED) > 256:
+                _PARSED.clear()
+            got = _PARSED[key] = [o.event for o in parse_lines(f"{folder}/{name}", enumerate(lines, 1))
+                                  if o.event is not None]
+        out += got
     return out
 
 
@@ -159,6 +179,3 @@ def ingested_events(events: list[Event]) -> tuple[list[Event], list[tuple[str, s
     table = tc.corrected(events_table(events), frozenset(copies), offsets)
     return events_from_arrow(table), copies, offsets
 
-
-def utc_ms(text: str) -> int:
-    return int(datetime.fromisoformat(text).replace(tzinfo=timezone.utc).timestamp() * 1000)

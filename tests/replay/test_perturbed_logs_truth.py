@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from parsers.reader import parse_lines
 from pipeline.replay import replay_group
 from pipeline.replay_rules.collect import dedupe_and_order
 from tests.replay import perturb as P
@@ -99,7 +100,17 @@ def test_hosts_logs_in_one_file_state_nothing_false_and_are_told(repo_root, how)
         names = list(base)
         for merged in [*zip(names, names[1:]), tuple(names)]:
             files = {n: x for n, x in base.items() if n not in merged}
-            files |= MERGED[how]({n: base[n] for n in merged})
+            (name, lines), = MERGED[how]({n: base[n] for n in merged}).items()
+            files[name] = lines
+            # the parser counts the file's steps back in time (a record earlier than the one before):
+            # exactly the seams of the merge
+            stats: dict = {}
+            for _outcome in parse_lines(name, enumerate(lines, 1), _stats=stats):
+                pass
+            starts = [P.record_ms(r[0]) for r in P.records(lines)]
+            back = sum(1 for a, b in zip(starts, starts[1:]) if b < a)
+            if stats.get("clock_backwards", 0) != back or not back:
+                wrong[f"{folder.name}: {'+'.join(merged)} clock_backwards"] = (stats.get("clock_backwards"), back)
             r, _copies, _offsets = _replayed(folder, truth, files)
             found = result_contradictions(r, truth)
             if found:
@@ -107,7 +118,7 @@ def test_hosts_logs_in_one_file_state_nothing_false_and_are_told(repo_root, how)
             told += any("lines of several consumers" in f["title"] for f in r.findings)
     assert wrong == {}
     # (every merge of two hosts' logs of these samples shows it: a member id back after another's, a
-    # generation joined twice, two instance ids)
+    # generation joined twice, two instance ids), and the parser's count of times going back is true
     assert told >= 40
 
 
