@@ -85,9 +85,9 @@ def truncated(name: str, lines: list[str]) -> dict[str, list[str]]:
     return {name: [*lines[:-1], last[: max(1, len(last) // 2)]]}
 
 
-def lossy(name: str, lines: list[str], every: int = 50) -> dict[str, list[str]]:
-    """Every `every`-th line lost by the shipper."""
-    return {name: [x for i, x in enumerate(lines, 1) if i % every]}
+def lossy(name: str, lines: list[str], every: int = 50, phase: int = 0) -> dict[str, list[str]]:
+    """Every `every`-th line lost by the shipper (line numbers shifted by `phase`)."""
+    return {name: [x for i, x in enumerate(lines, 1) if (i + phase) % every]}
 
 
 def records(lines: list[str]) -> list[list[str]]:
@@ -145,7 +145,7 @@ def read_lines(path: Path) -> list[str]:
 def timeline_corrections(events: list[Event]) -> tuple[list[tuple[str, str]], dict[str, int]]:
     """(copies, clock offsets) the ingest finds in these events (one group's)."""
     from pipeline import timeline_facts as tf
-    from pipeline.spark import replay_stage as rs   # (its pure rules only: no session is started)
+    from pipeline.spark import replay_stage as rs  # (its pure rules only: no session is started)
 
     cols = {c: [getattr(e, c) for e in events] for c in tf.FACT_COLUMNS}
     copies = rs.copies_from_counts([(s, f, n) for (s, f), n in Counter(tf.shared_counts(cols)).items()])
