@@ -78,8 +78,8 @@ def replay_group(events: Iterable[Event], settings: ReplaySettings | None = None
 def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayResult:
     explicit = settings or ReplaySettings()
     ordered, dup_count, _dropped = dedupe_and_order(events)
+    group_id = _group_of(ordered)      # (before a mixed file's lines are left out: they may be all)
     ordered, mixed = mixed_mod.unmix(ordered)
-    group_id = _group_of(ordered)
     cfg = resolve(ordered, explicit)
     gtype = cg_mod.group_type_of(ordered)
     if gtype in ("consumer", "streams"):

@@ -118,7 +118,19 @@ def test_hosts_logs_in_one_file_state_nothing_false_and_are_told(repo_root, how)
             if found:
                 wrong[f"{folder.name}: {'+'.join(merged)}"] = found[:3]
             told += any("lines of several consumers" in f["title"] for f in r.findings)
+            # (the group is the group's, even when the file was its only one and all its lines are out)
+            if r.group_id != truth["group_id"]:
+                wrong[f"{folder.name}: {'+'.join(merged)} group"] = r.group_id
     assert wrong == {}
+    # a file of two hosts' logs given alone: its finding, the group's, counts the lines left out
+    folder = repo_root / "sample_logs" / "healthy_scale_out"
+    base = {n: P.read_lines(folder / n) for n in ("orders-app-3.log", "orders-app-4.log")}
+    r, _copies, _offsets = _replayed(folder, {"group_id": "orders-enricher"}, MERGED[how](base))
+    (f,) = r.findings
+    events = [e for e in P.parsed(MERGED[how](base), folder.name) if e.group_id == "orders-enricher"]
+    assert (r.group_id, f["kind"], f["severity"], r.generations) == ("orders-enricher", "unexplained", "medium", [])
+    assert json.loads(f["details_json"])["lines_left_out"] == r.stats["mixed_stream_lines_left_out"] == len(events)
+    assert f"its {len(events)} line(s) are left out" in f["explanation"]
     # (every merge of two hosts' logs of these samples shows it: a member id back after another's, a
     # generation joined twice, two instance ids), and the parser's count of times going back is true
     assert told >= 40
