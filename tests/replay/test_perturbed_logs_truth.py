@@ -9,12 +9,16 @@ interleaved by a collector. The events go through the ingest's timeline correcti
 clock offsets: pipeline.timeline_facts / timeline_corrections, no Spark) and the replay; every fact
 stated is checked against truth.json by `result_contradictions` (test_partial_logs_truth).
 
-Before (main at c1c92d5), of 1,000 replays: hosts' logs in one file gave 268 contradictions in
-42 of 44 (each member given the other's partitions, 3 members in a generation of 2, a
-generation 4 that never was); a rotated log gave a poll timeout or a graceful leave as a session
-expiry (3 of 41); one host's clock 90 s ahead or a file in UTC+2 gave 72.6 s "no owner" gaps (the
-clock offsets took a static member's later rejoin as an anchor and corrected the wrong file);
-a lost "coordinator unavailable" line gave a 2.5 min "no owner" gap.
+Before (main at c1c92d5): two or all hosts' logs in one file gave 367 (concatenated) and 365
+(interleaved) contradictions in 40 of 41 merges each (each member given the other's partitions,
+3 members in a generation of 2, a generation 4 that never was); a rotated log gave a poll timeout
+or a graceful leave as a session expiry (3 of 41); one host's clock 90 s ahead or a file in UTC+2
+gave 72.6 s "no owner" gaps (the clock offsets took a static member's later rejoin as an anchor
+and shifted the wrong file), and with two hosts' logs 93 s to 3 min ones (a generation one file
+joined alone counted as an anchor of 0); lines lost every 20th or 50th gave 18 contradictions in
+14 of 287 replays (a lost "Successfully joined" line put the next assignment in the generation
+before and timed a join 3 min early; a lost "coordinator unavailable" line, a 2.5 min "no owner"
+gap; a lost line of "Updating assignment with" kept a revoked partition in the assignment).
 """
 
 from __future__ import annotations
