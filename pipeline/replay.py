@@ -22,6 +22,7 @@ from pipeline import schemas
 from pipeline.replay_rules import consumer_groups as cg_mod
 from pipeline.replay_rules import generations as gens_mod
 from pipeline.replay_rules import lazy_text
+from pipeline.replay_rules import mixed_streams as mixed_mod
 from pipeline.replay_rules import offsets as offsets_mod
 from pipeline.replay_rules import ownership as own_mod
 from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_order
@@ -77,7 +78,8 @@ def replay_group(events: Iterable[Event], settings: ReplaySettings | None = None
 def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayResult:
     explicit = settings or ReplaySettings()
     ordered, dup_count, _dropped = dedupe_and_order(events)
-    group_id = _group_of(ordered)
+    group_id = _group_of(ordered)      # (before a mixed file's lines are left out: they may be all)
+    ordered, mixed = mixed_mod.unmix(ordered)
     cfg = resolve(ordered, explicit)
     gtype = cg_mod.group_type_of(ordered)
     if gtype in ("consumer", "streams"):
@@ -108,7 +110,7 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
                                                            memberships)
     elif gtype == "share":
         generations, memberships, findings = [], [], [cg_mod.share_group_finding(group_id, ordered)]
-    findings = findings + cg_mod.migration_findings(group_id, ordered)
+    findings = findings + cg_mod.migration_findings(group_id, ordered) + _mixed_findings(group_id, mixed)
     result = ReplayResult(
         group_id=group_id,
         generations=generations,
@@ -116,7 +118,8 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
         ownership=own_mod.rows(st),
         findings=findings,
         settings=cfg,
-        stats={"events": len(ordered), "duplicates_dropped": dup_count, "generations": len(views),
+        stats={"events": len(ordered), "duplicates_dropped": dup_count,
+               "mixed_stream_lines_left_out": sum(m.get("left_out", 0) for m in mixed.values()), "generations": len(views),
                "members": len(st.lives), "first_ms": st.first_ms, "last_ms": st.last_ms},
         state=st,
         views=views,
@@ -124,6 +127,31 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     for name in OUTPUT_TABLES:
         _check_columns(name, result.table(name))
     return result
+
+
+def _mixed_findings(group_id: str | None, mixed: dict) -> list[dict[str, Any]]:
+    """One `unexplained` finding per file whose lines are of several processes under one client id
+    (pipeline/replay_rules/mixed_streams.py): what proves it, and the lines left out."""
+    from pipeline.replay_rules.findings import make
+
+    out = []
+    for (source, client_id), m in sorted(mixed.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
+        n = m.get("left_out", 0)
+        out.append(make(
+            group_id, "unexplained", "medium", m.get("first_ms"), m.get("last_ms"), members=m["member_ids"],
+            title=f"{source}: lines of several consumers under client id {client_id}",
+            explanation=(f"The lines of client {client_id} in {source} are of more than one process: {m['proof']}. "
+                         "A consumer's member id only changes when it joins anew, and each join is of a later "
+                         "generation, so one process cannot log this: the file holds several consumers' logs "
+                         "(concatenated, merged by a log collector, or written by several consumers with one "
+                         f"client id). No line of it can be given to one process, so its {n} line(s) are left "
+                         "out, as if the file were not given: what only it shows (its members' assignments, "
+                         "revocations, leaves) is unknown. Give each host's log as its own file (missing "
+                         "evidence: the separate logs)."),
+            details={"source": source, "client_id": client_id, "proof": m["proof"], "lines_left_out": n,
+                     "missing": ["the separate logs of the processes in " + source]},
+            evidence=[m["evidence"], m.get("first_left_out")]))
+    return out
 
 
 # findings of the classic rules that hold for any protocol (ownership, offsets, commits, failovers); the

@@ -7,8 +7,10 @@ pipeline/spark/replay_stage.timeline does with Spark (same rules, same numbers):
   `first_source`; (source, first_source, n) counts, summed over groups, feed
   replay_stage.copies_from_counts.
 - clock offsets: per (group, generation) the reference time is the broker's "Stabilized group"
-  line (the earliest), else the median of the consumers' "Successfully joined" lines; each join's
-  difference to it is an anchor of its file; a file's offset is the median of its anchors.
+  line (the earliest), else the median of the consumers' "Successfully joined" lines (each file's
+  first of the generation; a generation needs the broker's line or two files' joins); each file's
+  first join's difference to it is an anchor of its file;
+  a file's offset is the median of its anchors.
   Medians are Spark's percentile_approx(x, 0.5) on these small sets: the ceil(n/2)-th smallest
   value (exact below 10,000 values, where its summary keeps every value).
 
@@ -45,23 +47,30 @@ def shared_counts(cols: dict[str, list[Any]]) -> Counter:
 
 
 def anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int]]:
-    """(source, join time - the generation's reference time) for every join line of one group."""
-    by_gen: dict[Any, tuple[list[int], list[tuple[str, int]]]] = defaultdict(lambda: ([], []))
+    """(source, join time - the generation's reference time) for every file's first join line of
+    each generation of one group. Only a file's first: the JoinGroup responses of a rebalance are
+    sent together (GroupCoordinator.onCompleteJoin), but a static member that restarts while the
+    group is Stable rejoins the same generation later, alone (GroupCoordinator
+    .updateStaticMemberAndRebalance, 2.3+, KIP-345); its line is no anchor, and in the same file
+    it comes after the first process's join. A generation only one file joined, without the broker's
+    line, compares that file with itself: no anchor (its 0 would pull the file's median to 0)."""
+    by_gen: dict[Any, tuple[list[int], dict[str, int]]] = defaultdict(lambda: ([], {}))
     for gid, src, ts, kind, gen in zip(cols["group_id"], cols["source"], cols["ts_ms"], cols["kind"],
                                        cols["generation"], strict=True):
         if kind not in ANCHOR_KINDS or gen is None or ts is None:
             continue
         broker, joins = by_gen[gen]
         if kind == "join_succeeded" and gid is not None:
-            joins.append((src, ts))
+            if src not in joins or ts < joins[src]:
+                joins[src] = ts
         else:
             broker.append(ts)
     out: list[tuple[str, int]] = []
     for broker, joins in by_gen.values():
-        if not joins:
-            continue
-        ref = min(broker) if broker else lower_median([ts for _, ts in joins])
-        out.extend((src, ts - ref) for src, ts in joins)
+        if not joins or (not broker and len(joins) < 2):
+            continue    # (a file's join alone, no broker line: nothing to compare its clock with)
+        ref = min(broker) if broker else lower_median(list(joins.values()))
+        out.extend((src, ts - ref) for src, ts in joins.items())
     return out
 
 

@@ -35,6 +35,7 @@ from pipeline.replay_rules.state import (
     Observation,
     Stream,
     static_id_of,
+    stream_source,
 )
 
 JOINED_FRESH = "joined the group (consumer protocol, from UNSUBSCRIBED)"
@@ -58,8 +59,9 @@ EXPELLED_ERRORS = ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "UnknownMemberId",
 
 
 def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[str]]:
-    """Drop lines ingested twice (same raw text and time from another source), give untimed lines
-    the time of the line before them in their source, and sort by (time, source, line).
+    """Drop lines ingested twice (same raw text and time from another source: a copy of the file, or
+    another part of the same rotated log), give untimed lines the time of the line before them in
+    their source, and sort by (time, source, line).
 
     The n-th occurrence of a (raw, ts) pair in one source matches the n-th occurrence in another,
     so a file that legitimately repeats a line keeps every repetition. The source that sorts first
@@ -91,9 +93,12 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
         by_source[src].sort(key=_line_no)    # linear when already in line order
     # two sources are copies of one file when at least half the sampled lines of the smaller one recur
     # in the other; hosts that happen to log one identical line (old clients print no ids) are not
-    copies = {(a, b) for (a, b), n in pairs.items() if 2 * n >= min(sampled[a], sampled[b])}
+    # (the parts of one rotated log are not copies of each other: _rotation_overlaps finds what they share)
+    copies = {(a, b) for (a, b), n in pairs.items() if 2 * n >= min(sampled[a], sampled[b])
+              and stream_source(a) != stream_source(b)}
     in_copies = {x for pair in copies for x in pair}
-    if not in_copies and not untimed:
+    overlap = _rotation_overlaps(by_source)
+    if not in_copies and not untimed and not overlap:
         kept = [ev for src in sources for ev in by_source[src]]
         kept.sort(key=_ts_only)
         return kept, 0, []
@@ -105,8 +110,12 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
         last_ts = None
         mine = by_source[src]
         copied = src in in_copies
-        for ev, raw in zip(mine, iter_raw(mine) if copied else repeat(""), strict=False):
+        head = overlap.get(src, 0)
+        for i, (ev, raw) in enumerate(zip(mine, iter_raw(mine) if copied else repeat(""), strict=False)):
             ts = ev.ts_ms
+            if i < head:
+                dropped.append(ev.evidence)
+                continue
             if copied:
                 k = (src, raw, ts)
                 n = nth.get(k, 0)
@@ -128,6 +137,45 @@ def dedupe_and_order(events: Iterable[Event]) -> tuple[list[Event], int, list[st
 
 
 _line_no = attrgetter("line_no")
+
+
+def _rotation_overlaps(by_source: dict[str, list[Event]]) -> dict[str, int]:
+    """source -> how many of its first events repeat the last events of another part of the same
+    rotated log (state.stream_source: "app.log.1" then "app.log"). The newer part may begin with the
+    older one's last lines (logrotate's copytruncate copies lines the application writes meanwhile;
+    a shipper reads a rotated file's tail again): those lines, and only those, count once. Only a
+    run of whole events at the seam is dropped: a line repeated elsewhere (a burst of identical
+    lines in one millisecond) is the application's, kept."""
+    parts: dict[str | None, list[str]] = {}
+    for src in by_source:
+        parts.setdefault(stream_source(src), []).append(src)
+    out: dict[str, int] = {}
+    for same in parts.values():
+        if len(same) < 2:
+            continue
+        keys = {src: [(raw, ev.ts_ms) for ev, raw in zip(by_source[src], iter_raw(by_source[src]), strict=True)]
+                for src in same}
+        same.sort()
+        for i, x in enumerate(same):
+            for y in same[i + 1:]:
+                # (a part that is both the other's tail and head, a whole copy, loses it once: the
+                # one whose name sorts last)
+                k_xy, k_yx = _seam(keys[x], keys[y]), _seam(keys[y], keys[x])
+                if k_xy and k_xy >= k_yx:
+                    out[y] = max(out.get(y, 0), k_xy)
+                elif k_yx:
+                    out[x] = max(out.get(x, 0), k_yx)
+    return out
+
+
+def _seam(a: list[tuple[str, int | None]], b: list[tuple[str, int | None]]) -> int:
+    """The length of the longest tail of `a` that `b` begins with."""
+    if not a or not b:
+        return 0
+    for p in range(max(0, len(a) - len(b)), len(a)):
+        if a[p] == b[0] and a[p:] == b[:len(a) - p]:
+            return len(a) - p
+    return 0
 
 
 def _ts_key(ev: Event) -> int:
@@ -301,10 +349,10 @@ class Collector:
         return m
 
     def stream(self, ev: Event) -> Stream:
-        key = (ev.source, ev.client_id)
+        key = (stream_source(ev.source), ev.client_id)
         s = self.st.streams.get(key)
         if s is None:
-            s = self.st.streams[key] = Stream(ev.source, ev.client_id)
+            s = self.st.streams[key] = Stream(key[0], ev.client_id)
         if ev.member_id and ev.member_id != s.member_id:
             s.member_id = ev.member_id
             s.left = False
@@ -372,13 +420,13 @@ class Collector:
                 names.append(normalize_assignor(item))
             except ValueError:
                 names.append(None)     # a custom assignor: its protocol name is not in the config
-        self.st.assignors.setdefault(ev.source, {})[ev.client_id] = tuple(names)
+        self.st.assignors.setdefault(stream_source(ev.source), {})[ev.client_id] = tuple(names)
 
     def _heartbeat_ok(self, ev: Event) -> None:
         # the most frequent line of a DEBUG client log: keep this path short
         if ev.client_library is not None and ev.kind == "heartbeat_sent" and delivered_late(ev):
             return  # printed when the application next polled: its time says nothing of the heartbeat's
-        s = self.st.streams.get((ev.source, ev.client_id))
+        s = self.st.streams.get((stream_source(ev.source), ev.client_id))
         if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
             s = self.stream(ev)
         self._alive(s, ev, heartbeat=True)
@@ -444,6 +492,11 @@ class Collector:
         s.suspect = None
         if member_id != old:
             return
+        # an eager member revokes in onJoinPrepare, just before its "(Re-)joining group": when the line
+        # taken for a new process's came before that (a coordinator discovery whose "coordinator is
+        # unavailable" line is not in the log: a lossy shipper), it held its partitions until then
+        if s.pending_join is not None and ts is not None and s.pending_join[0] > ts:
+            ts, evidence = s.pending_join[0], s.pending_join[1]
         reopened: set[int] = set()
         for iv in closed:
             if cooperative and iv.topic_partition not in s.owned:
@@ -458,6 +511,8 @@ class Collector:
     def _join_started(self, ev: Event) -> None:
         s = self.stream(ev)
         self._new_process(s, ev)
+        if not ev.reason:
+            s.join_sent = True
         if s.pending_join is None:
             s.pending_join = (ev.ts_ms or 0, ev.evidence, ev.reason)
         elif s.pending_join[2] is None and ev.reason:
@@ -509,6 +564,7 @@ class Collector:
                         and (other.joined_ms or 0) <= (m.joined_ms or 0):
                     other.left_ms, other.leave_reason, other.leave_ev = ev.ts_ms, "static_replaced", ev.evidence
                     m.replaced = other.member_id
+        s.join_sent = False
         if s.pending_join is not None:
             m.join_start_ms, m.join_start_ev, m.join_reason = s.pending_join
             m.evidence.append(m.join_start_ev)
@@ -605,9 +661,19 @@ class Collector:
         mid = ev.member_id or s.member_id
         if g is None or g < 1 or mid is None:
             return
+        # a sync of a generation this stream has no join line of, after a join it began: that join's
+        # "Successfully joined" line is not in the log (lost), its JoinGroup response came before this
+        # SyncGroup (AbstractCoordinator.JoinGroupResponseHandler -> sendSyncGroupRequest, 0.9+): the
+        # begun join is this generation's
+        lost_join = ev.generation is not None and (s.gen is None or g > s.gen) and s.pending_join is not None
         if s.gen is None or g > s.gen:
             s.gen = g
         m = self.membership(g, mid, ev, s)
+        if lost_join:
+            if m.join_start_ms is None and m.joined_ms is None:
+                m.join_start_ms, m.join_start_ev, m.join_reason = s.pending_join
+                m.evidence.append(m.join_start_ev)
+            s.pending_join, s.join_sent = None, False
         if m.synced_ms is None:
             m.synced_ms = ev.ts_ms
         if ev.protocol:
@@ -640,6 +706,11 @@ class Collector:
         s = self.stream(ev)
         self._alive(s, ev)
         ts = ev.ts_ms or 0
+        if s.join_sent and s.gen is not None:
+            # an assignment after "(Re-)joining group" with no "Successfully joined" line since, in a log
+            # that has them (AbstractCoordinator logs one per join, 0.9+): the join's line is lost, and
+            # this assignment is of a later generation than the last one logged, which one is unknown
+            s.gen, s.pending_join, s.join_sent = None, None, False
         for tp in ev.partitions or ():
             if tp not in s.owned:
                 s.owned[tp] = (ts, ev.evidence, s.gen, s.member_id)
@@ -650,8 +721,12 @@ class Collector:
                 m.synced_ms = ev.ts_ms
             # the member's whole assignment in this generation is what it owns after the callback;
             # a line that does not list its partitions (librdkafka without debug=cgrp) leaves an
-            # unknown assignment unknown, not empty
-            if (ev.partitions is not None or s.owned) and (m.assigned is None or not set(s.owned) <= set(m.assigned)):
+            # unknown assignment unknown, not empty. "Notifying assignor about the new Assignment(...)"
+            # (ConsumerCoordinator.onJoinComplete, 2.6+) lists the whole new assignment itself, before a
+            # cooperative member revokes what it loses: that list, not what it owns at that moment
+            if ev.partitions is not None and ev.extra and ev.extra.get("rule") == "notifying_assignor_about_the_new":
+                m.assigned = sorted(ev.partitions)
+            elif (ev.partitions is not None or s.owned) and (m.assigned is None or not set(s.owned) <= set(m.assigned)):
                 m.assigned = sorted(s.owned)
 
     def _close(self, s: Stream, tps: Iterable[str], ev: Event, reason: str) -> list[str]:
@@ -799,7 +874,7 @@ class Collector:
     def _offset(self, ev: Event) -> None:
         if ev.side == "client":
             # a busy consumer's commits are the second most frequent line: the stream lookup inline
-            s = self.st.streams.get((ev.source, ev.client_id))
+            s = self.st.streams.get((stream_source(ev.source), ev.client_id))
             if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
                 s = self.stream(ev)
             self._alive(s, ev)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.replay_rules.settings import EffectiveSettings
+from pipeline.replay_rules.state import stream_source
 
 COMMITS = ("offset_committed", "offset_record", "describe_row")
 
@@ -125,7 +126,7 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
                     high = last_commit
                     continue
                 if last_commit is not None:
-                    if off < last_commit.offset and (last_commit.event.source == event.source
+                    if off < last_commit.offset and (stream_source(last_commit.event.source) == stream_source(event.source)
                                                      or ts - last_commit.ts > skew):
                         emit("offset_rewind", off, last_commit.offset, last_commit, ts, event, member,
                              f"the committed offset went back from {last_commit.offset} to {off}")
@@ -173,12 +174,12 @@ def auto_commit_by_source(events: Any) -> dict[str, bool]:
     all versions); a source that printed nothing is absent (Kafka's default is true, Spring's false)."""
     out: dict[str, bool] = {}
     for ev in events:
-        if ev.kind != "client_config" or ev.source in out:
+        if ev.kind != "client_config" or stream_source(ev.source) in out:
             continue
         settings = ev.extra.get("settings") if ev.extra else None
         value = settings.get("enable.auto.commit") if isinstance(settings, dict) else None
         if value is not None and str(value).strip().lower() in ("true", "false"):
-            out[ev.source] = str(value).strip().lower() == "true"
+            out[stream_source(ev.source)] = str(value).strip().lower() == "true"
     return out
 
 
@@ -270,7 +271,7 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                                bisect.bisect_right(fetched_ts, resume_ts + 10_000)]
             else:
                 near = [r for r in fetched if resume_ts - skew <= r[1] <= resume_ts + 10_000]
-            line = next((r for r in near if r[7].source == new.source or r[5] == new.member_id),
+            line = next((r for r in near if stream_source(r[7].source) == stream_source(new.source) or r[5] == new.member_id),
                         near[0] if near else None)
             if line is not None:
                 resume_ts = line[1]

@@ -13,7 +13,9 @@ def timeline(result, max_evidence: int = 3) -> str:
     cfg = result.settings
     out = [f"group {result.group_id or '(no group id)'}: {len(result.generations)} generation(s), "
            f"{len(result.findings)} finding(s), {result.stats['events']} event(s)"
-           + (f", {result.stats['duplicates_dropped']} duplicate line(s) dropped" if result.stats["duplicates_dropped"] else "")]
+           + (f", {result.stats['duplicates_dropped']} duplicate line(s) dropped" if result.stats["duplicates_dropped"] else "")
+           + (f", {n} line(s) of several consumers in one file left out"
+              if (n := result.stats.get("mixed_stream_lines_left_out")) else "")]
     if cfg is not None:
         out.append("settings: " + ", ".join(
             f"{name}={getattr(cfg, attr)} ({cfg.origin.get(attr, '?')})" for name, attr in (

@@ -3,8 +3,28 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
+
+# the suffixes log rotation adds to a log file's name (".log", ".json", ".txt", ".out"): a number
+# (log4j 1.x RollingFileAppender "app.log.1", log4j2/logback "%i", logrotate "app.log.2"), a date
+# (log4j DailyRollingFileAppender "app.log.2024-03-13", "%d{yyyy-MM-dd-HH}", logrotate dateext
+# "app.log-20240313"), then a compression (".gz", ".bz2", ".xz", ".zst")
+_ROTATED = re.compile(r"(.+\.(?:log|json|jsonl|ndjson|txt|out|err))"
+                      r"(?:\.\d{1,4}|[.-]\d{4}-?\d{2}-?\d{2}(?:[-_T]\d{2}(?:-?\d{2}){0,2})?)?(?:\.(?:gz|bz2|xz|zst))?")
+
+
+@lru_cache(maxsize=4096)
+def stream_source(source: str | None) -> str | None:
+    """The log a file is part of: its name without the suffixes rotation adds ("app.log.1",
+    "app.log.2.gz" and "app.log" are one log: one process's lines in time order, on one clock). The
+    collector follows a client by (this, client id), so a member whose lines continue in the next
+    rotated file stays one stream (before, its leave in "app.log" after its join in "app.log.1" was
+    another, unnamed consumer's). Other names are kept as they are."""
+    m = _ROTATED.fullmatch(source) if source else None
+    return m[1] if m else source
 
 
 @dataclass(slots=True)
@@ -76,6 +96,7 @@ class Stream:
     last_ms: int | None = None
     left: bool = False
     pending_join: tuple[int, str, str | None] | None = None
+    join_sent: bool = False      # a "(Re-)joining group" line (the JoinGroup sent) since the last join
     owned: dict[str, tuple[int, str, int | None, str | None]] = field(default_factory=dict)
     coordinator: str | None = None
     stalled: Observation | None = None      # a poll timeout waiting for the poll loop to come back

@@ -9,8 +9,9 @@ broker's server.log, offsets dumps). Two problems are fixed here, on the JVM sid
   "Successfully joined group with generation N" right after the coordinator broker logs
   "Stabilized group ... generation N" (the JoinGroup responses are sent at that moment,
   GroupCoordinator.onCompleteJoin). Per (group, generation) the reference time is the broker's
-  line, or without a broker log the median of the consumers' lines; a file's offset is the median
-  of its differences to the reference. Offsets of at least SKEW_MIN_MS are subtracted from that
+  line, or without a broker log the median of the consumers' lines (each file's first: a static
+  member's later rejoin of the generation is no anchor; a generation one file joined alone is
+  none); a file's offset is the median of its differences to the reference. Offsets of at least SKEW_MIN_MS are subtracted from that
   file's times (small differences are network latency, not skew).
 
 Replay: `groupBy(group_id).applyInArrow` hands each group's timeline, as a pyarrow Table, to
@@ -97,14 +98,20 @@ def clock_offsets(events: DataFrame) -> DataFrame:
     stabilizations), then one aggregate per file: no join, so no broadcast job either.
     """
     is_join = (F.col("kind") == "join_succeeded") & F.col("group_id").isNotNull()
+    # a file's first line of each kind per generation (pipeline.timeline_facts.anchor_diffs: a static
+    # member's later rejoin of the same generation is no anchor; the broker's earliest line is its)
     anchors = events.where(F.col("kind").isin("join_succeeded", "broker_group_stabilized")
                            & F.col("generation").isNotNull() & F.col("ts_ms").isNotNull()).select(
-        "group_id", "generation", "source", "ts_ms", is_join.alias("is_join"))
+        "group_id", "generation", "source", "ts_ms", is_join.alias("is_join")).groupBy(
+        "group_id", "generation", "source", "is_join").agg(F.min("ts_ms").alias("ts_ms"))
     w = Window.partitionBy("group_id", "generation")
     broker_ts = F.min(F.when(~F.col("is_join"), F.col("ts_ms"))).over(w)
     client_ts = F.percentile_approx(F.when(F.col("is_join"), F.col("ts_ms")), 0.5).over(w)
-    d = anchors.withColumn("ref_ts", F.coalesce(broker_ts, client_ts)).where("is_join").select(
-        "source", (F.col("ts_ms") - F.col("ref_ts")).alias("diff"))
+    files = F.sum(F.col("is_join").cast("int")).over(w)     # files joining it (one row each)
+    d = anchors.select("source", "ts_ms", "is_join", broker_ts.alias("broker_ts"), client_ts.alias("client_ts"),
+                       files.alias("files")).where(
+        F.col("is_join") & (F.col("broker_ts").isNotNull() | (F.col("files") >= 2))).select(
+        "source", (F.col("ts_ms") - F.coalesce("broker_ts", "client_ts")).alias("diff"))
     return d.groupBy("source").agg(
         F.percentile_approx("diff", 0.5).cast("bigint").alias("offset_ms"), F.count(F.lit(1)).alias("anchors"))
 

@@ -33,8 +33,6 @@ def test_every_set_of_files_and_excerpts_states_no_false_epoch_fact(repo_root, s
     folder = repo_root / "sample_logs" / scenario
     truth = json.loads((folder / "truth.json").read_text())
     files = [folder / n for n in sorted(truth["files"])]
-    want = {e["epoch"]: e for e in truth["group_epochs"]}
-    counts = {x["epoch"]: len(x["assignment"]) for x in truth["target_assignments"]}
     t0, span = truth["start_ms"], truth["end_ms"] - truth["start_ms"]
     wrong = []
     for k in range(1, len(files) + 1):
@@ -43,21 +41,31 @@ def test_every_set_of_files_and_excerpts_states_no_false_epoch_fact(repo_root, s
                 epochs, findings = _replayed(subset, truth["group_id"], None if w is None else
                                              (t0 + span * w[0], t0 + span * w[1]))
                 names = [f.name for f in subset]
-                for g in epochs:
-                    t, n = want[g["generation"]], g["generation"]
-                    if g["cause"] != "unknown" and (g["cause"], g["trigger_member"] or t["trigger_member"]) != (
-                            t["cause"], t["trigger_member"]):
-                        wrong.append((n, g["cause"], g["trigger_member"], names, w))
-                    if g["member_count"] is not None and g["member_count"] != counts[n]:
-                        wrong.append((n, "count", g["member_count"], names, w))
-                    if g["started_ms"] is not None and g["started_ms"] < t["ms"] - 5:
-                        wrong.append((n, "starts before the truth", g["started_ms"], names, w))
-                starts = [g["started_ms"] for g in epochs if g["started_ms"] is not None]
-                if starts != sorted(starts):
-                    wrong.append(("epochs out of order", starts, names, w))
-                wrong += [(f["title"], names, w) for f in findings
-                          if f["kind"] == "unowned_partitions" and not f["title"].endswith("(unproven)")]
+                wrong += [(*x, names, w) for x in epoch_contradictions(epochs, findings, truth)]
     assert wrong == []
+
+
+def epoch_contradictions(epochs: list[dict], findings: list[dict], truth: dict) -> list[tuple]:
+    """What a replay states of a consumer-protocol group's epochs that its truth contradicts: an
+    epoch's cause and trigger, member count and start, their order, and proven unowned gaps."""
+    want = {e["epoch"]: e for e in truth["group_epochs"]}
+    counts = {x["epoch"]: len(x["assignment"]) for x in truth["target_assignments"]}
+    wrong: list[tuple] = []
+    for g in epochs:
+        t, n = want[g["generation"]], g["generation"]
+        if g["cause"] != "unknown" and (g["cause"], g["trigger_member"] or t["trigger_member"]) != (
+                t["cause"], t["trigger_member"]):
+            wrong.append((n, g["cause"], g["trigger_member"]))
+        if g["member_count"] is not None and g["member_count"] != counts[n]:
+            wrong.append((n, "count", g["member_count"]))
+        if g["started_ms"] is not None and g["started_ms"] < t["ms"] - 5:
+            wrong.append((n, "starts before the truth", g["started_ms"]))
+    starts = [g["started_ms"] for g in epochs if g["started_ms"] is not None]
+    if starts != sorted(starts):
+        wrong.append(("epochs out of order", starts))
+    wrong += [(f["title"],) for f in findings
+              if f["kind"] == "unowned_partitions" and not f["title"].endswith("(unproven)")]
+    return wrong
 
 
 def _replayed(files, group, window):

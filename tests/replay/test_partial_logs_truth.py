@@ -65,10 +65,20 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
     events = sorted((e for f in files for e in _events(f) if e.group_id == truth["group_id"]
                      and (window is None or (e.ts_ms is not None and lo <= e.ts_ms <= hi))),
                     key=lambda e: e.ts_ms or 0)
-    r = replay_group(events)
+    return result_contradictions(replay_group(events), truth)
+
+
+def _ip_of_file(name: str, truth: dict) -> str | None:
+    # a host's file is "<host>.log", or a copy or rotated part of it ("<host>.log.1", "<host>.log.gz",
+    # "<host>-copy.log"): the longest host name it starts with
+    hosts = [h for h in truth["hosts"] if name == f"{h}.log" or name.startswith((f"{h}.", f"{h}-"))]
+    return truth["hosts"][max(hosts, key=len)]["ip"] if hosts else None
+
+
+def result_contradictions(r, truth: dict) -> list[str]:
+    """What a replay's result states that the truth contradicts (see `contradictions`)."""
     true_gens = {g["generation"]: g for g in truth["generations"]}
     skew = max(abs(h.get("clock_skew_ms") or 0) for h in truth["hosts"].values())
-    ip_of_file = {f"{host}.log": h["ip"] for host, h in truth["hosts"].items()}
 
     instance_of = {m["member_id"]: m["instance_id"] for m in truth["members"] if m.get("instance_id")}
 
@@ -80,7 +90,7 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
         # a pre-1.0 client logs no member id: the replay names it by its file ("consumer@FILE[#n]"),
         # a member of this generation or, for a departure, of the one before
         if member.startswith("consumer@"):
-            ip = ip_of_file.get(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1])
+            ip = _ip_of_file(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1], truth)
             before = true_gens.get(g["generation"] - 1, {"members": []})
             return next((m["member_id"] for m in [*g["members"], *before["members"]] if m["client_host"] == ip),
                         member)
@@ -130,11 +140,12 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
     # Java member's poll timeout left its partitions only at the callback its application logged 31 s
     # later)
     for f in r.findings:
-        if f["kind"] != "double_ownership" or f["title"].endswith("(unproven)"):
+        if f["kind"] != "double_ownership" or f["title"].endswith("(unproven)") or len(f["members"]) != 2:
             continue
         held = [[(x["from_ms"], x["to_ms"] if x["to_ms"] is not None else truth["end_ms"])
-                 for x in truth["ownership"].get(f["partitions"][0], []) if same(real_id(m, {"generation": 0,
-                 "members": []}), x["member_id"]) or x["member_id"] == real_id(m, true_gens.get(x["generation"], {"members": []}))]
+                 for x in truth["ownership"].get(f["partitions"][0], [])
+                 if same(real_id(m, true_gens.get(x["generation"], {"generation": x["generation"], "members": []})),
+                         x["member_id"])]
                 for m in f["members"]]
         if not any(min(x[1], y[1]) > max(x[0], y[0]) for x in held[0] for y in held[1]):
             out.append(f"double ownership stated: {f['title']}")
@@ -148,7 +159,7 @@ def contradictions(files: tuple[Path, ...], truth: dict, window: tuple[float, fl
             continue
         for member in f["members"]:
             if member.startswith("consumer@"):
-                ip = ip_of_file.get(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1])
+                ip = _ip_of_file(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1], truth)
                 ids = by_ip.get(ip, [])
             else:
                 ids = [member]

@@ -130,6 +130,13 @@ def test_timeline_facts_equal_the_spark_timeline_jobs(spark):
             r.update(source="k.log", line_no=gen, side="broker", kind="broker_group_stabilized", group_id=g,
                      generation=gen, ts_ms=1_700_000_000_000 + gen * 60_000 - 5, raw=f"stab {gen} {g}")
             rows.append(r)
+    # a static member's restart in c.log rejoins generation 3 alone, 45 s after its rebalance: no anchor
+    # (each file's first join of a generation is; before, the late line counted in both)
+    rows += [{**r, "line_no": 1000 + r["line_no"], "ts_ms": r["ts_ms"] + 45_000, "raw": r["raw"] + " static rejoin"}
+             for r in rows if r["source"] == "c.log" and r["kind"] == "join_succeeded" and r["generation"] == 3]
+    # generation 20 joined by b.log alone, no broker line: nothing to compare its clock with, no anchor
+    rows += [{**r, "line_no": 2000, "generation": 20, "ts_ms": r["ts_ms"] + 600_000, "raw": r["raw"] + " alone"}
+             for r in rows if r["source"] == "b.log" and r["kind"] == "join_succeeded" and r["generation"] == 10]
     # d.log copies most of a.log's lines (same text and time), e.log a few
     rows += [{**r, "source": "d.log"} for r in rows if r["source"] == "a.log" and r["line_no"] % 5]
     rows += [{**r, "source": "e.log"} for r in rows if r["source"] == "a.log" and r["line_no"] % 7 == 0]
@@ -148,3 +155,6 @@ def test_timeline_facts_equal_the_spark_timeline_jobs(spark):
     assert replay_stage.copies_from_counts([(s, f, n) for (s, f), n in shared.items()]) == want_copies
     assert timeline_facts.clock_offsets(diffs) == want_offsets
     assert abs(want_offsets["b.log"][0]) >= replay_stage.SKEW_MIN_MS
+    # (10 generations in g1 and g2; the joins of no group are no anchors)
+    assert want_offsets["b.log"][1] == 20
+    assert want_offsets["c.log"][1] == 20 and abs(want_offsets["c.log"][0]) < replay_stage.SKEW_MIN_MS

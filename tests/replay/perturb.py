@@ -1,0 +1,181 @@
+"""Realistic damage to a sample's log files, and the ingest's timeline corrections without Spark.
+
+Perturbations work on the raw text (what an SRE's files hold), so the parser reads the damaged
+lines as it would in the field. Each returns {file name: lines}: the files the user hands over
+instead of the one damaged.
+
+`ingested_events` applies what the ingest applies to a group's parsed rows before its replay
+(pipeline.timeline_facts counts copies and clock anchors, replay_stage.copies_from_counts and
+SKEW_MIN_MS decide, pipeline.timeline_corrections drops copies and shifts skewed files), the same
+pure functions the ingest's group pass calls, with no Spark session.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from parsers.events import Event
+from parsers.reader import parse_lines
+
+# the line's own time: "[2024-03-14 02:00:01,054]", "2024-03-15 01:59:54.951",
+# "2024-03-17T01:59:54.833Z", {"@timestamp":"2024-03-13T02:00:00.931Z", ...}: the first on the line
+_TS = re.compile(r"(\d{4}-\d{2}-\d{2})([ T])(\d{2}:\d{2}:\d{2})([,.])(\d{3})(Z|[+-]\d{2}:?\d{2})?")
+
+
+def record_ms(line: str) -> int | None:
+    """The time written at the start of a record's first line, read as UTC (ms)."""
+    m = _TS.search(line[:80])
+    if m is None:
+        return None
+    t = datetime.strptime(f"{m[1]} {m[3]}.{m[5]}", "%Y-%m-%d %H:%M:%S.%f")
+    return int((t - datetime(1970, 1, 1)).total_seconds() * 1000)
+
+
+def _is_record_start(line: str) -> bool:
+    return bool(line) and not line[0].isspace() and _TS.search(line[:60]) is not None
+
+
+def shift_line(line: str, ms: int, zone: str | None = None) -> str:
+    """The line with its first time moved by `ms` (its text, in its own format). With `zone`, the
+    time's zone text is replaced by it (e.g. "+02:00", or "" for none)."""
+    m = _TS.search(line[:80])
+    if m is None:
+        return line
+    t = datetime.strptime(f"{m[1]} {m[3]}.{m[5]}", "%Y-%m-%d %H:%M:%S.%f") + timedelta(milliseconds=ms)
+    text = f"{t:%Y-%m-%d}{m[2]}{t:%H:%M:%S}{m[4]}{t.microsecond // 1000:03d}"
+    text += (m[6] or "") if zone is None else zone
+    return line[:m.start()] + text + line[m.end():]
+
+
+def clock_off(name: str, lines: list[str], ms: int) -> dict[str, list[str]]:
+    """The host's clock `ms` ahead (negative: behind) of the others' for the whole file."""
+    return {name: [shift_line(x, ms) for x in lines]}
+
+
+def local_zone(name: str, lines: list[str], hours: int = 2, written_zone: bool = False) -> dict[str, list[str]]:
+    """The file written in local time UTC+hours: with no zone on its lines (the parser must take
+    them as UTC: a clock `hours` ahead), or (`written_zone`) with the zone written ("+02:00")."""
+    zone = f"{'+' if hours >= 0 else '-'}{abs(hours):02d}:00" if written_zone else ""
+    return {name: [shift_line(x, hours * 3_600_000, zone) for x in lines]}
+
+
+def given_twice(name: str, lines: list[str]) -> dict[str, list[str]]:
+    stem, _, ext = name.rpartition(".")
+    return {name: lines, f"{stem}-copy.{ext}": list(lines)}
+
+
+def gzip_beside(name: str, lines: list[str]) -> dict[str, list[str]]:
+    # (the ingest reads a .gz file's text: the same lines under the other name)
+    return {name: lines, f"{name}.gz": list(lines)}
+
+
+def rotated(name: str, lines: list[str], overlap: int = 5) -> dict[str, list[str]]:
+    """Rotated at 60 % of its records into name.1 (older) and name, `overlap` lines in both."""
+    starts = [i for i, x in enumerate(lines) if _is_record_start(x)]
+    cut = starts[int(len(starts) * 0.6)] if starts else len(lines) // 2
+    return {f"{name}.1": lines[:cut], name: lines[max(0, cut - overlap):]}
+
+
+def truncated(name: str, lines: list[str]) -> dict[str, list[str]]:
+    """Cut in the middle of its last record's line (a copy taken while the logger wrote)."""
+    last = lines[-1]
+    return {name: [*lines[:-1], last[: max(1, len(last) // 2)]]}
+
+
+def lossy(name: str, lines: list[str], every: int = 50, phase: int = 0) -> dict[str, list[str]]:
+    """Every `every`-th line lost by the shipper (line numbers shifted by `phase`)."""
+    return {name: [x for i, x in enumerate(lines, 1) if (i + phase) % every]}
+
+
+def records(lines: list[str]) -> list[list[str]]:
+    """Lines grouped as log records (a record's continuation lines stay with it)."""
+    out: list[list[str]] = []
+    for x in lines:
+        if out and not _is_record_start(x):
+            out[-1].append(x)
+        else:
+            out.append([x])
+    return out
+
+
+def concatenated(files: dict[str, list[str]], name: str = "all.log") -> dict[str, list[str]]:
+    """`cat` of the files in the order given (e.g. the wrong one) into one file."""
+    return {name: [x for lines in files.values() for x in lines]}
+
+
+def interleaved(files: dict[str, list[str]], chunk: int = 7, name: str = "collector.log") -> dict[str, list[str]]:
+    """The files' records merged by a collector in ingestion order: `chunk` records of each file in
+    turn, not by event time (each file's own records stay in order)."""
+    recs = [records(v) for v in files.values()]
+    out: list[str] = []
+    pos = [0] * len(recs)
+    while any(p < len(r) for p, r in zip(pos, recs, strict=True)):
+        for i, r in enumerate(recs):
+            for rec in r[pos[i]: pos[i] + chunk]:
+                out.extend(rec)
+            pos[i] += chunk
+    return {name: out}
+
+
+_PARSED: dict[tuple[str, str, int], list[Event]] = {}
+
+
+def parsed(files: dict[str, list[str]], folder: str) -> list[Event]:
+    """The files' events (a file's are parsed once per text: Events are immutable)."""
+    out: list[Event] = []
+    for name, lines in files.items():
+        key = (folder, name, hash("\n".join(lines)))
+        got = _PARSED.get(key)
+        if got is None:
+            if len(_PARSED) > 256:
+                _PARSED.clear()
+            got = _PARSED[key] = [o.event for o in parse_lines(f"{folder}/{name}", enumerate(lines, 1))
+                                  if o.event is not None]
+        out += got
+    return out
+
+
+def read_lines(path: Path) -> list[str]:
+    return path.read_text(errors="replace").splitlines()
+
+
+def timeline_corrections(events: list[Event]) -> tuple[list[tuple[str, str]], dict[str, int]]:
+    """(copies, clock offsets) the ingest finds in these events (one group's)."""
+    from pipeline import timeline_facts as tf
+    from pipeline.spark import replay_stage as rs  # (its pure rules only: no session is started)
+
+    cols = {c: [getattr(e, c) for e in events] for c in tf.FACT_COLUMNS}
+    copies = rs.copies_from_counts([(s, f, n) for (s, f), n in Counter(tf.shared_counts(cols)).items()])
+    if copies:   # measured again without the copies, as the ingest's second pass does
+        drop = _copy_rows(events, copies)
+        cols = {c: [getattr(e, c) for i, e in enumerate(events) if i not in drop] for c in tf.FACT_COLUMNS}
+    clock = tf.clock_offsets(tf.anchor_diffs(cols))
+    return copies, {src: off for src, (off, _n) in clock.items() if abs(off) >= rs.SKEW_MIN_MS}
+
+
+def _copy_rows(events: list[Event], copies: list[tuple[str, str]]) -> set[int]:
+    first: dict[tuple, str] = {}
+    for e in events:
+        k = (e.group_id, e.raw, e.ts_ms)
+        if k not in first or e.source < first[k]:
+            first[k] = e.source
+    pairs = set(copies)
+    return {i for i, e in enumerate(events) if (e.source, first[(e.group_id, e.raw, e.ts_ms)]) in pairs}
+
+
+def ingested_events(events: list[Event]) -> tuple[list[Event], list[tuple[str, str]], dict[str, int]]:
+    """The group's events as the ingest hands them to the replay (copies dropped, skewed clocks
+    shifted: pipeline.timeline_corrections on the events' rows), with the copies and offsets."""
+    from pipeline import timeline_corrections as tc
+    from pipeline.replay_rules.event_rows import events_from_arrow
+    from tests.replay.arrow_tables import events_table
+
+    copies, offsets = timeline_corrections(events)
+    if not copies and not offsets:
+        return events, copies, offsets
+    table = tc.corrected(events_table(events), frozenset(copies), offsets)
+    return events_from_arrow(table), copies, offsets
+
