@@ -473,6 +473,11 @@ class _LogParser:
                 text = layouts.strip_ansi(text)
             reason = _reject_reason(text)
             if reason is not None:
+                if self.json_lines is not None:
+                    # a rejected line inside a JSON object being collected: no object, its lines are
+                    # read one by one first (outcomes stay in line order)
+                    self.end_json(out)
+                    self.last_no = no
                 self.flush(out)
                 out.append(self._reject(no, text, reason))
                 return

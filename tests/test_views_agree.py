@@ -118,7 +118,9 @@ def test_time_spent_rebalancing_is_never_a_sum_stated_as_whole(real_logs_run):
     sec = {g["group_id"]: g for g in report["groups"]}
     ry, bt = sec["RY-Topic_magpie_lark"], sec["buttercup-hen-sagemulberry"]
     assert (ry["rebalances"], ry["rebalances_timed"], ry["rebalance_ms_total"]) == (1, 0, 0)
-    assert (bt["rebalances"], bt["rebalances_timed"]) == (1, 1) and bt["rebalance_ms_total"] > 0
+    # (generation 1 from one member's log: its first line is not proven the rebalance's start, another
+    # member may have joined first, so its duration is a bound in words, not a number)
+    assert (bt["rebalances"], bt["rebalances_timed"], bt["rebalance_ms_total"]) == (1, 0, 0)
     imp = report["summary"]["impact"]
     assert imp["rebalances_timed"] == sum(g["rebalances_timed"] for g in sec.values()) < imp["rebalances"]
     md = render_markdown(report)
@@ -129,7 +131,7 @@ def test_time_spent_rebalancing_is_never_a_sum_stated_as_whole(real_logs_run):
     assert lines["RY-Topic_magpie_lark"].startswith("RY-Topic_magpie_lark: 1 rebalance (time unknown)")
     rows = {r["id"]: r for r in group_rows(RunDataFor(real_logs_run), None)}
     assert rows["RY-Topic_magpie_lark"]["rebalancing"] == "time unknown"
-    assert rows["buttercup-hen-sagemulberry"]["rebalancing"] == report_duration(bt["rebalance_ms_total"])
+    assert rows["buttercup-hen-sagemulberry"]["rebalancing"] == "time unknown"
 
 
 def report_duration(ms):

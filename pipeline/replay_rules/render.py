@@ -24,7 +24,8 @@ def timeline(result, max_evidence: int = 3) -> str:
     out.append("")
     out.append("timeline:")
     for g in result.generations:
-        took = f"rebalance {duration(g['rebalance_ms'])}" if g["rebalance_ms"] is not None else "not stabilized in the logs"
+        took = (f"rebalance {duration(g['rebalance_ms'])}" if g["rebalance_ms"] is not None
+                else "not stabilized in the logs" if g["stabilized_ms"] is None else "rebalance duration unknown")
         who = f", trigger {g['trigger_member']}" if g["trigger_member"] else ""
         out.append(f"  gen {g['generation']:>4}  {iso(g['started_ms']) or '?':24}  {g['cause']}{who}  "
                    + (f"[{g['member_count']} member(s)" if g["member_count"] is not None else "[member count unknown")

@@ -271,3 +271,18 @@ def test_json_documents_are_no_records() -> None:
     assert len(evs) == len(lines)
     assert all(o.event is None or o.status != "parsed" or o.event.kind == "partitions_assigned" for o in evs.values())
     assert sum(1 for o in evs.values() if o.event is not None and o.status == "parsed") <= 1
+
+
+def test_a_rejected_line_inside_a_collected_json_object_keeps_the_outcomes_in_line_order():
+    # (found by test_mutated_lines: a control character in a line of a pretty-printed object made its
+    # reject come before the lines collected above it)
+    from parsers.reader import parse_lines, sniff
+
+    head = ['{"@timestamp":"2024-03-01T10:00:0%d.000Z","level":"INFO","logger_name":"app","message":"started %d"}'
+            % (i, i) for i in range(3)]
+    lines = [*head, "{", '  "@timestamp": "2024-03-01T10:00:05.000Z",', "\x1f  ],", '  "message": "x"', "}", head[0]]
+    fmt = sniff(lines, "obj.json")
+    assert fmt.layout == "json"
+    outcomes = list(parse_lines("obj.json", list(enumerate(lines, 1)), fmt))
+    assert [o.line_no for o in outcomes] == list(range(1, 10))
+    assert (outcomes[5].status, outcomes[5].why) == ("unparsed", "garbage line (1 control characters)")
