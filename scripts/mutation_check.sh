@@ -28,7 +28,7 @@ declare -A MODULES=(
   [group_series]="pipeline/group_series.py|tests/test_group_series.py tests/test_group_tables.py tests/test_group_series_rows.py"
   [figures]="pipeline/figures.py|tests/test_figures_by_group.py tests/test_figures_exact.py tests/report/test_report.py::test_impact_numbers"
   [findings]="pipeline/replay_rules/findings.py|tests/replay/test_findings.py tests/replay/test_samples.py tests/replay/test_causes.py tests/replay/test_expiries.py tests/replay/test_broker_only.py tests/replay/test_offset_ranges_exact.py tests/replay/test_expiry_fate_exact.py tests/replay/test_storm_exact.py tests/replay/test_sample_properties.py tests/replay/test_findings_last_member.py"
-  [broker_members]="pipeline/replay_rules/broker_members.py|tests/replay/test_broker_only.py tests/replay/test_old_broker_removals.py tests/replay/test_partial_logs_truth.py tests/replay/test_samples.py"
+  [broker_members]="pipeline/replay_rules/broker_members.py|tests/replay/test_broker_members_exact.py tests/replay/test_broker_only.py tests/replay/test_old_broker_removals.py tests/replay/test_partial_logs_truth.py tests/replay/test_samples.py"
 )
 ORDER=(offsets group_series figures findings broker_members)
 

@@ -74,6 +74,19 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
         i = bisect.bisect_right(formed_ts, ts) - 1
         return formed[i][1] if i >= 0 else None
 
+    def gen_removed(ob) -> int | None:
+        # the generation current when a removal (or a static member's replacement) was logged. A line in
+        # the same millisecond as a generation's "Stabilized" line but printed before it belongs to the
+        # generation before: e.g. a member expiring during the join phase completes it at once
+        # (GroupCoordinator.onExpireHeartbeat -> removeMemberAndUpdateGroup -> the join purgatory
+        # completes, onCompleteJoin), so its "has failed" line and the next "Stabilized" share a time.
+        # The broker's log was then still in generation ob.generation (the lines' own order)
+        g = gen_current(ob.ts_ms)
+        if g is not None and ob.generation is not None and ob.generation < g and ob.generation in removed_after \
+                and _formed(st, g) == ob.ts_ms:
+            return ob.generation
+        return g
+
     # members whose join never completed (a pending member id removed before the generation formed)
     pending = {ob.member_id: ob.ts_ms for ob in st.observed("pending_removed") if ob.member_id}
     for ob in st.observed("broker_named"):
@@ -98,7 +111,7 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
     for ob in st.observed("static_replaced"):
         # a static member's new process took over its instance id without a rebalance: the old id
         # left the group in the generation current then; the new one (if named) carries on
-        g = gen_current(ob.ts_ms)
+        g = gen_removed(ob)
         if g is not None and ob.member_id:
             removed_after[g].add(ob.member_id)
             state(g, ob.member_id, ob.evidence)
@@ -109,7 +122,7 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
     for ob in st.observed("removed"):
         # (a generation formed before the logs begin has no time to place it by: the broker lines'
         # own generation then, e.g. a member leaving while the rebalance its fellow's leave began runs)
-        g = gen_current(ob.ts_ms)
+        g = gen_removed(ob)
         if g is None and ob.generation in removed_after:
             g = ob.generation
         state(g, ob.member_id, ob.evidence)
@@ -123,6 +136,12 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
     # lines carry none is on an older broker (or its lines were cut), where a member may have gone
     # unlogged at any rebalance.
     removals_logged = any(st.gens[g].prepare_reason for g in nums)
+
+    def founders(g: int, cur: dict[str, str]) -> int:
+        # the broker's "with K members" counts the members the generation formed with: a static member's
+        # new id that took over an old one mid-generation (KIP-345, no rebalance) holds the old id's slot
+        return sum(1 for m in cur if (g, m) not in replaced)
+
     members: dict[int, dict[str, str]] = {}     # generation -> member -> stated | carried | extended
     dropped: dict[int, bool] = {}
     for g in nums:
@@ -136,7 +155,7 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
                 if m not in removed_after[g - 1] and m not in cur and joined_in.get(m, g) <= g:
                     cur[m] = "carried"
         count = st.gens[g].broker_member_count
-        if count is not None and len(cur) > count:
+        if count is not None and founders(g, cur) > count:
             cur = {m: k for m, k in cur.items() if k == "stated"}
             dropped[g] = True
         members[g] = cur
@@ -152,7 +171,7 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
         g = f - 1
         while g in targets and g in members and m not in members[g] and m not in removed_after[g]:
             count = st.gens[g].broker_member_count
-            if count is None or len(members[g]) >= count or (m in joined_in and joined_in[m] > g):
+            if count is None or founders(g, members[g]) >= count or (m in joined_in and joined_in[m] > g):
                 break
             members[g][m] = "extended"
             g -= 1
@@ -172,7 +191,7 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
             mem.inferred = how
             if (g, m) in replaced:
                 mem.replaced = replaced[(g, m)]     # joined mid-generation: a membership, not a founder
-        named = sorted(m for m, how in cur.items() if how == "stated")
+        named = sorted(m for m, how in cur.items() if how == "stated" and (g, m) not in replaced)
         carried = sorted(m for m, how in cur.items() if how == "carried")
         extended = sorted(m for m, how in cur.items() if how == "extended")
         text = f"Members from the broker's log only: {len(named)} named by lines of this generation"
@@ -185,13 +204,18 @@ def fill(st: GroupState, cfg: EffectiveSettings) -> dict[int, str]:
         count = gen.broker_member_count
         nxt = st.gens.get(g + 1)
         emptied_after = nxt is not None and not nxt.members and (nxt.empty_ms is not None or nxt.broker_member_count == 0)
+        took_over = sorted((m, replaced[(g, m)]) for m in cur if (g, m) in replaced)
+        if took_over:
+            text += "; " + ", ".join(f"{new} took over from {old}" for new, old in took_over) + (
+                " during the generation (a static member's restart, no rebalance)")
+        n = founders(g, cur)
         if count is None and emptied_after and set(cur) <= removed_after[g]:
             # the group emptied when these members were removed: nobody else was in it
-            count = gen.broker_member_count = len(cur)
+            count = gen.broker_member_count = n
         if count is not None:
             text += f"; the broker counts {count} member(s)"
-            if count > len(cur):
-                text += f", so {count - len(cur)} member(s) are not named in the logs"
+            if count > n:
+                text += f", so {count - n} member(s) are not named in the logs"
         else:
             text += ("; the broker does not print how many members the generation has (before 2.8), so there "
                      "may be members it never names")
