@@ -278,8 +278,8 @@ def test_a_rejected_line_inside_a_collected_json_object_keeps_the_outcomes_in_li
     # reject come before the lines collected above it)
     from parsers.reader import parse_lines, sniff
 
-    head = ['{"@timestamp":"2024-03-01T10:00:0%d.000Z","level":"INFO","logger_name":"app","message":"started %d"}'
-            % (i, i) for i in range(3)]
+    head = [f'{{"@timestamp":"2024-03-01T10:00:0{i}.000Z","level":"INFO","logger_name":"app","message":"started {i}"}}'
+            for i in range(3)]
     lines = [*head, "{", '  "@timestamp": "2024-03-01T10:00:05.000Z",', "\x1f  ],", '  "message": "x"', "}", head[0]]
     fmt = sniff(lines, "obj.json")
     assert fmt.layout == "json"
