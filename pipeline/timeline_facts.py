@@ -11,6 +11,13 @@ pipeline/spark/replay_stage.timeline does with Spark (same rules, same numbers):
   first of the generation; a generation needs the broker's line or two files' joins); each file's
   first join's difference to it is an anchor of its file;
   a file's offset is the median of its anchors.
+- clock steps: a host whose clock was stepped while it logged (an NTP step after a VM was paused or
+  migrated, a manual `date -s`) has two or more offsets in one file. Its anchors, in line order,
+  change level: `clock_steps` cuts the file's anchors where two consecutive ones agree on a new
+  level at least STEP_MIN_MS from the old one (one anchor alone is no proof: a join line printed
+  late by a binding's log queue would do the same); each level is the median of its anchors, and
+  the step lies between the last anchor of one level and the first of the next (the rows between
+  are placed by pipeline.timeline_corrections.shift).
   Medians are Spark's percentile_approx(x, 0.5) on these small sets: the ceil(n/2)-th smallest
   value (exact below 10,000 values, where its summary keeps every value).
 
@@ -22,11 +29,15 @@ lists, tuples and dicts).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, defaultdict
-from typing import Any
+from typing import Any, NamedTuple
 
 ANCHOR_KINDS = ("join_succeeded", "broker_group_stabilized")
-FACT_COLUMNS = ("group_id", "source", "raw", "ts_ms", "kind", "generation")
+FACT_COLUMNS = ("group_id", "source", "raw", "ts_ms", "kind", "generation", "line_no")
+# a change of a file's clock offset smaller than this is not told apart from the anchors' own spread
+# (replay_stage.SKEW_MIN_MS, the least offset corrected, is the same second)
+STEP_MIN_MS = 1_000
 
 
 def lower_median(values: list[int]) -> int:
@@ -46,43 +57,104 @@ def shared_counts(cols: dict[str, list[Any]]) -> Counter:
     return Counter((src, first[key]) for key, src in zip(keys, cols["source"], strict=True))
 
 
-def anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int]]:
-    """(source, join time - the generation's reference time) for every file's first join line of
+def anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int, int, bool]]:
+    """(source, join time - the generation's reference time, the join's line number, whether the
+    reference is sure) for every file's first join line of
     each generation of one group. Only a file's first: the JoinGroup responses of a rebalance are
     sent together (GroupCoordinator.onCompleteJoin), but a static member that restarts while the
     group is Stable rejoins the same generation later, alone (GroupCoordinator
     .updateStaticMemberAndRebalance, 2.3+, KIP-345); its line is no anchor, and in the same file
     it comes after the first process's join. A generation only one file joined, without the broker's
-    line, compares that file with itself: no anchor (its 0 would pull the file's median to 0)."""
-    by_gen: dict[Any, tuple[list[int], dict[str, int]]] = defaultdict(lambda: ([], {}))
-    for gid, src, ts, kind, gen in zip(cols["group_id"], cols["source"], cols["ts_ms"], cols["kind"],
-                                       cols["generation"], strict=True):
+    line, compares that file with itself: no anchor (its 0 would pull the file's median to 0). One
+    that two files joined, without the broker's line, cannot tell which of the two clocks is off
+    (the reference is the earlier join): its anchors count in the files' medians, not as proof of a
+    step (clock_steps)."""
+    by_gen: dict[Any, tuple[list[int], dict[str, tuple[int, int]]]] = defaultdict(lambda: ([], {}))
+    for gid, src, ts, kind, gen, line in zip(cols["group_id"], cols["source"], cols["ts_ms"], cols["kind"],
+                                             cols["generation"], cols["line_no"], strict=True):
         if kind not in ANCHOR_KINDS or gen is None or ts is None:
             continue
         broker, joins = by_gen[gen]
         if kind == "join_succeeded" and gid is not None:
-            if src not in joins or ts < joins[src]:
-                joins[src] = ts
+            if src not in joins or ts < joins[src][0]:
+                joins[src] = (ts, line or 0)
         else:
             broker.append(ts)
-    out: list[tuple[str, int]] = []
+    out: list[tuple[str, int, int]] = []
     for broker, joins in by_gen.values():
         if not joins or (not broker and len(joins) < 2):
             continue    # (a file's join alone, no broker line: nothing to compare its clock with)
-        ref = min(broker) if broker else lower_median(list(joins.values()))
-        out.extend((src, ts - ref) for src, ts in joins.items())
+        ref = min(broker) if broker else lower_median([ts for ts, _line in joins.values()])
+        sure = bool(broker) or len(joins) >= 3
+        out.extend((src, ts - ref, line, sure) for src, (ts, line) in joins.items())
     return out
 
 
-def clock_offsets(diffs: list[tuple[str, int]]) -> dict[str, tuple[int, int]]:
+def clock_offsets(diffs: list[tuple[str, int, int, bool]]) -> dict[str, tuple[int, int]]:
     """source -> (offset ms, anchors) from every group's anchor_diffs."""
     per: dict[str, list[int]] = defaultdict(list)
-    for src, d in diffs:
+    for src, d, _line, _sure in diffs:
         per[src].append(d)
     return {src: (lower_median(ds), len(ds)) for src, ds in per.items()}
 
 
-def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int]]]:
+class Step(NamedTuple):
+    """A file's clock offset changing between two anchors: `offset_ms` holds from line `first_line`
+    on (until the next step); the step itself happened after line `after_line` (the last anchor of
+    the level before), where pipeline.timeline_corrections.shift places it."""
+
+    after_line: int
+    first_line: int
+    offset_ms: int
+
+
+def clock_steps(diffs: list[tuple[str, int, int, bool]]) -> dict[str, tuple[int, tuple[Step, ...]]]:
+    """source -> (offset ms until its first step, steps) for the files whose sure anchors, in line
+    order, change level (see the module doc); files with one level are not listed."""
+    per: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for src, d, line, sure in diffs:
+        if sure:
+            per[src].append((line, d))
+    out: dict[str, tuple[int, tuple[Step, ...]]] = {}
+    for src, anchors in per.items():
+        levels = _levels(sorted(anchors))
+        if len(levels) > 1:
+            first = lower_median([d for _line, d in levels[0]])
+            out[src] = (first, tuple(Step(before[-1][0], level[0][0], lower_median([d for _line, d in level]))
+                                     for before, level in itertools.pairwise(levels)))
+    return out
+
+
+def describe_steps(source: str, first: int, steps: tuple[Step, ...]) -> str:
+    """One sentence on a stepped file's clock, for the ingest's messages."""
+    parts = [f"{source} runs {first:+d} ms against its group's coordinator"]
+    parts += [f"then {s.offset_ms:+d} ms after line {s.after_line} (by line {s.first_line})" for s in steps]
+    return ", ".join(parts)
+
+
+def _levels(anchors: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """(line, diff) anchors in line order cut into runs of one clock offset: a new run starts where
+    an anchor and the next one both lie STEP_MIN_MS or more from the run's median and within
+    STEP_MIN_MS of each other; a lone anchor off the run stays in it (the median absorbs it)."""
+    runs: list[list[tuple[int, int]]] = [[]]
+    i = 0
+    while i < len(anchors):
+        run = runs[-1]
+        line, d = anchors[i]
+        if run:
+            level = lower_median([x for _l, x in run])
+            nxt = anchors[i + 1][1] if i + 1 < len(anchors) else None
+            if (abs(d - level) >= STEP_MIN_MS and nxt is not None and abs(nxt - level) >= STEP_MIN_MS
+                    and abs(nxt - d) < STEP_MIN_MS):
+                runs.append([(line, d), anchors[i + 1]])
+                i += 2
+                continue
+        run.append((line, d))
+        i += 1
+    return runs
+
+
+def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int, int, bool]]]:
     """(shared_counts, anchor_diffs) of one group's rows given as a pyarrow Table with FACT_COLUMNS:
     the same numbers as the list functions, without a Python value per line. A (raw, time) key can
     only be shared by lines of the same time: the times are sorted (Arrow; unknown times together,

@@ -72,7 +72,10 @@ def test_table_facts_equal_the_list_functions_in_both_directions(chunk):
     # the facts themselves: b.log's copies and the unknown-key lines point at the smallest file
     assert shared == Counter({("a.log", "a.log"): 5, ("b.log", "a.log"): 2, ("b.log", "b.log"): 2,
                               ("c.log", "c.log"): 3, ("c.log", "b.log"): 2, ("broker.log", "broker.log"): 1})
-    assert diffs == [("a.log", 0), ("b.log", 0), ("c.log", 1), ("a.log", 3), ("c.log", -1)]
+    # (source, difference to the generation's reference, the join's line, the reference sure:
+    # three files' joins or the broker's line)
+    assert diffs == [("a.log", 0, 3, True), ("b.log", 0, 4, True), ("c.log", 1, 5, True), ("a.log", 3, 13, True),
+                     ("c.log", -1, 14, True)]
 
 
 def test_table_facts_without_shared_lines_and_empty():

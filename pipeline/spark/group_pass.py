@@ -361,7 +361,7 @@ def _series_rows(source: DataFrame, split: list[str]) -> DataFrame:
     return source.where(F.col("group_id").isin(*split)).select(*cols)
 
 
-RESULT_DDL = "what string, table string, rows bigint, source string, first_source string, diff bigint"
+RESULT_DDL = "what string, table string, rows bigint, source string, first_source string, diff bigint, line_no bigint, sure boolean"
 
 
 class Result:
@@ -372,7 +372,7 @@ class Result:
     def __init__(self) -> None:
         self.counts = dict.fromkeys(GROUP_TABLES, 0)
         self.shared: list[tuple[str, str, int]] = []
-        self.diffs: list[tuple[str, int]] = []
+        self.diffs: list[tuple[str, int, int, bool]] = []   # timeline_facts.anchor_diffs
         self.split: list[str] = []      # the groups whose series unit had its own task
 
 
@@ -385,11 +385,14 @@ def _result_batch(counts, shared, diffs) -> Any:
         "what": ["count"] * n_c + ["shared"] * n_s + ["anchor"] * n_d,
         "table": list(counts) + [None] * (n_s + n_d),
         "rows": list(counts.values()) + [n for _, n in shared] + [None] * n_d,
-        "source": [None] * n_c + [k[0] for k, _ in shared] + [s for s, _ in diffs],
+        "source": [None] * n_c + [k[0] for k, _ in shared] + [a[0] for a in diffs],
         "first_source": [None] * n_c + [k[1] for k, _ in shared] + [None] * n_d,
-        "diff": [None] * (n_c + n_s) + [d for _, d in diffs],
+        "diff": [None] * (n_c + n_s) + [a[1] for a in diffs],
+        "line_no": [None] * (n_c + n_s) + [a[2] for a in diffs],
+        "sure": [None] * (n_c + n_s) + [a[3] for a in diffs],
     }, schema=pa.schema([("what", pa.string()), ("table", pa.string()), ("rows", pa.int64()),
-                         ("source", pa.string()), ("first_source", pa.string()), ("diff", pa.int64())]))
+                         ("source", pa.string()), ("first_source", pa.string()), ("diff", pa.int64()),
+                         ("line_no", pa.int64()), ("sure", pa.bool_())]))
 
 
 def _prepare(run_dir: str, tables: tuple[str, ...]) -> None:
@@ -426,7 +429,7 @@ def _collect(results: DataFrame, tables: tuple[str, ...], split: list[str]) -> R
         elif r["what"] == "shared":
             shared[(r["source"], r["first_source"])] += int(r["rows"] or 0)
         else:
-            out.diffs.append((r["source"], int(r["diff"] or 0)))
+            out.diffs.append((r["source"], int(r["diff"] or 0), int(r["line_no"] or 0), bool(r["sure"])))
     # summed over the tasks: a file whose groups several tasks hold is judged on all its lines
     # (replay_stage.copies_from_counts compares each pair's lines with the file's total)
     out.shared = sorted((src, first, n) for (src, first), n in shared.items())
@@ -447,7 +450,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     facts_columns = facts_mod.FACT_COLUMNS
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
     shared: Counter = Counter()
-    diffs: list[tuple[str, int]] = []
+    diffs: list[tuple[str, int, int, bool]] = []
     with arrow_pool_apart(), worker_gc.paused() as tidy:
         for gid, table in groups:
             if write_events:
@@ -563,9 +566,11 @@ class Scope:
 @dataclass(frozen=True)
 class Correction:
     """The timeline's corrections (pipeline.timeline_corrections): (copy, original) file pairs and
-    per-file clock offsets (ms)."""
+    per-file clock offsets (ms), and the files whose clock was stepped while they logged:
+    (source, offset until the first step, steps) (pipeline.timeline_facts.clock_steps)."""
     copies: frozenset[tuple[str, str]] = frozenset()
     offsets: tuple[tuple[str, int], ...] = ()
+    steps: tuple[tuple[str, int, tuple[Any, ...]], ...] = ()
 
 
 def series_width(table: Any) -> Any:
@@ -597,16 +602,17 @@ def _corrected_groups(groups: Any, correction: Correction | None) -> Any:
         yield from groups
         return
     offsets = dict(correction.offsets)
+    steps = {src: (first, st) for src, first, st in correction.steps}
     for gid, table in groups:
         if gid is not None:
-            yield gid, tc.corrected(table, correction.copies, offsets)
+            yield gid, tc.corrected(table, correction.copies, offsets, steps)
 
 
 def anchors_only(groups: Any) -> Any:
     """The clock anchors of every (group_id, rows) of `groups` (timeline_facts), as a result batch."""
     from pipeline import timeline_facts as facts_mod
 
-    diffs: list[tuple[str, int]] = []
+    diffs: list[tuple[str, int, int, bool]] = []
     for _gid, table in groups:
         diffs.extend(facts_mod.table_facts(table)[1])
     return _result_batch({}, {}, diffs)
