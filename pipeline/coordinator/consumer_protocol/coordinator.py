@@ -471,8 +471,7 @@ class ConsumerCoordinator:
             m = members[mid]
             subscribed = tuple(topic_ids[n] for n in java_hashmap_order(m.subscribed_topic_names) if n in topic_ids)
             cur = current.get(mid, {})
-            specs.append(A.MemberSpec(mid, subscribed, m.instance_id, m.rack_id,
-                                      {t: sorted(ps) for t, ps in sorted(cur.items())}))
+            specs.append(A.MemberSpec(mid, subscribed, m.instance_id, m.rack_id, _record_map_order(cur)))
         describer = {tid: n for _, (tid, n) in sub_meta.items()}
         try:
             if self.config.assignor_mode == "mock":
@@ -622,6 +621,16 @@ class ConsumerCoordinator:
             raise KafkaApiError("UNKNOWN_MEMBER_ID")
         if g.state != "Empty":
             raise KafkaApiError("UNKNOWN_MEMBER_ID")
+
+
+def _record_map_order(assignment: Mapping[str, Iterable[int]]) -> dict[str, list[int]]:
+    """A member's target assignment in the iteration order Kafka's assignor sees it: the group keeps the
+    target replayed from its TargetAssignment record (Assignment.fromRecord, trunk 1eb7644349cb and 3.8-3.9:
+    Collectors.toMap -> HashMap<Uuid, ...> of `new HashSet<>(partitions)`), so topics come in HashMap order
+    of their Uuids and partitions in HashSet<Integer> order. Topic symbols that are not Uuids keep the
+    sorted order (no Java hash to mirror)."""
+    topics = A.java_uuid_order(sorted(assignment))
+    return {t: A.java_int_set_order(sorted(int(p) for p in assignment[t])) for t in topics}
 
 
 def _remove_member_records(member_id: str) -> list[Record]:
