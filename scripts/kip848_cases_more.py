@@ -342,6 +342,15 @@ def _consumer_group():
                                      "member_after": {"member3": {"state": "UNRELEASED_PARTITIONS"}}},
                       subs=("foo",), assignor="range"),
              ], note=pnote)
+    scenario("cgt-preferred-assignor-tie-hashmap-order", "assignor_selection", CGT, "testPreferredServerAssignor",
+             "One member names range, one uniform: a tie. The first entry of the counts HashMap in iteration order "
+             "wins ('uniform' hashes to bucket 1, 'range' to bucket 9), so uniform is used although range is the "
+             "default.", config(foo3, assignors=("range", "uniform"), mode="real"), [
+                 three("range", "uniform", None),
+                 hb(0, "member1", 10, {"error": "NONE", "member_epoch": 11, "target_assignment_after": held}),
+             ], note=pnote + " The test accepts either assignor for a tie; the code pins it: "
+                             "counts.entrySet().stream().max(comparingByValue()) keeps the first of equal values "
+                             "(BinaryOperator.maxBy) over a HashMap<String, Integer>.")
     # subscription metadata: the subscribed topics that exist, with their partition counts
     img = {"foo": {"id": F, "partitions": 1}, "bar": {"id": B, "partitions": 2}, "zar": {"id": Z, "partitions": 3}}
     snote = ("ModernGroup.computeSubscriptionMetadata over computeSubscribedTopicNames(old, new); the test calls "
