@@ -134,6 +134,23 @@ def _target_assignment_builder():
                                  ca("member-3", "UNRELEASED_PARTITIONS", 21, 0, {})],
                      "records_unordered_ranges": [[2, 5]]}, subs=subs, assignor=None),
              ], note=note_flow + " 'zar' is not in the image, so the subscription metadata does not change.")
+    scenario("tab-new-member-records-in-hashmap-order", "target_assignment", TABT, "testNewMember",
+             "As testNewMember with member ids member1..member3: the builder writes the changed targets walking its "
+             "HashMap of member specs, i.e. member2, member3, member1 (Java String-hash order), before the epoch "
+             "record.", config(topics), [
+                 seed([m("member1", A123, epoch=20, prev=19), m("member2", A456, epoch=20, prev=19)],
+                      {"member1": A123, "member2": A456}, epoch=20),
+                 prepare({"member1": {F: [1, 2], B: [1, 2]}, "member2": {F: [3, 4], B: [3, 4]},
+                          "member3": {F: [5, 6], B: [5, 6]}}),
+                 join(0, "member3", {
+                     "error": "NONE", "member_epoch": 21, "assignment": {},
+                     "records": [mm("member3", subs, rto=5000, assignor=None), epoch_rec(21),
+                                 ta("member2", {F: [3, 4], B: [3, 4]}), ta("member3", {F: [5, 6], B: [5, 6]}),
+                                 ta("member1", {F: [1, 2], B: [1, 2]}), ta_epoch(21),
+                                 ca("member3", "UNRELEASED_PARTITIONS", 21, 0, {})]}, subs=subs, assignor=None),
+             ], note=note_flow + " The test compares these records unordered; the order here is a deterministic "
+                                 "reading of TargetAssignmentBuilder.build (for memberId : memberSpecs.keySet(), a "
+                                 "java.util.HashMap).")
     scenario("tab-update-member", "target_assignment", TABT, "testUpdateMember",
              "A member adds 'foo' to its subscription: every target changes (three records, any order), then the "
              "epoch record; the member keeps bar 5-6 and waits for foo 5-6, still owned by member-2.",

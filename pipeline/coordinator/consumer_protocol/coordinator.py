@@ -483,7 +483,9 @@ class ConsumerCoordinator:
         except A.PartitionAssignorError as exc:
             raise KafkaApiError("UNKNOWN_SERVER_ERROR",
                                 f"Failed to compute a new target assignment for epoch {group_epoch}: {exc}") from None
-        for mid in sorted(members):
+        # TargetAssignmentBuilder.build writes the changed targets walking memberSpecs.keySet(): a HashMap
+        # keyed by member id, so Java's String-hash order (the tests compare these records unordered)
+        for mid in java_hashmap_order(members):
             new = norm_assignment(result.get(mid))
             if mid not in group.target_assignment or group.target_assignment[mid] != new:
                 records.append(record("TargetAssignment", member=mid, assignment=new))
