@@ -666,6 +666,42 @@ def _gmm_paths():
                                      "rebalance_deadline_after": {"m1": None}, "group_state_after": "Stable"},
                     topic_partitions={F: FOO6}),
              ], note=code)
+    scenario("gmm-join-retry-after-lost-response", "join", GMMT, "testConsumerGroupMemberEpochValidation",
+             "A dynamic member whose join response was lost joins again (epoch 0, empty owned list): 0 is its "
+             "previous epoch and an empty list is a subset of its assignment, so it is answered with epoch 1 and "
+             "its whole assignment; nothing is written.", config(foo6), [
+                 prepare({"m1": {F: FOO6}}),
+                 join(0, "m1", {"error": "NONE", "member_epoch": 1,
+                                "member_after": {"m1": {"member_epoch": 1, "previous_member_epoch": 0}}},
+                      subs=("foo",), assignor=None),
+                 join(100, "m1", {"error": "NONE", "member_epoch": 1, "assignment": {F: FOO6}, "records": [],
+                                  "group_epoch_after": 1}, subs=("foo",), assignor=None),
+             ], note=code + " throwIfConsumerGroupMemberEpochIsInvalid accepts the previous epoch with owned "
+                            "partitions that are a subset (an empty list is).")
+    scenario("gmm-static-join-retry-unreleased", "static_member", GMMT,
+             "testShouldThrownUnreleasedInstanceIdExceptionWhenNewMemberJoinsWithInUseInstanceId",
+             "The same retry from a static member is refused: epoch 0 with an instance id held by a live member "
+             "is UNRELEASED_INSTANCE_ID even when that member has the same member id.", config(foo6), [
+                 prepare({"m1": {F: FOO6}}),
+                 join(0, "m1", {"error": "NONE", "member_epoch": 1}, subs=("foo",), assignor=None, instance_id="i1"),
+                 join(100, "m1", {"error": "UNRELEASED_INSTANCE_ID", "member_after": {"m1": {"member_epoch": 1}}},
+                      subs=("foo",), assignor=None, instance_id="i1"),
+             ], note=code + " getOrMaybeSubscribeStaticConsumerGroupMember with createIfNotExists checks "
+                            "throwIfInstanceIdIsUnreleased (member epoch != -2) without comparing member ids.")
+    scenario("gmm-static-member-leaves-without-instance-id", "leave", GMMT, "testLeavingStaticMemberBumpsGroupEpoch",
+             "A static member leaving with -1 but without its instance id is found by member id and removed all "
+             "the same: its instance id is released.", config(FOO_BAR), [
+                 base.two_members_seed(instance=True, rto=5000),
+                 leave(0, "m2", -1, {"error": "NONE", "member_epoch": -1, "static_members_after": {"m1": "m1"},
+                                     "members_after": ["m1"], "records": tombstones("m2") + [epoch_rec(11)]}),
+             ], note=code + " consumerGroupLeave without instance id takes the dynamic path (getOrMaybeCreateMember).")
+    scenario("gmm-static-leave-minus-one-other-member-fenced", "leave", GMMT,
+             "testShouldThrowFencedInstanceIdExceptionWhenStaticMemberWithDifferentMemberIdLeaves",
+             "A -1 leave naming a known instance id from another member id is FENCED_INSTANCE_ID, as for -2.",
+             config(FOO_BAR), [
+                 base.two_members_seed(instance=True, rto=5000),
+                 leave(0, "m3", -1, {"error": "FENCED_INSTANCE_ID", "members_after": ["m1", "m2"]}, instance_id="m2"),
+             ], note=code + " consumerGroupLeave checks throwIfInstanceIdIsFenced before looking at the epoch.")
     scenario("gmm-static-join-known-dynamic-member-id", "static_member", GMMT,
              "testGroupEpochBumpWhenNewStaticMemberJoins",
              "Epoch 0 with a new instance id but the member id of an existing dynamic member: the instance is new, so "
