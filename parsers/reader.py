@@ -30,6 +30,7 @@ from parsers import (
     groups_describe,
     layouts,
     offsets_dump,
+    truncated,
 )
 from parsers.base import IGNORE, Match
 from parsers.build_cache import compile_regex
@@ -533,6 +534,11 @@ class _LogParser:
             sp = self.layout.split(text)
             if sp is not None and sp.message[-1:] in _SUFFIX_ENDS:
                 sp = _without_suffix(sp)
+            if sp is not None and sp.logger is None and sp.message[-1:] != ")":
+                # the line ends inside its "(%c)" logger suffix (cut short): the message is whole before it
+                whole = truncated.without_cut_logger(sp.message)
+                if whole is not None:
+                    sp.message, sp.extra = whole, {**(sp.extra or {}), "truncated": "logger"}
         else:
             sp = self.layout.split(text) if not self.plain else None
             if sp is not None:
@@ -1104,15 +1110,23 @@ class _LogParser:
         if res is None:
             return None
         if res is foreign.UNRECOGNISED:
-            return self._outcome(p, _CLIENT, None, "no rule of a non-Java client matched")
+            return self._outcome(p, _CLIENT, None, "no rule of a non-Java client matched", cut=False)
         out = self._outcome(p, _CLIENT, res, "")
         if out.event is not None and self.version is not None:  # the file's Java "Kafka version" is not theirs
             out = out._replace(event=replace(out.event, kafka_version_hint=None))
         return out
 
-    def _outcome(self, p: _Record, side: str, res: Any, why: str) -> LineOutcome:
-        """The outcome of a record for a rule result other than the client hot path."""
+    def _outcome(self, p: _Record, side: str, res: Any, why: str, cut: bool = True) -> LineOutcome:
+        """The outcome of a record for a rule result other than the client hot path (`cut`: a miss may
+        be a Java line cut short; not for a line a non-Java client's parser claimed)."""
         head = p.message
+        if res is None and cut and "\n" not in head and head.strip() \
+                and (p.texts[-1] if p.texts else p.lines).rstrip().endswith(head.rstrip()[-40:]):
+            # a line cut short (parsers/truncated.py): only where the message ends the line as written
+            # (a layout's suffix after it, "(%c)" or a JSON field, shows the message whole)
+            got = self._cut(head, side, p.logger)
+            if got is not None:
+                side, res = got
         if (res is None or res is IGNORE) and not p.anchored:
             alt = self._reanchor(p, res)
             if alt is not None:
@@ -1129,6 +1143,21 @@ class _LogParser:
             return _tuple_new(LineOutcome, (p.first_no, "unparsed", self._unparsed(p, side, raw, head),
                                             f"{why} (message starts: {words!r})"))
         return _tuple_new(LineOutcome, (p.first_no, "parsed", self._event(p, side, raw, res), None))
+
+    def _cut(self, msg: str, side: str, logger: str | None) -> tuple[str, Match] | None:
+        """(side, Match) for a message cut short that no rule read whole, else None."""
+        whole = truncated.without_cut_logger(msg)
+        if whole is not None:
+            on = _BROKER if side == _BROKER or whole.startswith("[G") else _CLIENT
+            res = broker.parse_broker_message(whole, logger) if on == _BROKER else client.parse_client_message(whole, logger)
+            if isinstance(res, Match):
+                res.fields.setdefault("extra", {})["truncated"] = "logger"
+                return on, res
+        if side == _CLIENT:
+            res = truncated.read_cut(msg, logger)
+            if res is not None:
+                return _CLIENT, res
+        return None
 
     def _config(self, p: _Record, head: str) -> tuple[str, Event | None, str | None] | None:
         """A `XxxConfig values:` dump (parsers/config_block.py): every setting line of the record,

@@ -324,7 +324,9 @@ _APP_ERRORS = [
 ]
 _APP_ERROR_GATE = ("Application maximum poll interval", "JoinGroup failed: ", "response error: ")
 
-_THREAD_AND_BROKER = compile_regex(r"\[thrd:(?P<thread>[^\]]*)\]: (?:(?P<broker>[\w.\-]+:\d+/(?:\d+|bootstrap)|(?:sasl_)?(?:plaintext|ssl)://\S+?/(?:\d+|bootstrap)|GroupCoordinator(?:/\d+)?): )?")
+# "[thrd:NAME]: " is printed when log.thread.name=true (the default, CONFIGURATION.md 0.9-2.x); with
+# false the message starts with the broker's name (rd_rkb_dbg) or the text itself
+_THREAD_AND_BROKER = compile_regex(r"(?:\[thrd:(?P<thread>[^\]]*)\]: )?(?:(?P<broker>[\w.\-]+:\d+/(?:\d+|bootstrap)|(?:sasl_)?(?:plaintext|ssl)://\S+?/(?:\d+|bootstrap)|GroupCoordinator(?:/\d+)?): )?")
 _BROKER_NODE = compile_regex(r"/(\d+)$")
 _ERR_TAIL = compile_regex(r": ((?:Broker|Local): [^:]*|Success|No error)$")
 
@@ -522,7 +524,7 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
             and "OffsetCommit" not in msg and "offset reset" not in msg and "maximum poll interval" not in msg:
         # a bare `[thrd:..]` line of another facility (METADATA, BROKER, ...: the application's log
         # callback printed the message without the facility): librdkafka's, and no group line
-        return IGNORE if tm is not None else None
+        return IGNORE if tm is not None and tm["thread"] is not None else None
     for rule in RULES:
         if fac is not None and fac not in rule.facilities:
             continue

@@ -216,3 +216,79 @@ def test_empty_trailing_value_after_stripped_space() -> None:
     ev = _events(lines)
     assert (ev[1].kind, ev[1].group_id, ev[1].partitions) == ("partitions_assigned", "ledger-readers", ())
     assert (ev[2].kind, ev[2].partitions) == ("partitions_assigned", ("ledger-3",))
+
+
+# --- lines cut short (parsers/truncated.py) ----------------------------------------------------------
+
+CUT_P = "[Consumer clientId=c-9, groupId=ledger-readers] "
+CUT_NODE = "kafka-b.internal:9092 (id: 2147483645 rack: null)"
+
+
+def test_client_line_cut_inside_its_template() -> None:
+    lines = [
+        # cut inside the literal after the node: the node is whole
+        "[2024-05-02 08:15:30,001] INFO " + CUT_P + f"Group coordinator {CUT_NODE} is unavailable or inv",
+        # cut inside the cause: the node is whole, the cause is not read
+        "[2024-05-02 08:15:30,002] INFO " + CUT_P + f"Group coordinator {CUT_NODE} is unavailable or invalid due to cause: coordinator unava",
+        # cut inside the node: nothing but the kind
+        "[2024-05-02 08:15:30,003] INFO " + CUT_P + "Group coordinator kafka-b.internal:90",
+    ]
+    out = _outcomes(lines)
+    e1, e2 = out[1].event, out[2].event
+    for e in (e1, e2):
+        assert (e.kind, e.group_id, e.client_id, e.coordinator, e.error) == (
+            "coordinator_lost", "ledger-readers", "c-9", "kafka-b.internal:9092", None)
+        assert e.extra["truncated"] == "message" and e.extra["coordinator_id"] == 2147483645
+    assert e1.extra["truncated_after"] == e2.extra["truncated_after"] != []
+    # a cut inside the first placeholder of a template: too little of it (never a guess)
+    assert out[3].status == "unparsed"
+    # nothing read from too little text, and a whole line whose last value (a template ending in a
+    # placeholder) no rule accepts is not called cut
+    more = ["[2024-05-02 08:15:30,004] INFO " + CUT_P + "Successfully ",
+            "[2024-05-02 08:15:30,005] INFO " + CUT_P + "Group coordinator",
+            "[2024-05-02 08:15:30,006] INFO " + CUT_P + "Successfully joined group with generation Generation{generationId=x}"]
+    out = _outcomes(more)
+    assert [o.status for o in out.values()][:2] == ["ignored", "unparsed"]
+    assert not any(o.event and o.event.extra.get("truncated") for o in out.values())
+    # the same text followed by the layout's logger suffix is a whole line (a value missing, not cut)
+    whole = ("[2024-05-02 08:15:30,007] INFO " + CUT_P + f"Group coordinator {CUT_NODE} is unavailable or inv "
+             "(org.apache.kafka.clients.consumer.internals.AbstractCoordinator)")
+    o = _outcomes([whole])[1]
+    assert o.status == "unparsed" and not o.event.extra.get("truncated")
+
+
+def test_log4j_logger_suffix_cut() -> None:
+    lines = [
+        "[2024-05-02 08:15:30,001] INFO [GroupCoordinator 2]: Stabilized group ledger-readers generation 41 "
+        "(__consumer_offsets-17) with 3 members (kafka.coordinator.group.GroupCoordinat",
+        "[2024-05-02 08:15:30,002] INFO " + CUT_P + "(Re-)joining group (org.apache.kafka.clients.consumer.internals.Abstr",
+        "[2024-05-02 08:15:30,003] INFO [GroupCoordinator 2]: Stabilized group ledger-readers generation 42 "
+        "(__consumer_offsets-17) with 3 members (kafka.coordinator.group.GroupCoordinator)",
+    ]
+    out = _outcomes(lines)
+    e1, e2, e3 = out[1].event, out[2].event, out[3].event
+    assert (e1.side, e1.kind, e1.group_id, e1.generation, e1.coordinator, e1.ts_ms) == (
+        "broker", "broker_group_stabilized", "ledger-readers", 41, "2", 1714637730001)
+    assert e1.extra["truncated"] == "logger"
+    assert (e2.side, e2.kind, e2.group_id, e2.extra["truncated"]) == ("client", "join_started", "ledger-readers", "logger")
+    assert (e3.kind, e3.generation) == ("broker_group_stabilized", 42) and "truncated" not in e3.extra
+
+
+# --- librdkafka with log.thread.name=false; KafkaJS's MEMBER_ID_REQUIRED -----------------------------
+
+def test_librdkafka_lines_without_thread_prefix() -> None:
+    lines = ['%7|1488192917.806|CGRPQUERY|ledger-svc#consumer-1| kafka-a:9092/0: Group "ledger-readers": querying for coordinator: intervaled in state query-coord',
+             '%7|1488192917.900|CGRPCOORD|ledger-svc#consumer-1| kafka-a:9092/0: Group "ledger-readers" coordinator is kafka-c:9092 id 3']
+    ev = _events(lines)
+    assert (ev[1].kind, ev[1].group_id, ev[1].reason) == ("coordinator_lookup", "ledger-readers", "intervaled in state query-coord")
+    assert (ev[2].kind, ev[2].group_id, ev[2].coordinator, ev[2].extra["broker"]) == (
+        "coordinator_discovered", "ledger-readers", "3", "kafka-a:9092/0")
+
+
+def test_kafkajs_member_id_required_has_its_kafka_name() -> None:
+    line = ('{"level":"DEBUG","timestamp":"2021-02-03T04:05:06.007Z","logger":"kafkajs","message":"[Connection] Response JoinGroup(key: 11, version: 5)",'
+            '"broker":"kafka-c:9092","clientId":"ledger-js","error":"The group member needs to have a valid member id before actually entering a consumer group",'
+            '"correlationId":2,"size":99}')
+    e = _events([line])[1]
+    assert (e.kind, e.error, e.client_id, e.ts_ms) == ("join_failed", "MEMBER_ID_REQUIRED", "ledger-js", 1612325106007)
+    assert e.extra["error_message"].startswith("The group member needs")
