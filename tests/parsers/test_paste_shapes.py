@@ -292,3 +292,16 @@ def test_kafkajs_member_id_required_has_its_kafka_name() -> None:
     e = _events([line])[1]
     assert (e.kind, e.error, e.client_id, e.ts_ms) == ("join_failed", "MEMBER_ID_REQUIRED", "ledger-js", 1612325106007)
     assert e.extra["error_message"].startswith("The group member needs")
+
+
+def test_explain_says_what_parse_does_for_cut_lines() -> None:
+    from parsers.explain import explain_line
+
+    cut = "[2024-05-02 08:15:30,001] INFO " + CUT_P + f"Group coordinator {CUT_NODE} is unavailable or inv"
+    x = explain_line(cut)
+    assert (x["result"], x["kind"], x["fields"]["coordinator"], x["fields"]["extra"]["truncated"]) == (
+        "parsed", "coordinator_lost", "kafka-b.internal:9092", "message")
+    x = explain_line("[2024-05-02 08:15:30,002] INFO " + CUT_P + "(Re-)joining group (org.apache.kafka.clients.consumer.internals.Abstr")
+    assert (x["result"], x["kind"], x["fields"].get("group_id"), x["truncated"]) == ("parsed", "join_started", "ledger-readers", "logger")
+    whole = cut + " (org.apache.kafka.clients.consumer.internals.AbstractCoordinator)"
+    assert explain_line(whole)["result"] == "unparsed"
