@@ -348,8 +348,29 @@ SUFFIX = compile_regex(r"(?<=\)),\s?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,
 # %highlight/%style, Micronaut's generated logback.xml and stern's pod/container names write
 ANSI = compile_regex(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
+# a record's message as a JSON string: what `jq '.message'` prints without --raw-output ("With this
+# option, if the filter's result is a string then it will be written directly to standard output
+# rather than being formatted as a JSON string with quotes", jq 1.5-1.7 manual), or the `message` value
+# of JSON lines cut out with its quotes (and the object's closing brace); decoded by JSON's rules
+JSON_STRING = compile_regex(r'"((?:[^"\\\n]|\\.)*)"[\s,\]}]*$')
+
 WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "compose": COMPOSE, "quote": QUOTE, "k8s_ts": K8S_TS,
-                                        "suffix": SUFFIX}
+                                        "suffix": SUFFIX, "json_string": JSON_STRING}
+
+
+def json_string_line(line: str) -> str | None:
+    """The decoded text of a line that is one JSON string (see JSON_STRING), else None."""
+    m = JSON_STRING.match(line) if line[:1] == '"' else None
+    if m is None:
+        return None
+    body = m.group(1)
+    if "\\" not in body:
+        return body
+    try:
+        text = json.loads('"' + body + '"')
+    except ValueError:
+        return None
+    return text if "\n" not in text and "\r" not in text else None
 
 
 def strip_ansi(line: str) -> str:
@@ -365,6 +386,10 @@ def strip_wrappers(line: str, wrappers: Sequence[str]) -> str:
             m = SUFFIX.search(line)
             if m:
                 line = line[: m.start()]
+        elif w == "json_string":
+            d = json_string_line(line)
+            if d is not None:
+                line = d
         else:
             m = WRAPPERS[w].match(line)
             if m:
@@ -382,6 +407,9 @@ def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
     if any("\x1b[" in ln for ln in current):  # colour codes: on some lines only (a highlighted level) is enough
         found.append("ansi")
         current = [strip_ansi(ln) for ln in current]
+    if sum(1 for ln in current if json_string_line(ln) is not None) * 2 > len(current):
+        found.append("json_string")  # the outermost: the other wrappers and the layout are inside the string
+        current = [strip_wrappers(ln, ("json_string",)) for ln in current]
     for w in ("compose", "quote", "k8s_ts", "suffix"):
         rx = WRAPPERS[w]
         hits = sum(1 for ln in current if (rx.search(ln) if w == "suffix" else rx.match(ln)))
