@@ -108,16 +108,22 @@ class Step(NamedTuple):
     offset_ms: int
 
 
-def clock_steps(diffs: list[tuple[str, int, int, bool]]) -> dict[str, tuple[int, tuple[Step, ...]]]:
+def clock_steps(diffs: list[tuple[str, int, int, bool]],
+                backs: list[tuple[str, int, int]] | tuple = ()) -> dict[str, tuple[int, tuple[Step, ...]]]:
     """source -> (offset ms until its first step, steps) for the files whose sure anchors, in line
-    order, change level (see the module doc); files with one level are not listed."""
+    order, change level (see the module doc); files with one level are not listed. `backs`
+    (back_jumps: source, line, ms) let one anchor prove a clock set back: its file's own times go
+    back by half the change or more between it and the anchor before."""
     per: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for src, d, line, sure in diffs:
         if sure:
             per[src].append((line, d))
+    back_at: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for src, line, ms in backs:
+        back_at[src].append((line, ms))
     out: dict[str, tuple[int, tuple[Step, ...]]] = {}
     for src, anchors in per.items():
-        levels = _levels(sorted(anchors))
+        levels = _levels(sorted(anchors), back_at.get(src, []))
         if len(levels) > 1:
             first = lower_median([d for _line, d in levels[0]])
             out[src] = (first, tuple(Step(before[-1][0], level[0][0], lower_median([d for _line, d in level]))
@@ -132,10 +138,12 @@ def describe_steps(source: str, first: int, steps: tuple[Step, ...]) -> str:
     return ", ".join(parts)
 
 
-def _levels(anchors: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+def _levels(anchors: list[tuple[int, int]], backs: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     """(line, diff) anchors in line order cut into runs of one clock offset: a new run starts where
     an anchor and the next one both lie STEP_MIN_MS or more from the run's median and within
-    STEP_MIN_MS of each other; a lone anchor off the run stays in it (the median absorbs it)."""
+    STEP_MIN_MS of each other, or where one anchor lies that far below it and the file's times went
+    back (`backs`: line, ms) by half that or more since the anchor before; another lone anchor off
+    the run stays in it (the median absorbs it)."""
     runs: list[list[tuple[int, int]]] = [[]]
     i = 0
     while i < len(anchors):
@@ -149,9 +157,62 @@ def _levels(anchors: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
                 runs.append([(line, d), anchors[i + 1]])
                 i += 2
                 continue
+            change = d - level
+            if change <= -STEP_MIN_MS and any(run[-1][0] < at <= line and ms <= change // 2 for at, ms in backs):
+                runs.append([(line, d)])
+                i += 1
+                continue
         run.append((line, d))
         i += 1
     return runs
+
+
+def back_jumps(cols: dict[str, list[Any]]) -> list[tuple[str, int, int]]:
+    """(source, line, ms) where a file's time goes back STEP_MIN_MS or more from its row before (one
+    group's rows, in line order per file): ms is the (negative) change."""
+    per: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for src, line, ts in zip(cols["source"], cols["line_no"], cols["ts_ms"], strict=True):
+        if ts is not None:
+            per[src].append((line or 0, ts))
+    out: list[tuple[str, int, int]] = []
+    for src, rows in per.items():
+        rows.sort()
+        out.extend((src, b[0], b[1] - a[1]) for a, b in itertools.pairwise(rows) if b[1] - a[1] <= -STEP_MIN_MS)
+    return out
+
+
+def table_backs(table: Any) -> list[tuple[str, int, int]]:
+    """back_jumps of one group's rows given as a pyarrow Table (source, line_no, ts_ms), column-wise:
+    only the jumps become Python values. The rows usually come file by file in line order (a
+    staged split's rows are): then one pass over them in table order; otherwise sorted first."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if table.num_rows < 2:
+        return []
+    src = table.column("source")
+    names = pc.unique(src)
+    if pa.types.is_dictionary(names.type):
+        names = names.dictionary_decode()
+    codes = pc.fill_null(pc.index_in(src, value_set=names), -1).to_numpy()
+    line = pc.fill_null(table.column("line_no"), 0).to_numpy()
+    ts_col = table.column("ts_ms")
+    if ts_col.null_count:
+        keep = np.flatnonzero(pc.is_valid(ts_col).to_numpy(zero_copy_only=False))
+        codes, line = codes[keep], line[keep]
+        ts_col = ts_col.filter(pc.is_valid(ts_col))
+    ts = ts_col.to_numpy()
+    same = codes[1:] == codes[:-1]
+    runs = int(len(codes) - np.count_nonzero(same))
+    if runs != len(np.unique(codes)) or np.any(same & ((line[1:] < line[:-1])
+                                                       | ((line[1:] == line[:-1]) & (ts[1:] < ts[:-1])))):
+        order = np.lexsort((ts, line, codes))
+        codes, line, ts = codes[order], line[order], ts[order]
+        same = codes[1:] == codes[:-1]
+    jump = np.flatnonzero(same & (ts[1:] - ts[:-1] <= -STEP_MIN_MS))
+    names_py = names.to_pylist()
+    return [(names_py[codes[j + 1]], int(line[j + 1]), int(ts[j + 1] - ts[j])) for j in jump.tolist()]
 
 
 def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int, int, bool]]]:

@@ -373,23 +373,24 @@ class Result:
         self.counts = dict.fromkeys(GROUP_TABLES, 0)
         self.shared: list[tuple[str, str, int]] = []
         self.diffs: list[tuple[str, int, int, bool]] = []   # timeline_facts.anchor_diffs
+        self.backs: list[tuple[str, int, int]] = []         # timeline_facts.back_jumps
         self.split: list[str] = []      # the groups whose series unit had its own task
 
 
-def _result_batch(counts, shared, diffs) -> Any:
+def _result_batch(counts, shared, diffs, backs=()) -> Any:
     import pyarrow as pa
 
     shared = list(shared.items())     # ((source, first_source), lines)
-    n_c, n_s, n_d = len(counts), len(shared), len(diffs)
+    n_c, n_s, n_d, n_b = len(counts), len(shared), len(diffs), len(backs)
     return pa.RecordBatch.from_pydict({
-        "what": ["count"] * n_c + ["shared"] * n_s + ["anchor"] * n_d,
-        "table": list(counts) + [None] * (n_s + n_d),
-        "rows": list(counts.values()) + [n for _, n in shared] + [None] * n_d,
-        "source": [None] * n_c + [k[0] for k, _ in shared] + [a[0] for a in diffs],
-        "first_source": [None] * n_c + [k[1] for k, _ in shared] + [None] * n_d,
-        "diff": [None] * (n_c + n_s) + [a[1] for a in diffs],
-        "line_no": [None] * (n_c + n_s) + [a[2] for a in diffs],
-        "sure": [None] * (n_c + n_s) + [a[3] for a in diffs],
+        "what": ["count"] * n_c + ["shared"] * n_s + ["anchor"] * n_d + ["back"] * n_b,
+        "table": list(counts) + [None] * (n_s + n_d + n_b),
+        "rows": list(counts.values()) + [n for _, n in shared] + [None] * (n_d + n_b),
+        "source": [None] * n_c + [k[0] for k, _ in shared] + [a[0] for a in diffs] + [b[0] for b in backs],
+        "first_source": [None] * n_c + [k[1] for k, _ in shared] + [None] * (n_d + n_b),
+        "diff": [None] * (n_c + n_s) + [a[1] for a in diffs] + [b[2] for b in backs],
+        "line_no": [None] * (n_c + n_s) + [a[2] for a in diffs] + [b[1] for b in backs],
+        "sure": [None] * (n_c + n_s) + [a[3] for a in diffs] + [None] * n_b,
     }, schema=pa.schema([("what", pa.string()), ("table", pa.string()), ("rows", pa.int64()),
                          ("source", pa.string()), ("first_source", pa.string()), ("diff", pa.int64()),
                          ("line_no", pa.int64()), ("sure", pa.bool_())]))
@@ -428,6 +429,8 @@ def _collect(results: DataFrame, tables: tuple[str, ...], split: list[str]) -> R
             out.counts[str(r["table"])] += int(r["rows"] or 0)
         elif r["what"] == "shared":
             shared[(r["source"], r["first_source"])] += int(r["rows"] or 0)
+        elif r["what"] == "back":
+            out.backs.append((r["source"], int(r["line_no"] or 0), int(r["diff"] or 0)))
         else:
             out.diffs.append((r["source"], int(r["diff"] or 0), int(r["line_no"] or 0), bool(r["sure"])))
     # summed over the tasks: a file whose groups several tasks hold is judged on all its lines
@@ -451,6 +454,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
     shared: Counter = Counter()
     diffs: list[tuple[str, int, int, bool]] = []
+    backs: list[tuple[str, int, int]] = []
     with arrow_pool_apart(), worker_gc.paused() as tidy:
         for gid, table in groups:
             if write_events:
@@ -461,6 +465,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
                 counts, anchors = facts_mod.table_facts(table.select(list(facts_columns)))
                 shared.update(counts)
                 diffs.extend(anchors)
+                backs.extend(facts_mod.table_backs(table.select(["source", "line_no", "ts_ms"])))
             if table.num_rows >= FLUSH_ROWS:
                 trim_heap()      # a big group: what reading and writing its rows left free goes back
             if gid is None:
@@ -477,7 +482,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
             del out, series, handed
             tidy()
         writers.close()
-    return _result_batch(writers.counts, shared, diffs)
+    return _result_batch(writers.counts, shared, diffs, backs)
 
 
 def series_units(groups: Any, writers: GroupWriters) -> Any:
@@ -613,9 +618,11 @@ def anchors_only(groups: Any) -> Any:
     from pipeline import timeline_facts as facts_mod
 
     diffs: list[tuple[str, int, int, bool]] = []
+    backs: list[tuple[str, int, int]] = []
     for _gid, table in groups:
         diffs.extend(facts_mod.table_facts(table)[1])
-    return _result_batch({}, {}, diffs)
+        backs.extend(facts_mod.table_backs(table))
+    return _result_batch({}, {}, diffs, backs)
 
 
 def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | None, scope: Scope,

@@ -378,9 +378,9 @@ def _second_pass(spark, frames, staged, scope, first, copies, clock, steps, repl
     pairs = frozenset(copies)
     measured = clock
     if copies:
-        diffs = group_pass.run_staged(
-            spark, staged, run_dir, replay_name, scope, correction=group_pass.Correction(pairs), anchors=True).diffs
-        measured, steps = timeline_facts.clock_offsets(diffs), timeline_facts.clock_steps(diffs)
+        again = group_pass.run_staged(
+            spark, staged, run_dir, replay_name, scope, correction=group_pass.Correction(pairs), anchors=True)
+        measured, steps = timeline_facts.clock_offsets(again.diffs), timeline_facts.clock_steps(again.diffs, again.backs)
     if any(n >= replay_stage.PERCENTILE_EXACT for _off, n in measured.values()):
         events = frames["events"]
         timeline, offset_rows = replay_stage.timeline(events, copies, clock)
@@ -465,7 +465,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         first = group_pass.run_staged(spark, staged, write_mod.local_path(tmp_dir), replay_name, scope, group_counts)
         copies = replay_stage.copies_from_counts(first.shared)
         clock = timeline_facts.clock_offsets(first.diffs)
-        steps = timeline_facts.clock_steps(first.diffs)
+        steps = timeline_facts.clock_steps(first.diffs, first.backs)
         offset_rows: dict[str, int] = {}
         if copies or steps or any(abs(off) >= replay_stage.SKEW_MIN_MS for off, _n in clock.values()):
             offset_rows, steps = _second_pass(spark, frames, staged, scope, first, copies, clock, steps, replay_name,

@@ -165,7 +165,7 @@ def clock_steps(events: list[Event], copies: list[tuple[str, str]]) -> dict[str,
 
     drop = _copy_rows(events, copies) if copies else set()
     cols = {c: [getattr(e, c) for i, e in enumerate(events) if i not in drop] for c in tf.FACT_COLUMNS}
-    return tf.clock_steps(tf.anchor_diffs(cols))
+    return tf.clock_steps(tf.anchor_diffs(cols), tf.back_jumps(cols))
 
 
 def _copy_rows(events: list[Event], copies: list[tuple[str, str]]) -> set[int]:
