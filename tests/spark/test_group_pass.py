@@ -382,3 +382,9 @@ def test_ingest_corrects_a_clock_stepped_midway_by_level(spark, tmp_path):
     stated = {g["generation"]: g["rebalance_ms"] for g in pq.read_table(tmp_path / "out" / "generations").to_pylist()
               if g["rebalance_ms"] is not None}
     assert stated and all(abs(ms - true_ms[g]) <= 1_000 for g, ms in stated.items()), (stated, true_ms)
+    # the report tells it, for that file only
+    from pipeline.report import build_report
+
+    said = build_report(tmp_path / "out")["summary"]["time_corrections"]
+    assert [Path(c["source"]).name for c in said] == ["billing-worker-1.log"]
+    assert "then 30." in said[0]["sentence"] and "s ahead from a point between lines" in said[0]["sentence"]
