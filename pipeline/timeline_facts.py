@@ -30,11 +30,16 @@ lists, tuples and dicts).
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter, defaultdict
 from typing import Any, NamedTuple
 
 ANCHOR_KINDS = ("join_succeeded", "broker_group_stabilized")
-FACT_COLUMNS = ("group_id", "source", "raw", "ts_ms", "kind", "generation", "line_no")
+FACT_COLUMNS = ("group_id", "source", "raw", "ts_ms", "kind", "generation", "line_no", "member_id", "member_epoch",
+                "extra_json")
+# the consumer protocol's (KIP-848) anchors: the broker's "Member {} joins the consumer group" with the
+# "Bumped group epoch to {}" line after it, and the member's own first line at that epoch
+EPOCH_ANCHOR_KINDS = ("broker_member_joined", "broker_rebalance_preparing", "member_state_changed")
 # a change of a file's clock offset smaller than this is not told apart from the anchors' own spread
 # (replay_stage.SKEW_MIN_MS, the least offset corrected, is the same second)
 STEP_MIN_MS = 1_000
@@ -87,7 +92,52 @@ def anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int, int, bool]]
         ref = min(broker) if broker else lower_median([ts for ts, _line in joins.values()])
         sure = bool(broker) or len(joins) >= 3
         out.extend((src, ts - ref, line, sure) for src, (ts, line) in joins.items())
-    return out
+    return out + epoch_anchor_diffs(cols)
+
+
+def epoch_anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int, int, bool]]:
+    """Anchors of a consumer-protocol group (KIP-848), whose members share no line at one moment: a
+    member joins with one heartbeat, which the coordinator logs as "[GroupId g] Member m joins the
+    consumer group ..." and, adding a member, "Bumped group epoch to n." next (GroupMetadataManager
+    .consumerGroupHeartbeat, 3.7-4.x); its response gives the member epoch n, and the member's first
+    line at epoch n (ConsumerMembershipManager's "Member m with epoch n transitioned from JOINING to
+    ...", 3.7-4.x) is printed when that response arrives. Each file's first such line of each (member,
+    epoch), against the broker's join line: a sure anchor. Without the broker's lines, none."""
+    broker_rows: dict[tuple[Any, str], list[tuple[int, str, Any, int]]] = defaultdict(list)
+    firsts: dict[tuple[Any, str, int, str], tuple[int, int]] = {}
+    for gid, src, ts, kind, line, mid, epoch, extra in zip(
+            cols["group_id"], cols["source"], cols["ts_ms"], cols["kind"], cols["line_no"], cols["member_id"],
+            cols["member_epoch"], cols["extra_json"], strict=True):
+        if ts is None or kind not in EPOCH_ANCHOR_KINDS or gid is None:
+            continue
+        if kind == "member_state_changed":
+            if mid and epoch is not None and epoch > 0:
+                key = (gid, mid, epoch, src)
+                if key not in firsts or (line or 0) < firsts[key][1]:
+                    firsts[key] = (ts, line or 0)
+        else:
+            broker_rows[(gid, src)].append((line or 0, kind, mid if kind == "broker_member_joined" else _group_epoch(extra),
+                                            ts))
+    joined: dict[tuple[Any, str, int], int] = {}
+    for (gid, _src), rows in broker_rows.items():
+        rows.sort(key=lambda r: r[0])
+        for (line, kind, mid, ts), (line2, kind2, epoch, ts2) in itertools.pairwise(rows):
+            if (kind == "broker_member_joined" and kind2 == "broker_rebalance_preparing" and mid and epoch
+                    and line2 - line <= 2 and abs(ts2 - ts) < STEP_MIN_MS):
+                joined[(gid, mid, epoch)] = min(ts, joined.get((gid, mid, epoch), ts))
+    return [(src, ts - joined[(g, mid, epoch)], line, True)
+            for (g, mid, epoch, src), (ts, line) in firsts.items() if (g, mid, epoch) in joined]
+
+
+def _group_epoch(extra: Any) -> int | None:
+    """The group epoch of a "Bumped group epoch to {}" line's extra (a JSON text or a dict)."""
+    if isinstance(extra, str):
+        try:
+            extra = json.loads(extra)
+        except ValueError:
+            return None
+    value = extra.get("group_epoch") if isinstance(extra, dict) else None
+    return value if isinstance(value, int) else None
 
 
 def clock_offsets(diffs: list[tuple[str, int, int, bool]]) -> dict[str, tuple[int, int]]:
@@ -253,7 +303,9 @@ def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int, int, bool]]]:
         shared.update({(src, src): k for src, k in alone.items() if k})
     anchors = pc.and_(pc.is_in(table.column("kind"), value_set=pa.array(list(ANCHOR_KINDS), pa.string())),
                       pc.and_(pc.is_valid(table.column("generation")), pc.is_valid(table.column("ts_ms"))))
-    rows = table.select(list(FACT_COLUMNS)).filter(pc.fill_null(anchors, False)).to_pydict()
+    epochs = pc.and_(pc.is_in(table.column("kind"), value_set=pa.array(list(EPOCH_ANCHOR_KINDS), pa.string())),
+                     pc.is_valid(table.column("ts_ms")))
+    rows = table.select(list(FACT_COLUMNS)).filter(pc.fill_null(pc.or_(anchors, epochs), False)).to_pydict()
     return shared, anchor_diffs(rows)
 
 

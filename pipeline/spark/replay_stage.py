@@ -112,8 +112,35 @@ def clock_offsets(events: DataFrame) -> DataFrame:
                        files.alias("files")).where(
         F.col("is_join") & (F.col("broker_ts").isNotNull() | (F.col("files") >= 2))).select(
         "source", (F.col("ts_ms") - F.coalesce("broker_ts", "client_ts")).alias("diff"))
+    d = d.unionByName(_epoch_anchor_diffs(events))
     return d.groupBy("source").agg(
         F.percentile_approx("diff", 0.5).cast("bigint").alias("offset_ms"), F.count(F.lit(1)).alias("anchors"))
+
+
+def _epoch_anchor_diffs(events: DataFrame) -> DataFrame:
+    """(source, diff) of a consumer-protocol group's anchors: pipeline.timeline_facts
+    .epoch_anchor_diffs with Spark (a broker's member join line with the "Bumped group epoch" line
+    next to it, against each file's first line of that member at that epoch)."""
+    broker = events.where(F.col("kind").isin("broker_member_joined", "broker_rebalance_preparing")
+                          & F.col("ts_ms").isNotNull() & F.col("group_id").isNotNull()).select(
+        "group_id", "source", F.coalesce("line_no", F.lit(0)).alias("line_no"), "kind", "member_id", "ts_ms",
+        F.get_json_object("extra_json", "$.group_epoch").cast("int").alias("epoch"))
+    w = Window.partitionBy("group_id", "source").orderBy("line_no")
+    nxt = {c: F.lead(c).over(w) for c in ("kind", "line_no", "ts_ms", "epoch")}
+    joined = broker.select("group_id", "member_id", "kind", "line_no", "ts_ms",
+                           *(v.alias(f"next_{c}") for c, v in nxt.items())).where(
+        (F.col("kind") == "broker_member_joined") & (F.col("next_kind") == "broker_rebalance_preparing")
+        & F.col("member_id").isNotNull() & (F.col("member_id") != "") & F.col("next_epoch").isNotNull()
+        & (F.col("next_epoch") != 0) & (F.col("next_line_no") - F.col("line_no") <= 2)
+        & (F.abs(F.col("next_ts_ms") - F.col("ts_ms")) < 1_000)).groupBy(
+        "group_id", "member_id", F.col("next_epoch").alias("epoch")).agg(F.min("ts_ms").alias("joined_ts"))
+    firsts = events.where((F.col("kind") == "member_state_changed") & F.col("ts_ms").isNotNull()
+                          & F.col("group_id").isNotNull() & F.col("member_id").isNotNull() & (F.col("member_id") != "")
+                          & (F.col("member_epoch") > 0)).groupBy(
+        "group_id", "member_id", F.col("member_epoch").alias("epoch"), "source").agg(
+        F.min_by("ts_ms", F.struct(F.coalesce("line_no", F.lit(0)), "ts_ms")).alias("ts_ms"))
+    return firsts.join(joined, ["group_id", "member_id", "epoch"]).select(
+        "source", (F.col("ts_ms") - F.col("joined_ts")).alias("diff"))
 
 
 def _skewed(events: DataFrame) -> DataFrame:

@@ -12,10 +12,12 @@ pure functions the ingest's group pass calls, with no Spark session.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from parsers.events import Event
 from parsers.reader import parse_lines
@@ -142,17 +144,22 @@ def read_lines(path: Path) -> list[str]:
     return path.read_text(errors="replace").splitlines()
 
 
+def fact_value(e: Event, column: str) -> Any:
+    """An event's value in the events table's column (`extra` is `extra_json` there)."""
+    return json.dumps(e.extra) if column == "extra_json" else getattr(e, column)
+
+
 def timeline_corrections(events: list[Event]) -> tuple[list[tuple[str, str]], dict[str, int]]:
     """(copies, clock offsets) the ingest finds in these events (one group's); a stepped file's
     offsets are in `clock_steps(events)`."""
     from pipeline import timeline_facts as tf
     from pipeline.spark import replay_stage as rs  # (its pure rules only: no session is started)
 
-    cols = {c: [getattr(e, c) for e in events] for c in tf.FACT_COLUMNS}
+    cols = {c: [fact_value(e, c) for e in events] for c in tf.FACT_COLUMNS}
     copies = rs.copies_from_counts([(s, f, n) for (s, f), n in Counter(tf.shared_counts(cols)).items()])
     if copies:   # measured again without the copies, as the ingest's second pass does
         drop = _copy_rows(events, copies)
-        cols = {c: [getattr(e, c) for i, e in enumerate(events) if i not in drop] for c in tf.FACT_COLUMNS}
+        cols = {c: [fact_value(e, c) for i, e in enumerate(events) if i not in drop] for c in tf.FACT_COLUMNS}
     diffs = tf.anchor_diffs(cols)
     clock, steps = tf.clock_offsets(diffs), tf.clock_steps(diffs)
     return copies, {src: off for src, (off, _n) in clock.items() if abs(off) >= rs.SKEW_MIN_MS and src not in steps}
@@ -164,7 +171,7 @@ def clock_steps(events: list[Event], copies: list[tuple[str, str]]) -> dict[str,
     from pipeline import timeline_facts as tf
 
     drop = _copy_rows(events, copies) if copies else set()
-    cols = {c: [getattr(e, c) for i, e in enumerate(events) if i not in drop] for c in tf.FACT_COLUMNS}
+    cols = {c: [fact_value(e, c) for i, e in enumerate(events) if i not in drop] for c in tf.FACT_COLUMNS}
     return tf.clock_steps(tf.anchor_diffs(cols), tf.back_jumps(cols))
 
 

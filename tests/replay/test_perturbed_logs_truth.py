@@ -245,8 +245,10 @@ def test_the_lines_in_both_parts_of_a_rotated_log_count_once(repo_root):
 # truth (tests/replay/test_consumer_partial_logs.epoch_contradictions)
 KIP848 = ["consumer_scale_out", "consumer_fenced_after_stall", "consumer_slow_revocation", "consumer_migration"]
 # Known, not solved: a consumer-protocol member logs no line shared by all members at one moment (no
-# JoinGroup responses sent together), so the ingest measures no clock offset for these groups and a
-# file's clock off by more than the skew tolerance moves its epochs' starts and triggers
+# JoinGroup responses sent together), so without the broker's log (these tests give the members' logs
+# only) the ingest measures no clock offset for these groups and a file's clock off by more than the
+# skew tolerance moves its epochs' starts and triggers; with it, each member's join is an anchor
+# (tests/replay/test_consumer_protocol_clocks.py)
 KIP848_CLOCK = {"clock +5 s", "clock -5 s", "clock +90 s", "clock -3 min", "UTC+2 without zone"}
 KIP848_KNOWN = {
     ("every 50th line lost (from 25)", "consumer_slow_revocation", "audit-4.log"):

@@ -158,3 +158,33 @@ def test_timeline_facts_equal_the_spark_timeline_jobs(spark):
     # (10 generations in g1 and g2; the joins of no group are no anchors)
     assert want_offsets["b.log"][1] == 20
     assert want_offsets["c.log"][1] == 20 and abs(want_offsets["c.log"][0]) < replay_stage.SKEW_MIN_MS
+
+
+def test_consumer_protocol_clock_anchors_equal_the_spark_job_and_find_the_offset(spark):
+    """A consumer-protocol (KIP-848) group shares no client line at one moment; with the broker's log
+    each member's join is an anchor (timeline_facts.epoch_anchor_diffs). sample_logs/consumer_scale_out
+    with ledger-2.log's clock 90 s ahead: Spark's job and the pure functions give the same offsets,
+    ledger-2.log's within a second of 90 s, the others' under the correction threshold (on a8acb3f
+    no offset at all: the group had no anchors)."""
+    from pathlib import Path
+
+    from pipeline import timeline_facts
+    from pipeline.spark import replay_stage
+    from tests.replay import perturb as P
+    from tests.replay.arrow_tables import events_table
+
+    folder = Path(__file__).resolve().parents[2] / "sample_logs" / "consumer_scale_out"
+    truth = json.loads((folder / "truth.json").read_text())
+    files = {n: P.read_lines(folder / n) for n in truth["files"]}
+    files |= P.clock_off("ledger-2.log", files["ledger-2.log"], 90_000)
+    rows = events_table(P.parsed(files, folder.name)).to_pylist()
+    df = spark.createDataFrame(rows, schemas.ddl("events"))
+    want = {r["source"]: (int(r["offset_ms"]), int(r["anchors"])) for r in replay_stage.clock_offsets(df).collect()}
+    diffs = []
+    for g in {r["group_id"] for r in rows}:
+        mine = [r for r in rows if r["group_id"] == g]
+        diffs += timeline_facts.anchor_diffs({c: [r[c] for r in mine] for c in timeline_facts.FACT_COLUMNS})
+    assert timeline_facts.clock_offsets(diffs) == want
+    shifted = want.pop("consumer_scale_out/ledger-2.log")
+    assert abs(shifted[0] - 90_000) < 1_000 and shifted[1] >= 1
+    assert want and all(abs(off) < replay_stage.SKEW_MIN_MS for off, _n in want.values())
