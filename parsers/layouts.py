@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from parsers import origin as _origin
 from parsers.build_cache import compile_regex
 from parsers.timestamps import epoch_number_ms, parse_ts
 
@@ -78,9 +79,10 @@ STREAMS = compile_regex(
     r"\[(?P<thread>.*?)\] (?P<logger>\S+) \((?P<file>[^()]*?):(?P<lineno>\d+|\?)\) - (?P<msg>.*)$"
 )
 # Spring Boot defaults.xml CONSOLE_LOG_PATTERN 1.5-3.4: "%d %5p PID --- [app] [%15.15t] [corr] logger : %m"
+# (the PID, `${PID:- }`, is the line's origin: parsers/origin.py)
 SPRING_BOOT = compile_regex(
     r"(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}[.,]\d{3}" + _ZONE + r")\s+(?P<level>" + LEVELS + r")\s+"
-    r"(?:\d+\s+)?--- (?:\[[^\]]*\] )?\[(?P<thread>[^\]]*)\] (?:\[[^\]]*\] )?(?P<logger>\S+)\s*: (?P<msg>.*)$"
+    r"(?:(?P<pid>\d+)\s+)?--- (?:\[[^\]]*\] )?\[(?P<thread>[^\]]*)\] (?:\[[^\]]*\] )?(?P<logger>\S+)\s*: (?P<msg>.*)$"
 )
 # logback/log4j2 patterns "%d %-5level [%thread] %logger - %msg" and "%d [%thread] %-5level %logger - %msg"
 LOGBACK = compile_regex(
@@ -122,7 +124,9 @@ def _streams(m: re.Match[str]) -> Split:
 
 
 def _spring(m: re.Match[str]) -> Split:
-    return Split(parse_ts(m["ts"]), m["level"], m["thread"].strip(), m["logger"], m["msg"])
+    pid = m["pid"]
+    return Split(parse_ts(m["ts"]), m["level"], m["thread"].strip(), m["logger"], m["msg"],
+                 {_origin.KEY: "pid:" + pid} if pid else None)
 
 
 def _logback(m: re.Match[str]) -> Split:
@@ -294,6 +298,9 @@ def split_json(line: str) -> Split | None:
         if inner_split is not None:
             if inner_split.ts_ms is None:
                 inner_split.ts_ms = _json_ts(obj.get("time"))
+            where = _origin.json_origin(obj)
+            if where is not None:  # a collector's record (its metadata wins over a PID inside: often 1)
+                inner_split.extra = {**(inner_split.extra or {}), _origin.KEY: where}
             return inner_split
         msg = inner.rstrip("\n")
     if not isinstance(msg, str):
@@ -313,6 +320,9 @@ def split_json(line: str) -> Split | None:
     if ts is None and any(k in flat for k in _JSON_TS_KEYS):
         # a time field that holds no time (null, "abc", NaN, Infinity): no time, and the reader counts it
         extra = {**(extra or {}), "bad_time": True}
+    where = _origin.json_origin(obj)
+    if where is not None:
+        extra = {**(extra or {}), _origin.KEY: where}
     return Split(
         ts,
         level,
@@ -334,8 +344,11 @@ def split_any(line: str) -> Split | None:
 
 # --- wrappers ----------------------------------------------------------------------------------
 
-# docker-compose v1/v2 service prefix "kafka_1  | " / "kafka-1  | "
-COMPOSE = compile_regex(r"[\w.\-]+\s*\| ")
+# docker-compose v1/v2 service prefix "kafka_1  | " / "kafka-1  | " (its name is the line's origin)
+COMPOSE = _origin.COMPOSE_PREFIX
+# kubectl logs --prefix "[pod/<name>/<container>] " and stern's "<pod> <container> " (parsers/origin.py)
+KUBECTL = _origin.KUBECTL_PREFIX
+STERN = _origin.STERN_PREFIX
 # e-mail / markdown quoting
 QUOTE = compile_regex(r"(?:> ?)+")
 # kubectl logs --timestamps / journald-style leading RFC 3339 time before the real line
@@ -348,8 +361,14 @@ SUFFIX = compile_regex(r"(?<=\)),\s?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,
 # %highlight/%style, Micronaut's generated logback.xml and stern's pod/container names write
 ANSI = compile_regex(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
-WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "compose": COMPOSE, "quote": QUOTE, "k8s_ts": K8S_TS,
-                                        "suffix": SUFFIX}
+WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "kubectl": KUBECTL, "stern": STERN, "compose": COMPOSE,
+                                        "quote": QUOTE, "k8s_ts": K8S_TS, "suffix": SUFFIX}
+# the wrappers that name each line's origin (parsers/origin.py), with the function that reads it
+ORIGIN_WRAPPERS: dict[str, Callable[[re.Match[str]], str]] = {
+    "kubectl": _origin.kubectl, "stern": _origin.stern, "compose": _origin.compose}
+_DATED = compile_regex(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+# wrappers kept only when what follows them is a known layout (they would also match a line's own text)
+_GUARDED = frozenset({"k8s_ts", "stern"})
 
 
 def strip_ansi(line: str) -> str:
@@ -372,6 +391,27 @@ def strip_wrappers(line: str, wrappers: Sequence[str]) -> str:
     return line
 
 
+def strip_wrappers_origin(line: str, wrappers: Sequence[str]) -> tuple[str, str | None]:
+    """strip_wrappers, and the origin the first origin wrapper found on this line names (None when
+    no such wrapper matched it)."""
+    origin = None
+    for w in wrappers:
+        if w == "ansi":
+            if "\x1b" in line:
+                line = ANSI.sub("", line)
+        elif w == "suffix":
+            m = SUFFIX.search(line)
+            if m:
+                line = line[: m.start()]
+        else:
+            m = WRAPPERS[w].match(line)
+            if m:
+                if origin is None and w in ORIGIN_WRAPPERS:
+                    origin = ORIGIN_WRAPPERS[w](m)
+                line = line[m.end():]
+    return line, origin
+
+
 def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
     """Wrappers present on most non-blank lines, in the order they must be stripped."""
     body = [ln for ln in lines if ln.strip()]
@@ -382,17 +422,22 @@ def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
     if any("\x1b[" in ln for ln in current):  # colour codes: on some lines only (a highlighted level) is enough
         found.append("ansi")
         current = [strip_ansi(ln) for ln in current]
-    for w in ("compose", "quote", "k8s_ts", "suffix"):
+    for w in ("kubectl", "stern", "compose", "quote", "k8s_ts", "suffix"):
+        if w == "stern" and ("kubectl" in found or "compose" in found):
+            continue
         rx = WRAPPERS[w]
         hits = sum(1 for ln in current if (rx.search(ln) if w == "suffix" else rx.match(ln)))
         if hits * 2 > len(current):
-            if w == "k8s_ts":
-                # only a wrapper when what follows is itself a known layout
+            if w in _GUARDED:
+                # only a wrapper when what follows is itself a known layout (stern: or a line that
+                # starts with its own date-time, as any application's layout does, e.g. Python logging's)
                 stripped = [strip_wrappers(ln, (w,)) for ln in current]
                 (inner, inner_hits), (outer, outer_hits) = best_layout(stripped), best_layout(current)
                 if inner in ("bare", "plain") or inner_hits < outer_hits or (
                         inner_hits == outer_hits and outer not in ("bare", "plain")):
-                    continue
+                    if not (w == "stern" and outer in ("bare", "plain")
+                            and sum(1 for ln in stripped if _DATED.match(ln)) * 2 > len(stripped)):
+                        continue
             found.append(w)
             current = [strip_wrappers(ln, (w,)) for ln in current]
     return tuple(found)
