@@ -137,12 +137,18 @@ def _candidate_words() -> list[str]:
 # lines that continue a record: indented (tab, spaces, stack frames), "Caused by:", exception
 # headers; java.util.logging record headers and Kibana's time copied on a line of its own (their
 # message is on the next line, which takes its time: parsers/anchors.py); and indented lines
-# behind a docker-compose "name | " prefix (a wrapped config dump or stack trace)
+# behind a prefix naming the line's origin (parsers/origin.py: a wrapped config dump or stack trace):
+# docker-compose "name | ", kubectl --prefix "[pod/name/container] ", stern "[ns ]pod container "
+# (maybe coloured), a syslog / journalctl short header "Mmm dd hh:mm:ss host app[pid]: "
 CONTINUATION_REGEX = (
     r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} @ \d{2}:\d{2}:\d{2}"
     r"|^[\w.\-]+\s*\| \s"
+    r"|^\[pod/[^\]\s]*\] \s"
+    r"|^(?:\x1b\[[0-9;]*m)?[a-z0-9][a-z0-9.\-]*(?:\x1b\[[0-9;]*m)? (?:\x1b\[[0-9;]*m)?[a-z0-9][a-z0-9.\-]*"
+    r"(?:\x1b\[[0-9;]*m)? (?:(?:\x1b\[[0-9;]*m)?[a-z0-9][a-z0-9.\-]*(?:\x1b\[[0-9;]*m)? )?\s"
+    r"|^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S+ [^\s\[]+\[\d+\]: \s"
 )
 
 
