@@ -1068,7 +1068,9 @@ class _LogParser:
         side = _CLIENT
         # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
         # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)
-        if res is None or res is IGNORE or foreign.claims(p.lines, logger, self._foreign_state(p)):
+        x = p.extra
+        if res is None or res is IGNORE or foreign.claims(
+                p.lines, logger, self.foreign_state if x is None or ORIGIN not in x else self._foreign_state(p)):
             fo = self._foreign(p, logger)
             if fo is not None:
                 return fo
