@@ -123,10 +123,21 @@ def _streams(m: re.Match[str]) -> Split:
     return Split(parse_ts(m["ts"]), m["level"], m["thread"], m["logger"], m["msg"])
 
 
+# {"origin": "pid:N"} per PID, shared by the PID's lines (a Split's extra is read, never changed: the
+# reader copies it into each event's own dict)
+_PID_EXTRA: dict[str, dict[str, str]] = {}
+
+
 def _spring(m: re.Match[str]) -> Split:
     pid = m["pid"]
-    return Split(parse_ts(m["ts"]), m["level"], m["thread"].strip(), m["logger"], m["msg"],
-                 {_origin.KEY: "pid:" + pid} if pid else None)
+    extra = None
+    if pid:
+        extra = _PID_EXTRA.get(pid)
+        if extra is None:
+            if len(_PID_EXTRA) >= 1024:
+                _PID_EXTRA.clear()
+            extra = _PID_EXTRA[pid] = {_origin.KEY: "pid:" + pid}
+    return Split(parse_ts(m["ts"]), m["level"], m["thread"].strip(), m["logger"], m["msg"], extra)
 
 
 def _logback(m: re.Match[str]) -> Split:
@@ -426,7 +437,10 @@ def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
         if w == "stern" and ("kubectl" in found or "compose" in found):
             continue
         rx = WRAPPERS[w]
-        hits = sum(1 for ln in current if (rx.search(ln) if w == "suffix" else rx.match(ln)))
+        if w == "kubectl":   # (a literal start first: most files have none of these)
+            hits = sum(1 for ln in current if ln[:5] == "[pod/" and rx.match(ln))
+        else:
+            hits = sum(1 for ln in current if (rx.search(ln) if w == "suffix" else rx.match(ln)))
         if hits * 2 > len(current):
             if w in _GUARDED:
                 # only a wrapper when what follows is itself a known layout (stern: or a line that

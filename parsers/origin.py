@@ -122,8 +122,16 @@ def _get(obj: dict, *path: str) -> Any:
     return v
 
 
+# the top-level keys json_origin reads (a record with none of them is answered by one set operation)
+_JSON_KEYS = frozenset({"kubernetes", "resource", "podName", "container_name", "_container_name", "CONTAINER_NAME",
+                        "_HOSTNAME", "_PID", "pod", "pod_name", "hostname", "HOSTNAME", "host", "process", "pid", "PID",
+                        "process_id"})
+
+
 def json_origin(obj: dict) -> str | None:
     """The origin a JSON log record names (collector metadata first, then the layout's own fields)."""
+    if _JSON_KEYS.isdisjoint(obj):
+        return None
     k8s = obj.get("kubernetes")
     if isinstance(k8s, dict):
         name = k8s.get("pod_name") or _get(k8s, "pod", "name")

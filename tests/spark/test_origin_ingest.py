@@ -42,7 +42,7 @@ def test_ingest_splits_a_file_of_several_pods_by_its_lines_origins(spark, tmp_pa
     merged = str(logs / name)
     events = rundir.load_table(out, "events")
     mine = events[events.source == merged]
-    got = sorted((int(r.line_no), r.kind, json.loads(r.extra_json).get("origin")) for r in mine.itertuples())
+    got = sorted((int(r.line_no), r.kind, json.loads(r.extra_json or "{}").get("origin")) for r in mine.itertuples())
     outcomes, _summary = parse_path(merged)
     want = sorted((oc.event.line_no, oc.event.kind, oc.event.extra.get("origin")) for oc in outcomes
                   if oc.event is not None)
