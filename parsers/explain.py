@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from parsers import client, foreign, layouts, reader
+from parsers import client, foreign, layouts, reader, truncated
 from parsers.base import IGNORE, Match
 
 
@@ -98,6 +98,13 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     }
     if lay.split(text) is None:
         out["layout_note"] = f"the line does not fit layout {name!r}; its whole text is taken as the message"
+    if lay.fallback is not None and sp.logger is None and sp.message[-1:] != ")":
+        whole = truncated.without_cut_logger(sp.message)  # the "(%c)" suffix cut inside the logger (as the reader)
+        if whole is not None:
+            sp = layouts.Split(sp.ts_ms, sp.level, sp.thread, sp.logger, whole, sp.extra)
+            out["message"], out["truncated"] = whole, "logger"
+    # the reader reads a miss as cut short only where the message ends its line as written
+    at_end = len(lines) == 1 and text.rstrip().endswith(sp.message.rstrip()[-40:]) and sp.message.strip() != ""
     message = sp.message if len(lines) == 1 else sp.message + "\n" + "\n".join(lines[1:])
     out["candidate"] = reader.is_candidate(message)
     prefix, body = client.split_prefix(message)
@@ -122,6 +129,9 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     if reader._is_broker(sp.logger, message):
         out["side"] = "broker"
         res = reader.broker.parse_broker_message(message, sp.logger)
+        if res is None and at_end and (whole := truncated.without_cut_logger(message)) is not None:
+            message, out["message"], out["truncated"] = whole, whole, "logger"
+            res = reader.broker.parse_broker_message(message, sp.logger)
         b = reader.broker.explain_broker_message(message, sp.logger)  # the broker module explains its rules
         out["broker_explain"] = b
         if not isinstance(res, Match):
@@ -143,6 +153,8 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     else:
         out["side"] = "client"
         res = client.parse_client_message(message, sp.logger)
+        if res is None and message[-1:] == ":":  # an empty last value whose trailing space was dropped
+            res = client.parse_client_message(message + " ", sp.logger)
     if res is IGNORE or res is None:  # what the reader then offers the non-Java clients' parsers
         done = _explain_foreign(out, text, sp)
         if done is not None:
@@ -152,6 +164,10 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
         out["why"] = "matched a rule for a line with no coordination event" if client._parse_body(
             body, client.logger_class(sp.logger)) else "not a coordinator line (no rule, no coordinator wording)"
         return out
+    if res is None and at_end:
+        cut = truncated.read_cut(message, sp.logger)  # cut short inside a template (parsers/truncated.py)
+        if cut is not None:
+            res, out["truncated"] = cut, "message"
     if res is None:
         out["result"] = "unparsed"
         near = []

@@ -372,14 +372,36 @@ SUFFIX = compile_regex(r"(?<=\)),\s?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,
 # %highlight/%style, Micronaut's generated logback.xml and stern's pod/container names write
 ANSI = compile_regex(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
+# a record's message as a JSON string: what `jq '.message'` prints without --raw-output ("With this
+# option, if the filter's result is a string then it will be written directly to standard output
+# rather than being formatted as a JSON string with quotes", jq 1.5-1.7 manual), or the `message` value
+# of JSON lines cut out with its quotes (and the object's closing brace); decoded by JSON's rules
+JSON_STRING = compile_regex(r'"((?:[^"\\\n]|\\.)*)"[\s,\]}]*$')
+
 WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "kubectl": KUBECTL, "stern": STERN, "compose": COMPOSE,
-                                        "quote": QUOTE, "k8s_ts": K8S_TS, "suffix": SUFFIX}
+                                        "quote": QUOTE, "k8s_ts": K8S_TS, "suffix": SUFFIX,
+                                        "json_string": JSON_STRING}
 # the wrappers that name each line's origin (parsers/origin.py), with the function that reads it
 ORIGIN_WRAPPERS: dict[str, Callable[[re.Match[str]], str]] = {
     "kubectl": _origin.kubectl, "stern": _origin.stern, "compose": _origin.compose}
 _DATED = compile_regex(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 # wrappers kept only when what follows them is a known layout (they would also match a line's own text)
 _GUARDED = frozenset({"k8s_ts", "stern"})
+
+
+def json_string_line(line: str) -> str | None:
+    """The decoded text of a line that is one JSON string (see JSON_STRING), else None."""
+    m = JSON_STRING.match(line) if line[:1] == '"' else None
+    if m is None:
+        return None
+    body = m.group(1)
+    if "\\" not in body:
+        return body
+    try:
+        text = json.loads('"' + body + '"')
+    except ValueError:
+        return None
+    return text if "\n" not in text and "\r" not in text else None
 
 
 def strip_ansi(line: str) -> str:
@@ -395,6 +417,10 @@ def strip_wrappers(line: str, wrappers: Sequence[str]) -> str:
             m = SUFFIX.search(line)
             if m:
                 line = line[: m.start()]
+        elif w == "json_string":
+            d = json_string_line(line)
+            if d is not None:
+                line = d
         else:
             m = WRAPPERS[w].match(line)
             if m:
@@ -414,6 +440,10 @@ def strip_wrappers_origin(line: str, wrappers: Sequence[str]) -> tuple[str, str 
             m = SUFFIX.search(line)
             if m:
                 line = line[: m.start()]
+        elif w == "json_string":
+            d = json_string_line(line)
+            if d is not None:
+                line = d
         else:
             m = WRAPPERS[w].match(line)
             if m:
@@ -433,6 +463,9 @@ def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
     if any("\x1b[" in ln for ln in current):  # colour codes: on some lines only (a highlighted level) is enough
         found.append("ansi")
         current = [strip_ansi(ln) for ln in current]
+    if sum(1 for ln in current if json_string_line(ln) is not None) * 2 > len(current):
+        found.append("json_string")  # the outermost: the other wrappers and the layout are inside the string
+        current = [strip_wrappers(ln, ("json_string",)) for ln in current]
     for w in ("kubectl", "stern", "compose", "quote", "k8s_ts", "suffix"):
         if w == "stern" and ("kubectl" in found or "compose" in found):
             continue

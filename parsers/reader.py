@@ -30,6 +30,7 @@ from parsers import (
     groups_describe,
     layouts,
     offsets_dump,
+    truncated,
 )
 from parsers import origin as origin_mod
 from parsers.base import IGNORE, Match
@@ -373,6 +374,16 @@ _BROKER_LOGGER_MEMO: dict[str, bool] = {}
 _TIME_HEADER_REST = compile_regex(r"[\s\"'|,*`]*(?:(?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$]+)+)(?:\s+[\w$<>]+)?)?[\s\"'|,*`]*")
 
 
+# Microsoft.Extensions.Logging's console logger, default "simple" formatter (dotnet/runtime
+# src/libraries/Microsoft.Extensions.Logging.Console/src/SimpleConsoleFormatter.cs, .NET 5-9; the
+# ConsoleLoggerFormat.Default of .NET Core 2.x-3.x writes the same): a header line "{level}: {category}[{eventId}]",
+# the level as GetLogLevelString's four letters, the optional TimestampFormat's time before it, then
+# the message on the next line(s) indented by six spaces (_messagePadding). confluent-kafka-dotnet
+# applications log librdkafka's lines through it.
+_MEL_HEADER = compile_regex(r"(?P<pre>.{0,48}?)(?P<level>trce|dbug|info|warn|fail|crit): (?P<category>[\w.`+<>\-]+)\[(?P<event>-?\d+)\]\s*")
+_MEL_LEVELS = {"trce": "TRACE", "dbug": "DEBUG", "info": "INFO", "warn": "WARN", "fail": "ERROR", "crit": "FATAL"}
+
+
 def _broker_logger(logger: str) -> bool:
     res = _is_broker(logger, "")
     if len(_BROKER_LOGGER_MEMO) < 4096:
@@ -464,7 +475,8 @@ class _LogParser:
         self.plain = self.layout.name == "plain"  # no layout: every line is read by its anchors
         # a line holding only a time (Kibana's "Nov 26, 2026 @ 01:02:03.456", a JUL header in a file
         # of another layout): (line_no, ts_ms, logger), applied to the next line when it has no time
-        self.carry: tuple[int, int | None, str | None] | None = None
+        # (or a Microsoft.Extensions.Logging console header "info: Category[0]": also its level)
+        self.carry: tuple[int, int | None, str | None, str | None] | None = None
         # a date in the file name (server.log.2024-03-01, app-20240301.log) completes a time of day
         # before any line has given a date
         self.file_day = _file_day(source)
@@ -543,6 +555,11 @@ class _LogParser:
             sp = self.layout.split(text)
             if sp is not None and sp.message[-1:] in _SUFFIX_ENDS:
                 sp = _without_suffix(sp)
+            if sp is not None and sp.logger is None and sp.message[-1:] != ")":
+                # the line ends inside its "(%c)" logger suffix (cut short): the message is whole before it
+                whole = truncated.without_cut_logger(sp.message)
+                if whole is not None:
+                    sp.message, sp.extra = whole, {**(sp.extra or {}), "truncated": "logger"}
         else:
             sp = self.layout.split(text) if not self.plain else None
             if sp is not None:
@@ -669,6 +686,16 @@ class _LogParser:
         r = anchors.read_line(text, near)
         carry, self.carry = self.carry, None
         if r is None:
+            if text[-1:] == "]" and ": " in text:
+                mm = _MEL_HEADER.fullmatch(text)
+                if mm is not None:  # a .NET console record's header: level, category (and time) for the next line
+                    ft = find_ts(mm["pre"], near, 0, 48) if mm["pre"].strip() else None
+                    self.carry = (no, ft[0] if ft else None, mm["category"], _MEL_LEVELS[mm["level"]])
+                    return None
+            if carry is not None and carry[3] is not None and carry[0] == no - 1:
+                # the message line of such a record, with no Kafka text the anchors read (a non-Java
+                # client's line, the application's own): the header's time, level and category
+                return layouts.Split(carry[1], carry[3], None, carry[2], text.lstrip())
             ft = find_ts(text, near, 0, 48)
             # (no Java anchor: a non-Java client's line, parsers/foreign, behind a syslog header that
             # names its origin)
@@ -677,7 +704,7 @@ class _LogParser:
             if ft is not None and ft[0] is not None and ft[1] <= 8:
                 hm = _TIME_HEADER_REST.fullmatch(text, ft[2])
                 if hm is not None:  # a time header (and maybe logger and method): for the next line
-                    self.carry = (no, ft[0], hm.group("logger"))
+                    self.carry = (no, ft[0], hm.group("logger"), None)
                     return None
                 # no Kafka text, but the line's own time still dates the lines after it
                 return layouts.Split(ft[0], None, None, None, text, extra)
@@ -692,7 +719,10 @@ class _LogParser:
             r.ts_ms = carry[1]
             if r.logger is None:
                 r.logger = carry[2]
-            extra["time_from_line"] = carry[0]
+            if r.level is None and carry[3] is not None:
+                r.level = carry[3]
+            if carry[1] is not None:
+                extra["time_from_line"] = carry[0]
         return layouts.Split(r.ts_ms, r.level, r.thread, r.logger, r.message, extra)
 
     def _reanchor(self, p: _Record, old: Any, at: int | None = None) -> LineOutcome | None:
@@ -1066,6 +1096,10 @@ class _LogParser:
     def _client_outcome(self, p: _Record, msg: str, logger: str | None, res: Any) -> LineOutcome:
         """_classify's end for a client record, given client.parse_client_parts(msg, logger)."""
         side = _CLIENT
+        if res is None and msg[-1:] == ":":
+            # a template ending in ": {}" whose value printed empty (an empty partition list joined by
+            # ", "), the line's trailing space then dropped by an editor, a paste or a collector
+            res = client.parse_client_parts(msg + " ", logger)
         # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
         # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)
         x = p.extra
@@ -1108,7 +1142,7 @@ class _LogParser:
         if res is None:
             return None
         if res is foreign.UNRECOGNISED:
-            return self._outcome(p, _CLIENT, None, "no rule of a non-Java client matched")
+            return self._outcome(p, _CLIENT, None, "no rule of a non-Java client matched", cut=False)
         out = self._outcome(p, _CLIENT, res, "")
         if out.event is not None and self.version is not None:  # the file's Java "Kafka version" is not theirs
             out = out._replace(event=replace(out.event, kafka_version_hint=None))
@@ -1127,9 +1161,17 @@ class _LogParser:
             st = states[x[ORIGIN]] = {}
         return st
 
-    def _outcome(self, p: _Record, side: str, res: Any, why: str) -> LineOutcome:
-        """The outcome of a record for a rule result other than the client hot path."""
+    def _outcome(self, p: _Record, side: str, res: Any, why: str, cut: bool = True) -> LineOutcome:
+        """The outcome of a record for a rule result other than the client hot path (`cut`: a miss may
+        be a Java line cut short; not for a line a non-Java client's parser claimed)."""
         head = p.message
+        if res is None and cut and "\n" not in head and head.strip() \
+                and (p.texts[-1] if p.texts else p.lines).rstrip().endswith(head.rstrip()[-40:]):
+            # a line cut short (parsers/truncated.py): only where the message ends the line as written
+            # (a layout's suffix after it, "(%c)" or a JSON field, shows the message whole)
+            got = self._cut(head, side, p.logger)
+            if got is not None:
+                side, res = got
         if (res is None or res is IGNORE) and not p.anchored:
             alt = self._reanchor(p, res)
             if alt is not None:
@@ -1146,6 +1188,21 @@ class _LogParser:
             return _tuple_new(LineOutcome, (p.first_no, "unparsed", self._unparsed(p, side, raw, head),
                                             f"{why} (message starts: {words!r})"))
         return _tuple_new(LineOutcome, (p.first_no, "parsed", self._event(p, side, raw, res), None))
+
+    def _cut(self, msg: str, side: str, logger: str | None) -> tuple[str, Match] | None:
+        """(side, Match) for a message cut short that no rule read whole, else None."""
+        whole = truncated.without_cut_logger(msg)
+        if whole is not None:
+            on = _BROKER if side == _BROKER or whole.startswith("[G") else _CLIENT
+            res = broker.parse_broker_message(whole, logger) if on == _BROKER else client.parse_client_message(whole, logger)
+            if isinstance(res, Match):
+                res.fields.setdefault("extra", {})["truncated"] = "logger"
+                return on, res
+        if side == _CLIENT:
+            res = truncated.read_cut(msg, logger)
+            if res is not None:
+                return _CLIENT, res
+        return None
 
     def _config(self, p: _Record, head: str) -> tuple[str, Event | None, str | None] | None:
         """A `XxxConfig values:` dump (parsers/config_block.py): every setting line of the record,

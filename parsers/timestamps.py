@@ -129,7 +129,9 @@ FIND = compile_regex(
     # log4j %d{yy/MM/dd HH:mm:ss} (Spark, Hadoop) and yyyy/MM/dd
     r"|(?<![\d/.])(?P<sy>\d{4}|\d{2})/(?P<smo>\d{2})/(?P<sd>\d{2})[ T](?P<sh>\d{2}):(?P<smi>\d{2}):(?P<ss>\d{2})(?:[.,](?P<sfr>\d{1,9}))?"
     # java.util.logging SimpleFormatter "Mar 2, 2017 8:44:19 AM"; Kibana "Nov 26, 2026 @ 01:02:03.456"
-    r"|(?P<jmon>" + _MON + r") (?P<jd>\d{1,2}), (?P<jy>\d{4}),? (?:(?P<at>@) )?(?P<jh>\d{1,2}):(?P<jmi>\d{2}):(?P<js>\d{2})"
+    # (dateFormat 'MMM D, YYYY @ HH:mm:ss.SSS', 7.0+) and "November 26th 2026, 01:02:03.456" ('MMMM Do
+    # YYYY, HH:mm:ss.SSS', the default of Kibana 4-6's advanced setting dateFormat; moment.js MMMM, Do)
+    r"|(?P<jmon>" + _MON + r")(?:[a-z]{1,6}(?= \d{1,2}(?:st|nd|rd|th) ))? (?P<jd>\d{1,2})(?:,|st|nd|rd|th) (?P<jy>\d{4}),? (?:(?P<at>@) )?(?P<jh>\d{1,2}):(?P<jmi>\d{2}):(?P<js>\d{2})"
     r"(?:[.,](?P<jfr>\d{1,9}))?(?: (?P<ampm>[AP]M))?"
     # log4j %d{DATE} "02 Mar 2017 08:44:19,548"
     r"|(?<!\d)(?P<dd>\d{1,2}) (?P<dmon>" + _MON + r") (?P<dy>\d{4}) (?P<dh>\d{2}):(?P<dmi>\d{2}):(?P<ds>\d{2})(?:[.,](?P<dfr>\d{1,9}))?"

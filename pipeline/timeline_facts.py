@@ -11,6 +11,13 @@ pipeline/spark/replay_stage.timeline does with Spark (same rules, same numbers):
   first of the generation; a generation needs the broker's line or two files' joins); each file's
   first join's difference to it is an anchor of its file;
   a file's offset is the median of its anchors.
+- clock steps: a host whose clock was stepped while it logged (an NTP step after a VM was paused or
+  migrated, a manual `date -s`) has two or more offsets in one file. Its anchors, in line order,
+  change level: `clock_steps` cuts the file's anchors where two consecutive ones agree on a new
+  level at least STEP_MIN_MS from the old one (one anchor alone is no proof: a join line printed
+  late by a binding's log queue would do the same); each level is the median of its anchors, and
+  the step lies between the last anchor of one level and the first of the next (the rows between
+  are placed by pipeline.timeline_corrections.shift).
   Medians are Spark's percentile_approx(x, 0.5) on these small sets: the ceil(n/2)-th smallest
   value (exact below 10,000 values, where its summary keeps every value).
 
@@ -22,11 +29,15 @@ lists, tuples and dicts).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, defaultdict
-from typing import Any
+from typing import Any, NamedTuple
 
 ANCHOR_KINDS = ("join_succeeded", "broker_group_stabilized")
-FACT_COLUMNS = ("group_id", "source", "raw", "ts_ms", "kind", "generation")
+FACT_COLUMNS = ("group_id", "source", "raw", "ts_ms", "kind", "generation", "line_no")
+# a change of a file's clock offset smaller than this is not told apart from the anchors' own spread
+# (replay_stage.SKEW_MIN_MS, the least offset corrected, is the same second)
+STEP_MIN_MS = 1_000
 
 
 def lower_median(values: list[int]) -> int:
@@ -46,43 +57,165 @@ def shared_counts(cols: dict[str, list[Any]]) -> Counter:
     return Counter((src, first[key]) for key, src in zip(keys, cols["source"], strict=True))
 
 
-def anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int]]:
-    """(source, join time - the generation's reference time) for every file's first join line of
+def anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int, int, bool]]:
+    """(source, join time - the generation's reference time, the join's line number, whether the
+    reference is sure) for every file's first join line of
     each generation of one group. Only a file's first: the JoinGroup responses of a rebalance are
     sent together (GroupCoordinator.onCompleteJoin), but a static member that restarts while the
     group is Stable rejoins the same generation later, alone (GroupCoordinator
     .updateStaticMemberAndRebalance, 2.3+, KIP-345); its line is no anchor, and in the same file
     it comes after the first process's join. A generation only one file joined, without the broker's
-    line, compares that file with itself: no anchor (its 0 would pull the file's median to 0)."""
-    by_gen: dict[Any, tuple[list[int], dict[str, int]]] = defaultdict(lambda: ([], {}))
-    for gid, src, ts, kind, gen in zip(cols["group_id"], cols["source"], cols["ts_ms"], cols["kind"],
-                                       cols["generation"], strict=True):
+    line, compares that file with itself: no anchor (its 0 would pull the file's median to 0). One
+    that two files joined, without the broker's line, cannot tell which of the two clocks is off
+    (the reference is the earlier join): its anchors count in the files' medians, not as proof of a
+    step (clock_steps)."""
+    by_gen: dict[Any, tuple[list[int], dict[str, tuple[int, int]]]] = defaultdict(lambda: ([], {}))
+    for gid, src, ts, kind, gen, line in zip(cols["group_id"], cols["source"], cols["ts_ms"], cols["kind"],
+                                             cols["generation"], cols["line_no"], strict=True):
         if kind not in ANCHOR_KINDS or gen is None or ts is None:
             continue
         broker, joins = by_gen[gen]
         if kind == "join_succeeded" and gid is not None:
-            if src not in joins or ts < joins[src]:
-                joins[src] = ts
+            if src not in joins or ts < joins[src][0]:
+                joins[src] = (ts, line or 0)
         else:
             broker.append(ts)
-    out: list[tuple[str, int]] = []
+    out: list[tuple[str, int, int]] = []
     for broker, joins in by_gen.values():
         if not joins or (not broker and len(joins) < 2):
             continue    # (a file's join alone, no broker line: nothing to compare its clock with)
-        ref = min(broker) if broker else lower_median(list(joins.values()))
-        out.extend((src, ts - ref) for src, ts in joins.items())
+        ref = min(broker) if broker else lower_median([ts for ts, _line in joins.values()])
+        sure = bool(broker) or len(joins) >= 3
+        out.extend((src, ts - ref, line, sure) for src, (ts, line) in joins.items())
     return out
 
 
-def clock_offsets(diffs: list[tuple[str, int]]) -> dict[str, tuple[int, int]]:
+def clock_offsets(diffs: list[tuple[str, int, int, bool]]) -> dict[str, tuple[int, int]]:
     """source -> (offset ms, anchors) from every group's anchor_diffs."""
     per: dict[str, list[int]] = defaultdict(list)
-    for src, d in diffs:
+    for src, d, _line, _sure in diffs:
         per[src].append(d)
     return {src: (lower_median(ds), len(ds)) for src, ds in per.items()}
 
 
-def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int]]]:
+class Step(NamedTuple):
+    """A file's clock offset changing between two anchors: `offset_ms` holds from line `first_line`
+    on (until the next step); the step itself happened after line `after_line` (the last anchor of
+    the level before), where pipeline.timeline_corrections.shift places it."""
+
+    after_line: int
+    first_line: int
+    offset_ms: int
+
+
+def clock_steps(diffs: list[tuple[str, int, int, bool]],
+                backs: list[tuple[str, int, int]] | tuple = ()) -> dict[str, tuple[int, tuple[Step, ...]]]:
+    """source -> (offset ms until its first step, steps) for the files whose sure anchors, in line
+    order, change level (see the module doc); files with one level are not listed. `backs`
+    (back_jumps: source, line, ms) let one anchor prove a clock set back: its file's own times go
+    back by half the change or more between it and the anchor before."""
+    per: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for src, d, line, sure in diffs:
+        if sure:
+            per[src].append((line, d))
+    back_at: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for src, line, ms in backs:
+        back_at[src].append((line, ms))
+    out: dict[str, tuple[int, tuple[Step, ...]]] = {}
+    for src, anchors in per.items():
+        levels = _levels(sorted(anchors), back_at.get(src, []))
+        if len(levels) > 1:
+            first = lower_median([d for _line, d in levels[0]])
+            out[src] = (first, tuple(Step(before[-1][0], level[0][0], lower_median([d for _line, d in level]))
+                                     for before, level in itertools.pairwise(levels)))
+    return out
+
+
+def describe_steps(source: str, first: int, steps: tuple[Step, ...]) -> str:
+    """One sentence on a stepped file's clock, for the ingest's messages."""
+    parts = [f"{source} runs {first:+d} ms against its group's coordinator"]
+    parts += [f"then {s.offset_ms:+d} ms after line {s.after_line} (by line {s.first_line})" for s in steps]
+    return ", ".join(parts)
+
+
+def _levels(anchors: list[tuple[int, int]], backs: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """(line, diff) anchors in line order cut into runs of one clock offset: a new run starts where
+    an anchor and the next one both lie STEP_MIN_MS or more from the run's median and within
+    STEP_MIN_MS of each other, or where one anchor lies that far below it and the file's times went
+    back (`backs`: line, ms) by half that or more since the anchor before; another lone anchor off
+    the run stays in it (the median absorbs it)."""
+    runs: list[list[tuple[int, int]]] = [[]]
+    i = 0
+    while i < len(anchors):
+        run = runs[-1]
+        line, d = anchors[i]
+        if run:
+            level = lower_median([x for _l, x in run])
+            nxt = anchors[i + 1][1] if i + 1 < len(anchors) else None
+            if (abs(d - level) >= STEP_MIN_MS and nxt is not None and abs(nxt - level) >= STEP_MIN_MS
+                    and abs(nxt - d) < STEP_MIN_MS):
+                runs.append([(line, d), anchors[i + 1]])
+                i += 2
+                continue
+            change = d - level
+            if change <= -STEP_MIN_MS and any(run[-1][0] < at <= line and ms <= change // 2 for at, ms in backs):
+                runs.append([(line, d)])
+                i += 1
+                continue
+        run.append((line, d))
+        i += 1
+    return runs
+
+
+def back_jumps(cols: dict[str, list[Any]]) -> list[tuple[str, int, int]]:
+    """(source, line, ms) where a file's time goes back STEP_MIN_MS or more from its row before (one
+    group's rows, in line order per file): ms is the (negative) change."""
+    per: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for src, line, ts in zip(cols["source"], cols["line_no"], cols["ts_ms"], strict=True):
+        if ts is not None:
+            per[src].append((line or 0, ts))
+    out: list[tuple[str, int, int]] = []
+    for src, rows in per.items():
+        rows.sort()
+        out.extend((src, b[0], b[1] - a[1]) for a, b in itertools.pairwise(rows) if b[1] - a[1] <= -STEP_MIN_MS)
+    return out
+
+
+def table_backs(table: Any) -> list[tuple[str, int, int]]:
+    """back_jumps of one group's rows given as a pyarrow Table (source, line_no, ts_ms), column-wise:
+    only the jumps become Python values. The rows usually come file by file in line order (a
+    staged split's rows are): then one pass over them in table order; otherwise sorted first."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if table.num_rows < 2:
+        return []
+    src = table.column("source")
+    names = pc.unique(src)
+    if pa.types.is_dictionary(names.type):
+        names = names.dictionary_decode()
+    codes = pc.fill_null(pc.index_in(src, value_set=names), -1).to_numpy()
+    line = pc.fill_null(table.column("line_no"), 0).to_numpy()
+    ts_col = table.column("ts_ms")
+    if ts_col.null_count:
+        keep = np.flatnonzero(pc.is_valid(ts_col).to_numpy(zero_copy_only=False))
+        codes, line = codes[keep], line[keep]
+        ts_col = ts_col.filter(pc.is_valid(ts_col))
+    ts = ts_col.to_numpy()
+    same = codes[1:] == codes[:-1]
+    runs = int(len(codes) - np.count_nonzero(same))
+    if runs != len(np.unique(codes)) or np.any(same & ((line[1:] < line[:-1])
+                                                       | ((line[1:] == line[:-1]) & (ts[1:] < ts[:-1])))):
+        order = np.lexsort((ts, line, codes))
+        codes, line, ts = codes[order], line[order], ts[order]
+        same = codes[1:] == codes[:-1]
+    jump = np.flatnonzero(same & (ts[1:] - ts[:-1] <= -STEP_MIN_MS))
+    names_py = names.to_pylist()
+    return [(names_py[codes[j + 1]], int(line[j + 1]), int(ts[j + 1] - ts[j])) for j in jump.tolist()]
+
+
+def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int, int, bool]]]:
     """(shared_counts, anchor_diffs) of one group's rows given as a pyarrow Table with FACT_COLUMNS:
     the same numbers as the list functions, without a Python value per line. A (raw, time) key can
     only be shared by lines of the same time: the times are sorted (Arrow; unknown times together,

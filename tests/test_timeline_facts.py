@@ -72,7 +72,10 @@ def test_table_facts_equal_the_list_functions_in_both_directions(chunk):
     # the facts themselves: b.log's copies and the unknown-key lines point at the smallest file
     assert shared == Counter({("a.log", "a.log"): 5, ("b.log", "a.log"): 2, ("b.log", "b.log"): 2,
                               ("c.log", "c.log"): 3, ("c.log", "b.log"): 2, ("broker.log", "broker.log"): 1})
-    assert diffs == [("a.log", 0), ("b.log", 0), ("c.log", 1), ("a.log", 3), ("c.log", -1)]
+    # (source, difference to the generation's reference, the join's line, the reference sure:
+    # three files' joins or the broker's line)
+    assert diffs == [("a.log", 0, 3, True), ("b.log", 0, 4, True), ("c.log", 1, 5, True), ("a.log", 3, 13, True),
+                     ("c.log", -1, 14, True)]
 
 
 def test_table_facts_without_shared_lines_and_empty():
@@ -80,3 +83,37 @@ def test_table_facts_without_shared_lines_and_empty():
                     for i, s in enumerate("abcab")])
     assert tf.table_facts(table) == (Counter({("a.log", "a.log"): 2, ("b.log", "b.log"): 2, ("c.log", "c.log"): 1}), [])
     assert tf.table_facts(_table([])) == (Counter(), [])
+
+
+BACK_ROWS = [
+    # a.log's clock goes back 30 s at its line 4 (rows in line order); b.log's rows come in two runs,
+    # the second before the first in the table, with a 2 s step back between them; c.log goes back
+    # by less than STEP_MIN_MS (an async appender's reordering) and has a row without a time
+    dict(group_id="g", source="a.log", line_no=1, ts_ms=100_000, kind="join_started"),
+    dict(group_id="g", source="a.log", line_no=2, ts_ms=101_000, kind="heartbeat_succeeded"),
+    dict(group_id="g", source="b.log", line_no=9, ts_ms=50_000, kind="heartbeat_succeeded"),
+    dict(group_id="g", source="a.log", line_no=3, ts_ms=102_000, kind="heartbeat_succeeded"),
+    dict(group_id="g", source="a.log", line_no=4, ts_ms=73_000, kind="heartbeat_succeeded"),
+    dict(group_id="g", source="c.log", line_no=1, ts_ms=10_000, kind="heartbeat_succeeded"),
+    dict(group_id="g", source="c.log", line_no=2, ts_ms=None, kind="heartbeat_succeeded"),
+    dict(group_id="g", source="c.log", line_no=3, ts_ms=9_500, kind="heartbeat_succeeded"),
+    dict(group_id="g", source="b.log", line_no=5, ts_ms=52_000, kind="heartbeat_succeeded"),
+]
+
+
+@pytest.mark.parametrize("chunk", [None, 2, "dictionaries"], ids=["one-chunk", "batches-of-2", "dictionaries"])
+def test_table_backs_equal_back_jumps(chunk):
+    rows = [{"raw": "r", **r} for r in BACK_ROWS]
+    table = pa.Table.from_pylist([{"side": "client", **r} for r in rows], schema=schemas.arrow_schema("events"))
+    cols = table.select(list(tf.FACT_COLUMNS)).to_pydict()
+    if chunk == "dictionaries":
+        table = _dictionaries(table, 4)
+    elif chunk:
+        table = pa.Table.from_batches(table.to_batches(max_chunksize=chunk))
+    want = [("a.log", 4, -29_000), ("b.log", 9, -2_000)]
+    assert sorted(tf.back_jumps(cols)) == want
+    assert sorted(tf.table_backs(table)) == want
+    # in file order already (one run per file): the same, without sorting
+    ordered = pa.Table.from_pylist(sorted(rows, key=lambda r: (r["source"], r["line_no"])),
+                                   schema=schemas.arrow_schema("events"))
+    assert sorted(tf.table_backs(ordered)) == want

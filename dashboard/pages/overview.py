@@ -13,6 +13,7 @@ from dashboard import components
 from dashboard.data import RunData, manifest_sections
 from pipeline import dashboard_urls as urls
 from pipeline import figures, schemas
+from pipeline.report.model import time_corrections
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~])")
 COLUMNS = [("group", "group"), ("rebalances", "rebalances"), ("rebalancing", "time rebalancing"),
@@ -85,6 +86,13 @@ def accounting(data: RunData) -> html.Div:
     acc = line_accounting(data.manifest)
     if acc:
         children += [html.H4("Line accounting"), components.stat_row(acc)]
+    corrected = time_corrections(data.manifest.get("inputs") or [])
+    if corrected:   # the same sentences as the report's summary
+        children += [html.H4("Times corrected before the replay"),
+                     html.Div("The tables' times for these files' lines are corrected; evidence lines are quoted as logged.",
+                              className="muted"),
+                     html.Ul([html.Li([html.Code(c["source"]), ": ", c["sentence"]]) for c in corrected],
+                             id="time-corrections")]
     children.append(components.datatable("manifest-kv", pd.DataFrame(flat, columns=["key", "value"]),
                                          page_size=25, filter_action="none"))
     for name, rows in tables.items():

@@ -53,8 +53,9 @@ def epoch_text_ms(text: str) -> int | None:
 
 
 # Python's repr of kafka-python's / aiokafka's TopicPartition namedtuple (kafka/structs.py,
-# aiokafka/structs.py): "TopicPartition(topic='orders', partition=3)"
-_TP_REPR = compile_regex(r"TopicPartition\(topic=(['\"])(?P<topic>.*?)\1, partition=(?P<partition>\d+)\)")
+# aiokafka/structs.py): "TopicPartition(topic='orders', partition=3)"; under Python 2 (kafka-python 1.x)
+# the topic is a unicode repr, "TopicPartition(topic=u'orders', partition=3)", and a set is "set([...])"
+_TP_REPR = compile_regex(r"TopicPartition\(topic=u?(['\"])(?P<topic>.*?)\1, partition=(?P<partition>\d+)\)")
 _OAM_REPR = compile_regex(r"OffsetAndMetadata\(offset=(?P<offset>-?\d+)")
 
 
@@ -64,7 +65,7 @@ def tp_repr_list(text: str) -> tuple[str, ...] | None:
     found = tuple(f"{m['topic']}-{m['partition']}" for m in _TP_REPR.finditer(text))
     if found:
         return found
-    if text.strip() in ("set()", "frozenset()", "[]", "{}", "()", "frozenset({})"):
+    if text.strip() in ("set()", "frozenset()", "[]", "{}", "()", "frozenset({})", "set([])", "frozenset([])"):
         return ()
     return None
 

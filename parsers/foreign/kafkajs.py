@@ -78,6 +78,8 @@ _ERROR_NAMES = {  # KafkaJS protocol error messages (src/protocol/error.js) -> K
     "Specified group generation id is not valid": "ILLEGAL_GENERATION",
     "This is not the correct coordinator for this group": "NOT_COORDINATOR",
     "The coordinator is not available": "COORDINATOR_NOT_AVAILABLE",
+    # Kafka's Errors.MEMBER_ID_REQUIRED (code 79, 2.2+), as KafkaJS's error.js copies it (JoinGroup v4+)
+    "The group member needs to have a valid member id before actually entering a consumer group": "MEMBER_ID_REQUIRED",
     "The broker returned an invalid or out of range fencing epoch": "FENCED_INSTANCE_ID",
 }
 

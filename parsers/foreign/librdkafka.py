@@ -249,6 +249,12 @@ _r("offset_reset", "OFFSET", r"(?P<topic>\S+) \[(?P<partition>\d+)\]: offset res
    "offset_reset", "rdkafka_offset.c rd_kafka_offset_reset ('at offset %s' 1.0-2.0, 'at %s' fetch position 2.1+; broker 1.7+)")
 _r("offset_fetched", "OFFSETFETCH OFFSET", r"OffsetFetchResponse: (?P<topic>\S+) \[(?P<partition>\d+)\] offset (?P<offset>-?\d+)(?:, leader epoch (?P<leader_epoch>-?\d+))?(?:, metadata (?P<metadata_bytes>\d+) byte\(s\))?(?:: (?P<error>.*))?$",
    lambda g: "no_committed_offset" if g["offset"] == "-1001" else "offset_fetched", "rdkafka_request.c rd_kafka_handle_OffsetFetch 1.0-2.x")
+# rdkafka_assignment.c rd_kafka_assignment_apply_offsets 1.6-2.x (CGRP debug context, so `debug=cgrp` logs it
+# where rdkafka_request.c's OffsetFetchResponse line, TOPIC context, is absent): the committed offset
+# OffsetFetch returned, rd_kafka_offset2str (a number, or INVALID when the group has none)
+_r("pending_offset", "OFFSETFETCH", r"Adding (?P<topic>\S+) \[(?P<partition>\d+)\] back to pending list with offset (?:(?P<offset>-?\d+)|(?P<offset_name>[A-Z]+))$",
+   lambda g: "offset_fetched" if g["offset"] is not None else ("no_committed_offset" if g["offset_name"] == "INVALID" else None),
+   "rdkafka_assignment.c rd_kafka_assignment_apply_offsets 1.6-2.x (read at v1.6.0, v1.9.2, v2.3.0)")
 _r("offset_fetch_failed", "OFFSET", r"Offset fetch error(?: for (?P<count>\d+) partition\(s\))?: (?P<error>.*)$", None,
    "rdkafka_cgrp.c / rdkafka_assignment.c 1.0-2.x (no event: the vocabulary has no fetch-failure kind)")
 # KIP-848 (2.4+ group.protocol=consumer) and KIP-932 share groups (2.12+)
@@ -318,7 +324,9 @@ _APP_ERRORS = [
 ]
 _APP_ERROR_GATE = ("Application maximum poll interval", "JoinGroup failed: ", "response error: ")
 
-_THREAD_AND_BROKER = compile_regex(r"\[thrd:(?P<thread>[^\]]*)\]: (?:(?P<broker>[\w.\-]+:\d+/(?:\d+|bootstrap)|(?:sasl_)?(?:plaintext|ssl)://\S+?/(?:\d+|bootstrap)|GroupCoordinator(?:/\d+)?): )?")
+# "[thrd:NAME]: " is printed when log.thread.name=true (the default, CONFIGURATION.md 0.9-2.x); with
+# false the message starts with the broker's name (rd_rkb_dbg) or the text itself
+_THREAD_AND_BROKER = compile_regex(r"(?:\[thrd:(?P<thread>[^\]]*)\]: )?(?:(?P<broker>[\w.\-]+:\d+/(?:\d+|bootstrap)|(?:sasl_)?(?:plaintext|ssl)://\S+?/(?:\d+|bootstrap)|GroupCoordinator(?:/\d+)?): )?")
 _BROKER_NODE = compile_regex(r"/(\d+)$")
 _ERR_TAIL = compile_regex(r": ((?:Broker|Local): [^:]*|Success|No error)$")
 
@@ -514,7 +522,9 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
         return IGNORE
     if fac is None and "Group \"" not in msg and "Group" not in msg[:40] and "Heartbeat" not in msg[:40] \
             and "OffsetCommit" not in msg and "offset reset" not in msg and "maximum poll interval" not in msg:
-        return None  # a bare `[thrd:..]` line of another facility
+        # a bare `[thrd:..]` line of another facility (METADATA, BROKER, ...: the application's log
+        # callback printed the message without the facility): librdkafka's, and no group line
+        return IGNORE if tm is not None and tm["thread"] is not None else None
     for rule in RULES:
         if fac is not None and fac not in rule.facilities:
             continue
@@ -535,6 +545,14 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
                 state["maxpoll"] = (x.get("max_poll_interval_ms"), x.get("exceeded_by_ms"))
             if rule.name == "delegating":
                 _delegated_partitions(g, env, f, x, state)
+            if rule.name in ("offset_fetched", "pending_offset"):
+                # with debug=all both lines of one OffsetFetch are logged (TOPIC, then CGRP): one fact
+                key = (env.name, f.get("topic"), f.get("partition"), f.get("offset"))
+                fetched = state.setdefault("rd_fetched", {})
+                if rule.name == "pending_offset" and fetched.get(key[:3], fetched) == key[3]:
+                    return IGNORE
+                if len(fetched) < 65536:
+                    fetched[key[:3]] = key[3]
         return match(f"librdkafka.{rule.name}", kind, LIBRARY, f, x)
     if _NO_EVENT_RX.match(msg):
         return IGNORE

@@ -35,6 +35,7 @@ _LEVEL = compile_regex(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
 # what a Python logging layout puts right before the message: nothing, a space, ':' (basicConfig), '-',
 # ']' or '|' (and a tab)
 _MESSAGE_START = frozenset(["", " ", ":", "-", "]", "|", "\t"])
+_NODE_ID = compile_regex(r"\bnode_?[iI]d=['\"]?(?:coordinator-)?(-?\d+)")
 _MEMBER_VERSION = compile_regex(r"(kafka-python|aiokafka)-(\d+\.\d+\.\d+\w*)-")
 
 
@@ -61,6 +62,13 @@ _r("discovered", BOTH, r"Discovered coordinator (?P<coordinator>\S+) for group "
    "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
 _r("coordinator_dead", BOTH, r"Marking the coordinator dead \(node (?P<coordinator>[^)]*)\) ?for group (?P<group>[^\s':]+?)(?:: (?P<error>.*?))?\.?$",
    "coordinator_lost", "kafka-python base.py 1.3-3.0 (': %s.'); aiokafka 0.5-0.14 (no error, no space)")
+# kafka-python kafka/cluster.py add_group_coordinator 1.0.0-2.1.6 (logger kafka.cluster): "Group coordinator for %s is %s"
+# with a BrokerMetadata namedtuple repr (kafka/structs.py: nodeId, host, port, rack); add_coordinator 2.2.0-2.x
+# "Coordinator for %s/%s is %s" (coord_type 'group'), 3.0 key_type.name ('GROUP'); 2.2+ node ids are 'coordinator-N'
+_r("group_coordinator_is", (KP,), r"Group coordinator for " + GRP + r" is (?P<broker>BrokerMetadata\(.*)$", "coordinator_discovered",
+   "kafka-python cluster.py 1.0.0-2.1.6 (kafka.cluster)")
+_r("coordinator_for_is", (KP,), r"Coordinator for (?:group|GROUP)/(?P<group>\S+) is (?P<broker>\w+\(.*)$", "coordinator_discovered",
+   "kafka-python cluster.py 2.2.0-3.0 (kafka.cluster)")
 _r("lookup_failed", (KP,), r"Group [Cc]oordinator lookup for group " + GRP + r" failed: (?P<error>.*)$", "coordinator_lookup",
    "kafka-python base.py 1.3-3.0")
 _r("coordinator_request_failed", BOTH, r"Group Coordinator Request failed: (?P<error>.*)$", "coordinator_lookup",
@@ -173,8 +181,8 @@ _r("commit_partition_failed", (KP,), r"Group " + GRP + r" failed to commit parti
    "offset_commit_failed", "kafka-python consumer.py")
 _r("commit_partition_failed_aio", (AIO,), r"OffsetCommit failed for group " + GRP + r" on partition (?P<tp>TopicPartition\(.*?\)) with offset (?P<offset_repr>.*?): (?P<error>.*)$",
    "offset_commit_failed", "aiokafka group_coordinator.py")
-_r("commit_retry_aio", (AIO,), r"OffsetCommit failed for group " + GRP + r" (?:on partition (?P<tp>TopicPartition\(.*?\)) due to (?P<error>.*?), will retry|because group is initializing \((?P<error2>.*?)\), will retry|due to a coordinator error \((?P<error3>.*?)\), will find new coordinator and retry|due to group error \((?P<error4>.*?)\), will rejoin)$",
-   "offset_commit_failed", "aiokafka group_coordinator.py")
+_r("commit_retry_aio", BOTH, r"OffsetCommit failed for group " + GRP + r" (?:on partition (?P<tp>TopicPartition\(.*?\)) due to (?P<error>.*?), will retry|because group is initializing \((?P<error2>.*?)\), will retry|due to a coordinator error \((?P<error3>.*?)\), will find new coordinator and retry|due to group error \((?P<error4>.*?)\), will rejoin)$",
+   "offset_commit_failed", "aiokafka group_coordinator.py; kafka-python consumer.py 1.0.0-1.0.2 (read at 1.0.0, 1.0.2)")
 _r("commit_failed_aio", (AIO,), r"OffsetCommit failed for group " + GRP + r" - (?P<error>.*)$", "offset_commit_failed", "aiokafka group_coordinator.py")
 _r("commit_failed_group", (KP,), r"OffsetCommit for group " + GRP + r" failed(?: on partition (?P<tp>TopicPartition\(.*?\)))?(?: due to fenced id error)?:? (?P<error>.*)$",
    "offset_commit_failed", "kafka-python consumer.py")
@@ -302,6 +310,10 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
             f["generation"] = int(g["generation"])
         if g.get("protocol") and g["protocol"] != "None":
             f["protocol"] = g["protocol"]
+        if g.get("broker"):  # BrokerMetadata(nodeId=0, ...) 1.x; nodeId='coordinator-0' 2.2+; cut short in pastes
+            bm = _NODE_ID.search(g["broker"])
+            if bm:
+                f["coordinator"] = bm.group(1)
         if g.get("coordinator"):
             c = g["coordinator"]
             f["coordinator"] = c[len("coordinator-"):] if c.startswith("coordinator-") else c
@@ -372,6 +384,10 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
         return out
     if lg and lg.startswith(("kafka.coordinator", "aiokafka.consumer.group_coordinator")):
         return UNRECOGNISED  # a coordinator module's line no rule knows
+    if rules and "TopicPartition(" in line:
+        # one of these clients' wordings with their Python values that no rule reads as a whole (text the
+        # layout put after the message, say): not Java's, whose rule would read the repr as no partitions
+        return UNRECOGNISED
     return None
 
 

@@ -20,5 +20,5 @@ KAFKAJS: tuple[str, ...] = ("[ConsumerGroup]", "[Consumer]", "[Runner]", "[Conne
 PYCLIENTS: tuple[str, ...] = (
     "kafka.coordinator", "aiokafka", "Discovered coordinator", "oined group", "joining group", "TopicPartition(",
     "Heartbeat", "Marking the coordinator dead", "poll expired", "Consumer poll timeout", "Leaving consumer group",
-    "OffsetCommit", "ffset commit", "autocommit", "is out of range for", "ubscri", "heartbeat thread",
+    "OffsetCommit", "ffset commit", "autocommit", "is out of range for", "ubscri", "heartbeat thread", "oordinator for ",
 )

@@ -213,6 +213,9 @@ class GroupState:
     # evidence -> its stream ("FILE [ORIGIN]") for the lines of a file split by origin: whose clock timed it
     clock_of: dict[str, str] = field(default_factory=dict)
     by_kind: dict[str, list[Observation]] = field(default_factory=dict)   # obs indexed after the pass
+    # the evidence ("source:line") of lines whose time a clock step leaves uncertain
+    # (pipeline.timeline_corrections marks them): nothing is timed by them
+    clock_uncertain: frozenset[str] = frozenset()
 
     def index(self) -> None:
         self.by_kind = {}
@@ -312,6 +315,7 @@ class Collector:
                     st.last_ms, st.last_ev = ts, None
             dispatch.get(ev.kind, touch)(self, ev)
         st.n_events = len(ordered)
+        st.clock_uncertain = frozenset(ev.evidence for ev in ordered if "clock_uncertain_ms" in ev.extra)
         if ordered:
             st.last_ev = ordered[-1].evidence
         self._libraries_from_lives()

@@ -657,6 +657,8 @@ def _start_known(cause: Cause, gen: Gen, prev: Gen | None, started: int | None, 
     if abs(started - cause.at_ms) > cfg.skew_tolerance_ms:
         return False
     lf = st.lives.get(trigger)
+    if st.clock_uncertain and not st.clock_uncertain.isdisjoint(cause.evidence):
+        return False    # its line lies where its host's clock was stepped, the step not placed (timeline_corrections)
     if lf is not None and lf.client_library == "librdkafka" and any(delivered_late(e) for e in lf.events):
         # its lines are printed when the application polls (a binding's log queue), not when they happen
         # (the library test first: a Java member's every sign of life is not walked per generation)

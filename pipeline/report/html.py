@@ -125,6 +125,10 @@ def _summary(report: dict[str, Any]) -> str:
         out.append(f"<details><summary>Members expelled ({len(imp['members_expelled']):,})</summary><ul>" + "".join(
             f"<li><code>{_e(e['member_id'])}</code> ({_e(e['group_id'])}, generation {_e(e['generation'])}): "
             f"{_e(e['reason'])} at {_e(e['at'])}</li>" for e in imp["members_expelled"]) + "</ul></details>")
+    if s.get("time_corrections"):
+        out.append("<p>Times corrected before the replay (the evidence lines show the times as logged):</p><ul>"
+                   + "".join(f"<li><code>{_e(c['source'])}</code>: {_e(c['sentence'])}</li>"
+                             for c in s["time_corrections"]) + "</ul>")
     if s["top_findings"]:
         out.append("<h3>Top findings</h3><ol>" + "".join(
             # titles only: the explanation is in the group's section, one click away

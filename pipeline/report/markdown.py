@@ -77,6 +77,10 @@ def summary_markdown(report: dict[str, Any]) -> str:
                     f"= {'about ' if r.get('estimated') else ''}{text(_num(r['count']))} offsets, at {text(r['at'])}"
                     f"{' (estimated: a bound no log line states)' if r.get('estimated') else ''}" for r in imp[key]]
             out.append("")
+    if s.get("time_corrections"):
+        out += ["Times corrected before the replay (the evidence lines below show the times as logged):", ""]
+        out += [f"- {code(c['source'])}: {text(c['sentence'])}" for c in s["time_corrections"]]
+        out.append("")
     if s["top_findings"]:
         out += ["Top findings:", ""]
         # numbered in the text itself: the summary is also printed to a terminal, unrendered

@@ -374,6 +374,7 @@ def build_report(
             "groups": [g["group_id"] for g in groups],
             "impact": impact,
             "findings_by_severity": by_sev,
+            "time_corrections": time_corrections(manifest.get("inputs", [])),
             "top_findings": [
                 {k: f[k] for k in ("id", "group_id", "kind", "severity", "title", "explanation", "start")}
                 for f in top
@@ -488,3 +489,27 @@ def _consumer_protocol_recommendations(recs: list[dict[str, Any]]) -> None:
                          + " With the consumer protocol (KIP-848) this is a broker setting, "
                          "group.consumer.session.timeout.ms, or the group's consumer.session.timeout.ms "
                          "(kafka-configs --entity-type groups); the client's session.timeout.ms is not used.")
+
+
+def _ahead(ms: int) -> str:
+    return f"{abs(ms) / 1000:.1f} s {'ahead' if ms > 0 else 'behind'}"
+
+
+def time_corrections(inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One sentence per input file whose times the ingest corrected before the replay (its
+    manifest entry's clock offset or steps, docs/replay.md "Clock skew"): the report's times for
+    its lines are not the ones printed in it, which its evidence lines show as logged."""
+    out: list[dict[str, Any]] = []
+    for e in inputs:
+        if e.get("clock_steps"):
+            first, *steps = e["clock_steps"]
+            parts = [f"its clock ran {_ahead(first['offset_ms'])} of the other logs of its group"]
+            parts += [f"then {_ahead(s['offset_ms'])} from a point between lines {s['after_line']:,} and "
+                      f"{s['from_line']:,} (its clock was set while it logged; lines between a step's two lines "
+                      "that cannot be placed keep the earlier correction and time no rebalance)" for s in steps]
+            out.append({"source": e["source"], "sentence": ", ".join(parts) + "."})
+        elif e.get("clock_offset_ms"):
+            out.append({"source": e["source"], "offset_ms": e["clock_offset_ms"],
+                        "sentence": f"its clock ran {_ahead(e['clock_offset_ms'])} of the other logs of its group: "
+                                    f"its times here are corrected by {-e['clock_offset_ms'] / 1000:+.1f} s."})
+    return out

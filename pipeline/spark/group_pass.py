@@ -361,7 +361,7 @@ def _series_rows(source: DataFrame, split: list[str]) -> DataFrame:
     return source.where(F.col("group_id").isin(*split)).select(*cols)
 
 
-RESULT_DDL = "what string, table string, rows bigint, source string, first_source string, diff bigint"
+RESULT_DDL = "what string, table string, rows bigint, source string, first_source string, diff bigint, line_no bigint, sure boolean"
 
 
 class Result:
@@ -372,24 +372,28 @@ class Result:
     def __init__(self) -> None:
         self.counts = dict.fromkeys(GROUP_TABLES, 0)
         self.shared: list[tuple[str, str, int]] = []
-        self.diffs: list[tuple[str, int]] = []
+        self.diffs: list[tuple[str, int, int, bool]] = []   # timeline_facts.anchor_diffs
+        self.backs: list[tuple[str, int, int]] = []         # timeline_facts.back_jumps
         self.split: list[str] = []      # the groups whose series unit had its own task
 
 
-def _result_batch(counts, shared, diffs) -> Any:
+def _result_batch(counts, shared, diffs, backs=()) -> Any:
     import pyarrow as pa
 
     shared = list(shared.items())     # ((source, first_source), lines)
-    n_c, n_s, n_d = len(counts), len(shared), len(diffs)
+    n_c, n_s, n_d, n_b = len(counts), len(shared), len(diffs), len(backs)
     return pa.RecordBatch.from_pydict({
-        "what": ["count"] * n_c + ["shared"] * n_s + ["anchor"] * n_d,
-        "table": list(counts) + [None] * (n_s + n_d),
-        "rows": list(counts.values()) + [n for _, n in shared] + [None] * n_d,
-        "source": [None] * n_c + [k[0] for k, _ in shared] + [s for s, _ in diffs],
-        "first_source": [None] * n_c + [k[1] for k, _ in shared] + [None] * n_d,
-        "diff": [None] * (n_c + n_s) + [d for _, d in diffs],
+        "what": ["count"] * n_c + ["shared"] * n_s + ["anchor"] * n_d + ["back"] * n_b,
+        "table": list(counts) + [None] * (n_s + n_d + n_b),
+        "rows": list(counts.values()) + [n for _, n in shared] + [None] * (n_d + n_b),
+        "source": [None] * n_c + [k[0] for k, _ in shared] + [a[0] for a in diffs] + [b[0] for b in backs],
+        "first_source": [None] * n_c + [k[1] for k, _ in shared] + [None] * (n_d + n_b),
+        "diff": [None] * (n_c + n_s) + [a[1] for a in diffs] + [b[2] for b in backs],
+        "line_no": [None] * (n_c + n_s) + [a[2] for a in diffs] + [b[1] for b in backs],
+        "sure": [None] * (n_c + n_s) + [a[3] for a in diffs] + [None] * n_b,
     }, schema=pa.schema([("what", pa.string()), ("table", pa.string()), ("rows", pa.int64()),
-                         ("source", pa.string()), ("first_source", pa.string()), ("diff", pa.int64())]))
+                         ("source", pa.string()), ("first_source", pa.string()), ("diff", pa.int64()),
+                         ("line_no", pa.int64()), ("sure", pa.bool_())]))
 
 
 def _prepare(run_dir: str, tables: tuple[str, ...]) -> None:
@@ -425,8 +429,10 @@ def _collect(results: DataFrame, tables: tuple[str, ...], split: list[str]) -> R
             out.counts[str(r["table"])] += int(r["rows"] or 0)
         elif r["what"] == "shared":
             shared[(r["source"], r["first_source"])] += int(r["rows"] or 0)
+        elif r["what"] == "back":
+            out.backs.append((r["source"], int(r["line_no"] or 0), int(r["diff"] or 0)))
         else:
-            out.diffs.append((r["source"], int(r["diff"] or 0)))
+            out.diffs.append((r["source"], int(r["diff"] or 0), int(r["line_no"] or 0), bool(r["sure"])))
     # summed over the tasks: a file whose groups several tasks hold is judged on all its lines
     # (replay_stage.copies_from_counts compares each pair's lines with the file's total)
     out.shared = sorted((src, first, n) for (src, first), n in shared.items())
@@ -447,7 +453,8 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     facts_columns = facts_mod.FACT_COLUMNS
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
     shared: Counter = Counter()
-    diffs: list[tuple[str, int]] = []
+    diffs: list[tuple[str, int, int, bool]] = []
+    backs: list[tuple[str, int, int]] = []
     with arrow_pool_apart(), worker_gc.paused() as tidy:
         for gid, table in groups:
             if write_events:
@@ -458,6 +465,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
                 counts, anchors = facts_mod.table_facts(table.select(list(facts_columns)))
                 shared.update(counts)
                 diffs.extend(anchors)
+                backs.extend(facts_mod.table_backs(table.select(["source", "line_no", "ts_ms"])))
             if table.num_rows >= FLUSH_ROWS:
                 trim_heap()      # a big group: what reading and writing its rows left free goes back
             if gid is None:
@@ -474,7 +482,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
             del out, series, handed
             tidy()
         writers.close()
-    return _result_batch(writers.counts, shared, diffs)
+    return _result_batch(writers.counts, shared, diffs, backs)
 
 
 def series_units(groups: Any, writers: GroupWriters) -> Any:
@@ -563,9 +571,11 @@ class Scope:
 @dataclass(frozen=True)
 class Correction:
     """The timeline's corrections (pipeline.timeline_corrections): (copy, original) file pairs and
-    per-file clock offsets (ms)."""
+    per-file clock offsets (ms), and the files whose clock was stepped while they logged:
+    (source, offset until the first step, steps) (pipeline.timeline_facts.clock_steps)."""
     copies: frozenset[tuple[str, str]] = frozenset()
     offsets: tuple[tuple[str, int], ...] = ()
+    steps: tuple[tuple[str, int, tuple[Any, ...]], ...] = ()
 
 
 def series_width(table: Any) -> Any:
@@ -597,19 +607,22 @@ def _corrected_groups(groups: Any, correction: Correction | None) -> Any:
         yield from groups
         return
     offsets = dict(correction.offsets)
+    steps = {src: (first, st) for src, first, st in correction.steps}
     for gid, table in groups:
         if gid is not None:
-            yield gid, tc.corrected(table, correction.copies, offsets)
+            yield gid, tc.corrected(table, correction.copies, offsets, steps)
 
 
 def anchors_only(groups: Any) -> Any:
     """The clock anchors of every (group_id, rows) of `groups` (timeline_facts), as a result batch."""
     from pipeline import timeline_facts as facts_mod
 
-    diffs: list[tuple[str, int]] = []
+    diffs: list[tuple[str, int, int, bool]] = []
+    backs: list[tuple[str, int, int]] = []
     for _gid, table in groups:
         diffs.extend(facts_mod.table_facts(table)[1])
-    return _result_batch({}, {}, diffs)
+        backs.extend(facts_mod.table_backs(table))
+    return _result_batch({}, {}, diffs, backs)
 
 
 def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | None, scope: Scope,

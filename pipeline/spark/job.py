@@ -362,23 +362,25 @@ class _StagedFrames:
         return self._build()[name]
 
 
-def _second_pass(spark, frames, staged, scope, first, copies, clock, replay_name, run_dir,
-                 cached) -> dict[str, int]:
+def _second_pass(spark, frames, staged, scope, first, copies, clock, steps, replay_name, run_dir,
+                 cached) -> tuple[dict[str, int], dict[str, tuple[int, tuple[Any, ...]]]]:
     """The pass again over a corrected timeline (copies dropped, skewed clocks shifted); returns
-    the offsets applied. Copies and offsets are the first pass's counts; with copies the offsets
+    the offsets and clock steps applied. Copies and offsets are the first pass's counts; with copies the offsets
     are measured again on the deduplicated rows (a job of anchors only, from the staged files).
     The tables are written again from the staged files, corrected per group in the tasks
     (pipeline.timeline_corrections). Only where an offset rests on PERCENTILE_EXACT anchors or more
     (Spark's percentile_approx is approximate there, and the references are Spark's) does the
-    timeline go through Spark (replay_stage.timeline over the staged Parquet, then group_pass.run)."""
+    timeline go through Spark (replay_stage.timeline over the staged Parquet, then group_pass.run);
+    that path corrects one offset per file, steps included (a file joining 10,000 generations)."""
     from pipeline import timeline_facts
     from pipeline.spark import group_pass, replay_stage
 
     pairs = frozenset(copies)
     measured = clock
     if copies:
-        measured = timeline_facts.clock_offsets(group_pass.run_staged(
-            spark, staged, run_dir, replay_name, scope, correction=group_pass.Correction(pairs), anchors=True).diffs)
+        again = group_pass.run_staged(
+            spark, staged, run_dir, replay_name, scope, correction=group_pass.Correction(pairs), anchors=True)
+        measured, steps = timeline_facts.clock_offsets(again.diffs), timeline_facts.clock_steps(again.diffs, again.backs)
     if any(n >= replay_stage.PERCENTILE_EXACT for _off, n in measured.values()):
         events = frames["events"]
         timeline, offset_rows = replay_stage.timeline(events, copies, clock)
@@ -386,11 +388,13 @@ def _second_pass(spark, frames, staged, scope, first, copies, clock, replay_name
             cached.append(timeline.persist(cache_level()))
         # (the same groups split: the counts are the first pass's, without removing copies)
         group_pass.run(timeline, run_dir, replay_name, timeline_facts=False, split=first.split)
-        return offset_rows
-    offset_rows = {src: off for src, (off, _n) in measured.items() if abs(off) >= replay_stage.SKEW_MIN_MS}
+        return offset_rows, {}
+    offset_rows = {src: off for src, (off, _n) in measured.items()
+                   if abs(off) >= replay_stage.SKEW_MIN_MS and src not in steps}
     group_pass.run_staged(spark, staged, run_dir, replay_name, scope, split=first.split,
-                          correction=group_pass.Correction(pairs, tuple(sorted(offset_rows.items()))))
-    return offset_rows
+                          correction=group_pass.Correction(pairs, tuple(sorted(offset_rows.items())),
+                                                           tuple((src, *steps[src]) for src in sorted(steps))))
+    return offset_rows, steps
 
 
 def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
@@ -461,12 +465,15 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         first = group_pass.run_staged(spark, staged, write_mod.local_path(tmp_dir), replay_name, scope, group_counts)
         copies = replay_stage.copies_from_counts(first.shared)
         clock = timeline_facts.clock_offsets(first.diffs)
+        steps = timeline_facts.clock_steps(first.diffs, first.backs)
         offset_rows: dict[str, int] = {}
-        if copies or any(abs(off) >= replay_stage.SKEW_MIN_MS for off, _n in clock.values()):
-            offset_rows = _second_pass(spark, frames, staged, scope, first, copies, clock, replay_name,
-                                       write_mod.local_path(tmp_dir), cached)
+        if copies or steps or any(abs(off) >= replay_stage.SKEW_MIN_MS for off, _n in clock.values()):
+            offset_rows, steps = _second_pass(spark, frames, staged, scope, first, copies, clock, steps, replay_name,
+                                              write_mod.local_path(tmp_dir), cached)
             for src, off in offset_rows.items():
                 progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
+            for src, (before, stepped) in steps.items():
+                progress.say(f"  clock step: {timeline_facts.describe_steps(src, before, stepped)}; corrected by line")
 
     written: dict[str, int] = {}
     with progress.stage("summary"):
@@ -498,7 +505,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         "findings_by_severity": {s: sev.get(s, 0) for s in schemas.SEVERITIES if sev.get(s, 0)},
         "groups_detail": per_group,
     }
-    entries = [manifest_mod.file_entry(f, counts.get(f.source), offset_rows.get(f.source)) for f in files]
+    entries = [manifest_mod.file_entry(f, counts.get(f.source), offset_rows.get(f.source), steps.get(f.source))
+               for f in files]
     scope = {"group": opts.group, "since_ms": opts.since_ms, "until_ms": opts.until_ms,
              "events_total": total_events, "events_in_scope": in_scope}
     final_abs = str(Path(write_mod.local_path(opts.out)).absolute())

@@ -14,7 +14,10 @@ from typing import Any
 from pipeline import __version__
 
 
-def file_entry(f, counts: dict[str, int] | None, offset_ms: int | None) -> dict[str, Any]:
+def file_entry(f, counts: dict[str, int] | None, offset_ms: int | None,
+               steps: tuple[int, tuple[Any, ...]] | None = None) -> dict[str, Any]:
+    """One input file's entry; a file whose clock was stepped while it logged has no one offset
+    (`clock_offset_ms` null) and its levels in `clock_steps` (timeline_facts.clock_steps)."""
     if f.duplicate_of:
         status = "duplicate"
     elif f.kind == "empty":
@@ -31,6 +34,9 @@ def file_entry(f, counts: dict[str, int] | None, offset_ms: int | None) -> dict[
         "lines_read": int(c.get("lines_read", 0)), "parsed": int(c.get("parsed", 0)),
         "ignored": int(c.get("ignored", 0)), "unparsed": int(c.get("unparsed", 0)),
         "candidates": int(c.get("candidates", 0)), "clock_offset_ms": offset_ms,
+        "clock_steps": None if steps is None else [
+            {"from_line": 1, "offset_ms": steps[0]},
+            *({"after_line": s.after_line, "from_line": s.first_line, "offset_ms": s.offset_ms} for s in steps[1])],
     }
 
 

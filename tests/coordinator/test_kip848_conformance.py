@@ -30,6 +30,8 @@ from pipeline.coordinator.consumer_protocol.members import assignment_json, norm
 DATA = Path(__file__).resolve().parent / "data"
 OWN_SCENARIOS = DATA / "kip848-scenarios.json"
 OWN_ASSIGNORS = DATA / "kip848-assignors.json"
+MORE_SCENARIOS = DATA / "kip848-more-scenarios.json"  # second batch: scripts/kip848_cases_more.py
+MORE_ASSIGNORS = DATA / "kip848-more-assignors.json"
 
 
 def _cli(repo_root, path):
@@ -52,7 +54,8 @@ def test_shared_examples_all_pass_via_cli(repo_root, shared_dir, name):
     assert [ln.split()[0] for ln in lines[:-1]] == [c["id"] for c in cases]
 
 
-@pytest.mark.parametrize("path", [OWN_SCENARIOS, OWN_ASSIGNORS], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [OWN_SCENARIOS, OWN_ASSIGNORS, MORE_SCENARIOS, MORE_ASSIGNORS],
+                         ids=lambda p: p.name)
 def test_own_cases_all_pass_via_cli(repo_root, path):
     cases = json.loads(path.read_text())
     proc = _cli(repo_root, path)
@@ -166,3 +169,80 @@ def test_run_file_counts():
     out = io.StringIO()
     assert run_file(str(OWN_ASSIGNORS), out=out) == (len(json.loads(OWN_ASSIGNORS.read_text())), 0)
     assert out.getvalue().endswith(" passed, 0 failed\n")
+
+
+# ---------------------------------------------------------------------------------- second batch
+_TEST_ROOT = "group-coordinator/src/test/java/org/apache/kafka/coordinator/group/"
+
+
+def test_more_cases_cover_the_kafka_test_classes():
+    """The second batch restates >= 100 more assertions, each naming its Java test and snapshot, across the
+    test classes of the brief; ids are unique over every own file."""
+    more = json.loads(MORE_SCENARIOS.read_text())
+    more_a = json.loads(MORE_ASSIGNORS.read_text())
+    assert len(more) + len(more_a) >= 100
+    for case in more + more_a:
+        src = case["source"]
+        assert src["method"].startswith("test") and src["commit"] and src["tag"], case["id"]
+        assert src["suite"].startswith(_TEST_ROOT), case["id"]
+    suites = {c["source"]["suite"].rsplit("/", 1)[1] for c in more + more_a}
+    assert {"GroupMetadataManagerTest.java", "ConsumerGroupTest.java", "TargetAssignmentBuilderTest.java",
+            "CurrentAssignmentBuilderTest.java", "OffsetMetadataManagerTest.java", "RangeAssignorTest.java",
+            "OptimizedUniformAssignmentBuilderTest.java"} <= suites
+    everything = (json.loads(OWN_SCENARIOS.read_text()) + json.loads(OWN_ASSIGNORS.read_text()) + more + more_a)
+    ids = [c["id"] for c in everything]
+    assert len(ids) == len(set(ids))
+    assert load_cases(str(MORE_SCENARIOS))[0] == "kip848-scenarios"
+    assert load_cases(str(MORE_ASSIGNORS))[0] == "kip848-assignors"
+
+
+def _spoil(case):
+    """Change one expected value of the case so that a model agreeing with the original cannot agree."""
+    if case.get("kind") == "reconcile":
+        exp = case["expect"]
+        case["expect"] = ({"error": "FENCED_MEMBER_EPOCH"} if exp.get("unchanged") else
+                          {"unchanged": True} if "error" in exp else dict(exp, member_epoch=exp["member_epoch"] + 100))
+        return
+    if "check" in case and "steps" not in case:  # assignor case
+        case["check"], case["expected"] = "exact", {"nobody": {}}
+        return
+    step = [s for s in case["steps"] if s.get("expect")][-1]
+    exp = step["expect"]
+    if "error" in exp:
+        exp["error"] = "UNKNOWN_SERVER_ERROR" if exp["error"] == "NONE" else "NONE"
+    elif "group_state_after" in exp:
+        exp["group_state_after"] = "Dead"
+    elif "fenced" in exp:
+        exp["fenced"] = exp["fenced"] + ["nobody"]
+    else:
+        key = next(iter(exp))
+        exp[key] = {"spoiled": True}
+
+
+@pytest.mark.parametrize("path", [MORE_SCENARIOS, MORE_ASSIGNORS], ids=lambda p: p.name)
+def test_every_more_case_can_fail(path):
+    """Each case of the second batch checks something: spoiling one expectation makes it fail."""
+    for case in json.loads(path.read_text()):
+        spoiled = copy.deepcopy(case)
+        _spoil(spoiled)
+        check = check_scenario if "steps" in case or case.get("kind") == "reconcile" else check_assignor_case
+        assert check(case) is None, case["id"]
+        assert check(spoiled) is not None, case["id"]
+
+
+def test_uniform_orders_follow_java_hash_of_kafka_uuids():
+    """UniformHomogeneousAssignmentBuilder walks `new HashSet<>(topicIds)` and the members' HashMap<Uuid,
+    HashSet<Integer>> targets: for Kafka Uuids the model follows Uuid.hashCode; symbols keep their order."""
+    ids = {"topic1": "T1-A4s3VTwiI5CTbEp6POw", "topic2": "T2-B4s3VTwiI5YHbPp6YUe",
+           "topic3": "T3-CU8fVTLCz5YMkLoDQsa", "topic4": "T4-Tw9fVTLCz5HbPp6YQsa"}
+    order = A.java_uuid_order([ids[t] for t in sorted(ids)], copied_set=True)
+    # FORMAT-KIP848 section 2: the HashSet order of the tests' fixed topic ids is topic2, topic4, topic3, topic1
+    assert order == [ids["topic2"], ids["topic4"], ids["topic3"], ids["topic1"]]
+    assert A.kafka_uuid_hash(ids["topic1"]) == 418407434 and A.kafka_uuid_hash("foo-id") is None
+    assert A.java_uuid_order(["foo-id", "bar-id"]) == ["foo-id", "bar-id"]
+    assert A.java_int_set_order([3, 5, 17]) == [17, 3, 5]  # 17 lands in bucket 1 of a 16-slot table
+    assert A.java_int_set_order(range(20)) == list(range(20))
+    specs = [A.MemberSpec("A", (ids["topic1"], ids["topic3"])), A.MemberSpec("B", (ids["topic1"], ids["topic3"]))]
+    got = A.assign("uniform", specs, {ids["topic1"]: 3, ids["topic3"]: 2}, "HOMOGENEOUS")
+    assert {m: assignment_json(a) for m, a in got.items()} == {
+        "A": {ids["topic1"]: [0], ids["topic3"]: [0, 1]}, "B": {ids["topic1"]: [1, 2]}}

@@ -249,3 +249,19 @@ def test_members_from_memberships_when_no_line_speaks_for_one(small_data):
     assert len(joins) == int(mems["joined_ms"].notna().sum()) > 0
     assert set(joins["lane"]) == set(mems.loc[mems["joined_ms"].notna(), "member_id"])
     assert (points["source"] != "").all()
+
+
+def test_overview_says_which_files_times_were_corrected_as_the_report_does(small_data, monkeypatch):
+    from pipeline.report.model import time_corrections
+
+    assert "Times corrected" not in _text(overview.accounting(small_data))
+    inputs = [*small_data.manifest["inputs"],
+              {"source": "logs/ahead.log", "clock_offset_ms": 4_000},
+              {"source": "logs/stepped.log", "clock_offset_ms": None,
+               "clock_steps": [{"from_line": 1, "offset_ms": 0}, {"after_line": 9, "from_line": 20, "offset_ms": 30_000}]}]
+    monkeypatch.setattr(small_data, "manifest", {**small_data.manifest, "inputs": inputs})
+    shown = _text(overview.accounting(small_data))
+    assert "Times corrected before the replay" in shown
+    for c in time_corrections(inputs):
+        assert c["sentence"] in shown
+    assert "logs/ahead.log" in shown and "then 30.0 s ahead from a point between lines 9 and 20" in shown

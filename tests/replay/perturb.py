@@ -145,7 +145,8 @@ def read_lines(path: Path) -> list[str]:
 
 
 def timeline_corrections(events: list[Event]) -> tuple[list[tuple[str, str]], dict[str, int]]:
-    """(copies, clock offsets) the ingest finds in these events (one group's)."""
+    """(copies, clock offsets) the ingest finds in these events (one group's); a stepped file's
+    offsets are in `clock_steps(events)`."""
     from pipeline import timeline_facts as tf
     from pipeline.spark import replay_stage as rs  # (its pure rules only: no session is started)
 
@@ -154,8 +155,19 @@ def timeline_corrections(events: list[Event]) -> tuple[list[tuple[str, str]], di
     if copies:   # measured again without the copies, as the ingest's second pass does
         drop = _copy_rows(events, copies)
         cols = {c: [getattr(e, c) for i, e in enumerate(events) if i not in drop] for c in tf.FACT_COLUMNS}
-    clock = tf.clock_offsets(tf.anchor_diffs(cols))
-    return copies, {src: off for src, (off, _n) in clock.items() if abs(off) >= rs.SKEW_MIN_MS}
+    diffs = tf.anchor_diffs(cols)
+    clock, steps = tf.clock_offsets(diffs), tf.clock_steps(diffs)
+    return copies, {src: off for src, (off, _n) in clock.items() if abs(off) >= rs.SKEW_MIN_MS and src not in steps}
+
+
+def clock_steps(events: list[Event], copies: list[tuple[str, str]]) -> dict[str, tuple[int, tuple]]:
+    """The files whose clock the ingest finds stepped (pipeline.timeline_facts.clock_steps), on
+    the events without their copies' rows."""
+    from pipeline import timeline_facts as tf
+
+    drop = _copy_rows(events, copies) if copies else set()
+    cols = {c: [getattr(e, c) for i, e in enumerate(events) if i not in drop] for c in tf.FACT_COLUMNS}
+    return tf.clock_steps(tf.anchor_diffs(cols), tf.back_jumps(cols))
 
 
 def _copy_rows(events: list[Event], copies: list[tuple[str, str]]) -> set[int]:
@@ -176,9 +188,10 @@ def ingested_events(events: list[Event]) -> tuple[list[Event], list[tuple[str, s
     from tests.replay.arrow_tables import events_table
 
     copies, offsets = timeline_corrections(events)
-    if not copies and not offsets:
+    steps = clock_steps(events, copies)
+    if not copies and not offsets and not steps:
         return events, copies, offsets
-    table = tc.corrected(events_table(events), frozenset(copies), offsets)
+    table = tc.corrected(events_table(events), frozenset(copies), offsets, steps)
     return events_from_arrow(table), copies, offsets
 
 

@@ -345,3 +345,46 @@ def test_ingest_corrects_copies_and_skew_in_the_staged_pass_as_spark_does(spark,
     assert any(e["source"].endswith("orders-app-2.rotated.log") for e in events)     # events keep every line
     gaps = pq.read_table(tmp_path / "staged" / "heartbeat_gaps").to_pylist()
     assert gaps and not any(g["source"].endswith("orders-app-2.rotated.log") for g in gaps)
+
+
+def test_ingest_corrects_a_clock_stepped_midway_by_level(spark, tmp_path):
+    """The whole job on sample_logs/rolling_deploy (with its broker log) where billing-worker-1's
+    clock was set 30 s forward halfway through its log (an NTP step): the manifest gives that file
+    two levels and no one offset, the other files none, and every rebalance duration the run states
+    is the truth's (on a8acb3f: one offset of +30 s for the whole file, and durations 30 s off)."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from tests.replay.perturb import clock_off
+    from tests.spark.conftest import run_ingest_inputs
+
+    src = Path(__file__).resolve().parents[2] / "sample_logs" / "rolling_deploy"
+    inp = tmp_path / "in"
+    shutil.copytree(src, inp)
+    truth = json.loads((inp / "truth.json").read_text())
+    (inp / "truth.json").unlink()
+    log = inp / "billing-worker-1.log"
+    lines = log.read_text().splitlines()
+    half = len(lines) // 2
+    while not lines[half][:1].isdigit():      # a record's first line (Spring Boot's layout)
+        half += 1
+    log.write_text("\n".join(lines[:half] + clock_off(log.name, lines[half:], 30_000)[log.name]) + "\n")
+    man = run_ingest_inputs(spark, inp, tmp_path / "out")
+    by_name = {Path(e["source"]).name: e for e in man["inputs"]}
+    levels = by_name["billing-worker-1.log"]["clock_steps"]
+    assert by_name["billing-worker-1.log"]["clock_offset_ms"] is None and len(levels) == 2
+    assert abs(levels[0]["offset_ms"]) < 1_000 and 29_000 <= levels[1]["offset_ms"] <= 30_500
+    assert half - 40 <= levels[1]["from_line"] and levels[1]["after_line"] <= half + 1 <= levels[1]["from_line"]
+    assert all(e.get("clock_steps") is None for n, e in by_name.items() if n != "billing-worker-1.log")
+    true_ms = {g["generation"]: g["stabilized_ms"] - g["rebalance_started_ms"] for g in truth["generations"]
+               if g.get("rebalance_started_ms") is not None and g.get("stabilized_ms") is not None}
+    stated = {g["generation"]: g["rebalance_ms"] for g in pq.read_table(tmp_path / "out" / "generations").to_pylist()
+              if g["rebalance_ms"] is not None}
+    assert stated and all(abs(ms - true_ms[g]) <= 1_000 for g, ms in stated.items()), (stated, true_ms)
+    # the report tells it, for that file only
+    from pipeline.report import build_report
+
+    said = build_report(tmp_path / "out")["summary"]["time_corrections"]
+    assert [Path(c["source"]).name for c in said] == ["billing-worker-1.log"]
+    assert "then 30." in said[0]["sentence"] and "s ahead from a point between lines" in said[0]["sentence"]

@@ -5,16 +5,20 @@ Mirrors `group-coordinator/.../assignor/RangeAssignor.java`, `UniformAssignor.ja
 (apache/kafka trunk 1eb7644349cb). Racks are not used by these classes at this commit.
 
 Iteration orders matter for the uniform assignor's exact answer. Kafka walks hash maps keyed by
-random topic UUIDs; the model walks `MemberSpec.subscribed_topics` in the order given, members in the
-order given, and each member's current target in its dict order (callers pass a deterministic order).
+topic UUIDs: for Kafka Uuid topic ids the homogeneous builder's topic set is walked in Java HashSet
+order of the Uuids (`java_uuid_order`); for opaque topic symbols (no Java hash) in the order given.
+Members are walked in the order given and each member's current target in its dict order (callers
+pass the order of the Java map it comes from, `java_uuid_order` / `java_int_set_order`).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from pipeline.coordinator.assignors.javaorder import JavaHashMapOrder
 
 from .members import Assignment
 
@@ -35,6 +39,60 @@ class MemberSpec:
     instance_id: str | None = None
     rack: str | None = None
     current: Mapping[str, Sequence[int]] = field(default_factory=dict)
+
+
+def _uuid_bits(topic_id: str) -> tuple[int, int] | None:
+    """Uuid.fromString: (most, least significant bits, signed) of a 22-character URL-safe base64 id,
+    None for anything else (the model's opaque topic symbols)."""
+    if len(topic_id) != 22:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(topic_id + "==")
+    except (binascii.Error, ValueError):
+        return None
+    if len(raw) != 16:
+        return None
+    return int.from_bytes(raw[:8], "big", signed=True), int.from_bytes(raw[8:], "big", signed=True)
+
+
+def kafka_uuid_hash(topic_id: str) -> int | None:
+    """org.apache.kafka.common.Uuid.hashCode (clients Uuid.java, 3.7-4.0): the int halves of
+    most ^ least significant bits xor-ed; None when `topic_id` is not a Kafka Uuid string."""
+    bits = _uuid_bits(topic_id)
+    if bits is None:
+        return None
+    x = (bits[0] ^ bits[1]) & 0xFFFFFFFFFFFFFFFF
+    v = ((x >> 32) ^ x) & 0xFFFFFFFF
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+def _hash_set_capacity(n: int) -> int:
+    # java.util.HashSet(Collection c): new HashMap<>(Math.max((int) (c.size() / .75f) + 1, 16))
+    return max(int(n / 0.75) + 1, 16)
+
+
+def java_uuid_order(topic_ids: Sequence[str], *, copied_set: bool = False) -> list[str]:
+    """Iteration order of a java.util.HashMap/HashSet keyed by these topic Uuids, filled in the given
+    order (`copied_set`: built by `new HashSet<>(collection)`, else by `new HashMap<>()` puts). Ids that are
+    not Kafka Uuids (opaque symbols) have no Java hash: the given order is kept."""
+    ids = list(dict.fromkeys(topic_ids))
+    if not ids or any(kafka_uuid_hash(t) is None for t in ids):
+        return ids
+    order = JavaHashMapOrder(lambda t: kafka_uuid_hash(t) or 0,
+                             _hash_set_capacity(len(ids)) if copied_set else None)
+    for t in ids:
+        order.add(t)
+    return list(order)
+
+
+def java_int_set_order(values: Iterable[int]) -> list[int]:
+    """Iteration order of `new HashSet<>(collection)` of partition numbers (Integer.hashCode = value):
+    ascending while every partition is below the table size, else by bucket."""
+    vals = list(dict.fromkeys(int(v) for v in values))
+    order = JavaHashMapOrder(lambda v: v, _hash_set_capacity(len(vals)))
+    for v in vals:
+        order.add(v)
+    return list(order)
 
 
 def uuid_sort_key(topic_id: str) -> tuple:
@@ -135,8 +193,14 @@ def _range(specs: Sequence[MemberSpec], partitions: Mapping[str, int], sub_type:
 # ------------------------------------------------------------------------------------------- uniform
 def _uniform_homogeneous(specs: Sequence[MemberSpec], partitions: Mapping[str, int],
                          assigned_elsewhere: set[tuple[str, int]]) -> dict[str, Assignment]:
-    """UniformHomogeneousAssignmentBuilder.build: keep current partitions up to the quota, deal the rest."""
-    topics = list(dict.fromkeys(specs[0].subscribed_topics))
+    """UniformHomogeneousAssignmentBuilder.build: keep current partitions up to the quota, deal the rest.
+
+    The builder copies the first member's subscribed topic ids into `new HashSet<>(...)` and walks that set
+    (free partitions are listed in its order): with Kafka Uuids that is the Uuid hash order, whatever order
+    the caller gives. Each member's current target is walked as given (topics, then partitions): the
+    caller passes its map's iteration order (the coordinator: Assignment.fromRecord's HashMap<Uuid> of
+    HashSet<Integer>)."""
+    topics = java_uuid_order(specs[0].subscribed_topics, copied_set=True)
     if not topics:
         return {}
     subscribed = set(topics)
@@ -159,7 +223,7 @@ def _uniform_homogeneous(specs: Sequence[MemberSpec], partitions: Mapping[str, i
             extra -= 1
         kept: dict[str, set[int]] = {}
         for t, ps in s.current.items():
-            ps_sorted = sorted(int(p) for p in ps)
+            ps_sorted = [int(p) for p in ps]  # the caller's iteration order of the member's partition set
             if t not in subscribed:
                 continue  # no longer subscribed: dropped
             if len(ps_sorted) <= quota:

@@ -471,8 +471,7 @@ class ConsumerCoordinator:
             m = members[mid]
             subscribed = tuple(topic_ids[n] for n in java_hashmap_order(m.subscribed_topic_names) if n in topic_ids)
             cur = current.get(mid, {})
-            specs.append(A.MemberSpec(mid, subscribed, m.instance_id, m.rack_id,
-                                      {t: sorted(ps) for t, ps in sorted(cur.items())}))
+            specs.append(A.MemberSpec(mid, subscribed, m.instance_id, m.rack_id, _record_map_order(cur)))
         describer = {tid: n for _, (tid, n) in sub_meta.items()}
         try:
             if self.config.assignor_mode == "mock":
@@ -484,7 +483,9 @@ class ConsumerCoordinator:
         except A.PartitionAssignorError as exc:
             raise KafkaApiError("UNKNOWN_SERVER_ERROR",
                                 f"Failed to compute a new target assignment for epoch {group_epoch}: {exc}") from None
-        for mid in sorted(members):
+        # TargetAssignmentBuilder.build writes the changed targets walking memberSpecs.keySet(): a HashMap
+        # keyed by member id, so Java's String-hash order (the tests compare these records unordered)
+        for mid in java_hashmap_order(members):
             new = norm_assignment(result.get(mid))
             if mid not in group.target_assignment or group.target_assignment[mid] != new:
                 records.append(record("TargetAssignment", member=mid, assignment=new))
@@ -622,6 +623,16 @@ class ConsumerCoordinator:
             raise KafkaApiError("UNKNOWN_MEMBER_ID")
         if g.state != "Empty":
             raise KafkaApiError("UNKNOWN_MEMBER_ID")
+
+
+def _record_map_order(assignment: Mapping[str, Iterable[int]]) -> dict[str, list[int]]:
+    """A member's target assignment in the iteration order Kafka's assignor sees it: the group keeps the
+    target replayed from its TargetAssignment record (Assignment.fromRecord, trunk 1eb7644349cb and 3.8-3.9:
+    Collectors.toMap -> HashMap<Uuid, ...> of `new HashSet<>(partitions)`), so topics come in HashMap order
+    of their Uuids and partitions in HashSet<Integer> order. Topic symbols that are not Uuids keep the
+    sorted order (no Java hash to mirror)."""
+    topics = A.java_uuid_order(sorted(assignment))
+    return {t: A.java_int_set_order(sorted(int(p) for p in assignment[t])) for t in topics}
 
 
 def _remove_member_records(member_id: str) -> list[Record]:

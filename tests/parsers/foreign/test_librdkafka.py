@@ -156,6 +156,11 @@ CASES = [
     ("OFFSETFETCH", "kafka-2:9092/2: OffsetFetchResponse: orders [1] offset -1001, leader epoch -1, metadata 0 byte(s): Success",
      "no_committed_offset", {"partition": 1, "offset": -1001}),
     ("OFFSETFETCH", "kafka-2:9092/2: OffsetFetchResponse: orders [1] offset 77", "offset_fetched", {"offset": 77}),
+    # rdkafka_assignment.c 1.6+ (CGRP context: what debug=cgrp shows of the fetched offsets)
+    ("OFFSETFETCH", "Adding orders [2] back to pending list with offset 5120", "offset_fetched",
+     {"topic": "orders", "partition": 2, "offset": 5120}),
+    ("OFFSETFETCH", "Adding orders [3] back to pending list with offset INVALID", "no_committed_offset",
+     {"topic": "orders", "partition": 3, "offset": None}),
     # KIP-848 (2.4+)
     ("HEARTBEAT", f'ConsumerGroupHeartbeat response received for member id "{MID}" with epoch 17', "heartbeat_succeeded",
      {"member_id": MID, "member_epoch": 17, "group_type": "consumer"}),

@@ -20,6 +20,11 @@ CASES = [
     ("kafka-python", "kafka.coordinator", "Discovered coordinator coordinator-2 for group payments", "coordinator_discovered",
      {"group_id": "payments", "coordinator": "2"}),
     ("kafka-python", "kafka.coordinator", "Discovered coordinator 2 for group payments", "coordinator_discovered", {"coordinator": "2"}),
+    # kafka-python kafka/cluster.py (logger kafka.cluster, not a coordinator module: the line's own words decide)
+    ("kafka-python", "kafka.cluster", "Group coordinator for payments is BrokerMetadata(nodeId=2, host='kafka-2', port=9092, rack=None)",
+     "coordinator_discovered", {"group_id": "payments", "coordinator": "2"}),
+    ("kafka-python", "kafka.cluster", "Coordinator for group/payments is BrokerMetadata(nodeId='coordinator-2', host='kafka-2', port=9092, rack=None)",
+     "coordinator_discovered", {"group_id": "payments", "coordinator": "2"}),
     ("kafka-python", "kafka.coordinator", "Marking the coordinator dead (node coordinator-2) for group payments: Heartbeat session expired.",
      "coordinator_lost", {"coordinator": "2", "error": "Heartbeat session expired", "group_id": "payments"}),
     ("kafka-python", "kafka.coordinator", "Group coordinator lookup for group payments failed: [Error 15] CoordinatorNotAvailableError",
