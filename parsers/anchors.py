@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsers import broker, client
+from parsers import origin as _origin
 from parsers.build_cache import compile_regex
 from parsers.layouts import LEVELS, _first, _flatten_ecs, _json_ts, json_level, json_pair_ts
 from parsers.timestamps import epoch_text_ms, find_ts
@@ -123,7 +124,7 @@ _LEAD = compile_regex(
     r"(?:\s+|>+ ?|\*\*|`+|\"(?=\S)|-\s(?=\[)|\d+[:\-](?=\D|\d{10,16}(?:\.\d+)?\t)|[\w./\-]+\.(?:log|txt|out|json|csv)(?:\.\d+)?[:\-](?:\d+[:\-])?)"
 )
 # docker / docker-compose "name  | " (v1 "kafka_1  |", v2 "kafka-1  |"); not a pipe table ("| a | b |")
-_COMPOSE = compile_regex(r"[\w.\-]+\s*\| ")
+_COMPOSE = _origin.COMPOSE_PREFIX   # (the name: the line's origin)
 _JSON_MSG = ("message", "msg", "log", "@message", "log.message", "text", "body", "textPayload", "content", "line",
              "_raw", "MESSAGE", "event", "short_message", "full_message")
 _JSON_TS = ("@timestamp", "timestamp", "ts", "time", "date", "timeMillis", "datetime", "asctime", "_time",
@@ -183,6 +184,9 @@ def _json_cells(obj: dict, near_ms: int | None) -> tuple[str | None, dict[str, A
     th = _first(flat, _JSON_THREAD)
     if isinstance(th, str | int) and not isinstance(th, bool):
         facts["thread"] = str(th)
+    where = _origin.json_origin(obj)
+    if where is not None:
+        facts["origin"] = where
     if msg is None:
         return None, facts
     return (msg if isinstance(msg, str) else json.dumps(msg)), facts
@@ -239,7 +243,7 @@ def read_line(text: str, near_ms: int | None = None, depth: int = 0) -> Read | N
     if depth > 4 or not text:
         return None
     facts: dict[str, Any] = {}
-    s = _strip_lead(text, quotes=False)
+    s = _strip_lead(text, quotes=False, facts=facts)
     if s[-1:] in "`*":
         s = _TRAIL_EMPHASIS.sub("", s)
     k = s.find('"')
@@ -250,7 +254,7 @@ def read_line(text: str, near_ms: int | None = None, depth: int = 0) -> Read | N
         r = _read_cells(cells, near_ms, dict(facts), depth) if cells is not None else None
         if r is not None:
             return r
-    s = _strip_lead(s)
+    s = _strip_lead(s, facts=facts)
     opened = text[:len(text) - len(s)]
     for _ in range(4):  # the closers of what _strip_lead opened: emphasis, backticks, quotes
         before = s
@@ -276,6 +280,9 @@ def read_line(text: str, near_ms: int | None = None, depth: int = 0) -> Read | N
         if payload is not None:
             if j > 0:
                 _left_time(s[:j], near_ms, facts)
+                where = _origin.container_log(s[:j]) or _origin.syslog(s[:j])
+                if where is not None:
+                    facts.setdefault("origin", where)
             r = _read_json(payload, near_ms, facts, depth)
             if r is not None:
                 return r
@@ -336,9 +343,10 @@ def _left_time(left: str, near_ms: int | None, facts: dict[str, Any]) -> None:
             facts["ts_ms"] = ts
 
 
-def _strip_lead(s: str, quotes: bool = True) -> str:
+def _strip_lead(s: str, quotes: bool = True, facts: dict[str, Any] | None = None) -> str:
     """Quote and emphasis markers, grep -n/-H prefixes, leading spaces and quotes, docker-compose
-    service prefixes: removed from the start of a line until none is left."""
+    service prefixes and kubectl's `--prefix`: removed from the start of a line until none is left
+    (the first origin they name into facts["origin"], parsers/origin.py)."""
     for _ in range(8):
         m = _LEAD.match(s)
         if m is not None and m.end() > 0 and (quotes or s[0] != '"'):
@@ -346,8 +354,17 @@ def _strip_lead(s: str, quotes: bool = True) -> str:
             continue
         m = _COMPOSE.match(s)
         if m is not None and not s.startswith("|"):
+            if facts is not None:
+                facts.setdefault("origin", _origin.compose(m))
             s = s[m.end():]
             continue
+        if s[:5] == "[pod/":
+            m = _origin.KUBECTL_PREFIX.match(s)
+            if m is not None:
+                if facts is not None:
+                    facts.setdefault("origin", _origin.kubectl(m))
+                s = s[m.end():]
+                continue
         break
     return s
 
@@ -396,6 +413,8 @@ def _fill(r: Read, facts: dict[str, Any]) -> None:
         r.thread = facts["thread"]
     if facts.get("bad_time") and r.ts_ms is None:
         r.extra["bad_time"] = True
+    if facts.get("origin"):   # the outer wrapper's (a collector's metadata, a prefix) wins
+        r.extra[_origin.KEY] = facts["origin"]
 
 
 def read_at(s: str, pos: int, near_ms: int | None = None) -> Read | None:
@@ -442,6 +461,10 @@ def _around(s: str, pos: int, kind: str, side: str | None, near_ms: int | None, 
     left, msg = s[:pos], s[pos:]
     msg, tail = split_suffix(msg)
     r = Read(msg, None, None, None, None, {}, kind, side)
+    if left and "origin" not in facts:
+        where = _origin.syslog(left)    # "HOST APP[PID]: " / RFC 5424's HOSTNAME APP-NAME PROCID
+        if where is not None:
+            r.extra[_origin.KEY] = where
     # the logger: " (logger)" after the message, or a dotted class name before it
     if tail.get("logger"):
         r.logger = tail["logger"]

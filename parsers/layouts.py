@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from parsers import origin as _origin
 from parsers.build_cache import compile_regex
 from parsers.timestamps import epoch_number_ms, parse_ts
 
@@ -78,9 +79,10 @@ STREAMS = compile_regex(
     r"\[(?P<thread>.*?)\] (?P<logger>\S+) \((?P<file>[^()]*?):(?P<lineno>\d+|\?)\) - (?P<msg>.*)$"
 )
 # Spring Boot defaults.xml CONSOLE_LOG_PATTERN 1.5-3.4: "%d %5p PID --- [app] [%15.15t] [corr] logger : %m"
+# (the PID, `${PID:- }`, is the line's origin: parsers/origin.py)
 SPRING_BOOT = compile_regex(
     r"(?P<ts>" + _DATE + r"[ T]\d{2}:\d{2}:\d{2}[.,]\d{3}" + _ZONE + r")\s+(?P<level>" + LEVELS + r")\s+"
-    r"(?:\d+\s+)?--- (?:\[[^\]]*\] )?\[(?P<thread>[^\]]*)\] (?:\[[^\]]*\] )?(?P<logger>\S+)\s*: (?P<msg>.*)$"
+    r"(?:(?P<pid>\d+)\s+)?--- (?:\[[^\]]*\] )?\[(?P<thread>[^\]]*)\] (?:\[[^\]]*\] )?(?P<logger>\S+)\s*: (?P<msg>.*)$"
 )
 # logback/log4j2 patterns "%d %-5level [%thread] %logger - %msg" and "%d [%thread] %-5level %logger - %msg"
 LOGBACK = compile_regex(
@@ -121,8 +123,21 @@ def _streams(m: re.Match[str]) -> Split:
     return Split(parse_ts(m["ts"]), m["level"], m["thread"], m["logger"], m["msg"])
 
 
+# {"origin": "pid:N"} per PID, shared by the PID's lines (a Split's extra is read, never changed: the
+# reader copies it into each event's own dict)
+_PID_EXTRA: dict[str, dict[str, str]] = {}
+
+
 def _spring(m: re.Match[str]) -> Split:
-    return Split(parse_ts(m["ts"]), m["level"], m["thread"].strip(), m["logger"], m["msg"])
+    pid = m["pid"]
+    extra = None
+    if pid:
+        extra = _PID_EXTRA.get(pid)
+        if extra is None:
+            if len(_PID_EXTRA) >= 1024:
+                _PID_EXTRA.clear()
+            extra = _PID_EXTRA[pid] = {_origin.KEY: "pid:" + pid}
+    return Split(parse_ts(m["ts"]), m["level"], m["thread"].strip(), m["logger"], m["msg"], extra)
 
 
 def _logback(m: re.Match[str]) -> Split:
@@ -294,6 +309,9 @@ def split_json(line: str) -> Split | None:
         if inner_split is not None:
             if inner_split.ts_ms is None:
                 inner_split.ts_ms = _json_ts(obj.get("time"))
+            where = _origin.json_origin(obj)
+            if where is not None:  # a collector's record (its metadata wins over a PID inside: often 1)
+                inner_split.extra = {**(inner_split.extra or {}), _origin.KEY: where}
             return inner_split
         msg = inner.rstrip("\n")
     if not isinstance(msg, str):
@@ -313,6 +331,9 @@ def split_json(line: str) -> Split | None:
     if ts is None and any(k in flat for k in _JSON_TS_KEYS):
         # a time field that holds no time (null, "abc", NaN, Infinity): no time, and the reader counts it
         extra = {**(extra or {}), "bad_time": True}
+    where = _origin.json_origin(obj)
+    if where is not None:
+        extra = {**(extra or {}), _origin.KEY: where}
     return Split(
         ts,
         level,
@@ -334,8 +355,11 @@ def split_any(line: str) -> Split | None:
 
 # --- wrappers ----------------------------------------------------------------------------------
 
-# docker-compose v1/v2 service prefix "kafka_1  | " / "kafka-1  | "
-COMPOSE = compile_regex(r"[\w.\-]+\s*\| ")
+# docker-compose v1/v2 service prefix "kafka_1  | " / "kafka-1  | " (its name is the line's origin)
+COMPOSE = _origin.COMPOSE_PREFIX
+# kubectl logs --prefix "[pod/<name>/<container>] " and stern's "<pod> <container> " (parsers/origin.py)
+KUBECTL = _origin.KUBECTL_PREFIX
+STERN = _origin.STERN_PREFIX
 # e-mail / markdown quoting
 QUOTE = compile_regex(r"(?:> ?)+")
 # kubectl logs --timestamps / journald-style leading RFC 3339 time before the real line
@@ -354,8 +378,15 @@ ANSI = compile_regex(r"\x1b\[[0-?]*[ -/]*[@-~]")
 # of JSON lines cut out with its quotes (and the object's closing brace); decoded by JSON's rules
 JSON_STRING = compile_regex(r'"((?:[^"\\\n]|\\.)*)"[\s,\]}]*$')
 
-WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "compose": COMPOSE, "quote": QUOTE, "k8s_ts": K8S_TS,
-                                        "suffix": SUFFIX, "json_string": JSON_STRING}
+WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "kubectl": KUBECTL, "stern": STERN, "compose": COMPOSE,
+                                        "quote": QUOTE, "k8s_ts": K8S_TS, "suffix": SUFFIX,
+                                        "json_string": JSON_STRING}
+# the wrappers that name each line's origin (parsers/origin.py), with the function that reads it
+ORIGIN_WRAPPERS: dict[str, Callable[[re.Match[str]], str]] = {
+    "kubectl": _origin.kubectl, "stern": _origin.stern, "compose": _origin.compose}
+_DATED = compile_regex(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+# wrappers kept only when what follows them is a known layout (they would also match a line's own text)
+_GUARDED = frozenset({"k8s_ts", "stern"})
 
 
 def json_string_line(line: str) -> str | None:
@@ -397,6 +428,31 @@ def strip_wrappers(line: str, wrappers: Sequence[str]) -> str:
     return line
 
 
+def strip_wrappers_origin(line: str, wrappers: Sequence[str]) -> tuple[str, str | None]:
+    """strip_wrappers, and the origin the first origin wrapper found on this line names (None when
+    no such wrapper matched it)."""
+    origin = None
+    for w in wrappers:
+        if w == "ansi":
+            if "\x1b" in line:
+                line = ANSI.sub("", line)
+        elif w == "suffix":
+            m = SUFFIX.search(line)
+            if m:
+                line = line[: m.start()]
+        elif w == "json_string":
+            d = json_string_line(line)
+            if d is not None:
+                line = d
+        else:
+            m = WRAPPERS[w].match(line)
+            if m:
+                if origin is None and w in ORIGIN_WRAPPERS:
+                    origin = ORIGIN_WRAPPERS[w](m)
+                line = line[m.end():]
+    return line, origin
+
+
 def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
     """Wrappers present on most non-blank lines, in the order they must be stripped."""
     body = [ln for ln in lines if ln.strip()]
@@ -410,17 +466,25 @@ def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
     if sum(1 for ln in current if json_string_line(ln) is not None) * 2 > len(current):
         found.append("json_string")  # the outermost: the other wrappers and the layout are inside the string
         current = [strip_wrappers(ln, ("json_string",)) for ln in current]
-    for w in ("compose", "quote", "k8s_ts", "suffix"):
+    for w in ("kubectl", "stern", "compose", "quote", "k8s_ts", "suffix"):
+        if w == "stern" and ("kubectl" in found or "compose" in found):
+            continue
         rx = WRAPPERS[w]
-        hits = sum(1 for ln in current if (rx.search(ln) if w == "suffix" else rx.match(ln)))
+        if w == "kubectl":   # (a literal start first: most files have none of these)
+            hits = sum(1 for ln in current if ln[:5] == "[pod/" and rx.match(ln))
+        else:
+            hits = sum(1 for ln in current if (rx.search(ln) if w == "suffix" else rx.match(ln)))
         if hits * 2 > len(current):
-            if w == "k8s_ts":
-                # only a wrapper when what follows is itself a known layout
+            if w in _GUARDED:
+                # only a wrapper when what follows is itself a known layout (stern: or a line that
+                # starts with its own date-time, as any application's layout does, e.g. Python logging's)
                 stripped = [strip_wrappers(ln, (w,)) for ln in current]
                 (inner, inner_hits), (outer, outer_hits) = best_layout(stripped), best_layout(current)
                 if inner in ("bare", "plain") or inner_hits < outer_hits or (
                         inner_hits == outer_hits and outer not in ("bare", "plain")):
-                    continue
+                    if not (w == "stern" and outer in ("bare", "plain")
+                            and sum(1 for ln in stripped if _DATED.match(ln)) * 2 > len(stripped)):
+                        continue
             found.append(w)
             current = [strip_wrappers(ln, (w,)) for ln in current]
     return tuple(found)

@@ -32,6 +32,7 @@ from parsers import (
     offsets_dump,
     truncated,
 )
+from parsers import origin as origin_mod
 from parsers.base import IGNORE, Match
 from parsers.build_cache import compile_regex
 from parsers.client import _ABSENT, _NO_FIELDS
@@ -39,6 +40,7 @@ from parsers.event_json import Rendered
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
 from parsers.gzip_stream import TolerantGzip, open_gzip
+from parsers.origin import KEY as ORIGIN
 from parsers.timestamps import _second_ms, find_ts, naive_zone_name, parse_ts
 
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
@@ -136,12 +138,18 @@ def _candidate_words() -> list[str]:
 # lines that continue a record: indented (tab, spaces, stack frames), "Caused by:", exception
 # headers; java.util.logging record headers and Kibana's time copied on a line of its own (their
 # message is on the next line, which takes its time: parsers/anchors.py); and indented lines
-# behind a docker-compose "name | " prefix (a wrapped config dump or stack trace)
+# behind a prefix naming the line's origin (parsers/origin.py: a wrapped config dump or stack trace):
+# docker-compose "name | ", kubectl --prefix "[pod/name/container] ", stern "[ns ]pod container "
+# (maybe coloured), a syslog / journalctl short header "Mmm dd hh:mm:ss host app[pid]: "
 CONTINUATION_REGEX = (
     r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} @ \d{2}:\d{2}:\d{2}"
     r"|^[\w.\-]+\s*\| \s"
+    r"|^\[pod/[^\]\s]*\] \s"
+    r"|^(?:\x1b\[[0-9;]*m)?[a-z0-9][a-z0-9.\-]*(?:\x1b\[[0-9;]*m)? (?:\x1b\[[0-9;]*m)?[a-z0-9][a-z0-9.\-]*"
+    r"(?:\x1b\[[0-9;]*m)? (?:(?:\x1b\[[0-9;]*m)?[a-z0-9][a-z0-9.\-]*(?:\x1b\[[0-9;]*m)? )?\s"
+    r"|^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S+ [^\s\[]+\[\d+\]: \s"
 )
 
 
@@ -430,6 +438,11 @@ _STRUCTURED = compile_regex(r"[{\"|]")  # text before an anchor that may open a 
 _FILE_DAY = compile_regex(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
 
 
+def _origin_of(p: _Record) -> str | None:
+    x = p.extra
+    return x.get(ORIGIN) if x else None
+
+
 def _file_day(source: str) -> int | None:
     """Noon UTC of a date written in the file's name (the nearest day to any time of day)."""
     m = _FILE_DAY.search(os.path.basename(source))
@@ -448,6 +461,8 @@ class _LogParser:
         self.source = source
         self.layout = layouts.LAYOUTS.get(fmt.layout, layouts.LAYOUTS["plain"])
         self.wrappers = fmt.wrappers
+        # a wrapper that names each line's origin (layouts.ORIGIN_WRAPPERS) is among them
+        self.origin_wrapped = any(w in layouts.ORIGIN_WRAPPERS for w in fmt.wrappers)
         self.stats = stats
         self.pending: _Record | None = None
         self.last_no = 0
@@ -475,8 +490,12 @@ class _LogParser:
     def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
         """Append the outcomes this line completes (the record before it, or the line itself)."""
         orig = text
+        origin = None
         if self.wrappers:
-            text = layouts.strip_wrappers(text, self.wrappers)
+            if self.origin_wrapped:  # kubectl --prefix, stern, docker compose: the line's origin (parsers/origin.py)
+                text, origin = layouts.strip_wrappers_origin(text, self.wrappers)
+            else:
+                text = layouts.strip_wrappers(text, self.wrappers)
         gap = no != self.last_no + 1
         self.last_no = no
         if len(text) > MAX_LINE or ((tb := text.encode()).translate(_GARBAGE_FLAGS) != tb if text.isascii()
@@ -508,7 +527,8 @@ class _LogParser:
             if text.strip() in ("}", "},") and len(text) - len(text.lstrip()) == self.json_skip:
                 self.json_skip = None  # the end of an object too long to collect
         p = self.pending
-        if p is not None and gap:
+        if p is not None and (gap or (origin is not None and _origin_of(p) != origin)):
+            # (a line of another origin never continues a record: merged streams interleave by line)
             self.flush(out)
             p = None
         if not text or text.isspace():
@@ -529,7 +549,8 @@ class _LogParser:
                 ts_ms = _log4j_ts_ms(ts)
                 if p is not None:
                     self.flush(out)
-                self.pending = _Record(no, orig, ts_ms, level, None, logger, msg, None)
+                self.pending = _Record(no, orig, ts_ms, level, None, logger, msg,
+                                       None if origin is None else {ORIGIN: origin})
                 return
             sp = self.layout.split(text)
             if sp is not None and sp.message[-1:] in _SUFFIX_ENDS:
@@ -569,7 +590,10 @@ class _LogParser:
                 return
         if p is not None:
             self.flush(out)
-        self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
+        extra = sp.extra
+        if origin is not None:  # the wrapper's origin wins over one the layout read (a container's PID 1)
+            extra = {**extra, ORIGIN: origin} if extra else {ORIGIN: origin}
+        self.pending = _Record(no, orig, sp.ts_ms, sp.level, sp.thread, sp.logger, sp.message, extra)
 
     def end_json(self, out: list[LineOutcome]) -> None:
         """A JSON object still open (the input or a run of lines ended): its lines read one by one."""
@@ -673,14 +697,18 @@ class _LogParser:
                 # client's line, the application's own): the header's time, level and category
                 return layouts.Split(carry[1], carry[3], None, carry[2], text.lstrip())
             ft = find_ts(text, near, 0, 48)
+            # (no Java anchor: a non-Java client's line, parsers/foreign, behind a syslog header that
+            # names its origin)
+            where = origin_mod.syslog(text)
+            extra = {ORIGIN: where} if where is not None else None
             if ft is not None and ft[0] is not None and ft[1] <= 8:
                 hm = _TIME_HEADER_REST.fullmatch(text, ft[2])
                 if hm is not None:  # a time header (and maybe logger and method): for the next line
                     self.carry = (no, ft[0], hm.group("logger"), None)
                     return None
                 # no Kafka text, but the line's own time still dates the lines after it
-                return layouts.Split(ft[0], None, None, None, text)
-            return layouts.Split(None, None, None, None, text)
+                return layouts.Split(ft[0], None, None, None, text, extra)
+            return layouts.Split(None, None, None, None, text, extra)
         extra = r.extra
         extra["anchor"] = r.anchor
         if extra.pop("bad_time", None):
@@ -717,6 +745,8 @@ class _LogParser:
             return None
         extra = dict(p.extra) if p.extra else {}
         extra.update(r.extra)
+        if p.extra and ORIGIN in p.extra:  # a wrapper's origin (the anchors read the line's own text)
+            extra[ORIGIN] = p.extra[ORIGIN]
         extra["anchor"] = r.anchor
         if extra.pop("bad_time", None):
             self.stats["bad_times"] = self.stats.get("bad_times", 0) + 1
@@ -1052,7 +1082,7 @@ class _LogParser:
             if is_broker is None:
                 is_broker = _broker_logger(logger)
         if is_broker or (head[:2] == "[G" and head.startswith(_BROKER_MSG)):
-            if foreign.claims(p.lines, logger, self.foreign_state):  # kafka-python's logger is "kafka.coordinator" too
+            if foreign.claims(p.lines, logger, self._foreign_state(p)):  # kafka-python's logger is "kafka.coordinator" too
                 fo = self._foreign(p, logger)
                 if fo is not None:
                     return fo
@@ -1072,7 +1102,9 @@ class _LogParser:
             res = client.parse_client_parts(msg + " ", logger)
         # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
         # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)
-        if res is None or res is IGNORE or foreign.claims(p.lines, logger, self.foreign_state):
+        x = p.extra
+        if res is None or res is IGNORE or foreign.claims(
+                p.lines, logger, self.foreign_state if x is None or ORIGIN not in x else self._foreign_state(p)):
             fo = self._foreign(p, logger)
             if fo is not None:
                 return fo
@@ -1106,7 +1138,7 @@ class _LogParser:
         None when the record is not one. Their parsers read the whole first line: they find their own
         envelope (time, level, facility or logger) whatever the file's layout made of it."""
         line = layouts.strip_wrappers(p.lines, self.wrappers) if self.wrappers else p.lines
-        res = foreign.parse_line(line, logger, self.foreign_state, p.message)
+        res = foreign.parse_line(line, logger, self._foreign_state(p), p.message)
         if res is None:
             return None
         if res is foreign.UNRECOGNISED:
@@ -1115,6 +1147,19 @@ class _LogParser:
         if out.event is not None and self.version is not None:  # the file's Java "Kafka version" is not theirs
             out = out._replace(event=replace(out.event, kafka_version_hint=None))
         return out
+
+    def _foreign_state(self, p: _Record) -> dict[str, Any]:
+        """parsers/foreign's facts of the process this record is of: the file's, or, in a file of
+        several processes' lines with their origins (parsers/origin.py), that origin's (a librdkafka
+        partition list is collected from its own process's lines, its client version is its own)."""
+        x = p.extra
+        if not x or ORIGIN not in x:
+            return self.foreign_state
+        states = self.foreign_state.setdefault("by_origin", {})
+        st = states.get(x[ORIGIN])
+        if st is None:
+            st = states[x[ORIGIN]] = {}
+        return st
 
     def _outcome(self, p: _Record, side: str, res: Any, why: str, cut: bool = True) -> LineOutcome:
         """The outcome of a record for a rule result other than the client hot path (`cut`: a miss may

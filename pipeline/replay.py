@@ -36,6 +36,7 @@ from pipeline.replay_rules.settings import (
     consumer_protocol_settings,
     resolve,
 )
+from pipeline.replay_rules.state import stream_namer
 
 __all__ = ["CAUSES", "FINDING_KINDS", "ReplayResult", "ReplaySettings", "events_from_arrow", "events_from_frame",
            "replay_group", "replay_group_frame", "replay_group_rows", "what_if"]
@@ -79,28 +80,30 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     explicit = settings or ReplaySettings()
     ordered, dup_count, _dropped = dedupe_and_order(events)
     group_id = _group_of(ordered)      # (before a mixed file's lines are left out: they may be all)
-    ordered, mixed = mixed_mod.unmix(ordered)
+    # each log stream's name: its file, or "FILE [ORIGIN]" where a file's lines name several origins
+    stream_of = stream_namer(ordered)
+    ordered, mixed = mixed_mod.unmix(ordered, stream_of)
     cfg = resolve(ordered, explicit)
     gtype = cg_mod.group_type_of(ordered)
     if gtype in ("consumer", "streams"):
         cfg = consumer_protocol_settings(cfg)
-    st = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms).run(ordered)
+    st = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms, stream_of).run(ordered)
     st.duplicates = dup_count
     own_mod.name_topic_ids(st)
     views = gens_mod.build(st, cfg)
     own_mod.close_open(st, views)
     own_mod.static_handover(views, st, own_mod.from_assignments(views, st, cfg))
-    issues = offsets_mod.analyse(st.offsets, cfg, gens_mod.empty_spans(views, st))
+    issues = offsets_mod.analyse(st.offsets, cfg, gens_mod.empty_spans(views, st), stream_of)
     issues += offsets_mod.estimate_lost_progress(st.offsets, st.intervals, issues, cfg,
-                                                 offsets_mod.auto_commit_by_source(ordered),
-                                                 offsets_mod.poll_timeouts(st.obs))
+                                                 offsets_mod.auto_commit_by_source(ordered, stream_of),
+                                                 offsets_mod.poll_timeouts(st.obs), stream_of)
     findings = FindingRules(st, views, cfg).run(issues)
     generations = gens_mod.generation_rows(views, group_id)
     memberships = gens_mod.membership_rows(views, group_id)
     if gtype in ("consumer", "streams"):
         classic = cg_mod.classic_part(ordered)
         if any(e.generation is not None for e in classic):   # the group's classic incarnation, replayed alone
-            st_c = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms).run(classic)
+            st_c = Collector(group_id, cfg.session_timeout_ms, cfg.heartbeat_interval_ms, stream_of).run(classic)
             views_c = gens_mod.build(st_c, cfg)
             generations = gens_mod.generation_rows(views_c, group_id)
             memberships = gens_mod.membership_rows(views_c, group_id)

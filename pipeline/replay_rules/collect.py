@@ -34,7 +34,9 @@ from pipeline.replay_rules.state import (
     Membership,
     Observation,
     Stream,
+    _file_stream,
     static_id_of,
+    stream_namer,
     stream_source,
 )
 
@@ -208,6 +210,8 @@ class GroupState:
     # source -> client id -> the assignors its ConsumerConfig offers, in order (None: a custom class)
     assignors: dict[str, dict[str | None, tuple[str | None, ...]]] = field(default_factory=dict)
     pseudo_ids: set[str] = field(default_factory=set)          # names given to members that log no id
+    # evidence -> its stream ("FILE [ORIGIN]") for the lines of a file split by origin: whose clock timed it
+    clock_of: dict[str, str] = field(default_factory=dict)
     by_kind: dict[str, list[Observation]] = field(default_factory=dict)   # obs indexed after the pass
     # the evidence ("source:line") of lines whose time a clock step leaves uncertain
     # (pipeline.timeline_corrections marks them): nothing is timed by them
@@ -225,8 +229,12 @@ class GroupState:
 class Collector:
     """Folds ordered events into a GroupState. One instance per group; no shared state."""
 
-    def __init__(self, group_id: str | None, session_timeout_ms: int, heartbeat_interval_ms: int = 3000) -> None:
+    def __init__(self, group_id: str | None, session_timeout_ms: int, heartbeat_interval_ms: int = 3000,
+                 stream_of: Any = None) -> None:
         self.st = GroupState(group_id)
+        # event -> the name of its log stream: the file, or "FILE [ORIGIN]" in a file of several
+        # processes whose lines name their origin (state.stream_namer; made from the events in run)
+        self.stream_of = stream_of
         self.session_timeout_ms = session_timeout_ms
         self._stable_seen: set[tuple[int, str]] = set()
         # partition -> the streams whose process holds it now (a commit record names no member)
@@ -289,6 +297,13 @@ class Collector:
     # ---------------------------------------------------------------- driver
     def run(self, ordered: list[Event]) -> GroupState:
         st = self.st
+        if self.stream_of is None:
+            self.stream_of = stream_namer(ordered)
+        if self.stream_of is not _file_stream:
+            # a file split by its lines' origins holds several hosts' clocks: each line's, by its evidence
+            name = self.stream_of
+            st.clock_of = {ev.evidence: n for ev in ordered
+                           if ev.side == "client" and (n := name(ev)) != stream_source(ev.source)}
         dispatch = self._dispatch
         touch = type(self)._touch
         for ev in ordered:
@@ -353,7 +368,7 @@ class Collector:
         return m
 
     def stream(self, ev: Event) -> Stream:
-        key = (stream_source(ev.source), ev.client_id)
+        key = (self.stream_of(ev), ev.client_id)
         s = self.st.streams.get(key)
         if s is None:
             s = self.st.streams[key] = Stream(key[0], ev.client_id)
@@ -424,13 +439,13 @@ class Collector:
                 names.append(normalize_assignor(item))
             except ValueError:
                 names.append(None)     # a custom assignor: its protocol name is not in the config
-        self.st.assignors.setdefault(stream_source(ev.source), {})[ev.client_id] = tuple(names)
+        self.st.assignors.setdefault(self.stream_of(ev), {})[ev.client_id] = tuple(names)
 
     def _heartbeat_ok(self, ev: Event) -> None:
         # the most frequent line of a DEBUG client log: keep this path short
         if ev.client_library is not None and ev.kind == "heartbeat_sent" and delivered_late(ev):
             return  # printed when the application next polled: its time says nothing of the heartbeat's
-        s = self.st.streams.get((stream_source(ev.source), ev.client_id))
+        s = self.st.streams.get((self.stream_of(ev), ev.client_id))
         if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
             s = self.stream(ev)
         self._alive(s, ev, heartbeat=True)
@@ -878,7 +893,7 @@ class Collector:
     def _offset(self, ev: Event) -> None:
         if ev.side == "client":
             # a busy consumer's commits are the second most frequent line: the stream lookup inline
-            s = self.st.streams.get((stream_source(ev.source), ev.client_id))
+            s = self.st.streams.get((self.stream_of(ev), ev.client_id))
             if s is None or (ev.member_id and ev.member_id != s.member_id) or ev.instance_id:
                 s = self.stream(ev)
             self._alive(s, ev)

@@ -26,6 +26,7 @@ from parsers.events import Event
 from pipeline.replay_rules.findings import make
 from pipeline.replay_rules.lazy_text import contains_any
 from pipeline.replay_rules.settings import EffectiveSettings
+from pipeline.replay_rules.state import _file_name, stream_namer
 
 PROTOCOL_TYPE = {"consumer": "consumer (KIP-848)", "streams": "streams (KIP-1071)"}
 # GroupCoordinatorConfig 4.0: group.consumer.session.timeout.ms / group.consumer.heartbeat.interval.ms
@@ -161,9 +162,12 @@ class ConsumerGroupReplay:
         self.poll_timeouts: dict[str, int | None] = {}  # member -> its client's poll-timer expiry
         self.arrival: dict[str, tuple[int, int | None]] = {}  # member -> (epoch, ts) of a STABLE -> RECONCILING
         self.last_ms: int | None = None
+        self.stream_of: Any = _file_name
 
     # ------------------------------------------------------------------ pass
     def run(self, events: list[Event]) -> ConsumerGroupReplay:
+        # a client log's name, with the line's origin in a file of several processes (state.stream_namer)
+        self.stream_of = stream_namer(events, rotation=False)
         for ev in events:
             if ev.ts_ms is not None:
                 self.last_ms = ev.ts_ms if self.last_ms is None else max(self.last_ms, ev.ts_ms)
@@ -212,7 +216,7 @@ class ConsumerGroupReplay:
             r.evidence.append(ev.evidence)
             if ev.side == "client":
                 r.client_id = r.client_id or ev.client_id
-                r.host = r.host or ev.source
+                r.host = r.host or self.stream_of(ev)
         return r
 
     def _reach(self, member: str, epoch: int, ts: int | None, ev: Event) -> MemberEpoch:
@@ -333,16 +337,17 @@ class ConsumerGroupReplay:
     # ------------------------------------------------------------------ client (AbstractMembershipManager 3.7+)
     def _client(self, ev: Event) -> None:
         x = ev.extra or {}
-        key = (ev.source, ev.client_id)
+        src = self.stream_of(ev)
+        key = (src, ev.client_id)
         mid = ev.member_id if ev.member_id and ev.member_id != "<no ID>" else self.stream_member.get(key)
         if ev.member_id and ev.member_id != "<no ID>":
             self.stream_member[key] = ev.member_id
-            self.member_source.setdefault(ev.member_id, ev.source)
+            self.member_source.setdefault(ev.member_id, src)
             self.client_of.setdefault(ev.member_id, ev.client_id)
         if ev.kind == "client_config":
             s = x.get("settings") or {}
             try:
-                self.rebalance_timeout[ev.source] = int(str(s.get("max.poll.interval.ms")))
+                self.rebalance_timeout[src] = int(str(s.get("max.poll.interval.ms")))
             except (TypeError, ValueError):
                 pass
             return

@@ -529,9 +529,13 @@ def _client_cause(gen: Gen, prev: Gen | None, st: GroupState, cfg: EffectiveSett
 _SHARED_REASONS = ("cooperative_follow_up", "enforced_rebalance")
 
 
-def _clock(cause: Cause) -> str | None:
-    """The file whose clock timed a candidate (its first evidence line's source)."""
-    return cause.evidence[0].rsplit(":", 1)[0] if cause.evidence and cause.evidence[0] else None
+def _clock(cause: Cause, st: GroupState) -> str | None:
+    """The file whose clock timed a candidate (its first evidence line's source), or, in a file of
+    several hosts' lines split by their origins, the line's stream (GroupState.clock_of)."""
+    if not cause.evidence or not cause.evidence[0]:
+        return None
+    e = cause.evidence[0]
+    return st.clock_of.get(e) or e.rsplit(":", 1)[0]
 
 
 def _unordered(best: tuple[int, int, Cause], close: list[tuple[int, int, Cause]], untimed: list[str],
@@ -545,7 +549,7 @@ def _unordered(best: tuple[int, int, Cause], close: list[tuple[int, int, Cause]]
     member whose log is missing may have been first. Then the cause stays and no member is named."""
     ts, rank, c = best
     rivals = [x[2] for x in close if x[1] == rank and x[2].trigger_member != c.trigger_member
-              and _clock(x[2]) != _clock(c)]
+              and _clock(x[2], st) != _clock(c, st)]
     others = [m for m in untimed if m != c.trigger_member]
     if not rivals and not others and not unnamed:
         return c   # (one new member, every member listed, nobody gone: its join started it)

@@ -29,18 +29,30 @@ its place). So the stream's lines are left out of the replay, as if its file wer
 (counted, and told in an `unexplained` finding naming the file and what proves the mix); the other
 files' lines, the broker's and the dumps' still show what they show, and what only this file
 showed is then unknown: the replay's rules for a missing member log apply.
+
+Many such files name each line's origin (`kubectl logs --prefix`, stern, `docker compose logs`, a
+collector's JSON record, a syslog header, Spring Boot's PID: parsers/origin.py). Then the stream is
+split before this check (state.stream_namer): each origin of the file is a stream of its own, named
+"FILE [ORIGIN]", and only a stream still proven mixed (lines without an origin, or one origin
+holding several processes) is left out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from parsers.events import Event
-from pipeline.replay_rules.state import stream_source
+from pipeline.replay_rules.state import stream_namer
 
 
-def mixed_streams(ordered: list[Event]) -> dict[tuple[str, str | None], dict[str, Any]]:
-    """(file, client id) -> what proves its lines are of several processes (the first proof)."""
+def mixed_streams(ordered: list[Event], name: Callable[[Event], str | None] | None = None
+                  ) -> dict[tuple[str, str | None], dict[str, Any]]:
+    """(stream, client id) -> what proves its lines are of several processes (the first proof); the
+    stream is the file, or "FILE [ORIGIN]" in a file split by its lines' origins (`name`:
+    state.stream_namer's function)."""
+    if name is None:
+        name = stream_namer(ordered)
     last: dict[tuple[str, str | None], str] = {}
     seen: dict[tuple[str, str | None], set[str]] = {}
     instance: dict[tuple[str, str | None], str] = {}
@@ -53,7 +65,7 @@ def mixed_streams(ordered: list[Event]) -> dict[tuple[str, str | None], dict[str
     for ev in ordered:
         if ev.side != "client":
             continue
-        key = (stream_source(ev.source), ev.client_id)
+        key = (name(ev), ev.client_id)
         if key in out:
             continue
         mid = ev.member_id
@@ -83,15 +95,18 @@ def mixed_streams(ordered: list[Event]) -> dict[tuple[str, str | None], dict[str
     return out
 
 
-def unmix(ordered: list[Event]) -> tuple[list[Event], dict[tuple[str, str | None], dict[str, Any]]]:
+def unmix(ordered: list[Event], name: Callable[[Event], str | None] | None = None
+          ) -> tuple[list[Event], dict[tuple[str, str | None], dict[str, Any]]]:
     """The events without the lines of mixed streams; the mixed streams, each with the count of its
     lines left out ("left_out") and the first of them ("first_left_out")."""
-    mixed = mixed_streams(ordered)
+    if name is None:
+        name = stream_namer(ordered)
+    mixed = mixed_streams(ordered, name)
     if not mixed:
         return ordered, mixed
     kept: list[Event] = []
     for ev in ordered:
-        info = mixed.get((stream_source(ev.source), ev.client_id)) if ev.side == "client" else None
+        info = mixed.get((name(ev), ev.client_id)) if ev.side == "client" else None
         if info is not None:
             info["left_out"] = info.get("left_out", 0) + 1
             info.setdefault("first_left_out", ev.evidence)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.replay_rules.settings import EffectiveSettings
-from pipeline.replay_rules.state import stream_source
+from pipeline.replay_rules.state import _file_stream
 
 COMMITS = ("offset_committed", "offset_record", "describe_row")
 
@@ -67,10 +67,12 @@ class _Mark:
 
 
 def analyse(records: list[tuple], cfg: EffectiveSettings,
-            empty_spans: list[tuple[int, int]] | None = None) -> list[OffsetIssue]:
+            empty_spans: list[tuple[int, int]] | None = None, stream_of: Any = None) -> list[OffsetIssue]:
     """`records` in time order (the collecting pass appends them so). `empty_spans`: when the group
     had no members; a commit then comes from an administrator (kafka-consumer-groups --reset-offsets
-    refuses to run against an active group, ConsumerGroupCommand 0.11+)."""
+    refuses to run against an active group, ConsumerGroupCommand 0.11+). `stream_of`: an event's log
+    stream (state.stream_namer; by default its file)."""
+    stream_of = stream_of or _file_stream
     # the members' own last commits can land just after the group emptied (commit on close, host
     # clocks): only a commit some seconds into an empty span is taken for an administrator's
     margin = max(cfg.skew_tolerance_ms, 5_000)
@@ -126,7 +128,7 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
                     high = last_commit
                     continue
                 if last_commit is not None:
-                    if off < last_commit.offset and (stream_source(last_commit.event.source) == stream_source(event.source)
+                    if off < last_commit.offset and (stream_of(last_commit.event) == stream_of(event)
                                                      or ts - last_commit.ts > skew):
                         emit("offset_rewind", off, last_commit.offset, last_commit, ts, event, member,
                              f"the committed offset went back from {last_commit.offset} to {off}")
@@ -169,17 +171,19 @@ def analyse(records: list[tuple], cfg: EffectiveSettings,
     return issues
 
 
-def auto_commit_by_source(events: Any) -> dict[str, bool]:
+def auto_commit_by_source(events: Any, stream_of: Any = None) -> dict[str, bool]:
     """enable.auto.commit as each client log printed it (ConsumerConfig values:, AbstractConfig.logAll,
-    all versions); a source that printed nothing is absent (Kafka's default is true, Spring's false)."""
+    all versions), by log stream (`stream_of`: state.stream_namer; by default the file); a stream
+    that printed nothing is absent (Kafka's default is true, Spring's false)."""
+    stream_of = stream_of or _file_stream
     out: dict[str, bool] = {}
     for ev in events:
-        if ev.kind != "client_config" or stream_source(ev.source) in out:
+        if ev.kind != "client_config" or stream_of(ev) in out:
             continue
         settings = ev.extra.get("settings") if ev.extra else None
         value = settings.get("enable.auto.commit") if isinstance(settings, dict) else None
         if value is not None and str(value).strip().lower() in ("true", "false"):
-            out[stream_source(ev.source)] = str(value).strip().lower() == "true"
+            out[stream_of(ev)] = str(value).strip().lower() == "true"
     return out
 
 
@@ -222,7 +226,8 @@ class _EndedBefore:
 def estimate_lost_progress(records: list[tuple], intervals: list, already: list[OffsetIssue],
                            cfg: EffectiveSettings | None = None,
                            auto_commit: dict[str, bool] | None = None,
-                           poll_timeouts: dict[str, list[int]] | None = None) -> list[OffsetIssue]:
+                           poll_timeouts: dict[str, list[int]] | None = None,
+                           stream_of: Any = None) -> list[OffsetIssue]:
     """Ranges processed twice after a hand-over, whose end no log line names.
 
     A new owner (another member, or the same member after it lost or gave up the partition) resumes
@@ -240,6 +245,7 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
     skew tolerance) gives an estimated range; one within the tolerance counts as the commit on revocation unless the owner printed
     enable.auto.commit=false (then its periodic commit and the revocation cannot be told apart, and
     the range is estimated)."""
+    stream_of = stream_of or _file_stream
     exact = {(i.topic, i.partition, i.from_offset) for i in already if i.kind == "offset_rewind"}
     skew = cfg.skew_tolerance_ms if cfg is not None else 2_000
     by_tp: dict[tuple[str, int], list[tuple]] = {}
@@ -271,7 +277,7 @@ def estimate_lost_progress(records: list[tuple], intervals: list, already: list[
                                bisect.bisect_right(fetched_ts, resume_ts + 10_000)]
             else:
                 near = [r for r in fetched if resume_ts - skew <= r[1] <= resume_ts + 10_000]
-            line = next((r for r in near if stream_source(r[7].source) == stream_source(new.source) or r[5] == new.member_id),
+            line = next((r for r in near if stream_of(r[7]) == new.source or r[5] == new.member_id),
                         near[0] if near else None)
             if line is not None:
                 resume_ts = line[1]

@@ -27,6 +27,72 @@ def stream_source(source: str | None) -> str | None:
     return m[1] if m else source
 
 
+ORIGIN = "origin"   # Event.extra key: where a line came from in a file of several (parsers/origin.py)
+
+
+def _file_stream(ev: Any) -> str | None:
+    return stream_source(ev.source)
+
+
+def _file_name(ev: Any) -> str | None:
+    return ev.source
+
+
+def stream_namer(events: Any, rotation: bool = True) -> Any:
+    """The function naming each event's stream for one group's replay: the log it is part of
+    (stream_source), and, in a file whose lines carry several origins living at the same time, also
+    the line's origin ("all.log [pod/orders-1/app]"): `kubectl logs --prefix`, stern, `docker
+    compose logs`, collectors' JSON records, syslog/journald headers and Spring Boot's PID name each
+    line's pod, container, host or process (parsers/origin.py), so each is one process's stream and
+    the collector follows it as it follows a file of its own. A file with one origin keeps its name;
+    so does a file whose origins follow one another (a process restarted into the same file with a
+    new PID: the collector's restart rules read it as before). A line without an origin in a split
+    file stays under the file's name (if such lines are of several processes, mixed_streams proves it
+    and leaves them out). `rotation=False`: the file's own name, not its rotated log's."""
+    spans: dict[str | None, dict[str, list[int | None]]] = {}
+    for ev in events:
+        x = ev.extra
+        if not x or ev.side != "client":
+            continue
+        o = x.get(ORIGIN)
+        if o is None:
+            continue
+        per = spans.get(ev.source)
+        if per is None:
+            per = spans[ev.source] = {}
+        ts = ev.ts_ms
+        span = per.get(o)
+        if span is None:
+            per[o] = [ts, ts]
+        elif ts is not None:
+            if span[0] is None or ts < span[0]:
+                span[0] = ts
+            if span[1] is None or ts > span[1]:
+                span[1] = ts
+    split = {src for src, per in spans.items() if len(per) > 1 and _overlap(list(per.values()))}
+    if not split:
+        return _file_stream if rotation else _file_name
+
+    def named(ev: Any) -> str | None:
+        src = stream_source(ev.source) if rotation else ev.source
+        if ev.source in split:
+            x = ev.extra
+            o = x.get(ORIGIN) if x else None
+            if o is not None:
+                return f"{src} [{o}]"
+        return src
+
+    return named
+
+
+def _overlap(spans: list[list[int | None]]) -> bool:
+    """Do two of these (first, last) time spans overlap (an untimed one counts as overlapping)?"""
+    if any(a is None or b is None for a, b in spans):
+        return True
+    spans = sorted(spans)  # type: ignore[arg-type]
+    return any(spans[i + 1][0] <= spans[i][1] for i in range(len(spans) - 1))  # type: ignore[operator]
+
+
 @dataclass(slots=True)
 class Membership:
     """One member in one generation."""

@@ -40,7 +40,7 @@ TOPIC_PARTITION = re.compile(r"^\S+-\d{1,10}$")
 EXTRA_SHAPES: dict[str, tuple[type, ...]] = {
     "old_generation": (int,), "assignments": (dict,), "assignment": (dict, list), "members": (list, int),
     "offsets": (dict, list), "settings": (dict,), "leader": (str, int), "leader_id": (str, int),
-    "host": (str,), "client_host": (str,), "coordinator_id": (str, int), "to_state": (str,),
+    "host": (str,), "client_host": (str,), "origin": (str,), "coordinator_id": (str, int), "to_state": (str,),
     "new_state": (str,), "state": (str,), "protocol": (str,), "protocol_type": (str,), "is_leader": (bool,),
 }
 

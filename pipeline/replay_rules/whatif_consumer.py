@@ -17,6 +17,7 @@ from typing import Any
 
 from parsers.events import Event
 from pipeline.replay_rules.settings import EffectiveSettings
+from pipeline.replay_rules.state import stream_namer
 from pipeline.replay_rules.whatif import WhatIf
 
 SERVER_ASSIGNORS = ("uniform", "range")
@@ -36,9 +37,10 @@ def _behaviour(events: list[Event], result: Any) -> tuple[int, int, dict[str, in
                 if topic and part.isdigit():
                     topics[topic] = max(topics.get(topic, 0), int(part) + 1)
     by_source: dict[str, list[Event]] = {}
+    name = stream_namer(events, rotation=False)   # a file of several processes: one member per origin
     for e in events:
         if e.side == "client":
-            by_source.setdefault(e.source, []).append(e)
+            by_source.setdefault(name(e), []).append(e)
     removals = [f for f in result.findings if f["kind"] == "session_expiry"]
     members = []
     for source, evs in sorted(by_source.items()):

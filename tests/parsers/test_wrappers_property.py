@@ -99,6 +99,9 @@ WRAPPERS = {
     "grep_h": lambda s: "logs/server.log:1234:" + s,
     "compose": lambda s: "kafka-1  | " + s,
     "kubectl_ts": lambda s: "2024-03-01T10:00:00.123456789Z " + s,
+    "kubectl_prefix": lambda s: "[pod/orders-7d9f8b6c5-x2x4p/app] " + s,     # parsers/origin.py
+    "stern": lambda s: "orders-7d9f8b6c5-x2x4p app " + s,
+    "syslog_3164": lambda s: "Mar  1 10:00:00 orders-0 java[812]: " + s,
     "quoted": lambda s: '"' + s + '"',
     "csv": lambda s: _csv(["2024-03-01T10:00:00.123Z", "kafka-0", s]),
     "pipe_row": lambda s: f"| 2024-03-01 10:00:00.123 | INFO | {s} |",

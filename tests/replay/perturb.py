@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -199,3 +200,136 @@ def ingested_events(events: list[Event]) -> tuple[list[Event], list[tuple[str, s
     table = tc.corrected(events_table(events), frozenset(copies), offsets, steps)
     return events_from_arrow(table), copies, offsets
 
+
+
+# --- several hosts' logs in one file, each line with its origin, as the tools write them -----------
+# (parsers/origin.py names the source of each format; the lines here are built the same way)
+
+def _stem(name: str) -> str:
+    return name.rsplit(".", 1)[0]
+
+
+def pod_name(name: str) -> str:
+    """A Deployment's pod name for a host's file: <deployment>-<replicaset hash>-<5 characters>."""
+    h = zlib.crc32(name.encode())
+    return f"{_stem(name)}-{h % 0xFFFFFFF:07x}-{'bcdfghjklmnpqrstvwxz2456789'[h % 27]}{h % 9973:04d}"[:63]
+
+
+def pid_of(name: str) -> int:
+    return 1000 + zlib.crc32(name.encode()) % 60000
+
+
+def _times(lines: list[str]) -> list[int]:
+    """Each line's time: its record's (a continuation line has its record's), else the one before."""
+    out, last = [], 1_700_000_000_000
+    for x in lines:
+        t = record_ms(x) if _is_record_start(x) else None
+        last = t if t is not None else last
+        out.append(last)
+    return out
+
+
+def _iso(ms: int) -> str:
+    t = datetime(1970, 1, 1) + timedelta(milliseconds=ms)
+    return f"{t:%Y-%m-%dT%H:%M:%S}.{ms % 1000:03d}000000Z"
+
+
+def kubectl_prefix(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """`kubectl logs -l app=x --prefix`: "[pod/<name>/<container>] " before every line
+    (kubectl pkg/cmd/logs/logs.go addPrefixIfNeeded)."""
+    return {n: [f"[pod/{pod_name(n)}/app] {x}" for x in lines] for n, lines in files.items()}
+
+
+def stern_prefix(files: dict[str, list[str]], coloured: bool = False, namespace: str | None = None
+                 ) -> dict[str, list[str]]:
+    """stern's default template, "<pod> <container> <line>" (with a namespace first when several are
+    tailed), coloured by fatih/color on a terminal (stern cmd/cmd.go generateTemplate)."""
+    def c(code: int, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if coloured else text
+    out = {}
+    for i, (n, lines) in enumerate(files.items()):
+        colour = 31 + i % 6
+        head = (f"{c(colour, namespace)} " if namespace else "") + f"{c(colour, pod_name(n))} {c(colour + 60, 'app')} "
+        out[n] = [head + x for x in lines]
+    return out
+
+
+def compose_prefix(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """`docker compose logs`: the container's service name and index left-aligned in the width of the
+    longest + 1, then " | " (docker/compose cmd/formatter/logs.go presenter.setPrefix)."""
+    names = {n: f"{_stem(n)}-1" for n in files}
+    width = max(len(v) for v in names.values()) + 1
+    return {n: [f"{names[n]:<{width}} | {x}" for x in lines] for n, lines in files.items()}
+
+
+def fluent_bit_json(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Fluent Bit's `tail` of /var/log/containers with the `kubernetes` filter, written as JSON lines:
+    each container line a record {date, log, stream, time, kubernetes{pod_name, namespace_name, ...}}."""
+    out = {}
+    for n, lines in files.items():
+        meta = {"pod_name": pod_name(n), "namespace_name": "prod", "pod_id": f"{zlib.crc32(n.encode()):08x}-0000",
+                "host": "node-1", "container_name": "app", "docker_id": f"{zlib.crc32(n.encode()):064x}"}
+        out[n] = [json.dumps({"date": t / 1000, "log": x + "\n", "stream": "stdout", "time": _iso(t),
+                              "kubernetes": meta}) for x, t in zip(lines, _times(lines), strict=True)]
+    return out
+
+
+def docker_fluentd_json(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """docker's fluentd logging driver's records as a collector stores them (JSON lines):
+    {container_id, container_name "/name", source, log}."""
+    return {n: [json.dumps({"container_id": f"{zlib.crc32(n.encode()):064x}", "container_name": "/" + _stem(n),
+                            "source": "stdout", "log": x}) for x in lines] for n, lines in files.items()}
+
+
+def journald_json(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """`journalctl -o json` of the hosts' services, one entry per line the process wrote:
+    __REALTIME_TIMESTAMP (µs), _HOSTNAME, _PID, SYSLOG_IDENTIFIER, MESSAGE (systemd.journal-fields)."""
+    return {n: [json.dumps({"__REALTIME_TIMESTAMP": str(t * 1000), "_HOSTNAME": _stem(n), "_PID": str(pid_of(n)),
+                            "SYSLOG_IDENTIFIER": "java", "MESSAGE": x})
+                for x, t in zip(lines, _times(lines), strict=True)] for n, lines in files.items()}
+
+
+def syslog_3164(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """rsyslog's traditional file format of the hosts' forwarded lines: "Mmm dd hh:mm:ss HOST TAG[PID]: "
+    (RFC 3164 4.1.2)."""
+    out = {}
+    for n, lines in files.items():
+        rows = []
+        for x, t in zip(lines, _times(lines), strict=True):
+            d = datetime(1970, 1, 1) + timedelta(milliseconds=t)
+            rows.append(f"{d:%b} {d.day:2d} {d:%H:%M:%S} {_stem(n)} java[{pid_of(n)}]: {x}")
+        out[n] = rows
+    return out
+
+
+def syslog_5424(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """RFC 5424 records: "<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD MSG" (6.2)."""
+    return {n: [f"<14>1 {_iso(t)[:23]}Z {_stem(n)} java {pid_of(n)} - - {x}"
+                for x, t in zip(lines, _times(lines), strict=True)] for n, lines in files.items()}
+
+
+_JSON_HEAD = re.compile(r'^\{"@timestamp":"[^"]*",')
+
+
+def json_hostname(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """logstash-logback-encoder's JSON lines with the logback context's HOSTNAME property (the files
+    already in JSON; the others as they are)."""
+    out = {}
+    for n, lines in files.items():
+        field = f'"HOSTNAME":"{_stem(n)}",'
+        out[n] = [x[:m.end()] + field + x[m.end():] if (m := _JSON_HEAD.match(x)) else x for x in lines]
+    return out
+
+
+ORIGIN_SHAPES = {
+    "kubectl logs --prefix": kubectl_prefix,
+    "stern": stern_prefix,
+    "stern, coloured, all namespaces": lambda fs: stern_prefix(fs, coloured=True, namespace="prod"),
+    "docker compose logs": compose_prefix,
+    "Fluent Bit kubernetes JSON": fluent_bit_json,
+    "docker fluentd driver JSON": docker_fluentd_json,
+    "journalctl -o json": journald_json,
+    "syslog RFC 3164": syslog_3164,
+    "syslog RFC 5424": syslog_5424,
+    "JSON layout HOSTNAME": json_hostname,
+}

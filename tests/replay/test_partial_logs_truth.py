@@ -75,8 +75,22 @@ def _ip_of_file(name: str, truth: dict) -> str | None:
     return truth["hosts"][max(hosts, key=len)]["ip"] if hosts else None
 
 
-def result_contradictions(r, truth: dict) -> list[str]:
-    """What a replay's result states that the truth contradicts (see `contradictions`)."""
+def _pseudo_file(member: str, origin_files: dict[str, str] | None) -> str:
+    """The file a member that logs no id is named by ("consumer@FOLDER/FILE[#n]"); for a file of several
+    hosts split by its lines' origins ("consumer@FOLDER/all.log [pod/x/app]#2"), the host's own file
+    that origin's lines came from (`origin_files`: origin -> file name)."""
+    name = member.split("@", 1)[1]
+    if name.endswith("]") or "] #" in name or "]#" in name:
+        at = name.rfind(" [")
+        if at > 0:
+            origin = name[at + 2:name.index("]", at)]
+            return (origin_files or {}).get(origin, name)
+    return name.split("#", 1)[0].rsplit("/", 1)[-1]
+
+
+def result_contradictions(r, truth: dict, origin_files: dict[str, str] | None = None) -> list[str]:
+    """What a replay's result states that the truth contradicts (see `contradictions`). `origin_files`:
+    for a file of several hosts' lines with their origins, origin -> the host's own file name."""
     true_gens = {g["generation"]: g for g in truth["generations"]}
     skew = max(abs(h.get("clock_skew_ms") or 0) for h in truth["hosts"].values())
 
@@ -90,7 +104,7 @@ def result_contradictions(r, truth: dict) -> list[str]:
         # a pre-1.0 client logs no member id: the replay names it by its file ("consumer@FILE[#n]"),
         # a member of this generation or, for a departure, of the one before
         if member.startswith("consumer@"):
-            ip = _ip_of_file(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1], truth)
+            ip = _ip_of_file(_pseudo_file(member, origin_files), truth)
             before = true_gens.get(g["generation"] - 1, {"members": []})
             return next((m["member_id"] for m in [*g["members"], *before["members"]] if m["client_host"] == ip),
                         member)
@@ -159,7 +173,7 @@ def result_contradictions(r, truth: dict) -> list[str]:
             continue
         for member in f["members"]:
             if member.startswith("consumer@"):
-                ip = _ip_of_file(member.split("@", 1)[1].split("#", 1)[0].rsplit("/", 1)[-1], truth)
+                ip = _ip_of_file(_pseudo_file(member, origin_files), truth)
                 ids = by_ip.get(ip, [])
             else:
                 ids = [member]

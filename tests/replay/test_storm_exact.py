@@ -139,7 +139,11 @@ def test_a_rolling_restart_is_not_a_storm_but_a_host_restarting_twice_or_a_membe
     folder = repo_root / "sample_logs" / "rolling_deploy"
     w1, w2, w3 = (str(folder / f"billing-worker-{i}.log") for i in (1, 2, 3))
     assert {e.source for e in events} >= {w1, w2, w3}
-    one_host = [dataclasses.replace(e, source=w1, line_no=e.line_no + 100_000) if e.source == w2 else e for e in events]
+    # (with w1's origin: Spring Boot prints the PID on every line, and two PIDs at once in one file
+    # are two processes, each its own stream, state.stream_namer)
+    assert {e.extra.get("origin") for e in events if e.source == w1} == {"pid:4187"}
+    one_host = [dataclasses.replace(e, source=w1, line_no=e.line_no + 100_000, extra={**e.extra, "origin": "pid:4187"})
+                if e.source == w2 else e for e in events]
     (loop,) = storms(one_host, 5, 600_000)
     assert json.loads(loop["details_json"])["generations"] == list(range(1, 10))
     assert json.loads(loop["details_json"])["causes"] == {"member_joined": 5, "member_left": 4}
