@@ -409,23 +409,7 @@ def strip_ansi(line: str) -> str:
 
 
 def strip_wrappers(line: str, wrappers: Sequence[str]) -> str:
-    for w in wrappers:
-        if w == "ansi":
-            if "\x1b" in line:
-                line = ANSI.sub("", line)
-        elif w == "suffix":
-            m = SUFFIX.search(line)
-            if m:
-                line = line[: m.start()]
-        elif w == "json_string":
-            d = json_string_line(line)
-            if d is not None:
-                line = d
-        else:
-            m = WRAPPERS[w].match(line)
-            if m:
-                line = line[m.end():]
-    return line
+    return strip_wrappers_origin(line, wrappers)[0]
 
 
 def strip_wrappers_origin(line: str, wrappers: Sequence[str]) -> tuple[str, str | None]:
