@@ -25,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import parsers as _package
 from parsers import values
 from parsers.base import IGNORE, Match
 from parsers.build_cache import compile_code, compile_regex, derived
@@ -260,8 +261,10 @@ def _guarded(pattern: str) -> str:
     if _GUARDED is None:
         patterns = sorted({r.regex.pattern for r in ALL_RULES})
         # (crc32, not build_cache.source_hash: ~1 ms less; the entry is plain strings, and this
-        # file's text is part of the key, so an edit of _guard_lazy is a new key)
-        text = "\0".join((Path(__file__).read_text(encoding="utf-8"), *patterns)).encode("utf-8", "surrogatepass")
+        # file's text is part of the key, so an edit of _guard_lazy is a new key; found beside the
+        # package's __init__.py: this module's __file__ is its extension's when it runs compiled,
+        # parsers/_accel.py)
+        text = "\0".join((Path(_package.__file__).with_name("client.py").read_text(encoding="utf-8"), *patterns)).encode("utf-8", "surrogatepass")
         key = f"{zlib.crc32(text):08x}-{len(text)}"
         _GUARDED = derived("client:guarded", key, lambda: {p: _guard_lazy(p) for p in patterns})
     g = _GUARDED.get(pattern)
