@@ -32,6 +32,11 @@ from parsers.build_cache import compile_code, compile_regex, derived
 from parsers.client_catalog import RULES as CATALOG_RULES
 from parsers.grammar import parse_prefix
 
+try:  # Cython's pure-Python mode: this module is also compiled when installed (parsers/_accel.py)
+    import cython
+except ModuleNotFoundError:
+    from parsers._cython_names import cython
+
 # LogContext prefixes: KafkaConsumer.java 1.0-2.2 ("[Consumer clientId=.., groupId=..] "), 2.3+ with
 # "instanceId=" (KIP-345), ConsumerUtils.createLogContext 3.7+; Connect WorkerGroupMember.java
 # ("[Worker clientId=.., groupId=..] ") 1.0+; ShareConsumer 4.x.
@@ -328,6 +333,8 @@ class _Combo:
             return None if found is None else (found[0], None, found[1])
         return r, m, decoders[idx]
 
+    # (head and full: the message body the reader sliced, an exact str; single: this combo's tuple)
+    @cython.locals(head=str, full=str, single=tuple)
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         """The body's result, (rule name, kind, fields, extra + {"rule": name}), or None."""
         if self.multi is None or "\n" not in full:  # the usual one-line case, written out
@@ -433,6 +440,8 @@ class _Bucket:
         self.fitting = [tuple(g for g in groups if len(g[1]) <= n) for n in range(longest + 1)]
         return self.fitting
 
+    # (head and full: as _Combo.find's; the loop's parts: this bucket's own tuples, made by _fitting)
+    @cython.locals(head=str, full=str, fitting=list, sig=str, rare=str, single=tuple, hit=tuple)
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         if self.only is not None:
             return self.only.find(head, full, logger_cls)
@@ -1046,6 +1055,8 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
     return _parse_body_miss(body, logger_cls) if res is _ABSENT else res  # type: ignore[no-any-return]
 
 
+# (body: a slice the reader made, an exact str)
+@cython.locals(body=str)
 def _parse_body_miss(body: str, logger_cls: str | None, key: tuple[str, str | None] | None = None
                      ) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
     """_parse_body for a body not in the memo: match it, and admit it if seen before. `key`: the
