@@ -10,7 +10,8 @@ and the SHA-256 of the source it was compiled from.
 
 `install()` (run by `import parsers`) puts a finder first on `sys.meta_path` that answers only for
 the manifest's modules: the extension when the module's .py, as found now, still has that digest,
-else nothing (Python then imports the .py as always) and one line on standard error saying so. An
+else nothing (Python then imports the .py as always) and one line on standard error saying so;
+an extension that fails to load gives way to its .py the same way. An
 edited reader.py is therefore run as Python until the next build (`make compiled`), never shadowed
 by a stale extension. `COORDSCOPE_PURE_PYTHON=1` runs every module as Python. `status()` says which
 path this process takes (`coordscope --version` prints it).
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
-from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, ModuleSpec
+from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, ModuleSpec, SourceFileLoader
 
 COMPILED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_compiled")
 MANIFEST = os.path.join(COMPILED_DIR, "manifest.tsv")
@@ -99,10 +100,37 @@ class _Finder:
                              f"(rebuild the compiled modules with `make compiled`, or set {PURE_ENV}=1)\n")
             return None
         loaded[name] = "compiled"
-        loader = ExtensionFileLoader(name, ext)
+        loader = _Loader(name, ext, source)
         spec = ModuleSpec(name, loader, origin=ext)
         spec.has_location = True
         return spec
+
+
+class _Loader(ExtensionFileLoader):
+    """The extension's loader; if the extension does not load (an ImportError: a damaged file, a
+    library it needs missing), the module is made from its .py instead, with one line saying so."""
+
+    def __init__(self, name: str, path: str, source: str) -> None:
+        super().__init__(name, path)
+        self.source = source
+        self.fallback: SourceFileLoader | None = None
+
+    def create_module(self, spec: ModuleSpec) -> object:
+        try:
+            return super().create_module(spec)
+        except ImportError as e:
+            loaded[self.name] = "failed to load"
+            sys.stderr.write(f"coordscope: the compiled {self.name} did not load ({e}): running {self.source} "
+                             f"as Python (rebuild with `make compiled`, or set {PURE_ENV}=1)\n")
+            self.fallback = SourceFileLoader(self.name, self.source)
+            spec.origin = self.source  # (__file__ of the module Python now makes)
+            return None
+
+    def exec_module(self, module: object) -> None:
+        if self.fallback is not None:
+            self.fallback.exec_module(module)  # type: ignore[arg-type]
+        else:
+            super().exec_module(module)  # type: ignore[arg-type]
 
 
 def install(manifest: str = MANIFEST) -> None:

@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
-from importlib.machinery import EXTENSION_SUFFIXES
+from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader
 from pathlib import Path
 
 import pytest
@@ -63,7 +63,7 @@ def test_finder_takes_the_extension_only_while_the_source_has_its_digest(tmp_pat
     _accel.loaded.pop("pkgx.mod", None)
     spec = finder.find_spec("pkgx.mod", [str(pkg)])
     assert spec is not None and spec.origin == str(ext) and spec.name == "pkgx.mod"
-    assert type(spec.loader).__name__ == "ExtensionFileLoader"
+    assert isinstance(spec.loader, ExtensionFileLoader)
     assert _accel.loaded["pkgx.mod"] == "compiled"
     assert capsys.readouterr().err == ""
     # the .py edited (one byte): the finder steps aside (Python imports the .py), and says so once
@@ -80,6 +80,25 @@ def test_finder_takes_the_extension_only_while_the_source_has_its_digest(tmp_pat
     ext.unlink()
     assert finder.find_spec("pkgx.mod", [str(pkg)]) is None
     assert _accel.loaded.pop("pkgx.mod") == "not built"
+
+
+def test_an_extension_that_does_not_load_falls_back_to_its_source(tmp_path):
+    """The manifest matches but the extension is no loadable library: the module is made from its
+    .py (same name, its __file__ the .py), with one line on stderr; a second module is unaffected."""
+    _pkg, _ext, entries = _fake_package(tmp_path, "X = 1\n")
+    (tmp_path / "pkgx" / "other.py").write_text("Y = 2\n")
+    code = ("import sys\nfrom parsers import _accel\n"
+            "entries = _accel.read_manifest(sys.argv[1])\n"
+            "sys.meta_path.insert(0, _accel._Finder(entries, sys.argv[2]))\n"
+            "import pkgx.mod, pkgx.other\n"
+            "print(pkgx.mod.X, pkgx.mod.__file__, pkgx.other.Y, _accel.loaded['pkgx.mod'])\n")
+    manifest = tmp_path / "pkgx" / "_compiled" / "manifest.tsv"
+    manifest.write_text("\t".join(("pkgx.mod", *entries["pkgx.mod"])) + "\n")
+    out = subprocess.run([sys.executable, "-c", code, str(manifest), str(manifest.parent)], capture_output=True,
+                         text=True, cwd=tmp_path, env=_env(PYTHONPATH=f"{tmp_path}{os.pathsep}{REPO}"), timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split(maxsplit=3) == ["1", str(tmp_path / "pkgx" / "mod.py"), "2", "failed to load\n"]
+    assert out.stderr.count("\n") == 1 and "the compiled pkgx.mod did not load" in out.stderr
 
 
 def test_manifest_reading_and_interpreter_suffix(tmp_path):
