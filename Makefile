@@ -6,11 +6,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: demo test lint java browser setup clean
+.PHONY: demo test lint java browser setup clean compiled
 
 setup: $(STAMP) java
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "coordscope needs Python 3.11+, found " + sys.version.split()[0])'
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
@@ -29,8 +29,14 @@ demo: setup
 test: setup browser
 	$(BIN)/python -m pytest $(ARGS)
 
+# rebuild the compiled hot path after editing one of its modules (setup.py; until then the edited
+# module runs as Python, parsers/_accel.py)
+compiled: $(STAMP)
+	$(BIN)/pip install -q --no-deps -e .
+	@$(BIN)/coordscope --version
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache parsers/_compiled

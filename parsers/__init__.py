@@ -18,3 +18,13 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value  # later lookups are plain module attributes
         return value
     raise AttributeError(f"module 'parsers' has no attribute {name!r}")
+
+
+def _install_compiled() -> None:
+    # the compiled build of the hot modules, where one matches its .py (parsers/_accel.py)
+    from parsers import _accel
+
+    _accel.install()
+
+
+_install_compiled()

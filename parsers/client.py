@@ -25,11 +25,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import parsers as _package
 from parsers import values
 from parsers.base import IGNORE, Match
 from parsers.build_cache import compile_code, compile_regex, derived
 from parsers.client_catalog import RULES as CATALOG_RULES
 from parsers.grammar import parse_prefix
+
+try:  # Cython's pure-Python mode: this module is also compiled when installed (parsers/_accel.py)
+    import cython
+except ModuleNotFoundError:
+    from parsers._cython_names import cython
 
 # LogContext prefixes: KafkaConsumer.java 1.0-2.2 ("[Consumer clientId=.., groupId=..] "), 2.3+ with
 # "instanceId=" (KIP-345), ConsumerUtils.createLogContext 3.7+; Connect WorkerGroupMember.java
@@ -260,8 +266,10 @@ def _guarded(pattern: str) -> str:
     if _GUARDED is None:
         patterns = sorted({r.regex.pattern for r in ALL_RULES})
         # (crc32, not build_cache.source_hash: ~1 ms less; the entry is plain strings, and this
-        # file's text is part of the key, so an edit of _guard_lazy is a new key)
-        text = "\0".join((Path(__file__).read_text(encoding="utf-8"), *patterns)).encode("utf-8", "surrogatepass")
+        # file's text is part of the key, so an edit of _guard_lazy is a new key; found beside the
+        # package's __init__.py: this module's __file__ is its extension's when it runs compiled,
+        # parsers/_accel.py)
+        text = "\0".join((Path(_package.__file__).with_name("client.py").read_text(encoding="utf-8"), *patterns)).encode("utf-8", "surrogatepass")
         key = f"{zlib.crc32(text):08x}-{len(text)}"
         _GUARDED = derived("client:guarded", key, lambda: {p: _guard_lazy(p) for p in patterns})
     g = _GUARDED.get(pattern)
@@ -325,6 +333,8 @@ class _Combo:
             return None if found is None else (found[0], None, found[1])
         return r, m, decoders[idx]
 
+    # (head and full: the message body the reader sliced, an exact str; single: this combo's tuple)
+    @cython.locals(head=str, full=str, single=tuple)
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         """The body's result, (rule name, kind, fields, extra + {"rule": name}), or None."""
         if self.multi is None or "\n" not in full:  # the usual one-line case, written out
@@ -430,6 +440,8 @@ class _Bucket:
         self.fitting = [tuple(g for g in groups if len(g[1]) <= n) for n in range(longest + 1)]
         return self.fitting
 
+    # (head and full: as _Combo.find's; the loop's parts: this bucket's own tuples, made by _fitting)
+    @cython.locals(head=str, full=str, fitting=list, sig=str, rare=str, single=tuple, hit=tuple)
     def find(self, head: str, full: str, logger_cls: str | None) -> tuple[str, str | None, dict, dict] | None:
         if self.only is not None:
             return self.only.find(head, full, logger_cls)
@@ -1043,6 +1055,8 @@ def _parse_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dic
     return _parse_body_miss(body, logger_cls) if res is _ABSENT else res  # type: ignore[no-any-return]
 
 
+# (body: a slice the reader made, an exact str)
+@cython.locals(body=str)
 def _parse_body_miss(body: str, logger_cls: str | None, key: tuple[str, str | None] | None = None
                      ) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
     """_parse_body for a body not in the memo: match it, and admit it if seen before. `key`: the

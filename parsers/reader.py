@@ -43,6 +43,11 @@ from parsers.gzip_stream import TolerantGzip, open_gzip
 from parsers.origin import KEY as ORIGIN
 from parsers.timestamps import _second_ms, find_ts, naive_zone_name, parse_ts
 
+try:  # Cython's pure-Python mode: this module is also compiled when installed (parsers/_accel.py)
+    import cython
+except ModuleNotFoundError:
+    from parsers._cython_names import cython
+
 MAX_LINE = 65536  # characters; longer lines are rejected (head kept in the reason), never parsed
 MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records are capped)
 SNIFF_LINES = 200
@@ -764,6 +769,13 @@ class _LogParser:
         for batch in self.run_log4j_batches(lines, rendered, _SMALL_BATCH):
             yield from batch
 
+    # C-level types for the loop's locals when compiled (exact types: each is made here as that
+    # type, or read from a table of this module that holds only that type; None stays allowed)
+    @cython.locals(out=list, full=list, prefixes=dict, loggers=dict, tails=dict, tails_seen=set, memo=dict,
+                   millis=dict, sep_millis=dict, tail=str, msg=str, head=str, body=str, ptext=str, sep=str,
+                   level_sp=str, logger_sfx=str, level_len=cython.Py_ssize_t, sfx_len=cython.Py_ssize_t,
+                   entry=tuple, new=tuple, light=tuple, p=tuple, pinfo=tuple, row=tuple, c=list, columns=dict,
+                   cached=dict, cextra=dict, extra=dict, d=dict, f=dict, mb=bytes, line=bytes)
     def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False, size: int = _BATCH
                           ) -> Iterator[list[LineOutcome]]:
         """parse_lines' loop for a log4j file without wrappers, the same outcomes as feeding every

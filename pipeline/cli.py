@@ -34,6 +34,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
+class _VersionAction(argparse.Action):
+    """`--version`: the version and, on the same line, whether the parse hot path runs compiled or
+    as Python and why (parsers/_accel.py; worked out only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest=dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the version and whether the parse hot path runs compiled, and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: object, values: object, option_string: str | None = None) -> None:
+        from parsers import _accel
+
+        sys.stdout.write(f"coordscope {__version__} ({_accel.status()})\n")
+        parser.exit(0)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; with `only` (a subcommand's name) just that subcommand's, so that
     `coordscope parse FILE` does not import the other commands' modules (and what they import:
@@ -47,7 +62,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "every group's generations with Spark, replay them through a reference coordinator, and "
         "report what happened.",
     )
-    parser.add_argument("--version", action="version", version=f"coordscope {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in SUBCOMMANDS if only is None else (only,):
         module = importlib.import_module(f"pipeline.commands.{name}")

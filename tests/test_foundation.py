@@ -23,7 +23,10 @@ def test_version_matches_pyproject_and_package():
 
     out = run_cli("--version")
     assert out.returncode == 0
-    assert out.stdout.strip() == f"coordscope {pipeline.__version__}"
+    # the version, then which path the parse hot path takes (parsers/_accel.py: compiled or Python, why)
+    version, _, path = out.stdout.strip().partition(" (")
+    assert version == f"coordscope {pipeline.__version__}"
+    assert path.startswith("hot path: ") and path.endswith(")"), out.stdout
 
 
 def test_help_lists_every_registered_subcommand():

@@ -9,6 +9,11 @@ import sys
 from collections import Counter, deque
 from contextlib import contextmanager
 
+try:  # Cython's pure-Python mode: this module is also compiled when installed (parsers/_accel.py)
+    import cython
+except ModuleNotFoundError:
+    from parsers._cython_names import cython
+
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser(
@@ -148,6 +153,7 @@ def _set_tz(tz: str | None, error: type[Exception]) -> None:
     os.environ["COORDSCOPE_TZ"] = tz
 
 
+@cython.locals(batch=list, lines=list)
 def _write_events(batches, write) -> None:
     """Every event (parsed, and unparsed with its reason) as one JSON line, one write per list of
     outcomes (the reader's lists of ~256: ~64 KB of JSON, below malloc's mmap threshold).

@@ -7,9 +7,10 @@ rules itself: about half a second of CPU per worker, paid by five or six workers
 two cores. Imported here, the forked workers share them (copy-on-write; `gc.freeze` keeps the
 collector from touching, and so copying, those pages).
 
-Only pure-Python modules are imported: pyarrow and pandas start threads when imported, and a
-process must not fork with threads running (pyspark.daemon imports its worker module after the
-fork for the same reason). A module that fails to import here is left to the worker, which then
+Only modules that start no thread are imported (coordscope's own, run as Python or, for the parse
+hot path, compiled: parsers/_accel.py, the same finder as in the driver): pyarrow and pandas start
+threads when imported, and a process must not fork with threads running (pyspark.daemon imports its
+worker module after the fork for the same reason). A module that fails to import here is left to the worker, which then
 reports the error in the task that needs it.
 
 Spark runs it as `python -m pipeline.spark.worker_daemon` (session setting

@@ -46,6 +46,30 @@ def test_session_workers_fork_from_the_coordscope_daemon(spark):
     assert [(r["daemon"], r["parsers"]) for r in rows] == [("pipeline.spark.worker_daemon", True)]
 
 
+@pytest.mark.spark
+def test_session_workers_run_the_hot_path_this_process_runs(spark):
+    """The workers' parsers come through the same finder (parsers/_accel.py): the compiled modules
+    where they are built and match their .py, else the .py, as in the driver."""
+    import parsers.reader
+    from parsers import _accel
+
+    def where(batches):
+        import sys
+
+        import pyarrow as pa
+
+        from parsers import _accel
+
+        for _ in batches:
+            yield pa.record_batch({"reader": [sys.modules["parsers.reader"].__file__],
+                                   "client": [sys.modules["parsers.client"].__file__], "status": [_accel.status()]})
+
+    rows = spark.range(1, numPartitions=1).mapInArrow(where, "reader string, client string, status string").collect()
+    client = sys.modules["parsers.client"]
+    assert [(r["reader"], r["client"], r["status"]) for r in rows] == [(parsers.reader.__file__, client.__file__,
+                                                                        _accel.status())]
+
+
 def test_cli_asks_arrow_for_the_system_allocator_unless_the_user_chose():
     """pipeline/arrow_pool: the CLI's process sets ARROW_DEFAULT_MEMORY_POOL=system before any
     command imports pyarrow; a value the user set is kept."""
