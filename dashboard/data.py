@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline import figures, rundir, schemas
+from pipeline.timefmt import iso
 
 # Event kinds -> the lane category drawn for them on the group page.
 LANE_CATEGORIES: dict[str, str] = {
@@ -515,12 +516,20 @@ def manifest_sections(manifest: dict[str, Any]) -> tuple[list[dict[str, str]], d
             for k in sorted(value):
                 walk(f"{prefix}.{k}" if prefix else str(k), value[k])
         elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            tables[prefix] = [{k: _cell(v) for k, v in row.items()} for row in value]
+            tables[prefix] = [{k: _time_cell(k, v) for k, v in row.items()} for row in value]
         else:
             flat.append({"key": prefix, "value": _cell(value)})
 
     walk("", manifest)
     return flat, tables
+
+
+def _time_cell(key: str, value: Any) -> Any:
+    """A table cell; an epoch-ms column (`..._ms` holding a time since 1973) as its ISO time, not a
+    number a table would print as 1.71e+12."""
+    if key.endswith("_ms") and isinstance(value, int) and not isinstance(value, bool) and value > 10**11:
+        return iso(value)
+    return _cell(value)
 
 
 def _cell(value: Any) -> Any:

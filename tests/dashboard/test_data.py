@@ -157,3 +157,11 @@ def test_owner_at_names_every_owner_of_a_double_ownership(tmp_path):
 
     text = str(answer(data, "g", "t-0", base + 20_000))
     assert "owned by 2 members at once" in text and "zombie" in text and "successor" in text
+
+
+def test_manifest_tables_show_epoch_ms_columns_as_times():
+    _flat, tables = manifest_sections({"groups_detail": [
+        {"first_ms": 1_710_208_801_208, "rebalance_ms_total": 22_774, "last_ms": None, "n_ms": True}]})
+    # a time since 1973 in an ..._ms column reads as a time; a duration or count stays a number
+    assert tables["groups_detail"] == [{"first_ms": "2024-03-12T02:00:01.208Z", "rebalance_ms_total": 22_774,
+                                        "last_ms": None, "n_ms": True}]
