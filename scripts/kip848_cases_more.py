@@ -25,6 +25,7 @@ from kip848_cases import (  # noqa: E402
     hb,
     join,
     leave,
+    mem,
     member,
     mm,
     pm,
@@ -872,11 +873,6 @@ def reconcile(id_, method, description, m, target_epoch, target, pe_default, own
     SCENARIOS.append({"id": id_, "category": "member_state_machine", "kind": "reconcile", "source": src,
                       "description": description, "member": m, "target_epoch": target_epoch, "target": target,
                       "partition_epoch": pe, "owned": owned, "expect": expect})
-
-
-def mem(state, epoch, prev, assigned, pending=None):
-    return {"state": state, "member_epoch": epoch, "previous_member_epoch": prev, "assigned": assigned,
-            "pending_revocation": pending or {}}
 
 
 def _cab_branches():
