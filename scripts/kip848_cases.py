@@ -884,14 +884,17 @@ _flows()
 
 # ============================================================================ CurrentAssignmentBuilder
 def reconcile_case(id_, method, description, m, target_epoch, target, pe_default, owned, expect, by_topic=None,
-                   note=None):
+                   note=None, tag=None, scenarios=None):
+    """A member-state-machine case appended to `scenarios` (default this script's SCENARIOS)."""
     src = {"suite": CABT, "method": method, "commit": COMMIT}
+    if tag:
+        src["tag"] = tag
     if note:
         src["note"] = note
     pe = {"default": pe_default}
     if by_topic:
         pe["by_topic"] = by_topic
-    SCENARIOS.append({"id": id_, "category": "member_state_machine", "kind": "reconcile", "source": src,
+    (SCENARIOS if scenarios is None else scenarios).append({"id": id_, "category": "member_state_machine", "kind": "reconcile", "source": src,
                       "description": description, "member": m, "target_epoch": target_epoch, "target": target,
                       "partition_epoch": pe, "owned": owned, "expect": expect})
 

@@ -864,15 +864,9 @@ _gmm_paths()
 # branches of CurrentAssignmentBuilder.build / computeNextAssignment at the commit, each next to the test of the
 # transition it varies (source.note says so).
 def reconcile(id_, method, description, m, target_epoch, target, pe_default, owned, expect, by_topic=None):
-    src = {"suite": CABT, "method": method, "commit": COMMIT, "tag": TAG,
-           "note": "Deterministic reading of CurrentAssignmentBuilder.build/computeNextAssignment at this commit: a "
-                   "branch next to the named test's transition."}
-    pe = {"default": pe_default}
-    if by_topic:
-        pe["by_topic"] = by_topic
-    SCENARIOS.append({"id": id_, "category": "member_state_machine", "kind": "reconcile", "source": src,
-                      "description": description, "member": m, "target_epoch": target_epoch, "target": target,
-                      "partition_epoch": pe, "owned": owned, "expect": expect})
+    base.reconcile_case(id_, method, description, m, target_epoch, target, pe_default, owned, expect, by_topic,
+                        note="Deterministic reading of CurrentAssignmentBuilder.build/computeNextAssignment at this "
+                             "commit: a branch next to the named test's transition.", tag=TAG, scenarios=SCENARIOS)
 
 
 def _cab_branches():
