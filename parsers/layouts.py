@@ -207,6 +207,12 @@ _JSON_TS_KEYS = ("@timestamp", "timestamp", "ts", "time", "date", "timeMillis", 
 # `short_message` (`full_message` holds the stack trace), logger and thread as the additional
 # fields `_logger` and `_thread`, `level` a syslog severity code, `timestamp` epoch seconds
 _JSON_MSG_KEYS = ("message", "msg", "log.message", "@message", "text", "short_message")
+# the field holding the whole line an application wrote, as a collector keeps it (its own layout
+# inside): docker json-file / Fluent Bit / Fluentd `log` (moby daemon/logger/jsonfilelog), journald
+# `MESSAGE` (systemd.journal-fields(7), `journalctl -o json`), Google Cloud Logging `textPayload`
+_JSON_LINE_KEYS = ("log", "MESSAGE", "textPayload")
+# their records' times: journald's __REALTIME_TIMESTAMP (microseconds), Cloud Logging's timestamp
+_JSON_RECORD_TS_KEYS = ("__REALTIME_TIMESTAMP", "timestamp", "receiveTimestamp", "@timestamp", "date")
 _JSON_LEVEL_KEYS = ("level", "log.level", "severity", "levelname", "loglevel")
 _JSON_LOGGER_KEYS = ("logger_name", "logger", "log.logger", "loggerName", "name", "category", "_logger")
 _JSON_THREAD_KEYS = ("thread_name", "thread", "process.thread.name", "threadName", "_thread")
@@ -302,13 +308,18 @@ def split_json(line: str) -> Split | None:
         return None
     flat = _flatten_ecs(obj)
     msg = _first(flat, _JSON_MSG_KEYS)
-    inner = obj.get("log")
-    if msg is None and isinstance(inner, str):
-        # docker json-file: {"log": "<the original line>\n", "stream": .., "time": ..}
+    inner = None
+    if msg is None:
+        inner = next((v for k in _JSON_LINE_KEYS if isinstance(v := obj.get(k), str)), None)
+    if inner is not None:
+        # a collector's record of one line the application wrote: docker json-file {"log": "<the
+        # original line>\n", "stream": .., "time": ..}, journald's MESSAGE, Cloud Logging's textPayload
         inner_split = split_any(inner.rstrip("\n"))
         if inner_split is not None:
-            if inner_split.ts_ms is None:
+            if inner_split.ts_ms is None:  # the collector's time of the record (docker's `time` first)
                 inner_split.ts_ms = _json_ts(obj.get("time"))
+                if inner_split.ts_ms is None:
+                    inner_split.ts_ms = _json_ts(_first(flat, _JSON_RECORD_TS_KEYS))
             where = _origin.json_origin(obj)
             if where is not None:  # a collector's record (its metadata wins over a PID inside: often 1)
                 inner_split.extra = {**(inner_split.extra or {}), _origin.KEY: where}
@@ -317,6 +328,8 @@ def split_json(line: str) -> Split | None:
     if not isinstance(msg, str):
         msg = "" if msg is None else json.dumps(msg)
     ts = _json_ts(_first(flat, _JSON_TS_KEYS))
+    if ts is None and inner is not None:
+        ts = _json_ts(_first(flat, _JSON_RECORD_TS_KEYS))
     if ts is None and isinstance(obj.get("instant"), dict):
         ts = _json_ts(obj["instant"])
     if ts is None and "timestampSeconds" in flat:

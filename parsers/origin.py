@@ -36,10 +36,11 @@ KEY = "origin"  # the Event.extra key
 KUBECTL_PREFIX = compile_regex(r"\[pod/([a-z0-9][a-z0-9.\-]*)/([a-z0-9][a-z0-9.\-]*)?\] ")
 # stern's default template: "<pod> <container> " or "<namespace> <pod> <container> " (colours are
 # taken off before: layouts.ANSI). Each a DNS-1123 name with a letter in it (so never a date or a
-# time of the line itself, "2024-03-01"); the third name only when a third is there
+# time of the line itself, "2024-03-01"); the third name only when a third is there. The line follows
+# as written: a continuation line of a record keeps its TAB or space ("\tsession.timeout.ms = 10000")
 STERN_PREFIX = compile_regex(
     r"(?:((?=[a-z0-9.\-]*[a-z])[a-z0-9][a-z0-9.\-]*) )?((?=[a-z0-9.\-]*[a-z])[a-z0-9][a-z0-9.\-]*) "
-    r"((?=[a-z0-9.\-]*[a-z])[a-z0-9][a-z0-9.\-]*) (?=\S)")
+    r"((?=[a-z0-9.\-]*[a-z])[a-z0-9][a-z0-9.\-]*) (?=[\s\S])")
 # docker compose "name  | " (cmd/formatter/logs.go setPrefix: "%-<width>s | "; v1 "name_1  | ")
 COMPOSE_PREFIX = compile_regex(r"([\w.\-]+)\s*\| ")
 # syslog headers before the application's text: RFC 3164 / journalctl short "Mmm dd hh:mm:ss HOST

@@ -448,6 +448,17 @@ def _origin_of(p: _Record) -> str | None:
     return x.get(ORIGIN) if x else None
 
 
+def _continues(p: _Record, sp: Any, origin: str | None) -> bool:
+    """Whether a JSON line's message continues the pending record: a continuation line
+    (layouts.is_continuation: indented, a stack frame) of the same origin (the wrapper's, else the
+    record's own metadata, parsers/origin.py)."""
+    msg = sp.message
+    if not msg or not layouts.is_continuation(msg) or msg.isspace():
+        return False
+    mine = origin if origin is not None else (sp.extra.get(ORIGIN) if sp.extra else None)
+    return mine == _origin_of(p)
+
+
 def _file_day(source: str) -> int | None:
     """Noon UTC of a date written in the file's name (the nearest day to any time of day)."""
     m = _FILE_DAY.search(os.path.basename(source))
@@ -567,6 +578,12 @@ class _LogParser:
                     sp.message, sp.extra = whole, {**(sp.extra or {}), "truncated": "logger"}
         else:
             sp = self.layout.split(text) if not self.plain else None
+            if p is not None and sp is not None and self.layout.name == "json" and _continues(p, sp, origin):
+                # a collector's record per line (Docker's json-file, CRI, journald, Fluent Bit without a
+                # multiline parser): a record holding a continuation of the record before it, from the
+                # same origin, is part of it (a ConsumerConfig dump's `\tname = value` lines)
+                p.add(no, sp.message.rstrip("\r\n"))
+                return
             if sp is not None:
                 if sp.extra and sp.extra.get("bad_time"):
                     sp.extra = {k: v for k, v in sp.extra.items() if k != "bad_time"} or None

@@ -68,9 +68,16 @@ class Columns:
 
     def codes(self, name: str) -> tuple[np.ndarray, list[Any]]:
         """(code per row, the distinct values): equal codes exactly for equal values, nulls one code;
-        codes numbered in order of first appearance, as Arrow's dictionary_encode numbers them."""
+        codes numbered in order of first appearance, as Arrow's dictionary_encode numbers them.
+        "origin" (not an events column unless given): each line's origin, read from extra_json."""
         c = self._codes.get(name)
         if c is None:
+            if name == "origin" and name not in self.table.schema.names:
+                a = origins(self.table.column("extra_json") if "extra_json" in self.table.schema.names
+                            else pa.nulls(self.n, pa.string()))
+                d = pc.dictionary_encode(a, null_encoding="encode")
+                c = self._codes[name] = (_np(d.indices).astype(np.int64), d.dictionary.to_pylist())
+                return c
             a = self.arr(name)
             if pa.types.is_dictionary(a.type):
                 c = self._codes[name] = _first_seen_codes(a)
@@ -160,6 +167,21 @@ class Columns:
     def _chunks(self, name: str) -> tuple[list[pa.Array], np.ndarray]:
         chunks = self.table.column(name).chunks
         return chunks, np.cumsum([0] + [len(c) for c in chunks[:-1]], dtype=np.int64)
+
+
+def origins(extra_json: Any) -> pa.Array:
+    """Each row's origin (group_tables.origin_of) of an extra_json column (plain or dictionary,
+    chunked or not), as strings: each distinct text naming one is read once."""
+    a = extra_json.combine_chunks() if isinstance(extra_json, pa.ChunkedArray) else extra_json
+    enc = a if pa.types.is_dictionary(a.type) else pc.dictionary_encode(a)
+    texts = enc.dictionary
+    named = np.nonzero(_np(pc.fill_null(pc.match_substring(texts, gt.ORIGIN_KEY), False)))[0]
+    if not len(named):
+        return pa.nulls(len(a), pa.string())
+    per_text = [None] * len(texts)
+    for i, text in zip(named.tolist(), texts.take(pa.array(named)).to_pylist(), strict=True):
+        per_text[i] = gt.origin_of(text)
+    return pa.array(per_text, pa.string()).take(enc.indices)
 
 
 def _dictionary_of(typ: pa.DataType, value_type: pa.DataType) -> bool:
@@ -274,9 +296,9 @@ def heartbeat_gaps(table: pa.Table | Columns) -> pa.Table:
     for code in np.nonzero(np.bincount(hint_codes[client], minlength=len(hints)))[0].tolist():
         group_hint = gt._max(group_hint, hints[code])
 
-    # the client streams (client_id, source), each in (time, line) order
+    # the client streams (client_id, source, origin), each in (time, line) order
     rows = np.nonzero(client & cols.valid("client_id") & cols.valid("ts_ms"))[0]
-    key = cols.key("client_id", "source")
+    key = cols.key("client_id", "source", "origin")
     ts_all, line_all = cols.ints("ts_ms", 0), cols.ints("line_no", -1)
     r = rows[np.lexsort((rows, line_all[rows], ts_all[rows], key[rows]))]   # the stream rows, in order
     ts = ts_all[r]
@@ -417,13 +439,14 @@ def offset_commits(table: pa.Table | Columns) -> pa.Table:
     cols = _columns(table)
     if cols.n == 0:
         return schemas.arrow_schema("offset_commits").empty_table()
-    # the member context: per (client_id, source), in time order (no time first), the last
+    # the member context: per client stream (client_id, source, origin: group_tables.ORIGIN_KEY),
+    # in time order (no time first), the last
     # member id and generation up to each row (tables.with_member_context)
     history = cols.among("kind", gt.HISTORY_KINDS)
     member_ok, gen_ok = cols.valid("member_id"), cols.valid("generation")
     ctx = np.nonzero(member_ok | gen_ok | history)[0]
     ts_ok, ts_all, line_all = cols.valid("ts_ms"), cols.ints("ts_ms", 0), cols.ints("line_no", -1)
-    key = cols.key("client_id", "source")
+    key = cols.key("client_id", "source", "origin")
     c = ctx[np.lexsort((ctx, line_all[ctx], ts_all[ctx], ts_ok[ctx], key[ctx]))]
     starts = _starts(key[c])
     member_pos = np.zeros(cols.n, np.int64)

@@ -39,6 +39,33 @@ DEBUG_HEARTBEAT_KINDS = frozenset(("heartbeat_succeeded", "heartbeat_sent"))
 PRINTED_LATE_MARKERS = ('"binding": "python"', '"librdkafka_rule"')
 
 
+# A file of several processes' lines (`kubectl logs -l app --prefix`, stern, a collector's JSON,
+# syslog headers, Spring Boot's PID: parsers/origin.py) names each line's origin in extra_json. Its
+# consumers often share a client id (client.id unset: "consumer-<group>-1" in every JVM,
+# ConsumerConfig's per-JVM counter), so a client stream here is (client_id, source, origin): one
+# process's lines, as the replay reads them (replay_rules.state.stream_namer). A process restarted
+# into the same file with a new PID is a new stream: a new consumer, not a silence of the old one.
+ORIGIN_KEY = '"origin"'
+
+
+def origin_of(extra_json: str | None) -> str | None:
+    """The line's origin (Event.extra "origin") from its extra_json; None when it names none."""
+    if not extra_json or ORIGIN_KEY not in extra_json:
+        return None
+    try:
+        v = json.loads(extra_json).get("origin")
+    except (ValueError, AttributeError):
+        return None
+    return v if isinstance(v, str) else None
+
+
+def origin_only(extra_json: str | None) -> str | None:
+    """extra_json cut to its origin (what the series tables read of a line that is no setting):
+    '{"origin":"..."}', or None when it names none."""
+    o = origin_of(extra_json)
+    return None if o is None else json.dumps({"origin": o}, separators=(",", ":"))
+
+
 def printed_late(extra_json: str | None) -> bool:
     return extra_json is not None and all(w in extra_json for w in PRINTED_LATE_MARKERS)
 # broker removal wordings of an expiry (GroupCoordinator.onExpireHeartbeat 0.11.0.1+, GroupMetadataManager 3.6+)
@@ -61,8 +88,10 @@ SERIES_COLUMNS = tuple(c for c in GROUP_COLUMNS if c != "partitions")
 SERIES_RAW_KINDS = ("broker_member_removed", "broker_member_fenced", "offset_reset")
 SERIES_EXTRA_KINDS = ("client_config",)
 # What observed ownership reads (`ownership`).
+# ("origin": the line's origin, origin_of its extra_json, given as its own column: ownership's rows
+# are taken without their extra_json)
 OWNERSHIP_COLUMNS = ("source", "line_no", "ts_ms", "side", "kind", "group_id", "client_id", "member_id",
-                     "generation", "partitions")
+                     "generation", "partitions", "origin")
 
 # Java's \d is ASCII only: [0-9]
 _VERSION = re.compile(r"^([0-9]+)\.([0-9]+)(?:\.([0-9]+))?")
@@ -127,19 +156,24 @@ def _ts_first(ts: int | None) -> tuple[bool, int]:
 
 
 def _rows(cols: dict[str, list[Any]]) -> list[dict[str, Any]]:
-    names = [c for c in GROUP_COLUMNS if c in cols]
+    """Row dicts of GROUP_COLUMNS and "origin" (given, or read from extra_json)."""
+    names = [c for c in (*GROUP_COLUMNS, "origin") if c in cols]
     n = len(cols[names[0]]) if names else 0
     empty = [None] * n
-    return [dict(zip(GROUP_COLUMNS, vals, strict=True))
-            for vals in zip(*(cols.get(c, empty) for c in GROUP_COLUMNS), strict=True)]
+    origins = cols.get("origin")
+    if origins is None:
+        origins = [origin_of(x) for x in cols.get("extra_json", empty)]
+    return [dict(zip((*GROUP_COLUMNS, "origin"), vals, strict=True))
+            for vals in zip(*(cols.get(c, empty) for c in GROUP_COLUMNS), origins, strict=True)]
 
 
 def _with_member_context(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str | None, int | None]]:
     """(row, ctx_member, ctx_generation) per row: the last member id and generation seen by the
-    same (client_id, source) up to and including the row (tables.with_member_context)."""
-    streams: dict[tuple[Any, Any], list[dict[str, Any]]] = defaultdict(list)
+    same client stream (client_id, source, origin) up to and including the row
+    (tables.with_member_context)."""
+    streams: dict[tuple[Any, Any, Any], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        streams[(r["client_id"], r["source"])].append(r)
+        streams[(r["client_id"], r["source"], r.get("origin"))].append(r)
     out = []
     for stream in streams.values():
         stream.sort(key=lambda r: (*_ts_first(r["ts_ms"]), r["line_no"] if r["line_no"] is not None else -1))
@@ -160,19 +194,20 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
     ctx_rows = _with_member_context([
         r for r in rows if r["side"] == "client" and r["ts_ms"] is not None
         and (r["member_id"] is not None or r["generation"] is not None or r["kind"] in kinds)])
-    moves: dict[tuple[Any, Any, Any], list[tuple[dict[str, Any], Any, Any]]] = defaultdict(list)
-    ends: dict[tuple[Any, Any], list[tuple[int, str, str]]] = defaultdict(list)
+    moves: dict[tuple[Any, Any, Any, Any], list[tuple[dict[str, Any], Any, Any]]] = defaultdict(list)
+    ends: dict[tuple[Any, Any, Any], list[tuple[int, str, str]]] = defaultdict(list)
     for r, cm, cg in ctx_rows:
         kind = r["kind"]
+        stream = (r["client_id"], r["source"], r.get("origin"))
         if kind in OWNERSHIP_START or kind in OWNERSHIP_END:
             for tp in r["partitions"] or ():
-                moves[(r["client_id"], r["source"], tp)].append((r, cm, cg))
+                moves[(*stream, tp)].append((r, cm, cg))
         if kind in MEMBER_END and r["client_id"] is not None:
             # (Spark's join on the client key: a line without a client id closes nothing)
-            ends[(r["client_id"], r["source"])].append((r["ts_ms"], kind, evidence(r["source"], r["line_no"])))
+            ends[stream].append((r["ts_ms"], kind, evidence(r["source"], r["line_no"])))
     holders = _sole_holders(memberships)
     out = []
-    for (client_id, source, tp), items in moves.items():
+    for (client_id, source, origin, tp), items in moves.items():
         items.sort(key=lambda it: (it[0]["ts_ms"], it[0]["line_no"]))
         marks = []   # (is_start, boundary, reason) per item
         prev = None
@@ -199,7 +234,7 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
                 continue
             ts, ev, n = r["ts_ms"], evidence(r["source"], r["line_no"]), follow[i]
             m_end = None
-            for e in ends.get((client_id, source), ()):
+            for e in ends.get((client_id, source, origin), ()):
                 if e[0] >= ts and (n is None or e[0] < n[0]) and (m_end is None or e < m_end):
                     m_end = e
             if m_end is not None:

@@ -65,7 +65,8 @@ def bucket_column(groups: Any, n: int) -> Any:
 def series_narrowed(table: Any) -> tuple[Any, Any]:
     """`raw` and `extra_json` of a table or record batch of events rows in the width the series
     tables read (group_tables.SERIES_COLUMNS): `raw` only on the kinds whose wording they read,
-    `extra_json` only on client_config lines and heartbeat lines printed late; null elsewhere.
+    `extra_json` only on client_config lines and heartbeat lines printed late, elsewhere cut to
+    the line's origin (group_tables.origin_only) or null.
     What the series tables return is the same as from the whole texts."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -84,8 +85,16 @@ def series_narrowed(table: Any) -> tuple[Any, Any]:
     marked = pc.and_(pc.match_substring(enc.dictionary, gt.PRINTED_LATE_MARKERS[0]),
                      pc.match_substring(enc.dictionary, gt.PRINTED_LATE_MARKERS[1]))
     late = pc.and_(kinds(gt.HEARTBEAT_KINDS), pc.fill_null(marked.take(enc.indices), False))
+    # elsewhere only the line's origin, if it names one (group_tables.ORIGIN_KEY: the client stream)
+    named = pc.fill_null(pc.match_substring(enc.dictionary, gt.ORIGIN_KEY), False)
+    if pc.any(named).as_py():
+        only = pa.array([gt.origin_only(t) if hit else None for t, hit in zip(
+            enc.dictionary.to_pylist(), named.to_pylist(), strict=True)], pa.string())
+        rest = only.take(enc.indices)
+    else:
+        rest = pa.nulls(len(ex), pa.string())
     return (pc.if_else(kinds(gt.SERIES_RAW_KINDS), raw, pa.nulls(len(raw), raw.type)),
-            pc.if_else(pc.or_(kinds(gt.SERIES_EXTRA_KINDS), late), ex, pa.nulls(len(ex), ex.type)))
+            pc.if_else(pc.or_(kinds(gt.SERIES_EXTRA_KINDS), late), ex, rest.cast(ex.type)))
 
 
 def staged_schema(outcome_schema: Any) -> Any:

@@ -237,6 +237,7 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
     import pyarrow.compute as pc
 
     from pipeline import group_tables as gt
+    from pipeline.group_series import origins
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark.buckets import decoded
     from pipeline.spark.replay_stage import shows_own_assignments
@@ -251,7 +252,8 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
     useful = pc.and_(pc.and_(pc.equal(table.column("side"), "client"), pc.is_valid(table.column("ts_ms"))),
                      pc.or_(pc.or_(pc.is_valid(table.column("member_id")), pc.is_valid(table.column("generation"))),
                             pc.is_in(table.column("kind"), value_set=_string_array(kinds))))
-    mine = table.select(list(gt.OWNERSHIP_COLUMNS)).filter(pc.fill_null(useful, False))
+    mine = table.select([c for c in gt.OWNERSHIP_COLUMNS if c != "origin"]).filter(pc.fill_null(useful, False))
+    mine = mine.append_column("origin", origins(table.column("extra_json").filter(pc.fill_null(useful, False))))
     del useful
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
     if replay_module is not None:
@@ -355,7 +357,11 @@ def _series_rows(source: DataFrame, split: list[str]) -> DataFrame:
             # heartbeat lines keep theirs when it marks them printed late (group_tables.printed_late)
             late = (F.col("kind").isin(*gt.HEARTBEAT_KINDS) & F.col(c).contains(gt.PRINTED_LATE_MARKERS[0])
                     & F.col(c).contains(gt.PRINTED_LATE_MARKERS[1]))
-            cols.append(F.when(F.col("kind").isin(*gt.SERIES_EXTRA_KINDS) | late, F.col(c)).alias(c))
+            # elsewhere only the line's origin (group_tables.origin_only: the client stream)
+            origin = F.get_json_object(F.col(c), "$.origin")
+            cols.append(F.when(F.col("kind").isin(*gt.SERIES_EXTRA_KINDS) | late, F.col(c))
+                        .when(F.col(c).contains(gt.ORIGIN_KEY) & origin.isNotNull(),
+                              F.to_json(F.struct(origin.alias("origin")))).alias(c))
         else:
             cols.append(F.col(c))
     return source.where(F.col("group_id").isin(*split)).select(*cols)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
-from pipeline.group_tables import PRINTED_LATE_MARKERS
+from pipeline.group_tables import ORIGIN_KEY, PRINTED_LATE_MARKERS
 
 # Kafka defaults (ConsumerConfig): session.timeout.ms 45000 since 3.0 (KIP-735), 10000 before;
 # max.poll.interval.ms 300000 since 0.10.1 (KIP-62).
@@ -42,7 +42,18 @@ def evidence(source: str = "source", line_no: str = "line_no") -> Column:
 
 
 def _client_key() -> list[str]:
-    return ["group_id", "client_id", "source"]
+    """A client stream: one process's lines of a log file (group_tables.ORIGIN_KEY: a file of
+    several processes names each line's origin, and their client ids often coincide)."""
+    return ["group_id", "client_id", "source", "origin"]
+
+
+def _with_origin(events: DataFrame) -> DataFrame:
+    """The events with each line's origin (group_tables.origin_of) as the column `origin`."""
+    if "origin" in events.columns:
+        return events
+    # "" for none: the client key is also a join key (ownership's member ends), where null = null fails
+    return events.withColumn("origin", F.coalesce(F.when(F.col("extra_json").contains(ORIGIN_KEY),
+                                                         F.get_json_object("extra_json", "$.origin")), F.lit("")))
 
 
 def with_member_context(events: DataFrame) -> DataFrame:
@@ -95,6 +106,7 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
       else session.timeout.ms ending at that line, a lower bound whose start is estimated. Always
       exceeded: the coordinator states it.
     """
+    events = _with_origin(events)
     # narrow first: only these columns travel through the window shuffle (the printed settings
     # are taken out of extra_json here, so the JSON text does not travel)
     printed = {col: F.when(F.col("kind") == "client_config",
@@ -217,6 +229,7 @@ def offset_commits(events: DataFrame) -> DataFrame:
     skip here: whether a jump forward left records unprocessed needs the whole history (catch-up after
     a restart is not a skip); the replay decides it (findings offset_skip / offset_rewind, with an
     `estimated` detail) and the report counts ranges from the findings only."""
+    events = _with_origin(events)
     # 0.9-1.0 Fetcher words a resume from the committed offset as `Resetting offset for partition X to the
     # committed offset N` (offsets.position_kind): a fetched offset, not a reset (only the boolean travels)
     kind = F.when((F.col("kind") == "offset_reset") & F.coalesce(F.col("raw"), F.lit("")).contains(
@@ -251,6 +264,7 @@ def ownership(events: DataFrame) -> DataFrame:
     """Observed ownership intervals from the consumers' own assignment callbacks: a partition is
     owned from `partitions_assigned` until the same client revokes or loses it, leaves the group
     (leave_group, fenced, poll timeout, generation reset) or its log ends."""
+    events = _with_origin(events)
     client = with_member_context(events.where((F.col("side") == "client") & F.col("group_id").isNotNull()
                                               & F.col("ts_ms").isNotNull()
                                               & context_or(OWNERSHIP_START + OWNERSHIP_END + MEMBER_END)).select(

@@ -21,7 +21,8 @@ KINDS = ["join_succeeded", "heartbeat_succeeded", "heartbeat_sent", "heartbeat_f
 
 
 def random_events(seed: int, n: int = 400) -> list[dict]:
-    """n events over two groups (g{seed}a, g{seed}b), five files, three clients, three members."""
+    """n events over two groups (g{seed}a, g{seed}b), five files (a.log's client lines of two
+    origins and none), three clients, three members."""
     rnd = random.Random(seed)
     rows = []
     sources = ["a.log", "b.log", "c.log", "k.log", "dump.txt"]
@@ -47,6 +48,14 @@ def random_events(seed: int, n: int = 400) -> list[dict]:
             r["extra_json"] = json.dumps({"binding": "python", "librdkafka_rule": "heartbeat_sent"})
         if kind == "client_config" and rnd.random() < 0.7:
             r["extra_json"] = json.dumps({"settings": {"session.timeout.ms": str(rnd.choice([10_000, 20_000, 45_000]))}})
+        if src == "a.log" and side == "client":
+            # a file of several processes (`kubectl logs --prefix`): each line's origin in extra_json,
+            # the same client ids in each (group_tables.ORIGIN_KEY: a client stream per origin)
+            extra = json.loads(r["extra_json"] or "{}")
+            origin = rnd.choice(["pod/p-0/app", "pod/p-1/app", None])
+            if origin is not None:
+                extra["origin"] = origin
+            r["extra_json"] = json.dumps(extra) if extra else None
         if kind.startswith("offset") or kind == "describe_row":
             r.update(topic=rnd.choice(["t", "u"]), partition=rnd.randint(0, 2), offset=rnd.randint(0, 1000))
             if kind == "offset_reset" and rnd.random() < 0.5:
