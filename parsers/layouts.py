@@ -391,15 +391,24 @@ ANSI = compile_regex(r"\x1b\[[0-?]*[ -/]*[@-~]")
 # of JSON lines cut out with its quotes (and the object's closing brace); decoded by JSON's rules
 JSON_STRING = compile_regex(r'"((?:[^"\\\n]|\\.)*)"[\s,\]}]*$')
 
+# a syslog header before the application's own line: RFC 3164 / `journalctl` short output "Mmm dd
+# hh:mm:ss HOST APP[PID]: ", RFC 5424 "<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID " (parsers/origin.py)
+SYSLOG = _origin.SYSLOG_3164
+SYSLOG_5424 = _origin.SYSLOG_5424
+
 WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "kubectl": KUBECTL, "stern": STERN, "compose": COMPOSE,
+                                        "syslog": SYSLOG, "syslog5424": SYSLOG_5424,
                                         "quote": QUOTE, "k8s_ts": K8S_TS, "suffix": SUFFIX,
                                         "json_string": JSON_STRING}
 # the wrappers that name each line's origin (parsers/origin.py), with the function that reads it
 ORIGIN_WRAPPERS: dict[str, Callable[[re.Match[str]], str]] = {
-    "kubectl": _origin.kubectl, "stern": _origin.stern, "compose": _origin.compose}
+    "kubectl": _origin.kubectl, "stern": _origin.stern, "compose": _origin.compose,
+    "syslog": _origin.syslog_match, "syslog5424": _origin.syslog_match}
 _DATED = compile_regex(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
-# wrappers kept only when what follows them is a known layout (they would also match a line's own text)
-_GUARDED = frozenset({"k8s_ts", "stern"})
+# wrappers kept only when what follows them is a known layout (they would also match a line's own text;
+# a syslog header is stripped only when the line inside has its own dated layout: else its time is
+# the header's, which the anchors read line by line)
+_GUARDED = frozenset({"k8s_ts", "stern", "syslog", "syslog5424"})
 
 
 def json_string_line(line: str) -> str | None:
@@ -463,8 +472,8 @@ def detect_wrappers(lines: Sequence[str]) -> tuple[str, ...]:
     if sum(1 for ln in current if json_string_line(ln) is not None) * 2 > len(current):
         found.append("json_string")  # the outermost: the other wrappers and the layout are inside the string
         current = [strip_wrappers(ln, ("json_string",)) for ln in current]
-    for w in ("kubectl", "stern", "compose", "quote", "k8s_ts", "suffix"):
-        if w == "stern" and ("kubectl" in found or "compose" in found):
+    for w in ("kubectl", "stern", "compose", "syslog", "syslog5424", "quote", "k8s_ts", "suffix"):
+        if w in ("stern", "syslog", "syslog5424") and any(o in found for o in ORIGIN_WRAPPERS):
             continue
         rx = WRAPPERS[w]
         if w == "kubectl":   # (a literal start first: most files have none of these)

@@ -45,12 +45,14 @@ STERN_PREFIX = compile_regex(
 COMPOSE_PREFIX = compile_regex(r"([\w.\-]+)\s*\| ")
 # syslog headers before the application's text: RFC 3164 / journalctl short "Mmm dd hh:mm:ss HOST
 # APP[PID]: " (also behind "<PRI>" and after an ISO time: journalctl -o short-iso, rsyslog's
-# RFC3339 template), RFC 5424 "<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID " ("-" = nil)
+# RFC3339 template), RFC 5424 "<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID STRUCTURED-DATA " ("-" =
+# nil; the structured data "-" or "[id k="v" ...]" elements, RFC 5424 section 6.3)
 SYSLOG_3164 = compile_regex(
     r"(?:<\d{1,3}>)?(?:[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?"
     r"(?:Z|[+-]\d{2}:?\d{2})?) (?P<host>[\w.\-]+) (?P<app>[\w.\-/@]+)\[(?P<pid>\d+)\]: ")
 SYSLOG_5424 = compile_regex(
-    r"<\d{1,3}>1 \S+ (?P<host>[!-~]{1,255}) (?P<app>[!-~]{1,48}) (?P<pid>[!-~]{1,128}) [!-~]{1,32} ")
+    r"<\d{1,3}>1 \S+ (?P<host>[!-~]{1,255}) (?P<app>[!-~]{1,48}) (?P<pid>[!-~]{1,128}) [!-~]{1,32} "
+    r"(?:(?:-|(?:\[(?:[^\]\\]|\\.)*\])+) )?")
 
 
 # the kubelet's container log file name, /var/log/containers/<pod>_<namespace>_<container>-<container
@@ -97,6 +99,11 @@ def host_pid(host: Any, pid: Any) -> str | None:
     if isinstance(pid, str | int) and not isinstance(pid, bool) and str(pid) not in ("", "-"):
         parts.append(f"pid:{pid}")
     return "/".join(parts) or None
+
+
+def syslog_match(m: Any) -> str:
+    """The origin a syslog header's match names (layouts.SYSLOG, SYSLOG_5424 as file wrappers)."""
+    return host_pid(m["host"], m["pid"]) or ""
 
 
 def syslog(text: str) -> str | None:

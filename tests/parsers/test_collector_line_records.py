@@ -106,3 +106,31 @@ def test_stern_prefixed_settings_lines_keep_their_tab():
     _outs, evs = events(lines)
     c = assert_one_config(evs, origin="pod/ledger-7d9f8c6b5-x2x4q/app")
     assert c.raw.splitlines()[0] == lines[0]
+
+
+def test_journalctl_short_and_rfc5424_headers_before_each_line():
+    """`journalctl -u app` (RFC 3164 short: "Mmm dd hh:mm:ss HOST APP[PID]: ") and RFC 5424 records
+    ("<PRI>1 TIMESTAMP HOST APP PROCID MSGID SD "): the header is a wrapper of the whole file when the
+    line inside has its own dated layout, so the dump's TAB lines continue its header line."""
+    short = [f"Feb  3 04:05:06 ledger-1 java[4242]: {x}" for x in dump()]
+    _outs, evs = events(short)
+    assert_one_config(evs, origin="host:ledger-1/pid:4242")
+    rfc5424 = [f"<14>1 2025-02-03T04:05:06.789Z ledger-1 java 4242 - - {x}" for x in dump()]
+    _outs, evs = events(rfc5424)
+    assert_one_config(evs, origin="host:ledger-1/pid:4242")
+    structured = [f'<14>1 2025-02-03T04:05:06.789Z ledger-1 java 4242 ID47 [exampleSDID@32473 iut="3"] {x}'
+                  for x in dump()]
+    _outs, evs = events(structured)
+    assert_one_config(evs, origin="host:ledger-1/pid:4242")
+
+
+def test_a_syslog_header_over_undated_lines_keeps_its_own_time():
+    """Lines with no time of their own ("INFO [Consumer ...] ..."): the header is not stripped as a
+    file wrapper (its time is the only one), the anchors read each line with the header's time."""
+    lines = [f"Feb  3 04:05:07 ledger-1 java[4242]: INFO [Consumer clientId=consumer-ledger-1, groupId=ledger] "
+             f"(Re-)joining group"] * 3
+    _outs, evs = events(lines)
+    assert [e.kind for e in evs] == ["join_started"] * 3
+    # (a short header has no year: its time of day is kept, no time is made up; a guard, as on 08f6a61)
+    assert all(e.extra.get("time_of_day") == "Feb  3 04:05:07" and e.extra.get("origin") == "host:ledger-1/pid:4242"
+               for e in evs)
