@@ -1108,9 +1108,10 @@ class _LogParser:
     def _client_outcome(self, p: _Record, msg: str, logger: str | None, res: Any) -> LineOutcome:
         """_classify's end for a client record, given client.parse_client_parts(msg, logger)."""
         side = _CLIENT
-        if res is None and msg[-1:] == ":":
-            # a template ending in ": {}" whose value printed empty (an empty partition list joined by
-            # ", "), the line's trailing space then dropped by an editor, a paste or a collector
+        if res is None and msg and not msg[-1].isspace():
+            # a template ending in " {}" or ": {}" whose value printed empty (an empty partition list
+            # joined by ", ": 2.4+'s "Revoke previously assigned partitions {}"), the line's trailing
+            # space then dropped by an editor, a paste, a collector or the layout's split
             res = client.parse_client_parts(msg + " ", logger)
         # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
         # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)

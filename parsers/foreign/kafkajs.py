@@ -115,12 +115,19 @@ def _parts(assignment: Any) -> tuple[str, ...] | None:
 
 def _record(line: str) -> tuple[str, str, dict[str, Any]] | None:
     """(namespace, message, fields) of a KafkaJS entry, or None."""
-    obj = json_object(line) if line.lstrip().startswith("{") else None
+    head = line.lstrip()[:1]
+    obj = json_object(line) if head == "{" or head == '"' else None
     if obj is not None:
         msg = obj.get("message", obj.get("msg"))
         if not isinstance(msg, str):
             return None
         m = _NS.match(msg)
+        if m is None and _NS.search(msg) is not None and obj.get("logger") is None:
+            # an application's JSON logger fed the text of a custom logCreator: {"msg": "ERROR
+            # [Runner] The group is rebalancing, re-joining {\"groupId\":...}", ...}: that text is the entry
+            inner_rec = _record(msg) if not msg.lstrip().startswith("{") else None
+            if inner_rec is not None:
+                return inner_rec
         if m is None:
             # the winston logCreator of KafkaJS's "Custom logging" docs: `const { message, ...extra } = log;
             # logger.log({ level, message, extra })`: no namespace, the fields under "extra"
