@@ -389,6 +389,10 @@ _MEL_HEADER = compile_regex(r"(?P<pre>.{0,48}?)(?P<level>trce|dbug|info|warn|fai
 _MEL_LEVELS = {"trce": "TRACE", "dbug": "DEBUG", "info": "INFO", "warn": "WARN", "fail": "ERROR", "crit": "FATAL"}
 
 
+# a run of 3+ asterisks (a redaction) glued to a word on either side
+_GLUED_REDACTION = compile_regex(r"(?<=[A-Za-z0-9])(?=\*{3,})|(?<=\*\*\*)(?=[A-Za-z0-9])")
+
+
 def _broker_logger(logger: str) -> bool:
     res = _is_broker(logger, "")
     if len(_BROKER_LOGGER_MEMO) < 4096:
@@ -1178,6 +1182,14 @@ class _LogParser:
         """The outcome of a record for a rule result other than the client hot path (`cut`: a miss may
         be a Java line cut short; not for a line a non-Java client's parser claimed)."""
         head = p.message
+        if res is None and "***" in head:
+            # a redaction that ate a space ("Member *** in group*** has failed", pasted in an issue):
+            # read again with the asterisks set apart as a value of their own
+            spaced = _GLUED_REDACTION.sub(" ", head)
+            alt = broker.parse_broker_message(spaced, p.logger) if side == _BROKER else client.parse_client_message(spaced, p.logger)
+            if isinstance(alt, Match):
+                alt.fields.setdefault("extra", {})["redaction_spaced"] = True
+                res = alt
         if res is None and cut and "\n" not in head and head.strip() \
                 and (p.texts[-1] if p.texts else p.lines).rstrip().endswith(head.rstrip()[-40:]):
             # a line cut short (parsers/truncated.py): only where the message ends the line as written

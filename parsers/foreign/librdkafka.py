@@ -302,7 +302,8 @@ _NO_EVENT = [
     r"Group \"[^\"]*\": \d+ partitions assigned to consumers", r"Group \"[^\"]*\": ops queue is disabled",
     r"Group \"[^\"]*\": Consumer .* treating assign as unassign", r"Group \"[^\"]*\": (?:\w+:\d+: )?new version barrier",
     r"Group \"[^\"]*\": ignoring Offset fetch response", r" Topic \S+ with \d+ partition\(s\)",
-    r"\S+: metadata for ", r"\S+: need to refresh metadata", r"Deferring \"[^\"]*\" offset commit",
+    r"\S+: metadata for ", r"[\w ]{1,40}: metadata for subscription ",  # rdkafka_cgrp.c "%s: metadata for subscription ..." ("consumer join") 1.0-2.x
+    r"\S+: need to refresh metadata", r"Deferring \"[^\"]*\" offset commit",
     r"OffsetCommit internal error", r"JoinGroup response: discarding outdated", r"SyncGroup response: discarding outdated",
     r"Heartbeat response: discarding outdated", r"Expediting next heartbeat", r"Reconciliation ", r"Not reconciling ",
     r"Metadata (?:not found|available) for ", r"No metadata to request", r"Acknowledging target assignment",
