@@ -1113,10 +1113,13 @@ class _LogParser:
         """_classify's end for a client record, given client.parse_client_parts(msg, logger)."""
         side = _CLIENT
         if res is None and msg and not msg[-1].isspace():
-            # a template ending in " {}" or ": {}" whose value printed empty (an empty partition list
-            # joined by ", ": 2.4+'s "Revoke previously assigned partitions {}"), the line's trailing
-            # space then dropped by an editor, a paste, a collector or the layout's split
+            # a template ending in ": {}" whose value printed empty (an empty partition list joined by
+            # ", "), the line's trailing space then dropped by an editor, a paste, a collector or the
+            # layout's split; after " {}" (2.4+'s "Revoke previously assigned partitions {}") only an
+            # empty partition list: an empty group or coordinator is a value missing, not printed empty
             res = client.parse_client_parts(msg + " ", logger)
+            if msg[-1] != ":" and type(res) is tuple and res[2].get("partitions") != ():
+                res = None
         # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
         # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)
         x = p.extra
