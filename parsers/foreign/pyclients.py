@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from parsers.base import Match
 from parsers.build_cache import compile_regex
 from parsers.foreign import words
 from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, match, oam_offset, tp_repr_list, tp_repr_one
@@ -338,8 +339,26 @@ def _library(rule: Rule, logger: str | None, state: dict[str, Any] | None) -> tu
     return None, rule.libs
 
 
+# a Python logging format that prints the record's place after the message: "%(message)s,
+# %(module)s-%(funcName)s-%(lineno)d" (logging.LogRecord attributes), e.g. ", consumer-_on_join_prepare-268"
+_PLACE_SUFFIX = compile_regex(r", (?:[A-Za-z_]\w*)-(?:[A-Za-z_<>]\w*>?)-\d+$")
+
+
 def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = None) -> Any:
     """Match | IGNORE | None for one line (see the module docstring)."""
+    res = _parse(line, logger, state)
+    if (res is None or res is UNRECOGNISED) and line[-1:].isdigit():
+        m = _PLACE_SUFFIX.search(line)
+        if m is not None:
+            alt = _parse(line[: m.start()], logger, state)
+            if alt is not None and alt is not UNRECOGNISED:
+                if isinstance(alt, Match):
+                    alt.fields.setdefault("extra", {})["python_place"] = line[m.start() + 2:]
+                return alt
+    return res
+
+
+def _parse(line: str, logger: str | None, state: dict[str, Any] | None) -> Any:
     rules = _candidates(line)
     lm = _LOGGER.search(line) if rules or "kafka" in line else None
     lg = lm.group("logger") if lm else (logger if logger and _LOGGER.fullmatch(logger) else None)
