@@ -1230,6 +1230,10 @@ class _LogParser:
             res = truncated.read_cut(msg, logger)
             if res is not None:
                 return _CLIENT, res
+        else:
+            res = truncated.read_cut_broker(msg, logger)
+            if res is not None:
+                return _BROKER, res
         return None
 
     def _config(self, p: _Record, head: str) -> tuple[str, Event | None, str | None] | None:
