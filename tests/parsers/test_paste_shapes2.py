@@ -216,3 +216,40 @@ def test_redaction_glued_to_a_word():
     assert (e.kind, e.member_id, e.group_id, e.extra["redaction_spaced"]) == ("broker_member_removed", "****", "******", True)
     # no asterisks: the words are read as printed (no space is invented)
     assert out[2].status == "unparsed"
+
+
+# --- broker lines cut short ------------------------------------------------------------------------------
+
+def test_broker_messages_cut_inside_their_text():
+    lines = [
+        # cut inside the state after a whole group: the group is read, the rest is not guessed
+        "[2021-02-03 04:05:06,007] INFO [GroupCoordinator 5]: Preparing to rebalance group carts in state PreparingReb",
+        # cut inside the reason: group, state, generation and the offsets partition are whole
+        "[2021-02-03 04:05:06,008] INFO [GroupCoordinator 5]: Preparing to rebalance group carts in state PreparingRebalance "
+        "with old generation 41 (__consumer_offsets-17) (reason: Adding new member cart-svc-",
+        # cut inside the offsets partition's name: the generation before it is whole
+        "[2021-02-03 04:05:06,009] INFO [GroupCoordinator 5]: Stabilized group carts generation 42 (__consumer_off",
+        # cut inside the first value: says no more than the first words
+        "[2021-02-03 04:05:06,010] INFO [GroupCoordinator 5]: Member cart-svc-1f2e",
+    ]
+    out = _outcomes(lines)
+    e1, e2 = out[1].event, out[2].event
+    assert (e1.kind, e1.group_id, e1.generation, e1.coordinator) == ("broker_rebalance_preparing", "carts", None, "5")
+    assert e1.extra["truncated"] == "message" and e1.extra["truncated_after"] == ["group_id"]
+    assert (e2.kind, e2.group_id, e2.generation, e2.extra["offsets_partition"], e2.reason) == \
+        ("broker_rebalance_preparing", "carts", 41, 17, None)
+    e3 = out[3].event
+    assert (e3.kind, e3.group_id, e3.generation, e3.extra["truncated"]) == ("broker_group_stabilized", "carts", 42, "message")
+    assert "offsets_partition" not in e3.extra
+    assert out[4].status == "unparsed"
+
+
+def test_strimzi_suffix_cut_inside_the_thread():
+    lines = ["2021-05-04 16:41:31,012 INFO [GroupCoordinator 0]: Member cart-svc-9 in group carts has failed, removing it "
+             "from the group (kafka.coordinator.group.GroupCoordinator) [executor-Hea",
+             "2021-05-04 16:41:31,013 INFO [GroupCoordinator 0]: Member cart-svc-9 in group carts has failed, removing it "
+             "from the group (kafka.coordinator.group.GroupCoordinator) ["]
+    out = _outcomes(lines)
+    for n in (1, 2):
+        e = out[n].event
+        assert (e.kind, e.member_id, e.group_id, e.coordinator) == ("broker_member_removed", "cart-svc-9", "carts", "0")
