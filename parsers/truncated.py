@@ -23,8 +23,10 @@ after the message (log4j's ` (%c)`, the rest of a JSON object) shows the message
 line missing its last value (`... dead for group  (org.apache...AbstractCoordinator)`) stays unparsed.
 
 Events read from a cut line carry `extra.truncated` ("logger" or "message") and, for the second shape,
-`extra.truncated_after` (the placeholders read whole). Broker messages cut inside their text stay
-unparsed (their rules are a grammar, not templates)."""
+`extra.truncated_after` (the placeholders read whole). Broker messages cut inside their text are read
+the same way from the generated grammar's rules (read_cut_broker, below: literal strings and hole
+terminals in place of template text and placeholders), and a Strimzi `(%c) [%t]` suffix cut inside the
+thread (`... (kafka.coordinator.group.GroupCoordinator) [executor-Hea`) like a cut `(%c)`."""
 
 from __future__ import annotations
 
