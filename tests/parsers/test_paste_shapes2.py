@@ -1,4 +1,4 @@
-"""Session 17 (branch pastes2): shapes of pasted logs a fresh held-out set of 46 excerpts showed the
+"""Session 17 (branch pastes2): shapes of pasted logs a fresh held-out set of 45 excerpts showed the
 reader missing or misreading (docs/testing.md, "Recall on pasted logs", second round), each a general
 mechanism with the source it mirrors:
 
