@@ -291,6 +291,8 @@ def json_object(line: str) -> dict | None:
         return _pasted_json_object(s)
     try:
         obj = json.loads(s)
+    except RecursionError:  # nested deeper than Python's stack: no log record (a crafted or broken line)
+        return None
     except ValueError:
         return _pasted_json_object(s)
     return obj if isinstance(obj, dict) else None
@@ -312,7 +314,7 @@ def _pasted_json_object(s: str) -> dict | None:
         return None
     try:
         obj, end = _JSON_DECODER.raw_decode(s)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     rest = s[end:].strip()
     if len(rest) > 3 or any(c not in _PASTE_TAIL for c in rest):

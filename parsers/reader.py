@@ -630,7 +630,7 @@ class _LogParser:
         if closing:
             try:
                 obj = json.loads("\n".join(t for _, _, t in lines).strip().rstrip(","))
-            except ValueError:
+            except (ValueError, RecursionError):
                 obj = None
         if not isinstance(obj, dict):
             self._replay(lines, out)

@@ -253,3 +253,14 @@ def test_strimzi_suffix_cut_inside_the_thread():
     for n in (1, 2):
         e = out[n].event
         assert (e.kind, e.member_id, e.group_id, e.coordinator) == ("broker_member_removed", "cart-svc-9", "carts", "0")
+
+
+def test_json_nested_deeper_than_the_stack_is_no_crash():
+    # a JSON-looking line nested deeper than Python's recursion limit (crafted or broken input): before,
+    # json.loads raised RecursionError out of the reader; now it is no JSON object, and the line is counted
+    deep = "[" * 5000 + "]" * 5000
+    lines = ['{"a":' + deep + '}', '{"a":' + deep + '}}', '"a":' + deep + '}', "{", '  "a": ' + deep, "}"]
+    for text in lines[:3]:
+        assert layouts.json_object(text) is None
+    out = _outcomes(lines)
+    assert sorted(out) == [1, 2, 3, 4, 5, 6] and all(o.status == "ignored" for o in out.values())
