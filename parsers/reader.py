@@ -1118,7 +1118,7 @@ class _LogParser:
             # layout's split; after " {}" (2.4+'s "Revoke previously assigned partitions {}") only an
             # empty partition list: an empty group or coordinator is a value missing, not printed empty
             res = client.parse_client_parts(msg + " ", logger)
-            if msg[-1] != ":" and type(res) is tuple and res[2].get("partitions") != ():
+            if msg[-1] != ":" and (res[2] if type(res) is tuple else getattr(res, "fields", {})).get("partitions") != ():
                 res = None
         # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
         # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)
