@@ -206,7 +206,7 @@ def _json_payload(text: str) -> Any:
         return None
     try:
         return json.loads(s)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 

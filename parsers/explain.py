@@ -132,6 +132,13 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
         if res is None and at_end and (whole := truncated.without_cut_logger(message)) is not None:
             message, out["message"], out["truncated"] = whole, whole, "logger"
             res = reader.broker.parse_broker_message(message, sp.logger)
+        if res is None and "***" in message:  # a redaction glued to a word (as the reader)
+            alt = reader.broker.parse_broker_message(reader._GLUED_REDACTION.sub(" ", message), sp.logger)
+            res = alt if isinstance(alt, Match) else res
+        if res is None and at_end:
+            cut = truncated.read_cut_broker(message, sp.logger)  # cut short inside a rule's text (as the reader)
+            if cut is not None:
+                res, out["truncated"] = cut, "message"
         b = reader.broker.explain_broker_message(message, sp.logger)  # the broker module explains its rules
         out["broker_explain"] = b
         if not isinstance(res, Match):
@@ -153,8 +160,10 @@ def explain_line(line: str, layout: str | None = None) -> dict[str, Any]:
     else:
         out["side"] = "client"
         res = client.parse_client_message(message, sp.logger)
-        if res is None and message[-1:] == ":":  # an empty last value whose trailing space was dropped
+        if res is None and message and not message[-1].isspace():  # an empty last value whose trailing space was dropped
             res = client.parse_client_message(message + " ", sp.logger)
+            if message[-1] != ":" and isinstance(res, Match) and res.fields.get("partitions") != ():
+                res = None  # after " {}" only an empty partition list (as the reader)
     if res is IGNORE or res is None:  # what the reader then offers the non-Java clients' parsers
         done = _explain_foreign(out, text, sp)
         if done is not None:

@@ -294,10 +294,36 @@ def json_object(line: str) -> dict | None:
     if s.endswith(","):
         s = s[:-1].rstrip()
     if not (s.startswith("{") and s.endswith("}")):
-        return None
+        return _pasted_json_object(s)
     try:
         obj = json.loads(s)
+    except RecursionError:  # nested deeper than Python's stack: no log record (a crafted or broken line)
+        return None
     except ValueError:
+        return _pasted_json_object(s)
+    return obj if isinstance(obj, dict) else None
+
+
+_JSON_DECODER = json.JSONDecoder()
+# what a paste leaves around one JSON log line (seen in issue threads): the object's opening brace cut
+# off by the copy ('"level":"ERROR",...}'), or a stray closer or a sentence's period after it ('...}}',
+# '...}.', '...}),'); at most 3 such characters, nothing else
+_PASTE_TAIL = frozenset("}]).,;")
+_PASTE_HEAD = re.compile(r'"[A-Za-z_@$][\w@$.\-]{0,40}"\s*:')
+
+
+def _pasted_json_object(s: str) -> dict | None:
+    """The one JSON object of a pasted line that is not exactly one (see _PASTE_TAIL), or None."""
+    if s.startswith('"') and _PASTE_HEAD.match(s) is not None and s.rstrip("".join(_PASTE_TAIL))[-1:] in '"0123456789el':
+        s = "{" + s
+    elif not s.startswith("{"):
+        return None
+    try:
+        obj, end = _JSON_DECODER.raw_decode(s)
+    except (ValueError, RecursionError):
+        return None
+    rest = s[end:].strip()
+    if len(rest) > 3 or any(c not in _PASTE_TAIL for c in rest):
         return None
     return obj if isinstance(obj, dict) else None
 
@@ -534,9 +560,10 @@ def detect_layout(lines: Sequence[str]) -> tuple[str, tuple[str, ...]]:
 
 # an indented line continues the record above, unless a date-time starts its text: `cf logs` indents
 # every record ("   2024-03-01T10:00:00.12+0100 [APP/PROC/WEB/0] OUT ..."), as do pastes; a stack
-# frame or a TAB line of Kafka's multi-line records never starts with a date
+# frame or a TAB line of Kafka's multi-line records never starts with a date. Nor with a time of day
+# with its fraction: a log viewer's rows pasted as a table ("  12:16:03.815 | INFO | ...") are records
 CONTINUATION = compile_regex(
-    r"(?:\s(?!\s*\[?\d{4}-\d{2}-\d{2}[T ]\d\d:)|at [\w$.<>/]+\(|Caused by: |Suppressed: |\.\.\. \d+ (?:more|common frames omitted)"
+    r"(?:\s(?!\s*\[?(?:\d{4}-\d{2}-\d{2}[T ]\d\d:|\d{1,2}:\d{2}:\d{2}[.,]\d{3}\b))|at [\w$.<>/]+\(|Caused by: |Suppressed: |\.\.\. \d+ (?:more|common frames omitted)"
     r"|(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error|Throwable)(?::|$))"
 )
 

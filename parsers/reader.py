@@ -391,6 +391,10 @@ _MEL_HEADER = compile_regex(r"(?P<pre>.{0,48}?)(?P<level>trce|dbug|info|warn|fai
 _MEL_LEVELS = {"trce": "TRACE", "dbug": "DEBUG", "info": "INFO", "warn": "WARN", "fail": "ERROR", "crit": "FATAL"}
 
 
+# a run of 3+ asterisks (a redaction) glued to a word on either side
+_GLUED_REDACTION = compile_regex(r"(?<=[A-Za-z0-9])(?=\*{3,})|(?<=\*\*\*)(?=[A-Za-z0-9])")
+
+
 def _broker_logger(logger: str) -> bool:
     res = _is_broker(logger, "")
     if len(_BROKER_LOGGER_MEMO) < 4096:
@@ -645,7 +649,7 @@ class _LogParser:
         if closing:
             try:
                 obj = json.loads("\n".join(t for _, _, t in lines).strip().rstrip(","))
-            except ValueError:
+            except (ValueError, RecursionError):
                 obj = None
         if not isinstance(obj, dict):
             self._replay(lines, out)
@@ -1127,10 +1131,14 @@ class _LogParser:
     def _client_outcome(self, p: _Record, msg: str, logger: str | None, res: Any) -> LineOutcome:
         """_classify's end for a client record, given client.parse_client_parts(msg, logger)."""
         side = _CLIENT
-        if res is None and msg[-1:] == ":":
+        if res is None and msg and not msg[-1].isspace():
             # a template ending in ": {}" whose value printed empty (an empty partition list joined by
-            # ", "), the line's trailing space then dropped by an editor, a paste or a collector
+            # ", "), the line's trailing space then dropped by an editor, a paste, a collector or the
+            # layout's split; after " {}" (2.4+'s "Revoke previously assigned partitions {}") only an
+            # empty partition list: an empty group or coordinator is a value missing, not printed empty
             res = client.parse_client_parts(msg + " ", logger)
+            if msg[-1] != ":" and (res[2] if type(res) is tuple else getattr(res, "fields", {})).get("partitions") != ():
+                res = None
         # no Java rule took it, or the line is a non-Java client's whose words a Java rule also reads
         # (kafka-python and aiokafka copied Java 0.10's wordings, with Python reprs for the values)
         x = p.extra
@@ -1196,6 +1204,14 @@ class _LogParser:
         """The outcome of a record for a rule result other than the client hot path (`cut`: a miss may
         be a Java line cut short; not for a line a non-Java client's parser claimed)."""
         head = p.message
+        if res is None and "***" in head:
+            # a redaction that ate a space ("Member *** in group*** has failed", pasted in an issue):
+            # read again with the asterisks set apart as a value of their own
+            spaced = _GLUED_REDACTION.sub(" ", head)
+            alt = broker.parse_broker_message(spaced, p.logger) if side == _BROKER else client.parse_client_message(spaced, p.logger)
+            if isinstance(alt, Match):
+                alt.fields.setdefault("extra", {})["redaction_spaced"] = True
+                res = alt
         if res is None and cut and "\n" not in head and head.strip() \
                 and (p.texts[-1] if p.texts else p.lines).rstrip().endswith(head.rstrip()[-40:]):
             # a line cut short (parsers/truncated.py): only where the message ends the line as written
@@ -1233,6 +1249,10 @@ class _LogParser:
             res = truncated.read_cut(msg, logger)
             if res is not None:
                 return _CLIENT, res
+        else:
+            res = truncated.read_cut_broker(msg, logger)
+            if res is not None:
+                return _BROKER, res
         return None
 
     def _config(self, p: _Record, head: str) -> tuple[str, Event | None, str | None] | None:

@@ -23,8 +23,10 @@ after the message (log4j's ` (%c)`, the rest of a JSON object) shows the message
 line missing its last value (`... dead for group  (org.apache...AbstractCoordinator)`) stays unparsed.
 
 Events read from a cut line carry `extra.truncated` ("logger" or "message") and, for the second shape,
-`extra.truncated_after` (the placeholders read whole). Broker messages cut inside their text stay
-unparsed (their rules are a grammar, not templates)."""
+`extra.truncated_after` (the placeholders read whole). Broker messages cut inside their text are read
+the same way from the generated grammar's rules (read_cut_broker, below: literal strings and hole
+terminals in place of template text and placeholders), and a Strimzi `(%c) [%t]` suffix cut inside the
+thread (`... (kafka.coordinator.group.GroupCoordinator) [executor-Hea`) like a cut `(%c)`."""
 
 from __future__ import annotations
 
@@ -42,11 +44,17 @@ _CUT_LOGGER = compile_regex(r" \((?:[A-Za-z_$][\w$]*\.)+[\w$]*$")
 MIN_LITERAL = 16  # characters of template text a cut message must show (a shorter start says too little)
 
 
+# " (kafka.coordinator.group.GroupCoordinator) [executor-Heartb": Strimzi's broker layout
+# "%d{ISO8601} %p %m (%c) [%t]%n" (its log4j configuration 0.x-0.4x) cut inside the thread after a whole "(%c)"
+_CUT_THREAD = compile_regex(r" \((?:[A-Za-z_$][\w$]*\.)+[\w$]*\) \[[^\]]*$")
+
+
 def without_cut_logger(message: str) -> str | None:
-    """The message before a log4j `(%c)` suffix cut inside the logger name, or None."""
+    """The message before a log4j `(%c)` suffix cut inside the logger name (or a `(%c) [%t]` suffix cut
+    inside the thread), or None."""
     if message[-1:] == ")":
         return None
-    m = _CUT_LOGGER.search(message)
+    m = _CUT_LOGGER.search(message) or _CUT_THREAD.search(message)
     return message[: m.start()].rstrip() if m is not None and m.start() > 0 else None
 
 
@@ -168,3 +176,100 @@ def read_cut(message: str, logger: str | None) -> Match | None:
         out.setdefault("group_type", gt)
     out["extra"] = extra
     return Match(rule.name, kind, out)
+
+
+# --- broker messages cut short ------------------------------------------------------------------------
+# The broker rules are the generated grammar parsers/grammars/broker.lark (gen_broker_grammar.py, from the
+# template catalogue): each rule is a sequence of literal strings and hole terminals `H<n>: /value(?=next
+# literal)/`. A cut message is read as for the client templates above: the text is a prefix of one kind's
+# rules, shows MIN_LITERAL characters of their literal text and at least one whole value, and ends inside
+# a hole or the literal after it; each whole value must match its hole's pattern (without the lookahead).
+_RULE_LINE = re.compile(r'^(?P<rule>[a-z_]+\d*): (?P<body>(?:"(?:[^"\\]|\\.)*"|H\d+)(?: (?:"(?:[^"\\]|\\.)*"|H\d+))*)$', re.M)
+_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|(H\d+)')
+_HOLE_LINE = re.compile(r"^(?P<name>H\d+): /(?P<pattern>.*)/$", re.M)
+
+
+@cache
+def _broker_shapes() -> dict[str, list[tuple[str, tuple[str, ...], tuple[tuple[str, Any], ...]]]]:
+    """{first word: [(rule, literals, ((hole, value pattern), ...))]} of the broker grammar's rules that
+    are plain sequences (literal, hole, literal, ...); read once, on the first cut broker line."""
+    from parsers import broker
+
+    text = broker._grammar()
+    holes: dict[str, Any] = {}
+    for m in _HOLE_LINE.finditer(text):
+        pat = m["pattern"].replace("\\/", "/")
+        la = pat.rfind("(?=")
+        if la > 0 and pat.endswith(")"):
+            pat = pat[:la]
+        try:
+            holes[m["name"]] = re.compile("(?:" + pat + ")", re.S)
+        except re.error:
+            continue
+    out: dict[str, list[tuple[str, tuple[str, ...], tuple[tuple[str, Any], ...]]]] = {}
+    for m in _RULE_LINE.finditer(text):
+        rule = m["rule"]
+        if rule not in broker.RULES:
+            continue
+        lits: list[str] = [""]
+        hs: list[tuple[str, Any]] = []
+        ok = True
+        for t in _TOKEN.finditer(m["body"]):
+            if t.group(1) is not None:
+                lits[-1] += t.group(1).encode("utf-8").decode("unicode_escape") if "\\" in t.group(1) else t.group(1)
+            else:
+                if t.group(2) not in holes:
+                    ok = False
+                    break
+                hs.append((str(len(hs)), holes[t.group(2)]))  # by position: a hole terminal may recur
+                lits.append("")
+        if not ok or not hs or len(lits[0]) < 4:
+            continue
+        out.setdefault(lits[0].split(" ", 1)[0], []).append((rule, tuple(lits), tuple(hs)))
+    return out
+
+
+def read_cut_broker(message: str, logger: str | None) -> Match | None:
+    """A broker message (its `[GroupCoordinator N]: ` ident included) cut inside one kind's rules, or None."""
+    from parsers import broker
+
+    text = message.split("\n", 1)[0].strip()
+    m = broker._IDENT.match(text) if text.startswith("[Group") else None
+    if m is None and not (logger and broker._COORD_LOGGER.search(logger)):
+        return None  # only a coordinator's line (its ident or logger) is taken for a cut broker message
+    body = text[m.end():] if m else text
+    if len(body) < MIN_LITERAL:
+        return None
+    found: list[tuple[int, str, list[str]]] = []
+    for rule, lits, hs in _broker_shapes().get(body.split(" ", 1)[0], ()):
+        got = _cut_values(body, lits, hs)
+        if got is None or got[1] < MIN_LITERAL:
+            continue
+        values = [got[0][h] for h, _rx in hs]
+        whole = []
+        for v in values:
+            if v is None:
+                break
+            whole.append(v)
+        if whole:
+            found.append((got[1], rule, whole))
+    if not found:
+        return None
+    best = max(n for n, _r, _w in found)
+    top = [(r, w) for n, r, w in found if n == best]
+    if len({broker.RULES[r][0] for r, _w in top}) != 1:
+        return None  # the text begins rules of different kinds: it does not say which
+    rule, whole = top[0]
+    kind, fields = broker._fields(rule, whole)
+    if len({broker.GROUP_TYPES.get(r) for r, _w in top}) > 1:
+        fields.pop("group_type", None)  # rules of both group types begin so: the text does not say which
+    extra = dict(fields.pop("extra", None) or {})
+    extra["truncated"] = "message"
+    extra["truncated_after"] = [n.rstrip("#") for n in broker.RULES[rule][1][: len(whole)]]
+    if m:
+        b1, b2, b3, part = m.group("b1", "b2", "b3", "part")
+        fields["coordinator"] = b1 or b2 or b3
+        if part is not None:
+            extra.setdefault("offsets_partition", int(part))
+    fields["extra"] = extra
+    return Match(rule, kind, fields)

@@ -67,7 +67,9 @@ _CLAIMED_LOGGERS: dict[str, bool] = {}
 # coordinator named without Java's Node "(id: N rack: R)", a partition set() / frozenset(), an
 # exception class of kafka.errors / aiokafka.errors ("CommitFailedError: ...", Java: "...Exception")
 _PY_VALUES = compile_regex(r"Discovered coordinator (?!\S+ \(id: )\S+ for group \S+$|partitions (?:set\(\)|frozenset\()"
-                        r"| for group \S+: [A-Z][A-Za-z]*Error\b")
+                        r"| for group \S+: [A-Z][A-Za-z]*Error\b"
+                        # the str() of a kafka-python/aiokafka error (kafka/errors.py; 1.0.x kafka/common.py)
+                        r"|: (?:\[Error -?\d+\] [A-Z]\w*Error\b|[A-Z]\w*Error - -?\d+ - )")
 # the wordings they share with Java 0.9/0.10 whose values say nothing: theirs in a file whose other
 # lines are surely one of these Python clients' (state["python_client_lines"], set by parse_line)
 _SHARED_WORDINGS = ("(Re-)joining group ", "Successfully joined group ", "Revoking previously assigned partitions ",

@@ -51,7 +51,11 @@ _RULES: list[tuple[str, re.Pattern[str], str, str | None, str]] = [
     ("ConsumerGroup", compile_regex(r"Offset out of range, resetting to default offset$"), "offset_reset", "offset_reset",
      "consumerGroup.js recoverFromOffsetOutOfRange 1.12-2.2 (error)"),
     ("ConsumerGroup", compile_regex(r"Seek offset$"), "seek", "offset_seek", "consumerGroup.js (debug)"),
-    ("ConsumerGroup", compile_regex(r"Chosen as group leader$|Group assignment$|Consumer group received unsubscribed topics"
+    # the leader's JoinGroup result, logged in sync() before it assigns: the member, its generation and its
+    # leadership (debug); the info "Consumer has joined the group" follows only after SyncGroup
+    ("ConsumerGroup", compile_regex(r"Chosen as group leader$"), "chosen_leader", "join_succeeded",
+     "consumerGroup.js sync 0.8-2.2.4 (debug; groupId, generationId, memberId, topics)"),
+    ("ConsumerGroup", compile_regex(r"Group assignment$|Consumer group received unsubscribed topics"
                                  r"|Consumer is not aware of all assigned partitions|Pausing fetching|Resuming fetching"
                                  r"|Preferred read replica|Stale cluster metadata|Offset out of range while fetching from follower"
                                  r"|.*, resync group$|.*, refreshing metadata and retrying"), "no_event", None, "consumerGroup.js"),
@@ -115,12 +119,19 @@ def _parts(assignment: Any) -> tuple[str, ...] | None:
 
 def _record(line: str) -> tuple[str, str, dict[str, Any]] | None:
     """(namespace, message, fields) of a KafkaJS entry, or None."""
-    obj = json_object(line) if line.lstrip().startswith("{") else None
+    head = line.lstrip()[:1]
+    obj = json_object(line) if head == "{" or head == '"' else None
     if obj is not None:
         msg = obj.get("message", obj.get("msg"))
         if not isinstance(msg, str):
             return None
         m = _NS.match(msg)
+        if m is None and _NS.search(msg) is not None and obj.get("logger") is None:
+            # an application's JSON logger fed the text of a custom logCreator: {"msg": "ERROR
+            # [Runner] The group is rebalancing, re-joining {\"groupId\":...}", ...}: that text is the entry
+            inner_rec = _record(msg) if not msg.lstrip().startswith("{") else None
+            if inner_rec is not None:
+                return inner_rec
         if m is None:
             # the winston logCreator of KafkaJS's "Custom logging" docs: `const { message, ...extra } = log;
             # logger.log({ level, message, extra })`: no namespace, the fields under "extra"
@@ -204,6 +215,11 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
             x["is_leader"] = obj.get("isLeader")
             x["duration_ms"] = obj.get("duration")
             f["partitions"] = _parts(obj.get("memberAssignment"))
+        if name == "chosen_leader":
+            x["leader"] = obj.get("memberId")
+            x["is_leader"] = True
+            if isinstance(obj.get("topics"), list):
+                x["topics"] = obj["topics"]
         if name == "received_assignment":
             f["partitions"] = _parts(obj.get("memberAssignment"))
         if name in ("offset_reset", "seek"):

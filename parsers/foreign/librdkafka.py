@@ -74,6 +74,7 @@ _DICT_NAME = compile_regex(r"""['"]?\bname['"]?\s*[:=]\s*['"](?P<name>""" + _NAM
 _DICT_SEV = compile_regex(r"""['"]?\bseverity['"]?\s*[:=]\s*(?P<lvl>[0-7])\b""")
 _DICT_MSG = compile_regex(r"""['"]?\b(?:message|msg|buf|str)['"]?\s*[:=]\s*(?P<q>['"`])(?P<msg>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 _PY_LEVEL = compile_regex(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
+_BARE_NAME = compile_regex(r"[^\s|\[\]()'\"]*#(?:consumer|producer)-\d+")
 
 
 def _unescape(text: str, quote: str) -> str:
@@ -124,7 +125,10 @@ def envelope(line: str) -> Envelope | None:
             q = line[i - 1]
             end = msg.rfind(q)
             msg = _unescape(msg[:end] if end > 0 else msg, q)
-        return Envelope("bare", msg, ts_ms=iso_ms(line[:i]))
+        # the instance name an application's log handler may print before it (.NET's
+        # "From(rdkafka#consumer-1) [thrd:..]", "[rdkafka#consumer-1] [thrd:..]"): the client id
+        nm = _BARE_NAME.search(line, 0, i) if "#" in line[:i] else None
+        return Envelope("bare", msg, name=nm.group(0) if nm else None, ts_ms=iso_ms(line[:i]))
     return None
 
 
@@ -296,9 +300,10 @@ _NO_EVENT = [
     r"Group \"[^\"]*\": current assignment no longer considered lost", r"Group \"[^\"]*\": not committing assigned offsets",
     r"Group \"[^\"]*\": Partitions owned by members", r"Group \"[^\"]*\": COOPERATIVE protocol collection",
     r"Group \"[^\"]*\": \d+ partitions assigned to consumers", r"Group \"[^\"]*\": ops queue is disabled",
-    r"Group \"[^\"]*\": Consumer .* treating assign as unassign", r"Group \"[^\"]*\": new version barrier",
+    r"Group \"[^\"]*\": Consumer .* treating assign as unassign", r"Group \"[^\"]*\": (?:\w+:\d+: )?new version barrier",
     r"Group \"[^\"]*\": ignoring Offset fetch response", r" Topic \S+ with \d+ partition\(s\)",
-    r"\S+: metadata for ", r"\S+: need to refresh metadata", r"Deferring \"[^\"]*\" offset commit",
+    r"\S+: metadata for ", r"[\w ]{1,40}: metadata for subscription ",  # rdkafka_cgrp.c "%s: metadata for subscription ..." ("consumer join") 1.0-2.x
+    r"\S+: need to refresh metadata", r"Deferring \"[^\"]*\" offset commit",
     r"OffsetCommit internal error", r"JoinGroup response: discarding outdated", r"SyncGroup response: discarding outdated",
     r"Heartbeat response: discarding outdated", r"Expediting next heartbeat", r"Reconciliation ", r"Not reconciling ",
     r"Metadata (?:not found|available) for ", r"No metadata to request", r"Acknowledging target assignment",
@@ -521,7 +526,10 @@ def parse(line: str, state: dict[str, Any] | None = None) -> Any:
                 state["librdkafka_version"] = vm.group(1)
         return IGNORE
     if fac is None and "Group \"" not in msg and "Group" not in msg[:40] and "Heartbeat" not in msg[:40] \
-            and "OffsetCommit" not in msg and "offset reset" not in msg and "maximum poll interval" not in msg:
+            and "OffsetCommit" not in msg and "offset reset" not in msg and "maximum poll interval" not in msg \
+            and not msg.startswith(("Joining group \"", "OffsetFetchResponse: ")):
+        # (JOIN "Joining group \"%s\" with %d subscribed topic(s)..." 1.6+ and OFFSETFETCH
+        # "OffsetFetchResponse: %s [%d] offset %lld" 0.11-2.x name the group or no group in their first words)
         # a bare `[thrd:..]` line of another facility (METADATA, BROKER, ...: the application's log
         # callback printed the message without the facility): librdkafka's, and no group line
         return IGNORE if tm is not None and tm["thread"] is not None else None

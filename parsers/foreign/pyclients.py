@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from parsers.base import Match
 from parsers.build_cache import compile_regex
 from parsers.foreign import words
 from parsers.foreign.common import IGNORE, UNRECOGNISED, iso_ms, match, oam_offset, tp_repr_list, tp_repr_one
@@ -29,6 +30,7 @@ KP, AIO = "kafka-python", "aiokafka"
 # the client modules' logger names (logging.getLogger(__name__) and kafka-python 3.0's named loggers);
 # not the broker's Scala loggers (kafka.coordinator.group.GroupCoordinator, kafka.coordinator.transaction.*)
 _LOGGER = compile_regex(r"(?<![\w.])(?P<logger>aiokafka\.consumer(?:\.(?:group_coordinator|fetcher|consumer|subscription_state))?"
+                     r"|aiokafka\.group_coordinator"  # the module's path in aiokafka 0.0.1-0.3.x
                      r"|kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors\.\w+))?"
                      r"|kafka\.consumer\.(?:fetcher|group|subscription_state))(?![\w.])")
 _LEVEL = compile_regex(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b")
@@ -44,14 +46,18 @@ class Rule:
     name: str
     libs: tuple[str, ...]  # the libraries that print this wording
     regex: re.Pattern[str]
-    kind: str | None
+    kind: str | None | Any  # or a function of the match's groups
     source: str
 
 
 RULES: list[Rule] = []
+_NO_ERROR = compile_regex(r"\berror_code=0\b")
+_COORDINATOR_ID = compile_regex(r"\b(?:coordinator_id|node_id)=(-?\d+)")
+_REQ_GROUP = compile_regex(r"\bgroup(?:_id)?='(?P<group>[^']*)'")
+_REQ_MEMBER = compile_regex(r"\bmember_id='(?P<member>[^']*)'")
 
 
-def _r(name: str, libs: tuple[str, ...], pattern: str, kind: str | None, source: str) -> None:
+def _r(name: str, libs: tuple[str, ...], pattern: str, kind: Any, source: str) -> None:
     RULES.append(Rule(name, libs, compile_regex(pattern), kind, source))  # build cache: parsers/build_cache.py
 
 
@@ -73,6 +79,13 @@ _r("lookup_failed", (KP,), r"Group [Cc]oordinator lookup for group " + GRP + r" 
    "kafka-python base.py 1.3-3.0")
 _r("coordinator_request_failed", BOTH, r"Group Coordinator Request failed: (?P<error>.*)$", "coordinator_lookup",
    "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14")
+_r("coordinator_request", BOTH, r"Sending group coordinator request for group " + GRP + r" to broker (?P<coordinator>[^\s:]+)(?:: .*)?$",
+   "coordinator_lookup", "kafka-python base.py 1.2.0-2.2.x, 3.0 (': %s' the request); aiokafka group_coordinator.py 0.3-0.4 (debug)")
+_r("coordinator_response", BOTH, r"Received group coordinator response (?P<response>(?:GroupCoordinator|FindCoordinator)Response_v\d+\(.*)$",
+   lambda g: "coordinator_discovered" if _NO_ERROR.search(g["response"]) else "coordinator_lookup",
+   "kafka-python base.py 1.2.0-2.2.x; aiokafka group_coordinator.py 0.3-0.4, client.py 0.5-0.14 (debug)")
+_r("join_sent", BOTH, r"Sending JoinGroup \((?P<request>JoinGroupRequest_v\d+\(.*)\) to coordinator (?P<coordinator>\S+)$", "join_started",
+   "kafka-python base.py 1.2.0-3.0; aiokafka group_coordinator.py 0.3-0.14 (debug)")
 _r("coordinator_not_available", (KP,), r"Group Coordinator Not Available; retry$", "coordinator_lookup", "kafka-python base.py 1.3-3.0 (debug)")
 _r("session_expired", (KP,), r"Heartbeat session expired, marking coordinator dead$", "coordinator_lost",
    "kafka-python base.py 1.4-3.0 (HeartbeatThread)")
@@ -82,6 +95,8 @@ _r("coordinator_unknown_hb", (KP,), r"Coordinator unknown during heartbeat -- wi
    "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5) (HeartbeatTask)")
 _r("hb_retrying", (KP,), r"Heartbeat failed \((?P<error>.*)\); retrying$", "heartbeat_failed", "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5) (HeartbeatTask)")
 _r("hb_skipping", (KP,), r"Skipping heartbeat: no auto-assignment or waiting on rebalance$", None, "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5)")
+_r("hb_no_group_aio", (AIO,), r"Skipping heartbeat: no active group: (?P<error>.*)$", "heartbeat_failed",
+   "aiokafka group_coordinator.py 0.0.1-0.3.x (read at v0.0.1, v0.1.0, v0.3.0: the heartbeat task could not ensure an active group)")
 _r("coordinator_unrecognized", (KP,), r"Unrecognized failure in Group Coordinator Request: (?P<error>.*)$", "coordinator_lookup",
    "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5)")
 # join and sync
@@ -94,8 +109,9 @@ _r("joined_aio", BOTH, r"Joined group '(?P<group>[^']*)' \(generation (?P<genera
    "join_succeeded", "kafka-python base.py <=1.3.5 (read at 1.0.0, 1.2.0, 1.3.5); aiokafka group_coordinator.py 0.5-0.14")
 _r("synced_aio", (AIO,), r"Successfully synced group " + GRP + r" with generation (?P<generation>-?\d+)$", "sync_succeeded",
    "aiokafka group_coordinator.py 0.5-0.14")
-_r("elected_leader", BOTH, r"Elected group leader -- performing partition assignments using (?P<assignor>\S+)$", None,
-   "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14 (no event: the member's leadership is in extra of join lines elsewhere)")
+_r("elected_leader", BOTH, r"Elected group leader -- performing partition assignments using (?P<assignor>\S+)$", "assignment_received",
+   "kafka-python base.py 1.3-3.0; aiokafka 0.5-0.14 (the leader about to assign: the fact of Java's 'Performing assignment"
+   " using strategy {} with subscriptions {}', ConsumerCoordinator.java 1.0+, read as assignment_received; extra.leader)")
 _r("join_loading", BOTH, r"Attempt to join group " + GRP + r" rejected since coordinator (?P<coordinator>\S+) is loading the group\.$",
    "join_failed", "kafka-python base.py; aiokafka (debug)")
 _r("join_unknown_member", BOTH, r"Attempt to join group " + GRP + r" failed due to unknown member id$", "join_failed",
@@ -196,6 +212,13 @@ _r("commit_not_active", (KP,), r"Failing OffsetCommit request since the consumer
 _r("commit_unauthorized", BOTH, r"Not authorized to commit (?:offsets for group " + GRP + r"|to topics (?P<topics>.*?)(?: for group (?P<group2>\S+))?|failed for unauthorized topics .*)$",
    "offset_commit_failed", "kafka-python consumer.py; aiokafka")
 _r("commit_failed_unauth_aio", (AIO,), r"OffsetCommit failed for unauthorized topics (?P<topics>.*)$", "offset_commit_failed", "aiokafka")
+# protocol debug lines (kafka-python conn.py '%s Response %d (%s ms): %s' 1.4.0-3.0, protocol/parser.py
+# 'Processing response %s' 1.4.0-2.x; aiokafka conn.py '%s Response %d: %s' 0.3-0.14): a group API's
+# response dumped, no coordinator fact a person reads
+_r("response_dump", BOTH, r"Response \d+(?: \([\d.]+ ms\))?: (?:JoinGroup|SyncGroup|Heartbeat|LeaveGroup|OffsetCommit|OffsetFetch|GroupCoordinator|FindCoordinator)Response_v\d+\(.*$",
+   None, "kafka-python conn.py 1.4.0-3.0; aiokafka conn.py 0.3-0.14 (debug)")
+_r("processing_response", (KP,), r"Processing response (?:JoinGroup|SyncGroup|Heartbeat|LeaveGroup|OffsetCommit|OffsetFetch|GroupCoordinator|FindCoordinator)Response_v\d+$",
+   None, "kafka-python protocol/parser.py 1.4.0-2.x (debug)")
 # offsets fetched / reset
 _r("no_committed", (KP,), r"Group " + GRP + r" has no committed offset for partition (?P<tp>TopicPartition\(.*\))$", "no_committed_offset",
    "kafka-python consumer.py (debug)")
@@ -210,6 +233,44 @@ _r("reset_strategy", (KP,), r"Resetting offset for partition (?P<tp>TopicPartiti
    "kafka-python fetcher.py 1.3-2.0 (debug)")
 _r("out_of_range", BOTH, r"Fetch offset (?P<offset>-?\d+) is out of range for (?:topic-)?partition (?P<tp>TopicPartition\(.*?\))(?P<resetting>, resetting offset)?$",
    "offset_reset", "kafka-python fetcher.py; aiokafka fetcher.py")
+
+# kafka-python kafka/errors.py (kafka/common.py 1.0.x) and aiokafka aiokafka/errors.py BrokerResponseError
+# classes -> errno (read at kafka-python 1.0.0, 2.0.2, 2.2.0, 3.0.0; aiokafka 0.14.0; the 2.2+ names
+# Coordinator*/NotCoordinatorError beside the older Group*/NotCoordinatorForGroupError), and errno ->
+# Kafka's own error name (clients Errors.java: the name the rest of coordscope uses; kafka-python's
+# `message` differs for some, e.g. 'NOT_COORDINATOR_FOR_CONSUMER')
+_ERRNO_OF_CLASS = {
+    "OffsetOutOfRangeError": 1, "UnknownTopicOrPartitionError": 3, "NotLeaderForPartitionError": 6,
+    "RequestTimedOutError": 7, "OffsetMetadataTooLargeError": 12, "GroupLoadInProgressError": 14,
+    "CoordinatorLoadInProgressError": 14, "GroupCoordinatorNotAvailableError": 15, "CoordinatorNotAvailableError": 15,
+    "NotCoordinatorForGroupError": 16, "NotCoordinatorError": 16, "IllegalGenerationError": 22,
+    "InconsistentGroupProtocolError": 23, "InvalidGroupIdError": 24, "UnknownMemberIdError": 25,
+    "InvalidSessionTimeoutError": 26, "RebalanceInProgressError": 27, "InvalidCommitOffsetSizeError": 28,
+    "TopicAuthorizationFailedError": 29, "GroupAuthorizationFailedError": 30, "MemberIdRequiredError": 79,
+    "FencedInstanceIdError": 82,
+}
+_KAFKA_ERROR_NAME = {
+    1: "OFFSET_OUT_OF_RANGE", 3: "UNKNOWN_TOPIC_OR_PARTITION", 6: "NOT_LEADER_OR_FOLLOWER", 7: "REQUEST_TIMED_OUT",
+    12: "OFFSET_METADATA_TOO_LARGE", 14: "COORDINATOR_LOAD_IN_PROGRESS", 15: "COORDINATOR_NOT_AVAILABLE",
+    16: "NOT_COORDINATOR", 22: "ILLEGAL_GENERATION", 23: "INCONSISTENT_GROUP_PROTOCOL", 24: "INVALID_GROUP_ID",
+    25: "UNKNOWN_MEMBER_ID", 26: "INVALID_SESSION_TIMEOUT", 27: "REBALANCE_IN_PROGRESS", 28: "INVALID_COMMIT_OFFSET_SIZE",
+    29: "TOPIC_AUTHORIZATION_FAILED", 30: "GROUP_AUTHORIZATION_FAILED", 79: "MEMBER_ID_REQUIRED", 82: "FENCED_INSTANCE_ID",
+}
+# the str() of such an error: "IllegalGenerationError - 22 - <description>" (kafka-python 1.0.x common.py),
+# "[Error 22] IllegalGenerationError: <args>" (kafka-python 1.3-3.0, aiokafka), "IllegalGenerationError"
+# or "IllegalGenerationError: <args>" (no errno: KafkaError.__str__), maybe in a repr "IllegalGenerationError(...)"
+_PY_ERROR = compile_regex(r"(?:\[Error (?P<errno>-?\d+)\] )?(?P<cls>[A-Z]\w*Error)(?: - (?P<errno2>-?\d+) - |: |\(|$)")
+
+
+def kafka_error_name(text: str) -> str | None:
+    """Kafka's error name for a kafka-python/aiokafka error as these clients print it, or None."""
+    m = _PY_ERROR.match(text)
+    if m is None:
+        return None
+    errno = m["errno"] or m["errno2"]
+    code = int(errno) if errno is not None else _ERRNO_OF_CLASS.get(m["cls"])
+    return _KAFKA_ERROR_NAME.get(code) if code is not None else None
+
 
 def _literal_prefix(pattern: str) -> str:
     """The literal text every match of a rule starts with (up to its first regex construct)."""
@@ -278,8 +339,26 @@ def _library(rule: Rule, logger: str | None, state: dict[str, Any] | None) -> tu
     return None, rule.libs
 
 
+# a Python logging format that prints the record's place after the message: "%(message)s,
+# %(module)s-%(funcName)s-%(lineno)d" (logging.LogRecord attributes), e.g. ", consumer-_on_join_prepare-268"
+_PLACE_SUFFIX = compile_regex(r", (?:[A-Za-z_]\w*)-(?:[A-Za-z_<>]\w*>?)-\d+$")
+
+
 def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = None) -> Any:
     """Match | IGNORE | None for one line (see the module docstring)."""
+    res = _parse(line, logger, state)
+    if (res is None or res is UNRECOGNISED) and line[-1:].isdigit():
+        m = _PLACE_SUFFIX.search(line)
+        if m is not None:
+            alt = _parse(line[: m.start()], logger, state)
+            if alt is not None and alt is not UNRECOGNISED:
+                if isinstance(alt, Match):
+                    alt.fields.setdefault("extra", {})["python_place"] = line[m.start() + 2:]
+                return alt
+    return res
+
+
+def _parse(line: str, logger: str | None, state: dict[str, Any] | None) -> Any:
     rules = _candidates(line)
     lm = _LOGGER.search(line) if rules or "kafka" in line else None
     lg = lm.group("logger") if lm else (logger if logger and _LOGGER.fullmatch(logger) else None)
@@ -294,9 +373,10 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
             continue  # the wording quoted inside some other text, or glued to a word: not a log record
         if lg and (AIO if lg.startswith("aiokafka") else KP) not in rule.libs:
             continue
-        if rule.kind is None:
-            return IGNORE
         g = m.groupdict()
+        kind = rule.kind(g) if callable(rule.kind) else rule.kind
+        if kind is None:
+            return IGNORE
         lib, candidates = _library(rule, lg, state)
         f: dict[str, Any] = {"group_id": g.get("group") or g.get("group2"), "member_id": g.get("member") or None,
                              "ts_ms": iso_ms(head)}
@@ -320,6 +400,9 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
         err = g.get("error") or g.get("error2") or g.get("error3") or g.get("error4")
         if err:
             f["error"] = err.strip()
+            name = kafka_error_name(f["error"])
+            if name is not None:
+                f["error"], x["error_message"] = name, f["error"]
         if g.get("parts") is not None:
             parts = tp_repr_list(g["parts"])
             if parts is None:
@@ -344,6 +427,16 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
             f["reason"] = f"reset to {g['strategy']}"
         if g.get("instance"):
             f["instance_id"] = g["instance"].strip()
+        if g.get("response"):  # GroupCoordinatorResponse_v0(error_code=0, coordinator_id=1001, host=.., port=..)
+            cm = _COORDINATOR_ID.search(g["response"])
+            if cm and kind == "coordinator_discovered":
+                f["coordinator"] = cm.group(1)
+            if kind == "coordinator_lookup":
+                f["error"] = g["response"]
+        if g.get("request"):  # JoinGroupRequest_v0(group='g', session_timeout=.., member_id='', ...)
+            rg, rm = _REQ_GROUP.search(g["request"]), _REQ_MEMBER.search(g["request"])
+            f["group_id"] = f["group_id"] or (rg["group"] if rg else None)
+            f["member_id"] = f["member_id"] or (rm["member"] if rm and rm["member"] else None)
         if g.get("assignor"):
             x["assignor"] = g["assignor"]
         if g.get("topics") is not None:
@@ -378,11 +471,11 @@ def parse(line: str, logger: str | None = None, state: dict[str, Any] | None = N
         ver = state.get(f"{lib}_version") if state and lib else None
         if ver:
             x["client_version"] = ver
-        out = match(f"{'aiokafka' if lib == AIO else 'kafka_python'}.{rule.name}", rule.kind, lib or KP, f, x)
+        out = match(f"{'aiokafka' if lib == AIO else 'kafka_python'}.{rule.name}", kind, lib or KP, f, x)
         if lib is None:  # a wording both print and nothing on the line or in the file says which
             out.fields.pop("client_library", None)
         return out
-    if lg and lg.startswith(("kafka.coordinator", "aiokafka.consumer.group_coordinator")):
+    if lg and lg.startswith(("kafka.coordinator", "aiokafka.consumer.group_coordinator", "aiokafka.group_coordinator")):
         return UNRECOGNISED  # a coordinator module's line no rule knows
     if rules and "TopicPartition(" in line:
         # one of these clients' wordings with their Python values that no rule reads as a whole (text the

@@ -151,7 +151,9 @@ def test_kafka_python_1_0_commit_failed_due_to_group_error() -> None:
              "when the generation id provided in the request is not the current generation.), will rejoin"]
     e = _events(lines)[1]
     assert (e.kind, e.group_id, e.client_library) == ("offset_commit_failed", "billing-py", "kafka-python")
-    assert e.error.startswith("IllegalGenerationError - 22 - ")
+    # kafka-python's error str mapped to Kafka's error name (branch pastes2), the text kept in extra
+    assert e.error == "ILLEGAL_GENERATION"
+    assert e.extra["error_message"].startswith("IllegalGenerationError - 22 - ")
 
 
 def test_python2_reprs() -> None:
@@ -164,13 +166,19 @@ def test_python2_reprs() -> None:
 
 
 def test_python_wording_no_python_rule_reads_is_unparsed_not_java() -> None:
-    # text a Python logging layout put after the message: no Python rule reads the line as a whole, and
-    # Java 0.10's rule would read the set repr as no partitions and the suffix as the group
+    # text appended after the message that no Python rule reads: unparsed, and Java 0.10's rule would
+    # read the set repr as no partitions and the text as the group
     line = ("2017-01-02 03:04:05,006 MainThread INFO Revoking previously assigned partitions "
-            "set([TopicPartition(topic=u'ledger', partition=2)]) for group billing-py, consumer-_on_join_prepare-270")
+            "set([TopicPartition(topic=u'ledger', partition=2)]) for group billing-py (attempt two)")
     o = _outcomes([line])[1]
     assert o.status == "unparsed" and o.event.kind == "unparsed"
     assert o.event.group_id is None and not o.event.partitions
+    # the record's place a Python logging format prints after the message ("%(message)s,
+    # %(module)s-%(funcName)s-%(lineno)d"): read without it (session 17, branch pastes2)
+    placed = line.replace(" (attempt two)", ", consumer-_on_join_prepare-270")
+    e = _outcomes([placed])[1].event
+    assert (e.kind, e.group_id, e.partitions) == ("partitions_revoked", "billing-py", ("ledger-2",))
+    assert e.extra["python_place"] == "consumer-_on_join_prepare-270"
 
 
 # --- librdkafka --------------------------------------------------------------------------------------

@@ -38,6 +38,6 @@ def test_ingest_finds_what_parse_finds_in_non_java_client_logs(spark, tmp_path):
         got = sorted(tuple(_norm(r[k]) for k in KEY) for r in events[events.source == str(p)].to_dict("records"))
         assert got == want, p.name
         checked += len(want)
-    assert checked == 59  # 57 events and 2 unparsed candidate lines (tests/parsers/foreign/test_reader_files.py)
+    assert checked == 61  # 59 events (2 elected-leader lines since branch pastes2) and 2 unparsed candidate lines (tests/parsers/foreign/test_reader_files.py)
     assert set(events.client_library.dropna()) == {"librdkafka", "kafkajs", "kafka-python", "aiokafka"}
     assert man["accounting"]["adds_up"]

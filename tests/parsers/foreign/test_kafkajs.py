@@ -24,6 +24,10 @@ def js(level: str, ns: str, message: str, **extra) -> str:
 
 
 CASES = [
+    # consumerGroup.js sync 0.8-2.2.4 (debug), written from its logger call (branch pastes2)
+    (js("DEBUG", "ConsumerGroup", "Chosen as group leader", groupId="payments", generationId=9, memberId=MID, topics=["orders"]),
+     "join_succeeded", {"group_id": "payments", "generation": 9, "member_id": MID, "extra.leader": MID, "extra.is_leader": True,
+                        "extra.topics": ["orders"]}),
     (js("INFO", "ConsumerGroup", "Consumer has joined the group", groupId="payments", memberId=MID, leaderId=OTHER, isLeader=False,
         memberAssignment={"orders": [2, 0], "refunds": [1]}, groupProtocol="RoundRobinAssigner", duration=43),
      "join_succeeded", {"group_id": "payments", "member_id": MID, "protocol": "RoundRobinAssigner",
@@ -125,7 +129,6 @@ def test_entries(line, kind, expected):
 
 @pytest.mark.parametrize("line", [
     js("INFO", "Consumer", "Starting", groupId="payments"),
-    js("DEBUG", "ConsumerGroup", "Chosen as group leader", groupId="payments", generationId=9, memberId=MID, topics=["orders"]),
     js("INFO", "ConsumerGroup", "Pausing fetching from 1 topics", topicPartitions=[{"topic": "orders"}]),
     js("DEBUG", "Connection", "Response Metadata(key: 3, version: 6)", broker="kafka-1:9092", clientId="my-app", correlationId=1, size=200),
     js("DEBUG", "Runner", "consumer not running, exiting", groupId="payments", memberId=MID),

@@ -16,6 +16,24 @@ AMID = "aiokafka-0.10.0-6d5c4b3a-2f1e-4d0c-9b8a-7f6e5d4c3b2a"
 
 # (library, logger, message, kind, expected fields)
 CASES = [
+    # written from kafka-python base.py 1.2.0-3.0 and aiokafka group_coordinator.py 0.0.1-0.4 / client.py 0.5+
+    # (branch pastes2): coordinator request and response, JoinGroup sent, the elected leader
+    ("kafka-python", "kafka.coordinator", "Sending group coordinator request for group payments to broker 3", "coordinator_lookup",
+     {"group_id": "payments", "coordinator": "3"}),
+    ("kafka-python", "kafka.coordinator", "Sending group coordinator request for group payments to broker 3: FindCoordinatorRequest_v2(key='payments', key_type=0)",
+     "coordinator_lookup", {"group_id": "payments", "coordinator": "3"}),
+    ("aiokafka", "aiokafka.group_coordinator", "Received group coordinator response GroupCoordinatorResponse_v0(error_code=0, coordinator_id=4, host='k4', port=9092)",
+     "coordinator_discovered", {"coordinator": "4"}),
+    ("kafka-python", "kafka.coordinator", "Received group coordinator response GroupCoordinatorResponse_v0(error_code=15, coordinator_id=-1, host='', port=-1)",
+     "coordinator_lookup", {"coordinator": None}),
+    ("kafka-python", "kafka.coordinator", "Sending JoinGroup (JoinGroupRequest_v1(group='payments', session_timeout=10000, rebalance_timeout=300000, member_id='', protocol_type='consumer', group_protocols=[])) to coordinator 3",
+     "join_started", {"group_id": "payments", "coordinator": "3", "member_id": None}),
+    ("aiokafka", "aiokafka.consumer.group_coordinator", "Elected group leader -- performing partition assignments using roundrobin",
+     "assignment_received", {"extra.assignor": "roundrobin"}),
+    ("aiokafka", "aiokafka.group_coordinator", "Skipping heartbeat: no active group: [Error 15] GroupCoordinatorNotAvailableError",
+     "heartbeat_failed", {"error": "COORDINATOR_NOT_AVAILABLE", "extra.error_message": "[Error 15] GroupCoordinatorNotAvailableError"}),
+    ("kafka-python", "kafka.coordinator.consumer", "OffsetCommit failed for group payments due to group error (IllegalGenerationError - 22 - Returned from group membership requests.), will rejoin",
+     "offset_commit_failed", {"error": "ILLEGAL_GENERATION", "group_id": "payments"}),
     # kafka-python kafka/coordinator/base.py
     ("kafka-python", "kafka.coordinator", "Discovered coordinator coordinator-2 for group payments", "coordinator_discovered",
      {"group_id": "payments", "coordinator": "2"}),
@@ -28,7 +46,7 @@ CASES = [
     ("kafka-python", "kafka.coordinator", "Marking the coordinator dead (node coordinator-2) for group payments: Heartbeat session expired.",
      "coordinator_lost", {"coordinator": "2", "error": "Heartbeat session expired", "group_id": "payments"}),
     ("kafka-python", "kafka.coordinator", "Group coordinator lookup for group payments failed: [Error 15] CoordinatorNotAvailableError",
-     "coordinator_lookup", {"error": "[Error 15] CoordinatorNotAvailableError"}),
+     "coordinator_lookup", {"error": "COORDINATOR_NOT_AVAILABLE", "extra.error_message": "[Error 15] CoordinatorNotAvailableError"}),
     ("kafka-python", "kafka.coordinator", "Group Coordinator Request failed: [Error 15] CoordinatorNotAvailableError", "coordinator_lookup", {}),
     ("kafka-python", "kafka.coordinator", "Group Coordinator Not Available; retry", "coordinator_lookup", {}),
     ("kafka-python", "kafka.coordinator", "(Re-)joining group payments", "join_started", {"group_id": "payments"}),
@@ -41,18 +59,18 @@ CASES = [
     ("kafka-python", "kafka.coordinator", "Attempt to join group payments failed due to unknown member id", "join_failed",
      {"error": "UNKNOWN_MEMBER_ID"}),
     ("kafka-python", "kafka.coordinator", "Attempt to join group payments failed due to obsolete coordinator information: [Error 16] NotCoordinatorForGroupError",
-     "join_failed", {"error": "[Error 16] NotCoordinatorForGroupError"}),
+     "join_failed", {"error": "NOT_COORDINATOR", "extra.error_message": "[Error 16] NotCoordinatorForGroupError"}),
     ("kafka-python", "kafka.coordinator", "Attempt to join group payments failed due to fatal error: [Error 26] InvalidSessionTimeoutError",
-     "join_failed", {"error": "[Error 26] InvalidSessionTimeoutError"}),
+     "join_failed", {"error": "INVALID_SESSION_TIMEOUT", "extra.error_message": "[Error 26] InvalidSessionTimeoutError"}),
     ("kafka-python", "kafka.coordinator", "Attempt to join group payments failed due to RebalanceInProgressError, which could indicate a replication timeout on the broker. Will retry.",
      "join_failed", {"error": "REBALANCE_IN_PROGRESS"}),
     ("kafka-python", "kafka.coordinator", f"Received member id {MID} for group payments; will retry join-group", "join_failed",
      {"member_id": MID, "error": "MEMBER_ID_REQUIRED"}),
     ("kafka-python", "kafka.coordinator", "Unexpected error in join group response: [Error 42] InvalidRequestError", "join_failed", {}),
     ("kafka-python", "kafka.coordinator", "SyncGroup for group payments failed due to [Error 27] RebalanceInProgressError", "sync_failed",
-     {"error": "[Error 27] RebalanceInProgressError"}),
+     {"error": "REBALANCE_IN_PROGRESS", "extra.error_message": "[Error 27] RebalanceInProgressError"}),
     ("kafka-python", "kafka.coordinator", "SyncGroup for group payments failed due to [Error 25] UnknownMemberIdError; reseting generation.",
-     "sync_failed", {"error": "[Error 25] UnknownMemberIdError"}),
+     "sync_failed", {"error": "UNKNOWN_MEMBER_ID", "extra.error_message": "[Error 25] UnknownMemberIdError"}),
     ("kafka-python", "kafka.coordinator", "SyncGroup for group payments failed due to coordinator rebalance", "sync_failed",
      {"error": "coordinator rebalance"}),
     ("kafka-python", "kafka.coordinator", "Unexpected error from SyncGroup: [Error 42] InvalidRequestError", "sync_failed", {}),
@@ -95,7 +113,7 @@ CASES = [
     ("kafka-python", "kafka.coordinator", "Heartbeat session expired - marking coordinator dead", "coordinator_lost", {}),
     ("kafka-python", "kafka.coordinator", "Coordinator unknown during heartbeat -- will retry", "heartbeat_failed", {}),
     ("kafka-python", "kafka.coordinator", "Heartbeat failed ([Error 27] RebalanceInProgressError); retrying", "heartbeat_failed",
-     {"error": "[Error 27] RebalanceInProgressError"}),
+     {"error": "REBALANCE_IN_PROGRESS", "extra.error_message": "[Error 27] RebalanceInProgressError"}),
     ("kafka-python", "kafka.coordinator", "Unrecognized failure in Group Coordinator Request: [Error 7] RequestTimedOutError",
      "coordinator_lookup", {}),
     # kafka-python kafka/coordinator/consumer.py
@@ -122,14 +140,14 @@ CASES = [
     ("kafka-python", "kafka.coordinator.consumer", f"Sending offset-commit request with {{{TP0}: OffsetAndMetadata(offset=1200, metadata='')}} for group payments to coordinator-2",
      "offset_commit_sent", {"coordinator": "2"}),
     ("kafka-python", "kafka.coordinator.consumer", "Auto offset commit failed for group payments: [Error 22] IllegalGenerationError",
-     "offset_commit_failed", {"error": "[Error 22] IllegalGenerationError"}),
+     "offset_commit_failed", {"error": "ILLEGAL_GENERATION", "extra.error_message": "[Error 22] IllegalGenerationError"}),
     ("kafka-python", "kafka.coordinator.consumer", "Offset commit failed: This is likely to cause duplicate message delivery", "offset_commit_failed", {}),
     ("kafka-python", "kafka.coordinator.consumer", "Offset commit failed: group membership out of date This is likely to cause duplicate message delivery.",
      "offset_commit_failed", {}),
     ("kafka-python", "kafka.coordinator.consumer", "Pre-rebalance offset commit failed: group membership out of date. This is likely to cause duplicate message delivery.",
      "offset_commit_failed", {}),
     ("kafka-python", "kafka.coordinator.consumer", "OffsetCommit for group payments failed: [Error 27] RebalanceInProgressError",
-     "offset_commit_failed", {"error": "[Error 27] RebalanceInProgressError"}),
+     "offset_commit_failed", {"error": "REBALANCE_IN_PROGRESS", "extra.error_message": "[Error 27] RebalanceInProgressError"}),
     ("kafka-python", "kafka.coordinator.consumer", f"OffsetCommit for group payments failed on partition {TP0} [Error 3] UnknownTopicOrPartitionError",
      "offset_commit_failed", {"topic": "orders", "partition": 0}),
     ("kafka-python", "kafka.coordinator.consumer", f"Group payments failed to commit partition {TP0} at offset OffsetAndMetadata(offset=1200, metadata=''): [Error 12] OffsetMetadataTooLargeError",
@@ -163,7 +181,7 @@ CASES = [
     ("aiokafka", "aiokafka.consumer.group_coordinator", "Unexpected error in join group 'payments' response: [Error 42] InvalidRequestError",
      "join_failed", {"group_id": "payments"}),
     ("aiokafka", "aiokafka.consumer.group_coordinator", "SyncGroup for group payments failed due to [Error 25] UnknownMemberIdError,",
-     "sync_failed", {"error": "[Error 25] UnknownMemberIdError"}),
+     "sync_failed", {"error": "UNKNOWN_MEMBER_ID", "extra.error_message": "[Error 25] UnknownMemberIdError"}),
     ("aiokafka", "aiokafka.consumer.group_coordinator", f"Setting newly assigned partitions {{{TP0}}} for group payments", "partitions_assigned",
      {"partitions": ("orders-0",)}),
     ("aiokafka", "aiokafka.consumer.group_coordinator", f"Revoking previously assigned partitions frozenset({{{TP0}}}) for group payments",
@@ -180,9 +198,9 @@ CASES = [
     ("aiokafka", "aiokafka.consumer.group_coordinator", "OffsetCommit failed for group payments - [Error 7] RequestTimedOutError",
      "offset_commit_failed", {}),
     ("aiokafka", "aiokafka.consumer.group_coordinator", f"OffsetCommit failed for group payments on partition {TP0} due to [Error 7] RequestTimedOutError, will retry",
-     "offset_commit_failed", {"partition": 0, "error": "[Error 7] RequestTimedOutError"}),
+     "offset_commit_failed", {"partition": 0, "error": "REQUEST_TIMED_OUT", "extra.error_message": "[Error 7] RequestTimedOutError"}),
     ("aiokafka", "aiokafka.consumer.group_coordinator", "OffsetCommit failed for group payments due to group error ([Error 22] IllegalGenerationError), will rejoin",
-     "offset_commit_failed", {"error": "[Error 22] IllegalGenerationError"}),
+     "offset_commit_failed", {"error": "ILLEGAL_GENERATION", "extra.error_message": "[Error 22] IllegalGenerationError"}),
     ("aiokafka", "aiokafka.consumer.group_coordinator", "OffsetCommit failed for group payments because group is initializing ([Error 14] CoordinatorLoadInProgressError), will retry",
      "offset_commit_failed", {}),
     ("aiokafka", "aiokafka.consumer.group_coordinator", "OffsetCommit failed for group payments due to a coordinator error ([Error 16] NotCoordinatorForGroupError), will find new coordinator and retry",
@@ -248,11 +266,38 @@ def test_shared_wording_without_logger():
 
 
 def test_known_lines_without_event():
-    for msg in ("Elected group leader -- performing partition assignments using range",
-                "LeaveGroup request for group payments returned successfully",
+    for msg in ("LeaveGroup request for group payments returned successfully",
                 "LeaveGroup request succeeded",
                 "Finished assignment for group payments: {...}"):
         assert parse_line(f"INFO:kafka.coordinator:{msg}", None, {}) is IGNORE, msg
+
+
+def test_protocol_dumps_are_known_without_event():
+    # kafka-python conn.py / protocol/parser.py and aiokafka conn.py debug lines (branch pastes2)
+    for line in ("DEBUG:kafka.conn:<BrokerConnection node_id=1 host=k1:9092 <connected> [IPv4 ('10.0.0.1', 9092)]> Response 2 (3.1 ms): SyncGroupResponse_v0(error_code=0, member_assignment=b'')",
+                 "DEBUG:kafka.protocol.parser:Processing response SyncGroupResponse_v0",
+                 "DEBUG:aiokafka.conn:<AIOKafkaConnection host=k port=9092> Response 26: GroupCoordinatorResponse_v0(error_code=0, coordinator_id=1, host='k', port=9092)"):
+        assert parse_line(line, None, {}) is IGNORE, line
+    # not a group API's response: not claimed
+    assert not isinstance(parse_line("DEBUG:kafka.conn:<BrokerConnection node_id=1> Response 5 (1.0 ms): MetadataResponse_v1(brokers=[])", None, {}), Match)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("[Error 22] IllegalGenerationError", "ILLEGAL_GENERATION"),
+    ("[Error 16] NotCoordinatorForGroupError: the coordinator moved", "NOT_COORDINATOR"),
+    ("IllegalGenerationError - 22 - Returned from group membership requests", "ILLEGAL_GENERATION"),
+    ("RequestTimedOutError", "REQUEST_TIMED_OUT"),
+    ("CoordinatorLoadInProgressError: loading", "COORDINATOR_LOAD_IN_PROGRESS"),
+    ("GroupCoordinatorNotAvailableError - 15 - The broker returns", "COORDINATOR_NOT_AVAILABLE"),
+])
+def test_python_error_names(text, name):
+    assert pyclients.kafka_error_name(text) == name
+
+
+@pytest.mark.parametrize("text", ["KafkaConnectionError()", "CommitFailedError: Commit cannot be completed", "Heartbeat session expired",
+                                  "[Error 99] SomethingNewError", "coordinator rebalance", "NoBrokersAvailable"])
+def test_python_error_names_not_guessed(text):
+    assert pyclients.kafka_error_name(text) is None
 
 
 def test_unknown_coordinator_line_is_unrecognised():

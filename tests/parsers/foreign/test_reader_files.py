@@ -65,13 +65,14 @@ FILES = {
         3: ("heartbeat_thread", "payments", None, None, None, T0 + 151),
         4: ("partitions_revoked", "payments", None, None, (), T0 + 152),
         5: ("join_started", "payments", None, None, None, T0 + 153),
+        6: ("assignment_received", "payments", None, None, None, T0 + 3200),  # the elected leader (branch pastes2)
         7: ("join_succeeded", "payments", None, 7, None, T0 + 3210),
         9: ("partitions_assigned", "payments", None, None, ("orders-0", "orders-1"), T0 + 3212),
         11: ("poll_timeout", "payments", None, None, None, T0 + 300300),
         12: ("leave_group", "payments", None, None, None, T0 + 300301),
         13: ("offset_commit_failed", "payments", None, None, None, T0 + 300400),
         14: ("heartbeat_failed", "payments", None, None, None, T0 + 301000),
-    }, {6, 8, 10}, set()),
+    }, {8, 10}, set()),
     "aiokafka-0.10.0.log": ("plain", {
         1: ("subscription_changed", None, None, None, None, None),
         2: ("subscription_changed", None, None, None, None, None),
@@ -79,11 +80,12 @@ FILES = {
         4: ("partitions_revoked", "payments", None, None, (), None),
         5: ("join_started", "payments", None, None, None, None),
         6: ("join_succeeded", "payments", AIO, 7, None, None),
+        7: ("assignment_received", "payments", None, None, None, None),  # the elected leader (branch pastes2)
         8: ("sync_succeeded", "payments", None, 7, None, None),
         9: ("partitions_assigned", "payments", None, None, ("orders-0",), None),
         10: ("coordinator_lost", "payments", None, None, None, None),
         11: ("coordinator_lost", "payments", None, None, None, None),
-    }, {7, 12}, set()),
+    }, {12}, set()),
 }
 LIBRARY = {"librdkafka-2.3.0-debug-cgrp.log": "librdkafka", "confluent-kafka-python-2.3.0.log": "librdkafka",
            "kafkajs-2.2.4.jsonl": "kafkajs", "kafka-python-2.0.2.log": "kafka-python", "aiokafka-0.10.0.log": "aiokafka"}
