@@ -17,6 +17,7 @@ from typing import Any
 from pipeline.coordinator.assignors.javaorder import java_hashmap_order
 
 from . import assignors as A
+from .javamaps import JavaHashMapCopy
 from .group import (
     ConsumerGroup,
     Record,
@@ -431,20 +432,19 @@ class ConsumerCoordinator:
                                  member_id_generated=generated)
 
     def _preferred_assignor(self, group: ConsumerGroup, member: Member, updated: Member) -> str:
-        """ConsumerGroup.computePreferredServerAssignor: the most used server assignor, else the default."""
-        counts = group.server_assignor_counts()
-        if member.server_assignor is not None and member.server_assignor in counts:  # Utils.decValue
-            counts[member.server_assignor] -= 1
+        """ConsumerGroup.computePreferredServerAssignor(member, updatedMember) (trunk 1eb7644349cb, 3.8.0-3.9.0):
+        `new HashMap<>(serverAssignors)`, `compute(old name, decValue)`, `compute(new name, incValue)`, then
+        `entrySet().stream().max(comparingByValue())` (the first of equal counts); empty -> the default.
+        A tie is settled by that HashMap's iteration order, which `JavaHashMapCopy` reproduces: e.g. with one
+        member on uniform, a member joining with range makes range win the 1-1 tie (compute prepends the new
+        key to its bucket), and a member re-sending range against one uniform member keeps range."""
+        counts = JavaHashMapCopy(list(group.server_assignors), group.server_assignor_counts())
+        if member.server_assignor is not None:  # Utils.decValue
+            counts.compute(member.server_assignor, -1)
         if updated.server_assignor is not None:  # Utils.incValue
-            counts[updated.server_assignor] = counts.get(updated.server_assignor, 0) + 1
-        counts = {k: v for k, v in counts.items() if v > 0}
-        if not counts:
-            return self.config.assignors[0]
-        best = None
-        for name in java_hashmap_order(counts):  # HashMap order, max keeps the first of equal counts
-            if best is None or counts[name] > counts[best]:
-                best = name
-        return best
+            counts.compute(updated.server_assignor, +1)
+        best = counts.max_by_value()
+        return best if best is not None else self.config.assignors[0]
 
     def _update_target_assignment(self, group: ConsumerGroup, group_epoch: int, member: Member, updated: Member,
                                   sub_meta: Mapping[str, tuple[str, int]], sub_type: str,
