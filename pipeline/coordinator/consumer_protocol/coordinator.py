@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pipeline.coordinator.assignors.javaorder import java_hashmap_order
+from pipeline.coordinator.assignors.javaorder import JavaHashMapOrder, java_hashmap_order, java_string_hash
 
 from . import assignors as A
 from .javamaps import JavaHashMapCopy
@@ -465,9 +465,19 @@ class ConsumerCoordinator:
         else:
             current[updated.member_id] = group.target_assignment.get(updated.member_id, {})
         topic_ids = {name: tid for name, (tid, _) in self.topics.items()}
+        # TargetAssignmentBuilder.build: memberSpecs = new HashMap<>() filled by members.forEach (the group's
+        # TimelineHashMap order), then the updated member put and a replaced static member removed; its key
+        # order is GroupSpecImpl.memberIds() (Java String hash buckets, colliding ids in insertion order)
+        spec_order = JavaHashMapOrder(java_string_hash)
+        for mid in group.member_order:
+            spec_order.add(mid)
+        spec_order.add(updated.member_id)
+        for mid in list(spec_order):
+            if mid not in members:
+                spec_order.remove(mid)
+        member_ids = list(spec_order)
         specs = []
-        # GroupSpecImpl.memberIds(): the keys of TargetAssignmentBuilder's HashMap of member specs
-        for mid in java_hashmap_order(members):
+        for mid in member_ids:
             m = members[mid]
             subscribed = tuple(topic_ids[n] for n in java_hashmap_order(m.subscribed_topic_names) if n in topic_ids)
             cur = current.get(mid, {})
@@ -485,7 +495,7 @@ class ConsumerCoordinator:
                                 f"Failed to compute a new target assignment for epoch {group_epoch}: {exc}") from None
         # TargetAssignmentBuilder.build writes the changed targets walking memberSpecs.keySet(): a HashMap
         # keyed by member id, so Java's String-hash order (the tests compare these records unordered)
-        for mid in java_hashmap_order(members):
+        for mid in member_ids:
             new = norm_assignment(result.get(mid))
             if mid not in group.target_assignment or group.target_assignment[mid] != new:
                 records.append(record("TargetAssignment", member=mid, assignment=new))
@@ -558,6 +568,9 @@ class ConsumerCoordinator:
                    subscription_metadata: Mapping[str, tuple[str, int]] | None = None) -> None:
         """Load a group from its records (the tests' ConsumerGroupBuilder): no timers, expired refresh deadline."""
         group = ConsumerGroup(group_id)
+        # ConsumerGroupBuilder.build walks its HashMap<String, ConsumerGroupMember> (Java String-hash order)
+        by_id = {m.member_id: m for m in members}
+        members = [by_id[mid] for mid in java_hashmap_order(by_id)]
         records: list[Record] = [member_metadata_record(m) for m in members]
         if subscription_metadata is None:
             subscription_metadata = self._subscription_metadata(

@@ -57,6 +57,9 @@ class ConsumerGroup:
         # ConsumerGroup.serverAssignors: a TimelineHashMap<String, Integer> whose iteration order settles a tie
         # in computePreferredServerAssignor (javamaps.py); updated by every updateMember / removeMember
         self.server_assignors = TimelineHashMapOrder()
+        # ConsumerGroup.members is a TimelineHashMap too: its iteration order is the order in which
+        # TargetAssignmentBuilder.build fills its HashMap of member specs (which decides the order of colliding ids)
+        self.member_order = TimelineHashMapOrder()
 
     # ----------------------------------------------------------------------------- derived state
     @property
@@ -153,6 +156,7 @@ class ConsumerGroup:
         old = self.members.get(new.member_id)
         self._drop_partition_epochs(old)
         self.members[new.member_id] = new
+        self.member_order.put(new.member_id)
         self._update_server_assignors(old, new)
         for a in (new.assigned, new.pending_revocation):
             for t, ps in a.items():
@@ -164,6 +168,7 @@ class ConsumerGroup:
     def _remove_member(self, member_id: str) -> None:
         """ConsumerGroup.removeMember."""
         old = self.members.pop(member_id, None)
+        self.member_order.remove(member_id)
         self._drop_partition_epochs(old)
         self._update_server_assignors(old, None)
         if old is not None and old.instance_id is not None:

@@ -54,7 +54,8 @@ def timeline_slot(hash_code: int, capacity: int) -> int:
 
 
 class TimelineHashMapOrder:
-    """Key order of a `TimelineHashMap<String, Integer>` created with expected size 0, with counts."""
+    """Key order of a `TimelineHashMap<String, V>` created with expected size 0 (`counts` keeps the values:
+    the server assignor counts, or anything for the members map)."""
 
     def __init__(self, hash_fn: Callable[[str], int] = java_string_hash) -> None:
         self._hash = hash_fn
@@ -71,24 +72,33 @@ class TimelineHashMapOrder:
             for key in slot:
                 self._slots[self._slot(key)].append(key)
 
+    def put(self, key: str, value: int = 0) -> None:
+        """TimelineHashMap.put: the load is checked before every put (a replacement too); a present key is
+        replaced in place, a new one appended to its slot."""
+        if (len(self.counts) + 1) * 0.75 > len(self._slots):
+            self._rehash(len(self._slots) * 2)
+        if key not in self.counts:
+            self._slots[self._slot(key)].append(key)
+        self.counts[key] = value
+
+    def remove(self, key: str) -> None:
+        if key in self.counts:
+            del self.counts[key]
+            self._slots[self._slot(key)].remove(key)
+
     def compute(self, key: str, delta: int) -> None:
-        """`compute(key, Utils::incValue)` (+1) or `Utils::decValue` (-1; the entry goes at 0)."""
+        """`compute(key, Utils::incValue)` (+1) or `Utils::decValue` (-1; the entry goes at 0): Map.compute's
+        default, a put of the new value or a remove."""
         old = self.counts.get(key)
         if delta < 0:
             if old is None:
                 return
-            if old == 1:  # Map.compute to null: remove
-                del self.counts[key]
-                self._slots[self._slot(key)].remove(key)
+            if old == 1:
+                self.remove(key)
                 return
-        # Map.compute to a value: put; baseAddOrReplace checks the load before every put, a replacement too
-        if (len(self.counts) + 1) * 0.75 > len(self._slots):
-            self._rehash(len(self._slots) * 2)
-        if old is not None:
-            self.counts[key] = old + (1 if delta > 0 else -1)  # replaced in place
+            self.put(key, old - 1)
             return
-        self._slots[self._slot(key)].append(key)
-        self.counts[key] = 1
+        self.put(key, 1 if old is None else old + 1)
 
     def __iter__(self) -> Iterator[str]:
         for slot in self._slots:
