@@ -408,6 +408,53 @@ def _revocation_and_timers():
 _revocation_and_timers()
 
 
+# ============================================================================ partition epochs (ConsumerGroupTest)
+def _partition_epochs():
+    enote = ("ConsumerGroup.updateMember / removeMember keep currentPartitionEpoch: assigned and pending-revocation "
+             "partitions at the member's epoch, removed with the member; CurrentAssignmentBuilder reads it from the "
+             "group as it was before the request's records are replayed.")
+    foo2 = {"foo": {"id": F, "partitions": 2}}
+    scenario("b-partition-pending-revocation-blocks-until-owner-leaves", "partition_epochs", CGT,
+             "testDeletingMemberRemovesPartitionEpoch",
+             "foo-1 is pending revocation at m1 (epoch 10): m2, whose target it is, stays UNRELEASED_PARTITIONS "
+             "with nothing. m1 leaves: its partition epochs go, the epoch is bumped, and m2's next heartbeat "
+             "(range: m2 alone) gets both partitions at once.",
+             config(foo2, assignors=("range",), mode="real"), [
+                 seed([member("m1", 10, 9, ["foo"], {F: [0]}, state="UNREVOKED_PARTITIONS", pending={F: [1]},
+                              rto=5000),
+                       member("m2", 10, 10, ["foo"], {}, state="UNRELEASED_PARTITIONS", rto=5000)],
+                      {"m1": {F: [0]}, "m2": {F: [1]}}),
+                 hb(0, "m2", 10, {"error": "NONE", "member_epoch": 10, "records": [], "assignment": None,
+                                  "group_state_after": "Reconciling"}),
+                 leave(100, "m1", -1, {"error": "NONE", "member_epoch": -1, "group_epoch_after": 11,
+                                       "members_after": ["m2"]}),
+                 hb(200, "m2", 10, {"error": "NONE", "member_epoch": 11, "assignment": {F: [0, 1]},
+                                    "target_assignment_after": {"m2": {F: [0, 1]}},
+                                    "member_after": {"m2": {"state": "STABLE", "previous_member_epoch": 10}},
+                                    "group_state_after": "Stable"}),
+             ], note=enote + " m2 is loaded at epoch 10 with previous epoch 10, so its unchanged UNRELEASED state "
+                             "writes nothing (updateMemberEpoch(10) leaves it equal).")
+    scenario("b-partition-reassigned-to-its-revoker", "partition_epochs", CGT,
+             "testUpdatingMemberUpdatesPartitionEpochWhenPartitionIsReassignedBeforeBeingRevoked",
+             "m1 is revoking foo-1 at epoch 10 when the new target gives foo-1 back to it. Once it reports foo-1 "
+             "revoked it moves to epoch 11 but foo-1 still carries its own epoch 10 (pending revocation), so it is "
+             "UNRELEASED_PARTITIONS with nothing; the next heartbeat assigns foo-1 (now at epoch 11).",
+             config(foo2, assignors=("range",), mode="mock"), [
+                 seed([member("m1", 10, 9, ["foo"], {}, state="UNREVOKED_PARTITIONS", pending={F: [1]}, rto=5000)],
+                      {"m1": {F: [1]}}, epoch=11),
+                 hb(0, "m1", 10, {"error": "NONE", "member_epoch": 11, "assignment": None,
+                                  "records": [ca("m1", "UNRELEASED_PARTITIONS", 11, 10, {})]},
+                    topic_partitions={}),
+                 hb(100, "m1", 11, {"error": "NONE", "member_epoch": 11, "assignment": {F: [1]},
+                                    "records": [ca("m1", "STABLE", 11, 11, {F: [1]})], "group_state_after": "Stable"},
+                    topic_partitions={}),
+             ], note=enote + " The test sets the member from pending {foo-1} at 10 to assigned {foo-1} at 11 "
+                             "directly; through a heartbeat the release and the re-assignment take two requests.")
+
+
+_partition_epochs()
+
+
 # ============================================================================ static members
 def _static():
     foo6 = {"foo": {"id": F, "partitions": 6}}

@@ -6,6 +6,7 @@ operations (facts; no Java code is kept here)."""
 
 from __future__ import annotations
 
+from pipeline.coordinator.assignors.javaorder import java_string_hash
 from pipeline.coordinator.consumer_protocol.javamaps import JavaHashMapCopy, TimelineHashMapOrder, timeline_slot
 
 
@@ -27,9 +28,10 @@ def _preferred(timeline_ops, old, new):
 
 
 def test_timeline_slot_is_fibonacci_hashing_of_the_top_bits():
-    # "range".hashCode() = 108280125, "uniform".hashCode() = -286670520
-    assert timeline_slot(108280125, 2) == 1 and timeline_slot(-286670520, 2) == 0
-    assert timeline_slot(108280125, 4) == 2 and timeline_slot(-286670520, 4) == 0
+    # "range".hashCode() = 108280125, "uniform".hashCode() = -286926412
+    assert java_string_hash("range") == 108280125 and java_string_hash("uniform") == -286926412
+    assert timeline_slot(108280125, 2) == 1 and timeline_slot(-286926412, 2) == 0
+    assert timeline_slot(108280125, 4) == 2 and timeline_slot(-286926412, 4) == 0
 
 
 def test_preferred_assignor_ties_follow_kafkas_maps():
