@@ -455,6 +455,75 @@ def _partition_epochs():
 _partition_epochs()
 
 
+# ============================================================================ ConsumerGroupTest, through heartbeats
+def _consumer_group_test():
+    foo4 = {"foo": {"id": F, "partitions": 4}}
+    scenario("b-cgt-get-or-create-member", "member_lookup", CGT, "testGetOrCreateMember",
+             "An unknown member id is UNKNOWN_MEMBER_ID at epoch 1 (no creation) and becomes a member at epoch 0.",
+             config(foo4, assignors=("range",), mode="real"), [
+                 seed([member("m1", 10, 9, ["foo"], {F: [0, 1, 2, 3]}, rto=5000)], {"m1": {F: [0, 1, 2, 3]}}),
+                 hb(0, "m2", 1, {"error": "UNKNOWN_MEMBER_ID", "members_after": ["m1"]}),
+                 join(100, "m2", {"error": "NONE", "member_epoch": 11, "members_after": ["m1", "m2"]},
+                      subs=("foo",), assignor=None),
+             ], note="ConsumerGroup.getOrMaybeCreateMember(memberId, createIfNotExists) through "
+                     "getOrMaybeSubscribeDynamicConsumerGroupMember (createIfNotExists = epoch 0).")
+    scenario("b-cgt-remove-member", "member_lookup", CGT, "testRemoveMember",
+             "Removing a static member (-1 leave) drops it from the members and from the static-member map; its "
+             "instance id is then unknown to a -2 leave.",
+             config(foo4, assignors=("range",), mode="real"), [
+                 seed([member("m1", 10, 9, ["foo"], {F: [0, 1]}, instance="i1", rto=5000),
+                       member("m2", 10, 9, ["foo"], {F: [2, 3]}, rto=5000)],
+                      {"m1": {F: [0, 1]}, "m2": {F: [2, 3]}}),
+                 leave(0, "m1", -1, {"error": "NONE", "members_after": ["m2"], "static_members_after": {}},
+                       instance_id="i1"),
+                 leave(100, "m1", -2, {"error": "UNKNOWN_MEMBER_ID"}, instance_id="i1"),
+             ], note="ConsumerGroup.removeMember (removeStaticMember); consumerGroupLeave -> throwIfStaticMemberIsUnknown.")
+    scenario("b-cgt-partition-epoch-follows-member-epoch", "partition_epochs", CGT,
+             "testUpdatingMemberUpdatesPartitionEpoch",
+             "m1 moves from epoch 10 to 11 keeping foo-0/1 and revoking foo-2/3: the kept partitions now carry epoch "
+             "11 and the revoked ones stay at 10 until m1 acknowledges; m2, the new owner of foo-2/3, waits and then "
+             "gets them.",
+             config(foo4, assignors=("range",), mode="real"), [
+                 seed([member("m1", 10, 9, ["foo"], {F: [0, 1, 2, 3]}, rto=5000)], {"m1": {F: [0, 1, 2, 3]}}),
+                 join(0, "m2", {"error": "NONE", "member_epoch": 11, "assignment": {},
+                                "member_after": {"m2": {"state": "UNRELEASED_PARTITIONS"}}},
+                      subs=("foo",), assignor=None),
+                 hb(100, "m1", 10, {"error": "NONE", "member_epoch": 10,
+                                    "member_after": {"m1": {"state": "UNREVOKED_PARTITIONS", "assigned": {F: [0, 1]},
+                                                            "pending_revocation": {F: [2, 3]}}}}),
+                 hb(200, "m2", 11, {"error": "NONE", "member_epoch": 11, "assignment": None,
+                                    "records": [ca("m2", "UNRELEASED_PARTITIONS", 11, 11, {})]}),
+                 hb(300, "m1", 10, {"error": "NONE", "member_epoch": 11}, topic_partitions={F: [0, 1]}),
+                 hb(400, "m2", 11, {"error": "NONE", "member_epoch": 11, "assignment": {F: [2, 3]},
+                                    "member_after": {"m2": {"state": "STABLE"}}, "group_state_after": "Stable"}),
+             ], note="ConsumerGroup.maybeUpdatePartitionEpoch: the old member's partitions are removed at its old "
+                     "epoch, the new member's assigned and pending partitions added at its new epoch. m2's second "
+                     "heartbeat still writes a record: CurrentAssignmentBuilder's updateMemberEpoch(11) turns its "
+                     "previous epoch from 0 (the join) into 11.")
+    cfg = config({"topic1": {"id": T1, "partitions": 4}, "topic2": {"id": T2, "partitions": 2}},
+                 assignors=("uniform",), mode="real")
+    scenario("b-cgt-subscription-type-back-to-homogeneous", "heterogeneous", CGT,
+             "testUpdateSubscribedTopicNamesAndSubscriptionType",
+             "m1 subscribes to topic1 only, m2 and m3 to topic1 and topic2: heterogeneous. When m1 leaves, the group "
+             "is homogeneous again and the uniform assignor uses its homogeneous builder: m2 keeps topic2 and gets "
+             "topic1-1, m3 keeps topic1-0 and gets topic1-2/3 (the heterogeneous builder would give m2 topic1-3).",
+             cfg, [
+                 seed([member("m1", 10, 9, ["topic1"], {T1: [1, 2, 3]}, assignor=None, rto=5000),
+                       member("m2", 10, 9, ["topic1", "topic2"], {T2: [0, 1]}, assignor=None, rto=5000),
+                       member("m3", 10, 9, ["topic1", "topic2"], {T1: [0]}, assignor=None, rto=5000)],
+                      {"m1": {T1: [1, 2, 3]}, "m2": {T2: [0, 1]}, "m3": {T1: [0]}}),
+                 leave(0, "m1", -1, {"error": "NONE", "group_epoch_after": 11}),
+                 hb(100, "m2", 10, {"error": "NONE", "member_epoch": 11, "assignment": {T1: [1], T2: [0, 1]},
+                                    "target_assignment_after": {"m2": {T1: [1], T2: [0, 1]},
+                                                                "m3": {T1: [0, 2, 3]}}}),
+             ], note="ModernGroup.subscriptionType over the subscribed topic counts and the member count, kept up to "
+                     "date by removeMember; the targets are the reference outputs of UniformHomogeneousAssignmentBuilder "
+                     "(and, for the remark, UniformHeterogeneousAssignmentBuilder) on this input.")
+
+
+_consumer_group_test()
+
+
 # ============================================================================ static members
 def _static():
     foo6 = {"foo": {"id": F, "partitions": 6}}
