@@ -479,7 +479,10 @@ class ConsumerCoordinator:
         specs = []
         for mid in member_ids:
             m = members[mid]
-            subscribed = tuple(topic_ids[n] for n in java_hashmap_order(m.subscribed_topic_names) if n in topic_ids)
+            # TopicIds walks the member's HashSet<String> of names (filled in request order; the model keeps a
+            # set, so colliding names are put in sorted order: deterministic whatever PYTHONHASHSEED is)
+            subscribed = tuple(topic_ids[n] for n in java_hashmap_order(sorted(m.subscribed_topic_names))
+                               if n in topic_ids)
             cur = current.get(mid, {})
             specs.append(A.MemberSpec(mid, subscribed, m.instance_id, m.rack_id, _record_map_order(cur)))
         describer = {tid: n for _, (tid, n) in sub_meta.items()}
