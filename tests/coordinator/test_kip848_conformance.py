@@ -262,3 +262,23 @@ def test_third_batch_covers_the_brief_areas():
     cats = {c["category"] for c in cases}
     assert {"metadata_change", "subscription_change", "heterogeneous", "revocation", "rebalance_timeout",
             "session_timeout", "fencing", "static_member", "assignor_selection", "commit", "partition_epochs", "member_lookup"} <= cats
+
+
+def test_records_ignore_client_and_rack_and_member_after_knows_the_regex():
+    """FORMAT-KIP848 1.3: client id/host, rack and record versions are not compared; the member's regex (empty
+    by default, ConsumerGroupMember.Builder) is a member field."""
+    case = {"id": "rack-ignored", "config": {"group_id": "g", "assignor_mode": "mock", "assignors": ["range"],
+                                             "topics": {"foo": {"id": "foo-id", "partitions": 1}}},
+            "steps": [{"at_ms": 0, "op": "heartbeat", "member_id": "m1", "member_epoch": 0, "rack_id": "r1",
+                       "rebalance_timeout_ms": 5000, "subscribed_topic_names": ["foo"], "topic_partitions": {},
+                       "expect": {"error": "NONE",
+                                  "records_last": True,
+                                  "records": [{"type": "MemberMetadata", "member": "m1", "rack": "r9",
+                                               "client_id": "other", "subscribed_topic_names": ["foo"]}],
+                                  "member_after": {"m1": {"subscribed_topic_regex": "", "rack_id": "r1"}}}}]}
+    assert check_scenario(case) is not None  # records_last is the CurrentAssignment record, not MemberMetadata
+    case["steps"][0]["expect"]["records"] = [{"type": "CurrentAssignment", "member": "m1", "rack": "r9",
+                                              "client_host": "/10.0.0.1", "member_epoch": 1}]
+    assert check_scenario(case) is None
+    case["steps"][0]["expect"]["member_after"]["m1"]["subscribed_topic_regex"] = "foo.*"
+    assert check_scenario(case) is not None
