@@ -57,12 +57,15 @@ U = base.UUIDS
 T1, T2, T3 = U["topic1"], U["topic2"], U["topic3"]
 
 
-def scenario(id_, category, suite, method, description, cfg, steps, *, note=None):
+def scenario(id_, category, suite, method, description, cfg, steps, *, note=None, version_sensitive=False):
     src = {"suite": suite, "method": method, "commit": COMMIT, "tag": TAG}
     if note:
         src["note"] = note
-    SCENARIOS.append({"id": id_, "category": category, "source": src, "description": description, "config": cfg,
-                      "steps": steps})
+    case = {"id": id_, "category": category, "source": src, "description": description, "config": cfg,
+            "steps": steps}
+    if version_sensitive:
+        case["version_sensitive"] = True
+    SCENARIOS.append(case)
 
 
 def check(at, expect):
@@ -403,6 +406,20 @@ def _revocation_and_timers():
                     topic_partitions={F: [0, 1]}, rebalance_timeout_ms=5000, subscribed_topic_names=["foo"]),
              ], note="throwIfConsumerGroupMemberEpochIsInvalid; the last request is full (rebalance timeout, "
                      "subscription and owned partitions set), so the assignment is returned although unchanged.")
+    scenario("b-known-member-rejoins-with-epoch-zero", "fencing", GMMT, "testConsumerGroupMemberEpochValidation",
+             "A known dynamic member at epoch 11 (previous 10) sending epoch 0 with its own id is not a new member: "
+             "the epoch check applies (0 is below 11 and is not its previous epoch) and it is FENCED_MEMBER_EPOCH. "
+             "After one more epoch bump its previous epoch is still not 0, so a second try is fenced too.",
+             config(foo4, assignors=("range",), mode="real"), [
+                 seed([member("m1", 11, 10, ["foo"], {F: [0, 1, 2, 3]}, rto=5000)], {"m1": {F: [0, 1, 2, 3]}},
+                      epoch=11),
+                 join(0, "m1", {"error": "FENCED_MEMBER_EPOCH", "members_after": ["m1"]}, subs=("foo",),
+                      assignor=None),
+                 join(100, "m1", {"error": "FENCED_MEMBER_EPOCH"}, subs=("foo", "bar"), assignor=None),
+             ], note="getOrMaybeSubscribeDynamicConsumerGroupMember returns the existing member for epoch 0 and "
+                     "calls throwIfConsumerGroupMemberEpochIsInvalid whatever the request epoch (the retry of a lost "
+                     "join is accepted only because the member's previous epoch is then 0 and an empty owned list "
+                     "is a subset).")
 
 
 _revocation_and_timers()
@@ -522,6 +539,32 @@ def _consumer_group_test():
 
 
 _consumer_group_test()
+
+
+# ============================================================================ regex subscriptions (refused at this commit)
+def _regex():
+    foo4 = {"foo": {"id": F, "partitions": 4}}
+    scenario("b-regex-refused-on-every-path", "validation", GMMT, "testConsumerHeartbeatRegexValidation",
+             "At this commit any SubscribedTopicRegex, even an empty string, is INVALID_REQUEST, on a regular "
+             "heartbeat, on a -1 leave (the member stays) and before the server assignor is checked; nothing is "
+             "written and the member keeps its epoch.",
+             config(foo4, assignors=("range",), mode="real"), [
+                 seed([member("m1", 10, 9, ["foo"], {F: [0, 1, 2, 3]}, rto=5000)], {"m1": {F: [0, 1, 2, 3]}}),
+                 hb(0, "m1", 10, {"error": "INVALID_REQUEST", "records": []}, subscribed_topic_regex="foo.*"),
+                 hb(100, "m1", 10, {"error": "INVALID_REQUEST"}, subscribed_topic_regex=""),
+                 leave(200, "m1", -1, {"error": "INVALID_REQUEST", "members_after": ["m1"]},
+                       subscribed_topic_regex="foo.*"),
+                 hb(300, "m1", 10, {"error": "INVALID_REQUEST"}, subscribed_topic_regex="foo.*",
+                    server_assignor="no-such-assignor"),
+                 hb(400, "m1", 10, {"error": "UNSUPPORTED_ASSIGNOR"}, server_assignor="no-such-assignor"),
+                 hb(500, "m1", 10, {"error": "NONE", "member_epoch": 10, "group_epoch_after": 10}),
+             ], note="throwIfConsumerGroupHeartbeatRequestIsInvalid: throwIfNotNull(subscribedTopicRegex) comes "
+                     "right after the group/instance/rack checks, before the epoch branches and the server assignor "
+                     "check; a failed request writes nothing. 3.7-3.9 accept and store the regex (version_sensitive "
+                     "there); 4.0 resolves it.", version_sensitive=True)
+
+
+_regex()
 
 
 # ============================================================================ static members
