@@ -53,3 +53,21 @@ def test_timeline_rehashes_before_every_put_even_a_replacement():
     assert list(t) == ["uniform", "bb", "range", "x2", "a"]
     t.compute("a", -1)
     assert list(t) == ["uniform", "bb", "range", "x2"]
+
+
+def test_shrunk_topic_in_a_heterogeneous_group_is_an_unknown_server_error_not_a_crash():
+    """UniformHeterogeneousAssignmentBuilder.maybeRevokePartitions indexes an int[numPartitions] by the current
+    target's partitions: a target beyond a (shrunk) topic throws an unchecked exception, which the runtime answers
+    with UNKNOWN_SERVER_ERROR; the model refuses the heartbeat the same way and writes nothing."""
+    from pipeline.coordinator.consumer_protocol import ConsumerCoordinator, ConsumerCoordinatorConfig
+
+    c = ConsumerCoordinator(ConsumerCoordinatorConfig(assignors=("uniform",)),
+                            topics={"foo": ("foo-id", 4), "bar": ("bar-id", 1)})
+    assert c.heartbeat("g", "a", 0, rebalance_timeout_ms=5000, subscribed_topic_names=["foo"], topic_partitions={},
+                       now_ms=0).assignment == {"foo-id": frozenset({0, 1, 2, 3})}
+    c.update_metadata({"foo": ("foo-id", 2)}, now_ms=1)
+    before = (c.groups["g"].group_epoch, dict(c.groups["g"].target_assignment))
+    r = c.heartbeat("g", "b", 0, rebalance_timeout_ms=5000, subscribed_topic_names=["foo", "bar"],
+                    topic_partitions={}, now_ms=2)
+    assert r.error == "UNKNOWN_SERVER_ERROR" and c.last_records == []
+    assert (c.groups["g"].group_epoch, dict(c.groups["g"].target_assignment)) == before

@@ -496,6 +496,10 @@ class ConsumerCoordinator:
         except A.PartitionAssignorError as exc:
             raise KafkaApiError("UNKNOWN_SERVER_ERROR",
                                 f"Failed to compute a new target assignment for epoch {group_epoch}: {exc}") from None
+        except A.AssignorStateError as exc:
+            # an unchecked exception out of the assignor: the runtime maps it to UNKNOWN_SERVER_ERROR
+            # (Errors.forException), nothing is written
+            raise KafkaApiError("UNKNOWN_SERVER_ERROR", str(exc)) from None
         # TargetAssignmentBuilder.build writes the changed targets walking memberSpecs.keySet(): a HashMap
         # keyed by member id, so Java's String-hash order (the tests compare these records unordered)
         for mid in member_ids:
