@@ -419,7 +419,8 @@ def _revocation_and_timers():
              ], note="getOrMaybeSubscribeDynamicConsumerGroupMember returns the existing member for epoch 0 and "
                      "calls throwIfConsumerGroupMemberEpochIsInvalid whatever the request epoch (the retry of a lost "
                      "join is accepted only because the member's previous epoch is then 0 and an empty owned list "
-                     "is a subset).")
+                     "is a subset). Later Kafka accepts epoch 0 from a known member (KAFKA-19233, 2026-01: an early "
+                     "return for epoch 0 in the validation), hence version_sensitive.", version_sensitive=True)
 
 
 _revocation_and_timers()
