@@ -703,6 +703,34 @@ def _assignor_selection():
 _assignor_selection()
 
 
+# ============================================================================ member order of colliding ids
+def _member_order():
+    TABT = TEST + "modern/TargetAssignmentBuilderTest.java"
+    scenario("b-colliding-member-ids-follow-the-members-map", "member_order", TABT, "testNewMember",
+             "member1 and m61 share a bucket of the member-spec HashMap, so their order there is the order in which "
+             "TargetAssignmentBuilder puts them: the iteration order of the group's members TimelineHashMap, which "
+             "walks m61 first. With 4 partitions for 3 members m61 gets the extra quota and keeps topic1-2/3; "
+             "member1 keeps topic1-0 and releases topic1-1 to member17 (join order would have favoured member1).",
+             config({"topic1": {"id": T1, "partitions": 4}}, assignors=("uniform",), mode="real"), [
+                 seed([member("member1", 10, 9, ["topic1"], {T1: [0, 1]}, assignor=None, rto=5000),
+                       member("m61", 10, 9, ["topic1"], {T1: [2, 3]}, assignor=None, rto=5000)],
+                      {"member1": {T1: [0, 1]}, "m61": {T1: [2, 3]}}),
+                 join(0, "member17", {"error": "NONE", "member_epoch": 11, "assignment": {},
+                                      "target_assignment_after": {"m61": {T1: [2, 3]}, "member1": {T1: [0]},
+                                                                  "member17": {T1: [1]}},
+                                      "member_after": {"member17": {"state": "UNRELEASED_PARTITIONS"}}},
+                      subs=("topic1",), assignor=None),
+             ], note="TargetAssignmentBuilder.build: memberSpecs = new HashMap<>() filled by members.forEach over "
+                     "ConsumerGroup.members (a TimelineHashMap: after the loaded group's four puts, member1, m61, "
+                     "member1, m61, its 4 slots walk m61 first) then the joining member; member1 and m61 share a bucket "
+                     "of the 16-slot HashMap, member17 comes after them. The target is the reference output of "
+                     "UniformHomogeneousAssignmentBuilder for members in that order; the map orders were checked by "
+                     "running the commit's TimelineHashMap with OpenJDK 17's HashMap.")
+
+
+_member_order()
+
+
 # ============================================================================ assignor cases (reference outputs)
 def acase(id_, category, assignor, test_class, method, topics, members, expected, note, sub_type):
     ASSIGNORS.append({"id": id_, "category": category, "assignor": assignor,

@@ -261,7 +261,7 @@ def test_third_batch_covers_the_brief_areas():
         assert src["suite"].startswith(_TEST_ROOT), case["id"]
     cats = {c["category"] for c in cases}
     assert {"metadata_change", "subscription_change", "heterogeneous", "revocation", "rebalance_timeout",
-            "session_timeout", "fencing", "static_member", "assignor_selection", "commit", "partition_epochs", "member_lookup"} <= cats
+            "session_timeout", "fencing", "static_member", "assignor_selection", "commit", "partition_epochs", "member_lookup", "member_order"} <= cats
 
 
 def test_records_ignore_client_and_rack_and_member_after_knows_the_regex():
