@@ -7,7 +7,11 @@ operations (facts; no Java code is kept here)."""
 from __future__ import annotations
 
 from pipeline.coordinator.assignors.javaorder import java_string_hash
-from pipeline.coordinator.consumer_protocol.javamaps import JavaHashMapCopy, TimelineHashMapOrder, timeline_slot
+from pipeline.coordinator.consumer_protocol.javamaps import (
+    JavaHashMapCopy,
+    TimelineHashMapOrder,
+    timeline_slot,
+)
 
 
 def _timeline(ops):

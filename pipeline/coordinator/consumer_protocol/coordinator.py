@@ -17,7 +17,6 @@ from typing import Any
 from pipeline.coordinator.assignors.javaorder import JavaHashMapOrder, java_hashmap_order, java_string_hash
 
 from . import assignors as A
-from .javamaps import JavaHashMapCopy
 from .group import (
     ConsumerGroup,
     Record,
@@ -26,6 +25,7 @@ from .group import (
     member_metadata_record,
     record,
 )
+from .javamaps import JavaHashMapCopy
 from .members import (
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
