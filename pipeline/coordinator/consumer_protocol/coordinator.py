@@ -649,9 +649,11 @@ def _record_map_order(assignment: Mapping[str, Iterable[int]]) -> dict[str, list
     """A member's target assignment in the iteration order Kafka's assignor sees it: the group keeps the
     target replayed from its TargetAssignment record (Assignment.fromRecord, trunk 1eb7644349cb and 3.8-3.9:
     Collectors.toMap -> HashMap<Uuid, ...> of `new HashSet<>(partitions)`), so topics come in HashMap order
-    of their Uuids and partitions in HashSet<Integer> order. Topic symbols that are not Uuids keep the
-    sorted order (no Java hash to mirror)."""
-    topics = A.java_uuid_order(sorted(assignment))
+    of their Uuids and partitions in HashSet<Integer> order. Topics sharing a bucket keep the order of the record's
+    list, which is the order the target was stored in (a seed's order as given, as the tests' mkAssignment
+    HashMap fills it; an assignor's output in the order it built the member's map). Topic symbols that are not
+    Uuids keep that order too (no Java hash to mirror)."""
+    topics = A.java_uuid_order(list(assignment))
     return {t: A.java_int_set_order(sorted(int(p) for p in assignment[t])) for t in topics}
 
 
