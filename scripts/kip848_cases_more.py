@@ -361,14 +361,44 @@ def _consumer_group():
                       subs=("foo",), assignor="range"),
              ], note=pnote)
     scenario("cgt-preferred-assignor-tie-hashmap-order", "assignor_selection", CGT, "testPreferredServerAssignor",
-             "One member names range, one uniform: a tie. The first entry of the counts HashMap in iteration order "
-             "wins ('uniform' hashes to bucket 1, 'range' to bucket 9), so uniform is used although range is the "
-             "default.", config(foo3, assignors=("range", "uniform"), mode="real"), [
+             "One member names range, one uniform: a tie. member1 (range) heartbeats: its own name is counted "
+             "down and up again, which moves range to the head of the counts HashMap bucket, so range wins the "
+             "tie and reassigns by member id.", config(foo3, assignors=("range", "uniform"), mode="real"), [
                  three("range", "uniform", None),
-                 hb(0, "member1", 10, {"error": "NONE", "member_epoch": 11, "target_assignment_after": held}),
+                 hb(0, "member1", 10, {"error": "NONE", "member_epoch": 10, "assignment": {},
+                                       "target_assignment_after": ranged,
+                                       "member_after": {"member1": {"state": "UNREVOKED_PARTITIONS",
+                                                                    "pending_revocation": {F: [2]}}}}),
              ], note=pnote + " The test accepts either assignor for a tie; the code pins it: "
-                             "counts.entrySet().stream().max(comparingByValue()) keeps the first of equal values "
-                             "(BinaryOperator.maxBy) over a HashMap<String, Integer>.")
+                             "counts = new HashMap<>(serverAssignors) (a TimelineHashMap walked uniform, range), "
+                             "then compute(range, decValue) removes range (count 1 -> null) and compute(range, "
+                             "incValue) re-inserts it at the head of its bucket (HashMap.compute prepends; range "
+                             "and uniform share bucket 1 of the 4-slot copy); stream().max(comparingByValue()) "
+                             "keeps the first of equal values. Checked by running the TimelineHashMap classes of "
+                             "this commit with OpenJDK 17's HashMap. (An earlier version of this case expected "
+                             "uniform from a 16-bucket HashMap order, which is not the map Kafka iterates.)")
+    scenario("cgt-preferred-assignor-tie-new-key-first", "assignor_selection", CGT, "testPreferredServerAssignor",
+             "Only member3 names an assignor (uniform); member1 now asks for range: a 1-1 tie. The new key range is "
+             "prepended to the bucket it shares with uniform, so range wins although uniform was there first.",
+             config(foo3, assignors=("uniform", "range"), mode="real"), [
+                 three(None, None, "uniform"),
+                 hb(0, "member1", 10, {"error": "NONE", "member_epoch": 10, "assignment": {},
+                                       "target_assignment_after": ranged,
+                                       "member_after": {"member1": {"state": "UNREVOKED_PARTITIONS",
+                                                                    "pending_revocation": {F: [2]},
+                                                                    "server_assignor": "range"}}},
+                    server_assignor="range"),
+             ], note=pnote + " counts = new HashMap<>({uniform: 1}) (2 buckets), compute(range, incValue) inserts "
+                             "range with newNode(hash, key, value, first): range, uniform in bucket 1; max keeps the "
+                             "first of equal counts. Checked as the case above.")
+    scenario("cgt-preferred-assignor-tie-uniform-first", "assignor_selection", CGT, "testPreferredServerAssignor",
+             "member2 names uniform, member1 range; member2 heartbeats: its own uniform is re-inserted at the head "
+             "of the bucket, so uniform wins the tie and keeps the current targets.",
+             config(foo3, assignors=("range", "uniform"), mode="real"), [
+                 three("range", "uniform", None),
+                 hb(0, "member2", 10, {"error": "NONE", "member_epoch": 11, "target_assignment_after": held}),
+             ], note=pnote + " The mirror of cgt-preferred-assignor-tie-hashmap-order: the heartbeating member's "
+                             "own name goes to the head of the bucket.")
     # subscription metadata: the subscribed topics that exist, with their partition counts
     img = {"foo": {"id": F, "partitions": 1}, "bar": {"id": B, "partitions": 2}, "zar": {"id": Z, "partitions": 3}}
     snote = ("ModernGroup.computeSubscriptionMetadata over computeSubscribedTopicNames(old, new); the test calls "

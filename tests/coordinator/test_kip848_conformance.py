@@ -32,6 +32,8 @@ OWN_SCENARIOS = DATA / "kip848-scenarios.json"
 OWN_ASSIGNORS = DATA / "kip848-assignors.json"
 MORE_SCENARIOS = DATA / "kip848-more-scenarios.json"  # second batch: scripts/kip848_cases_more.py
 MORE_ASSIGNORS = DATA / "kip848-more-assignors.json"
+B_SCENARIOS = DATA / "kip848-b-scenarios.json"  # third batch: scripts/kip848_cases_b.py
+B_ASSIGNORS = DATA / "kip848-b-assignors.json"
 
 
 def _cli(repo_root, path):
@@ -54,8 +56,8 @@ def test_shared_examples_all_pass_via_cli(repo_root, shared_dir, name):
     assert [ln.split()[0] for ln in lines[:-1]] == [c["id"] for c in cases]
 
 
-@pytest.mark.parametrize("path", [OWN_SCENARIOS, OWN_ASSIGNORS, MORE_SCENARIOS, MORE_ASSIGNORS],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [OWN_SCENARIOS, OWN_ASSIGNORS, MORE_SCENARIOS, MORE_ASSIGNORS, B_SCENARIOS,
+                                  B_ASSIGNORS], ids=lambda p: p.name)
 def test_own_cases_all_pass_via_cli(repo_root, path):
     cases = json.loads(path.read_text())
     proc = _cli(repo_root, path)
@@ -189,7 +191,8 @@ def test_more_cases_cover_the_kafka_test_classes():
     assert {"GroupMetadataManagerTest.java", "ConsumerGroupTest.java", "TargetAssignmentBuilderTest.java",
             "CurrentAssignmentBuilderTest.java", "OffsetMetadataManagerTest.java", "RangeAssignorTest.java",
             "OptimizedUniformAssignmentBuilderTest.java"} <= suites
-    everything = (json.loads(OWN_SCENARIOS.read_text()) + json.loads(OWN_ASSIGNORS.read_text()) + more + more_a)
+    everything = (json.loads(OWN_SCENARIOS.read_text()) + json.loads(OWN_ASSIGNORS.read_text()) + more + more_a
+                  + json.loads(B_SCENARIOS.read_text()) + json.loads(B_ASSIGNORS.read_text()))
     ids = [c["id"] for c in everything]
     assert len(ids) == len(set(ids))
     assert load_cases(str(MORE_SCENARIOS))[0] == "kip848-scenarios"
@@ -219,7 +222,7 @@ def _spoil(case):
         exp[key] = {"spoiled": True}
 
 
-@pytest.mark.parametrize("path", [MORE_SCENARIOS, MORE_ASSIGNORS], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [MORE_SCENARIOS, MORE_ASSIGNORS, B_SCENARIOS, B_ASSIGNORS], ids=lambda p: p.name)
 def test_every_more_case_can_fail(path):
     """Each case of the second batch checks something: spoiling one expectation makes it fail."""
     for case in json.loads(path.read_text()):
@@ -246,3 +249,36 @@ def test_uniform_orders_follow_java_hash_of_kafka_uuids():
     got = A.assign("uniform", specs, {ids["topic1"]: 3, ids["topic3"]: 2}, "HOMOGENEOUS")
     assert {m: assignment_json(a) for m, a in got.items()} == {
         "A": {ids["topic1"]: [0], ids["topic3"]: [0, 1]}, "B": {ids["topic1"]: [1, 2]}}
+
+
+def test_third_batch_covers_the_brief_areas():
+    """kip848-b: metadata changes, subscription changes, heterogeneous groups, revocation, timers, fencing,
+    static members and assignor selection, each case naming its Kafka test and snapshot."""
+    cases = json.loads(B_SCENARIOS.read_text()) + json.loads(B_ASSIGNORS.read_text())
+    for case in cases:
+        src = case["source"]
+        assert src["method"].startswith("test") and src["commit"] and src["tag"] and src.get("note"), case["id"]
+        assert src["suite"].startswith(_TEST_ROOT), case["id"]
+    cats = {c["category"] for c in cases}
+    assert {"metadata_change", "subscription_change", "heterogeneous", "revocation", "rebalance_timeout",
+            "session_timeout", "fencing", "static_member", "assignor_selection", "commit", "partition_epochs", "member_lookup", "member_order"} <= cats
+
+
+def test_records_ignore_client_and_rack_and_member_after_knows_the_regex():
+    """FORMAT-KIP848 1.3: client id/host, rack and record versions are not compared; the member's regex (empty
+    by default, ConsumerGroupMember.Builder) is a member field."""
+    case = {"id": "rack-ignored", "config": {"group_id": "g", "assignor_mode": "mock", "assignors": ["range"],
+                                             "topics": {"foo": {"id": "foo-id", "partitions": 1}}},
+            "steps": [{"at_ms": 0, "op": "heartbeat", "member_id": "m1", "member_epoch": 0, "rack_id": "r1",
+                       "rebalance_timeout_ms": 5000, "subscribed_topic_names": ["foo"], "topic_partitions": {},
+                       "expect": {"error": "NONE",
+                                  "records_last": True,
+                                  "records": [{"type": "MemberMetadata", "member": "m1", "rack": "r9",
+                                               "client_id": "other", "subscribed_topic_names": ["foo"]}],
+                                  "member_after": {"m1": {"subscribed_topic_regex": "", "rack_id": "r1"}}}}]}
+    assert check_scenario(case) is not None  # records_last is the CurrentAssignment record, not MemberMetadata
+    case["steps"][0]["expect"]["records"] = [{"type": "CurrentAssignment", "member": "m1", "rack": "r9",
+                                              "client_host": "/10.0.0.1", "member_epoch": 1}]
+    assert check_scenario(case) is None
+    case["steps"][0]["expect"]["member_after"]["m1"]["subscribed_topic_regex"] = "foo.*"
+    assert check_scenario(case) is not None

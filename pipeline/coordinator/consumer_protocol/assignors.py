@@ -30,6 +30,13 @@ class PartitionAssignorError(Exception):
     """PartitionAssignorException (a subscribed topic has no metadata, partitions left over)."""
 
 
+class AssignorStateError(ValueError):
+    """An assignor input Kafka's code cannot index (e.g. a current target holding a partition beyond the topic's
+    partition count, which only a shrunk topic produces): Kafka throws an unchecked exception there
+    (ArrayIndexOutOfBoundsException in UniformHeterogeneousAssignmentBuilder.maybeRevokePartitions), which the
+    coordinator runtime answers with UNKNOWN_SERVER_ERROR."""
+
+
 @dataclass(frozen=True)
 class MemberSpec:
     """MemberSubscriptionAndAssignmentImpl: subscription (topic ids) and current target assignment."""
@@ -312,6 +319,9 @@ class _UniformHeterogeneous:
                     mine[t] = {int(p) for p in ps}
                     self.sizes[i] += len(mine[t])
                     for p in mine[t]:
+                        if not 0 <= p < len(self.owners[t]):  # Java: targetAssignmentPartitionOwners[topic][p]
+                            raise AssignorStateError(f"partition {t}-{p} is beyond the topic's "
+                                                     f"{len(self.owners[t])} partitions")
                         self.owners[t][p] = i
             self.target[s.member_id] = mine
 

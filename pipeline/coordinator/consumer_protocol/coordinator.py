@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pipeline.coordinator.assignors.javaorder import java_hashmap_order
+from pipeline.coordinator.assignors.javaorder import JavaHashMapOrder, java_hashmap_order, java_string_hash
 
 from . import assignors as A
 from .group import (
@@ -25,6 +25,7 @@ from .group import (
     member_metadata_record,
     record,
 )
+from .javamaps import JavaHashMapCopy
 from .members import (
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -431,20 +432,19 @@ class ConsumerCoordinator:
                                  member_id_generated=generated)
 
     def _preferred_assignor(self, group: ConsumerGroup, member: Member, updated: Member) -> str:
-        """ConsumerGroup.computePreferredServerAssignor: the most used server assignor, else the default."""
-        counts = group.server_assignor_counts()
-        if member.server_assignor is not None and member.server_assignor in counts:  # Utils.decValue
-            counts[member.server_assignor] -= 1
+        """ConsumerGroup.computePreferredServerAssignor(member, updatedMember) (trunk 1eb7644349cb, 3.8.0-3.9.0):
+        `new HashMap<>(serverAssignors)`, `compute(old name, decValue)`, `compute(new name, incValue)`, then
+        `entrySet().stream().max(comparingByValue())` (the first of equal counts); empty -> the default.
+        A tie is settled by that HashMap's iteration order, which `JavaHashMapCopy` reproduces: e.g. with one
+        member on uniform, a member joining with range makes range win the 1-1 tie (compute prepends the new
+        key to its bucket), and a member re-sending range against one uniform member keeps range."""
+        counts = JavaHashMapCopy(list(group.server_assignors), group.server_assignor_counts())
+        if member.server_assignor is not None:  # Utils.decValue
+            counts.compute(member.server_assignor, -1)
         if updated.server_assignor is not None:  # Utils.incValue
-            counts[updated.server_assignor] = counts.get(updated.server_assignor, 0) + 1
-        counts = {k: v for k, v in counts.items() if v > 0}
-        if not counts:
-            return self.config.assignors[0]
-        best = None
-        for name in java_hashmap_order(counts):  # HashMap order, max keeps the first of equal counts
-            if best is None or counts[name] > counts[best]:
-                best = name
-        return best
+            counts.compute(updated.server_assignor, +1)
+        best = counts.max_by_value()
+        return best if best is not None else self.config.assignors[0]
 
     def _update_target_assignment(self, group: ConsumerGroup, group_epoch: int, member: Member, updated: Member,
                                   sub_meta: Mapping[str, tuple[str, int]], sub_type: str,
@@ -465,11 +465,24 @@ class ConsumerCoordinator:
         else:
             current[updated.member_id] = group.target_assignment.get(updated.member_id, {})
         topic_ids = {name: tid for name, (tid, _) in self.topics.items()}
+        # TargetAssignmentBuilder.build: memberSpecs = new HashMap<>() filled by members.forEach (the group's
+        # TimelineHashMap order), then the updated member put and a replaced static member removed; its key
+        # order is GroupSpecImpl.memberIds() (Java String hash buckets, colliding ids in insertion order)
+        spec_order = JavaHashMapOrder(java_string_hash)
+        for mid in group.member_order:
+            spec_order.add(mid)
+        spec_order.add(updated.member_id)
+        for mid in list(spec_order):
+            if mid not in members:
+                spec_order.remove(mid)
+        member_ids = list(spec_order)
         specs = []
-        # GroupSpecImpl.memberIds(): the keys of TargetAssignmentBuilder's HashMap of member specs
-        for mid in java_hashmap_order(members):
+        for mid in member_ids:
             m = members[mid]
-            subscribed = tuple(topic_ids[n] for n in java_hashmap_order(m.subscribed_topic_names) if n in topic_ids)
+            # TopicIds walks the member's HashSet<String> of names (filled in request order; the model keeps a
+            # set, so colliding names are put in sorted order: deterministic whatever PYTHONHASHSEED is)
+            subscribed = tuple(topic_ids[n] for n in java_hashmap_order(sorted(m.subscribed_topic_names))
+                               if n in topic_ids)
             cur = current.get(mid, {})
             specs.append(A.MemberSpec(mid, subscribed, m.instance_id, m.rack_id, _record_map_order(cur)))
         describer = {tid: n for _, (tid, n) in sub_meta.items()}
@@ -483,9 +496,13 @@ class ConsumerCoordinator:
         except A.PartitionAssignorError as exc:
             raise KafkaApiError("UNKNOWN_SERVER_ERROR",
                                 f"Failed to compute a new target assignment for epoch {group_epoch}: {exc}") from None
+        except A.AssignorStateError as exc:
+            # an unchecked exception out of the assignor: the runtime maps it to UNKNOWN_SERVER_ERROR
+            # (Errors.forException), nothing is written
+            raise KafkaApiError("UNKNOWN_SERVER_ERROR", str(exc)) from None
         # TargetAssignmentBuilder.build writes the changed targets walking memberSpecs.keySet(): a HashMap
         # keyed by member id, so Java's String-hash order (the tests compare these records unordered)
-        for mid in java_hashmap_order(members):
+        for mid in member_ids:
             new = norm_assignment(result.get(mid))
             if mid not in group.target_assignment or group.target_assignment[mid] != new:
                 records.append(record("TargetAssignment", member=mid, assignment=new))
@@ -558,6 +575,9 @@ class ConsumerCoordinator:
                    subscription_metadata: Mapping[str, tuple[str, int]] | None = None) -> None:
         """Load a group from its records (the tests' ConsumerGroupBuilder): no timers, expired refresh deadline."""
         group = ConsumerGroup(group_id)
+        # ConsumerGroupBuilder.build walks its HashMap<String, ConsumerGroupMember> (Java String-hash order)
+        by_id = {m.member_id: m for m in members}
+        members = [by_id[mid] for mid in java_hashmap_order(by_id)]
         records: list[Record] = [member_metadata_record(m) for m in members]
         if subscription_metadata is None:
             subscription_metadata = self._subscription_metadata(
@@ -629,9 +649,11 @@ def _record_map_order(assignment: Mapping[str, Iterable[int]]) -> dict[str, list
     """A member's target assignment in the iteration order Kafka's assignor sees it: the group keeps the
     target replayed from its TargetAssignment record (Assignment.fromRecord, trunk 1eb7644349cb and 3.8-3.9:
     Collectors.toMap -> HashMap<Uuid, ...> of `new HashSet<>(partitions)`), so topics come in HashMap order
-    of their Uuids and partitions in HashSet<Integer> order. Topic symbols that are not Uuids keep the
-    sorted order (no Java hash to mirror)."""
-    topics = A.java_uuid_order(sorted(assignment))
+    of their Uuids and partitions in HashSet<Integer> order. Topics sharing a bucket keep the order of the record's
+    list, which is the order the target was stored in (a seed's order as given, as the tests' mkAssignment
+    HashMap fills it; an assignor's output in the order it built the member's map). Topic symbols that are not
+    Uuids keep that order too (no Java hash to mirror)."""
+    topics = A.java_uuid_order(list(assignment))
     return {t: A.java_int_set_order(sorted(int(p) for p in assignment[t])) for t in topics}
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .javamaps import TimelineHashMapOrder
 from .members import LEAVE_GROUP_MEMBER_EPOCH, Assignment, Member, norm_assignment
 
 
@@ -53,6 +54,12 @@ class ConsumerGroup:
         # not persisted: a loaded (or newly created) group has an expired deadline (DeadlineAndEpoch.EMPTY)
         self.metadata_refresh_deadline: tuple[int, int] = (0, 0)
         self.partition_epochs: dict[tuple[str, int], int] = {}
+        # ConsumerGroup.serverAssignors: a TimelineHashMap<String, Integer> whose iteration order settles a tie
+        # in computePreferredServerAssignor (javamaps.py); updated by every updateMember / removeMember
+        self.server_assignors = TimelineHashMapOrder()
+        # ConsumerGroup.members is a TimelineHashMap too: its iteration order is the order in which
+        # TargetAssignmentBuilder.build fills its HashMap of member specs (which decides the order of colliding ids)
+        self.member_order = TimelineHashMapOrder()
 
     # ----------------------------------------------------------------------------- derived state
     @property
@@ -89,11 +96,8 @@ class ConsumerGroup:
         return {}
 
     def server_assignor_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for m in self.members.values():
-            if m.server_assignor is not None:
-                counts[m.server_assignor] = counts.get(m.server_assignor, 0) + 1
-        return counts
+        """ConsumerGroup.serverAssignors: server assignor name -> members naming it."""
+        return dict(self.server_assignors.counts)
 
     def has_metadata_expired(self, now_ms: int) -> bool:
         """ModernGroup.hasMetadataExpired: deadline reached, or a bump that set it was not written."""
@@ -152,6 +156,8 @@ class ConsumerGroup:
         old = self.members.get(new.member_id)
         self._drop_partition_epochs(old)
         self.members[new.member_id] = new
+        self.member_order.put(new.member_id)
+        self._update_server_assignors(old, new)
         for a in (new.assigned, new.pending_revocation):
             for t, ps in a.items():
                 for p in ps:
@@ -162,9 +168,18 @@ class ConsumerGroup:
     def _remove_member(self, member_id: str) -> None:
         """ConsumerGroup.removeMember."""
         old = self.members.pop(member_id, None)
+        self.member_order.remove(member_id)
         self._drop_partition_epochs(old)
+        self._update_server_assignors(old, None)
         if old is not None and old.instance_id is not None:
             self.static_members.pop(old.instance_id, None)
+
+    def _update_server_assignors(self, old: Member | None, new: Member | None) -> None:
+        # ConsumerGroup.maybeUpdateServerAssignors: compute(old name, decValue), then compute(new name, incValue)
+        if old is not None and old.server_assignor is not None:
+            self.server_assignors.compute(old.server_assignor, -1)
+        if new is not None and new.server_assignor is not None:
+            self.server_assignors.compute(new.server_assignor, +1)
 
     def _drop_partition_epochs(self, old: Member | None) -> None:
         if old is None:

@@ -79,6 +79,7 @@ class Member:
             "previous_member_epoch": self.previous_member_epoch, "instance_id": self.instance_id,
             "rack_id": self.rack_id, "rebalance_timeout_ms": self.rebalance_timeout_ms,
             "subscribed_topic_names": sorted(self.subscribed_topic_names),
+            "subscribed_topic_regex": self.subscribed_topic_regex,
             "server_assignor": self.server_assignor, "assigned": assignment_json(self.assigned),
             "pending_revocation": assignment_json(self.pending_revocation),
             "uses_classic_protocol": self.uses_classic_protocol, "client_id": self.client_id,
