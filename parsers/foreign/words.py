@@ -22,3 +22,10 @@ PYCLIENTS: tuple[str, ...] = (
     "Heartbeat", "Marking the coordinator dead", "poll expired", "Consumer poll timeout", "Leaving consumer group",
     "OffsetCommit", "ffset commit", "autocommit", "is out of range for", "ubscri", "heartbeat thread", "oordinator for ",
 )
+
+# the Go clients (parsers/foreign/goclients.py): Sarama's subsystem paths, kafka-go's printf wordings
+# and franz-go's messages that name no word above (most of their lines hold "group", "member", ...)
+GOCLIENTS: tuple[str, ...] = (
+    "client/coordinator", "consumergroup/", "JoinGroup failed", "joinGroup succeeded", "synced", "syncing", "onRevoke",
+    "kafka reader", "subscribed to",
+)
