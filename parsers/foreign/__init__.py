@@ -34,7 +34,7 @@ _GO_GATE = compile_regex(r"client/coordinator|consumer-?group/|JoinGroup failed:
                          r"|kafka reader|committed offsets|subscribed to|consumer group|found member|found topic/partition|assigned member"
                          r"|membership changed|Problem getting partitions|Partition changes|synced|onRevoke|revoking prior|heartbeat|joining group"
                          r"|new group session|\[(?:INFO|WARN|ERROR|DEBUG)\] |loop check partition|Failed to (?:join|sync) group|Failed to fetch offsets"
-                         r"|to assign group")
+                         r"|to assign group|sarama|(?<![\w.])(?:producer|txnmgr)/|consumer/broker/")
 
 
 # the parser modules, once imported (_rd(), _js(), _py())

@@ -448,7 +448,7 @@ _r("heartbeat_started", KAFKA_GO, r"started heartbeat for group, " + _G + r" \[(
    "reader.go v0.1.0-v0.3.0, consumergroup.go heartbeatLoop v0.3.1-v0.4.50 (Logger)")
 _r("heartbeat_stopped", KAFKA_GO, r"stopped heartbeat for group " + _G + r"$", "heartbeat_thread",
    "consumergroup.go heartbeatLoop v0.3.4-v0.4.50 (Logger)")
-_r("partition_changes", KAFKA_GO, r"Partition changes found, re(?:b)?alancing group: " + _G + r"\.$", "join_started",
+_r("partition_changes", KAFKA_GO, r"Partition changes found, reba?lancing group: " + _G + r"\.$", "join_started",
    "consumergroup.go partitionWatcher v0.3.1-v0.4.50 ('reblancing' until v0.4.47), reader.go v0.2.3-v0.3.0 (Logger)")
 _r("rebalancing", KAFKA_GO, r"rebalancing consumer group, " + _G + r"$", "join_started", "reader.go rebalance v0.1.0-v0.3.0 (Logger)")
 _r("committed", KAFKA_GO, r"committed offsets for group " + _G + r": ?$", "offset_committed",
@@ -503,7 +503,10 @@ def _franz(rec: _Rec, line: str) -> Any:
                 kv = _basic_kv(text[len(known) + 2:], _FRANZ_KEYS) if len(text) > len(known) else {}
                 break
         else:
-            return None
+            if _BASIC.search(line) is None:
+                return None
+            msg, _, rest = text.partition("; ")  # a message no rule knows: its keys still tell a group line
+            kv = _basic_kv(rest, _FRANZ_KEYS)
         if not kv and not _BASIC.search(line):  # a bare message in a stdlib line is not franz-go's
             return None
     got = _FRANZ.get(msg)
