@@ -237,6 +237,11 @@ def go_partitions(v: Any) -> tuple[str, ...] | None:
     return _sorted_tps(out) if out else None
 
 
+def _kgo_offset(text: str) -> int:
+    """kafka-go's humanOffset (reader.go v0.4.32+): its FirstOffset (-2) and LastOffset (-1) by name."""
+    return -2 if text == "first offset" else -1 if text == "last offset" else int(text)
+
+
 def _int(v: Any) -> int | None:
     if isinstance(v, bool):
         return None
@@ -282,7 +287,7 @@ _r("coordinator_is", SARAMA, r"client/coordinator [Cc]oordinator for " + _SG + r
 _r("coordinator_not_available", SARAMA, r"client/coordinator [Cc]oordinator for " + _SG + r" is not available\.?$",
    "coordinator_lookup", "client.go v1.3.0-v1.60.1 ('consumer group %s' until 1.36, '%s' 1.37+)")
 _r("coordinator_not_authorized", SARAMA, r"client was not authorized to access group (?P<group>\S+) while attempting to find coordinator$",
-   "coordinator_lookup", "client.go findCoordinator v1.27.0-v1.60.1")
+   "coordinator_lookup", "client.go findCoordinator v1.24.0-v1.60.1")
 _r("coordinator_other", SARAMA, r"client/coordinator (?:[Rr]equest to broker \S+ failed: |[Rr]etrying after \d+ms|no available broker"
    r"|[Tt]he __(?:consumer_offsets|transaction_state) topic is not initialized)", None, "client.go v1.3.0-v1.60.1")
 _r("instance_fenced", SARAMA, r"JoinGroup failed: group instance id (?P<instance>\S+) has been fenced$", "member_fenced",
@@ -431,9 +436,9 @@ _r("sync_finished", KAFKA_GO, r"sync group finished for group, " + _G + r"$", "s
 _r("empty_assignment", KAFKA_GO, r"received empty assignments for group, " + _G + r" as member (?P<member>\S*) for generation (?P<generation>-?\d+)$",
    "assignment_received", "reader.go v0.2.3-v0.3.0, consumergroup.go syncGroup v0.3.1-v0.4.50 (Logger)")
 _r("subscribed", KAFKA_GO, r"subscribed to topics and partitions: (?P<offsets>map\[.*\])$", "partitions_assigned",
-   "reader.go run v0.4.12-v0.4.50 (Logger; %+v of map[topicPartition]int64, the start offsets)")
+   "reader.go v0.4.12-v0.4.50 (Logger; %+v of map[topicPartition]int64, the start offsets)")
 _r("subscribed_old", KAFKA_GO, r"subscribed to partitions: (?P<offsets>map\[.*\])$", "partitions_assigned",
-   "reader.go run v0.1.0-v0.4.11 (Logger; %+v of map[int]int64: partition -> offset of the reader's one topic)")
+   "reader.go v0.1.0-v0.4.11 (Logger; %+v of map[int]int64: partition -> offset of the reader's one topic)")
 _r("join_failed", KAFKA_GO, r"Failed to join group " + _G + r": (?P<error>.*)$", "join_failed",
    "consumergroup.go nextGeneration v0.3.1-v0.4.50 (ErrorLogger)")
 _r("sync_failed", KAFKA_GO, r"Failed to sync group " + _G + r": (?P<error>.*)$", "sync_failed",
@@ -455,10 +460,11 @@ _r("committed", KAFKA_GO, r"committed offsets for group " + _G + r": ?$", "offse
    "consumergroup.go CommitOffsets v0.3.1-v0.4.50 (Logger; then one '\\ttopic: %s' line a topic, '\\t\\tpartition %d: %d' a partition)")
 _r("committed_old", KAFKA_GO, r"committed offsets: (?P<offsets>map\[.*\])$", "offset_committed",
    "reader.go commitOffsetsWithRetry v0.1.0-v0.3.0 (Logger; %v of map[string]map[int]int64)")
-_r("seeking", KAFKA_GO, r"the kafka reader for partition (?P<partition>\d+) of (?P<topic>\S+) is seeking to offset (?P<offset>-?\d+)$",
-   "offset_seek", "reader.go reader.run v0.1.0-v0.4.50 (Logger)")
+_r("seeking", KAFKA_GO, r"the kafka reader for partition (?P<partition>\d+) of (?P<topic>\S+) is seeking to offset (?P<offset>-?\d+|first offset|last offset)$",
+   "offset_seek", "reader.go reader.run v0.1.0-v0.4.50 (Logger; %d of toHumanOffset: 'first offset'/'last offset' for -2/-1 from v0.4.32)")
 _r("skipping_to_first", KAFKA_GO, r"the kafka reader is reading before the first offset for partition (?P<partition>\d+) of (?P<topic>\S+), "
-   r"skipping from offset (?P<from>-?\d+) to (?P<offset>-?\d+) \(\d+ messages\)$", "offset_reset", "reader.go reader.run v0.1.0-v0.4.50 (Logger)")
+   r"skipping from offset (?P<from>-?\d+|first offset|last offset) to (?P<offset>-?\d+) \(\d+ messages\)$", "offset_reset",
+   "reader.go reader.run v0.1.0-v0.4.50 (ErrorLogger; the from offset through toHumanOffset from v0.4.32)")
 _r("other", KAFKA_GO, r"(?:^|(?<=[\s\]:]))(?:selected as leader for group, |using '[^']*' (?:balancer|strategy) to assign group, |found member: |found topic/partition: "
    r"|assigned member/topic/partitions |response membership changed\. |Failed to fetch offsets for group |leave group failed for group, "
    r"|started partition watcher for group, |stopped partition watcher for group, |Problem getting partitions "
@@ -640,7 +646,7 @@ def _printf(rec: _Rec, rules: list[Rule], texts: list[str] | None) -> Any:
         if g.get("topic") is not None:
             f["topic"] = g["topic"]
             f["partition"] = int(g["partition"])
-            f["offset"] = int(g["offset"])
+            f["offset"] = _kgo_offset(g["offset"])
         name = r.name
         if lib == SARAMA:
             if name.startswith("coordinator_") and f.get("group_id") is not None and "consumer" not in msg and "goup" not in msg:
@@ -690,7 +696,7 @@ def _printf(rec: _Rec, rules: list[Rule], texts: list[str] | None) -> Any:
                 x["offsets"] = offs
                 f["partitions"] = _sorted_tps(list(offs))
             elif name == "skipping_to_first":
-                x["from_offset"] = int(g["from"])
+                x["from_offset"] = _kgo_offset(g["from"])
                 f["reason"] = "offset before the first offset"
         return match(f"{lib.replace('-', '_')}.{name}", r.kind, lib, f, x)
     return None

@@ -226,6 +226,10 @@ KGO = [
      {"partitions": ("orders-0", "orders-1"), "extra.offsets": {"orders-0": 15, "orders-1": 121}}),
     (std("the kafka reader for partition 3 of orders is seeking to offset 1200", ""), "offset_seek",
      {"topic": "orders", "partition": 3, "offset": 1200}),
+    (std("the kafka reader for partition 3 of orders is seeking to offset first offset", ""), "offset_seek",
+     {"topic": "orders", "partition": 3, "offset": -2}),  # v0.4.32+: humanOffset names FirstOffset
+    (std("the kafka reader is reading before the first offset for partition 3 of orders, skipping from offset 5 to 90 (85 messages)", ""),
+     "offset_reset", {"topic": "orders", "partition": 3, "offset": 90, "reason": "offset before the first offset", "extra.from_offset": 5}),
     # a Logger that is a zap SugaredLogger's Infof (kafka.LoggerFunc)
     (zap_json("INFO", "Leaving group orders-svc, member orders-7f3e"), "leave_group",
      {"group_id": "orders-svc", "member_id": "orders-7f3e"}),
