@@ -273,7 +273,14 @@ class Rule:
 RULES: list[Rule] = []
 
 
+# kafka-go's texts are plain words: read only where a message starts (the line's start after the
+# envelope, or after a prefix's ': ', '] ' or '| ': Lmsgprefix, a syslog or journald header)
+_AT_START = r"(?:^|(?<=: )|(?<=\] )|(?<=\| ))"
+
+
 def _r(name: str, lib: str, pattern: str, kind: str | None, source: str) -> None:
+    if lib == KAFKA_GO:
+        pattern = _AT_START + "(?:" + pattern + ")"
     RULES.append(Rule(name, lib, compile_regex(pattern), kind, source))
 
 
@@ -427,7 +434,7 @@ _G = r"(?P<group>\S+?)"
 _r("join_succeeded", KAFKA_GO, r"joinGroup succeeded for response, " + _G + r"\.\s+generationID=(?P<generation>-?\d+), memberID=(?P<member>\S*)$",
    "join_succeeded", "reader.go joinGroup v0.1.0-v0.3.0, consumergroup.go joinGroup v0.3.1-v0.4.50 (Logger; the join's one line "
    "in every version: 'joined group'/'Joined group' 0.3.1+ repeat it)")
-_r("joined_group", KAFKA_GO, r"(?:^|(?<=\s))[jJ]oined group " + _G + r" as member (?P<member>\S*) in generation (?P<generation>-?\d+)$",
+_r("joined_group", KAFKA_GO, r"[jJ]oined group " + _G + r" as member (?P<member>\S*) in generation (?P<generation>-?\d+)$",
    None, "consumergroup.go joinGroup / nextGeneration v0.3.1-v0.4.50 (the join 'joinGroup succeeded for response' states)")
 _r("sync_started", KAFKA_GO, r"Syncing (?P<count>\d+) assignments for generation (?P<generation>-?\d+) as member (?P<member>\S*)$",
    "sync_started", "reader.go v0.2.0-v0.3.0, consumergroup.go syncGroup v0.3.1-v0.4.50 (Logger)")
@@ -465,7 +472,7 @@ _r("seeking", KAFKA_GO, r"the kafka reader for partition (?P<partition>\d+) of (
 _r("skipping_to_first", KAFKA_GO, r"the kafka reader is reading before the first offset for partition (?P<partition>\d+) of (?P<topic>\S+), "
    r"skipping from offset (?P<from>-?\d+|first offset|last offset) to (?P<offset>-?\d+) \(\d+ messages\)$", "offset_reset",
    "reader.go reader.run v0.1.0-v0.4.50 (ErrorLogger; the from offset through toHumanOffset from v0.4.32)")
-_r("other", KAFKA_GO, r"(?:^|(?<=[\s\]:]))(?:selected as leader for group, |using '[^']*' (?:balancer|strategy) to assign group, |found member: |found topic/partition: "
+_r("other", KAFKA_GO, r"(?:selected as leader for group, |using '[^']*' (?:balancer|strategy) to assign group, |found member: |found topic/partition: "
    r"|assigned member/topic/partitions |response membership changed\. |Failed to fetch offsets for group |leave group failed for group, "
    r"|started partition watcher for group, |stopped partition watcher for group, |Problem getting partitions "
    r"|started commit for group |stopped commit for group |entering loop for consumer group, |initializing kafka reader for partition "

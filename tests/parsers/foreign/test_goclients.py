@@ -346,10 +346,17 @@ def test_other_clients_untouched(line):
     std("synced", ""),
     slog_text("INFO", "joined", user="bob"),  # an application's own "joined" with none of franz-go's keys
     std("Leaving consumer group (orders-svc).", ""),  # kafka-python's
+    std("audit: user bob said joinGroup succeeded for response, g.  generationID=9, memberID=m", ""),  # not where a message starts
 ])
 def test_not_go_lines(line):
     res = parse_line(line, None, {})
     assert not (isinstance(res, Match) and res.fields["client_library"] in ("sarama", "franz-go", "kafka-go")), res
+
+
+def test_kafka_go_behind_a_syslog_header():
+    """A Go binary logging with flags 0 under journald/syslog: the message after the header's ': '."""
+    res = parse_line("Mar  1 10:15:30 host-1 orders[812]: Leaving group orders-svc, member orders-7f3e", None, {})
+    _check(res, "leave_group", {"group_id": "orders-svc", "member_id": "orders-7f3e"}, "", "kafka-go")
 
 
 def test_rule_sources_name_client_files():
