@@ -150,7 +150,7 @@ def _basic_kv(text: str, keys: frozenset[str]) -> dict[str, str]:
         if m[1] in keys:
             bounds.append(m.start())
     bounds.append(len(text))
-    for a, b in zip(bounds, bounds[1:]):
+    for a, b in zip(bounds, bounds[1:], strict=False):
         part = text[a:b]
         if part.startswith(", "):
             part = part[2:]
@@ -220,7 +220,7 @@ def go_partitions(v: Any) -> tuple[str, ...] | None:
     """`topic-N` of a Go topic->partitions value: fmt's `map[t:[0 1]]`, franz-go's `t[0 1], u[2]`, a
     JSON object {"t": [0, 1]} (zap/slog/logrus JSON of a map); () for an empty one, None for none."""
     if isinstance(v, dict):
-        out = []
+        out: list[str] = []
         for t, ps in v.items():
             if isinstance(ps, list):
                 out.extend(f"{t}-{p}" for p in ps if isinstance(p, int) and not isinstance(p, bool))

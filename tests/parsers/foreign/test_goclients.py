@@ -380,7 +380,7 @@ KGO_FILE = f"""{STD}.100000 joined group orders-svc as member orders-7f3e in gen
 {STD}.200000 joinGroup succeeded for response, orders-svc.  generationID=9, memberID=orders-7f3e
 {STD}.300000 Syncing 1 assignments for generation 9 as member orders-7f3e
 {STD}.400000 sync group finished for group, orders-svc
-{STD}.500000 committed offsets for group orders-svc: 
+{STD}.500000 committed offsets for group orders-svc:\x20
 \ttopic: orders
 \t\tpartition 0: 15
 \t\tpartition 1: 121
