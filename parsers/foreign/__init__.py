@@ -30,7 +30,7 @@ _JS_GATE = ("kafkajs", "[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection
 # "group":, logfmt group=) and its pre-0.6 words, kafka-go's wordings; offered before librdkafka's
 # parser (Sarama's "JoinGroup failed: group instance id ..." is not a librdkafka consumer error)
 _GO_GATE = compile_regex(r"client/coordinator|consumer-?group/|JoinGroup failed: group instance|client was not authorized to access group"
-                         r"|Consumer Group |group: |\"group\": ?\"|(?<![\w.])group=|memberID|for group|joinGroup|Syncing \d|as member|Leaving group"
+                         r"|Consumer Group |; group: |\"group\": ?\"|(?<![\w.])group=|memberID|for group|joinGroup|Syncing \d|as member|Leaving group"
                          r"|kafka reader|committed offsets|subscribed to|consumer group|found member|found topic/partition|assigned member"
                          r"|membership changed|Problem getting partitions|Partition changes|synced|onRevoke|revoking prior|heartbeat|joining group"
                          r"|new group session|\[(?:INFO|WARN|ERROR|DEBUG)\] |loop check partition|Failed to (?:join|sync) group|Failed to fetch offsets"
