@@ -431,3 +431,16 @@ def test_franz_go_file(tmp_path):
     assert summary.layout == "json"
     assert [o.event.kind for o in outs if o.status == "parsed"] == [kind for *_x, kind, _e in FRANZ]
     assert all(o.event.ts_ms == ISO_MS for o in outs if o.status == "parsed")
+
+
+def test_sources_list_every_go_rule():
+    """tests/parsers/foreign/SOURCES.md names every Go rule with its kind, and every franz-go message."""
+    from pathlib import Path
+
+    from parsers.foreign import goclients
+
+    text = (Path(__file__).parent / "SOURCES.md").read_text()
+    names = [f"| {r.lib.replace('-', '_')}.{r.name} | {r.kind or '-'} |" for r in goclients.RULES]
+    names += [f"| franz_go.{rule} | {kind or '-'} |" for rule, kind, _src in goclients._FRANZ.values()]
+    names += ["`" + m.replace("|", "\\|") + "`" for m in goclients._FRANZ]
+    assert [n for n in names if n not in text] == []
