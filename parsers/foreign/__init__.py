@@ -40,6 +40,8 @@ _GO_GATE = ("client/coordinator", "consumergroup/", "consumer-group/", "JoinGrou
             "subscribed to", "consumer group", "found member", "found topic/partition", "assigned member",
             "membership changed", "Problem getting partitions", "Partition changes", "Failed to join group",
             "Failed to sync group", "Failed to fetch offsets", "to assign group")
+# a record whose layout named a Java or Python client's logger is not a Go client's line
+_NOT_GO_LOGGERS = ("org.apache.kafka.", "o.a.k.", "kafka.coordinator", "kafka.consumer", "aiokafka")
 
 
 # the parser modules, once imported (_rd(), _js(), _py())
@@ -129,7 +131,7 @@ def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | Non
     Python clients' rules read the decoded message, not the JSON text); `texts`: the record's
     continuation lines (kafka-go's multi-line commit report)."""
     res = None
-    if any(w in line for w in _GO_GATE):
+    if (logger is None or not logger.startswith(_NOT_GO_LOGGERS)) and any(w in line for w in _GO_GATE):
         res = (_GO or _go()).parse(line, state, texts)
     if res is None and any(w in line for w in _RD_GATE):
         res = (_RD or _rd()).parse(line, state)
