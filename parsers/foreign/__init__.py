@@ -35,7 +35,7 @@ _GO_GATE = ("client/coordinator", "consumergroup/", "consumer-group/", "JoinGrou
             "client was not authorized to access group", "Consumer Group ", "loop check partition", "sarama", "producer/",
             "txnmgr/", "consumer/broker/",
             "; group: ", '"group":', "group=", "memberID", "[INFO] ", "[WARN] ", "[ERROR] ", "[DEBUG] ", "synced",
-            "onRevoke", "revoking prior", "heartbeat", "joining group", "new group session",
+            "onRevoke", "revoking prior", "heartbeat", "joining group", "new group session", "entering On", "fetch offsets",
             "for group", "joinGroup", "Syncing ", "as member", "Leaving group", "kafka reader", "committed offsets",
             "subscribed to", "consumer group", "found member", "found topic/partition", "assigned member",
             "membership changed", "Problem getting partitions", "Partition changes", "Failed to join group",

@@ -376,6 +376,12 @@ _f("kip848_fenced", "member_fenced", "consumer_group_848.go v1.19.0-v1.20.6 ('sa
    "('heartbeat error, abandoning assignment')",
    "consumer group heartbeat saw fenced member epoch, abandoning assignment and rejoining",
    "consumer group heartbeat error, abandoning assignment and rejoining with new member id")
+_f("on_lost", "partitions_lost", "consumer_group.go newGroupConsumer callback wrappers v0.10.2-v1.4.x ('entering OnLost'), "
+   "v1.5.0-v1.21.5 ('entering OnPartitionsLost') (debug; with: the partitions handed to the callback)",
+   "entering OnLost", "entering OnPartitionsLost")
+_f("on_assigned_revoked", None, "consumer_group.go callback wrappers v0.10.2-v1.21.5 (debug; 'new group session begun' and "
+   "'calling onRevoke' state the same partitions)",
+   "entering OnAssigned", "entering OnRevoked", "entering OnPartitionsAssigned", "entering OnPartitionsRevoked")
 _f("kip848_epoch", "heartbeat_succeeded", "consumer_group_848.go v1.19.0-v1.21.5 (debug; member, epoch)",
    "storing member and epoch", "storing epoch")
 # known franz-go group lines without a fact of the vocabulary (consumer_group.go, consumer_group_848.go v0.1.0-v1.21.5)
@@ -401,6 +407,8 @@ _f("no_event", None, "consumer_group.go / consumer_group_848.go v0.1.0-v1.21.5",
    "fetch offsets returned stale member epoch, forcing heartbeat and retrying",
    "fetch offsets: stale member epoch after 10 retries, giving up",
    "fetch offsets failed for partition; injecting error and continuing with remaining partitions",
+   "fetch offsets has an empty topic even after a TopicID lookup, this is unexpected, skipping response partition",
+   "fetch offsets response had an empty topic name for a TopicID that was in the request, using the request's topic name",
    "fetch offsets response omitted requested partitions, waiting 1s and retrying",
    "fetch offsets response repeatedly omitted a requested partition; injecting error and continuing with remaining partitions",
    "broker returned topic in OffsetFetch response that we did not request, skipping",
@@ -576,6 +584,8 @@ def _franz(rec: _Rec, line: str) -> Any:
         x["thread_state"] = "started" if msg.startswith("beginning") else "stopped"
     elif rule == "forced_rejoin":
         f["reason"] = _str(kv.get("why"))
+    elif rule == "on_lost":
+        f["partitions"] = go_partitions(kv.get("with"))
     elif rule == "kip848_assignment":
         f["partitions"] = go_partitions(kv.get("now_assigned"))
     elif rule == "kip848_epoch":

@@ -25,5 +25,5 @@ PYCLIENTS: tuple[str, ...] = (
 
 # the Go clients (parsers/foreign/goclients.py): their group lines hold the words above ("group",
 # "coordinator", "member", "eartbeat", "ssign", "ommit", ...); kafka-go's partition reader's skip
-# line holds none
-GOCLIENTS: tuple[str, ...] = ("kafka reader",)
+# line and franz-go's debug callback lines ("entering OnPartitionsLost; with: t[0]") hold none
+GOCLIENTS: tuple[str, ...] = ("kafka reader", "entering On")

@@ -172,6 +172,7 @@ FRANZ = [
      "member_fenced", {"group_id": "orders-svc", "member_id": "Zx9", "member_epoch": 4, "group_type": "consumer",
                        "error": "FENCED_MEMBER_EPOCH",
                        "extra.error_message": "FENCED_MEMBER_EPOCH: The member epoch is fenced by the group coordinator."}),
+    ("DEBUG", "entering OnPartitionsLost", {"with": "orders[0 1]"}, "partitions_lost", {"partitions": ("orders-0", "orders-1")}),
     ("INFO", "leaving next-gen group", {"group": "orders-svc", "member_id": "Zx9", "instance_id": None},
      "leave_group", {"group_id": "orders-svc", "member_id": "Zx9", "group_type": "consumer"}),
 ]
@@ -186,6 +187,8 @@ FRANZ_OLD = [
     (basic("INFO", "cooperative consumer calling onRevoke", lost="map[orders:[1]]", stage=0), "partitions_revoked",
      {"partitions": ("orders-1",), "reason": "end of session", "extra.stage": "0"}),
     (basic("INFO", "heartbeat loop complete"), "heartbeat_thread", {"extra.thread_state": "stopped"}),
+    (basic("DEBUG", "entering OnLost", **{"with": "map[orders:[2]]", "context_expired": False}), "partitions_lost",
+     {"partitions": ("orders-2",)}),  # v0.10.2-v1.4.x
 ]
 
 # --- kafka-go ---------------------------------------------------------------------------------------
@@ -313,6 +316,9 @@ def test_kafka_go(line, kind, expected):
     basic("DEBUG", "heartbeat complete", group="orders-svc", err="REBALANCE_IN_PROGRESS: The group is rebalancing, so a rejoin is needed."),
     slog_text("DEBUG", "fetch offsets returned", group="orders-svc", err=None),
     zap_json("INFO", "beginning autocommit loop", group="orders-svc"),
+    basic("DEBUG", "entering OnPartitionsAssigned", **{"with": "orders[0 1]"}),
+    slog_text("ERROR", "fetch offsets has an empty topic even after a TopicID lookup, this is unexpected, skipping response partition",
+              topic_id="AAAAAAAAAAAAAAAAAAAAAA"),
     # kafka-go: the join's repeats, the leader's plan, the watchers
     std("joined group orders-svc as member orders-7f3e in generation 9", ""),
     std("Joined group orders-svc as member orders-7f3e in generation 9", ""),
