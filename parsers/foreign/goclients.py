@@ -382,6 +382,17 @@ _f("on_lost", "partitions_lost", "consumer_group.go newGroupConsumer callback wr
 _f("on_assigned_revoked", None, "consumer_group.go callback wrappers v0.10.2-v1.21.5 (debug; 'new group session begun' and "
    "'calling onRevoke' state the same partitions)",
    "entering OnAssigned", "entering OnRevoked", "entering OnPartitionsAssigned", "entering OnPartitionsRevoked")
+# share groups (KIP-932), consumer_share.go v1.21.0-v1.21.5
+_f("share_assigning", "assignment_received", "consumer_share.go assignPartitions v1.21.0-v1.21.5 (info; assignments)",
+   "assigning share partitions")
+_f("share_heartbeating", "heartbeat_sent", "consumer_share.go v1.21.0-v1.21.5 (debug; member_id, member_epoch)",
+   "share group heartbeating")
+_f("share_lost_membership", "member_fenced", "consumer_share.go v1.21.0-v1.21.5 (info; member_id, generation = member epoch, err)",
+   "share group heartbeat lost membership, resetting epoch")
+_f("share_leaving", "leave_group", "consumer_share.go v1.21.0-v1.21.5 (info; member_id)", "leaving share group")
+_f("share_no_event", None, "consumer_share.go v1.21.0-v1.21.5",
+   "beginning to manage the share group lifecycle", "share group manage loop hit a retryable error, retrying",
+   "share group heartbeat complete", "purging share group topics")
 _f("kip848_epoch", "heartbeat_succeeded", "consumer_group_848.go v1.19.0-v1.21.5 (debug; member, epoch)",
    "storing member and epoch", "storing epoch")
 # known franz-go group lines without a fact of the vocabulary (consumer_group.go, consumer_group_848.go v0.1.0-v1.21.5)
@@ -434,6 +445,7 @@ _FRANZ_KEYS = frozenset([
     "stage", "why", "is848", "topic", "partition", "commit_from", "commit_to", "commit_epoch", "error_code",
     "consecutive_errors", "backoff", "retries", "attempt", "unreleased_instance_retries", "with", "to", "context_expired",
     "require_stable", "topic_id", "omitted", "coordinator_type", "coordinator_keys", "uncommitted",
+    "member_epoch", "assignments", "topics", "new_member_epoch",
 ])
 _FRANZ_MSGS = tuple(sorted(_FRANZ, key=len, reverse=True))  # longest first: "joined, balancing group" before "joined"
 
@@ -547,9 +559,9 @@ def _franz(rec: _Rec, line: str) -> Any:
     f["instance_id"] = _str(kv.get("instance_id", kv.get("instanceID", kv.get("instance"))))
     gen = _int(kv.get("generation"))
     err = kv.get("err", kv.get("error"))
-    if rule.startswith("kip848") or msg.startswith(("storing ", "leaving next-gen")):
-        f["group_type"] = "consumer"
-        f["member_epoch"] = gen if gen is not None else _int(kv.get("epoch"))
+    if rule.startswith(("kip848", "share_")) or msg.startswith(("storing ", "leaving next-gen")):
+        f["group_type"] = "share" if rule.startswith("share_") else "consumer"
+        f["member_epoch"] = next((e for e in (gen, _int(kv.get("member_epoch")), _int(kv.get("epoch"))) if e is not None), None)
     else:
         f["generation"] = gen
     if rule == "joined":
@@ -584,6 +596,8 @@ def _franz(rec: _Rec, line: str) -> Any:
         x["thread_state"] = "started" if msg.startswith("beginning") else "stopped"
     elif rule == "forced_rejoin":
         f["reason"] = _str(kv.get("why"))
+    elif rule == "share_assigning":
+        f["partitions"] = go_partitions(kv.get("assignments"))
     elif rule == "on_lost":
         f["partitions"] = go_partitions(kv.get("with"))
     elif rule == "kip848_assignment":
