@@ -506,6 +506,9 @@ _SARAMA_GATE = ("client/coordinator", "consumergroup/", "consumer-group/", "Join
                 "client was not authorized to access group", "Consumer Group ", "loop check partition number")
 _KGO_RULES = [r for r in RULES if r.lib == KAFKA_GO]
 _SARAMA_RULES = [r for r in RULES if r.lib == SARAMA]
+# a Sarama coordinator or group path where a message starts (after the stdlib header, a Lmsgprefix
+# prefix's '] ' or ': ')
+_SARAMA_GROUP_PATH = compile_regex(r"(?:^|(?<=\] )|(?<=: ))(?:client/coordinator |consumergroup/)")
 # Sarama's other subsystems' lines (client/metadata, client/brokers, producer/..., consumer/broker/...,
 # txnmgr/...): known Sarama lines, not the group's
 _SARAMA_OTHER = compile_regex(r"(?:^|(?<=\s))(?:client/(?:metadata|brokers|seedbrokers|broker)|producer/(?:leader|broker|txnmgr|txnmanager|shutdown)"
@@ -746,7 +749,7 @@ def parse(line: str, state: dict[str, Any] | None = None, texts: list[str] | Non
         res = _printf(rec, _SARAMA_RULES, texts)
         if res is not None:
             return res
-        if "client/coordinator " in msg or "consumergroup/" in msg:
+        if _SARAMA_GROUP_PATH.search(msg) is not None:
             return UNRECOGNISED  # a Sarama group line no rule knows
     res = _franz(rec, line)
     if res is not None:

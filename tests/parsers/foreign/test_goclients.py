@@ -345,6 +345,8 @@ def test_known_lines_without_event(line):
 def test_unknown_group_lines_are_unrecognised():
     assert parse_line(std("consumergroup/orders-svc: something new about the session"), None, {}) is UNRECOGNISED
     assert parse_line(std("client/coordinator something new"), None, {}) is UNRECOGNISED
+    # the path elsewhere in a text (a table of patterns, a quote) is not a Sarama line
+    assert parse_line("| sarama.x | `consumergroup/(?P<group>\\S+): lost ownership` | v1 |", None, {}) is None
     assert parse_line(basic("INFO", "a newer group message", group="orders-svc", member_id="m", generation=3), None, {}) is UNRECOGNISED
 
 
