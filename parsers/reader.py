@@ -1177,7 +1177,7 @@ class _LogParser:
         None when the record is not one. Their parsers read the whole first line: they find their own
         envelope (time, level, facility or logger) whatever the file's layout made of it."""
         line = layouts.strip_wrappers(p.lines, self.wrappers) if self.wrappers else p.lines
-        res = foreign.parse_line(line, logger, self._foreign_state(p), p.message)
+        res = foreign.parse_line(line, logger, self._foreign_state(p), p.message, p.texts)
         if res is None:
             return None
         if res is foreign.UNRECOGNISED:

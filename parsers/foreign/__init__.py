@@ -1,5 +1,5 @@
 """Consumer-group lines of clients that are not Java: librdkafka (and its bindings), KafkaJS,
-kafka-python and aiokafka (issue 22).
+kafka-python and aiokafka (issue 22); the Go clients Sarama, franz-go and segmentio/kafka-go.
 
 `parse_line(line, logger, state)` offers one line to each client's parser and returns the first
 answer: a `Match` (an event of the shared vocabulary, `client_library` set), `IGNORE` (a known line
@@ -9,7 +9,7 @@ only the lines no Java rule took. `state` is a small dict per input file (librar
 which Python client the file's logger names showed). Client defaults per version:
 parsers/foreign/defaults.py.
 
-The three clients' parsers are imported on first need (a run of Java client lines never needs
+The clients' parsers are imported on first need (a run of Java client lines never needs
 librdkafka's or KafkaJS's rules); their candidate words are in parsers/foreign/words.py.
 """
 
@@ -26,12 +26,29 @@ __all__ = ["CANDIDATE_WORDS", "IGNORE", "UNRECOGNISED", "claims", "parse_line", 
 
 _RD_GATE = ("#consumer-", "[thrd:", "fac", "Application maximum poll interval", "JoinGroup failed: ", "response error: ")
 _JS_GATE = ("kafkajs", "[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection]", "[Cluster]")
+# the Go clients (goclients.py): Sarama's paths, franz-go's group key (BasicLogger "; group: ", its
+# first key; JSON "group":, logfmt group=), its levels and pre-0.6 words, kafka-go's wordings.
+# Substrings, not one regex: `in` finds each at C speed, an alternation of this size tried at every
+# position of a line costs ~0.2 M instructions a line. Offered before librdkafka's parser (Sarama's
+# "JoinGroup failed: group instance id ..." is not a librdkafka consumer error)
+_GO_GATE = ("client/coordinator", "consumergroup/", "consumer-group/", "JoinGroup failed: group instance",
+            "client was not authorized to access group", "Consumer Group ", "loop check partition", "sarama", "producer/",
+            "txnmgr/", "consumer/broker/",
+            "; group: ", '"group":', "group=", "memberID", "[INFO] ", "[WARN] ", "[ERROR] ", "[DEBUG] ", "synced",
+            "onRevoke", "revoking prior", "heartbeat", "joining group", "new group session", "entering On", "fetch offsets",
+            "for group", "joinGroup", "Syncing ", "as member", "Leaving group", "kafka reader", "committed offsets",
+            "subscribed to", "consumer group", "found member", "found topic/partition", "assigned member",
+            "membership changed", "Problem getting partitions", "Partition changes", "Failed to join group",
+            "Failed to sync group", "Failed to fetch offsets", "to assign group")
+# a record whose layout named a Java or Python client's logger is not a Go client's line
+_NOT_GO_LOGGERS = ("org.apache.kafka.", "o.a.k.", "kafka.coordinator", "kafka.consumer", "aiokafka")
 
 
 # the parser modules, once imported (_rd(), _js(), _py())
 _RD: Any = None
 _JS: Any = None
 _PY: Any = None
+_GO: Any = None
 
 
 def _rd() -> Any:
@@ -48,6 +65,14 @@ def _js() -> Any:
 
     _JS = kafkajs
     return _JS
+
+
+def _go() -> Any:
+    global _GO
+    from parsers.foreign import goclients
+
+    _GO = goclients
+    return _GO
 
 
 def _py() -> Any:
@@ -103,11 +128,14 @@ def claims(line: str, logger: str | None, state: dict[str, Any] | None = None) -
 
 
 def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | None = None,
-               message: str | None = None) -> Any:
+               message: str | None = None, texts: list[str] | None = None) -> Any:
     """`message`: the layout's message of the line, when the layout found one (JSON lines: the
-    Python clients' rules read the decoded message, not the JSON text)."""
+    Python clients' rules read the decoded message, not the JSON text); `texts`: the record's
+    continuation lines (kafka-go's multi-line commit report)."""
     res = None
-    if any(w in line for w in _RD_GATE):
+    if (logger is None or not logger.startswith(_NOT_GO_LOGGERS)) and any(w in line for w in _GO_GATE):
+        res = (_GO or _go()).parse(line, state, texts)
+    if res is None and any(w in line for w in _RD_GATE):
         res = (_RD or _rd()).parse(line, state)
     if res is None and any(w in line for w in _JS_GATE):
         res = (_JS or _js()).parse(line, state)
@@ -142,12 +170,14 @@ def _group_of_instance(f: dict[str, Any], state: dict[str, Any]) -> None:
         f.setdefault("extra", {})["group_id_inferred"] = True
 
 
-CANDIDATE_WORDS: tuple[str, ...] = tuple(sorted(set(words.LIBRDKAFKA) | set(words.KAFKAJS) | set(words.PYCLIENTS)))
+CANDIDATE_WORDS: tuple[str, ...] = tuple(sorted(set(words.LIBRDKAFKA) | set(words.KAFKAJS) | set(words.PYCLIENTS) | set(words.GOCLIENTS)))
 
 
 def rule_source(rule: str) -> str | None:
     """The client source file and versions of a rule named as in `extra.rule` (for `coordscope explain`)."""
     lib, _, name = rule.partition(".")
+    if lib in ("sarama", "franz_go", "kafka_go"):
+        return (_GO or _go())._source_of(rule)
     librdkafka, kafkajs, pyclients = _RD or _rd(), _JS or _js(), _PY or _py()
     if lib == "librdkafka":
         if name == "assignment_list":

@@ -63,6 +63,23 @@ _TABLE: tuple[ClientDefaults, ...] = (
                    "aiokafka aiokafka/consumer/consumer.py <=0.5.0"),
     ClientDefaults("aiokafka", (0, 5, 1), None, 10000, 3000, 300000, None, 5000,
                    "aiokafka aiokafka/consumer/consumer.py 0.5.1-0.14.0"),
+    # The Go clients have no max poll interval (no poll loop the coordinator times). Sarama config.go
+    # NewConfig (Consumer.Group.Session.Timeout, Heartbeat.Interval, Rebalance.Timeout,
+    # Consumer.Offsets.AutoCommit.Interval, CommitInterval until 1.2x), read at v1.19.0 (its first
+    # ConsumerGroup), v1.26.0, v1.30.0, v1.38.0, v1.43.0, v1.60.1.
+    ClientDefaults("sarama", (1, 19, 0), None, 10000, 3000, None, 60000, 1000,
+                   "sarama config.go NewConfig v1.19.0-v1.60.1"),
+    # franz-go pkg/kgo config.go defaultCfg (sessionTimeout, rebalanceTimeout, heartbeatInterval,
+    # autocommitInterval), read at every v0 tag and v1.0.0, v1.5.0, v1.10.0, v1.15.0, v1.19.0, v1.21.5.
+    ClientDefaults("franz-go", (0, 1, 0), (0, 6, 99), 10000, 3000, None, 60000, 5000,
+                   "franz-go pkg/kgo/config.go v0.1.0-v0.6.14"),
+    ClientDefaults("franz-go", (0, 7, 0), None, 45000, 3000, None, 60000, 5000,
+                   "franz-go pkg/kgo/config.go v0.7.0-v1.21.5 (sessionTimeout 10000 -> 45000)"),
+    # segmentio/kafka-go reader.go defaultHeartbeatInterval, defaultSessionTimeout,
+    # defaultRebalanceTimeout, read at v0.1.0, v0.2.0, v0.3.0, v0.3.1, v0.4.0, v0.4.20, v0.4.50;
+    # CommitInterval 0: commits are synchronous, no auto-commit interval.
+    ClientDefaults("kafka-go", (0, 1, 0), None, 30000, 3000, None, 30000, None,
+                   "kafka-go reader.go v0.1.0-v0.4.50"),
 )
 
 LIBRARIES: tuple[str, ...] = tuple(dict.fromkeys(d.library for d in _TABLE))

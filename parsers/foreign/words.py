@@ -22,3 +22,8 @@ PYCLIENTS: tuple[str, ...] = (
     "Heartbeat", "Marking the coordinator dead", "poll expired", "Consumer poll timeout", "Leaving consumer group",
     "OffsetCommit", "ffset commit", "autocommit", "is out of range for", "ubscri", "heartbeat thread", "oordinator for ",
 )
+
+# the Go clients (parsers/foreign/goclients.py): their group lines hold the words above ("group",
+# "coordinator", "member", "eartbeat", "ssign", "ommit", ...); kafka-go's partition reader's skip
+# line and franz-go's debug callback lines ("entering OnPartitionsLost; with: t[0]") hold none
+GOCLIENTS: tuple[str, ...] = ("kafka reader", "entering On")

@@ -331,7 +331,7 @@ def printed_settings(events: Iterable[Event]) -> tuple[dict[str, Any], dict[str,
 
 def _foreign_client_defaults(events: list[Event]) -> tuple[dict[str, int], str] | None:
     """A group whose client lines all come from one non-Java client (librdkafka, KafkaJS,
-    kafka-python, aiokafka: parsers/foreign) takes that client's own defaults for its version
+    kafka-python, aiokafka, Sarama, franz-go, kafka-go: parsers/foreign) takes that client's own defaults for its version
     (parsers/foreign/defaults.py, each row citing the client's source), with a label saying so.
     None when Java members are in the logs too or no client line names its library."""
     from parsers.foreign.defaults import defaults_for as client_defaults

@@ -19,6 +19,10 @@ from parsers.foreign.defaults import LIBRARIES, defaults_for
     ("kafka-python", "3.0.0", 45000, 3000, 300000, None),
     ("aiokafka", "0.5.0", 30000, 3000, None, None),
     ("aiokafka", "0.10.0", 10000, 3000, 300000, None),
+    ("sarama", "1.43.0", 10000, 3000, None, 60000),
+    ("franz-go", "0.6.14", 10000, 3000, None, 60000),
+    ("franz-go", "1.21.5", 45000, 3000, None, 60000),
+    ("kafka-go", "0.4.50", 30000, 3000, None, 30000),
 ])
 def test_defaults(lib, version, session, heartbeat, max_poll, rebalance):
     d = defaults_for(lib, version)
@@ -35,7 +39,7 @@ def test_unknown_version_takes_the_newest_range_marked_inexact():
 
 
 def test_libraries():
-    assert LIBRARIES == ("librdkafka", "kafkajs", "kafka-python", "aiokafka")
+    assert LIBRARIES == ("librdkafka", "kafkajs", "kafka-python", "aiokafka", "sarama", "franz-go", "kafka-go")
 
 
 def test_sources_list_every_rule():
