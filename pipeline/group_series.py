@@ -494,18 +494,78 @@ def offset_commits(table: pa.Table | Columns) -> pa.Table:
         "evidence": _lists(_evidence(cols.take("source", h), cols.take("line_no", h)), 1)})
 
 
-def series_tables(table: pa.Table) -> dict[str, pa.Table]:
-    """Both tables of one group's rows (its columns prepared once)."""
+def left_out_streams(table: pa.Table | Columns) -> frozenset[tuple[Any, Any, Any]]:
+    """group_tables.left_out_streams of one group's rows (a pyarrow Table of at least
+    group_tables.LEFT_OUT_COLUMNS but "origin", read from extra_json; string columns may be
+    dictionaries): the client streams (client_id, source, origin) whose lines the replay leaves out
+    as several consumers' lines under one client id. Only the rows taking part in the proof become
+    Python: the client lines naming a member, an instance, an origin or a join, and one line of
+    every client stream (its name)."""
+    cols = _columns(table)
+    if cols.n == 0:
+        return frozenset()
+    client = cols.among("side", ("client",))
+    if not client.any():
+        return frozenset()
+    key = cols.key("client_id", "source", "origin")
+    o_codes, o_vals = cols.codes("origin")
+    named = np.array([v is not None for v in o_vals] or [False], bool)[o_codes]
+    proof = client & (cols.valid("member_id") | cols.valid("instance_id") | named
+                      | cols.among("kind", ("join_succeeded",)))
+    idx = np.nonzero(client)[0]
+    _, firsts = np.unique(key[idx], return_index=True)
+    proof[idx[firsts]] = True
+    rows = np.nonzero(proof)[0]
+    taken = {c: cols.take(c, rows).to_pylist() for c in gt.LEFT_OUT_COLUMNS if c not in ("origin", "ts_ms")}
+    taken["origin"] = [o_vals[i] for i in o_codes[rows].tolist()]
+    # an untimed line has the time of the line before it in its file, whatever that line is
+    # (replay_rules.collect.dedupe_and_order), before the rows are narrowed to the proof's
+    ts_ok, ts = cols.valid("ts_ms"), cols.ints("ts_ms", 0)
+    if not ts_ok.all():
+        order = np.lexsort((np.arange(cols.n), cols.ints("line_no", -1), cols.codes("source")[0]))
+        at = order[_carried(ts_ok[order], _starts(cols.codes("source")[0][order]))]
+        filled_ok, filled = np.empty(cols.n, bool), np.empty(cols.n, np.int64)
+        filled_ok[order], filled[order] = ts_ok[at], ts[at]
+        ts_ok, ts = filled_ok, filled
+    taken["ts_ms"] = [t if ok else None for t, ok in zip(ts[rows].tolist(), ts_ok[rows].tolist(), strict=True)]
+    return gt.left_out_streams(taken)
+
+
+def without_left_out(table: pa.Table, left_out: frozenset[tuple[Any, Any, Any]]) -> pa.Table:
+    """The rows not of a left-out client stream (left_out_streams); the table itself when none is."""
+    if not left_out:
+        return table
     cols = Columns(table)
+    c_codes, c_vals = cols.codes("client_id")
+    s_codes, s_vals = cols.codes("source")
+    o_codes, o_vals = cols.codes("origin")
+    key = cols.key("client_id", "source", "origin")
+    client = cols.among("side", ("client",))
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    hit = np.array([(c_vals[c_codes[i]], s_vals[s_codes[i]], o_vals[o_codes[i]]) in left_out
+                    for i in first.tolist()] or [False], bool)
+    drop = client & hit[inverse.reshape(-1)]
+    return table.filter(pa.array(~drop)) if drop.any() else table
+
+
+def series_tables(table: pa.Table, left_out: frozenset[tuple[Any, Any, Any]] | None = None) -> dict[str, pa.Table]:
+    """Both tables of one group's rows (its columns prepared once), without the lines of the
+    client streams the replay leaves out (`left_out`, else left_out_streams of the rows)."""
+    if left_out is None:
+        left_out = left_out_streams(table)
+    cols = Columns(without_left_out(table, left_out))
     return {"heartbeat_gaps": heartbeat_gaps(cols), "offset_commits": offset_commits(cols)}
 
 
 def group_tables(cols: dict[str, list[Any]],
                  memberships: Sequence[dict[str, Any]] = ()) -> dict[str, list[dict[str, Any]]]:
     """heartbeat_gaps, offset_commits and observed ownership of one group's events columns (lists
-    of values, as group_tables takes them), as lists of row dicts."""
-    return {**{t: rows.to_pylist() for t, rows in series_tables(_arrow(cols)).items()},
-            "ownership": gt.observed_ownership(cols, memberships)}
+    of values, as group_tables takes them), as lists of row dicts; none of them reads the lines of
+    a client stream the replay leaves out (left_out_streams)."""
+    table = _arrow(cols)
+    left_out = left_out_streams(table)
+    return {**{t: rows.to_pylist() for t, rows in series_tables(table, left_out).items()},
+            "ownership": gt.observed_ownership(cols, memberships, left_out)}
 
 
 def _arrow(cols: dict[str, list[Any]]) -> pa.Table:

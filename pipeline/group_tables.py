@@ -66,6 +66,70 @@ def origin_only(extra_json: str | None) -> str | None:
     return None if o is None else json.dumps({"origin": o}, separators=(",", ":"))
 
 
+# A file of several processes' lines that names no origin (logs concatenated, merged by a collector
+# in arrival order) is one stream under their shared client id: the replay proves it of several
+# consumers and leaves its lines out, with a finding (pipeline/replay_rules/mixed_streams.py). These
+# tables leave the same lines out, by the same proof on the same rows (`left_out_streams`): a gap or
+# an interval measured between two processes' lines is no fact about either, and the views must not
+# state what the replay calls unknown (docs/replay.md, "Several processes in one file").
+LEFT_OUT_COLUMNS = ("source", "line_no", "ts_ms", "side", "kind", "client_id", "member_id", "instance_id",
+                    "generation", "group_type", "origin")
+
+
+class _Line:
+    """What mixed_streams and stream_namer read of a client line (an Event's attributes)."""
+
+    __slots__ = ("source", "line_no", "ts_ms", "side", "kind", "client_id", "member_id", "instance_id",
+                 "generation", "group_type", "extra")
+
+    def __init__(self, source, line_no, ts_ms, side, kind, client_id, member_id, instance_id, generation,
+                 group_type, origin) -> None:
+        self.source, self.line_no, self.ts_ms, self.side, self.kind = source, line_no, ts_ms, side, kind
+        self.client_id, self.member_id, self.instance_id = client_id, member_id, instance_id
+        self.generation, self.group_type = generation, group_type
+        self.extra = {"origin": origin} if origin is not None else {}
+
+    @property
+    def evidence(self) -> str:
+        return evidence(self.source, self.line_no)
+
+
+def left_out_streams(cols: dict[str, list[Any]]) -> frozenset[tuple[Any, Any, Any]]:
+    """The client streams (client_id, source, origin) whose lines the replay leaves out: those of a
+    stream (its file, or "FILE [ORIGIN]" in a file split by its lines' origins: state.stream_namer)
+    proven of several processes (replay_rules.mixed_streams). `cols`: LEFT_OUT_COLUMNS of one
+    group's rows (lists of values). Only the client rows naming a member, an instance, an origin or
+    a join take part in the proof, and a stream is named by any of its rows: those suffice when
+    their untimed lines already have the time of the line before them in their file (as the replay
+    gives it: group_series.left_out_streams). In the replay's order: (time, source, line)."""
+    from pipeline.replay_rules.mixed_streams import mixed_streams
+    from pipeline.replay_rules.state import stream_namer
+
+    n = len(cols.get("source") or ())
+    empty = [None] * n
+    every = [_Line(*vals) for vals in zip(*(cols.get(c) or empty for c in LEFT_OUT_COLUMNS), strict=True)]
+    if not any(x.side == "client" for x in every):
+        return frozenset()
+    # (replay_rules.collect.dedupe_and_order: an untimed line takes the time of the line before it in
+    # its file, whatever its side)
+    every.sort(key=lambda x: (x.source or "", x.line_no if x.line_no is not None else -1))
+    last: dict[Any, Any] = {}
+    for x in every:
+        if x.ts_ms is None:
+            x.ts_ms = last.get(x.source)
+        else:
+            last[x.source] = x.ts_ms
+    lines = [x for x in every if x.side == "client"]
+    lines.sort(key=lambda x: (-1 if x.ts_ms is None else x.ts_ms, x.source or "",
+                              x.line_no if x.line_no is not None else -1))
+    name = stream_namer(lines)
+    mixed = mixed_streams(lines, name)
+    if not mixed:
+        return frozenset()
+    return frozenset((x.client_id, x.source, x.extra.get("origin")) for x in lines
+                     if (name(x), x.client_id) in mixed)
+
+
 def printed_late(extra_json: str | None) -> bool:
     return extra_json is not None and all(w in extra_json for w in PRINTED_LATE_MARKERS)
 # broker removal wordings of an expiry (GroupCoordinator.onExpireHeartbeat 0.11.0.1+, GroupMetadataManager 3.6+)
@@ -78,8 +142,10 @@ OWNERSHIP_START = frozenset(("partitions_assigned",))
 OWNERSHIP_END = frozenset(("partitions_revoked", "partitions_lost"))
 MEMBER_END = frozenset(("leave_group", "member_fenced", "poll_timeout", "generation_reset"))
 
+# (instance_id and group_type: what the mixed-stream proof reads, left_out_streams)
 GROUP_COLUMNS = ("source", "line_no", "ts_ms", "side", "kind", "group_id", "client_id", "member_id", "generation",
-                 "partitions", "topic", "partition", "offset", "kafka_version_hint", "raw", "extra_json")
+                 "partitions", "topic", "partition", "offset", "kafka_version_hint", "raw", "extra_json",
+                 "instance_id", "group_type")
 # What heartbeat_gaps and offset_commits read (`series_tables`): no partitions; `raw` of the
 # broker removals (expiry wording) and offset resets (their 0.9-1.0 wording) only, `extra_json`
 # of client_config lines and of heartbeat lines printed late (printed_late) only. The ingest ships a group's rows to those two tables in that width
@@ -271,7 +337,13 @@ def _sole_holders(memberships) -> dict[tuple[int, str], str]:
     return {k: next(iter(v)) for k, v in sets.items() if len(v) == 1}
 
 
-def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = (),
+                       left_out: frozenset[tuple[Any, Any, Any]] = frozenset()) -> list[dict[str, Any]]:
     """`ownership` of one group's events columns (OWNERSHIP_COLUMNS at least); rows it cannot use
-    (another side, no time, no member, generation or ownership kind) may be left out beforehand."""
-    return ownership(_rows(cols), memberships)
+    (another side, no time, no member, generation or ownership kind) may be left out beforehand.
+    `left_out`: the client streams whose lines are not read (left_out_streams)."""
+    rows = _rows(cols)
+    if left_out:
+        rows = [r for r in rows if r["side"] != "client"
+                or (r["client_id"], r["source"], r.get("origin")) not in left_out]
+    return ownership(rows, memberships)

@@ -65,15 +65,17 @@ def test_a_member_that_rejoins_names_each_gap_and_commit_by_the_member_then():
         ev("c.log", 4, "join_succeeded", 9_000, member_id="m2", generation=2, **C),
         ev("c.log", 5, "heartbeat_succeeded", 12_000, **C),
         ev("c.log", 6, "offset_committed", 13_000, topic="t", partition=0, offset=20, **C),
-        ev("c.log", 7, "join_succeeded", 20_000, member_id="m1", generation=3, **C),   # m1 again
+        # a new member id (an old one back, m1, would prove the file of two processes: its lines
+        # are then left out, test_a_file_proven_of_several_consumers_gives_no_rows)
+        ev("c.log", 7, "join_succeeded", 20_000, member_id="m3", generation=3, **C),
         ev("c.log", 8, "heartbeat_succeeded", 21_000, **C),
         ev("c.log", 9, "offset_committed", 22_000, topic="t", partition=0, offset=15, **C),
     ]
     hb = [g for g in gaps(rows) if g[0] == "heartbeat"]
-    assert hb == [("heartbeat", "m1", 12_000, 21_000, 45_000, False, ("c.log:5", "c.log:8")),
-                  ("heartbeat", "m2", 3_000, 12_000, 45_000, False, ("c.log:2", "c.log:5"))]
+    assert hb == [("heartbeat", "m2", 3_000, 12_000, 45_000, False, ("c.log:2", "c.log:5")),
+                  ("heartbeat", "m3", 12_000, 21_000, 45_000, False, ("c.log:5", "c.log:8"))]
     assert [(h[3], h[8], h[9], h[7], h[6]) for h in history(rows)] == [
-        (4_000, "m1", 1, "first", None), (13_000, "m2", 2, "commit", 10), (22_000, "m1", 3, "rewind", -5)]
+        (4_000, "m1", 1, "first", None), (13_000, "m2", 2, "commit", 10), (22_000, "m3", 3, "rewind", -5)]
 
 
 def test_equal_times_follow_the_line_numbers_and_the_file_names():
@@ -197,3 +199,35 @@ def test_the_tables_are_the_same_from_dictionary_columns():
         want = pc.dictionary_encode(pa.array(values), null_encoding="encode")
         assert codes.tolist() == want.indices.to_pylist()
         assert distinct == want.dictionary.to_pylist() == ["b", None, "a", "c"]
+
+
+def test_a_file_proven_of_several_consumers_gives_no_rows():
+    """A member id back after another in one file and client id (two processes' lines: the replay
+    leaves them out, replay_rules.mixed_streams) feeds none of the tables; another file's stream
+    stays; the same lines naming their origins are two streams, each measured."""
+    def lines(origin_a=None, origin_b=None):
+        extra = [None if o is None else '{"origin": "%s"}' % o for o in (origin_a, origin_b)]
+        return [
+            ev("c.log", 1, "join_succeeded", 0, member_id="m1", generation=1, extra_json=extra[0], **C),
+            ev("c.log", 2, "join_succeeded", 1_000, member_id="m2", generation=1, extra_json=extra[1], **C),
+            ev("c.log", 3, "heartbeat_succeeded", 4_000, extra_json=extra[0], **C),
+            ev("c.log", 4, "offset_committed", 5_000, topic="t", partition=0, offset=10, extra_json=extra[0], **C),
+            ev("c.log", 5, "partitions_assigned", 6_000, member_id="m1", partitions=["t-0"], extra_json=extra[0], **C),
+            ev("c.log", 6, "heartbeat_succeeded", 9_000, member_id="m2", extra_json=extra[1], **C),
+            ev("d.log", 1, "join_succeeded", 0, member_id="m3", generation=1, **C),
+            ev("d.log", 2, "heartbeat_succeeded", 3_000, **C),
+            ev("d.log", 3, "heartbeat_succeeded", 7_000, **C),
+        ]
+    mixed = lines()
+    assert group_series.left_out_streams(arrow(mixed)) == {("c1", "c.log", None)}
+    got = tables(mixed)
+    assert got["ownership"] == [] and got["offset_commits"] == []
+    assert {e.split(":")[0] for g in got["heartbeat_gaps"] for e in g["evidence"]} == {"d.log"}
+    assert sorted((g["kind"], g["member_id"], g["gap_ms"]) for g in got["heartbeat_gaps"]) == [
+        ("heartbeat", "m3", 4_000), ("log", "m3", 3_000), ("log", "m3", 4_000)]   # d.log's own
+    split = lines("pod/a", "pod/b")
+    assert group_series.left_out_streams(arrow(split)) == frozenset()
+    got = tables(split)
+    assert [o["member_id"] for o in got["ownership"]] == ["m1"]
+    assert len(got["offset_commits"]) == 1
+    assert {(g["kind"], g["member_id"], g["gap_ms"]) for g in got["heartbeat_gaps"]} >= {("log", "m2", 8_000)}

@@ -226,14 +226,17 @@ class GroupWriters:
             self.files[t].close()
 
 
-def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[dict[str, Any]]]:
+def replay_unit_rows(table: Any, replay_module: str | None,
+                     left_out: frozenset[tuple[Any, Any, Any]] | None = None) -> dict[str, list[dict[str, Any]]]:
     """The replay unit's tables of one group's timeline (a pyarrow Table of events rows, or a
     replay_rules.event_rows.Handover of one): generations, memberships, findings, and ownership
     (the observed intervals, with the replay's inferred ones when the consumers show none of their
     own). Given a Handover, the rows are freed as the replay goes (all but `raw` once its Events
     are built), so what ownership reads of them is taken first. String columns may be Arrow
     dictionaries (buckets.bucket_groups: a big group's): Arrow's comparisons read them as their
-    values, the rows ownership reads are decoded, the replay decodes a record batch at a time."""
+    values, the rows ownership reads are decoded, the replay decodes a record batch at a time.
+    `left_out`: the client streams none of the tables reads (group_series.left_out_streams of the
+    rows, when not given)."""
     import pyarrow.compute as pc
 
     from pipeline import group_tables as gt
@@ -242,10 +245,18 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
     from pipeline.spark.buckets import decoded
     from pipeline.spark.replay_stage import shows_own_assignments
 
+    from pipeline.group_series import left_out_streams, without_left_out
+
     handed = isinstance(table, Handover)
     if handed:
         table = table.take()
-    own_intervals = shows_own_assignments(table)
+    if left_out is None:
+        left_out = left_out_streams(table)
+    # the lines of a stream the replay leaves out (several consumers under one client id, no origin
+    # to tell them apart: group_tables.left_out_streams) are read by none of the tables; the replay
+    # is given them all (it proves the mix again and says so in a finding)
+    kept = without_left_out(table, left_out)
+    own_intervals = shows_own_assignments(kept)
     # only the rows group_tables.ownership looks at become Python rows (after the replay: a copy
     # in Arrow until then, freed with the rest)
     kinds = list(gt.OWNERSHIP_START | gt.OWNERSHIP_END | gt.MEMBER_END)
@@ -254,7 +265,7 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
                             pc.is_in(table.column("kind"), value_set=_string_array(kinds))))
     mine = table.select([c for c in gt.OWNERSHIP_COLUMNS if c != "origin"]).filter(pc.fill_null(useful, False))
     mine = mine.append_column("origin", origins(table.column("extra_json").filter(pc.fill_null(useful, False))))
-    del useful
+    del useful, kept
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
     if replay_module is not None:
         mod = _module(replay_module)
@@ -271,22 +282,28 @@ def replay_unit_rows(table: Any, replay_module: str | None) -> dict[str, list[di
     else:
         del table
     out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
-    out["ownership"] = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or []) + out["ownership"]
+    out["ownership"] = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or [],
+                                             left_out) + out["ownership"]
     return out
 
 
-def series_unit_rows(table: Any) -> dict[str, Any]:
+def series_unit_rows(table: Any, left_out: frozenset[tuple[Any, Any, Any]] | None = None) -> dict[str, Any]:
     """The series unit's tables of one group's rows: heartbeat_gaps and offset_commits, as pyarrow
-    Tables (computed column-wise: no Python row per event; string columns may be dictionaries)."""
+    Tables (computed column-wise: no Python row per event; string columns may be dictionaries),
+    without the lines of the streams the replay leaves out (`left_out`, else found in the rows:
+    a split group's series task proves them on its own rows, as its replay task does)."""
     from pipeline import group_series
 
-    return group_series.series_tables(table)
+    return group_series.series_tables(table, left_out)
 
 
 def group_rows(table: Any, replay_module: str | None) -> dict[str, Any]:
     """Every per-group table of one group's timeline (both units on the same rows)."""
-    out = replay_unit_rows(table, replay_module)
-    out.update(series_unit_rows(table))
+    from pipeline.group_series import left_out_streams
+
+    left_out = left_out_streams(table)
+    out = replay_unit_rows(table, replay_module, left_out)
+    out.update(series_unit_rows(table, left_out))
     return out
 
 
@@ -453,6 +470,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from collections import Counter
 
     from pipeline import timeline_facts as facts_mod
+    from pipeline.group_series import left_out_streams
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
 
@@ -478,10 +496,11 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
                 continue
             # the series first (one task for the whole group), then the rows handed to the replay,
             # which frees them as it goes: nothing here keeps a reference
-            series = series_unit_rows(table) if gid not in split_set else {}
+            left_out = left_out_streams(table)
+            series = series_unit_rows(table, left_out) if gid not in split_set else {}
             handed = Handover(table)
             del table
-            out = replay_unit_rows(handed, replay_module)
+            out = replay_unit_rows(handed, replay_module, left_out)
             out.update(series)
             for t, rows in out.items():
                 writers.add(t, rows)

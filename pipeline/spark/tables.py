@@ -56,6 +56,43 @@ def _with_origin(events: DataFrame) -> DataFrame:
                                                          F.get_json_object("extra_json", "$.origin")), F.lit("")))
 
 
+LEFT_OUT_DDL = "group_id string, client_id string, source string, origin string"
+
+
+def _left_out_keys(table):
+    """One group's rows (pyarrow) -> its left-out client streams (group_tables.left_out_streams),
+    origin "" for none (_with_origin)."""
+    import pyarrow as pa
+
+    from pipeline import group_tables as gt
+
+    cols = {c: table.column(c).to_pylist() for c in gt.LEFT_OUT_COLUMNS}
+    cols["origin"] = [o or None for o in cols["origin"]]
+    keys = sorted(gt.left_out_streams(cols), key=repr)
+    gid = table.column("group_id")[0].as_py() if table.num_rows else None
+    return pa.table({"group_id": [gid] * len(keys), "client_id": [k[0] for k in keys],
+                     "source": [k[1] for k in keys], "origin": [k[2] or "" for k in keys]},
+                    schema=pa.schema([(c, pa.string()) for c in ("group_id", "client_id", "source", "origin")]))
+
+
+def without_left_out(events: DataFrame) -> DataFrame:
+    """The events (with `origin`) without the client lines of the streams the replay leaves out as
+    several consumers' lines under one client id (group_tables.left_out_streams: the proof is the
+    pure function, run per group; Spark only groups the rows and drops the streams it names)."""
+    from pipeline.group_tables import LEFT_OUT_COLUMNS
+
+    events = _with_origin(events)
+    # every side: an untimed client line takes the time of any line before it in its file
+    keys = (events.where(F.col("group_id").isNotNull()).select("group_id", *LEFT_OUT_COLUMNS)
+            .groupBy("group_id").applyInArrow(_left_out_keys, LEFT_OUT_DDL))
+    k = keys.alias("k")
+    e = events.alias("e")
+    cond = (F.col("e.side") == "client")
+    for c in ("group_id", "client_id", "source", "origin"):
+        cond = cond & F.col(f"e.{c}").eqNullSafe(F.col(f"k.{c}"))
+    return e.join(k, cond, "left_anti")
+
+
 def with_member_context(events: DataFrame) -> DataFrame:
     """Client events with the member id and generation in force (last join seen by that client)."""
     w = Window.partitionBy(*_client_key()).orderBy(F.col("ts_ms").asc_nulls_first(), "line_no").rowsBetween(
@@ -106,7 +143,7 @@ def heartbeat_gaps(events: DataFrame) -> DataFrame:
       else session.timeout.ms ending at that line, a lower bound whose start is estimated. Always
       exceeded: the coordinator states it.
     """
-    events = _with_origin(events)
+    events = without_left_out(events)   # (with `origin`)
     # narrow first: only these columns travel through the window shuffle (the printed settings
     # are taken out of extra_json here, so the JSON text does not travel)
     printed = {col: F.when(F.col("kind") == "client_config",
@@ -229,7 +266,7 @@ def offset_commits(events: DataFrame) -> DataFrame:
     skip here: whether a jump forward left records unprocessed needs the whole history (catch-up after
     a restart is not a skip); the replay decides it (findings offset_skip / offset_rewind, with an
     `estimated` detail) and the report counts ranges from the findings only."""
-    events = _with_origin(events)
+    events = without_left_out(events)   # (with `origin`)
     # 0.9-1.0 Fetcher words a resume from the committed offset as `Resetting offset for partition X to the
     # committed offset N` (offsets.position_kind): a fetched offset, not a reset (only the boolean travels)
     kind = F.when((F.col("kind") == "offset_reset") & F.coalesce(F.col("raw"), F.lit("")).contains(
@@ -264,7 +301,7 @@ def ownership(events: DataFrame) -> DataFrame:
     """Observed ownership intervals from the consumers' own assignment callbacks: a partition is
     owned from `partitions_assigned` until the same client revokes or loses it, leaves the group
     (leave_group, fenced, poll timeout, generation reset) or its log ends."""
-    events = _with_origin(events)
+    events = without_left_out(events)   # (with `origin`)
     client = with_member_context(events.where((F.col("side") == "client") & F.col("group_id").isNotNull()
                                               & F.col("ts_ms").isNotNull()
                                               & context_or(OWNERSHIP_START + OWNERSHIP_END + MEMBER_END)).select(
