@@ -41,6 +41,29 @@ def page(title: str, *children: Any, subtitle: str | None = None) -> html.Div:
     return html.Div(className="page", children=[*head, *children])
 
 
+def left_out_words(data: Any, group: str, member: str | None = None) -> list[str]:
+    """One sentence per client stream of the group the replay left out (pipeline/figures.py
+    left_out_streams: a file's lines of several consumers under one client id, with no origin on
+    them to tell which), the report's words; with `member`, only the streams whose lines name it
+    (RunData.left_out: the file, or the file and origin, of a stream the finding names)."""
+    from pipeline import figures
+    from pipeline.replay_rules.state import stream_source
+
+    streams = figures.left_out_streams(data.group_rows("findings", group))
+    if member is not None:
+        files = {(stream_source(s["source"]) or s["source"], s["client_id"]) for s in data.left_out(group)
+                 if member in s["members"]}
+        streams = [s for s in streams if any(s["client_id"] == c and (s["stream"] == f or s["stream"].startswith(f + " ["))
+                                             for f, c in files)]
+    return [figures.left_out_sentence(s, member is not None) for s in streams]
+
+
+def left_out_note(data: Any, group: str, member: str | None = None) -> list[Any]:
+    """left_out_words as a panel (nothing when no stream of the group is left out)."""
+    words = left_out_words(data, group, member)
+    return [html.Div([html.P(w) for w in words], className="panel left-out", id="left-out-note")] if words else []
+
+
 def stat_row(items: Iterable[tuple[str, Any]]) -> html.Div:
     return html.Div(className="stats", children=[
         html.Div(className="stat", children=[html.Div(f"{v:,}" if isinstance(v, int) and not isinstance(v, bool)

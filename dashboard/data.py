@@ -189,18 +189,79 @@ class RunData:
         """
         def build() -> pd.DataFrame:
             evs = self.group_rows("events", group)
-            if evs["member_id"].notna().all():
+            out = self._left_out_rows(group)
+            if evs["member_id"].notna().all() and not out.any():
                 return evs.assign(actor=evs["member_id"])
-            evs = evs.sort_values(["source", "line_no"], kind="stable")
-            process = pd.factorize(pd.MultiIndex.from_arrays([evs["source"], evs["client_id"].fillna("")]))[0]
+            evs = evs.assign(_out=out).sort_values(["source", "line_no"], kind="stable")
+            # a process: one file's lines of one client id, and of one origin in a file of several
+            # (pipeline/group_tables.py ORIGIN_KEY: pods merged by `kubectl logs --prefix` share client ids)
+            origin = self._origins(evs)
+            process = pd.factorize(pd.MultiIndex.from_arrays([evs["source"], evs["client_id"].fillna(""),
+                                                              origin.fillna("")]))[0]
             client = evs["side"] == "client"
             with pd.option_context("future.no_silent_downcasting", True):
                 known = evs["member_id"].where(client).groupby(process)
                 inferred = known.ffill().fillna(known.bfill())
                 fallback = ("consumer@" + evs["source"].astype(str)).where(client)
                 actor = evs["member_id"].fillna(inferred).fillna(evs["client_id"]).fillna(fallback)
-            return evs.assign(actor=actor)
+            # the lines of a stream the replay leaves out (several consumers under one client id) speak
+            # for no member, not even a member id they name: as in the replay and the tables
+            actor = actor.mask(evs["_out"])
+            return evs.drop(columns="_out").assign(actor=actor)
         return self._cached(("group_events", group), build)
+
+    @staticmethod
+    def _origins(evs: pd.DataFrame) -> pd.Series:
+        """Each row's origin (group_tables.origin_of of its extra_json), None when it names none."""
+        from pipeline.group_tables import origin_of
+
+        if "extra_json" not in evs:
+            return pd.Series([None] * len(evs), index=evs.index, dtype=object)
+        texts = evs["extra_json"].where(evs["extra_json"].notna(), None)
+        per = {t: origin_of(t) for t in set(texts.dropna().tolist())}
+        return texts.map(lambda t: per.get(t) if isinstance(t, str) else None).astype(object)
+
+    def _left_out_rows(self, group: str) -> pd.Series:
+        """Which of the group's events rows are of a client stream the replay leaves out: a file's
+        lines of several consumers under one client id with no origin to tell them apart
+        (pipeline/group_series.left_out_streams: the same proof on the same rows as the ingest's
+        tables and the replay's finding)."""
+        def build() -> pd.Series:
+            import pyarrow as pa
+
+            from pipeline import group_series, group_tables
+
+            evs = self.group_rows("events", group)
+            cols = [c for c in group_tables.LEFT_OUT_COLUMNS if c != "origin"] + ["extra_json"]
+            if evs.empty or not (evs["side"] == "client").any():
+                return pd.Series(False, index=evs.index)
+            frame = {c: (evs[c].astype(object).where(evs[c].notna(), None).tolist() if c in evs
+                         else [None] * len(evs)) for c in cols}
+            table = pa.table({c: pa.array(v, schemas.arrow_schema("events").field(c).type) for c, v in frame.items()})
+            keys = group_series.left_out_streams(table)
+            if not keys:
+                return pd.Series(False, index=evs.index)
+            origin = self._origins(evs)
+            key = pd.Series(list(zip(evs["client_id"].astype(object).where(evs["client_id"].notna(), None),
+                                     evs["source"], origin, strict=True)), index=evs.index)
+            return (evs["side"] == "client") & key.isin(keys)
+        return self._cached(("left_out_rows", group), build)
+
+    def left_out(self, group: str) -> list[dict[str, Any]]:
+        """The group's client streams left out (_left_out_rows), one dict each: source, client_id,
+        origin, lines (how many of the group's lines), members (the member ids its lines name)."""
+        def build() -> list[dict[str, Any]]:
+            evs = self.group_rows("events", group)
+            rows = evs[self._left_out_rows(group)]
+            if rows.empty:
+                return []
+            rows = rows.assign(_origin=self._origins(rows).fillna(""), _client=rows["client_id"].fillna(""))
+            out = []
+            for (source, client, origin), part in rows.groupby(["source", "_client", "_origin"], sort=True):
+                out.append({"source": source, "client_id": client or None, "origin": origin or None,
+                            "lines": len(part), "members": sorted(set(part["member_id"].dropna()))})
+            return out
+        return self._cached(("left_out", group), build)
 
     # ---- overview ----------------------------------------------------------------------------
     def groups(self) -> list[str]:

@@ -12,7 +12,12 @@ Definitions (docs/replay.md, "Figures"):
 - a member is *expelled* when the coordinator removed it (session expiry, poll timeout, fencing):
   from its membership's leave reason, or from an expulsion finding when the leave is not recorded;
 - offset ranges come from the replay's findings only (`offset_rewind`, `offset_skip`); a range
-  with a bound no log line states is marked estimated.
+  with a bound no log line states is marked estimated;
+- a *left-out stream* is a file's lines of several consumers under one client id, with no origin on
+  them to tell which: the replay leaves them out and says so in a finding (details `source`,
+  `client_id`, `lines_left_out`), and the ingest's heartbeat_gaps, offset_commits and ownership
+  leave them out by the same proof (pipeline/group_tables.left_out_streams); `left_out_streams`
+  reads them from the findings and `left_out_sentence` words them for every view.
 """
 
 from __future__ import annotations
@@ -186,3 +191,37 @@ def all_groups(*frames: pd.DataFrame) -> list[str]:
         if not df.empty and "group_id" in df:
             names.update(str(x) for x in df["group_id"].dropna().unique())
     return sorted(names)
+
+
+def left_out_streams(findings: pd.DataFrame, group: str | None = None) -> list[dict[str, Any]]:
+    """The client streams the replay left out (its "lines of several consumers" findings: kind
+    unexplained, details with `lines_left_out`), one dict each: group_id, stream (the file, or
+    "FILE [ORIGIN]"), client_id, lines; sorted by group and stream."""
+    out = []
+    if findings is None or findings.empty:
+        return out
+    rows = findings if group is None else findings[findings["group_id"] == group]
+    for r in _rows(rows[rows["kind"] == "unexplained"]):
+        try:
+            d = json.loads(r.get("details_json") or "{}")
+        except ValueError:
+            continue
+        if not isinstance(d, dict) or "lines_left_out" not in d or "source" not in d:
+            continue
+        out.append({"group_id": r.get("group_id"), "stream": str(d["source"]), "client_id": d.get("client_id"),
+                    "lines": int(d.get("lines_left_out") or 0)})
+    return sorted(out, key=lambda s: (s["group_id"] or "", s["stream"], s["client_id"] or ""))
+
+
+def left_out_sentence(stream: dict[str, Any], member: bool = False) -> str:
+    """What a view says of a left-out stream (left_out_streams): its lines, that no figure is taken
+    from them, that what only they show is unknown; `member`: said on the page of a member whose
+    lines are among them."""
+    client = f" under client id {stream['client_id']}" if stream.get("client_id") else ""
+    whose = ("Some of this member's lines are among them, so its heartbeat gaps, lines and partitions from that "
+             "file are unknown here. " if member else "")
+    return (f"Left out: the {stream['lines']:,} line(s) of {stream['stream']}{client} are of several consumers, with "
+            "no origin on them to tell which (finding \"lines of several consumers\"). " + whose
+            + "No member lane, heartbeat gap, offset or ownership interval of this run is taken from them: what "
+            "only they show is unknown. Give each host's log as its own file, or with each line's origin "
+            "(kubectl logs --prefix, stern).")

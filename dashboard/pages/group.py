@@ -198,6 +198,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
             dcc.Link("who owned a partition →", href=urls.owner_url("", group)),
         ]),
         dcc.Store(id="group-params", data={"group": group}),
+        *components.left_out_note(data, group),
         components.window_controls(since, until),
         # first figures ship with the page (no extra round trip); zooms go through the callback
         components.zoomable("timeline", timeline),

@@ -60,6 +60,9 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
     worst = {k: int(gaps.loc[kind_of == k, "gap_ms"].max()) if gaps.loc[kind_of == k, "gap_ms"].notna().any() else "-"
              for k in ("heartbeat", "poll")}
     over = int((exceeded_mask(gaps) & (gaps["kind"] != "log")).sum())
+    note = components.left_out_note(data, group, member)
+    if note:   # its own lines are left out: a silence not measured is unknown, not none
+        worst = {k: "unknown" if v == "-" else v for k, v in worst.items()}
     kinds = sorted(data.member_events(group, member)["kind"].dropna().unique().tolist())
     return components.page(
         f"Member {member}",
@@ -67,6 +70,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
         components.stat_row([("generations", len(mems)), ("gaps over limit", over),
                              ("longest heartbeat gap (ms)", worst["heartbeat"]),
                              ("longest poll gap (ms)", worst["poll"])]),
+        *note,
         dcc.Store(id="member-params", data={"group": group, "member": member}),
         components.window_controls(since, until),
         components.zoomable("gaps", build_gaps(data, group, member, {"since": since, "until": until})),

@@ -71,6 +71,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
     return components.page(
         f"Offsets of {group}",
         html.Div(["group ", dcc.Link(group, href=urls.group_url("", group, since, until))], className="subtitle"),
+        *components.left_out_note(data, group),
         html.Div(className="filter", children=[
             html.Label("partition", htmlFor="offsets-partition"),
             dcc.Dropdown(id="offsets-partition", options=[{"label": n, "value": n} for n in names], value=partition,

@@ -54,6 +54,7 @@ def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
     for label, key in (("before", "previous"), ("after", "next")):
         if result[key]:
             children.append(html.Div(f"{label}: {_interval(result[key])}", className="muted"))
+    children += [html.P(w, className="muted") for w in components.left_out_words(data, group)]
     children.append(dcc.Link("see this moment on the group timeline →",
                              href=urls.group_url("", group, at_ms - 60_000, at_ms + 60_000)))
     return html.Div(children, id="owner-answer", className="panel")

@@ -22,6 +22,7 @@ td{overflow-wrap:anywhere}td.nowrap{white-space:nowrap;overflow-wrap:normal}
 .finding{border:1px solid #ddd;border-left:6px solid #888;padding:.3rem .9rem;margin:.4rem 0;border-radius:4px;page-break-inside:avoid}
 .finding>summary{color:inherit;font-size:.95rem}
 .sev-critical{border-left-color:#8b0000}.sev-high{border-left-color:#e4572e}.sev-medium{border-left-color:#f3a712}
+.left-out{border-left:6px solid #f3a712;padding:.2rem .6rem;background:#fff8e6}
 .sev-low{border-left-color:#29335c}.badge{color:#fff;border-radius:3px;padding:0 .4rem;font-size:.8rem;text-transform:uppercase;background:#888}
 .b-critical{background:#8b0000}.b-high{background:#e4572e}.b-medium{background:#b07800}.b-low{background:#29335c}.meta{color:#555;font-size:.85rem}code{background:#f3f3f3;padding:0 .2rem}
 @media print{body{margin:0;max-width:none;font-size:11pt}a{color:inherit;text-decoration:none}
@@ -151,6 +152,7 @@ def render_html(report: dict[str, Any]) -> str:
         body.append(f"<h2 id='{_anchor(g['group_id'])}'>Group <code>{_e(g['group_id'])}</code>{link}</h2>")
         body.append(f"<p>{_n(g['rebalances'])} rebalance(s), {_e(rebalancing_words(g))}, {_n(len(g['members_seen']))} member(s) seen, "
                     f"{_n(len(g['findings']))} finding(s).</p>")
+        body += [f"<p class=left-out>{_e(x['sentence'])}</p>" for x in g.get("left_out") or []]
         fig = timeline_figure(g)
         if fig is not None:
             body.append('<div class="figure">' + fig.to_html(full_html=False, include_plotlyjs=not plotly_js_done,

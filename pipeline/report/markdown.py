@@ -105,6 +105,9 @@ def render_markdown(report: dict[str, Any]) -> str:
             out += [_link("Open in the dashboard", g["dashboard_url"]), ""]
         out += [f"{g['rebalances']:,} rebalance(s), {text(rebalancing_words(g))}, "
                 f"{len(g['members_seen']):,} member(s) seen.", ""]
+        out += [f"> {text(x['sentence'])}" for x in g.get("left_out") or []]
+        if g.get("left_out"):
+            out.append("")
         out += _consumer_protocol_markdown(g)
         if g["timeline"]:
             out += ["### Rebalance timeline", "",

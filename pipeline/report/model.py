@@ -266,6 +266,11 @@ def _group_section(t: Tables, group: str, raw: dict[str, str], links: Any) -> di
     story = consumer_protocol_story(gens, _records(members) if not members.empty else [])
     if story:
         section["consumer_protocol"] = story
+    # a file's lines of several consumers the replay left out: no figure above is taken from them
+    # (pipeline/figures.py left_out_streams; the dashboard says the same words)
+    section["left_out"] = [{"stream": x["stream"], "client_id": x["client_id"], "lines": x["lines"],
+                            "sentence": figures.left_out_sentence(x)}
+                           for x in figures.left_out_streams(t.findings, group)]
     section["observed"] = t.observed_gaps(group)
     section["recommendations"] = recommend(section, findings)
     if story:
