@@ -146,3 +146,22 @@ def test_one_origin_holding_two_processes_is_left_out_of_the_tables_and_the_othe
             want = [r for r in alone[table] if r.get("kind") != "expiry"]
             assert len(mine) == len(want) > 0, table
             assert all(e.startswith(f"hs/{name}:") for r in mine for e in r["evidence"])
+
+
+@pytest.mark.parametrize("how", sorted(MERGED))
+def test_a_split_groups_series_task_proves_the_same_streams_on_its_narrow_rows(how):
+    """A group holding a large share of the rows has its series tables computed in a task of its own,
+    on the rows in the series width (group_pass.series_width: no partitions, raw and extra_json
+    narrowed): it finds the same left-out streams as the replay unit, on the whole rows."""
+    from pipeline.spark.group_pass import series_unit_rows, series_width
+
+    d = SAMPLES / "gc_pause_session_expiry"
+    clients = {n: P.read_lines(d / n) for n in ("inventory-sync-1.log", "inventory-sync-2.log", "inventory-sync-3.log")}
+    files = {**MERGED[how](clients), "kafka-1-server.log": P.read_lines(d / "kafka-1-server.log")}
+    t = _table(P.parsed(files, "gc"), "inventory-sync")
+    whole = group_series.left_out_streams(t)
+    assert len(whole) == 1
+    assert group_series.left_out_streams(series_width(t)) == whole
+    alone = series_unit_rows(series_width(t))
+    assert {k: v.to_pylist() for k, v in alone.items()} == {
+        k: v.to_pylist() for k, v in group_series.series_tables(t, whole).items()}
