@@ -23,8 +23,17 @@ def short_tail(member: str) -> str:
     return text[-8:] if len(text) > 8 else text
 
 
+# "FILE [ORIGIN]": a stream of a file split by its lines' origins (replay_rules.state.stream_namer),
+# e.g. "pods.log [pod/orders-1/app]", "consumer@all.log [pid:4242]"
+ORIGIN_STREAM = re.compile(r"^.*\S \[([^\[\]]+)\]$")
+
+
 def _where(text: str) -> str:
-    """A host as the run names it; a log file path (the process, when no host is logged) by its name."""
+    """A host as the run names it; a log file path (the process, when no host is logged) by its name;
+    a stream of a file split by origin by its origin (the pod, container, host or PID)."""
+    m = ORIGIN_STREAM.match(text.strip())
+    if m:
+        return m.group(1)
     text = text.strip().lstrip("/")
     if "/" in text:
         text = LOG_SUFFIX.sub("", text.rsplit("/", 1)[-1])

@@ -27,3 +27,14 @@ def test_process_without_member_id_is_named_by_its_log_file():
 def test_erlang_member_ids_keep_their_node_and_process():
     member = "nonode@nohost/<0.1083.0>-3cd8a2d1-71d7-44a2-bb2a-5e0e1c2d3f4a"
     assert member_label(member, None, None) == "nonode@nohost/<0.1083.0> · 1c2d3f4a"
+
+
+def test_a_stream_of_a_file_split_by_origin_is_named_by_its_origin():
+    # (state.stream_namer's "FILE [ORIGIN]": before, the label was the path's last part, "app]")
+    import pandas as pd
+
+    from dashboard.member_names import _first
+
+    host = _first(pd.Series(["/logs/pods.log [pod/fraud-2/app]"]))   # memberships' host of that member
+    assert member_label(UUID_MEMBER, host, None) == "pod/fraud-2/app · 9cce094f"
+    assert member_label("consumer@/logs/all.log [pid:4242]", None, None) == "consumer@pid:4242"
