@@ -6,6 +6,8 @@ tests/spark/test_group_tables_twin.py checks both tables against the Spark windo
 
 from __future__ import annotations
 
+import json
+
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -206,7 +208,7 @@ def test_a_file_proven_of_several_consumers_gives_no_rows():
     leaves them out, replay_rules.mixed_streams) feeds none of the tables; another file's stream
     stays; the same lines naming their origins are two streams, each measured."""
     def lines(origin_a=None, origin_b=None):
-        extra = [None if o is None else '{"origin": "%s"}' % o for o in (origin_a, origin_b)]
+        extra = [None if o is None else json.dumps({"origin": o}) for o in (origin_a, origin_b)]
         return [
             ev("c.log", 1, "join_succeeded", 0, member_id="m1", generation=1, extra_json=extra[0], **C),
             ev("c.log", 2, "join_succeeded", 1_000, member_id="m2", generation=1, extra_json=extra[1], **C),

@@ -240,12 +240,10 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     import pyarrow.compute as pc
 
     from pipeline import group_tables as gt
-    from pipeline.group_series import origins
+    from pipeline.group_series import left_out_streams, origins, without_left_out
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark.buckets import decoded
     from pipeline.spark.replay_stage import shows_own_assignments
-
-    from pipeline.group_series import left_out_streams, without_left_out
 
     handed = isinstance(table, Handover)
     if handed:
