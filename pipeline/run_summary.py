@@ -94,6 +94,8 @@ def group_lines(run_dir: str, limit: int = 50, event_groups: set[str] | None = N
             "skipped_offsets": f["skipped_offsets"],
             "skipped_estimated": any(r["estimated"] for r in f["skipped_ranges"]),
             "findings_by_severity": {s: c for s, c in f["findings_by_severity"].items() if c},
+            # a file's lines of several consumers the replay (and every table) left out
+            "lines_left_out": sum(s["lines"] for s in figures.left_out_streams(fnd, g)),
             "first_ms": f["first_ms"], "last_ms": f["last_ms"],
         })
     weight = {s: 10 ** (len(SEVERITIES) - i) for i, s in enumerate(SEVERITIES)}

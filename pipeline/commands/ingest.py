@@ -85,6 +85,9 @@ def group_line(g: dict) -> str:
     if g["skipped_offsets"]:
         parts.append(f"{g['skipped_offsets']:,} offsets skipped"
                      + (" (partly estimated)" if g["skipped_estimated"] else ""))
+    if g.get("lines_left_out"):
+        parts.append(f"{g['lines_left_out']:,} line(s) of several consumers in one file left out (what only they "
+                     "show is unknown)")
     sev = g["findings_by_severity"]
     parts.append("findings: " + (", ".join(f"{c:,} {k}" for k, c in sev.items()) if sev else "none"))
     return "; ".join(parts) + f"; {_span(g['first_ms'], g['last_ms'])}"

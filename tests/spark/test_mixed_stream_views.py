@@ -96,6 +96,12 @@ def test_the_merged_file_feeds_no_table_and_every_view_says_it_is_left_out(runs)
     assert gaps.gap_ms.isna().all()
     for table in ("ownership", "offset_commits"):
         assert _client_rows_of(rundir.load_table(run, table), logs) == 0, table
+    # the ingest's summary (manifest and terminal line)
+    from pipeline.commands.ingest import group_line
+
+    (detail,) = json.loads((run / "manifest.json").read_text())["summary"]["groups_detail"]
+    assert detail["lines_left_out"] == 85
+    assert "85 line(s) of several consumers in one file left out (what only they show is unknown)" in group_line(detail)
     # the report: the same sentence in every format, the count the finding states
     report = build_report(run)
     (sec,) = report["groups"]
@@ -138,6 +144,8 @@ def test_separate_or_origin_named_logs_keep_their_facts_and_say_nothing_left_out
     assert ends == [(0, "lost", 1710381797678), (1, "lost", 1710381797678)]
     report = build_report(run)
     assert report["groups"][0]["left_out"] == []
+    (detail,) = json.loads((run / "manifest.json").read_text())["summary"]["groups_detail"]
+    assert detail["lines_left_out"] == 0
     data = RunData(run)
     assert data.left_out(GROUP) == []
     assert "Left out:" not in _text(group_page.layout(data, {"group": GROUP}))
