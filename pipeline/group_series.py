@@ -507,17 +507,21 @@ def left_out_streams(table: pa.Table | Columns) -> frozenset[tuple[Any, Any, Any
     client = cols.among("side", ("client",))
     if not client.any():
         return frozenset()
+    # a stream is a part of one client id's lines: when no client id's lines name two member ids,
+    # two instance ids or one generation joined twice, no stream can be proven mixed
+    joins = client & cols.among("kind", ("join_succeeded",)) & cols.valid("generation")
+    c_codes = cols.codes("client_id")[0]
+    if not (_twice(c_codes, cols.codes("member_id")[0], client & cols.valid("member_id"), distinct=True)
+            or _twice(c_codes, cols.codes("instance_id")[0], client & cols.valid("instance_id"), distinct=True)
+            or _twice(c_codes, cols.ints("generation", 0), joins, distinct=False)):
+        return frozenset()
     key = cols.key("client_id", "source", "origin")
     o_codes, o_vals = cols.codes("origin")
     named = np.array([v is not None for v in o_vals] or [False], bool)[o_codes]
-    proof = client & (cols.valid("member_id") | cols.valid("instance_id") | named
-                      | cols.among("kind", ("join_succeeded",)))
+    proof = client & (cols.valid("member_id") | cols.valid("instance_id") | cols.among("kind", ("join_succeeded",)))
     idx = np.nonzero(client)[0]
     _, firsts = np.unique(key[idx], return_index=True)
     proof[idx[firsts]] = True
-    rows = np.nonzero(proof)[0]
-    taken = {c: cols.take(c, rows).to_pylist() for c in gt.LEFT_OUT_COLUMNS if c not in ("origin", "ts_ms")}
-    taken["origin"] = [o_vals[i] for i in o_codes[rows].tolist()]
     # an untimed line has the time of the line before it in its file, whatever that line is
     # (replay_rules.collect.dedupe_and_order), before the rows are narrowed to the proof's
     ts_ok, ts = cols.valid("ts_ms"), cols.ints("ts_ms", 0)
@@ -527,8 +531,36 @@ def left_out_streams(table: pa.Table | Columns) -> frozenset[tuple[Any, Any, Any
         filled_ok, filled = np.empty(cols.n, bool), np.empty(cols.n, np.int64)
         filled_ok[order], filled[order] = ts_ok[at], ts[at]
         ts_ok, ts = filled_ok, filled
+    # of the other lines naming an origin, the first and last timed ones of each (file, origin) give
+    # stream_namer the origin's time span (and one untimed line an origin with no time)
+    other = np.nonzero(client & named & ~proof)[0]
+    if len(other):
+        fo = cols.key("source", "origin")[other]
+        o = other[np.lexsort((other, ts[other], ~ts_ok[other], fo))]      # per origin: timed first, by time
+        starts = _starts(cols.key("source", "origin")[o])
+        proof[o[starts]] = True                                           # the earliest (or an untimed one)
+        timed = o[ts_ok[o]]
+        if len(timed):
+            ends = np.r_[_starts(cols.key("source", "origin")[timed])[1:], True]
+            proof[timed[ends]] = True                                     # the latest
+    rows = np.nonzero(proof)[0]
+    taken = {c: cols.take(c, rows).to_pylist() for c in gt.LEFT_OUT_COLUMNS if c not in ("origin", "ts_ms")}
+    taken["origin"] = [o_vals[i] for i in o_codes[rows].tolist()]
     taken["ts_ms"] = [t if ok else None for t, ok in zip(ts[rows].tolist(), ts_ok[rows].tolist(), strict=True)]
     return gt.left_out_streams(taken)
+
+
+def _twice(group: np.ndarray, value: np.ndarray, mask: np.ndarray, distinct: bool) -> bool:
+    """Whether, among the `mask` rows, a `group` code holds two distinct `value`s (`distinct`) or
+    one value twice (not `distinct`)."""
+    at = np.nonzero(mask)[0]
+    if len(at) < 2:
+        return False
+    pairs = np.stack([group[at].astype(np.int64), value[at].astype(np.int64)], axis=1)
+    if not distinct:
+        return len(np.unique(pairs, axis=0)) < len(pairs)
+    groups = np.unique(np.unique(pairs, axis=0)[:, 0], return_counts=True)[1]
+    return bool((groups > 1).any())
 
 
 def without_left_out(table: pa.Table, left_out: frozenset[tuple[Any, Any, Any]]) -> pa.Table:

@@ -233,3 +233,23 @@ def test_a_file_proven_of_several_consumers_gives_no_rows():
     assert [o["member_id"] for o in got["ownership"]] == ["m1"]
     assert len(got["offset_commits"]) == 1
     assert {(g["kind"], g["member_id"], g["gap_ms"]) for g in got["heartbeat_gaps"]} >= {("log", "m2", 8_000)}
+
+
+def test_the_narrowed_proof_finds_the_streams_the_whole_rows_prove():
+    """group_series.left_out_streams hands the proof only the rows it reads (a member, an instance, a
+    join, each stream's first line, each origin's first and last timed line): the same streams as
+    group_tables.left_out_streams over every row, on random mixes with origins and untimed lines."""
+    from pipeline import group_tables as gt
+    from tests.spark.test_group_tables_twin import random_events
+
+    found = 0
+    for seed in range(24):
+        rows = random_events(seed)
+        for g in sorted({r["group_id"] for r in rows}):
+            mine = [r for r in rows if r["group_id"] == g]
+            whole = {c: [r.get(c) for r in mine] for c in gt.LEFT_OUT_COLUMNS if c != "origin"}
+            whole["origin"] = [gt.origin_of(r["extra_json"]) for r in mine]
+            want = gt.left_out_streams(whole)
+            assert group_series.left_out_streams(arrow(mine)) == want, (seed, g)
+            found += bool(want)
+    assert found > 10
