@@ -218,4 +218,4 @@ def test_origins_equal_origin_of_per_row_in_every_array_form():
     assert group_series.origins(pa.chunked_array([a.slice(0, 3)])).to_pylist() == want[:3]   # no origin at all
     assert group_series.origins(a.dictionary_encode()).to_pylist() == want
     mask = [i % 2 == 1 for i in range(len(texts))]
-    assert group_series.origins(a, pa.array(mask)).to_pylist() == [w for w, m in zip(want, mask) if m]
+    assert group_series.origins(a, pa.array(mask)).to_pylist() == [w for w, m in zip(want, mask, strict=True) if m]
