@@ -253,3 +253,25 @@ def test_the_narrowed_proof_finds_the_streams_the_whole_rows_prove():
             assert group_series.left_out_streams(arrow(mine)) == want, (seed, g)
             found += bool(want)
     assert found > 10
+
+
+def test_origins_equal_origin_of_per_row_in_every_array_form():
+    """group_series.origins (a regex in Arrow, a byte search per chunk) gives group_tables.origin_of
+    of each row's extra_json, plain, chunked, dictionary-encoded and masked."""
+    import json as _json
+
+    from pipeline import group_tables as gt
+
+    texts = [None, "", '{"a": 1}', _json.dumps({"rule": "x", "origin": "pod/prod/a-0/app"}),
+             _json.dumps({"origin": 'host:a"b/pid:1'}), _json.dumps({"origin": "é/x"}, ensure_ascii=False),
+             _json.dumps({"origin": "é/x"}), '{"origin": 5}', '{"origin":"pid:42","settings":{"origin":"no"}}',
+             _json.dumps({"binding": "python", "librdkafka_rule": "heartbeat_sent"})]
+    want = [gt.origin_of(t) for t in texts]
+    assert want[3] == "pod/prod/a-0/app" and want[4] == 'host:a"b/pid:1' and want[7] is None and want[8] == "pid:42"
+    a = pa.array(texts, pa.string())
+    assert group_series.origins(a).to_pylist() == want
+    assert group_series.origins(pa.chunked_array([a.slice(0, 3), a.slice(3, 0), a.slice(3)])).to_pylist() == want
+    assert group_series.origins(pa.chunked_array([a.slice(0, 3)])).to_pylist() == want[:3]   # no origin at all
+    assert group_series.origins(a.dictionary_encode()).to_pylist() == want
+    mask = [i % 2 == 1 for i in range(len(texts))]
+    assert group_series.origins(a, pa.array(mask)).to_pylist() == [w for w, m in zip(want, mask, strict=True) if m]

@@ -261,8 +261,9 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     useful = pc.and_(pc.and_(pc.equal(table.column("side"), "client"), pc.is_valid(table.column("ts_ms"))),
                      pc.or_(pc.or_(pc.is_valid(table.column("member_id")), pc.is_valid(table.column("generation"))),
                             pc.is_in(table.column("kind"), value_set=_string_array(kinds))))
-    mine = table.select([c for c in gt.OWNERSHIP_COLUMNS if c != "origin"]).filter(pc.fill_null(useful, False))
-    mine = mine.append_column("origin", origins(table.column("extra_json").filter(pc.fill_null(useful, False))))
+    keep = pc.fill_null(useful, False)
+    mine = table.select([c for c in gt.OWNERSHIP_COLUMNS if c != "origin"]).filter(keep)
+    mine = mine.append_column("origin", origins(table.column("extra_json"), keep))
     del useful, kept
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
     if replay_module is not None:

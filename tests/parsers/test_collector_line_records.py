@@ -127,8 +127,8 @@ def test_journalctl_short_and_rfc5424_headers_before_each_line():
 def test_a_syslog_header_over_undated_lines_keeps_its_own_time():
     """Lines with no time of their own ("INFO [Consumer ...] ..."): the header is not stripped as a
     file wrapper (its time is the only one), the anchors read each line with the header's time."""
-    lines = [f"Feb  3 04:05:07 ledger-1 java[4242]: INFO [Consumer clientId=consumer-ledger-1, groupId=ledger] "
-             f"(Re-)joining group"] * 3
+    lines = ["Feb  3 04:05:07 ledger-1 java[4242]: INFO [Consumer clientId=consumer-ledger-1, groupId=ledger] "
+             "(Re-)joining group"] * 3
     _outs, evs = events(lines)
     assert [e.kind for e in evs] == ["join_started"] * 3
     # (a short header has no year: its time of day is kept, no time is made up; a guard, as on 08f6a61)
