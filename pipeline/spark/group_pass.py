@@ -253,7 +253,9 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     # the lines of a stream the replay leaves out (several consumers under one client id, no origin
     # to tell them apart: group_tables.left_out_streams) are read by none of the tables; the replay
     # is given them all (it proves the mix again and says so in a finding)
-    kept = without_left_out(table, left_out)
+    # (a narrow copy: what shows_own_assignments and the stream keys read)
+    kept = without_left_out(table.select([c for c in ("side", "kind", "ts_ms", "partitions", "client_id", "source",
+                                                      "extra_json") if c in table.schema.names]), left_out)
     own_intervals = shows_own_assignments(kept)
     # only the rows group_tables.ownership looks at become Python rows (after the replay: a copy
     # in Arrow until then, freed with the rest)
