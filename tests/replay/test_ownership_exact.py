@@ -1,0 +1,206 @@
+"""Who owned which partition when, stated exactly (pipeline/replay_rules/ownership.py).
+
+The ownership table answers "who owned orders-7 at 02:13:05?" and feeds the double-ownership and
+unowned-partition findings. These tests state it against facts, in both directions (every owner of
+the truth found, nothing else stated), with times:
+
+- every classic sample scenario (sample_logs/*/truth.json, "ownership"): from all its logs, each
+  truth interval is found once with its member, generation, start and end (in the host's own clock:
+  the truth's time plus the host's clock_skew_ms, as the logs print it), and no other interval; a
+  crashed owner's end is the coordinator's removal of it (its session expiry), an owner still
+  holding at the end of the story ends at the logs' end;
+- from the broker's log and the dump alone (no member callbacks): each member owns its generation's
+  assignment from the generation's Stable until the next rebalance began (eager), across rebalances
+  while it keeps the partition (cooperative-sticky), until its expiry, or, for a static member
+  replaced by its restart (KIP-345), until the replacement, from which its new id owns it;
+- hand-built event sequences for the edges the samples do not reach: the clock-skew tolerance of a
+  double ownership and the threshold of an unowned partition, both sides of each edge; a process
+  that stopped logging and restarted; topic ids of KIP-848 broker lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.replay import replay_group
+from pipeline.replay_rules import ownership as own
+from pipeline.replay_rules.state import Interval
+from tests.replay.builders import Host, merged
+from tests.replay.scenarios import T0
+from tests.replay.test_sample_properties import SCENARIOS, _replayed
+
+# the logs print a revocation a few ms after the truth's time; a member's leave is ended at the
+# broker's removal line, on the broker's clock, up to ~225 ms before the client's skewed revocation
+# (rolling_deploy, scale_in_roundrobin); any wrong interval is seconds or generations off
+TOL_MS = 250
+
+
+def _same_member(mine: str, truth_iv: dict) -> bool:
+    # a pre-1.0 client names no member id: the replay names the member by its log file (host)
+    if mine.startswith("consumer@"):
+        return Path(mine.split("@", 1)[1].split("#")[0]).stem == truth_iv["host"]
+    return mine == truth_iv["member_id"]
+
+
+def _expiry_ms(truth: dict, member_id: str) -> int:
+    (t,) = [g["rebalance_started_ms"] for g in truth["generations"]
+            if g["cause"]["kind"] == "session_expiry" and g["cause"].get("member_id") == member_id]
+    return t
+
+
+def _by_partition(r) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for o in r.ownership:
+        out.setdefault(f"{o['topic']}-{o['partition']}", []).append(o)
+    return {tp: sorted(ivs, key=lambda o: o["start_ms"]) for tp, ivs in out.items()}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_owner_of_the_truth_is_found_with_its_times_from_all_logs(scenario):
+    r, _events, truth = _replayed(scenario)
+    mine = _by_partition(r)
+    assert sorted(mine) == sorted(truth["ownership"])          # no partition missed, none made up
+    for tp, ivs in truth["ownership"].items():
+        got = mine[tp]
+        assert len(got) == len(ivs), (tp, [(o["member_id"], o["generation"]) for o in got])
+        for o, t in zip(got, ivs, strict=True):
+            skew = truth["hosts"].get(t["host"], {}).get("clock_skew_ms", 0)
+            assert _same_member(o["member_id"], t) and o["generation"] == t["generation"], (tp, o, t)
+            assert abs(o["start_ms"] - (t["from_ms"] + skew)) <= TOL_MS, (tp, o, t)
+            if t["end"] is None:                                # still the owner when the story ends
+                assert o["end_reason"] == "log_end", (tp, o)
+            elif t["end"] == "crash":                           # owned until the coordinator removed it
+                assert o["end_reason"] == "session_expiry", (tp, o)
+                assert abs(o["end_ms"] - _expiry_ms(truth, t["member_id"])) <= TOL_MS, (tp, o, t)
+            else:
+                assert o["end_reason"] == t["end"] or (o["end_reason"], t["end"]) == ("left", "revoked"), (tp, o, t)
+                assert abs(o["end_ms"] - (t["to_ms"] + skew)) <= TOL_MS, (tp, o, t)
+            assert o["evidence"], (tp, o)
+
+
+def _log_end(events) -> int:
+    return max(e.ts_ms for e in events if e.ts_ms is not None)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_an_owner_still_holding_at_the_end_ends_at_the_last_line_of_the_logs(scenario):
+    r, events, truth = _replayed(scenario)
+    open_ = {(tp, t["generation"]) for tp, ivs in truth["ownership"].items() for t in ivs if t["end"] is None}
+    ends = {(f"{o['topic']}-{o['partition']}", o["generation"]): (o["end_ms"], o["end_reason"]) for o in r.ownership
+            if o["end_reason"] == "log_end"}
+    assert set(ends) == open_
+    assert set(ends.values()) <= {(_log_end(events), "log_end")}
+
+
+BROKER_SIDES = ("broker", "offsets", "describe")
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_owner_of_the_truth_is_found_from_the_broker_log_and_dump_alone(scenario):
+    r, events, truth = _replayed(scenario, BROKER_SIDES)
+    if not r.ownership:
+        # a 0.10 broker or a dump without the group's metadata records: no assignment to read
+        assert scenario in {"rebalance_storm", "rolling_deploy", "scale_in_roundrobin"}
+        return
+    gens = {g["generation"]: g for g in truth["generations"]}
+    later = {g: [x for x in truth["generations"] if x["generation"] > g] for g in gens}
+    mine = sorted((f"{o['topic']}-{o['partition']}", o["member_id"], o["generation"], o["start_ms"], o["end_ms"],
+                   o["end_reason"]) for o in r.ownership)
+    want = sorted((tp, t["member_id"], t["generation"]) for tp, ivs in truth["ownership"].items() for t in ivs)
+    assert [m[:3] for m in mine] == want
+    left_ms = {m["member_id"]: m["left_ms"] for m in truth["members"]}
+    replaced_at = {}
+    for tp, _mid, gen, _start, end, reason in mine:
+        if reason == "fenced":     # a static member replaced by its own restart (KIP-345): its new id takes over
+            replaced_at[(tp, gen)] = end
+    for tp, mid, gen, start, end, reason in mine:
+        g = gens[gen]
+        if (tp, gen) in replaced_at and reason != "fenced":
+            assert start == replaced_at[(tp, gen)], (tp, mid)        # the heir, from the replacement on
+        else:
+            assert abs(start - g["stabilized_ms"]) <= 50, (tp, mid, gen)
+        (t,) = [t for t in truth["ownership"][tp] if t["member_id"] == mid and t["generation"] == gen]
+        assert (reason == "log_end") == (t["end"] is None), (tp, mid, gen, reason)
+        if reason == "log_end":
+            assert end == _log_end(events), (tp, mid)
+        elif reason == "session_expiry":
+            assert abs(end - _expiry_ms(truth, mid)) <= 50, (tp, mid)
+        elif reason == "fenced":
+            assert later[gen] and end < later[gen][0]["rebalance_started_ms"], (tp, mid)
+        elif reason == "rebalance":   # eager, or a cooperative member losing it: until the next rebalance began
+            assert abs(end - later[gen][0]["rebalance_started_ms"]) <= 50, (tp, mid, gen)
+        else:   # its own leave (the broker's removal, with the reason the broker printed)
+            assert reason in ("shutdown", "poll_timeout", "left"), (tp, mid, reason)
+            assert abs(end - left_ms[mid]) <= 50, (tp, mid, gen)
+
+
+# --- the two findings' edges, on intervals (ownership.double_ownership / ownership.unowned) ---
+
+CFG = type("Cfg", (), {"skew_tolerance_ms": 2_000, "unowned_threshold_ms": 60_000})()
+
+
+def iv(member, start, end, gen=1, tp="t-0") -> Interval:
+    return Interval(tp, member, None, gen, start, f"{member}.log:{start}", end, "revoked" if end else None)
+
+
+def parts(*ivs: Interval) -> dict[str, list[Interval]]:
+    st = type("St", (), {"intervals": list(ivs)})()
+    return own.by_partition(st)
+
+
+def test_an_overlap_longer_than_the_clock_skew_tolerance_is_double_ownership_and_no_shorter_one():
+    # A holds t-0 until 10.000 s; B was assigned it 2.001 s earlier: both held it for 2.001 s
+    a, b = iv("A", 0, 10_000), iv("B", 7_999, 20_000, gen=2)
+    assert own.double_ownership(parts(a, b), CFG) == [("t-0", a, b, 7_999, 10_000)]
+    # 2.000 s is within the tolerance: two hosts' clocks may be that far apart
+    assert own.double_ownership(parts(iv("A", 0, 10_000), iv("B", 8_000, 20_000, gen=2)), CFG) == []
+    # the tolerance is the setting's, not a constant
+    wide = type("Cfg", (), {"skew_tolerance_ms": 2_001, "unowned_threshold_ms": 60_000})()
+    assert own.double_ownership(parts(iv("A", 0, 10_000), iv("B", 7_999, 20_000, gen=2)), wide) == []
+
+
+def test_double_ownership_is_measured_against_the_owner_that_reaches_furthest():
+    # A holds t-0 for 100 s; B holds it 10-20 s (overlap 10 s), C 30-40 s: C overlaps A, not B
+    a, b, c = iv("A", 0, 100_000), iv("B", 10_000, 20_000, gen=2), iv("C", 30_000, 40_000, gen=3)
+    assert own.double_ownership(parts(c, b, a), CFG) == [("t-0", a, b, 10_000, 20_000), ("t-0", a, c, 30_000, 40_000)]
+    # an owner still holding (no end) overlaps up to the later one's end
+    a, b = iv("A", 0, None), iv("B", 50_000, 60_000, gen=2)
+    assert own.double_ownership(parts(a, b), CFG) == [("t-0", a, b, 50_000, 60_000)]
+    # one member's own consecutive intervals are no double ownership, whatever their overlap
+    assert own.double_ownership(parts(iv("A", 0, 10_000), iv("A", 5_000, 20_000, gen=2)), CFG) == []
+    # other partitions are measured apart
+    assert own.double_ownership(parts(iv("A", 0, 10_000), iv("B", 5_000, 20_000, gen=2, tp="t-1")), CFG) == []
+
+
+def test_a_partition_without_owner_longer_than_the_threshold_is_reported_and_no_shorter_gap():
+    a, b = iv("A", 0, 10_000), iv("B", 70_001, 80_000, gen=2)
+    assert own.unowned(parts(a, b), CFG) == [("t-0", a, b, 60_001)]
+    assert own.unowned(parts(iv("A", 0, 10_000), iv("B", 70_000, 80_000, gen=2)), CFG) == []
+    narrow = type("Cfg", (), {"skew_tolerance_ms": 2_000, "unowned_threshold_ms": 59_999})()
+    assert own.unowned(parts(iv("A", 0, 10_000), iv("B", 70_000, 80_000, gen=2)), narrow) != []
+
+
+def test_a_gap_is_measured_from_the_owner_that_reached_furthest():
+    # A held t-0 to 10 s, B (overlapping it) to 50 s; C got it at 110.001 s: unowned 60.001 s after B
+    a, b, c = iv("A", 0, 10_000), iv("B", 1_000, 50_000, gen=2), iv("C", 110_001, 120_000, gen=3)
+    assert own.unowned(parts(a, b, c), CFG) == [("t-0", b, c, 60_001)]
+    # an earlier owner reaching past a later short one still counts: no gap
+    a, b, c = iv("A", 0, 100_000), iv("B", 1_000, 2_000, gen=2), iv("C", 90_000, 120_000, gen=3)
+    assert own.unowned(parts(a, b, c), CFG) == []
+    # an owner without an end owns it to the end: nothing after it is a gap
+    assert own.unowned(parts(iv("A", 0, None), iv("B", 500_000, 600_000, gen=2)), CFG) == []
+
+
+def test_intervals_of_a_partition_are_ordered_by_start_then_end():
+    a, b, c = iv("A", 5_000, 9_000), iv("B", 1_000, None), iv("C", 1_000, 3_000)
+    assert own.by_partition(type("St", (), {"intervals": [a, b, c]})()) == {"t-0": [c, b, a]}
+
+
+def test_topic_and_partition_of_a_row():
+    assert own.split("orders-7") == ("orders", 7)
+    assert own.split("my-topic-12") == ("my-topic", 12)
+    assert own.split("weird") == ("weird", None)
+    assert own.split("t-x") == ("t-x", None)
+    assert own.split("-3") == ("-3", None)
