@@ -204,3 +204,56 @@ def test_topic_and_partition_of_a_row():
     assert own.split("weird") == ("weird", None)
     assert own.split("t-x") == ("t-x", None)
     assert own.split("-3") == ("-3", None)
+
+
+# --- a process that stopped, woke up and was restarted (ownership.close_open) ---
+
+
+def _zombie_then_restart(wake_ms: int):
+    """B (t-2, t-3, generation 2) stops heartbeating after T0+21 s (a stall); A notices the rebalance
+    at T0+67 s and takes everything in generation 3 (B expired); B's old process logs one more line
+    at `wake_ms` (its commit rejected: UNKNOWN_MEMBER_ID), then B is restarted (a new process: a join
+    without member id) and the group rebalances into generation 4."""
+    from tests.replay.scenarios import stable_pair
+
+    a, b = Host("hostA/app.log", "c-a"), Host("hostB/app.log", "c-b")
+    stable_pair(a, b)
+    b.heartbeats(T0 + 12_000, T0 + 21_000)
+    a.heartbeats(T0 + 12_000, T0 + 66_000)
+    a.ev(T0 + 67_000, "heartbeat_failed", error="REBALANCE_IN_PROGRESS")
+    a.revoke(T0 + 67_010, ["t-0", "t-1"])
+    a.join(T0 + 67_020, 3, "A", ["t-0", "t-1", "t-2", "t-3"])
+    b.ev(wake_ms, "offset_commit_failed", error="UNKNOWN_MEMBER_ID")
+    a.revoke(T0 + 100_000, ["t-0", "t-1", "t-2", "t-3"])
+    a.join(T0 + 100_010, 4, "A", ["t-0", "t-1"])
+    b.join(T0 + 100_000, 4, "B2", ["t-2", "t-3"])
+    return replay_group(merged(a, b))
+
+
+def _rows(r, member):
+    return sorted((o["partition"], o["generation"], o["start_ms"] - T0, o["end_ms"] - T0, o["end_reason"])
+                  for o in r.ownership if o["member_id"] == member)
+
+
+def test_a_stalled_process_that_logs_again_after_the_group_moved_on_held_its_partitions_until_then():
+    # B's last line (T0+90 s) comes after generation 3 formed without it (its rebalance began at
+    # T0+67 s, when A's heartbeat was answered REBALANCE_IN_PROGRESS): B held t-2 and t-3 until then, not
+    # until its last line; so nobody held them twice
+    r = _zombie_then_restart(T0 + 90_000)
+    assert _rows(r, "B") == [(2, 2, 11_080, 67_000, "process_gone"), (3, 2, 11_080, 67_000, "process_gone")]
+    assert _rows(r, "A")[:3] == [(0, 1, 160, 10_500, "revoked"), (0, 2, 11_070, 67_010, "revoked"),
+                                 (0, 3, 67_180, 100_000, "revoked")]
+    assert [(o["start_ms"] - T0, o["end_ms"] - T0) for o in r.ownership
+            if o["member_id"] == "A" and o["partition"] == 2] == [(160, 10_500), (67_180, 100_000)]
+    assert [f["kind"] for f in r.findings if f["kind"] == "double_ownership"] == []
+
+
+def test_a_stalled_process_silent_after_its_last_line_held_its_partitions_until_its_expiry():
+    # B's last line with the group is its heartbeat at T0+21 s (a rejected commit is no sign of life):
+    # the coordinator expired it session.timeout.ms (45 s, 3.x default) later, at T0+66 s; its
+    # partitions were its own until then, not until its last line
+    r = _zombie_then_restart(T0 + 22_000)
+    assert _rows(r, "B") == [(2, 2, 11_080, 66_000, "session_expiry"), (3, 2, 11_080, 66_000, "session_expiry")]
+    assert [(f["kind"], f["start_ms"] - T0, f["members"]) for f in r.findings if f["kind"] == "session_expiry"] == [
+        ("session_expiry", 66_000, ["B"])]
+    assert [f for f in r.findings if f["kind"] in ("double_ownership", "unowned_partitions")] == []
