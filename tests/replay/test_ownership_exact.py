@@ -29,7 +29,19 @@ from pipeline.replay_rules import ownership as own
 from pipeline.replay_rules.state import Interval
 from tests.replay.builders import Host, merged
 from tests.replay.scenarios import T0
-from tests.replay.test_sample_properties import SCENARIOS, _replayed
+from tests.replay.test_sample_properties import SCENARIOS, _events
+
+
+
+def _replayed(scenario: str, sides: tuple[str, ...] | None = None):
+    """The scenario's replay, computed afresh (the parse is cached): a replay cached across tests
+    would hide a changed ownership rule from a mutation run, which forks each mutant's tests from a
+    process that has already run them (test_sample_properties' _replayed is cached)."""
+    events, truth = _events(scenario)
+    if sides is not None:
+        events = tuple(e for e in events if e.side in sides)
+    return replay_group(list(events)), events, truth
+
 
 # the logs print a revocation a few ms after the truth's time; a member's leave is ended at the
 # broker's removal line, on the broker's clock, up to ~225 ms before the client's skewed revocation
