@@ -147,3 +147,38 @@ def test_a_broker_rebalance_line_without_extra_fields_is_no_epoch_bump():
     rows = KIP848_ROWS[:1] + [dict(group_id="g", source="broker.log", line_no=11, ts_ms=100_000,
                                    kind="broker_rebalance_preparing")] + KIP848_ROWS[2:3]
     assert tf.anchor_diffs(_cols(rows)) == tf.table_facts(_table(rows))[1] == []
+
+
+def _random_rows(rng):
+    rows = []
+    for f in range(rng.randint(1, 4)):
+        t = rng.randint(0, 100_000)
+        lines = rng.sample(range(1, 40), rng.randint(1, 8))
+        for line in sorted(lines):
+            t += rng.choice((0, 10, 500, 999, 1_000, 1_001, 30_000, -500, -999, -1_000, -1_001, -30_000))
+            rows.append(dict(source=f"{'abcd'[f]}.log", line_no=line, ts_ms=None if rng.random() < 0.1 else t))
+    how = rng.choice(("shuffled", "file order", "file runs, lines shuffled"))
+    if how == "shuffled":
+        rng.shuffle(rows)
+    elif how == "file runs, lines shuffled":
+        runs = {}
+        for r in rows:
+            runs.setdefault(r["source"], []).append(r)
+        rows = []
+        for rs in runs.values():
+            rng.shuffle(rs)
+            rows += rs
+    return rows
+
+
+def test_table_backs_equal_back_jumps_on_random_rows():
+    import random
+
+    rng = random.Random(848)
+    seen = 0
+    for _ in range(300):
+        rows = _random_rows(rng)
+        lists, table = _backs(rows)
+        assert table == lists, rows
+        seen += bool(lists)
+    assert seen > 100     # (the draw does produce back-jumps)
