@@ -62,6 +62,10 @@ def _expiry_ms(truth: dict, member_id: str) -> int:
     return t
 
 
+def _file_of(evidence: str) -> str:
+    return Path(evidence.rsplit(":", 1)[0]).name
+
+
 def _by_partition(r) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     for o in r.ownership:
@@ -73,6 +77,7 @@ def _by_partition(r) -> dict[str, list[dict]]:
 def test_every_owner_of_the_truth_is_found_with_its_times_from_all_logs(scenario):
     r, _events, truth = _replayed(scenario)
     mine = _by_partition(r)
+    client_of = {m["member_id"]: m["client_id"] for m in truth["members"]}
     assert sorted(mine) == sorted(truth["ownership"])          # no partition missed, none made up
     for tp, ivs in truth["ownership"].items():
         got = mine[tp]
@@ -89,7 +94,15 @@ def test_every_owner_of_the_truth_is_found_with_its_times_from_all_logs(scenario
             else:
                 assert o["end_reason"] == t["end"] or (o["end_reason"], t["end"]) == ("left", "revoked"), (tp, o, t)
                 assert abs(o["end_ms"] - (t["to_ms"] + skew)) <= TOL_MS, (tp, o, t)
-            assert o["evidence"], (tp, o)
+            # the member's client id, and its own log's line as the first evidence
+            # (librdkafka logs its handle's name, client.id + "#consumer-N"; a 0.9-0.11 client's lines
+            # carry no client id)
+            cid = o["client_id"]
+            if o["member_id"].startswith("consumer@"):
+                assert cid is None, (tp, o)
+            else:
+                assert cid == client_of[t["member_id"]] or cid.startswith(client_of[t["member_id"]] + "#consumer-"), o
+            assert Path(_file_of(o["evidence"][0])).stem == t["host"], (tp, o)
 
 
 def _log_end(events) -> int:
@@ -123,6 +136,14 @@ def test_every_owner_of_the_truth_is_found_from_the_broker_log_and_dump_alone(sc
     want = sorted((tp, t["member_id"], t["generation"]) for tp, ivs in truth["ownership"].items() for t in ivs)
     assert [m[:3] for m in mine] == want
     left_ms = {m["member_id"]: m["left_ms"] for m in truth["members"]}
+    client_of = {m["member_id"]: m["client_id"] for m in truth["members"]}
+    for o in r.ownership:
+        # a client id only where a broker line or dump record names it, then the member's own
+        assert o["client_id"] in (None, client_of[o["member_id"]]), o
+        # the assignment's record (dump) or broker line first; the broker's line ending it last
+        assert _file_of(o["evidence"][0]) == "consumer-offsets-dump.txt" or "server.log" in o["evidence"][0], o
+        if o["end_reason"] not in ("log_end",):
+            assert "server.log" in o["evidence"][-1], o
     replaced_at = {}
     for tp, _mid, gen, _start, end, reason in mine:
         if reason == "fenced":     # a static member replaced by its own restart (KIP-345): its new id takes over
