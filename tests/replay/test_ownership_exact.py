@@ -290,3 +290,37 @@ def test_a_stalled_process_silent_after_its_last_line_held_its_partitions_until_
     assert [(f["kind"], f["start_ms"] - T0, f["members"]) for f in r.findings if f["kind"] == "session_expiry"] == [
         ("session_expiry", 66_000, ["B"])]
     assert [f for f in r.findings if f["kind"] in ("double_ownership", "unowned_partitions")] == []
+
+
+def _row_map(r, members=None):
+    return {(o["topic"], o["partition"], o["member_id"], o["generation"]): (o["start_ms"], o["end_ms"], o["end_reason"])
+            for o in r.ownership if members is None or o["member_id"] in members}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_with_one_members_log_beside_the_broker_log_and_dump_each_owner_is_read_from_the_best_source(scenario):
+    # one client log, the broker's log and the dump: the logged member's intervals are its callbacks'
+    # (as with every log), every other member's its assignment's (as from the broker alone), and
+    # together they are the truth's owners, none missing, none made up
+    events, truth = _events(scenario)
+    broker_only = replay_group([e for e in events if e.side != "client"])
+    if not broker_only.ownership:
+        return      # (no assignment in the broker's log or dump: see the broker-alone test)
+    every_log = replay_group(list(events))
+    want = sorted((tp.rpartition("-")[0], int(tp.rpartition("-")[2]), t["member_id"], t["generation"])
+                  for tp, ivs in truth["ownership"].items() for t in ivs)
+    for host in sorted(truth["hosts"]):
+        kept = [e for e in events if e.side != "client" or Path(e.source).stem == host]
+        if len(kept) == len(events) - sum(e.side == "client" for e in events):
+            continue    # (a host whose log is not in the scenario)
+        r = replay_group(kept)
+        assert sorted(_row_map(r)) == want, host
+        end = max(e.ts_ms for e in kept if e.ts_ms is not None)
+        logged = {m["member_id"] for m in truth["members"] if m["host"] == host}
+        others = {m["member_id"] for m in truth["members"]} - logged
+
+        def at_end(rows, end=end):
+            return {k: (s, end if why == "log_end" else e, why) for k, (s, e, why) in rows.items()}
+
+        assert _row_map(r, others) == at_end(_row_map(broker_only, others)), host
+        assert _row_map(r, logged) == at_end(_row_map(every_log, logged)), host
