@@ -144,14 +144,22 @@ def test_every_owner_of_the_truth_is_found_from_the_broker_log_and_dump_alone(sc
         assert _file_of(o["evidence"][0]) == "consumer-offsets-dump.txt" or "server.log" in o["evidence"][0], o
         if o["end_reason"] not in ("log_end",):
             assert "server.log" in o["evidence"][-1], o
-    replaced_at = {}
-    for tp, _mid, gen, _start, end, reason in mine:
+    replaced_at, replaced = {}, {}
+    for tp, old_id, gen, _start, end, reason in mine:
         if reason == "fenced":     # a static member replaced by its own restart (KIP-345): its new id takes over
             replaced_at[(tp, gen)] = end
+            replaced[(tp, gen)] = old_id
     for tp, mid, gen, start, end, reason in mine:
         g = gens[gen]
         if (tp, gen) in replaced_at and reason != "fenced":
             assert start == replaced_at[(tp, gen)], (tp, mid)        # the heir, from the replacement on
+            # ... evidenced by the broker's line of that replacement (GroupCoordinator 2.3+)
+            (o,) = [o for o in r.ownership if (f"{o['topic']}-{o['partition']}", o["member_id"], o["generation"])
+                    == (tp, mid, gen)]
+            path, line_no = o["evidence"][0].rsplit(":", 1)
+            text = Path(path).read_text().splitlines()[int(line_no) - 1]
+            assert "Static member" in text and f"Replacing previously mapped member {replaced[(tp, gen)]} " in text
+            assert o["client_id"] == client_of[mid], o
         else:
             assert abs(start - g["stabilized_ms"]) <= 50, (tp, mid, gen)
         (t,) = [t for t in truth["ownership"][tp] if t["member_id"] == mid and t["generation"] == gen]
@@ -324,3 +332,33 @@ def test_with_one_members_log_beside_the_broker_log_and_dump_each_owner_is_read_
 
         assert _row_map(r, others) == at_end(_row_map(broker_only, others)), host
         assert _row_map(r, logged) == at_end(_row_map(every_log, logged)), host
+
+
+# --- KIP-848 broker lines name partitions by topic id (ownership.name_topic_ids) ---
+
+TID = "QLf_qZOk435wgRGI1zzedA"      # a topic id as GroupMetadataManager (3.8+ DEBUG) prints it
+
+
+def _state(*assignments):
+    from types import SimpleNamespace as NS
+
+    members = {f"m{i}": NS(assigned=list(a)) for i, a in enumerate(assignments)}
+    return NS(gens={1: NS(members=members)}), members
+
+
+def test_one_topic_id_and_one_topic_name_are_the_same_topic():
+    st, m = _state(["my-topic-0", "my-topic-1"], [f"{TID}-2", f"{TID}-0"], [])
+    own.name_topic_ids(st)
+    assert [x.assigned for x in m.values()] == [["my-topic-0", "my-topic-1"], ["my-topic-0", "my-topic-2"], []]
+
+
+@pytest.mark.parametrize("assignments", [
+    (["orders-0"], ["payments-1"], [f"{TID}-2"]),                    # two names: which one is the id's?
+    (["orders-0"], [f"{TID}-2", "ZZf_qZOk435wgRGI1zzedA-1"]),        # two ids
+    (["orders-0"], ["orders-1"]),                                    # no id
+    ([f"{TID}-2"],),                                                 # no name
+], ids=["two-names", "two-ids", "no-id", "no-name"])
+def test_topic_ids_are_left_as_they_are_unless_one_name_meets_one_id(assignments):
+    st, m = _state(*assignments)
+    own.name_topic_ids(st)
+    assert [x.assigned for x in m.values()] == [list(a) for a in assignments]
