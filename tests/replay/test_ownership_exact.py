@@ -32,7 +32,6 @@ from tests.replay.scenarios import T0
 from tests.replay.test_sample_properties import SCENARIOS, _events
 
 
-
 def _replayed(scenario: str, sides: tuple[str, ...] | None = None):
     """The scenario's replay, computed afresh (the parse is cached): a replay cached across tests
     would hide a changed ownership rule from a mutation run, which forks each mutant's tests from a
