@@ -28,9 +28,12 @@ declare -A MODULES=(
   [group_series]="pipeline/group_series.py|tests/test_group_series.py tests/test_group_tables.py tests/test_group_series_rows.py"
   [figures]="pipeline/figures.py|tests/test_figures_by_group.py tests/test_figures_exact.py tests/report/test_report.py::test_impact_numbers"
   [findings]="pipeline/replay_rules/findings.py|tests/replay/test_findings.py tests/replay/test_samples.py tests/replay/test_causes.py tests/replay/test_expiries.py tests/replay/test_broker_only.py tests/replay/test_offset_ranges_exact.py tests/replay/test_expiry_fate_exact.py tests/replay/test_storm_exact.py tests/replay/test_sample_properties.py tests/replay/test_findings_last_member.py"
+  [ownership]="pipeline/replay_rules/ownership.py|tests/replay/test_ownership_exact.py tests/replay/test_findings.py tests/replay/test_quiet_member.py tests/replay/test_expiries.py tests/replay/test_causes.py tests/replay/test_unowned_unproven.py tests/replay/test_one_members_log.py tests/replay/test_sample_properties.py tests/replay/test_robustness.py tests/replay/test_old_broker_removals.py tests/replay/test_consumer_partial_logs.py tests/test_group_tables.py"
+  [timeline_facts]="pipeline/timeline_facts.py|tests/test_timeline_facts_exact.py tests/test_timeline_facts.py tests/replay/test_clock_steps.py tests/report/test_time_corrections.py tests/replay/test_consumer_protocol_clocks.py tests/replay/test_perturbed_logs_truth.py::test_a_host_clock_off_is_measured_for_that_file_only tests/replay/test_perturbed_logs_truth.py::test_two_hosts_logs_one_clock_off_state_nothing_false tests/replay/test_perturbed_logs_truth.py::test_copies_are_found_and_each_line_counts_once"
+  [timeline_corrections]="pipeline/timeline_corrections.py|tests/test_timeline_corrections_exact.py tests/test_timeline_corrections.py tests/replay/test_clock_steps.py tests/report/test_time_corrections.py tests/replay/test_consumer_protocol_clocks.py tests/replay/test_perturbed_logs_truth.py::test_a_host_clock_off_is_measured_for_that_file_only tests/replay/test_perturbed_logs_truth.py::test_two_hosts_logs_one_clock_off_state_nothing_false tests/replay/test_perturbed_logs_truth.py::test_copies_are_found_and_each_line_counts_once"
   [broker_members]="pipeline/replay_rules/broker_members.py|tests/replay/test_broker_members_exact.py tests/replay/test_broker_only.py tests/replay/test_old_broker_removals.py tests/replay/test_partial_logs_truth.py tests/replay/test_samples.py"
 )
-ORDER=(offsets group_series figures findings broker_members)
+ORDER=(offsets group_series figures findings broker_members ownership timeline_facts timeline_corrections)
 
 [ "$#" -gt 0 ] && ORDER=("$@")
 "$PY" -c "import mutmut" 2>/dev/null || { echo "mutmut missing: $PY -m pip install 'mutmut>=3.8,<4'" >&2; exit 2; }

@@ -34,8 +34,10 @@ def _events(scenario: str):
     return tuple(e for e in evs if e.group_id == truth["group_id"]), truth
 
 
-@cache
 def _replayed(scenario: str, sides: tuple[str, ...] | None = None):
+    # not cached (the parse is): a replay cached in the module outlives one pytest run, and a mutation
+    # run (scripts/mutation_check.sh) forks each mutant's tests from a process that has run them
+    # already, so every test here would read the unmutated code's replay
     events, truth = _events(scenario)
     if sides is not None:
         events = tuple(e for e in events if e.side in sides)
