@@ -225,3 +225,68 @@ def left_out_sentence(stream: dict[str, Any], member: bool = False) -> str:
             + "No member lane, heartbeat gap, offset or ownership interval of this run is taken from them: what "
             "only they show is unknown. Give each host's log as its own file, or with each line's origin "
             "(kubectl logs --prefix, stern).")
+
+
+# ---- partitions with no owner ------------------------------------------------------------------
+# An ownership interval whose end the owner's own log does not show (end_reason `last_line`: the last
+# line of its log naming it, before the log ends or the process restarts) or that the replay inferred
+# from the group's generations (`inferred`: the owner's own log shows no assignment) bounds a gap that
+# is an estimate; the words say why, in every view.
+UNOWNED_ESTIMATED_WHY = {
+    "inferred": "the replay inferred the owner's interval from the group's generations, because that member's "
+                "own log shows no partition assignment (its log was not given, was left out, or logs none)",
+    "last_line": "the owner's log shows nothing of it after its last line (the process crashed, was silent, "
+                 "or its log ends), so when it stopped owning the partition is not in the logs",
+}
+
+
+def unowned_gaps(ownership: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per partition, the time between one ownership interval's end and the next one's start when no
+    interval covers it (docs/report.md, "partition-seconds with no owner"): the time before a
+    partition's first interval and after its last one is not counted (the logs do not say whether
+    it had an owner then); an interval with no end (held when the logs end) covers the rest. Each
+    gap: group_id, topic, partition, from_ms, to_ms, ms, estimated (bool), why (the keys of
+    UNOWNED_ESTIMATED_WHY that apply: the interval ending before it or the one starting it
+    inferred, or the one ending before it ended at its owner's last line)."""
+    out: list[dict[str, Any]] = []
+    if ownership is None or ownership.empty:
+        return out
+    cols = ["group_id", "topic", "partition", "start_ms", "end_ms", "end_reason", "inferred"]
+    own = ownership.reindex(columns=cols).dropna(subset=["start_ms"])
+    for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
+        covered_until: int | None = None
+        until_by: dict[str, Any] | None = None   # the interval that reaches covered_until
+        for r in sorted(_rows(rows), key=lambda x: (x["start_ms"], x["end_ms"] if x["end_ms"] is not None else 1 << 62)):
+            start = int(r["start_ms"])
+            end = int(r["end_ms"]) if r["end_ms"] is not None else 1 << 62
+            if covered_until is not None and start > covered_until:
+                why = sorted({w for w, on in (("inferred", bool(until_by and until_by.get("inferred"))
+                                               or bool(r.get("inferred"))),
+                                              ("last_line", bool(until_by and until_by.get("end_reason") == "last_line")))
+                              if on})
+                out.append({"group_id": g, "topic": topic, "partition": _none(part), "from_ms": covered_until,
+                            "to_ms": start, "ms": start - covered_until, "estimated": bool(why), "why": why})
+            if covered_until is None or end > covered_until:
+                covered_until, until_by = end, r
+    return out
+
+
+def unowned_figure(ownership: pd.DataFrame) -> dict[str, Any]:
+    """The partition-seconds with no owner in the logs, and the part of it that is estimated, with
+    the reasons in words (unowned_gaps; the report's headline and the dashboard say the same)."""
+    gaps = unowned_gaps(ownership)
+    est = [x for x in gaps if x["estimated"]]
+    why = sorted({w for x in est for w in x["why"]})
+    return {"ms": sum(x["ms"] for x in gaps), "estimated_ms": sum(x["ms"] for x in est),
+            "estimated_why": [UNOWNED_ESTIMATED_WHY[w] for w in why], "gaps": gaps}
+
+
+def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str]) -> str:
+    """The figure (unowned_figure, in seconds) as every view prints it: the total, then the part
+    that is estimated and why."""
+    from pipeline.report.details_text import number
+
+    text = number(round(seconds, 3))
+    if estimated_seconds:
+        text += f" ({number(round(estimated_seconds, 3))} of it estimated: " + "; ".join(why) + ")"
+    return text

@@ -253,18 +253,32 @@ def _with_member_context(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any
     return out
 
 
-def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = (),
+              last_lines: bool = False) -> list[dict[str, Any]]:
     """tables.ownership for one group's rows, with unnamed owners filled from the replay's
-    memberships (tables.name_unnamed_owners)."""
+    memberships (tables.name_unnamed_owners).
+
+    `last_lines` (the ingest's table; spark/tables.ownership, the reference the twin test holds
+    this equal to, leaves them as they are): an interval whose end its owner's log does not show
+    ends at the last line of that stream naming the owner, with end_reason `last_line`: when the
+    stream's log ends while the member holds it (`log_end`, which had no end), and when the same
+    stream's next assignment is a new member's (a restarted process: `reassigned`, which ended at
+    the new member's assignment). The process held the partition at least until that line; a crash
+    ends it there, a process alive but silent later: the time after it is estimated (figures)."""
     kinds = OWNERSHIP_START | OWNERSHIP_END | MEMBER_END
     ctx_rows = _with_member_context([
         r for r in rows if r["side"] == "client" and r["ts_ms"] is not None
         and (r["member_id"] is not None or r["generation"] is not None or r["kind"] in kinds)])
     moves: dict[tuple[Any, Any, Any, Any], list[tuple[dict[str, Any], Any, Any]]] = defaultdict(list)
     ends: dict[tuple[Any, Any, Any], list[tuple[int, str, str]]] = defaultdict(list)
+    last_of: dict[tuple[Any, Any, Any, Any], tuple[int, str]] = {}   # (stream, member) -> its last line
     for r, cm, cg in ctx_rows:
         kind = r["kind"]
         stream = (r["client_id"], r["source"], r.get("origin"))
+        named = r["member_id"] if r["member_id"] is not None else (
+            cm if kind in OWNERSHIP_START or kind in OWNERSHIP_END else None)
+        if last_lines and named is not None:
+            last_of[(*stream, named)] = (r["ts_ms"], evidence(r["source"], r["line_no"]))
         if kind in OWNERSHIP_START or kind in OWNERSHIP_END:
             for tp in r["partitions"] or ():
                 moves[(*stream, tp)].append((r, cm, cg))
@@ -285,13 +299,13 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
             reason = "reassigned" if is_start else re.sub(r"^partitions_", "", r["kind"])
             marks.append((is_start, boundary, reason))
             prev = (r, cm, cg)
-        nxt = None   # (ts, reason, evidence) of the next boundary after the item
+        nxt = None   # (ts, reason, evidence, member) of the next boundary after the item
         follow: list[Any] = [None] * len(items)
         for i in range(len(items) - 1, -1, -1):
             follow[i] = nxt
             if marks[i][1]:
                 r = items[i][0]
-                nxt = (r["ts_ms"], marks[i][2], evidence(r["source"], r["line_no"]))
+                nxt = (r["ts_ms"], marks[i][2], evidence(r["source"], r["line_no"]), items[i][1])
         m = _TP.match(tp) if tp is not None else None
         topic = (m.group(1) or tp) if m else tp
         partition = int(m.group(2)) if m else None
@@ -306,15 +320,20 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
             if m_end is not None:
                 end_ms, reason, end_ev = m_end
             elif n is not None:
-                end_ms, reason, end_ev = n
+                end_ms, reason, end_ev = n[:3]
             else:
                 end_ms, reason, end_ev = None, "log_end", None
+            last = last_of.get((client_id, source, origin, cm)) if cm is not None else None
+            if last is not None and last[0] >= ts and m_end is None and (
+                    n is None or (n[1] == "reassigned" and n[3] != cm and last[0] < n[0])):
+                end_ms, reason, end_ev = last[0], "last_line", last[1]
             member = cm
             if member is None and cg is not None:
                 member = holders.get((cg, _tp_key(topic, partition)))
             out.append({"group_id": r["group_id"], "topic": topic, "partition": partition, "member_id": member,
                         "client_id": client_id, "generation": cg, "start_ms": ts, "end_ms": end_ms,
-                        "end_reason": reason, "evidence": [ev, end_ev] if end_ev is not None else [ev]})
+                        "end_reason": reason, "evidence": [ev, end_ev] if end_ev is not None else [ev],
+                        "inferred": False})
     return out
 
 
@@ -338,12 +357,23 @@ def _sole_holders(memberships) -> dict[tuple[int, str], str]:
 
 
 def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = (),
-                       left_out: frozenset[tuple[Any, Any, Any]] = frozenset()) -> list[dict[str, Any]]:
+                       left_out: frozenset[tuple[Any, Any, Any]] = frozenset(),
+                       last_lines: bool = False) -> list[dict[str, Any]]:
     """`ownership` of one group's events columns (OWNERSHIP_COLUMNS at least); rows it cannot use
     (another side, no time, no member, generation or ownership kind) may be left out beforehand.
-    `left_out`: the client streams whose lines are not read (left_out_streams)."""
+    `left_out`: the client streams whose lines are not read (left_out_streams). `last_lines`: see
+    ownership."""
     rows = _rows(cols)
     if left_out:
         rows = [r for r in rows if r["side"] != "client"
                 or (r["client_id"], r["source"], r.get("origin")) not in left_out]
-    return ownership(rows, memberships)
+    return ownership(rows, memberships, last_lines)
+
+def inferred_beside(observed: Sequence[dict[str, Any]], replayed: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The replay's ownership rows kept beside the consumers' own (observed) intervals: those it
+    inferred from a generation's assignment (`inferred`) for a member of whom no observed interval
+    exists (its log was not given, is left out as mixed, or shows no callbacks). The replay's rows
+    of the members' callbacks repeat the observed ones and are dropped."""
+    shown = {r.get("member_id") for r in observed}
+    return [r for r in replayed if r.get("inferred") and r.get("member_id") is not None
+            and r.get("member_id") not in shown]

@@ -278,13 +278,15 @@ def replay_unit_rows(table: Any, replay_module: str | None,
         del table
         rep = dict(mod.replay_group_rows(arg))
         del arg
-        if own_intervals:
-            rep["ownership"] = []     # the consumers' own intervals (observed) are the table
     else:
         del table
     out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
-    out["ownership"] = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or [],
-                                             left_out) + out["ownership"]
+    observed = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or [], left_out,
+                                     last_lines=True)
+    # beside the consumers' own intervals, the replay's inferred ones of members none of whose own
+    # intervals the logs show (group_tables.inferred_beside); without any own interval, the replay's
+    out["ownership"] = observed + (gt.inferred_beside(observed, out["ownership"]) if own_intervals
+                                   else out["ownership"])
     return out
 
 
