@@ -246,8 +246,9 @@ def unowned_gaps(ownership: pd.DataFrame) -> list[dict[str, Any]]:
     partition's first interval and after its last one is not counted (the logs do not say whether
     it had an owner then); an interval with no end (held when the logs end) covers the rest. Each
     gap: group_id, topic, partition, from_ms, to_ms, ms, estimated (bool), why (the keys of
-    UNOWNED_ESTIMATED_WHY that apply: the interval ending before it or the one starting it
-    inferred, or the one ending before it ended at its owner's last line)."""
+    UNOWNED_ESTIMATED_WHY that apply): an interval before it (since the previous gap) or the one
+    starting it was inferred, or one before it ended at its owner's last line (so may have lasted
+    into the gap)."""
     out: list[dict[str, Any]] = []
     if ownership is None or ownership.empty:
         return out
@@ -255,19 +256,19 @@ def unowned_gaps(ownership: pd.DataFrame) -> list[dict[str, Any]]:
     own = ownership.reindex(columns=cols).dropna(subset=["start_ms"])
     for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
         covered_until: int | None = None
-        until_by: dict[str, Any] | None = None   # the interval that reaches covered_until
+        before: set[str] = set()   # what the intervals since the previous gap leave unproven
         for r in sorted(_rows(rows), key=lambda x: (x["start_ms"], x["end_ms"] if x["end_ms"] is not None else 1 << 62)):
             start = int(r["start_ms"])
             end = int(r["end_ms"]) if r["end_ms"] is not None else 1 << 62
+            mine = {w for w, on in (("inferred", bool(r.get("inferred"))),
+                                    ("last_line", r.get("end_reason") == "last_line")) if on}
             if covered_until is not None and start > covered_until:
-                why = sorted({w for w, on in (("inferred", bool(until_by and until_by.get("inferred"))
-                                               or bool(r.get("inferred"))),
-                                              ("last_line", bool(until_by and until_by.get("end_reason") == "last_line")))
-                              if on})
+                why = sorted(before | ({"inferred"} & mine))
                 out.append({"group_id": g, "topic": topic, "partition": _none(part), "from_ms": covered_until,
                             "to_ms": start, "ms": start - covered_until, "estimated": bool(why), "why": why})
-            if covered_until is None or end > covered_until:
-                covered_until, until_by = end, r
+                before = set()
+            before |= mine
+            covered_until = end if covered_until is None else max(covered_until, end)
     return out
 
 

@@ -253,32 +253,106 @@ def _with_member_context(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any
     return out
 
 
+class StreamLines:
+    """One client stream's timed lines (sorted times and their line numbers) and the times its
+    consumer was created (client_config: ConsumerConfig values)."""
+
+    def __init__(self, times: Any, line_nos: Any, created: Any) -> None:
+        self.times, self.line_nos, self.created = times, line_nos, created
+
+    def last_before(self, start: int, until: int | None) -> tuple[int, int] | None:
+        """(time, line_no) of the stream's last line at or after `start`, before `until` and before
+        the consumer's next creation after `start`; None when there is none."""
+        import numpy as np
+
+        bound = until
+        k = int(np.searchsorted(self.created, start, side="right"))
+        if k < len(self.created) and (bound is None or self.created[k] < bound):
+            bound = int(self.created[k])
+        hi = len(self.times) if bound is None else int(np.searchsorted(self.times, bound, side="left"))
+        if hi == 0 or self.times[hi - 1] < start:
+            return None
+        return int(self.times[hi - 1]), int(self.line_nos[hi - 1])
+
+
+def streams_lines(table: Any, origins_of: Any) -> dict[tuple[Any, Any, Any], StreamLines]:
+    """(client_id, source, origin) -> StreamLines of a group's events rows (a pyarrow Table;
+    `origins_of` is group_series.origins). Column-wise: one sort, no Python row per line."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    need = {"side", "ts_ms", "client_id", "source", "line_no", "kind", "extra_json"}
+    if table.num_rows == 0 or not need <= set(table.schema.names):
+        return {}
+    mask = pc.fill_null(pc.and_(pc.equal(table.column("side"), "client"), pc.is_valid(table.column("ts_ms"))), False)
+
+    def plain(c: str) -> Any:
+        v = table.column(c).filter(mask)
+        return pc.cast(v, v.type.value_type) if pa.types.is_dictionary(v.type) else v
+
+    t = pa.table({"client_id": plain("client_id"), "source": plain("source"), "ts_ms": plain("ts_ms"),
+                  "line_no": plain("line_no"), "kind": plain("kind"),
+                  "origin": origins_of(table.column("extra_json"), mask)})
+    if t.num_rows == 0:
+        return {}
+    t = t.sort_by([("client_id", "ascending"), ("source", "ascending"), ("origin", "ascending"),
+                   ("ts_ms", "ascending"), ("line_no", "ascending")])
+    keys = list(zip(*(t.column(c).to_pylist() for c in ("client_id", "source", "origin")), strict=True))
+    times = t.column("ts_ms").to_numpy(zero_copy_only=False).astype("int64")
+    lines = pc.fill_null(t.column("line_no"), 0).to_numpy(zero_copy_only=False).astype("int64")
+    created = pc.fill_null(pc.equal(t.column("kind"), "client_config"), False).to_numpy(zero_copy_only=False)
+    spans: dict[tuple[Any, Any, Any], slice] = {}
+    start = 0
+    for i in range(1, len(keys) + 1):
+        if i == len(keys) or keys[i] != keys[start]:
+            spans[keys[start]] = slice(start, i)
+            start = i
+    # a consumer's creation in a file: its ConsumerConfig block names its client id; clients that
+    # print no client id on their other lines (before 1.0) make a stream without one, which every
+    # creation in the same file (and origin) restarts
+    made: dict[tuple[Any, Any, Any], Any] = {k: times[sl][created[sl]] for k, sl in spans.items()}
+    by_file: dict[tuple[Any, Any], list[Any]] = defaultdict(list)
+    for (c, src, o), ts in made.items():
+        by_file[(src, o)].append(ts)
+    out: dict[tuple[Any, Any, Any], StreamLines] = {}
+    for (c, src, o), sl in spans.items():
+        mine = made[(c, src, o)] if c is not None else np.sort(np.concatenate(by_file[(src, o)]))
+        out[(c, src, o)] = StreamLines(times[sl], lines[sl], mine)
+    return out
+
+
+def _owner_key(member: str | None, generation: int | None) -> Any:
+    """Who holds a stream's partitions: its member id, or for clients that log none (before 1.0)
+    its generation (a new one is a new join; without a revoke before it, a restarted process)."""
+    return member if member is not None else (("generation", generation) if generation is not None else None)
+
+
 def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = (),
-              last_lines: bool = False) -> list[dict[str, Any]]:
+              lives: dict[tuple[Any, Any, Any], StreamLines] | None = None) -> list[dict[str, Any]]:
     """tables.ownership for one group's rows, with unnamed owners filled from the replay's
     memberships (tables.name_unnamed_owners).
 
-    `last_lines` (the ingest's table; spark/tables.ownership, the reference the twin test holds
-    this equal to, leaves them as they are): an interval whose end its owner's log does not show
-    ends at the last line of that stream naming the owner, with end_reason `last_line`: when the
-    stream's log ends while the member holds it (`log_end`, which had no end), and when the same
-    stream's next assignment is a new member's (a restarted process: `reassigned`, which ended at
-    the new member's assignment). The process held the partition at least until that line; a crash
-    ends it there, a process alive but silent later: the time after it is estimated (figures)."""
+    `lives` (the ingest's table, streams_lines of all the group's rows; spark/tables.ownership, the
+    reference the twin test holds this equal to, goes without): an interval whose end its owner's
+    log does not show ends at the owner's last line, with end_reason `last_line`: the interval is
+    still held when the stream's log ends (else `log_end`, no end), or the same stream's next
+    assignment is another member's (or, for clients that log no member id, another generation's)
+    without a revoke before it (a restarted process; else `reassigned` at that assignment). The
+    owner's last line is the stream's last line before the next assignment, and before the consumer
+    was created again in that stream (a `ConsumerConfig values` block: a restart). The process held
+    the partition at least until that line; a crash ends it there, a live but silent process later:
+    the time after it until the next owner is estimated (figures.unowned_gaps).
+    """
     kinds = OWNERSHIP_START | OWNERSHIP_END | MEMBER_END
     ctx_rows = _with_member_context([
         r for r in rows if r["side"] == "client" and r["ts_ms"] is not None
         and (r["member_id"] is not None or r["generation"] is not None or r["kind"] in kinds)])
     moves: dict[tuple[Any, Any, Any, Any], list[tuple[dict[str, Any], Any, Any]]] = defaultdict(list)
     ends: dict[tuple[Any, Any, Any], list[tuple[int, str, str]]] = defaultdict(list)
-    last_of: dict[tuple[Any, Any, Any, Any], tuple[int, str]] = {}   # (stream, member) -> its last line
     for r, cm, cg in ctx_rows:
         kind = r["kind"]
         stream = (r["client_id"], r["source"], r.get("origin"))
-        named = r["member_id"] if r["member_id"] is not None else (
-            cm if kind in OWNERSHIP_START or kind in OWNERSHIP_END else None)
-        if last_lines and named is not None:
-            last_of[(*stream, named)] = (r["ts_ms"], evidence(r["source"], r["line_no"]))
         if kind in OWNERSHIP_START or kind in OWNERSHIP_END:
             for tp in r["partitions"] or ():
                 moves[(*stream, tp)].append((r, cm, cg))
@@ -305,7 +379,7 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
             follow[i] = nxt
             if marks[i][1]:
                 r = items[i][0]
-                nxt = (r["ts_ms"], marks[i][2], evidence(r["source"], r["line_no"]), items[i][1])
+                nxt = (r["ts_ms"], marks[i][2], evidence(r["source"], r["line_no"]), _owner_key(*items[i][1:]))
         m = _TP.match(tp) if tp is not None else None
         topic = (m.group(1) or tp) if m else tp
         partition = int(m.group(2)) if m else None
@@ -323,10 +397,12 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
                 end_ms, reason, end_ev = n[:3]
             else:
                 end_ms, reason, end_ev = None, "log_end", None
-            last = last_of.get((client_id, source, origin, cm)) if cm is not None else None
-            if last is not None and last[0] >= ts and m_end is None and (
-                    n is None or (n[1] == "reassigned" and n[3] != cm and last[0] < n[0])):
-                end_ms, reason, end_ev = last[0], "last_line", last[1]
+            lines = (lives or {}).get((client_id, source, origin))
+            if lines is not None and m_end is None and (
+                    n is None or (n[1] == "reassigned" and n[3] != _owner_key(cm, cg))):
+                last = lines.last_before(ts, n[0] if n is not None else None)
+                if last is not None:
+                    end_ms, reason, end_ev = last[0], "last_line", evidence(source, last[1])
             member = cm
             if member is None and cg is not None:
                 member = holders.get((cg, _tp_key(topic, partition)))
@@ -358,16 +434,16 @@ def _sole_holders(memberships) -> dict[tuple[int, str], str]:
 
 def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = (),
                        left_out: frozenset[tuple[Any, Any, Any]] = frozenset(),
-                       last_lines: bool = False) -> list[dict[str, Any]]:
+                       lives: dict[tuple[Any, Any, Any], StreamLines] | None = None) -> list[dict[str, Any]]:
     """`ownership` of one group's events columns (OWNERSHIP_COLUMNS at least); rows it cannot use
     (another side, no time, no member, generation or ownership kind) may be left out beforehand.
-    `left_out`: the client streams whose lines are not read (left_out_streams). `last_lines`: see
+    `left_out`: the client streams whose lines are not read (left_out_streams). `lives`: see
     ownership."""
     rows = _rows(cols)
     if left_out:
         rows = [r for r in rows if r["side"] != "client"
                 or (r["client_id"], r["source"], r.get("origin")) not in left_out]
-    return ownership(rows, memberships, last_lines)
+    return ownership(rows, memberships, lives)
 
 def inferred_beside(observed: Sequence[dict[str, Any]], replayed: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The replay's ownership rows kept beside the consumers' own (observed) intervals: those it
