@@ -361,6 +361,7 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
             ends[stream].append((r["ts_ms"], kind, evidence(r["source"], r["line_no"])))
     holders = _sole_holders(memberships)
     out = []
+    pending: list[tuple[int, int, str]] = []   # (row, its owner's last line: time, evidence)
     for (client_id, source, origin, tp), items in moves.items():
         items.sort(key=lambda it: (it[0]["ts_ms"], it[0]["line_no"]))
         marks = []   # (is_start, boundary, reason) per item
@@ -401,8 +402,10 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
             if lines is not None and m_end is None and (
                     n is None or (n[1] == "reassigned" and n[3] != _owner_key(cm, cg))):
                 last = lines.last_before(ts, n[0] if n is not None else None)
-                if last is not None:
+                if last is not None and n is not None:
                     end_ms, reason, end_ev = last[0], "last_line", evidence(source, last[1])
+                elif last is not None:   # (only when another owner follows: _ends_at_last_line)
+                    pending.append((len(out), last[0], evidence(source, last[1])))
             member = cm
             if member is None and cg is not None:
                 member = holders.get((cg, _tp_key(topic, partition)))
@@ -410,7 +413,25 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
                         "client_id": client_id, "generation": cg, "start_ms": ts, "end_ms": end_ms,
                         "end_reason": reason, "evidence": [ev, end_ev] if end_ev is not None else [ev],
                         "inferred": False})
+    _ends_at_last_line(out, pending)
     return out
+
+
+def _ends_at_last_line(out: list[dict[str, Any]], pending: list[tuple[int, int, str]]) -> None:
+    """An interval held when its stream's log ends (`log_end`, no end) of a partition another
+    interval starts later on (another stream's owner): it ends at its owner's last line
+    (`last_line`): the next owner's assignment shows it was given up, its log not when. Held to
+    the end otherwise (no end: nothing shows it given up)."""
+    if not pending:
+        return
+    starts: dict[tuple[Any, Any, Any], list[int]] = defaultdict(list)
+    for r in out:
+        starts[(r["group_id"], r["topic"], r["partition"])].append(r["start_ms"])
+    for i, at, ev in pending:
+        r = out[i]
+        if any(s > r["start_ms"] for s in starts[(r["group_id"], r["topic"], r["partition"])]):
+            r["end_ms"], r["end_reason"] = at, "last_line"
+            r["evidence"] = [*r["evidence"], ev]
 
 
 def _tp_key(topic: str | None, partition: int | None) -> str:

@@ -50,7 +50,8 @@ def unowned_cell(impact: dict[str, Any]) -> str:
     """The impact table's "partition-seconds with no owner in the logs" (figures.unowned_sentence)."""
     return figures.unowned_sentence(impact["unowned_partition_seconds"],
                                     impact.get("unowned_partition_seconds_estimated") or 0,
-                                    impact.get("unowned_estimated_why") or [])
+                                    impact.get("unowned_estimated_why") or [],
+                                    impact.get("inferred_owned_partition_seconds") or 0)
 
 
 def total_longest_cell(fig: dict[str, Any]) -> str:
@@ -125,6 +126,18 @@ class Tables:
                 raise LookupError(
                     f"group {group!r} is not in this run" + (f" (groups: {', '.join(known[:10])})" if known else "")
                 )
+
+    def unowned(self) -> dict[str, Any]:
+        """figures.unowned_figure of these tables: the partition-seconds with no owner in the logs."""
+        return figures.unowned_figure(self.ownership, self.memberships, self.generations, self.client_members())
+
+    def client_members(self) -> set[str]:
+        """The member ids the consumers' own lines name (events, side client): members whose log is given."""
+        import pyarrow.compute as pc
+
+        ev = rundir.load_table(self.run_dir, "events", ["member_id"],
+                               filters=(pc.field("side") == "client") & pc.field("member_id").is_valid())
+        return set(ev["member_id"].dropna().unique())
 
     def observed_gaps(self, group: str) -> dict[str, int | None]:
         """The longest silences seen in the logs (heartbeat_gaps), per kind, for recommendations."""
@@ -337,7 +350,7 @@ def build_report(
     skipped = _finding_ranges(t.findings, "offset_skip")
     times = [v for df, cols in ((t.generations, ("started_ms", "ended_ms")), (t.findings, ("start_ms", "end_ms")))
              for c in cols for v in df[c].dropna().tolist()]
-    unowned = figures.unowned_figure(t.ownership)
+    unowned = t.unowned()
     impact = {
         "rebalances": sum(g["rebalances"] for g in groups),
         "rebalance_ms_total": sum(g["rebalance_ms_total"] for g in groups),
@@ -347,6 +360,7 @@ def build_report(
         "unowned_partition_seconds": round(unowned["ms"] / 1000, 3),
         "unowned_partition_seconds_estimated": round(unowned["estimated_ms"] / 1000, 3),
         "unowned_estimated_why": unowned["estimated_why"],
+        "inferred_owned_partition_seconds": round(unowned["inferred_owned_ms"] / 1000, 3),
         "members_expelled": expelled,
         "reprocessed_ranges": reprocessed,
         "skipped_ranges": skipped,
