@@ -321,15 +321,18 @@ def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def inferred_only(ownership: pd.DataFrame, until: int | None = None) -> list[dict[str, Any]]:
+def inferred_only(ownership: pd.DataFrame) -> list[dict[str, Any]]:
     """Per partition, the spans only inferred intervals cover (no observed one): ownership the replay
     infers and no consumer's log shows; time with no owner inside them would not show as a gap.
-    An interval with no end is taken up to `until` (else left out)."""
+    An interval with no end is taken up to its group's last ownership time."""
     out: list[dict[str, Any]] = []
     if ownership is None or ownership.empty or "inferred" not in ownership:
         return out
     own = ownership.dropna(subset=["start_ms"])
+    last = own.groupby("group_id", dropna=False)[["start_ms", "end_ms"]].max().max(axis=1).to_dict()
     for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
+        until = last.get(g)
+        until = int(until) if until is not None and until == until else None
         inf, obs = [], []
         for r in _rows(rows):
             end = r["end_ms"] if r["end_ms"] is not None else until
@@ -361,9 +364,7 @@ def unowned_figure(ownership: pd.DataFrame, memberships: pd.DataFrame | None = N
     gaps = unowned_gaps(ownership, unlogged)
     est = [x for x in gaps if x["estimated"]]
     why = sorted({w for x in est for w in x["why"]})
-    ends = [int(v) for c in ("start_ms", "end_ms") if ownership is not None and c in ownership
-            for v in ownership[c].dropna().tolist()]
-    only = inferred_only(ownership, max(ends) if ends else None)
+    only = inferred_only(ownership)
     return {"ms": sum(x["ms"] for x in gaps), "estimated_ms": sum(x["ms"] for x in est),
             "estimated_why": [UNOWNED_ESTIMATED_WHY[w] for w in why], "gaps": gaps,
             "inferred_owned_ms": sum(x["to_ms"] - x["from_ms"] for x in only), "inferred_only": only}
