@@ -21,6 +21,13 @@ END_WORDS = {
 }
 
 
+def gen_text(v: Any) -> str:
+    """A generation as a whole number ("3", not the "3.0" of a column with gaps); "unknown" when none."""
+    if v is None or v != v:
+        return "unknown"
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
 def _inferred(row: dict[str, Any]) -> bool:
     v = row.get("inferred")
     return bool(v) and v == v
@@ -32,7 +39,7 @@ def end_words(row: dict[str, Any]) -> str:
     reason = reason if isinstance(reason, str) and reason else None
     if _inferred(row):
         ended = (f"; its end ({reason.replace('_', ' ')}) is the replay's too" if reason else "")
-        return (f" (estimated: the replay inferred this interval from generation {row.get('generation')}'s "
+        return (f" (estimated: the replay inferred this interval from generation {gen_text(row.get('generation'))}'s "
                 "assignment, because this member's own log shows no partition assignment: its log was not given, "
                 f"was left out, or logs none{ended})")
     if reason is None:
@@ -45,7 +52,7 @@ def _interval(row: dict[str, Any] | None) -> str:
         return ""
     end = urls.fmt_ms(row.get("end_ms")) or "the end of the logs"
     who = row.get("member_id") or row.get("client_id") or UNNAMED
-    return (f"generation {row.get('generation')}: {who} from {urls.fmt_ms(row.get('start_ms'))} to {end}"
+    return (f"generation {gen_text(row.get('generation'))}: {who} from {urls.fmt_ms(row.get('start_ms'))} to {end}"
             + end_words(row))
 
 
@@ -71,7 +78,7 @@ def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
         children += [
             html.Div(className="answer", children=[
                 who,
-                html.Div(f"generation {owner.get('generation')} · client {owner.get('client_id') or '-'}"),
+                html.Div(f"generation {gen_text(owner.get('generation'))} · client {owner.get('client_id') or '-'}"),
                 html.Div(f"owned from {urls.fmt_ms(owner.get('start_ms'))} to {end}" + end_words(owner),
                          className="answer-interval"),
             ]),
