@@ -115,3 +115,40 @@ def test_a_merged_file_the_replay_leaves_out(tmp_path, pair):
     assert fnd["title"].str.contains("lines of several consumers").any()
     imp = _check(truth, run, _members_of(truth, pair))
     assert imp["unowned_partition_seconds_estimated"] > 0
+
+
+def test_dashboard_says_what_the_report_says(tmp_path):
+    """The group page's figure is the report's cell (one computation), and the owner page words an
+    inferred interval and an estimated gap as estimated, with the reason (no 'ended by rebalance'
+    stated as a fact of the member's own log)."""
+    from dash import html
+
+    from dashboard.data import RunData
+    from dashboard.pages.group import unowned_note
+    from dashboard.pages.owner import answer
+    from pipeline.report.model import build_report, unowned_cell
+
+    run = write_pure_run(tmp_path / "run", "gc_pause_session_expiry",
+                         lambda fs: {n: x for n, x in fs.items() if n != "inventory-sync-2.log"})
+    rundir.write_table(run, "unparsed", [])
+    data = RunData(run)
+    rep = build_report(run, group="inventory-sync")
+
+    def text(node) -> str:
+        if isinstance(node, str):
+            return node
+        kids = getattr(node, "children", None)
+        kids = kids if isinstance(kids, list) else [kids] if kids is not None else []
+        return " ".join(text(k) for k in kids)
+
+    note = text(unowned_note(data, "inventory-sync"))
+    assert unowned_cell(rep["summary"]["impact"]) in note and "of it estimated" in note
+    t0 = json.loads((SAMPLES / "gc_pause_session_expiry" / "truth.json").read_text())["start_ms"]
+    owned = text(answer(data, "inventory-sync", "stock-levels-4", t0 + 100_000))   # the missing member's
+    assert "estimated: the replay inferred this interval from generation 1's assignment" in owned
+    assert "ended by rebalance" not in owned
+    gap = text(answer(data, "inventory-sync", "stock-levels-4", t0 + 198_500))     # between two inferred
+    assert "Nobody owned stock-levels-4" in gap and ("Estimated: " + WHY) in gap
+    logged = text(answer(data, "inventory-sync", "stock-levels-2", t0 + 100_000))  # a logged member's
+    assert "estimated" not in logged and "(ended by revoked)" in logged
+    assert isinstance(unowned_note(data, "inventory-sync"), html.P)
