@@ -298,16 +298,24 @@ def streams_lines(table: Any, origins_of: Any) -> dict[tuple[Any, Any, Any], Str
         return {}
     t = t.sort_by([("client_id", "ascending"), ("source", "ascending"), ("origin", "ascending"),
                    ("ts_ms", "ascending"), ("line_no", "ascending")])
-    keys = list(zip(*(t.column(c).to_pylist() for c in ("client_id", "source", "origin")), strict=True))
     times = t.column("ts_ms").to_numpy(zero_copy_only=False).astype("int64")
     lines = pc.fill_null(t.column("line_no"), 0).to_numpy(zero_copy_only=False).astype("int64")
     created = pc.fill_null(pc.equal(t.column("kind"), "client_config"), False).to_numpy(zero_copy_only=False)
+    # the streams' bounds in the sorted rows, column-wise (a Python value per stream, not per line)
+    n = t.num_rows
+    change = np.zeros(n, dtype=bool)
+    change[0] = True
+    codes = []
+    for c in ("client_id", "source", "origin"):
+        enc = pc.dictionary_encode(t.column(c)).combine_chunks()
+        idx = pc.fill_null(enc.indices, -1).to_numpy(zero_copy_only=False)
+        change[1:] |= idx[1:] != idx[:-1]
+        codes.append((idx, enc.dictionary.to_pylist()))
+    bounds = [*np.flatnonzero(change).tolist(), n]
     spans: dict[tuple[Any, Any, Any], slice] = {}
-    start = 0
-    for i in range(1, len(keys) + 1):
-        if i == len(keys) or keys[i] != keys[start]:
-            spans[keys[start]] = slice(start, i)
-            start = i
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        key = tuple(None if idx[a] < 0 else values[idx[a]] for idx, values in codes)
+        spans[key] = slice(a, b)
     # a consumer's creation in a file: its ConsumerConfig block names its client id; clients that
     # print no client id on their other lines (before 1.0) make a stream without one, which every
     # creation in the same file (and origin) restarts
