@@ -382,5 +382,5 @@ def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], i
     if inferred_seconds:
         text += (f". A further {number(round(inferred_seconds, 3))} partition-seconds have an owner only by the "
                  "replay's inference from the generations (no consumer's log shows it): time with no owner "
-                 "within them is not counted")
+                 "within them is not counted.")
     return text
