@@ -321,7 +321,7 @@ def streams_lines(table: Any, origins_of: Any) -> dict[tuple[Any, Any, Any], Str
     # creation in the same file (and origin) restarts
     made: dict[tuple[Any, Any, Any], Any] = {k: times[sl][created[sl]] for k, sl in spans.items()}
     by_file: dict[tuple[Any, Any], list[Any]] = defaultdict(list)
-    for (c, src, o), ts in made.items():
+    for (_c, src, o), ts in made.items():
         by_file[(src, o)].append(ts)
     out: dict[tuple[Any, Any, Any], StreamLines] = {}
     for (c, src, o), sl in spans.items():

@@ -14,9 +14,9 @@ from dashboard.data import RunData, overlapping
 from dashboard.figures import lanes_figure, ownership_figure, timeline_figure
 from dashboard.figures.common import short_id
 from dashboard.member_names import member_labels
-from pipeline import figures
 from dashboard.pages.overview import fmt_duration, rebalancing_text
 from pipeline import dashboard_urls as urls
+from pipeline import figures
 
 GEN_COLUMNS = [("generation", "gen"), ("cause", "cause"), ("cause_detail", "what happened"),
                ("started", "rebalance began"), ("stabilized", "stable at"), ("rebalance", "rebalance took"),

@@ -12,7 +12,6 @@ from dashboard.data import UNNAMED, RunData
 from pipeline import dashboard_urls as urls
 from pipeline import figures
 
-
 END_WORDS = {
     "last_line": "its own log shows nothing of it after this line (the process crashed, was silent, or its log "
                  "ends): when it stopped owning the partition is not in the logs",

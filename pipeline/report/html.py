@@ -5,9 +5,15 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from pipeline.report.details_text import details_sentences, number
+from pipeline.report.details_text import details_sentences
 from pipeline.report.figures import timeline_figure
-from pipeline.report.model import leader_words, rebalancing_cell, rebalancing_words, total_longest_cell, unowned_cell
+from pipeline.report.model import (
+    leader_words,
+    rebalancing_cell,
+    rebalancing_words,
+    total_longest_cell,
+    unowned_cell,
+)
 
 CSS = """
 body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1150px;color:#1d1d1f;padding:0 1rem}

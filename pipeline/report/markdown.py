@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.report.details_text import number
 from pipeline.report.mdtext import code, fenced_line, text
 from pipeline.report.model import leader_words, rebalancing_words, total_longest_cell, unowned_cell
 
