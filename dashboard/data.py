@@ -382,17 +382,26 @@ class RunData:
         members = sorted(own["_owner"].unique().tolist())
         index = {m: i for i, m in enumerate(members)}
         z: list[list[int | None]] = []
+        guessed: list[list[bool]] = []   # the cell's interval is inferred (the replay's, from the generations)
+        inferred = own["inferred"] if "inferred" in own else pd.Series(False, index=own.index)
+        own = own.assign(_inferred=inferred.fillna(False).astype(bool))
         for p in partitions:
             rows = own[own["_p"] == p].sort_values("start_ms")
             start = rows["start_ms"].fillna(-(2**62)).to_numpy(dtype="int64")
             end = rows["end_ms"].fillna(2**62).to_numpy(dtype="int64")
             who = [index.get(m) for m in rows["_owner"]]
+            flag = rows["_inferred"].tolist()
             pos = np.searchsorted(start, times, side="right") - 1
             line: list[int | None] = []
+            marks: list[bool] = []
             for t, k in zip(times, pos, strict=True):
-                line.append(who[k] if k >= 0 and t <= end[k] else None)
+                hit = k >= 0 and t <= end[k]
+                line.append(who[k] if hit else None)
+                marks.append(bool(flag[k]) if hit else False)
             z.append(line)
-        return {"times": times.astype("int64").tolist(), "partitions": partitions, "members": members, "z": z}
+            guessed.append(marks)
+        return {"times": times.astype("int64").tolist(), "partitions": partitions, "members": members, "z": z,
+                "inferred": guessed}
 
     def findings(self, group: str | None = None) -> pd.DataFrame:
         fnd = self.table("findings") if group is None else self.group_rows("findings", group)
@@ -513,6 +522,16 @@ class RunData:
         names = set((own["topic"].astype(str) + "-" + own["partition"].astype(str)).tolist())
         names |= set((oc["topic"].astype(str) + "-" + oc["partition"].astype(str)).tolist())
         return sorted(names, key=partition_sort_key)
+
+    def unowned(self, group: str) -> dict[str, Any]:
+        """pipeline.figures.unowned_figure of one group: the report's "partition-seconds with no owner
+        in the logs" (with its estimated part and why) for this group, computed the same way."""
+        def build() -> dict[str, Any]:
+            evs = self.group_rows("events", group)
+            members = set(evs.loc[evs["side"] == "client", "member_id"].dropna().unique())
+            return figures.unowned_figure(self.group_rows("ownership", group), self.group_rows("memberships", group),
+                                          self.group_rows("generations", group), members)
+        return self._cached(("unowned", group), build)
 
     def owner_at(self, group: str, topic: str, partition: int, at_ms: int) -> dict[str, Any]:
         """The ownership intervals covering `at_ms` (`owners`: more than one when two members owned

@@ -225,3 +225,162 @@ def left_out_sentence(stream: dict[str, Any], member: bool = False) -> str:
             + "No member lane, heartbeat gap, offset or ownership interval of this run is taken from them: what "
             "only they show is unknown. Give each host's log as its own file, or with each line's origin "
             "(kubectl logs --prefix, stern).")
+
+
+# ---- partitions with no owner ------------------------------------------------------------------
+# An ownership interval whose end the owner's own log does not show (end_reason `last_line`: the last
+# line of its log naming it, before the log ends or the process restarts) or that the replay inferred
+# from the group's generations (`inferred`: the owner's own log shows no assignment) bounds a gap that
+# is an estimate; the words say why, in every view.
+UNOWNED_ESTIMATED_WHY = {
+    "inferred": "the replay inferred the owner's interval from the group's generations, because that member's "
+                "own log shows no partition assignment (its log was not given, was left out, or logs none)",
+    "last_line": "the owner's log shows nothing of it after its last line (the process crashed, was silent, "
+                 "or its log ends), so when it stopped owning the partition is not in the logs",
+    "unlogged": "the group then had a member whose own log is not among the inputs, and the logs do not show "
+                "that it did not hold the partition",
+}
+
+
+def unlogged_spans(memberships: pd.DataFrame, generations: pd.DataFrame,
+                   client_members: set[str]) -> dict[Any, list[tuple[int, int, frozenset[str] | None]]]:
+    """group -> (from, to, partitions) spans of time in which a partition may have had an owner the
+    logs do not show: a generation (from its Stable, else its start, to its end) whose members' known
+    assignments do not hold the partition (`partitions`: those they hold; a stable generation assigns
+    every partition of its topics, so the rest went to members the logs do not show), or None when
+    one of its members has no log among the inputs (no client line names it: `client_members`) and
+    no known assignment (any partition may have been its)."""
+    out: dict[Any, list[tuple[int, int, frozenset[str] | None]]] = {}
+    if memberships is None or generations is None or generations.empty:
+        return out
+    held: dict[tuple[Any, Any], set[str]] = {}
+    blind: set[tuple[Any, Any]] = set()
+    for m in _rows(memberships) if not memberships.empty else []:
+        key = (m["group_id"], m.get("generation"))
+        held.setdefault(key, set()).update(str(p) for p in (m.get("assigned") or ()))
+        if not len(m.get("assigned") or ()) and m.get("member_id") is not None \
+                and m.get("member_id") not in client_members:
+            blind.add(key)
+    for g in _rows(generations):
+        lo = g.get("stabilized_ms")
+        key = (g["group_id"], g["generation"])
+        if lo is None or key not in held:
+            continue
+        hi = int(g["ended_ms"]) if g.get("ended_ms") is not None else 1 << 62
+        out.setdefault(g["group_id"], []).append((int(lo), hi, None if key in blind else frozenset(held[key])))
+    return out
+
+
+def unowned_gaps(ownership: pd.DataFrame,
+                 unlogged: dict[Any, list[tuple[int, int, frozenset[str] | None]]] | None = None
+                 ) -> list[dict[str, Any]]:
+    """Per partition, the time between one ownership interval's end and the next one's start when no
+    interval covers it (docs/report.md, "partition-seconds with no owner"): the time before a
+    partition's first interval and after its last one is not counted (the logs do not say whether
+    it had an owner then); an interval with no end (held when the logs end) covers the rest. Each
+    gap: group_id, topic, partition, from_ms, to_ms, ms, estimated (bool), why (the keys of
+    UNOWNED_ESTIMATED_WHY that apply): an interval before it (since the previous gap) or the one
+    starting it was inferred, or one before it ended at its owner's last line (so may have lasted
+    into the gap), or a generation stable during it may have given the partition to a member the
+    logs do not show (`unlogged`: unlogged_spans)."""
+    out: list[dict[str, Any]] = []
+    if ownership is None or ownership.empty:
+        return out
+    cols = ["group_id", "topic", "partition", "start_ms", "end_ms", "end_reason", "inferred"]
+    own = ownership.reindex(columns=cols).dropna(subset=["start_ms"])
+    for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
+        covered_until: int | None = None
+        before: set[str] = set()   # what the intervals since the previous gap leave unproven
+        for r in sorted(_rows(rows), key=lambda x: (x["start_ms"], x["end_ms"] if x["end_ms"] is not None else 1 << 62)):
+            start = int(r["start_ms"])
+            end = int(r["end_ms"]) if r["end_ms"] is not None else 1 << 62
+            mine = {w for w, on in (("inferred", bool(r.get("inferred"))),
+                                    ("last_line", r.get("end_reason") == "last_line")) if on}
+            if covered_until is not None and start > covered_until:
+                why = before | ({"inferred"} & mine)
+                tp = f"{topic}-{_none(part)}"
+                if any(lo < start and hi > covered_until and (known is None or tp not in known)
+                       for lo, hi, known in (unlogged or {}).get(g, ())):
+                    why.add("unlogged")
+                why = sorted(why)
+                out.append({"group_id": g, "topic": topic, "partition": _none(part), "from_ms": covered_until,
+                            "to_ms": start, "ms": start - covered_until, "estimated": bool(why), "why": why})
+                before = set()
+            before |= mine
+            covered_until = end if covered_until is None else max(covered_until, end)
+    return out
+
+
+def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(spans):
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def inferred_only(ownership: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per partition, the spans only inferred intervals cover (no observed one): ownership the replay
+    infers and no consumer's log shows; time with no owner inside them would not show as a gap.
+    An interval with no end is taken up to its group's last ownership time."""
+    out: list[dict[str, Any]] = []
+    if ownership is None or ownership.empty or "inferred" not in ownership:
+        return out
+    own = ownership.dropna(subset=["start_ms"])
+    last = own.groupby("group_id", dropna=False)[["start_ms", "end_ms"]].max().max(axis=1).to_dict()
+    for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
+        until = last.get(g)
+        until = int(until) if until is not None and until == until else None
+        inf, obs = [], []
+        for r in _rows(rows):
+            end = r["end_ms"] if r["end_ms"] is not None else until
+            if end is None or end <= r["start_ms"]:
+                continue
+            (inf if r.get("inferred") else obs).append((int(r["start_ms"]), int(end)))
+        if not inf:
+            continue
+        obs = _union(obs)
+        for lo, hi in _union(inf):
+            cur = lo
+            for olo, ohi in obs:
+                if ohi <= cur or olo >= hi:
+                    continue
+                if olo > cur:
+                    out.append({"group_id": g, "topic": topic, "partition": _none(part), "from_ms": cur, "to_ms": olo})
+                cur = max(cur, ohi)
+            if cur < hi:
+                out.append({"group_id": g, "topic": topic, "partition": _none(part), "from_ms": cur, "to_ms": hi})
+    return out
+
+
+def unowned_figure(ownership: pd.DataFrame, memberships: pd.DataFrame | None = None,
+                   generations: pd.DataFrame | None = None, client_members: set[str] | None = None) -> dict[str, Any]:
+    """The partition-seconds with no owner in the logs, and the part of it that is estimated, with
+    the reasons in words (unowned_gaps; the report's headline and the dashboard say the same).
+    `client_members`: the member ids the client lines name (events, side client)."""
+    unlogged = unlogged_spans(memberships, generations, client_members or set()) if memberships is not None else None
+    gaps = unowned_gaps(ownership, unlogged)
+    est = [x for x in gaps if x["estimated"]]
+    why = sorted({w for x in est for w in x["why"]})
+    only = inferred_only(ownership)
+    return {"ms": sum(x["ms"] for x in gaps), "estimated_ms": sum(x["ms"] for x in est),
+            "estimated_why": [UNOWNED_ESTIMATED_WHY[w] for w in why], "gaps": gaps,
+            "inferred_owned_ms": sum(x["to_ms"] - x["from_ms"] for x in only), "inferred_only": only}
+
+
+def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], inferred_seconds: float = 0) -> str:
+    """The figure (unowned_figure, in seconds) as every view prints it: the total, then the part
+    that is estimated and why, then the ownership only inferred (time with no owner inside it is
+    not counted)."""
+    from pipeline.report.details_text import number
+
+    text = number(round(seconds, 3))
+    if estimated_seconds:
+        text += f" ({number(round(estimated_seconds, 3))} of it estimated: " + "; ".join(why) + ")"
+    if inferred_seconds:
+        text += (f". A further {number(round(inferred_seconds, 3))} partition-seconds have an owner only by the "
+                 "replay's inference from the generations (no consumer's log shows it): time with no owner "
+                 "within them is not counted.")
+    return text

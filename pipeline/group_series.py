@@ -613,15 +613,18 @@ def series_tables(table: pa.Table, left_out: frozenset[tuple[Any, Any, Any]] | N
     return {"heartbeat_gaps": heartbeat_gaps(cols), "offset_commits": offset_commits(cols)}
 
 
-def group_tables(cols: dict[str, list[Any]],
-                 memberships: Sequence[dict[str, Any]] = ()) -> dict[str, list[dict[str, Any]]]:
+def group_tables(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = (),
+                 last_lines: bool = True) -> dict[str, list[dict[str, Any]]]:
     """heartbeat_gaps, offset_commits and observed ownership of one group's events columns (lists
     of values, as group_tables takes them), as lists of row dicts; none of them reads the lines of
-    a client stream the replay leaves out (left_out_streams)."""
+    a client stream the replay leaves out (left_out_streams). `last_lines`: an owner's end its log
+    does not show is its last line (group_tables.ownership `lives`, as the ingest's group pass
+    does); False for the Spark windows of spark/tables.py, which have no such step."""
     table = _arrow(cols)
     left_out = left_out_streams(table)
+    lives = gt.streams_lines(table, origins) if last_lines else None
     return {**{t: rows.to_pylist() for t, rows in series_tables(table, left_out).items()},
-            "ownership": gt.observed_ownership(cols, memberships, left_out)}
+            "ownership": gt.observed_ownership(cols, memberships, left_out, lives)}
 
 
 def _arrow(cols: dict[str, list[Any]]) -> pa.Table:

@@ -253,9 +253,105 @@ def _with_member_context(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any
     return out
 
 
-def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+class StreamLines:
+    """One client stream's timed lines (sorted times and their line numbers) and the times its
+    consumer was created (client_config: ConsumerConfig values)."""
+
+    def __init__(self, times: Any, line_nos: Any, created: Any) -> None:
+        self.times, self.line_nos, self.created = times, line_nos, created
+
+    def last_before(self, start: int, until: int | None) -> tuple[int, int] | None:
+        """(time, line_no) of the stream's last line at or after `start`, before `until` and before
+        the consumer's next creation after `start`; None when there is none."""
+        import numpy as np
+
+        bound = until
+        k = int(np.searchsorted(self.created, start, side="right"))
+        if k < len(self.created) and (bound is None or self.created[k] < bound):
+            bound = int(self.created[k])
+        hi = len(self.times) if bound is None else int(np.searchsorted(self.times, bound, side="left"))
+        if hi == 0 or self.times[hi - 1] < start:
+            return None
+        return int(self.times[hi - 1]), int(self.line_nos[hi - 1])
+
+
+def streams_lines(table: Any, origins_of: Any) -> dict[tuple[Any, Any, Any], StreamLines]:
+    """(client_id, source, origin) -> StreamLines of a group's events rows (a pyarrow Table;
+    `origins_of` is group_series.origins). Column-wise: one sort, no Python row per line."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    need = {"side", "ts_ms", "client_id", "source", "line_no", "kind", "extra_json"}
+    if table.num_rows == 0 or not need <= set(table.schema.names):
+        return {}
+    mask = pc.fill_null(pc.and_(pc.equal(table.column("side"), "client"), pc.is_valid(table.column("ts_ms"))), False)
+
+    def plain(c: str) -> Any:
+        v = table.column(c).filter(mask)
+        return pc.cast(v, v.type.value_type) if pa.types.is_dictionary(v.type) else v
+
+    t = pa.table({"client_id": plain("client_id"), "source": plain("source"), "ts_ms": plain("ts_ms"),
+                  "line_no": plain("line_no"), "kind": plain("kind"),
+                  "origin": origins_of(table.column("extra_json"), mask)})
+    if t.num_rows == 0:
+        return {}
+    t = t.sort_by([("client_id", "ascending"), ("source", "ascending"), ("origin", "ascending"),
+                   ("ts_ms", "ascending"), ("line_no", "ascending")])
+    times = t.column("ts_ms").to_numpy(zero_copy_only=False).astype("int64")
+    lines = pc.fill_null(t.column("line_no"), 0).to_numpy(zero_copy_only=False).astype("int64")
+    created = pc.fill_null(pc.equal(t.column("kind"), "client_config"), False).to_numpy(zero_copy_only=False)
+    # the streams' bounds in the sorted rows, column-wise (a Python value per stream, not per line)
+    n = t.num_rows
+    change = np.zeros(n, dtype=bool)
+    change[0] = True
+    codes = []
+    for c in ("client_id", "source", "origin"):
+        enc = pc.dictionary_encode(t.column(c)).combine_chunks()
+        idx = pc.fill_null(enc.indices, -1).to_numpy(zero_copy_only=False)
+        change[1:] |= idx[1:] != idx[:-1]
+        codes.append((idx, enc.dictionary.to_pylist()))
+    bounds = [*np.flatnonzero(change).tolist(), n]
+    spans: dict[tuple[Any, Any, Any], slice] = {}
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        key = tuple(None if idx[a] < 0 else values[idx[a]] for idx, values in codes)
+        spans[key] = slice(a, b)
+    # a consumer's creation in a file: its ConsumerConfig block names its client id; clients that
+    # print no client id on their other lines (before 1.0) make a stream without one, which every
+    # creation in the same file (and origin) restarts
+    made: dict[tuple[Any, Any, Any], Any] = {k: times[sl][created[sl]] for k, sl in spans.items()}
+    by_file: dict[tuple[Any, Any], list[Any]] = defaultdict(list)
+    for (_c, src, o), ts in made.items():
+        by_file[(src, o)].append(ts)
+    out: dict[tuple[Any, Any, Any], StreamLines] = {}
+    for (c, src, o), sl in spans.items():
+        mine = made[(c, src, o)] if c is not None else np.sort(np.concatenate(by_file[(src, o)]))
+        out[(c, src, o)] = StreamLines(times[sl], lines[sl], mine)
+    return out
+
+
+def _owner_key(member: str | None, generation: int | None) -> Any:
+    """Who holds a stream's partitions: its member id, or for clients that log none (before 1.0)
+    its generation (a new one is a new join; without a revoke before it, a restarted process)."""
+    return member if member is not None else (("generation", generation) if generation is not None else None)
+
+
+def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = (),
+              lives: dict[tuple[Any, Any, Any], StreamLines] | None = None) -> list[dict[str, Any]]:
     """tables.ownership for one group's rows, with unnamed owners filled from the replay's
-    memberships (tables.name_unnamed_owners)."""
+    memberships (tables.name_unnamed_owners).
+
+    `lives` (the ingest's table, streams_lines of all the group's rows; spark/tables.ownership, the
+    reference the twin test holds this equal to, goes without): an interval whose end its owner's
+    log does not show ends at the owner's last line, with end_reason `last_line`: the interval is
+    still held when the stream's log ends (else `log_end`, no end), or the same stream's next
+    assignment is another member's (or, for clients that log no member id, another generation's)
+    without a revoke before it (a restarted process; else `reassigned` at that assignment). The
+    owner's last line is the stream's last line before the next assignment, and before the consumer
+    was created again in that stream (a `ConsumerConfig values` block: a restart). The process held
+    the partition at least until that line; a crash ends it there, a live but silent process later:
+    the time after it until the next owner is estimated (figures.unowned_gaps).
+    """
     kinds = OWNERSHIP_START | OWNERSHIP_END | MEMBER_END
     ctx_rows = _with_member_context([
         r for r in rows if r["side"] == "client" and r["ts_ms"] is not None
@@ -273,6 +369,7 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
             ends[stream].append((r["ts_ms"], kind, evidence(r["source"], r["line_no"])))
     holders = _sole_holders(memberships)
     out = []
+    pending: list[tuple[int, int, str]] = []   # (row, its owner's last line: time, evidence)
     for (client_id, source, origin, tp), items in moves.items():
         items.sort(key=lambda it: (it[0]["ts_ms"], it[0]["line_no"]))
         marks = []   # (is_start, boundary, reason) per item
@@ -285,13 +382,13 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
             reason = "reassigned" if is_start else re.sub(r"^partitions_", "", r["kind"])
             marks.append((is_start, boundary, reason))
             prev = (r, cm, cg)
-        nxt = None   # (ts, reason, evidence) of the next boundary after the item
+        nxt = None   # (ts, reason, evidence, member) of the next boundary after the item
         follow: list[Any] = [None] * len(items)
         for i in range(len(items) - 1, -1, -1):
             follow[i] = nxt
             if marks[i][1]:
                 r = items[i][0]
-                nxt = (r["ts_ms"], marks[i][2], evidence(r["source"], r["line_no"]))
+                nxt = (r["ts_ms"], marks[i][2], evidence(r["source"], r["line_no"]), _owner_key(*items[i][1:]))
         m = _TP.match(tp) if tp is not None else None
         topic = (m.group(1) or tp) if m else tp
         partition = int(m.group(2)) if m else None
@@ -306,16 +403,43 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
             if m_end is not None:
                 end_ms, reason, end_ev = m_end
             elif n is not None:
-                end_ms, reason, end_ev = n
+                end_ms, reason, end_ev = n[:3]
             else:
                 end_ms, reason, end_ev = None, "log_end", None
+            lines = (lives or {}).get((client_id, source, origin))
+            if lines is not None and m_end is None and (
+                    n is None or (n[1] == "reassigned" and n[3] != _owner_key(cm, cg))):
+                last = lines.last_before(ts, n[0] if n is not None else None)
+                if last is not None and n is not None:
+                    end_ms, reason, end_ev = last[0], "last_line", evidence(source, last[1])
+                elif last is not None:   # (only when another owner follows: _ends_at_last_line)
+                    pending.append((len(out), last[0], evidence(source, last[1])))
             member = cm
             if member is None and cg is not None:
                 member = holders.get((cg, _tp_key(topic, partition)))
             out.append({"group_id": r["group_id"], "topic": topic, "partition": partition, "member_id": member,
                         "client_id": client_id, "generation": cg, "start_ms": ts, "end_ms": end_ms,
-                        "end_reason": reason, "evidence": [ev, end_ev] if end_ev is not None else [ev]})
+                        "end_reason": reason, "evidence": [ev, end_ev] if end_ev is not None else [ev],
+                        "inferred": False})
+    _ends_at_last_line(out, pending)
     return out
+
+
+def _ends_at_last_line(out: list[dict[str, Any]], pending: list[tuple[int, int, str]]) -> None:
+    """An interval held when its stream's log ends (`log_end`, no end) of a partition another
+    interval starts later on (another stream's owner): it ends at its owner's last line
+    (`last_line`): the next owner's assignment shows it was given up, its log not when. Held to
+    the end otherwise (no end: nothing shows it given up)."""
+    if not pending:
+        return
+    starts: dict[tuple[Any, Any, Any], list[int]] = defaultdict(list)
+    for r in out:
+        starts[(r["group_id"], r["topic"], r["partition"])].append(r["start_ms"])
+    for i, at, ev in pending:
+        r = out[i]
+        if any(s > r["start_ms"] for s in starts[(r["group_id"], r["topic"], r["partition"])]):
+            r["end_ms"], r["end_reason"] = at, "last_line"
+            r["evidence"] = [*r["evidence"], ev]
 
 
 def _tp_key(topic: str | None, partition: int | None) -> str:
@@ -338,12 +462,23 @@ def _sole_holders(memberships) -> dict[tuple[int, str], str]:
 
 
 def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = (),
-                       left_out: frozenset[tuple[Any, Any, Any]] = frozenset()) -> list[dict[str, Any]]:
+                       left_out: frozenset[tuple[Any, Any, Any]] = frozenset(),
+                       lives: dict[tuple[Any, Any, Any], StreamLines] | None = None) -> list[dict[str, Any]]:
     """`ownership` of one group's events columns (OWNERSHIP_COLUMNS at least); rows it cannot use
     (another side, no time, no member, generation or ownership kind) may be left out beforehand.
-    `left_out`: the client streams whose lines are not read (left_out_streams)."""
+    `left_out`: the client streams whose lines are not read (left_out_streams). `lives`: see
+    ownership."""
     rows = _rows(cols)
     if left_out:
         rows = [r for r in rows if r["side"] != "client"
                 or (r["client_id"], r["source"], r.get("origin")) not in left_out]
-    return ownership(rows, memberships)
+    return ownership(rows, memberships, lives)
+
+def inferred_beside(observed: Sequence[dict[str, Any]], replayed: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The replay's ownership rows kept beside the consumers' own (observed) intervals: those it
+    inferred from a generation's assignment (`inferred`) for a member of whom no observed interval
+    exists (its log was not given, is left out as mixed, or shows no callbacks). The replay's rows
+    of the members' callbacks repeat the observed ones and are dropped."""
+    shown = {r.get("member_id") for r in observed}
+    return [r for r in replayed if r.get("inferred") and r.get("member_id") is not None
+            and r.get("member_id") not in shown]

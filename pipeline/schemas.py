@@ -83,6 +83,11 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("group_id", "string"), ("topic", "string"), ("partition", "int"), ("member_id", "string"),
         ("client_id", "string"), ("generation", "int"), ("start_ms", "bigint"), ("end_ms", "bigint"),
         ("end_reason", "string"), ("evidence", "array<string>"),
+        # false: the owning consumer's own log shows the interval (its assignment callbacks:
+        # group_tables.ownership, spark/tables.ownership); true: the replay inferred it from a
+        # generation's assignment because the owner's own log shows no partition callbacks (its log
+        # was not given, is left out as mixed, or its client logs none: replay_rules/ownership.py)
+        ("inferred", "boolean"),
     ],
     "findings": [
         ("finding_id", "string"), ("kind", "string"),

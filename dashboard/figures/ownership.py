@@ -26,7 +26,7 @@ def _discrete_scale(n: int) -> list[list[Any]]:
 def ownership_figure(grid: dict[str, Any], x_range: Iterable[Any] | None = None,
                      names: dict[str, str] | None = None, empty_message: str | None = None) -> go.Figure:
     """`grid` is `RunData.ownership_grid`: times (ms), partitions, members, z (member index or None)."""
-    title = "Partition ownership over time (colour = owning member, blank = unowned)"
+    title = "Partition ownership over time (colour = owning member, blank = no owner in the logs)"
     if not grid.get("partitions"):
         return empty_figure(title, empty_message or "No partition ownership is known for this group in this window.",
                             x_range=x_range)
@@ -34,8 +34,11 @@ def ownership_figure(grid: dict[str, Any], x_range: Iterable[Any] | None = None,
     members = grid["members"]
     n = max(1, len(members))
     shown = [esc(f"{names_of[m]}  ({m})" if m in names_of else m) for m in members]
-    hover = [[f"{esc(p)}<br>{shown[v] if v is not None else 'unowned'}" for v in row]
-             for p, row in zip(grid["partitions"], grid["z"], strict=True)]
+    guessed = grid.get("inferred") or [[False] * len(row) for row in grid["z"]]
+    hover = [[f"{esc(p)}<br>{shown[v] if v is not None else 'no owner in the logs'}"
+              + ("<br>estimated: inferred from the generations (its own log shows no assignment)" if g else "")
+              for v, g in zip(row, marks, strict=True)]
+             for p, row, marks in zip(grid["partitions"], grid["z"], guessed, strict=True)]
     fig = go.Figure(go.Heatmap(
         x=to_dt(pd.Series(grid["times"])), y=grid["partitions"], z=grid["z"],
         zmin=-0.5, zmax=n - 0.5, colorscale=_discrete_scale(n), hovertext=hover, hoverinfo="x+text",

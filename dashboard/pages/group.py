@@ -16,6 +16,7 @@ from dashboard.figures.common import short_id
 from dashboard.member_names import member_labels
 from dashboard.pages.overview import fmt_duration, rebalancing_text
 from pipeline import dashboard_urls as urls
+from pipeline import figures
 
 GEN_COLUMNS = [("generation", "gen"), ("cause", "cause"), ("cause_detail", "what happened"),
                ("started", "rebalance began"), ("stabilized", "stable at"), ("rebalance", "rebalance took"),
@@ -65,6 +66,16 @@ def build_figures(data: RunData, group: str, window: dict[str, Any] | None) -> t
     heat = ownership_figure(data.ownership_grid(group, x_range[0], x_range[1]), x_range, names=names,
                             empty_message=why["ownership"])
     return timeline, lanes, heat
+
+
+def unowned_note(data: RunData, group: str) -> html.P:
+    """The report's "partition-seconds with no owner in the logs" for this group (one computation:
+    pipeline.figures.unowned_figure), with what of it is estimated and why."""
+    fig = data.unowned(group)
+    text = figures.unowned_sentence(fig["ms"] / 1000, fig["estimated_ms"] / 1000, fig["estimated_why"],
+                                    fig["inferred_owned_ms"] / 1000)
+    return html.P(["Partition-seconds with no owner in the logs (whole run): ", html.Span(text, id="group-unowned")],
+                  className="muted", id="group-unowned-note")
 
 
 MEMBERSHIP_MARKS = (("joined_ms", "join", "joined"), ("synced_ms", "sync", "synced"), ("left_ms", "leave", "left"))
@@ -206,6 +217,7 @@ def layout(data: RunData, params: dict[str, str]) -> html.Div:
                  children=components.finding_panel(data, None)),
         components.zoomable("lanes", lanes),
         components.zoomable("ownership", heat),
+        unowned_note(data, group),
         html.H3("Findings"),
         components.datatable("group-findings", find_rows[["id", *[c for c, _ in FINDING_COLUMNS if c in find_rows]]],
                              FINDING_COLUMNS, page_size=10),

@@ -10,6 +10,40 @@ from dash.exceptions import PreventUpdate
 from dashboard import components
 from dashboard.data import UNNAMED, RunData
 from pipeline import dashboard_urls as urls
+from pipeline import figures
+
+END_WORDS = {
+    "last_line": "its own log shows nothing of it after this line (the process crashed, was silent, or its log "
+                 "ends): when it stopped owning the partition is not in the logs",
+    "log_end": "still held when its log ends",
+    "reassigned": "its next assignment",
+}
+
+
+def gen_text(v: Any) -> str:
+    """A generation as a whole number ("3", not the "3.0" of a column with gaps); "unknown" when none."""
+    if v is None or v != v:
+        return "unknown"
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+def _inferred(row: dict[str, Any]) -> bool:
+    v = row.get("inferred")
+    return bool(v) and v == v
+
+
+def end_words(row: dict[str, Any]) -> str:
+    """How an ownership interval ended, in words; an inferred one says it is estimated and why."""
+    reason = row.get("end_reason")
+    reason = reason if isinstance(reason, str) and reason else None
+    if _inferred(row):
+        ended = (f"; its end ({reason.replace('_', ' ')}) is the replay's too" if reason else "")
+        return (f" (estimated: the replay inferred this interval from generation {gen_text(row.get('generation'))}'s "
+                "assignment, because this member's own log shows no partition assignment: its log was not given, "
+                f"was left out, or logs none{ended})")
+    if reason is None:
+        return ""
+    return f" ({END_WORDS.get(reason) or 'ended by ' + reason.replace('_', ' ')})"
 
 
 def _interval(row: dict[str, Any] | None) -> str:
@@ -17,7 +51,8 @@ def _interval(row: dict[str, Any] | None) -> str:
         return ""
     end = urls.fmt_ms(row.get("end_ms")) or "the end of the logs"
     who = row.get("member_id") or row.get("client_id") or UNNAMED
-    return f"generation {row.get('generation')}: {who} from {urls.fmt_ms(row.get('start_ms'))} to {end}"
+    return (f"generation {gen_text(row.get('generation'))}: {who} from {urls.fmt_ms(row.get('start_ms'))} to {end}"
+            + end_words(row))
 
 
 def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
@@ -42,15 +77,20 @@ def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
         children += [
             html.Div(className="answer", children=[
                 who,
-                html.Div(f"generation {owner.get('generation')} · client {owner.get('client_id') or '-'}"),
-                html.Div(f"owned from {urls.fmt_ms(owner.get('start_ms'))} to {end}"
-                         + (f" (ended by {owner['end_reason']})" if owner.get("end_reason") else "")),
+                html.Div(f"generation {gen_text(owner.get('generation'))} · client {owner.get('client_id') or '-'}"),
+                html.Div(f"owned from {urls.fmt_ms(owner.get('start_ms'))} to {end}" + end_words(owner),
+                         className="answer-interval"),
             ]),
             html.H5("evidence"),
             components.evidence_block(data, owner.get("evidence")),
         ]
     if not owners:
         children.append(html.H3(f"Nobody owned {partition} at {when} (per this run's logs)."))
+        gap = next((g for g in data.unowned(group)["gaps"] if g["topic"] == split[0] and g["partition"] == split[1]
+                    and g["from_ms"] <= at_ms <= g["to_ms"]), None)
+        if gap is not None and gap["estimated"]:
+            children.append(html.P("Estimated: " + "; ".join(figures.UNOWNED_ESTIMATED_WHY[w] for w in gap["why"])
+                                   + ".", className="muted", id="owner-estimated"))
     for label, key in (("before", "previous"), ("after", "next")):
         if result[key]:
             children.append(html.Div(f"{label}: {_interval(result[key])}", className="muted"))

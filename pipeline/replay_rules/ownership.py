@@ -82,7 +82,8 @@ def from_assignments(views: list[GenView], st: GroupState, cfg: EffectiveSetting
                 key = (tp, mid)
                 if cooperative and key in open_:
                     continue   # kept across the cooperative rebalance
-                open_[key] = Interval(tp, mid, mem.client_id, v.gen.generation, start, ev, source=mem.host)
+                open_[key] = Interval(tp, mid, mem.client_id, v.gen.generation, start, ev, source=mem.host,
+                                      inferred=True)
             # when the generation ends, close what does not carry over
             keeps = set()
             if cooperative and nxt is not None and mid in nxt.gen.members:
@@ -142,7 +143,7 @@ def static_handover(views: list[GenView], st: GroupState, with_callbacks: set[st
             st.intervals.append(Interval(tp, heir.member_id, heir.client_id, current.gen.generation, at,
                                          ob.evidence[0], end, "rebalance" if end == until else "continued",
                                          first.start_ev if first is not None and end != until else None,
-                                         heir.host))
+                                         heir.host, inferred=True))
 
 
 _TOPIC_ID_PARTITION = re.compile(r"[A-Za-z0-9_-]{22}-\d+")
@@ -178,6 +179,7 @@ def rows(st: GroupState) -> list[dict]:
             "group_id": st.group_id, "topic": topic, "partition": part, "member_id": iv.member_id,
             "client_id": iv.client_id, "generation": iv.generation, "start_ms": iv.start_ms, "end_ms": iv.end_ms,
             "end_reason": iv.end_reason, "evidence": list(dict.fromkeys(e for e in (iv.start_ev, iv.end_ev) if e)),
+            "inferred": iv.inferred,
         })
     return out
 

@@ -237,6 +237,9 @@ class Interval:
     # the end is the time a line was printed, which a binding's log queue delays to the application's
     # next poll() (reasons.delivered_late): the member gave the partition up earlier, by up to that delay
     end_late: bool = False
+    # the interval is the replay's inference from a generation's assignment (the owner's own log shows
+    # no partition callbacks: ownership.from_assignments, static_handover), not a consumer's own lines
+    inferred: bool = False
 
 
 @dataclass(slots=True)

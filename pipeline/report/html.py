@@ -5,9 +5,15 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from pipeline.report.details_text import details_sentences, number
+from pipeline.report.details_text import details_sentences
 from pipeline.report.figures import timeline_figure
-from pipeline.report.model import leader_words, rebalancing_cell, rebalancing_words, total_longest_cell
+from pipeline.report.model import (
+    leader_words,
+    rebalancing_cell,
+    rebalancing_words,
+    total_longest_cell,
+    unowned_cell,
+)
 
 CSS = """
 body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1150px;color:#1d1d1f;padding:0 1rem}
@@ -99,8 +105,8 @@ def _summary(report: dict[str, Any]) -> str:
     rows = [
         ("rebalances", _n(imp["rebalances"])),
         ("time spent rebalancing (total / longest)",
-         _e(total_longest_cell(imp))),
-        ("partition-seconds with no owner in the logs", f"{number(round(imp['unowned_partition_seconds'], 3))}"),
+         total_longest_cell(imp)),   # (the rows are escaped once, below)
+        ("partition-seconds with no owner in the logs", unowned_cell(imp)),
         ("members expelled", _n(len(imp["members_expelled"]))),
         ("offsets reprocessed", f"{_n(imp['reprocessed_messages'])} in {_n(len(imp['reprocessed_ranges']))} range(s)"),
         ("offsets skipped (possible data loss)",

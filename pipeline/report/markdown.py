@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.report.details_text import number
 from pipeline.report.mdtext import code, fenced_line, text
-from pipeline.report.model import leader_words, rebalancing_words, total_longest_cell
+from pipeline.report.model import leader_words, rebalancing_words, total_longest_cell, unowned_cell
 
 SEV_MARK = {"critical": "🟥 critical", "high": "🟧 high", "medium": "🟨 medium", "low": "🟦 low", "info": "ℹ️ info"}
 
@@ -55,7 +54,7 @@ def summary_markdown(report: dict[str, Any]) -> str:
         "| impact | value |", "|---|---|",
         f"| rebalances | {imp['rebalances']:,} |",
         f"| time spent rebalancing (total / longest) | {text(total_longest_cell(imp))} |",
-        f"| partition-seconds with no owner in the logs | {number(round(imp['unowned_partition_seconds'], 3))} |",
+        f"| partition-seconds with no owner in the logs | {text(unowned_cell(imp))} |",
         f"| members expelled | {len(imp['members_expelled']):,} |",
         f"| offsets reprocessed | {imp['reprocessed_messages']:,} in {len(imp['reprocessed_ranges']):,} range(s) |",
         f"| offsets skipped (possible data loss) | {imp['skipped_messages']:,} in {len(imp['skipped_ranges']):,} range(s) |",

@@ -46,6 +46,14 @@ def rebalancing_cell(fig: dict[str, Any]) -> str:
     return figures.rebalancing_total(fig["rebalance_ms_total"], fig["rebalances_timed"], fig["rebalances"])
 
 
+def unowned_cell(impact: dict[str, Any]) -> str:
+    """The impact table's "partition-seconds with no owner in the logs" (figures.unowned_sentence)."""
+    return figures.unowned_sentence(impact["unowned_partition_seconds"],
+                                    impact.get("unowned_partition_seconds_estimated") or 0,
+                                    impact.get("unowned_estimated_why") or [],
+                                    impact.get("inferred_owned_partition_seconds") or 0)
+
+
 def total_longest_cell(fig: dict[str, Any]) -> str:
     """"total / longest" of the impact table, with how many rebalances the logs time when not all."""
     timed, n = fig["rebalances_timed"], fig["rebalances"]
@@ -119,6 +127,18 @@ class Tables:
                     f"group {group!r} is not in this run" + (f" (groups: {', '.join(known[:10])})" if known else "")
                 )
 
+    def unowned(self) -> dict[str, Any]:
+        """figures.unowned_figure of these tables: the partition-seconds with no owner in the logs."""
+        return figures.unowned_figure(self.ownership, self.memberships, self.generations, self.client_members())
+
+    def client_members(self) -> set[str]:
+        """The member ids the consumers' own lines name (events, side client): members whose log is given."""
+        import pyarrow.compute as pc
+
+        ev = rundir.load_table(self.run_dir, "events", ["member_id"],
+                               filters=(pc.field("side") == "client") & pc.field("member_id").is_valid())
+        return set(ev["member_id"].dropna().unique())
+
     def observed_gaps(self, group: str) -> dict[str, int | None]:
         """The longest silences seen in the logs (heartbeat_gaps), per kind, for recommendations."""
         gaps = rundir.load_table(self.run_dir, "heartbeat_gaps", ["group_id", "kind", "gap_ms", "exceeded"])
@@ -169,21 +189,6 @@ class Tables:
 
 def _evidence(refs: list[str] | None, raw: dict[str, str]) -> list[dict[str, str | None]]:
     return [{"ref": r, "raw": raw.get(r)} for r in (refs or [])[:MAX_EVIDENCE_PER_ITEM]]
-
-
-def _unowned_partition_ms(ownership: pd.DataFrame) -> int:
-    """Sum over partitions of the gaps between consecutive ownership intervals."""
-    total = 0
-    if ownership.empty:
-        return 0
-    for _, part in ownership.dropna(subset=["start_ms"]).groupby(["group_id", "topic", "partition"]):
-        covered_until = None
-        for start, end in sorted(zip(part["start_ms"], part["end_ms"], strict=True), key=lambda t: t[0]):
-            end = start if end is None or end != end else end
-            if covered_until is not None and start > covered_until:
-                total += int(start - covered_until)
-            covered_until = end if covered_until is None else max(covered_until, end)
-    return total
 
 
 def _offset_ranges(commits: pd.DataFrame, flag: str) -> list[dict[str, Any]]:
@@ -345,12 +350,17 @@ def build_report(
     skipped = _finding_ranges(t.findings, "offset_skip")
     times = [v for df, cols in ((t.generations, ("started_ms", "ended_ms")), (t.findings, ("start_ms", "end_ms")))
              for c in cols for v in df[c].dropna().tolist()]
+    unowned = t.unowned()
     impact = {
         "rebalances": sum(g["rebalances"] for g in groups),
         "rebalance_ms_total": sum(g["rebalance_ms_total"] for g in groups),
         "rebalance_ms_longest": max((g["rebalance_ms_longest"] for g in groups), default=0),
         "rebalances_timed": sum(g["rebalances_timed"] for g in groups),
-        "unowned_partition_seconds": round(_unowned_partition_ms(t.ownership) / 1000, 3),
+        # (figures.unowned_figure: the dashboard's group page says the same)
+        "unowned_partition_seconds": round(unowned["ms"] / 1000, 3),
+        "unowned_partition_seconds_estimated": round(unowned["estimated_ms"] / 1000, 3),
+        "unowned_estimated_why": unowned["estimated_why"],
+        "inferred_owned_partition_seconds": round(unowned["inferred_owned_ms"] / 1000, 3),
         "members_expelled": expelled,
         "reprocessed_ranges": reprocessed,
         "skipped_ranges": skipped,

@@ -266,6 +266,8 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     keep = pc.fill_null(useful, False)
     mine = table.select([c for c in gt.OWNERSHIP_COLUMNS if c != "origin"]).filter(keep)
     mine = mine.append_column("origin", origins(table.column("extra_json"), keep))
+    # each client stream's timed lines: where an owner's log stops showing it (group_tables.ownership)
+    lives = gt.streams_lines(table, origins)
     del useful, kept
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
     if replay_module is not None:
@@ -278,13 +280,15 @@ def replay_unit_rows(table: Any, replay_module: str | None,
         del table
         rep = dict(mod.replay_group_rows(arg))
         del arg
-        if own_intervals:
-            rep["ownership"] = []     # the consumers' own intervals (observed) are the table
     else:
         del table
     out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
-    out["ownership"] = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or [],
-                                             left_out) + out["ownership"]
+    observed = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or [], left_out,
+                                     lives)
+    # beside the consumers' own intervals, the replay's inferred ones of members none of whose own
+    # intervals the logs show (group_tables.inferred_beside); without any own interval, the replay's
+    out["ownership"] = observed + (gt.inferred_beside(observed, out["ownership"]) if own_intervals
+                                   else out["ownership"])
     return out
 
 

@@ -270,7 +270,9 @@ def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict
 
         rows = worker_gc.call_paused(_replay_module(module_name).replay_group_rows, table)
         if shows_own_assignments(table):
-            rows = {**rows, "ownership": []}   # tables.ownership has this group's intervals
+            # tables.ownership has this group's observed intervals; the replay's inferred ones (members
+            # whose own log shows none) are kept beside them (group_tables.inferred_beside)
+            rows = {**rows, "ownership": [r for r in rows["ownership"] if r.get("inferred")]}
         return replay_output(rows)
 
     grouped = timeline_df.where(F.col("group_id").isNotNull()).groupBy("group_id").applyInArrow(

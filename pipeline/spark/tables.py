@@ -350,6 +350,7 @@ def ownership(events: DataFrame) -> DataFrame:
         F.col("ctx_member").alias("member_id"), "client_id", F.col("ctx_generation").alias("generation"),
         F.col("ts_ms").alias("start_ms"), end_ms.alias("end_ms"), end_reason.alias("end_reason"),
         F.when(end_ev.isNotNull(), F.array("ev", end_ev)).otherwise(F.array("ev")).alias("evidence"),
+        F.lit(False).alias("inferred"),   # (the consumer's own callbacks)
     )
 
 

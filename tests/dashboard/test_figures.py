@@ -68,7 +68,11 @@ def test_ownership_heatmap_discrete_members():
     hm = fig.data[0]
     assert hm.type == "heatmap" and list(hm.y) == ["t-0", "t-1"]
     assert (hm.zmin, hm.zmax) == (-0.5, 1.5) and list(hm.colorbar.ticktext) == ["a", "b"]
-    assert hm.hovertext[1][0].endswith("unowned")
+    assert hm.hovertext[1][0].endswith("no owner in the logs")
+    assert "estimated" not in hm.hovertext[0][2]
+    # a cell whose interval the replay inferred says so
+    hm = ownership_figure(grid | {"inferred": [[False, False, True], [False, False, False]]}).data[0]
+    assert "estimated: inferred from the generations" in hm.hovertext[0][2] and "estimated" not in hm.hovertext[0][1]
     assert ownership_figure({"partitions": []}).layout.annotations
 
 

@@ -1,0 +1,118 @@
+"""The report's "partition-seconds with no owner in the logs" against truth.json, for every sample
+scenario whose truth has ownership, on the RUN_DIR the ingest's per-group functions write for the
+sample's files (tests/report/pure_run.py: no JVM), both ways:
+
+- nothing false: every gap the report counts as exact (not estimated) is a gap of the truth;
+- nothing missed: every gap of the truth is in a reported gap (exact, or estimated and covering it),
+  or in ownership the report states is only inferred (inferred_owned_partition_seconds);
+- the exact part of the figure equals the truth's gaps it stands for.
+
+The truth's gaps (truth_gaps) are defined as the report defines its own (pipeline.figures.unowned_gaps,
+docs/report.md): per partition, the time between one owner's interval end and the next owner's start
+that no interval covers; a partition's time before its first owner and after its last owner's end is
+not counted (an interval held at the end, `to_ms` null, covers the rest of the window the logs cover).
+
+The logs' times are each host's clock (truth `hosts.*.clock_skew_ms`, the ingest corrects only
+larger offsets), so a bound may be off by the largest skew: `tol` is that plus the time a client takes
+to log a callback. A gap shorter than twice `tol` may appear or vanish by clocks alone and is not
+required either way.
+
+Before (main at 3071c8c): cooperative_scale_out's figure was 926.276 s where the truth's is 140.823 s
+(an interval held at log end, with no end, was counted as ending where it started), and with one
+client log left out, gc_pause_session_expiry's ownership of that client's partitions was missing
+altogether (the replay's inferred intervals were dropped) and its gaps were counted as exact."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.report.pure_run import SAMPLES, write_pure_run
+
+LOG_LATENCY_MS = 50
+
+
+def _scenarios() -> list[str]:
+    return sorted(p.parent.name for p in SAMPLES.glob("*/truth.json")
+                  if json.loads(p.read_text()).get("ownership"))
+
+
+def truth_gaps(truth: dict) -> dict[str, list[tuple[int, int]]]:
+    """partition (topic-N) -> [(from_ms, to_ms)] of the truth's time with no owner (module doc)."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for part, ivs in truth["ownership"].items():
+        covered, gaps = None, []
+        for iv in sorted(ivs, key=lambda i: i["from_ms"]):
+            end = iv["to_ms"] if iv["to_ms"] is not None else 1 << 62
+            if covered is not None and iv["from_ms"] > covered:
+                gaps.append((covered, iv["from_ms"]))
+            covered = end if covered is None else max(covered, end)
+        out[part] = gaps
+    return out
+
+
+def tolerance(truth: dict) -> int:
+    return max((abs(h.get("clock_skew_ms") or 0) for h in truth["hosts"].values()), default=0) + LOG_LATENCY_MS
+
+
+def compare(truth: dict, run_dir: Path) -> dict[str, list]:
+    """{"false": exact reported gaps the truth has not, "missed": truth gaps no reported gap holds,
+    "exact_ms": the exact part, "truth_ms_of_exact": the truth gaps the exact ones match}."""
+    tol = tolerance(truth)
+    from pipeline.report.model import Tables
+
+    fig = Tables(run_dir, None, None, None).unowned()
+    gaps = fig["gaps"]
+    only: dict[str, list[dict]] = {}
+    for x in fig["inferred_only"]:
+        only.setdefault(f"{x['topic']}-{x['partition']}", []).append(x)
+    mine: dict[str, list[dict]] = {}
+    for g in gaps:
+        mine.setdefault(f"{g['topic']}-{g['partition']}", []).append(g)
+    false, missed, matched = [], [], 0
+    for part in sorted(set(mine) | set(truth["ownership"])):
+        t_gaps = truth_gaps(truth).get(part, [])
+        for g in mine.get(part, []):
+            if g["estimated"]:
+                continue
+            hit = [t for t in t_gaps if abs(t[0] - g["from_ms"]) <= tol and abs(t[1] - g["to_ms"]) <= tol]
+            if hit:
+                matched += hit[0][1] - hit[0][0]
+            elif g["ms"] > 2 * tol:
+                false.append((part, g["from_ms"] - truth["start_ms"], g["ms"]))
+        for a, b in t_gaps:
+            if b - a <= 2 * tol:
+                continue
+            held = any((abs(a - g["from_ms"]) <= tol and abs(b - g["to_ms"]) <= tol) if not g["estimated"]
+                       else (g["from_ms"] <= a + tol and g["to_ms"] >= b - tol) for g in mine.get(part, []))
+            # (or within ownership only inferred: the views say time with no owner there is not counted)
+            held = held or any(x["from_ms"] <= a + tol and x["to_ms"] >= b - tol for x in only.get(part, []))
+            if not held:
+                missed.append((part, a - truth["start_ms"], b - a))
+    exact = sum(g["ms"] for g in gaps if not g["estimated"])
+    return {"false": false, "missed": missed, "exact_ms": exact, "truth_ms_of_exact": matched}
+
+
+# known, not fixed here: the librdkafka member's revoke after its max.poll.interval.ms expiry is
+# printed at the application's next poll, 30 s late (confluent-kafka-python's log queue), so its
+# interval covers the 2.4 s the truth has partitions 4 and 5 with no owner (420.313 s to 422.711 s)
+LATE_END = {"mixed_clients_max_poll": "a revoke printed 30 s late by the binding's log queue hides a 2.4 s gap"}
+
+
+@pytest.mark.parametrize("scenario", [pytest.param(s, marks=pytest.mark.xfail(reason=LATE_END[s], strict=True))
+                                      if s in LATE_END else s for s in _scenarios()])
+def test_unowned_partition_seconds_equal_truth(tmp_path, scenario):
+    from pipeline.report.model import Tables, build_report
+
+    truth = json.loads((SAMPLES / scenario / "truth.json").read_text())
+    run = write_pure_run(tmp_path / "run", scenario)
+    got = compare(truth, run)
+    assert (got["false"], got["missed"]) == ([], []), got
+    n = sum(len(v) for v in truth_gaps(truth).values())
+    assert abs(got["exact_ms"] - got["truth_ms_of_exact"]) <= 2 * tolerance(truth) * max(n, 1), got
+    imp = build_report(run)["summary"]["impact"]
+    fig = Tables(run, None, None, None).unowned()
+    assert imp["unowned_partition_seconds"] == round(fig["ms"] / 1000, 3)
+    assert imp["unowned_partition_seconds_estimated"] == round(fig["estimated_ms"] / 1000, 3)
