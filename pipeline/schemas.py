@@ -103,6 +103,13 @@ TABLES: dict[str, list[tuple[str, str]]] = {
 SEVERITIES: tuple[str, ...] = ("critical", "high", "medium", "low", "info")
 
 
+# Columns added after runs were first written: a run directory written before lacks them, and is read
+# with them null (rundir.validate accepts it; load_table's dataset fills them). Table -> columns.
+ADDED_COLUMNS: dict[str, frozenset[str]] = {
+    "ownership": frozenset({"inferred"}),   # 2026-11-27: observed vs inferred intervals (null: not known)
+}
+
+
 def columns(table: str) -> list[str]:
     return [name for name, _ in TABLES[table]]
 

@@ -165,3 +165,34 @@ def test_manifest_tables_show_epoch_ms_columns_as_times():
     # a time since 1973 in an ..._ms column reads as a time; a duration or count stays a number
     assert tables["groups_detail"] == [{"first_ms": "2024-03-12T02:00:01.208Z", "rebalance_ms_total": 22_774,
                                         "last_ms": None, "n_ms": True}]
+
+
+def test_a_run_written_before_a_column_was_added_still_opens(tmp_path):
+    """A run directory of an earlier coordscope lacks ownership.inferred (schemas.ADDED_COLUMNS): it is
+    read with the column null (not known), in the dashboard and the report; a column that is no later
+    addition is still a damaged table."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from pipeline import rundir
+    from pipeline.report import build_report, render
+
+    run = rundirs.build_small(tmp_path / "run")
+    for f in (run / "ownership").glob("*.parquet"):
+        t = pq.read_table(f)
+        pq.write_table(t.drop(["inferred"]), f)
+    rundir.validate(run)
+    own = rundir.load_table(run, "ownership")
+    assert len(own) and own["inferred"].isna().all()
+    assert "partition-seconds with no owner" in render(build_report(str(run)), "md")
+    data = RunData(run)
+    grid = data.ownership_grid(PAY, T0, T0 + 400_000, buckets=400)
+    assert grid["members"][grid["z"][grid["partitions"].index("payments-4")][60]] == M3
+    assert data.owner_at(PAY, "payments", 4, T0 + 150_000)["owner"]["member_id"] == M2
+    broken = tmp_path / "broken"
+    shutil.copytree(run, broken)
+    for f in (broken / "ownership").glob("*.parquet"):
+        pq.write_table(pq.read_table(f).drop(["end_reason"]), f)
+    with pytest.raises(RunDirError, match="end_reason"):
+        rundir.validate(broken)
