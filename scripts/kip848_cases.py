@@ -31,6 +31,33 @@ def config(topics=None, *, assignors=("range",), mode="mock", max_size=None, ref
             "assignors": list(assignors), "assignor_mode": mode, "topics": topics if topics is not None else {}}
 
 
+def scenario_adder(cases: list, commit: str, tag: str):
+    """A `scenario(id_, category, suite, method, description, cfg, steps, *, note, version_sensitive)`
+    appending a case of the format to `cases`, its source naming `commit` and `tag` (the later
+    batches, scripts/kip848_cases_more.py and kip848_cases_b.py)."""
+    def scenario(id_, category, suite, method, description, cfg, steps, *, note=None, version_sensitive=False):
+        src = {"suite": suite, "method": method, "commit": commit, "tag": tag}
+        if note:
+            src["note"] = note
+        case = {"id": id_, "category": category, "source": src, "description": description, "config": cfg,
+                "steps": steps}
+        if version_sensitive:
+            case["version_sensitive"] = True
+        cases.append(case)
+    return scenario
+
+
+def check(at, expect):
+    return {"at_ms": at, "op": "check", "expect": expect}
+
+
+def commit(at, member_id, epoch, offsets, expect, **fields):
+    s = {"at_ms": at, "op": "commit", "member_id": member_id, "member_epoch": epoch, "offsets": offsets}
+    s.update(fields)
+    s["expect"] = expect
+    return s
+
+
 def scenario(id_, category, method, description, cfg, steps, *, note=None, suite=GMMT):
     src = {"suite": suite, "method": method, "commit": COMMIT}
     if note:

@@ -57,26 +57,8 @@ U = base.UUIDS
 T1, T2, T3 = U["topic1"], U["topic2"], U["topic3"]
 
 
-def scenario(id_, category, suite, method, description, cfg, steps, *, note=None, version_sensitive=False):
-    src = {"suite": suite, "method": method, "commit": COMMIT, "tag": TAG}
-    if note:
-        src["note"] = note
-    case = {"id": id_, "category": category, "source": src, "description": description, "config": cfg,
-            "steps": steps}
-    if version_sensitive:
-        case["version_sensitive"] = True
-    SCENARIOS.append(case)
-
-
-def check(at, expect):
-    return {"at_ms": at, "op": "check", "expect": expect}
-
-
-def commit(at, member_id, epoch, offsets, expect, **fields):
-    s = {"at_ms": at, "op": "commit", "member_id": member_id, "member_epoch": epoch, "offsets": offsets}
-    s.update(fields)
-    s["expect"] = expect
-    return s
+scenario = base.scenario_adder(SCENARIOS, COMMIT, TAG)
+check, commit = base.check, base.commit
 
 
 def metadata(at, topics, expect, deleted=None):

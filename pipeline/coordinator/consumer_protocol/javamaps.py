@@ -27,23 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from pipeline.coordinator.assignors.javaorder import java_string_hash
+from pipeline.coordinator.assignors.javaorder import (  # (HashMap.hash, tableSizeFor)
+    _spread,
+    _table_size_for,
+    java_string_hash,
+)
 
-_MASK32 = 0xFFFFFFFF
 _MASK64 = 0xFFFFFFFFFFFFFFFF
 _FIB = -7046029254386353131  # BaseHashTable.findSlot's multiplier
-
-
-def _spread(h: int) -> int:
-    h &= _MASK32
-    return h ^ (h >> 16)
-
-
-def _table_size_for(cap: int) -> int:
-    n = 1
-    while n < cap:
-        n <<= 1
-    return n
 
 
 def timeline_slot(hash_code: int, capacity: int) -> int:
