@@ -319,7 +319,8 @@ class FindingRules:
                                   f"{poll_leaver(lib)} the group and {given}. "
                                   + again + "Process batches faster, lower max.poll.records, or raise "
                                   "max.poll.interval.ms."),
-                     details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=evidence)
+                     details={"max_poll_interval_ms": cfg.max_poll_interval_ms,
+                                  "max_poll_interval_assumed": cfg.is_default("max_poll_interval_ms")}, evidence=evidence)
         for v in self.views:
             c = v.cause
             if c.cause == "poll_timeout" and (c.trigger_member, v.gen.generation - 1) not in done:
@@ -329,7 +330,8 @@ class FindingRules:
                          partitions=self._assigned(v.gen.generation - 1, c.trigger_member),
                          title=f"{cap(_who(c.trigger_member, self.st))} exceeded max.poll.interval.ms",
                          explanation=c.detail + _partitions_after(v, reprocessed=True),
-                         details={"max_poll_interval_ms": cfg.max_poll_interval_ms}, evidence=c.evidence)
+                         details={"max_poll_interval_ms": cfg.max_poll_interval_ms,
+                                  "max_poll_interval_assumed": cfg.is_default("max_poll_interval_ms")}, evidence=c.evidence)
 
     def stuck(self) -> None:
         limit = self.cfg.rebalance_timeout_ms

@@ -24,6 +24,21 @@ def _num(details: dict[str, Any], *keys: str) -> int | None:
     return None
 
 
+def _limit(findings: list[dict[str, Any]], key: str, assumed_key: str) -> tuple[int | None, str]:
+    """The smallest limit the findings state, and its words: '(45 s)', or '(45 s, a version default
+    assumed: the logs do not print it)' when the finding that states it only assumed it; None and
+    '(its value is not in the logs)' when no finding states one. A recommendation never quotes an
+    assumed default as a fact, nor invents one."""
+    stated = [(v, bool(f["details"].get(assumed_key))) for f in findings
+              if (v := _num(f["details"], key)) is not None]
+    if not stated:
+        return None, "(its value is not in the logs)"
+    limit = min(v for v, _ in stated)
+    assumed = any(a for v, a in stated if v == limit)
+    return limit, (f"({duration(limit)}, a default assumed: the logs do not print it)" if assumed
+                   else f"({duration(limit)})")
+
+
 def _what_if(group: str, setting: str, value: Any) -> dict[str, str]:
     return {"command": f"coordscope replay RUN_DIR --group {group} --set {setting}={value}"}
 
@@ -51,15 +66,16 @@ def recommend(section: dict[str, Any], findings: list[dict[str, Any]]) -> list[d
     if polls:
         observed = max((_num(f["details"], "observed_ms", "gap_ms", "processing_ms") or 0) for f in polls)
         observed = max(observed, observed_gaps.get("poll_gap_ms") or 0)
-        limit = min((_num(f["details"], "limit_ms", "max_poll_interval_ms") or 300000) for f in polls)
+        limit, limit_words = _limit(polls, "max_poll_interval_ms", "max_poll_interval_assumed")
         # with a measured stall: 1.5x it; without one (the log shows only that the limit was passed): 2x the limit
-        target = _round_up(max(int(observed * 1.5), limit + 1) if observed else 2 * limit, 30000)
+        target = (_round_up(max(int(observed * 1.5), (limit or 0) + 1), 30000) if observed
+                  else _round_up(2 * limit, 30000) if limit else None)
         text = (f"{len(polls)} member(s) were expelled because a poll loop took longer than "
-                f"max.poll.interval.ms ({duration(limit)})")
+                f"max.poll.interval.ms {limit_words}")
         text += (f"; the longest observed gap between polls was {duration(observed)}." if observed
                  else "; the logs do not show how long the slowest batch took.")
-        text += (f" Raise max.poll.interval.ms above the slowest batch (e.g. {target} ms), or lower "
-                 "max.poll.records so one batch is processed in time.")
+        text += (" Raise max.poll.interval.ms above the slowest batch" + (f" (e.g. {target} ms)" if target else "")
+                 + ", or lower max.poll.records so one batch is processed in time.")
         add("raise-max-poll-interval", "Give slow batches more time, or make batches smaller", text, polls,
             "max.poll.interval.ms", target, _what_if(group, "max.poll.interval.ms", target) if target else None)
 
@@ -67,9 +83,9 @@ def recommend(section: dict[str, Any], findings: list[dict[str, Any]]) -> list[d
     if expiries:
         pause = max((_num(f["details"], "silence_ms", "gap_ms", "observed_ms") or 0) for f in expiries)
         pause = max(pause, observed_gaps.get("heartbeat_gap_ms") or 0)
-        limit = min((_num(f["details"], "session_timeout_ms", "limit_ms") or 45000) for f in expiries)
-        target = _round_up(max(int(pause * 1.5), limit + 1), 5000) if pause else None
-        text = (f"{len(expiries)} member(s) went silent for longer than session.timeout.ms ({duration(limit)})"
+        limit, limit_words = _limit(expiries, "session_timeout_ms", "session_timeout_assumed")
+        target = _round_up(max(int(pause * 1.5), (limit or 0) + 1), 5000) if pause else None
+        text = (f"{len(expiries)} member(s) went silent for longer than session.timeout.ms {limit_words}"
                 + (f"; the longest silence was {duration(pause)}" if pause else "")
                 + ". Look for GC pauses or stalls on those hosts first; if such pauses are expected, raise "
                 "session.timeout.ms" + (f" to about {target} ms" if target else "")
