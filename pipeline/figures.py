@@ -55,11 +55,10 @@ def of_group(df: pd.DataFrame, group: str) -> pd.DataFrame:
     return df[df["group_id"] == group] if not df.empty else df
 
 
-def rebalance_rows(gens: pd.DataFrame) -> pd.DataFrame:
-    """Generations whose rebalance the logs show (its start or its completion is known)."""
-    if gens.empty:
-        return gens
-    return gens[gens["started_ms"].notna() | gens["stabilized_ms"].notna()]
+def _is_rebalance(g: dict[str, Any]) -> bool:
+    """A generation (a row, as `_rows` gives it) whose rebalance the logs show: its start or its
+    completion is known."""
+    return g.get("started_ms") is not None or g.get("stabilized_ms") is not None
 
 
 def rebalancing_total(total_ms: int, timed: int, rebalances: int) -> str:
@@ -88,8 +87,15 @@ def offset_ranges(findings: pd.DataFrame, kind: str) -> list[dict[str, Any]]:
     """Offset ranges the replay found (kind offset_rewind: processed again; offset_skip: never
     processed), with `estimated` where a bound is not in the logs. Sorted, one per range."""
     rows = findings[findings["kind"] == kind] if not findings.empty else findings
+    return _offset_ranges(_rows(rows), kind)
+
+
+def _offset_ranges(findings: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """`offset_ranges` over rows (dicts of `_rows`)."""
     out, seen = [], set()
-    for r in _rows(rows):
+    for r in findings:
+        if r["kind"] != kind:
+            continue
         d = json.loads(r["details_json"]) if r.get("details_json") else {}
         lo, hi = d.get("from_offset"), d.get("to_offset_exclusive")
         if not isinstance(lo, int) or not isinstance(hi, int) or hi <= lo:
@@ -110,15 +116,24 @@ def offset_ranges(findings: pd.DataFrame, kind: str) -> list[dict[str, Any]]:
 def expelled(mems: pd.DataFrame, findings: pd.DataFrame) -> list[dict[str, Any]]:
     """Members the coordinator removed, once per (member, generation): the membership's recorded
     leave, else the expulsion finding (a leave the replay could not attach to a membership)."""
-    out: dict[tuple[str, int | None], dict[str, Any]] = {}
     if not mems.empty:
-        for m in _rows(mems[mems["leave_reason"].isin(EXPELLED_REASONS)]):
+        mems = mems[mems["leave_reason"].isin(EXPELLED_REASONS)]
+    if not findings.empty:
+        findings = findings[findings["kind"].isin(EXPULSION_FINDINGS)]
+    return _expelled(_rows(mems), _rows(findings))
+
+
+def _expelled(mems: list[dict[str, Any]], findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`expelled` over rows (dicts of `_rows`)."""
+    out: dict[tuple[str, int | None], dict[str, Any]] = {}
+    for m in mems:
+        if m["leave_reason"] in EXPELLED_REASONS:
             out[(m["member_id"], m["generation"])] = {
                 "group_id": m["group_id"], "member_id": m["member_id"], "client_id": m.get("client_id"),
                 "host": m.get("host"), "generation": m["generation"], "reason": m["leave_reason"],
                 "at_ms": m.get("left_ms")}
-    if not findings.empty:
-        for f in _rows(findings[findings["kind"].isin(EXPULSION_FINDINGS)]):
+    for f in findings:
+        if f["kind"] in EXPULSION_FINDINGS:
             for member in f.get("members") or []:
                 if any(k[0] == member for k in out):
                     continue
@@ -130,49 +145,61 @@ def expelled(mems: pd.DataFrame, findings: pd.DataFrame) -> list[dict[str, Any]]
 
 def group_figures(group: str, gens: pd.DataFrame, mems: pd.DataFrame, findings: pd.DataFrame) -> dict[str, Any]:
     """Every per-group count a view shows, from the generations, memberships and findings tables."""
-    return _figures(group, of_group(gens, group), of_group(mems, group), of_group(findings, group))
+    return _figures(group, *(_rows(of_group(df, group)) for df in (gens, mems, findings)))
 
 
 def figures_by_group(groups: list[str], gens: pd.DataFrame, mems: pd.DataFrame,
                      findings: pd.DataFrame) -> dict[str, dict[str, Any]]:
-    """`group_figures` of each of `groups`, the tables split by group once (not filtered once per
-    group: with hundreds of groups that filtering was most of the ingest's summary stage)."""
+    """`group_figures` of each of `groups`, each table read into rows and split by group once (with
+    hundreds of groups, filtering each table once per group, or pandas calls per group, were most
+    of the ingest's summary stage and of the dashboard's overview)."""
     parts = [_by_group(df) for df in (gens, mems, findings)]
-    empty = [df.iloc[0:0] for df in (gens, mems, findings)]
-    return {grp: _figures(grp, *(p.get(grp, e) for p, e in zip(parts, empty, strict=True))) for grp in groups}
+    return {grp: _figures(grp, *(p.get(grp, []) for p in parts)) for grp in groups}
 
 
-def _by_group(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """{group_id: its rows, in table order} (what of_group gives for each group)."""
-    if df.empty:
-        return {}
-    return {k: sub for k, sub in df.groupby("group_id", sort=False, dropna=True)}
+def _by_group(df: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """{group_id: its rows (dicts of `_rows`), in table order} (what of_group gives for each group)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for r in _rows(df):
+        if r["group_id"] is not None:
+            out.setdefault(r["group_id"], []).append(r)
+    return out
 
 
-def _figures(group: str, g: pd.DataFrame, m: pd.DataFrame, f: pd.DataFrame) -> dict[str, Any]:
-    reb = rebalance_rows(g)
-    durations = [int(x) for x in reb["rebalance_ms"].dropna()] if not reb.empty else []
+def _ints(rows: list[dict[str, Any]], *cols: str) -> list[int]:
+    return [int(v) for c in cols for r in rows if (v := r.get(c)) is not None]
+
+
+def _counts(values: list[Any]) -> dict[str, int]:
+    """{value: count}, the commonest first, ties in order of first appearance (as value_counts)."""
+    seen: dict[Any, int] = {}
+    for v in values:
+        seen[v] = seen.get(v, 0) + 1
+    return {str(k): n for k, n in sorted(seen.items(), key=lambda kv: -kv[1])}
+
+
+def _figures(group: str, g: list[dict[str, Any]], m: list[dict[str, Any]], f: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of one group from its rows (dicts of `_rows`) of the three tables."""
+    reb = [x for x in g if _is_rebalance(x)]
+    durations = _ints(reb, "rebalance_ms")
     members = set()
-    if not g.empty:
-        for lst in g["members"]:
-            members.update(x for x in (_none(lst) or []) if x)
-    if not m.empty:
-        members.update(x for x in m["member_id"].dropna())
-    causes = reb["cause"].fillna("unknown").value_counts() if not reb.empty else pd.Series(dtype="int64")
-    reprocessed, skipped = offset_ranges(f, "offset_rewind"), offset_ranges(f, "offset_skip")
-    sev = f["severity"].value_counts() if not f.empty else pd.Series(dtype="int64")
-    times = [int(v) for c in ("started_ms", "stabilized_ms", "ended_ms") if not g.empty for v in g[c].dropna()]
-    times += [int(v) for c in ("start_ms", "end_ms") if not f.empty for v in f[c].dropna()]
+    for x in g:
+        members.update(y for y in (x.get("members") or []) if y)
+    members.update(x["member_id"] for x in m if x.get("member_id") is not None)
+    causes = _counts([x.get("cause") or "unknown" for x in reb])
+    reprocessed, skipped = _offset_ranges(f, "offset_rewind"), _offset_ranges(f, "offset_skip")
+    sev = _counts([x.get("severity") for x in f if x.get("severity") is not None])
+    times = _ints(g, "started_ms", "stabilized_ms", "ended_ms") + _ints(f, "start_ms", "end_ms")
     return {
         "group_id": group,
-        "generations_seen": int(len(g)),
-        "rebalances": int(len(reb)),
+        "generations_seen": len(g),
+        "rebalances": len(reb),
         "rebalance_ms_total": int(sum(durations)),
         "rebalances_timed": len(durations),
         "rebalance_ms_longest": int(max(durations, default=0)),
-        "causes": {str(k): int(v) for k, v in causes.items()},
+        "causes": causes,
         "members_seen": sorted(members),
-        "expelled": expelled(m, f),
+        "expelled": _expelled(m, f),
         "reprocessed_ranges": reprocessed,
         "skipped_ranges": skipped,
         "reprocessed_offsets": sum(r["count"] for r in reprocessed),
