@@ -229,14 +229,22 @@ def left_out_sentence(stream: dict[str, Any], member: bool = False) -> str:
 
 # ---- partitions with no owner ------------------------------------------------------------------
 # An ownership interval whose end the owner's own log does not show (end_reason `last_line`: the last
-# line of its log naming it, before the log ends or the process restarts) or that the replay inferred
-# from the group's generations (`inferred`: the owner's own log shows no assignment) bounds a gap that
-# is an estimate; the words say why, in every view.
+# line of its log naming it, before the log ends or the process restarts; `last_heartbeat`: an owner
+# the coordinator removed on session expiry, ended at its last heartbeat, the removal less the session
+# timeout: group_tables.ends_at_last_heartbeat) or that the replay inferred from the group's
+# generations (`inferred`: the owner's own log shows no assignment) bounds a gap that is an estimate
+# (after a `last_line` or `last_heartbeat` end, the most it can be); the words say why, in every view.
 UNOWNED_ESTIMATED_WHY = {
     "inferred": "the replay inferred the owner's interval from the group's generations, because that member's "
                 "own log shows no partition assignment (its log was not given, was left out, or logs none)",
     "last_line": "the owner's log shows nothing of it after its last line (the process crashed, was silent, "
-                 "or its log ends), so when it stopped owning the partition is not in the logs",
+                 "or its log ends), so when it stopped owning the partition is not in the logs: the time is "
+                 "counted from that line, the most it can be",
+    "last_heartbeat": "the owner's log does not show when it stopped owning the partition, but the coordinator "
+                      "removed it when its session expired: its last heartbeat reached the coordinator one "
+                      "session timeout before the removal, so it owned the partition until then and stopped "
+                      "before its next heartbeat was due; the time is counted from that last heartbeat, the "
+                      "most it can be",
     "unlogged": "the group then had a member whose own log is not among the inputs, and the logs do not show "
                 "that it did not hold the partition",
 }
@@ -295,7 +303,8 @@ def unowned_gaps(ownership: pd.DataFrame,
             start = int(r["start_ms"])
             end = int(r["end_ms"]) if r["end_ms"] is not None else 1 << 62
             mine = {w for w, on in (("inferred", bool(r.get("inferred"))),
-                                    ("last_line", r.get("end_reason") == "last_line")) if on}
+                                    ("last_line", r.get("end_reason") == "last_line"),
+                                    ("last_heartbeat", r.get("end_reason") == "last_heartbeat")) if on}
             if covered_until is not None and start > covered_until:
                 why = before | ({"inferred"} & mine)
                 tp = f"{topic}-{_none(part)}"

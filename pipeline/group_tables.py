@@ -337,7 +337,8 @@ def _owner_key(member: str | None, generation: int | None) -> Any:
 
 
 def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = (),
-              lives: dict[tuple[Any, Any, Any], StreamLines] | None = None) -> list[dict[str, Any]]:
+              lives: dict[tuple[Any, Any, Any], StreamLines] | None = None,
+              unresolved: list[tuple[dict[str, Any], int, str]] | None = None) -> list[dict[str, Any]]:
     """tables.ownership for one group's rows, with unnamed owners filled from the replay's
     memberships (tables.name_unnamed_owners).
 
@@ -351,6 +352,9 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
     was created again in that stream (a `ConsumerConfig values` block: a restart). The process held
     the partition at least until that line; a crash ends it there, a live but silent process later:
     the time after it until the next owner is estimated (figures.unowned_gaps).
+    `unresolved` (a list, filled when given): the intervals held at their log's end that no other
+    interval of these rows follows, with their owner's last line (row, time, evidence), for
+    ends_at_last_line_before to end when an interval inferred by the replay follows them.
     """
     kinds = OWNERSHIP_START | OWNERSHIP_END | MEMBER_END
     ctx_rows = _with_member_context([
@@ -421,11 +425,12 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
                         "client_id": client_id, "generation": cg, "start_ms": ts, "end_ms": end_ms,
                         "end_reason": reason, "evidence": [ev, end_ev] if end_ev is not None else [ev],
                         "inferred": False})
-    _ends_at_last_line(out, pending)
+    _ends_at_last_line(out, pending, unresolved)
     return out
 
 
-def _ends_at_last_line(out: list[dict[str, Any]], pending: list[tuple[int, int, str]]) -> None:
+def _ends_at_last_line(out: list[dict[str, Any]], pending: list[tuple[int, int, str]],
+                       unresolved: list[tuple[dict[str, Any], int, str]] | None = None) -> None:
     """An interval held when its stream's log ends (`log_end`, no end) of a partition another
     interval starts later on (another stream's owner): it ends at its owner's last line
     (`last_line`): the next owner's assignment shows it was given up, its log not when. Held to
@@ -440,6 +445,87 @@ def _ends_at_last_line(out: list[dict[str, Any]], pending: list[tuple[int, int, 
         if any(s > r["start_ms"] for s in starts[(r["group_id"], r["topic"], r["partition"])]):
             r["end_ms"], r["end_reason"] = at, "last_line"
             r["evidence"] = [*r["evidence"], ev]
+        elif unresolved is not None:
+            unresolved.append((r, at, ev))
+
+
+def ends_at_last_line_before(unresolved: Sequence[tuple[dict[str, Any], int, str]],
+                             inferred: Sequence[dict[str, Any]]) -> None:
+    """The step of _ends_at_last_line for the intervals the consumers' own logs leave held at
+    their end (`unresolved`, from ownership) when the interval that follows is one the replay
+    inferred (inferred_beside: a member whose own log is missing or left out): the next owner's
+    assignment, known from the generations, shows the partition given up, the owner's log not
+    when, so the interval ends at its owner's last line (`last_line`)."""
+    if not unresolved or not inferred:
+        return
+    starts: dict[tuple[Any, Any, Any], list[int]] = defaultdict(list)
+    for r in inferred:
+        if r.get("start_ms") is not None:
+            starts[(r["group_id"], r["topic"], r["partition"])].append(int(r["start_ms"]))
+    for r, at, ev in unresolved:
+        if r["end_ms"] is None and any(s > r["start_ms"] for s in starts[(r["group_id"], r["topic"], r["partition"])]):
+            r["end_ms"], r["end_reason"] = at, "last_line"
+            r["evidence"] = [*r["evidence"], ev]
+
+
+def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[dict[str, Any]]) -> None:
+    """An owner the coordinator removed when its session expired (a `session_expiry` finding of the
+    replay: the broker's "has failed, removing it from the group" line, GroupCoordinator.onExpireHeartbeat
+    0.11.0.1+ / GroupMetadataManager 3.6+) was alive and in the group until its last heartbeat, which
+    reached the coordinator one session.timeout.ms before the removal (the coordinator's session deadline
+    is the last heartbeat plus the session timeout: GroupCoordinator.completeAndScheduleNextHeartbeatExpiration;
+    the finding's `last_seen_ms`). An interval of that member whose end no line of its own shows (its
+    `last_line`, or the removal itself for an interval the replay inferred) ends there instead, with
+    end_reason `last_heartbeat` and the removal line as evidence: the process held the partition at
+    least until that heartbeat (its log may print nothing of it: a cooperative member keeps its
+    partitions across generations without a line), and stopped before the next one was due, so the
+    time counted from it until the next owner is the most the partition had no owner. Never past the
+    start of another member's interval of the partition (nothing here proves two owners at once)."""
+    last: dict[Any, tuple[int, int, str | None]] = {}   # member -> (last heartbeat, removal, evidence)
+    for f in findings:
+        if f.get("kind") != "session_expiry" or not f.get("members") or f.get("end_ms") is None:
+            continue
+        try:
+            d = json.loads(f.get("details_json") or "{}")
+        except ValueError:
+            continue
+        if not isinstance(d, dict) or d.get("session_timeout_assumed") is not False:
+            continue   # (a session timeout no line states: the heartbeat's time would be a guess)
+        seen = d.get("last_seen_ms")
+        if seen is None and d.get("expiry_time") == "broker_removal_line" and isinstance(d.get("session_timeout_ms"), int):
+            seen = int(f["end_ms"]) - d["session_timeout_ms"]
+        if not isinstance(seen, int) or seen > int(f["end_ms"]):
+            continue
+        ev = next(iter(f.get("evidence") or ()), None)
+        for m in f["members"][:1]:
+            if m is not None and (m not in last or last[m][0] < seen):
+                last[m] = (seen, int(f["end_ms"]), ev)
+    if not last:
+        return
+    starts: dict[tuple[Any, Any, Any], list[tuple[int, Any]]] = defaultdict(list)
+    for r in rows:
+        if r.get("start_ms") is not None:
+            starts[(r["group_id"], r["topic"], r["partition"])].append((int(r["start_ms"]), r.get("member_id")))
+    for r in rows:
+        got = last.get(r.get("member_id"))
+        if got is None or r.get("start_ms") is None or r.get("end_ms") is None:
+            continue
+        seen, removed, ev = got
+        end = int(r["end_ms"])
+        if r.get("end_reason") == "last_line" and not r.get("inferred"):
+            unshown = end < seen
+        else:   # the replay's interval, ended at the removal
+            unshown = bool(r.get("inferred")) and r.get("end_reason") == "session_expiry" and end == removed
+        if not unshown or seen <= int(r["start_ms"]):
+            continue
+        nxt = [s for s, m in starts[(r["group_id"], r["topic"], r["partition"])]
+               if s > int(r["start_ms"]) and m != r.get("member_id")]
+        new = min([seen, *nxt])
+        if new == end or new <= int(r["start_ms"]):
+            continue
+        r["end_ms"], r["end_reason"] = new, "last_heartbeat"
+        if ev is not None and ev not in r["evidence"]:
+            r["evidence"] = [*(r["evidence"] or ()), ev]
 
 
 def _tp_key(topic: str | None, partition: int | None) -> str:
@@ -463,16 +549,17 @@ def _sole_holders(memberships) -> dict[tuple[int, str], str]:
 
 def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = (),
                        left_out: frozenset[tuple[Any, Any, Any]] = frozenset(),
-                       lives: dict[tuple[Any, Any, Any], StreamLines] | None = None) -> list[dict[str, Any]]:
+                       lives: dict[tuple[Any, Any, Any], StreamLines] | None = None,
+                       unresolved: list[tuple[dict[str, Any], int, str]] | None = None) -> list[dict[str, Any]]:
     """`ownership` of one group's events columns (OWNERSHIP_COLUMNS at least); rows it cannot use
     (another side, no time, no member, generation or ownership kind) may be left out beforehand.
-    `left_out`: the client streams whose lines are not read (left_out_streams). `lives`: see
-    ownership."""
+    `left_out`: the client streams whose lines are not read (left_out_streams). `lives`,
+    `unresolved`: see ownership."""
     rows = _rows(cols)
     if left_out:
         rows = [r for r in rows if r["side"] != "client"
                 or (r["client_id"], r["source"], r.get("origin")) not in left_out]
-    return ownership(rows, memberships, lives)
+    return ownership(rows, memberships, lives, unresolved)
 
 def inferred_beside(observed: Sequence[dict[str, Any]], replayed: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The replay's ownership rows kept beside the consumers' own (observed) intervals: those it

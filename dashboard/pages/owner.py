@@ -15,6 +15,9 @@ from pipeline import figures
 END_WORDS = {
     "last_line": "its own log shows nothing of it after this line (the process crashed, was silent, or its log "
                  "ends): when it stopped owning the partition is not in the logs",
+    "last_heartbeat": "estimated: its own log does not show when it stopped; the coordinator removed it when its "
+                      "session expired, so its last heartbeat came one session timeout before the removal: "
+                      "it owned the partition until then, and stopped before its next heartbeat was due",
     "log_end": "still held when its log ends",
     "reassigned": "its next assignment",
 }

@@ -283,12 +283,17 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     else:
         del table
     out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
+    unresolved: list[tuple[dict[str, Any], int, str]] = []
     observed = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or [], left_out,
-                                     lives)
+                                     lives, unresolved)
     # beside the consumers' own intervals, the replay's inferred ones of members none of whose own
     # intervals the logs show (group_tables.inferred_beside); without any own interval, the replay's
-    out["ownership"] = observed + (gt.inferred_beside(observed, out["ownership"]) if own_intervals
-                                   else out["ownership"])
+    inferred = gt.inferred_beside(observed, out["ownership"]) if own_intervals else out["ownership"]
+    # an own interval held at its log's end that an inferred one follows ends at its owner's last
+    # line; an owner removed on session expiry owned until its last heartbeat (group_tables)
+    gt.ends_at_last_line_before(unresolved, inferred)
+    out["ownership"] = observed + inferred
+    gt.ends_at_last_heartbeat(out["ownership"], out["findings"])
     return out
 
 

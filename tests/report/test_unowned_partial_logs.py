@@ -30,10 +30,9 @@ WHY = "the replay inferred the owner's interval from the group's generations"
 # cooperative_scale_out: 46.5 s; static_member_restart: 46.4 s), a restart's gap inside an eager
 # rebalance (rebalance_storm, 0.10 clients without member ids), or a rebalance the missing member
 # joined late (rolling_deploy, scale_in_roundrobin: 1 to 3 s)
-MISSED = {("cooperative_scale_out", f"risk-aggregator-{i}.log") for i in range(1, 5)} | {
+MISSED = {
     ("rebalance_storm", f"search-indexer-{i}.log") for i in range(1, 6)} | {
-    ("rolling_deploy", "billing-worker-1.log"), ("scale_in_roundrobin", "email-sender-1.json"),
-    ("static_member_restart", "session-store-3.json")}
+    ("rolling_deploy", "billing-worker-1.log"), ("scale_in_roundrobin", "email-sender-1.json")}
 
 
 def _cases() -> list:

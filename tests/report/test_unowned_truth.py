@@ -116,3 +116,33 @@ def test_unowned_partition_seconds_equal_truth(tmp_path, scenario):
     fig = Tables(run, None, None, None).unowned()
     assert imp["unowned_partition_seconds"] == round(fig["ms"] / 1000, 3)
     assert imp["unowned_partition_seconds_estimated"] == round(fig["estimated_ms"] / 1000, 3)
+
+
+def test_cooperative_crash_counts_from_the_last_heartbeat(tmp_path):
+    """cooperative_scale_out: risk-aggregator-2 keeps trades-1, 4 and 7 across generations 2 and 3
+    without a line (cooperative-sticky revokes only what moves), then crashes at 270.0 s (truth); the
+    broker removes it at 314.255 s on heartbeat expiration, session.timeout.ms 45 s. Its last heartbeat
+    reached the coordinator at 269.255 s: the partitions had no owner from then (at the most: the crash
+    came before the next heartbeat was due, heartbeat.interval.ms 3 s) until their new owners' starts.
+    Before (main at 794acbf): they counted from its last coordinator line at 153.474 s, 489.914 s of
+    which 489.549 s estimated, against the truth's 140.823 s."""
+    from pipeline.figures import UNOWNED_ESTIMATED_WHY
+    from pipeline.report.markdown import render_markdown
+    from pipeline.report.model import Tables, build_report
+
+    truth = json.loads((SAMPLES / "cooperative_scale_out" / "truth.json").read_text())
+    t0, tol = truth["start_ms"], tolerance(truth)
+    run = write_pure_run(tmp_path / "run", "cooperative_scale_out")
+    fig = Tables(run, None, None, None).unowned()
+    crash = {(g["topic"], g["partition"]): g for g in fig["gaps"] if g["ms"] > 1_000}
+    assert sorted(crash) == [("trades", 1), ("trades", 4), ("trades", 7)], crash
+    for (_t, p), g in crash.items():
+        assert g["from_ms"] - t0 == 314_255 - 45_000 and g["estimated"] and g["why"] == ["last_heartbeat"], g
+        a, b = truth_gaps(truth)[f"trades-{p}"][0]
+        # the bound holds the truth's gap, and is at most one heartbeat interval longer
+        assert g["from_ms"] <= a + tol and abs(g["to_ms"] - b) <= tol and g["ms"] <= (b - a) + 3_000 + tol
+    total = sum(b - a for gs in truth_gaps(truth).values() for a, b in gs)
+    assert total - 6 * tol <= fig["ms"] <= total + 3 * 3_000 + 6 * tol, (fig["ms"], total)
+    assert fig["estimated_ms"] == sum(g["ms"] for g in fig["gaps"] if g["estimated"]) >= sum(g["ms"] for g in crash.values())
+    md = render_markdown(build_report(run))
+    assert UNOWNED_ESTIMATED_WHY["last_heartbeat"] in md and UNOWNED_ESTIMATED_WHY["last_line"] not in md
