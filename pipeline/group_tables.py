@@ -134,6 +134,10 @@ def printed_late(extra_json: str | None) -> bool:
     return extra_json is not None and all(w in extra_json for w in PRINTED_LATE_MARKERS)
 # broker removal wordings of an expiry (GroupCoordinator.onExpireHeartbeat 0.11.0.1+, GroupMetadataManager 3.6+)
 # (4.x consumer protocol: "Member X fenced from the group because the member session expired.")
+# the coordinator's line for a member's own LeaveGroup: GroupCoordinator.handleLeaveGroup / removeMemberAndUpdateGroup,
+# "Member M in group G has left, removing it from the group" (0.10 to 3.1), "Member M has left group G through
+# explicit `LeaveGroup`; client reason: ..." (3.2+, KIP-800)
+LEAVE_PATTERN = re.compile(r"has left, removing it from the group|through explicit `LeaveGroup`")
 EXPIRY_PATTERN = re.compile(r"has failed|heartbeat expiration|session timeout expiration|member session expired")
 EXPIRY_SKEW_MS = 2_000
 COMMIT_KINDS = frozenset(("offset_committed", "offset_record"))
@@ -468,7 +472,8 @@ def ends_at_last_line_before(unresolved: Sequence[tuple[dict[str, Any], int, str
             r["evidence"] = [*r["evidence"], ev]
 
 
-def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[dict[str, Any]]) -> None:
+def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[dict[str, Any]],
+                           held: Sequence[tuple[dict[str, Any], int, str]] = ()) -> None:
     """An owner the coordinator removed when its session expired (a `session_expiry` finding of the
     replay: the broker's "has failed, removing it from the group" line, GroupCoordinator.onExpireHeartbeat
     0.11.0.1+ / GroupMetadataManager 3.6+) was alive and in the group until its last heartbeat, which
@@ -480,7 +485,11 @@ def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[di
     least until that heartbeat (its log may print nothing of it: a cooperative member keeps its
     partitions across generations without a line), and stopped before the next one was due, so the
     time counted from it until the next owner is the most the partition had no owner. Never past the
-    start of another member's interval of the partition (nothing here proves two owners at once)."""
+    start of another member's interval of the partition (nothing here proves two owners at once).
+    `held` (ownership's `unresolved`: intervals still held when their stream's log ends, with their
+    owner's last line): one of such a member whose last line comes no later than that heartbeat ends
+    there too (removed, it owned nothing after; a line after the heartbeat, e.g. a paused process
+    waking, leaves it held)."""
     last: dict[Any, tuple[int, int, str | None]] = {}   # member -> (last heartbeat, removal, evidence)
     for f in findings:
         if f.get("kind") != "session_expiry" or not f.get("members") or f.get("end_ms") is None:
@@ -506,13 +515,21 @@ def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[di
     for r in rows:
         if r.get("start_ms") is not None:
             starts[(r["group_id"], r["topic"], r["partition"])].append((int(r["start_ms"]), r.get("member_id")))
+    open_at = {id(r): at for r, at, _ev in held if r.get("end_ms") is None}
     for r in rows:
         got = last.get(r.get("member_id"))
-        if got is None or r.get("start_ms") is None or r.get("end_ms") is None:
+        if got is None or r.get("start_ms") is None:
             continue
         seen, removed, ev = got
-        end = int(r["end_ms"])
-        if r.get("end_reason") == "last_line" and not r.get("inferred"):
+        if r.get("end_ms") is None:
+            if id(r) not in open_at or open_at[id(r)] > seen:
+                continue
+            end = 1 << 62
+        else:
+            end = int(r["end_ms"])
+        if end == 1 << 62:
+            unshown = True
+        elif r.get("end_reason") == "last_line" and not r.get("inferred"):
             unshown = end < seen
         else:   # the replay's interval, ended at the removal
             unshown = bool(r.get("inferred")) and r.get("end_reason") == "session_expiry" and end == removed
@@ -569,3 +586,54 @@ def inferred_beside(observed: Sequence[dict[str, Any]], replayed: Sequence[dict[
     shown = {r.get("member_id") for r in observed}
     return [r for r in replayed if r.get("inferred") and r.get("member_id") is not None
             and r.get("member_id") not in shown]
+
+
+def broker_leaves(table: Any) -> dict[Any, list[tuple[int, str]]]:
+    """member -> [(time, evidence)] of the coordinator's lines saying the member left through its own
+    LeaveGroup (LEAVE_PATTERN, broker side, `broker_member_removed`), in time order. Column-wise: the
+    few broker removal rows become Python values, not the group's lines."""
+    import pyarrow.compute as pc
+
+    need = {"side", "kind", "member_id", "ts_ms", "raw", "source", "line_no"}
+    if table.num_rows == 0 or not need <= set(table.schema.names):
+        return {}
+    mask = pc.fill_null(pc.and_(pc.and_(pc.equal(table.column("side"), "broker"),
+                                        pc.equal(table.column("kind"), "broker_member_removed")),
+                                pc.and_(pc.is_valid(table.column("member_id")), pc.is_valid(table.column("ts_ms")))),
+                        False)
+    out: dict[Any, list[tuple[int, str]]] = defaultdict(list)
+    for r in table.select(["member_id", "ts_ms", "raw", "source", "line_no"]).filter(mask).to_pylist():
+        if LEAVE_PATTERN.search(str(r["raw"] or "")):
+            out[r["member_id"]].append((int(r["ts_ms"]), evidence(r["source"], r["line_no"])))
+    return {m: sorted(v) for m, v in out.items()}
+
+
+def ends_at_leave(rows: Sequence[dict[str, Any]], leaves: dict[Any, list[tuple[int, str]]]) -> None:
+    """A consumer's own interval that its log ends after the coordinator logged the member's own
+    LeaveGroup (broker_leaves), while another member's interval of the partition starts in between:
+    the two cannot both hold (a member revokes or loses its partitions before it sends LeaveGroup:
+    ConsumerCoordinator.onLeavePrepare 2.4+, librdkafka rd_kafka_cgrp_leave; and the coordinator drops its
+    assignment with it), so the member's line is late (a binding printing its client's log at the
+    application's next poll, confluent-kafka-python) and the interval ends at the coordinator's line
+    (end_reason `left`, its evidence). Without such an overlap nothing is moved (a revoke printed a
+    little after the broker's line by the hosts' clocks is not a contradiction)."""
+    if not leaves:
+        return
+    starts: dict[tuple[Any, Any, Any], list[tuple[int, Any]]] = defaultdict(list)
+    for r in rows:
+        if r.get("start_ms") is not None:
+            starts[(r["group_id"], r["topic"], r["partition"])].append((int(r["start_ms"]), r.get("member_id")))
+    for r in rows:
+        mine = leaves.get(r.get("member_id"))
+        if not mine or r.get("inferred") or r.get("start_ms") is None:
+            continue
+        start = int(r["start_ms"])
+        end = int(r["end_ms"]) if r.get("end_ms") is not None else 1 << 62
+        left = next(((t, ev) for t, ev in mine if start < t < end), None)
+        if left is None:
+            continue
+        if not any(left[0] <= s < end and m != r.get("member_id")
+                   for s, m in starts[(r["group_id"], r["topic"], r["partition"])]):
+            continue
+        r["end_ms"], r["end_reason"] = left[0], "left"
+        r["evidence"] = [*(r["evidence"] or ())[:1], left[1]]

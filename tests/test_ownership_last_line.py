@@ -121,3 +121,39 @@ def test_the_last_heartbeat_is_not_taken_where_the_logs_show_more_or_cannot_time
                  [_expiry("m1", 314_255)]) == [("m1", 8_000, 200_000, "last_heartbeat"), ("m3", 200_000, None, "log_end")]
     # a last line after the heartbeat bound: stays
     assert after([_iv("m1", 8_000, 280_000, "last_line")], [_expiry("m1", 314_255)]) == [("m1", 8_000, 280_000, "last_line")]
+
+
+def test_a_late_revoke_after_the_coordinators_leave_line_ends_at_the_leave():
+    # mixed_clients_max_poll: librdkafka's member leaves at 420.295 s (the broker's line), its binding prints
+    # the revoke at 450.199 s; a Java member holds the partition from 422.618 s
+    leaves = {"py": [(T + 420_295, "k.log:92")]}
+    rows = [_iv("py", 7_237, 450_199, "revoked"), _iv("java", 422_618, 451_241, "revoked")]
+    group_tables.ends_at_leave(rows, leaves)
+    assert _ends(rows) == [("py", 7_237, 420_295, "left"), ("java", 422_618, 451_241, "revoked")]
+    assert rows[0]["evidence"] == ["a.log:1", "k.log:92"]
+    # no other owner before its own end: a revoke printed a little after the broker's line stays
+    rows = [_iv("py", 7_237, 420_400, "revoked"), _iv("java", 422_618, 451_241, "revoked")]
+    group_tables.ends_at_leave(rows, leaves)
+    assert _ends(rows)[0] == ("py", 7_237, 420_400, "revoked")
+    # a leave before the interval began (an earlier member life) or another member's: nothing
+    rows = [_iv("py", 421_000, 450_199, "revoked"), _iv("java", 422_618, 451_241, "revoked")]
+    group_tables.ends_at_leave(rows, leaves)
+    assert _ends(rows)[0] == ("py", 421_000, 450_199, "revoked")
+    rows = [_iv("other", 7_237, 450_199, "revoked"), _iv("java", 422_618, 451_241, "revoked")]
+    group_tables.ends_at_leave(rows, leaves)
+    assert _ends(rows)[0] == ("other", 7_237, 450_199, "revoked")
+
+
+def test_broker_leaves_reads_only_the_coordinators_leave_lines():
+    def broker(line, ts, member, raw):
+        r = {c: None for c in schemas.columns("events")}
+        r.update(source="k.log", line_no=line, ts_ms=T + ts, side="broker", kind="broker_member_removed",
+                 group_id="g", member_id=member, raw=raw)
+        return r
+
+    t = pa.Table.from_pylist([
+        broker(1, 5, "m1", "Member m1 has left group g through explicit `LeaveGroup`; client reason: not provided"),
+        broker(2, 6, "m2", "Member m2 in group g has left, removing it from the group"),
+        broker(3, 7, "m3", "Member m3 in group g has failed, removing it from the group"),   # an expiry
+    ], schema=schemas.arrow_schema("events"))
+    assert group_tables.broker_leaves(t) == {"m1": [(T + 5, "k.log:1")], "m2": [(T + 6, "k.log:2")]}

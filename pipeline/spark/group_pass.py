@@ -268,6 +268,7 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     mine = mine.append_column("origin", origins(table.column("extra_json"), keep))
     # each client stream's timed lines: where an owner's log stops showing it (group_tables.ownership)
     lives = gt.streams_lines(table, origins)
+    leaves = gt.broker_leaves(table)
     del useful, kept
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
     if replay_module is not None:
@@ -293,7 +294,10 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     # line; an owner removed on session expiry owned until its last heartbeat (group_tables)
     gt.ends_at_last_line_before(unresolved, inferred)
     out["ownership"] = observed + inferred
-    gt.ends_at_last_heartbeat(out["ownership"], out["findings"])
+    gt.ends_at_last_heartbeat(out["ownership"], out["findings"], unresolved)
+    # a member's own line of its end printed after the coordinator's line of its LeaveGroup, while
+    # another member already holds the partition: the coordinator's line ends it (group_tables)
+    gt.ends_at_leave(out["ownership"], leaves)
     return out
 
 
