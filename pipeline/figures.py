@@ -366,10 +366,12 @@ def inferred_only(ownership: pd.DataFrame) -> list[dict[str, Any]]:
 
 def partitions_known(memberships: pd.DataFrame | None, generations: pd.DataFrame | None
                      ) -> dict[tuple[Any, int, int], dict[str, int]]:
-    """(group, from, to) of each generation span (unlogged_spans' bounds) -> topic -> the highest
-    partition number that generation or a later one names in an assignment, up to the next generation
-    a metadata change started (partitions are only ever added: one a later generation names existed
-    before, unless the topic grew in between)."""
+    """(group, from, to) of each classic generation span (unlogged_spans' bounds) -> topic -> the
+    highest partition number that generation or a later one names in an assignment, up to the next
+    generation a metadata change started (partitions are only ever added: one a later generation
+    names existed before, unless the topic grew in between). Consumer-protocol (KIP-848) and streams
+    (KIP-1071) epochs have none: their members reconcile incrementally, so an epoch's logged
+    assignments need not hold every partition (docs/replay.md, unowned_partitions)."""
     out: dict[tuple[Any, int, int], dict[str, int]] = {}
     if memberships is None or generations is None or memberships.empty or generations.empty:
         return out
@@ -386,7 +388,8 @@ def partitions_known(memberships: pd.DataFrame | None, generations: pd.DataFrame
         for r in reversed(gens):
             for t, n in named.get((g, r["generation"]), {}).items():
                 seen[t] = max(seen.get(t, -1), n)
-            if r.get("stabilized_ms") is not None:
+            incremental = str(r.get("protocol_type") or "").startswith(("consumer (KIP-848)", "streams (KIP-1071)"))
+            if r.get("stabilized_ms") is not None and not incremental:
                 hi = int(r["ended_ms"]) if r.get("ended_ms") is not None else 1 << 62
                 out[(g, int(r["stabilized_ms"]), hi)] = dict(seen)
             if r.get("cause") == "metadata_or_subscription_change":
@@ -425,7 +428,8 @@ def unknown_ends(ownership: pd.DataFrame,
         first = min(int(r["start_ms"]) for r in rs)
         ends = [r["end_ms"] for r in rs]
         final = None if any(e is None for e in ends) else max(int(e) for e in ends)
-        blind = [(lo, hi) for lo, hi, known in spans if known is None or tp not in known]
+        # (only classic generations: `known` has no consumer-protocol epoch)
+        blind = [(lo, hi) for lo, hi, held in spans if (held is None or tp not in held) and (g, lo, hi) in (known or {})]
         num = int(part) if part is not None and part == part else None
         existed = [lo for lo, hi in blind if lo < first and num is not None
                    and (known or {}).get((g, lo, hi), {}).get(str(topic), -1) >= num]

@@ -157,3 +157,19 @@ def test_broker_leaves_reads_only_the_coordinators_leave_lines():
         broker(3, 7, "m3", "Member m3 in group g has failed, removing it from the group"),   # an expiry
     ], schema=schemas.arrow_schema("events"))
     assert group_tables.broker_leaves(t) == {"m1": [(T + 5, "k.log:1")], "m2": [(T + 6, "k.log:2")]}
+
+
+def test_an_interval_held_at_its_log_end_of_an_expired_member_ends_at_its_last_heartbeat():
+    # rebalance_storm's search-indexer-4 (0.10, no member ids): its interval of catalog-updates-3 is held
+    # when its stream's log ends (no other owner in the logs); the coordinator expired it
+    held = _iv("m1", 297_195, None, "log_end")
+    group_tables.ends_at_last_heartbeat([held], [_expiry("m1", 319_254, session=10_000)], [(held, T + 300_000, "a.log:9")])
+    assert _ends([held]) == [("m1", 297_195, 309_254, "last_heartbeat")]
+    # its last line after the heartbeat (a paused process waking, logging): stays held
+    held = _iv("m1", 297_195, None, "log_end")
+    group_tables.ends_at_last_heartbeat([held], [_expiry("m1", 319_254, session=10_000)], [(held, T + 315_000, "a.log:9")])
+    assert _ends([held]) == [("m1", 297_195, None, "log_end")]
+    # not among the held (no last line known): stays
+    held = _iv("m1", 297_195, None, "log_end")
+    group_tables.ends_at_last_heartbeat([held], [_expiry("m1", 319_254, session=10_000)])
+    assert _ends([held]) == [("m1", 297_195, None, "log_end")]

@@ -150,12 +150,13 @@ def test_cooperative_crash_counts_from_the_last_heartbeat(tmp_path):
     assert UNOWNED_ESTIMATED_WHY["last_heartbeat"] in md and UNOWNED_ESTIMATED_WHY["last_line"] not in md
 
 
-@pytest.mark.parametrize("scenario", _scenarios())
+@pytest.mark.parametrize("scenario", sorted(p.parent.name for p in SAMPLES.glob("*/truth.json")))
 def test_nothing_unknown_when_every_log_is_given(tmp_path, scenario):
     """figures.unknown_ends states time whose owner the logs do not show only when a member's log is
     missing: with every file of the sample, none (offset_reset_skip_and_rewind's ledger-6 and 7 were
-    added at 02:02 s, after generation 1, whose assignments do not name them: not taken for a member
-    the logs do not show)."""
+    added after generation 1, whose assignments do not name them: not taken for a member the logs
+    do not show; a KIP-848 epoch's assignments need not hold every partition (consumer_slow_revocation's
+    audit-events-2..5 got at 1.009 s, after epoch 1's 1.005 s): not taken for one either)."""
     from pipeline.report.model import Tables
 
     fig = Tables(write_pure_run(tmp_path / "run", scenario), None, None, None).unowned()
@@ -167,8 +168,8 @@ def test_unknown_owner_before_the_first_and_after_the_last_interval(tmp_path):
     left, so nothing owns emails-1 before 182.908 s, emails-3 after 181.967 s ... in the table; the
     generations whose logged assignments leave those partitions out say a member the logs do not show
     held them. Stated unknown, with the truth's gaps inside: nothing counted as exact there."""
-    from pipeline.report.model import Tables, build_report
     from pipeline.report.markdown import render_markdown
+    from pipeline.report.model import Tables, build_report
 
     truth = json.loads((SAMPLES / "scale_in_roundrobin" / "truth.json").read_text())
     t0 = truth["start_ms"]
