@@ -256,14 +256,22 @@ def left_out_sentence(stream: dict[str, Any], member: bool = False) -> str:
 
 # ---- partitions with no owner ------------------------------------------------------------------
 # An ownership interval whose end the owner's own log does not show (end_reason `last_line`: the last
-# line of its log naming it, before the log ends or the process restarts) or that the replay inferred
-# from the group's generations (`inferred`: the owner's own log shows no assignment) bounds a gap that
-# is an estimate; the words say why, in every view.
+# line of its log naming it, before the log ends or the process restarts; `last_heartbeat`: an owner
+# the coordinator removed on session expiry, ended at its last heartbeat, the removal less the session
+# timeout: group_tables.ends_at_last_heartbeat) or that the replay inferred from the group's
+# generations (`inferred`: the owner's own log shows no assignment) bounds a gap that is an estimate
+# (after a `last_line` or `last_heartbeat` end, the most it can be); the words say why, in every view.
 UNOWNED_ESTIMATED_WHY = {
     "inferred": "the replay inferred the owner's interval from the group's generations, because that member's "
                 "own log shows no partition assignment (its log was not given, was left out, or logs none)",
     "last_line": "the owner's log shows nothing of it after its last line (the process crashed, was silent, "
-                 "or its log ends), so when it stopped owning the partition is not in the logs",
+                 "or its log ends), so when it stopped owning the partition is not in the logs: the time is "
+                 "counted from that line, the most it can be",
+    "last_heartbeat": "the owner's log does not show when it stopped owning the partition, but the coordinator "
+                      "removed it when its session expired: its last heartbeat reached the coordinator one "
+                      "session timeout before the removal, so it owned the partition until then and stopped "
+                      "before its next heartbeat was due; the time is counted from that last heartbeat, the "
+                      "most it can be",
     "unlogged": "the group then had a member whose own log is not among the inputs, and the logs do not show "
                 "that it did not hold the partition",
 }
@@ -322,7 +330,8 @@ def unowned_gaps(ownership: pd.DataFrame,
             start = int(r["start_ms"])
             end = int(r["end_ms"]) if r["end_ms"] is not None else 1 << 62
             mine = {w for w, on in (("inferred", bool(r.get("inferred"))),
-                                    ("last_line", r.get("end_reason") == "last_line")) if on}
+                                    ("last_line", r.get("end_reason") == "last_line"),
+                                    ("last_heartbeat", r.get("end_reason") == "last_heartbeat")) if on}
             if covered_until is not None and start > covered_until:
                 why = before | ({"inferred"} & mine)
                 tp = f"{topic}-{_none(part)}"
@@ -382,6 +391,85 @@ def inferred_only(ownership: pd.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
+def partitions_known(memberships: pd.DataFrame | None, generations: pd.DataFrame | None
+                     ) -> dict[tuple[Any, int, int], dict[str, int]]:
+    """(group, from, to) of each classic generation span (unlogged_spans' bounds) -> topic -> the
+    highest partition number that generation or a later one names in an assignment, up to the next
+    generation a metadata change started (partitions are only ever added: one a later generation
+    names existed before, unless the topic grew in between). Consumer-protocol (KIP-848) and streams
+    (KIP-1071) epochs have none: their members reconcile incrementally, so an epoch's logged
+    assignments need not hold every partition (docs/replay.md, unowned_partitions)."""
+    out: dict[tuple[Any, int, int], dict[str, int]] = {}
+    if memberships is None or generations is None or memberships.empty or generations.empty:
+        return out
+    named: dict[tuple[Any, Any], dict[str, int]] = {}
+    for m in _rows(memberships):
+        top = named.setdefault((m["group_id"], m.get("generation")), {})
+        for tp in m.get("assigned") or ():
+            t, _, n = str(tp).rpartition("-")
+            if t and n.isdigit():
+                top[t] = max(top.get(t, -1), int(n))
+    for g, rows in generations.groupby("group_id", dropna=False, sort=False):
+        gens = sorted(_rows(rows), key=lambda r: r["generation"])
+        seen: dict[str, int] = {}
+        for r in reversed(gens):
+            for t, n in named.get((g, r["generation"]), {}).items():
+                seen[t] = max(seen.get(t, -1), n)
+            incremental = str(r.get("protocol_type") or "").startswith(("consumer (KIP-848)", "streams (KIP-1071)"))
+            if r.get("stabilized_ms") is not None and not incremental:
+                hi = int(r["ended_ms"]) if r.get("ended_ms") is not None else 1 << 62
+                out[(g, int(r["stabilized_ms"]), hi)] = dict(seen)
+            if r.get("cause") == "metadata_or_subscription_change":
+                seen = {}   # (before it, the topic may have had fewer partitions)
+    return out
+
+
+def unknown_ends(ownership: pd.DataFrame,
+                 unlogged: dict[Any, list[tuple[int, int, frozenset[str] | None]]] | None,
+                 known: dict[tuple[Any, int, int], dict[str, int]] | None = None) -> list[dict[str, Any]]:
+    """Per partition, the time before its first ownership interval and after its last one (which
+    unowned_gaps does not count) in which the logs leave its owner unknown: a generation stable then
+    gave it to a member the logs do not show (`unlogged`: unlogged_spans, the partition not among
+    its members' known assignments, or a member without a log and an assignment). Before the first
+    interval (only for a partition that generation or a later one names before the topic could have
+    grown: `known`, partitions_known): from that generation's Stable to the first interval's start;
+    after the last one (an
+    end, not held at log end): from that end to the end of the last such generation (at most the
+    group's last ownership time). Time with no owner inside them is not counted, and the views say
+    so. Each: group_id, topic, partition, from_ms, to_ms."""
+    out: list[dict[str, Any]] = []
+    if ownership is None or ownership.empty or not unlogged:
+        return out
+    own = ownership.dropna(subset=["start_ms"])
+    last = own.groupby("group_id", dropna=False)[["start_ms", "end_ms"]].max().max(axis=1).to_dict()
+    for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
+        spans = unlogged.get(g) or []
+        if not spans:
+            continue
+        tp = f"{topic}-{_none(part)}"
+        # (the logs' last time of the group: its last ownership time or a generation's end)
+        until = last.get(g)
+        until = max(([int(until)] if until is not None and until == until else [])
+                    + [hi for _lo, hi, _k in spans if hi < 1 << 62], default=None)
+        rs = _rows(rows)
+        first = min(int(r["start_ms"]) for r in rs)
+        ends = [r["end_ms"] for r in rs]
+        final = None if any(e is None for e in ends) else max(int(e) for e in ends)
+        # (only classic generations: `known` has no consumer-protocol epoch)
+        blind = [(lo, hi) for lo, hi, held in spans if (held is None or tp not in held) and (g, lo, hi) in (known or {})]
+        num = int(part) if part is not None and part == part else None
+        existed = [lo for lo, hi in blind if lo < first and num is not None
+                   and (known or {}).get((g, lo, hi), {}).get(str(topic), -1) >= num]
+        mine = [(min(existed), first)] if existed else []
+        if final is not None:
+            later = [min(hi, until) for _lo, hi in blind if hi > final and until is not None]
+            if later and max(later) > final:
+                mine.append((final, max(later)))
+        for lo, hi in _union([(lo, hi) for lo, hi in mine if hi > lo]):
+            out.append({"group_id": g, "topic": topic, "partition": _none(part), "from_ms": lo, "to_ms": hi})
+    return out
+
+
 def unowned_figure(ownership: pd.DataFrame, memberships: pd.DataFrame | None = None,
                    generations: pd.DataFrame | None = None, client_members: set[str] | None = None) -> dict[str, Any]:
     """The partition-seconds with no owner in the logs, and the part of it that is estimated, with
@@ -392,15 +480,18 @@ def unowned_figure(ownership: pd.DataFrame, memberships: pd.DataFrame | None = N
     est = [x for x in gaps if x["estimated"]]
     why = sorted({w for x in est for w in x["why"]})
     only = inferred_only(ownership)
+    unknown = unknown_ends(ownership, unlogged, partitions_known(memberships, generations))
     return {"ms": sum(x["ms"] for x in gaps), "estimated_ms": sum(x["ms"] for x in est),
             "estimated_why": [UNOWNED_ESTIMATED_WHY[w] for w in why], "gaps": gaps,
-            "inferred_owned_ms": sum(x["to_ms"] - x["from_ms"] for x in only), "inferred_only": only}
+            "inferred_owned_ms": sum(x["to_ms"] - x["from_ms"] for x in only), "inferred_only": only,
+            "unknown_ms": sum(x["to_ms"] - x["from_ms"] for x in unknown), "unknown": unknown}
 
 
-def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], inferred_seconds: float = 0) -> str:
+def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], inferred_seconds: float = 0,
+                     unknown_seconds: float = 0) -> str:
     """The figure (unowned_figure, in seconds) as every view prints it: the total, then the part
-    that is estimated and why, then the ownership only inferred (time with no owner inside it is
-    not counted)."""
+    that is estimated and why, then the ownership only inferred and the time whose owner is unknown
+    (unknown_ends; time with no owner inside either is not counted)."""
     from pipeline.report.details_text import number
 
     text = number(round(seconds, 3))
@@ -410,4 +501,9 @@ def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], i
         text += (f". A further {number(round(inferred_seconds, 3))} partition-seconds have an owner only by the "
                  "replay's inference from the generations (no consumer's log shows it): time with no owner "
                  "within them is not counted.")
+    if unknown_seconds:
+        text += (f"{'' if inferred_seconds else '.'} A further {number(round(unknown_seconds, 3))} partition-seconds, "
+                 "before a partition's first owner in the logs or after its last, have an owner the logs do not "
+                 "show: a generation then gave the partition to a member whose log is not among the inputs or "
+                 "whose assignment no line shows. Time with no owner within them is unknown and not counted.")
     return text
