@@ -281,7 +281,7 @@ class RunData:
         fnd = self.table("findings")
         out = pd.DataFrame({"group_id": self.groups()}).set_index("group_id")
         # the counts every view shows come from pipeline/figures.py (the report's too)
-        figs = {gid: figures.group_figures(gid, gens, mems, fnd) for gid in out.index}
+        figs = figures.figures_by_group(list(out.index), gens, mems, fnd)
         out["generations"] = pd.Series({k: f["generations_seen"] for k, f in figs.items()})
         out["rebalances"] = pd.Series({k: f["rebalances"] for k, f in figs.items()})
         out["rebalancing_ms"] = pd.Series({k: f["rebalance_ms_total"] for k, f in figs.items()})

@@ -55,11 +55,10 @@ def of_group(df: pd.DataFrame, group: str) -> pd.DataFrame:
     return df[df["group_id"] == group] if not df.empty else df
 
 
-def rebalance_rows(gens: pd.DataFrame) -> pd.DataFrame:
-    """Generations whose rebalance the logs show (its start or its completion is known)."""
-    if gens.empty:
-        return gens
-    return gens[gens["started_ms"].notna() | gens["stabilized_ms"].notna()]
+def _is_rebalance(g: dict[str, Any]) -> bool:
+    """A generation (a row, as `_rows` gives it) whose rebalance the logs show: its start or its
+    completion is known."""
+    return g.get("started_ms") is not None or g.get("stabilized_ms") is not None
 
 
 def rebalancing_total(total_ms: int, timed: int, rebalances: int) -> str:
@@ -88,8 +87,15 @@ def offset_ranges(findings: pd.DataFrame, kind: str) -> list[dict[str, Any]]:
     """Offset ranges the replay found (kind offset_rewind: processed again; offset_skip: never
     processed), with `estimated` where a bound is not in the logs. Sorted, one per range."""
     rows = findings[findings["kind"] == kind] if not findings.empty else findings
+    return _offset_ranges(_rows(rows), kind)
+
+
+def _offset_ranges(findings: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """`offset_ranges` over rows (dicts of `_rows`)."""
     out, seen = [], set()
-    for r in _rows(rows):
+    for r in findings:
+        if r["kind"] != kind:
+            continue
         d = json.loads(r["details_json"]) if r.get("details_json") else {}
         lo, hi = d.get("from_offset"), d.get("to_offset_exclusive")
         if not isinstance(lo, int) or not isinstance(hi, int) or hi <= lo:
@@ -110,15 +116,24 @@ def offset_ranges(findings: pd.DataFrame, kind: str) -> list[dict[str, Any]]:
 def expelled(mems: pd.DataFrame, findings: pd.DataFrame) -> list[dict[str, Any]]:
     """Members the coordinator removed, once per (member, generation): the membership's recorded
     leave, else the expulsion finding (a leave the replay could not attach to a membership)."""
-    out: dict[tuple[str, int | None], dict[str, Any]] = {}
     if not mems.empty:
-        for m in _rows(mems[mems["leave_reason"].isin(EXPELLED_REASONS)]):
+        mems = mems[mems["leave_reason"].isin(EXPELLED_REASONS)]
+    if not findings.empty:
+        findings = findings[findings["kind"].isin(EXPULSION_FINDINGS)]
+    return _expelled(_rows(mems), _rows(findings))
+
+
+def _expelled(mems: list[dict[str, Any]], findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`expelled` over rows (dicts of `_rows`)."""
+    out: dict[tuple[str, int | None], dict[str, Any]] = {}
+    for m in mems:
+        if m["leave_reason"] in EXPELLED_REASONS:
             out[(m["member_id"], m["generation"])] = {
                 "group_id": m["group_id"], "member_id": m["member_id"], "client_id": m.get("client_id"),
                 "host": m.get("host"), "generation": m["generation"], "reason": m["leave_reason"],
                 "at_ms": m.get("left_ms")}
-    if not findings.empty:
-        for f in _rows(findings[findings["kind"].isin(EXPULSION_FINDINGS)]):
+    for f in findings:
+        if f["kind"] in EXPULSION_FINDINGS:
             for member in f.get("members") or []:
                 if any(k[0] == member for k in out):
                     continue
@@ -130,49 +145,61 @@ def expelled(mems: pd.DataFrame, findings: pd.DataFrame) -> list[dict[str, Any]]
 
 def group_figures(group: str, gens: pd.DataFrame, mems: pd.DataFrame, findings: pd.DataFrame) -> dict[str, Any]:
     """Every per-group count a view shows, from the generations, memberships and findings tables."""
-    return _figures(group, of_group(gens, group), of_group(mems, group), of_group(findings, group))
+    return _figures(group, *(_rows(of_group(df, group)) for df in (gens, mems, findings)))
 
 
 def figures_by_group(groups: list[str], gens: pd.DataFrame, mems: pd.DataFrame,
                      findings: pd.DataFrame) -> dict[str, dict[str, Any]]:
-    """`group_figures` of each of `groups`, the tables split by group once (not filtered once per
-    group: with hundreds of groups that filtering was most of the ingest's summary stage)."""
+    """`group_figures` of each of `groups`, each table read into rows and split by group once (with
+    hundreds of groups, filtering each table once per group, or pandas calls per group, were most
+    of the ingest's summary stage and of the dashboard's overview)."""
     parts = [_by_group(df) for df in (gens, mems, findings)]
-    empty = [df.iloc[0:0] for df in (gens, mems, findings)]
-    return {grp: _figures(grp, *(p.get(grp, e) for p, e in zip(parts, empty, strict=True))) for grp in groups}
+    return {grp: _figures(grp, *(p.get(grp, []) for p in parts)) for grp in groups}
 
 
-def _by_group(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """{group_id: its rows, in table order} (what of_group gives for each group)."""
-    if df.empty:
-        return {}
-    return {k: sub for k, sub in df.groupby("group_id", sort=False, dropna=True)}
+def _by_group(df: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """{group_id: its rows (dicts of `_rows`), in table order} (what of_group gives for each group)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for r in _rows(df):
+        if r["group_id"] is not None:
+            out.setdefault(r["group_id"], []).append(r)
+    return out
 
 
-def _figures(group: str, g: pd.DataFrame, m: pd.DataFrame, f: pd.DataFrame) -> dict[str, Any]:
-    reb = rebalance_rows(g)
-    durations = [int(x) for x in reb["rebalance_ms"].dropna()] if not reb.empty else []
+def _ints(rows: list[dict[str, Any]], *cols: str) -> list[int]:
+    return [int(v) for c in cols for r in rows if (v := r.get(c)) is not None]
+
+
+def _counts(values: list[Any]) -> dict[str, int]:
+    """{value: count}, the commonest first, ties in order of first appearance (as value_counts)."""
+    seen: dict[Any, int] = {}
+    for v in values:
+        seen[v] = seen.get(v, 0) + 1
+    return {str(k): n for k, n in sorted(seen.items(), key=lambda kv: -kv[1])}
+
+
+def _figures(group: str, g: list[dict[str, Any]], m: list[dict[str, Any]], f: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of one group from its rows (dicts of `_rows`) of the three tables."""
+    reb = [x for x in g if _is_rebalance(x)]
+    durations = _ints(reb, "rebalance_ms")
     members = set()
-    if not g.empty:
-        for lst in g["members"]:
-            members.update(x for x in (_none(lst) or []) if x)
-    if not m.empty:
-        members.update(x for x in m["member_id"].dropna())
-    causes = reb["cause"].fillna("unknown").value_counts() if not reb.empty else pd.Series(dtype="int64")
-    reprocessed, skipped = offset_ranges(f, "offset_rewind"), offset_ranges(f, "offset_skip")
-    sev = f["severity"].value_counts() if not f.empty else pd.Series(dtype="int64")
-    times = [int(v) for c in ("started_ms", "stabilized_ms", "ended_ms") if not g.empty for v in g[c].dropna()]
-    times += [int(v) for c in ("start_ms", "end_ms") if not f.empty for v in f[c].dropna()]
+    for x in g:
+        members.update(y for y in (x.get("members") or []) if y)
+    members.update(x["member_id"] for x in m if x.get("member_id") is not None)
+    causes = _counts([x.get("cause") or "unknown" for x in reb])
+    reprocessed, skipped = _offset_ranges(f, "offset_rewind"), _offset_ranges(f, "offset_skip")
+    sev = _counts([x.get("severity") for x in f if x.get("severity") is not None])
+    times = _ints(g, "started_ms", "stabilized_ms", "ended_ms") + _ints(f, "start_ms", "end_ms")
     return {
         "group_id": group,
-        "generations_seen": int(len(g)),
-        "rebalances": int(len(reb)),
+        "generations_seen": len(g),
+        "rebalances": len(reb),
         "rebalance_ms_total": int(sum(durations)),
         "rebalances_timed": len(durations),
         "rebalance_ms_longest": int(max(durations, default=0)),
-        "causes": {str(k): int(v) for k, v in causes.items()},
+        "causes": causes,
         "members_seen": sorted(members),
-        "expelled": expelled(m, f),
+        "expelled": _expelled(m, f),
         "reprocessed_ranges": reprocessed,
         "skipped_ranges": skipped,
         "reprocessed_offsets": sum(r["count"] for r in reprocessed),
@@ -229,14 +256,22 @@ def left_out_sentence(stream: dict[str, Any], member: bool = False) -> str:
 
 # ---- partitions with no owner ------------------------------------------------------------------
 # An ownership interval whose end the owner's own log does not show (end_reason `last_line`: the last
-# line of its log naming it, before the log ends or the process restarts) or that the replay inferred
-# from the group's generations (`inferred`: the owner's own log shows no assignment) bounds a gap that
-# is an estimate; the words say why, in every view.
+# line of its log naming it, before the log ends or the process restarts; `last_heartbeat`: an owner
+# the coordinator removed on session expiry, ended at its last heartbeat, the removal less the session
+# timeout: group_tables.ends_at_last_heartbeat) or that the replay inferred from the group's
+# generations (`inferred`: the owner's own log shows no assignment) bounds a gap that is an estimate
+# (after a `last_line` or `last_heartbeat` end, the most it can be); the words say why, in every view.
 UNOWNED_ESTIMATED_WHY = {
     "inferred": "the replay inferred the owner's interval from the group's generations, because that member's "
                 "own log shows no partition assignment (its log was not given, was left out, or logs none)",
     "last_line": "the owner's log shows nothing of it after its last line (the process crashed, was silent, "
-                 "or its log ends), so when it stopped owning the partition is not in the logs",
+                 "or its log ends), so when it stopped owning the partition is not in the logs: the time is "
+                 "counted from that line, the most it can be",
+    "last_heartbeat": "the owner's log does not show when it stopped owning the partition, but the coordinator "
+                      "removed it when its session expired: its last heartbeat reached the coordinator one "
+                      "session timeout before the removal, so it owned the partition until then and stopped "
+                      "before its next heartbeat was due; the time is counted from that last heartbeat, the "
+                      "most it can be",
     "unlogged": "the group then had a member whose own log is not among the inputs, and the logs do not show "
                 "that it did not hold the partition",
 }
@@ -295,7 +330,8 @@ def unowned_gaps(ownership: pd.DataFrame,
             start = int(r["start_ms"])
             end = int(r["end_ms"]) if r["end_ms"] is not None else 1 << 62
             mine = {w for w, on in (("inferred", bool(r.get("inferred"))),
-                                    ("last_line", r.get("end_reason") == "last_line")) if on}
+                                    ("last_line", r.get("end_reason") == "last_line"),
+                                    ("last_heartbeat", r.get("end_reason") == "last_heartbeat")) if on}
             if covered_until is not None and start > covered_until:
                 why = before | ({"inferred"} & mine)
                 tp = f"{topic}-{_none(part)}"
@@ -355,6 +391,85 @@ def inferred_only(ownership: pd.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
+def partitions_known(memberships: pd.DataFrame | None, generations: pd.DataFrame | None
+                     ) -> dict[tuple[Any, int, int], dict[str, int]]:
+    """(group, from, to) of each classic generation span (unlogged_spans' bounds) -> topic -> the
+    highest partition number that generation or a later one names in an assignment, up to the next
+    generation a metadata change started (partitions are only ever added: one a later generation
+    names existed before, unless the topic grew in between). Consumer-protocol (KIP-848) and streams
+    (KIP-1071) epochs have none: their members reconcile incrementally, so an epoch's logged
+    assignments need not hold every partition (docs/replay.md, unowned_partitions)."""
+    out: dict[tuple[Any, int, int], dict[str, int]] = {}
+    if memberships is None or generations is None or memberships.empty or generations.empty:
+        return out
+    named: dict[tuple[Any, Any], dict[str, int]] = {}
+    for m in _rows(memberships):
+        top = named.setdefault((m["group_id"], m.get("generation")), {})
+        for tp in m.get("assigned") or ():
+            t, _, n = str(tp).rpartition("-")
+            if t and n.isdigit():
+                top[t] = max(top.get(t, -1), int(n))
+    for g, rows in generations.groupby("group_id", dropna=False, sort=False):
+        gens = sorted(_rows(rows), key=lambda r: r["generation"])
+        seen: dict[str, int] = {}
+        for r in reversed(gens):
+            for t, n in named.get((g, r["generation"]), {}).items():
+                seen[t] = max(seen.get(t, -1), n)
+            incremental = str(r.get("protocol_type") or "").startswith(("consumer (KIP-848)", "streams (KIP-1071)"))
+            if r.get("stabilized_ms") is not None and not incremental:
+                hi = int(r["ended_ms"]) if r.get("ended_ms") is not None else 1 << 62
+                out[(g, int(r["stabilized_ms"]), hi)] = dict(seen)
+            if r.get("cause") == "metadata_or_subscription_change":
+                seen = {}   # (before it, the topic may have had fewer partitions)
+    return out
+
+
+def unknown_ends(ownership: pd.DataFrame,
+                 unlogged: dict[Any, list[tuple[int, int, frozenset[str] | None]]] | None,
+                 known: dict[tuple[Any, int, int], dict[str, int]] | None = None) -> list[dict[str, Any]]:
+    """Per partition, the time before its first ownership interval and after its last one (which
+    unowned_gaps does not count) in which the logs leave its owner unknown: a generation stable then
+    gave it to a member the logs do not show (`unlogged`: unlogged_spans, the partition not among
+    its members' known assignments, or a member without a log and an assignment). Before the first
+    interval (only for a partition that generation or a later one names before the topic could have
+    grown: `known`, partitions_known): from that generation's Stable to the first interval's start;
+    after the last one (an
+    end, not held at log end): from that end to the end of the last such generation (at most the
+    group's last ownership time). Time with no owner inside them is not counted, and the views say
+    so. Each: group_id, topic, partition, from_ms, to_ms."""
+    out: list[dict[str, Any]] = []
+    if ownership is None or ownership.empty or not unlogged:
+        return out
+    own = ownership.dropna(subset=["start_ms"])
+    last = own.groupby("group_id", dropna=False)[["start_ms", "end_ms"]].max().max(axis=1).to_dict()
+    for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
+        spans = unlogged.get(g) or []
+        if not spans:
+            continue
+        tp = f"{topic}-{_none(part)}"
+        # (the logs' last time of the group: its last ownership time or a generation's end)
+        until = last.get(g)
+        until = max(([int(until)] if until is not None and until == until else [])
+                    + [hi for _lo, hi, _k in spans if hi < 1 << 62], default=None)
+        rs = _rows(rows)
+        first = min(int(r["start_ms"]) for r in rs)
+        ends = [r["end_ms"] for r in rs]
+        final = None if any(e is None for e in ends) else max(int(e) for e in ends)
+        # (only classic generations: `known` has no consumer-protocol epoch)
+        blind = [(lo, hi) for lo, hi, held in spans if (held is None or tp not in held) and (g, lo, hi) in (known or {})]
+        num = int(part) if part is not None and part == part else None
+        existed = [lo for lo, hi in blind if lo < first and num is not None
+                   and (known or {}).get((g, lo, hi), {}).get(str(topic), -1) >= num]
+        mine = [(min(existed), first)] if existed else []
+        if final is not None:
+            later = [min(hi, until) for _lo, hi in blind if hi > final and until is not None]
+            if later and max(later) > final:
+                mine.append((final, max(later)))
+        for lo, hi in _union([(lo, hi) for lo, hi in mine if hi > lo]):
+            out.append({"group_id": g, "topic": topic, "partition": _none(part), "from_ms": lo, "to_ms": hi})
+    return out
+
+
 def unowned_figure(ownership: pd.DataFrame, memberships: pd.DataFrame | None = None,
                    generations: pd.DataFrame | None = None, client_members: set[str] | None = None) -> dict[str, Any]:
     """The partition-seconds with no owner in the logs, and the part of it that is estimated, with
@@ -365,15 +480,18 @@ def unowned_figure(ownership: pd.DataFrame, memberships: pd.DataFrame | None = N
     est = [x for x in gaps if x["estimated"]]
     why = sorted({w for x in est for w in x["why"]})
     only = inferred_only(ownership)
+    unknown = unknown_ends(ownership, unlogged, partitions_known(memberships, generations))
     return {"ms": sum(x["ms"] for x in gaps), "estimated_ms": sum(x["ms"] for x in est),
             "estimated_why": [UNOWNED_ESTIMATED_WHY[w] for w in why], "gaps": gaps,
-            "inferred_owned_ms": sum(x["to_ms"] - x["from_ms"] for x in only), "inferred_only": only}
+            "inferred_owned_ms": sum(x["to_ms"] - x["from_ms"] for x in only), "inferred_only": only,
+            "unknown_ms": sum(x["to_ms"] - x["from_ms"] for x in unknown), "unknown": unknown}
 
 
-def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], inferred_seconds: float = 0) -> str:
+def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], inferred_seconds: float = 0,
+                     unknown_seconds: float = 0) -> str:
     """The figure (unowned_figure, in seconds) as every view prints it: the total, then the part
-    that is estimated and why, then the ownership only inferred (time with no owner inside it is
-    not counted)."""
+    that is estimated and why, then the ownership only inferred and the time whose owner is unknown
+    (unknown_ends; time with no owner inside either is not counted)."""
     from pipeline.report.details_text import number
 
     text = number(round(seconds, 3))
@@ -383,4 +501,9 @@ def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], i
         text += (f". A further {number(round(inferred_seconds, 3))} partition-seconds have an owner only by the "
                  "replay's inference from the generations (no consumer's log shows it): time with no owner "
                  "within them is not counted.")
+    if unknown_seconds:
+        text += (f"{'' if inferred_seconds else '.'} A further {number(round(unknown_seconds, 3))} partition-seconds, "
+                 "before a partition's first owner in the logs or after its last, have an owner the logs do not "
+                 "show: a generation then gave the partition to a member whose log is not among the inputs or "
+                 "whose assignment no line shows. Time with no owner within them is unknown and not counted.")
     return text

@@ -619,7 +619,7 @@ def group_tables(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any
     of values, as group_tables takes them), as lists of row dicts; none of them reads the lines of
     a client stream the replay leaves out (left_out_streams). `last_lines`: an owner's end its log
     does not show is its last line (group_tables.ownership `lives`, as the ingest's group pass
-    does); False for the Spark windows of spark/tables.py, which have no such step."""
+    does, and spark/tables.ownership too); False leaves it out."""
     table = _arrow(cols)
     left_out = left_out_streams(table)
     lives = gt.streams_lines(table, origins) if last_lines else None

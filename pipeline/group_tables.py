@@ -134,6 +134,10 @@ def printed_late(extra_json: str | None) -> bool:
     return extra_json is not None and all(w in extra_json for w in PRINTED_LATE_MARKERS)
 # broker removal wordings of an expiry (GroupCoordinator.onExpireHeartbeat 0.11.0.1+, GroupMetadataManager 3.6+)
 # (4.x consumer protocol: "Member X fenced from the group because the member session expired.")
+# the coordinator's line for a member's own LeaveGroup: GroupCoordinator.handleLeaveGroup / removeMemberAndUpdateGroup,
+# "Member M in group G has left, removing it from the group" (0.10 to 3.1), "Member M has left group G through
+# explicit `LeaveGroup`; client reason: ..." (3.2+, KIP-800)
+LEAVE_PATTERN = re.compile(r"has left, removing it from the group|through explicit `LeaveGroup`")
 EXPIRY_PATTERN = re.compile(r"has failed|heartbeat expiration|session timeout expiration|member session expired")
 EXPIRY_SKEW_MS = 2_000
 COMMIT_KINDS = frozenset(("offset_committed", "offset_record"))
@@ -337,7 +341,8 @@ def _owner_key(member: str | None, generation: int | None) -> Any:
 
 
 def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] = (),
-              lives: dict[tuple[Any, Any, Any], StreamLines] | None = None) -> list[dict[str, Any]]:
+              lives: dict[tuple[Any, Any, Any], StreamLines] | None = None,
+              unresolved: list[tuple[dict[str, Any], int, str]] | None = None) -> list[dict[str, Any]]:
     """tables.ownership for one group's rows, with unnamed owners filled from the replay's
     memberships (tables.name_unnamed_owners).
 
@@ -351,6 +356,9 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
     was created again in that stream (a `ConsumerConfig values` block: a restart). The process held
     the partition at least until that line; a crash ends it there, a live but silent process later:
     the time after it until the next owner is estimated (figures.unowned_gaps).
+    `unresolved` (a list, filled when given): the intervals held at their log's end that no other
+    interval of these rows follows, with their owner's last line (row, time, evidence), for
+    ends_at_last_line_before to end when an interval inferred by the replay follows them.
     """
     kinds = OWNERSHIP_START | OWNERSHIP_END | MEMBER_END
     ctx_rows = _with_member_context([
@@ -421,11 +429,12 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
                         "client_id": client_id, "generation": cg, "start_ms": ts, "end_ms": end_ms,
                         "end_reason": reason, "evidence": [ev, end_ev] if end_ev is not None else [ev],
                         "inferred": False})
-    _ends_at_last_line(out, pending)
+    _ends_at_last_line(out, pending, unresolved)
     return out
 
 
-def _ends_at_last_line(out: list[dict[str, Any]], pending: list[tuple[int, int, str]]) -> None:
+def _ends_at_last_line(out: list[dict[str, Any]], pending: list[tuple[int, int, str]],
+                       unresolved: list[tuple[dict[str, Any], int, str]] | None = None) -> None:
     """An interval held when its stream's log ends (`log_end`, no end) of a partition another
     interval starts later on (another stream's owner): it ends at its owner's last line
     (`last_line`): the next owner's assignment shows it was given up, its log not when. Held to
@@ -440,6 +449,100 @@ def _ends_at_last_line(out: list[dict[str, Any]], pending: list[tuple[int, int, 
         if any(s > r["start_ms"] for s in starts[(r["group_id"], r["topic"], r["partition"])]):
             r["end_ms"], r["end_reason"] = at, "last_line"
             r["evidence"] = [*r["evidence"], ev]
+        elif unresolved is not None:
+            unresolved.append((r, at, ev))
+
+
+def ends_at_last_line_before(unresolved: Sequence[tuple[dict[str, Any], int, str]],
+                             inferred: Sequence[dict[str, Any]]) -> None:
+    """The step of _ends_at_last_line for the intervals the consumers' own logs leave held at
+    their end (`unresolved`, from ownership) when the interval that follows is one the replay
+    inferred (inferred_beside: a member whose own log is missing or left out): the next owner's
+    assignment, known from the generations, shows the partition given up, the owner's log not
+    when, so the interval ends at its owner's last line (`last_line`)."""
+    if not unresolved or not inferred:
+        return
+    starts: dict[tuple[Any, Any, Any], list[int]] = defaultdict(list)
+    for r in inferred:
+        if r.get("start_ms") is not None:
+            starts[(r["group_id"], r["topic"], r["partition"])].append(int(r["start_ms"]))
+    for r, at, ev in unresolved:
+        if r["end_ms"] is None and any(s > r["start_ms"] for s in starts[(r["group_id"], r["topic"], r["partition"])]):
+            r["end_ms"], r["end_reason"] = at, "last_line"
+            r["evidence"] = [*r["evidence"], ev]
+
+
+def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[dict[str, Any]],
+                           held: Sequence[tuple[dict[str, Any], int, str]] = ()) -> None:
+    """An owner the coordinator removed when its session expired (a `session_expiry` finding of the
+    replay: the broker's "has failed, removing it from the group" line, GroupCoordinator.onExpireHeartbeat
+    0.11.0.1+ / GroupMetadataManager 3.6+) was alive and in the group until its last heartbeat, which
+    reached the coordinator one session.timeout.ms before the removal (the coordinator's session deadline
+    is the last heartbeat plus the session timeout: GroupCoordinator.completeAndScheduleNextHeartbeatExpiration;
+    the finding's `last_seen_ms`). An interval of that member whose end no line of its own shows (its
+    `last_line`, or the removal itself for an interval the replay inferred) ends there instead, with
+    end_reason `last_heartbeat` and the removal line as evidence: the process held the partition at
+    least until that heartbeat (its log may print nothing of it: a cooperative member keeps its
+    partitions across generations without a line), and stopped before the next one was due, so the
+    time counted from it until the next owner is the most the partition had no owner. Never past the
+    start of another member's interval of the partition (nothing here proves two owners at once).
+    `held` (ownership's `unresolved`: intervals still held when their stream's log ends, with their
+    owner's last line): one of such a member whose last line comes no later than that heartbeat ends
+    there too (removed, it owned nothing after; a line after the heartbeat, e.g. a paused process
+    waking, leaves it held)."""
+    last: dict[Any, tuple[int, int, str | None]] = {}   # member -> (last heartbeat, removal, evidence)
+    for f in findings:
+        if f.get("kind") != "session_expiry" or not f.get("members") or f.get("end_ms") is None:
+            continue
+        try:
+            d = json.loads(f.get("details_json") or "{}")
+        except ValueError:
+            continue
+        if not isinstance(d, dict) or d.get("session_timeout_assumed") is not False:
+            continue   # (a session timeout no line states: the heartbeat's time would be a guess)
+        seen = d.get("last_seen_ms")
+        if seen is None and d.get("expiry_time") == "broker_removal_line" and isinstance(d.get("session_timeout_ms"), int):
+            seen = int(f["end_ms"]) - d["session_timeout_ms"]
+        if not isinstance(seen, int) or seen > int(f["end_ms"]):
+            continue
+        ev = next(iter(f.get("evidence") or ()), None)
+        for m in f["members"][:1]:
+            if m is not None and (m not in last or last[m][0] < seen):
+                last[m] = (seen, int(f["end_ms"]), ev)
+    if not last:
+        return
+    starts: dict[tuple[Any, Any, Any], list[tuple[int, Any]]] = defaultdict(list)
+    for r in rows:
+        if r.get("start_ms") is not None:
+            starts[(r["group_id"], r["topic"], r["partition"])].append((int(r["start_ms"]), r.get("member_id")))
+    open_at = {id(r): at for r, at, _ev in held if r.get("end_ms") is None}
+    for r in rows:
+        got = last.get(r.get("member_id"))
+        if got is None or r.get("start_ms") is None:
+            continue
+        seen, removed, ev = got
+        if r.get("end_ms") is None:
+            if id(r) not in open_at or open_at[id(r)] > seen:
+                continue
+            end = 1 << 62
+        else:
+            end = int(r["end_ms"])
+        if end == 1 << 62:
+            unshown = True
+        elif r.get("end_reason") == "last_line" and not r.get("inferred"):
+            unshown = end < seen
+        else:   # the replay's interval, ended at the removal
+            unshown = bool(r.get("inferred")) and r.get("end_reason") == "session_expiry" and end == removed
+        if not unshown or seen <= int(r["start_ms"]):
+            continue
+        nxt = [s for s, m in starts[(r["group_id"], r["topic"], r["partition"])]
+               if s > int(r["start_ms"]) and m != r.get("member_id")]
+        new = min([seen, *nxt])
+        if new == end or new <= int(r["start_ms"]):
+            continue
+        r["end_ms"], r["end_reason"] = new, "last_heartbeat"
+        if ev is not None and ev not in r["evidence"]:
+            r["evidence"] = [*(r["evidence"] or ()), ev]
 
 
 def _tp_key(topic: str | None, partition: int | None) -> str:
@@ -463,16 +566,17 @@ def _sole_holders(memberships) -> dict[tuple[int, str], str]:
 
 def observed_ownership(cols: dict[str, list[Any]], memberships: Sequence[dict[str, Any]] = (),
                        left_out: frozenset[tuple[Any, Any, Any]] = frozenset(),
-                       lives: dict[tuple[Any, Any, Any], StreamLines] | None = None) -> list[dict[str, Any]]:
+                       lives: dict[tuple[Any, Any, Any], StreamLines] | None = None,
+                       unresolved: list[tuple[dict[str, Any], int, str]] | None = None) -> list[dict[str, Any]]:
     """`ownership` of one group's events columns (OWNERSHIP_COLUMNS at least); rows it cannot use
     (another side, no time, no member, generation or ownership kind) may be left out beforehand.
-    `left_out`: the client streams whose lines are not read (left_out_streams). `lives`: see
-    ownership."""
+    `left_out`: the client streams whose lines are not read (left_out_streams). `lives`,
+    `unresolved`: see ownership."""
     rows = _rows(cols)
     if left_out:
         rows = [r for r in rows if r["side"] != "client"
                 or (r["client_id"], r["source"], r.get("origin")) not in left_out]
-    return ownership(rows, memberships, lives)
+    return ownership(rows, memberships, lives, unresolved)
 
 def inferred_beside(observed: Sequence[dict[str, Any]], replayed: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The replay's ownership rows kept beside the consumers' own (observed) intervals: those it
@@ -482,3 +586,54 @@ def inferred_beside(observed: Sequence[dict[str, Any]], replayed: Sequence[dict[
     shown = {r.get("member_id") for r in observed}
     return [r for r in replayed if r.get("inferred") and r.get("member_id") is not None
             and r.get("member_id") not in shown]
+
+
+def broker_leaves(table: Any) -> dict[Any, list[tuple[int, str]]]:
+    """member -> [(time, evidence)] of the coordinator's lines saying the member left through its own
+    LeaveGroup (LEAVE_PATTERN, broker side, `broker_member_removed`), in time order. Column-wise: the
+    few broker removal rows become Python values, not the group's lines."""
+    import pyarrow.compute as pc
+
+    need = {"side", "kind", "member_id", "ts_ms", "raw", "source", "line_no"}
+    if table.num_rows == 0 or not need <= set(table.schema.names):
+        return {}
+    mask = pc.fill_null(pc.and_(pc.and_(pc.equal(table.column("side"), "broker"),
+                                        pc.equal(table.column("kind"), "broker_member_removed")),
+                                pc.and_(pc.is_valid(table.column("member_id")), pc.is_valid(table.column("ts_ms")))),
+                        False)
+    out: dict[Any, list[tuple[int, str]]] = defaultdict(list)
+    for r in table.select(["member_id", "ts_ms", "raw", "source", "line_no"]).filter(mask).to_pylist():
+        if LEAVE_PATTERN.search(str(r["raw"] or "")):
+            out[r["member_id"]].append((int(r["ts_ms"]), evidence(r["source"], r["line_no"])))
+    return {m: sorted(v) for m, v in out.items()}
+
+
+def ends_at_leave(rows: Sequence[dict[str, Any]], leaves: dict[Any, list[tuple[int, str]]]) -> None:
+    """A consumer's own interval that its log ends after the coordinator logged the member's own
+    LeaveGroup (broker_leaves), while another member's interval of the partition starts in between:
+    the two cannot both hold (a member revokes or loses its partitions before it sends LeaveGroup:
+    ConsumerCoordinator.onLeavePrepare 2.4+, librdkafka rd_kafka_cgrp_leave; and the coordinator drops its
+    assignment with it), so the member's line is late (a binding printing its client's log at the
+    application's next poll, confluent-kafka-python) and the interval ends at the coordinator's line
+    (end_reason `left`, its evidence). Without such an overlap nothing is moved (a revoke printed a
+    little after the broker's line by the hosts' clocks is not a contradiction)."""
+    if not leaves:
+        return
+    starts: dict[tuple[Any, Any, Any], list[tuple[int, Any]]] = defaultdict(list)
+    for r in rows:
+        if r.get("start_ms") is not None:
+            starts[(r["group_id"], r["topic"], r["partition"])].append((int(r["start_ms"]), r.get("member_id")))
+    for r in rows:
+        mine = leaves.get(r.get("member_id"))
+        if not mine or r.get("inferred") or r.get("start_ms") is None:
+            continue
+        start = int(r["start_ms"])
+        end = int(r["end_ms"]) if r.get("end_ms") is not None else 1 << 62
+        left = next(((t, ev) for t, ev in mine if start < t < end), None)
+        if left is None:
+            continue
+        if not any(left[0] <= s < end and m != r.get("member_id")
+                   for s, m in starts[(r["group_id"], r["topic"], r["partition"])]):
+            continue
+        r["end_ms"], r["end_reason"] = left[0], "left"
+        r["evidence"] = [*(r["evidence"] or ())[:1], left[1]]

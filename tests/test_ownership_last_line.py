@@ -45,3 +45,131 @@ def test_a_restart_without_a_revoke_ends_the_old_member_before_its_consumer_is_c
     # a revoke first: the revoke ends it (no last_line)
     revoked = rows[:2] + [_row("a.log", 6, 400, "partitions_revoked", "m1", parts=["t-0"])] + rows[2:]
     assert ("c", "m1", 0, 400, "revoked") in _own(revoked)
+
+
+def _iv(member, start, end, reason, inferred=False, part=0):
+    return {"group_id": "g", "topic": "t", "partition": part, "member_id": member, "client_id": "c", "generation": 1,
+            "start_ms": T + start, "end_ms": None if end is None else T + end, "end_reason": reason,
+            "evidence": ["a.log:1"], "inferred": inferred}
+
+
+def _expiry(member, removal, last_seen=None, session=45_000, assumed=False, how="broker_removal_line"):
+    import json
+
+    return {"kind": "session_expiry", "members": [member], "start_ms": T + removal, "end_ms": T + removal,
+            "evidence": ["k.log:76"], "details_json": json.dumps({
+                "expiry_time": how, "last_seen_ms": None if last_seen is None else T + last_seen,
+                "session_timeout_assumed": assumed, "session_timeout_ms": session})}
+
+
+def _ends(rows):
+    return [(r["member_id"], r["start_ms"] - T, None if r["end_ms"] is None else r["end_ms"] - T, r["end_reason"])
+            for r in rows]
+
+
+def test_an_owner_held_at_its_log_end_ends_at_its_last_line_when_an_inferred_interval_follows():
+    rows = [_row("a.log", 1, 0, "join_succeeded", "m1", gen=1), _row("a.log", 2, 10, "partitions_assigned", "m1", parts=["t-0"]),
+            _row("a.log", 3, 500, "heartbeat_sent", "m1")]
+    t = pa.Table.from_pylist(rows, schema=schemas.arrow_schema("events"))
+    unresolved = []
+    own = group_tables.ownership(t.to_pylist(), (), group_tables.streams_lines(t, group_series.origins), unresolved)
+    assert _ends(own) == [("m1", 10, None, "log_end")] and len(unresolved) == 1
+    # the replay's interval of a member whose log is missing starts later: m1's ends at its last line
+    group_tables.ends_at_last_line_before(unresolved, [_iv("m2", 9_000, None, "log_end", inferred=True)])
+    assert _ends(own) == [("m1", 10, 500, "last_line")] and own[0]["evidence"] == ["a.log:2", "a.log:3"]
+    # one that starts before it (or another partition's) does not end it
+    own2 = group_tables.ownership(t.to_pylist(), (), group_tables.streams_lines(t, group_series.origins), unresolved := [])
+    group_tables.ends_at_last_line_before(unresolved, [_iv("m2", 5, None, "log_end", inferred=True),
+                                                       _iv("m2", 9_000, None, "log_end", inferred=True, part=1)])
+    assert _ends(own2) == [("m1", 10, None, "log_end")]
+
+
+def test_an_owner_removed_on_session_expiry_owned_until_its_last_heartbeat():
+    # its log's last line at 153 s, the broker's removal at 314.255 s, session.timeout.ms 45 s stated:
+    # the last heartbeat reached the coordinator at 269.255 s (cooperative_scale_out's risk-aggregator-2)
+    rows = [_iv("m1", 8_000, 153_474, "last_line"), _iv("m3", 316_784, None, "log_end")]
+    group_tables.ends_at_last_heartbeat(rows, [_expiry("m1", 314_255)])
+    assert _ends(rows) == [("m1", 8_000, 269_255, "last_heartbeat"), ("m3", 316_784, None, "log_end")]
+    assert rows[0]["evidence"] == ["a.log:1", "k.log:76"]
+    # the replay's interval of the same member (its log missing), ended at the removal: the same end
+    inf = [_iv("m1", 8_000, 314_255, "session_expiry", inferred=True), _iv("m3", 316_784, None, "log_end")]
+    group_tables.ends_at_last_heartbeat(inf, [_expiry("m1", 314_255)])
+    assert _ends(inf)[0] == ("m1", 8_000, 269_255, "last_heartbeat")
+    # the member's own last sign of life, when the finding measured it, wins over the timeout
+    own = [_iv("m1", 8_000, 153_474, "last_line")]
+    group_tables.ends_at_last_heartbeat(own, [_expiry("m1", 314_255, last_seen=270_100)])
+    assert _ends(own) == [("m1", 8_000, 270_100, "last_heartbeat")]
+
+
+def test_the_last_heartbeat_is_not_taken_where_the_logs_show_more_or_cannot_time_it():
+    def after(rows, findings):
+        group_tables.ends_at_last_heartbeat(rows, findings)
+        return _ends(rows)
+
+    # an end its own log shows (a revoke) stays
+    assert after([_iv("m1", 8_000, 100_000, "revoked")], [_expiry("m1", 314_255)]) == [("m1", 8_000, 100_000, "revoked")]
+    # a session timeout no line states (the default assumed): no end moved
+    assert after([_iv("m1", 8_000, 153_474, "last_line")], [_expiry("m1", 314_255, assumed=True)]) == [
+        ("m1", 8_000, 153_474, "last_line")]
+    # an expiry no broker line times (estimated from a last line): no heartbeat time
+    assert after([_iv("m1", 8_000, 153_474, "last_line")], [_expiry("m1", 314_255, how="last_line_plus_timeout")]) == [
+        ("m1", 8_000, 153_474, "last_line")]
+    # another member's expiry: nothing
+    assert after([_iv("m1", 8_000, 153_474, "last_line")], [_expiry("m2", 314_255)]) == [("m1", 8_000, 153_474, "last_line")]
+    # never past the next owner's start (no double ownership made up)
+    assert after([_iv("m1", 8_000, 153_474, "last_line"), _iv("m3", 200_000, None, "log_end")],
+                 [_expiry("m1", 314_255)]) == [("m1", 8_000, 200_000, "last_heartbeat"), ("m3", 200_000, None, "log_end")]
+    # a last line after the heartbeat bound: stays
+    assert after([_iv("m1", 8_000, 280_000, "last_line")], [_expiry("m1", 314_255)]) == [("m1", 8_000, 280_000, "last_line")]
+
+
+def test_a_late_revoke_after_the_coordinators_leave_line_ends_at_the_leave():
+    # mixed_clients_max_poll: librdkafka's member leaves at 420.295 s (the broker's line), its binding prints
+    # the revoke at 450.199 s; a Java member holds the partition from 422.618 s
+    leaves = {"py": [(T + 420_295, "k.log:92")]}
+    rows = [_iv("py", 7_237, 450_199, "revoked"), _iv("java", 422_618, 451_241, "revoked")]
+    group_tables.ends_at_leave(rows, leaves)
+    assert _ends(rows) == [("py", 7_237, 420_295, "left"), ("java", 422_618, 451_241, "revoked")]
+    assert rows[0]["evidence"] == ["a.log:1", "k.log:92"]
+    # no other owner before its own end: a revoke printed a little after the broker's line stays
+    rows = [_iv("py", 7_237, 420_400, "revoked"), _iv("java", 422_618, 451_241, "revoked")]
+    group_tables.ends_at_leave(rows, leaves)
+    assert _ends(rows)[0] == ("py", 7_237, 420_400, "revoked")
+    # a leave before the interval began (an earlier member life) or another member's: nothing
+    rows = [_iv("py", 421_000, 450_199, "revoked"), _iv("java", 422_618, 451_241, "revoked")]
+    group_tables.ends_at_leave(rows, leaves)
+    assert _ends(rows)[0] == ("py", 421_000, 450_199, "revoked")
+    rows = [_iv("other", 7_237, 450_199, "revoked"), _iv("java", 422_618, 451_241, "revoked")]
+    group_tables.ends_at_leave(rows, leaves)
+    assert _ends(rows)[0] == ("other", 7_237, 450_199, "revoked")
+
+
+def test_broker_leaves_reads_only_the_coordinators_leave_lines():
+    def broker(line, ts, member, raw):
+        r = {c: None for c in schemas.columns("events")}
+        r.update(source="k.log", line_no=line, ts_ms=T + ts, side="broker", kind="broker_member_removed",
+                 group_id="g", member_id=member, raw=raw)
+        return r
+
+    t = pa.Table.from_pylist([
+        broker(1, 5, "m1", "Member m1 has left group g through explicit `LeaveGroup`; client reason: not provided"),
+        broker(2, 6, "m2", "Member m2 in group g has left, removing it from the group"),
+        broker(3, 7, "m3", "Member m3 in group g has failed, removing it from the group"),   # an expiry
+    ], schema=schemas.arrow_schema("events"))
+    assert group_tables.broker_leaves(t) == {"m1": [(T + 5, "k.log:1")], "m2": [(T + 6, "k.log:2")]}
+
+
+def test_an_interval_held_at_its_log_end_of_an_expired_member_ends_at_its_last_heartbeat():
+    # rebalance_storm's search-indexer-4 (0.10, no member ids): its interval of catalog-updates-3 is held
+    # when its stream's log ends (no other owner in the logs); the coordinator expired it
+    held = _iv("m1", 297_195, None, "log_end")
+    group_tables.ends_at_last_heartbeat([held], [_expiry("m1", 319_254, session=10_000)], [(held, T + 300_000, "a.log:9")])
+    assert _ends([held]) == [("m1", 297_195, 309_254, "last_heartbeat")]
+    # its last line after the heartbeat (a paused process waking, logging): stays held
+    held = _iv("m1", 297_195, None, "log_end")
+    group_tables.ends_at_last_heartbeat([held], [_expiry("m1", 319_254, session=10_000)], [(held, T + 315_000, "a.log:9")])
+    assert _ends([held]) == [("m1", 297_195, None, "log_end")]
+    # not among the held (no last line known): stays
+    held = _iv("m1", 297_195, None, "log_end")
+    group_tables.ends_at_last_heartbeat([held], [_expiry("m1", 319_254, session=10_000)])
+    assert _ends([held]) == [("m1", 297_195, None, "log_end")]

@@ -182,3 +182,65 @@ def test_table_backs_equal_back_jumps_on_random_rows():
         assert table == lists, rows
         seen += bool(lists)
     assert seen > 100     # (the draw does produce back-jumps)
+
+
+# one anchor proving a clock set back (the file's own times go back between it and the anchor before):
+# the change is measured from the level the file ran at, and the time must go back by half of it or more
+def test_one_anchor_sets_a_clock_back_from_the_level_the_file_ran_at():
+    # the host ran 20 s ahead, then 10 s ahead: a step of -10 s; its times went back 9.9 s at line 25
+    diffs = [("a.log", 20_000, 10, True), ("a.log", 20_040, 20, True), ("a.log", 10_000, 30, True)]
+    assert tf.clock_steps(diffs, [("a.log", 25, -9_900)]) == {"a.log": (20_000, (tf.Step(20, 30, 10_000),))}
+    # 20 s behind, then 30 s behind: the same step of -10 s
+    diffs = [("a.log", -20_000, 10, True), ("a.log", -19_960, 20, True), ("a.log", -30_000, 30, True)]
+    assert tf.clock_steps(diffs, [("a.log", 25, -9_900)]) == {"a.log": (-20_000, (tf.Step(20, 30, -30_000),))}
+    # and forward by 10 s from 20 s ahead, whatever the file's times do: one anchor proves nothing
+    diffs = [("a.log", 20_000, 10, True), ("a.log", 20_040, 20, True), ("a.log", 30_000, 30, True)]
+    assert tf.clock_steps(diffs, [("a.log", 25, -9_900)]) == {}
+
+
+def test_one_anchor_sets_a_clock_back_at_the_edges_of_the_rule():
+    base = [("a.log", 0, 10, True), ("a.log", 40, 20, True)]
+
+    def steps(d, backs):
+        return tf.clock_steps(base + [("a.log", d, 30, True)], backs)
+
+    # a change of exactly STEP_MIN_MS (the least back-jump back_jumps reports is the same 1 s) is one
+    assert steps(-1_000, [("a.log", 25, -1_000)]) == {"a.log": (0, (tf.Step(20, 30, -1_000),))}
+    assert steps(-999, [("a.log", 25, -1_000)]) == {}
+    # the file's time going back by exactly half the change is enough, by less is not
+    assert steps(-30_000, [("a.log", 25, -15_000)]) == {"a.log": (0, (tf.Step(20, 30, -30_000),))}
+    assert steps(-30_000, [("a.log", 25, -14_999)]) == {}
+    assert steps(-30_000, [("a.log", 25, -12_000)]) == {}
+    # after the anchor before (line 20) and up to the anchor itself (line 30): a jump at line 20 came
+    # before that anchor, which already shows the level before the step
+    assert steps(-30_000, [("a.log", 30, -29_000)]) == {"a.log": (0, (tf.Step(20, 30, -30_000),))}
+    assert steps(-30_000, [("a.log", 20, -29_000)]) == {}
+    assert steps(-30_000, [("a.log", 31, -29_000)]) == {}
+
+
+def test_a_level_begun_by_one_anchor_is_the_median_of_all_its_anchors_and_can_step_again():
+    back = [("a.log", 25, -29_000)]
+    # set back 30 s at line 30 (one anchor), then two more anchors around that level, 1.2 s below it and
+    # 0.1 s below it (join lines printed late by up to a second or so): the level is the median of its
+    # three anchors, -30.1 s; none of the anchors before the step counts in it
+    diffs = [("a.log", 0, 10, True), ("a.log", 40, 20, True), ("a.log", -30_000, 30, True),
+             ("a.log", -31_200, 40, True), ("a.log", -30_100, 50, True)]
+    assert tf.clock_steps(diffs, back) == {"a.log": (0, (tf.Step(20, 30, -30_100),))}
+    # set back at line 30, set right again from line 40 (two anchors): two steps
+    diffs = [("a.log", 0, 10, True), ("a.log", 40, 20, True), ("a.log", -30_000, 30, True),
+             ("a.log", 0, 40, True), ("a.log", 10, 50, True)]
+    assert tf.clock_steps(diffs, back) == {"a.log": (0, (tf.Step(20, 30, -30_000), tf.Step(30, 40, 0)))}
+
+
+@pytest.mark.parametrize("path", ["lists", "table"])
+def test_a_files_anchor_is_its_earliest_join_of_the_generation_whatever_the_row_order(path):
+    # broker: generation 5 stabilized at 10.000 s; a.log's member joined it at 10.200 s (line 3), then its
+    # process restarted (static membership) and rejoined the same generation alone at 70.000 s (line 40):
+    # that second join is no anchor (GroupCoordinator.updateStaticMemberAndRebalance, 2.3+)
+    rows = [dict(group_id="g", source="broker.log", line_no=100, ts_ms=10_000, kind="broker_group_stabilized",
+                 generation=5, side="broker"),
+            dict(group_id="g", source="a.log", line_no=3, ts_ms=10_200, kind="join_succeeded", generation=5),
+            dict(group_id="g", source="a.log", line_no=40, ts_ms=70_000, kind="join_succeeded", generation=5)]
+    for order in (rows, rows[::-1], [rows[2], rows[0], rows[1]]):
+        got = tf.anchor_diffs(_cols(order)) if path == "lists" else tf.table_facts(_table(order))[1]
+        assert got == [("a.log", 200, 3, True)]

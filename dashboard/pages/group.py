@@ -73,7 +73,7 @@ def unowned_note(data: RunData, group: str) -> html.P:
     pipeline.figures.unowned_figure), with what of it is estimated and why."""
     fig = data.unowned(group)
     text = figures.unowned_sentence(fig["ms"] / 1000, fig["estimated_ms"] / 1000, fig["estimated_why"],
-                                    fig["inferred_owned_ms"] / 1000)
+                                    fig["inferred_owned_ms"] / 1000, fig["unknown_ms"] / 1000)
     return html.P(["Partition-seconds with no owner in the logs (whole run): ", html.Span(text, id="group-unowned")],
                   className="muted", id="group-unowned-note")
 

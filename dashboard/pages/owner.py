@@ -15,6 +15,11 @@ from pipeline import figures
 END_WORDS = {
     "last_line": "its own log shows nothing of it after this line (the process crashed, was silent, or its log "
                  "ends): when it stopped owning the partition is not in the logs",
+    "last_heartbeat": "estimated: its own log does not show when it stopped; the coordinator removed it when its "
+                      "session expired, so its last heartbeat came one session timeout before the removal: "
+                      "it owned the partition until then, and stopped before its next heartbeat was due",
+    "left": "ended by its LeaveGroup, as the coordinator logged it; its own log prints the revoke later "
+            "(a binding printing its client's lines at the next poll)",
     "log_end": "still held when its log ends",
     "reassigned": "its next assignment",
 }
@@ -37,7 +42,9 @@ def end_words(row: dict[str, Any]) -> str:
     reason = row.get("end_reason")
     reason = reason if isinstance(reason, str) and reason else None
     if _inferred(row):
-        ended = (f"; its end ({reason.replace('_', ' ')}) is the replay's too" if reason else "")
+        ended = ("; its end is its last heartbeat, one session timeout before the coordinator removed it"
+                 if reason == "last_heartbeat" else
+                 f"; its end ({reason.replace('_', ' ')}) is the replay's too" if reason else "")
         return (f" (estimated: the replay inferred this interval from generation {gen_text(row.get('generation'))}'s "
                 "assignment, because this member's own log shows no partition assignment: its log was not given, "
                 f"was left out, or logs none{ended})")

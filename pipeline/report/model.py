@@ -51,7 +51,8 @@ def unowned_cell(impact: dict[str, Any]) -> str:
     return figures.unowned_sentence(impact["unowned_partition_seconds"],
                                     impact.get("unowned_partition_seconds_estimated") or 0,
                                     impact.get("unowned_estimated_why") or [],
-                                    impact.get("inferred_owned_partition_seconds") or 0)
+                                    impact.get("inferred_owned_partition_seconds") or 0,
+                                    impact.get("unknown_owner_partition_seconds") or 0)
 
 
 def total_longest_cell(fig: dict[str, Any]) -> str:
@@ -361,6 +362,7 @@ def build_report(
         "unowned_partition_seconds_estimated": round(unowned["estimated_ms"] / 1000, 3),
         "unowned_estimated_why": unowned["estimated_why"],
         "inferred_owned_partition_seconds": round(unowned["inferred_owned_ms"] / 1000, 3),
+        "unknown_owner_partition_seconds": round(unowned["unknown_ms"] / 1000, 3),
         "members_expelled": expelled,
         "reprocessed_ranges": reprocessed,
         "skipped_ranges": skipped,

@@ -24,13 +24,13 @@ def _num(details: dict[str, Any], *keys: str) -> int | None:
     return None
 
 
-def _limit(findings: list[dict[str, Any]], key: str, assumed_key: str) -> tuple[int | None, str]:
+def _limit(findings: list[dict[str, Any]], keys: tuple[str, ...], assumed_key: str) -> tuple[int | None, str]:
     """The smallest limit the findings state, and its words: '(45 s)', or '(45 s, a version default
     assumed: the logs do not print it)' when the finding that states it only assumed it; None and
     '(its value is not in the logs)' when no finding states one. A recommendation never quotes an
     assumed default as a fact, nor invents one."""
     stated = [(v, bool(f["details"].get(assumed_key))) for f in findings
-              if (v := _num(f["details"], key)) is not None]
+              if (v := _num(f["details"], *keys)) is not None]
     if not stated:
         return None, "(its value is not in the logs)"
     limit = min(v for v, _ in stated)
@@ -66,7 +66,7 @@ def recommend(section: dict[str, Any], findings: list[dict[str, Any]]) -> list[d
     if polls:
         observed = max((_num(f["details"], "observed_ms", "gap_ms", "processing_ms") or 0) for f in polls)
         observed = max(observed, observed_gaps.get("poll_gap_ms") or 0)
-        limit, limit_words = _limit(polls, "max_poll_interval_ms", "max_poll_interval_assumed")
+        limit, limit_words = _limit(polls, ("limit_ms", "max_poll_interval_ms"), "max_poll_interval_assumed")
         # with a measured stall: 1.5x it; without one (the log shows only that the limit was passed): 2x the limit
         target = (_round_up(max(int(observed * 1.5), (limit or 0) + 1), 30000) if observed
                   else _round_up(2 * limit, 30000) if limit else None)
@@ -83,7 +83,7 @@ def recommend(section: dict[str, Any], findings: list[dict[str, Any]]) -> list[d
     if expiries:
         pause = max((_num(f["details"], "silence_ms", "gap_ms", "observed_ms") or 0) for f in expiries)
         pause = max(pause, observed_gaps.get("heartbeat_gap_ms") or 0)
-        limit, limit_words = _limit(expiries, "session_timeout_ms", "session_timeout_assumed")
+        limit, limit_words = _limit(expiries, ("session_timeout_ms", "limit_ms"), "session_timeout_assumed")
         target = _round_up(max(int(pause * 1.5), (limit or 0) + 1), 5000) if pause else None
         text = (f"{len(expiries)} member(s) went silent for longer than session.timeout.ms {limit_words}"
                 + (f"; the longest silence was {duration(pause)}" if pause else "")

@@ -268,6 +268,7 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     mine = mine.append_column("origin", origins(table.column("extra_json"), keep))
     # each client stream's timed lines: where an owner's log stops showing it (group_tables.ownership)
     lives = gt.streams_lines(table, origins)
+    leaves = gt.broker_leaves(table)
     del useful, kept
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
     if replay_module is not None:
@@ -283,12 +284,20 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     else:
         del table
     out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
+    unresolved: list[tuple[dict[str, Any], int, str]] = []
     observed = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or [], left_out,
-                                     lives)
+                                     lives, unresolved)
     # beside the consumers' own intervals, the replay's inferred ones of members none of whose own
     # intervals the logs show (group_tables.inferred_beside); without any own interval, the replay's
-    out["ownership"] = observed + (gt.inferred_beside(observed, out["ownership"]) if own_intervals
-                                   else out["ownership"])
+    inferred = gt.inferred_beside(observed, out["ownership"]) if own_intervals else out["ownership"]
+    # an own interval held at its log's end that an inferred one follows ends at its owner's last
+    # line; an owner removed on session expiry owned until its last heartbeat (group_tables)
+    gt.ends_at_last_line_before(unresolved, inferred)
+    out["ownership"] = observed + inferred
+    gt.ends_at_last_heartbeat(out["ownership"], out["findings"], unresolved)
+    # a member's own line of its end printed after the coordinator's line of its LeaveGroup, while
+    # another member already holds the partition: the coordinator's line ends it (group_tables)
+    gt.ends_at_leave(out["ownership"], leaves)
     return out
 
 

@@ -300,7 +300,10 @@ def offset_commits(events: DataFrame) -> DataFrame:
 def ownership(events: DataFrame) -> DataFrame:
     """Observed ownership intervals from the consumers' own assignment callbacks: a partition is
     owned from `partitions_assigned` until the same client revokes or loses it, leaves the group
-    (leave_group, fenced, poll timeout, generation reset) or its log ends."""
+    (leave_group, fenced, poll timeout, generation reset) or its log ends. An end its owner's log
+    does not show is the owner's last line (`last_line`; _last_lines: group_tables.ownership with
+    `lives`, which the ingest runs and tests/spark/test_group_tables_twin.py holds equal to this)."""
+    all_lines = _with_origin(events)
     events = without_left_out(events)   # (with `origin`)
     client = with_member_context(events.where((F.col("side") == "client") & F.col("group_id").isNotNull()
                                               & F.col("ts_ms").isNotNull()
@@ -324,7 +327,9 @@ def ownership(events: DataFrame) -> DataFrame:
     reason = F.when(F.col("is_start"), F.lit("reassigned")).otherwise(F.regexp_replace("kind", "^partitions_", ""))
     moves = (moves.withColumn("next_ts", F.first(F.when(boundary, F.col("ts_ms")), ignorenulls=True).over(after))
              .withColumn("next_kind", F.first(F.when(boundary, reason), ignorenulls=True).over(after))
-             .withColumn("next_ev", F.first(F.when(boundary, F.col("ev")), ignorenulls=True).over(after)))
+             .withColumn("next_ev", F.first(F.when(boundary, F.col("ev")), ignorenulls=True).over(after))
+             .withColumn("next_owner", F.first(F.when(boundary, _owner_key("ctx_member", "ctx_generation")),
+                                               ignorenulls=True).over(after)))
     starts = moves.where(F.col("is_start"))
     ends = client.where(F.col("kind").isin(*MEMBER_END)).select(
         *_client_key(), F.col("ts_ms").alias("end_ts"), F.col("kind").alias("end_kind"), evidence().alias("end_ev"))
@@ -335,23 +340,73 @@ def ownership(events: DataFrame) -> DataFrame:
     j = j.groupBy(*start_cols).agg(F.min("m_end").alias("m_end")).select(
         *start_cols, F.col("m_end.end_ts").alias("end_ts"), F.col("m_end.end_kind").alias("end_kind"),
         F.col("m_end.end_ev").alias("end_ev"))
-    end_ms = F.when(F.col("end_ts").isNotNull(), F.col("end_ts")).otherwise(F.col("next_ts"))
+    j = _last_lines(j, all_lines)
+    tp = F.regexp_extract("tp", r"^(.*)-(\d+)$", 1)
+    part = F.regexp_extract("tp", r"^(.*)-(\d+)$", 2)
+    j = j.withColumn("topic", F.when(tp != "", tp).otherwise(F.col("tp"))).withColumn(
+        "partition", F.when(part != "", part.cast("int")))
+    # an interval held at its log's end ends at its owner's last line only when another interval of
+    # the partition starts later (group_tables._ends_at_last_line)
+    later = F.max("ts_ms").over(Window.partitionBy("group_id", "topic", "partition")) > F.col("ts_ms")
+    last_line = F.col("last").isNotNull() & (F.col("next_ts").isNotNull() | later)
+    end_ms = (F.when(F.col("end_ts").isNotNull(), F.col("end_ts")).when(last_line, F.col("last.ts"))
+              .otherwise(F.col("next_ts")))
     end_reason = (
         F.when(F.col("end_ts").isNotNull(), F.col("end_kind"))
+        .when(last_line, F.lit("last_line"))
         .when(F.col("next_kind").isNotNull(), F.col("next_kind"))
         .otherwise(F.lit("log_end"))
     )
-    end_ev = F.when(F.col("end_ts").isNotNull(), F.col("end_ev")).otherwise(F.col("next_ev"))
-    tp = F.regexp_extract("tp", r"^(.*)-(\d+)$", 1)
-    part = F.regexp_extract("tp", r"^(.*)-(\d+)$", 2)
+    end_ev = (F.when(F.col("end_ts").isNotNull(), F.col("end_ev"))
+              .when(last_line, evidence("source", "last.line_no")).otherwise(F.col("next_ev")))
     return j.select(
-        "group_id", F.when(tp != "", tp).otherwise(F.col("tp")).alias("topic"),
-        F.when(part != "", part.cast("int")).alias("partition"),
+        "group_id", "topic", "partition",
         F.col("ctx_member").alias("member_id"), "client_id", F.col("ctx_generation").alias("generation"),
         F.col("ts_ms").alias("start_ms"), end_ms.alias("end_ms"), end_reason.alias("end_reason"),
         F.when(end_ev.isNotNull(), F.array("ev", end_ev)).otherwise(F.array("ev")).alias("evidence"),
         F.lit(False).alias("inferred"),   # (the consumer's own callbacks)
     )
+
+
+def _owner_key(member: str, generation: str) -> Column:
+    """group_tables._owner_key: the member id, or for clients that log none (before 1.0) the generation."""
+    return (F.when(F.col(member).isNotNull(), F.concat(F.lit("m:"), F.col(member)))
+            .when(F.col(generation).isNotNull(), F.concat(F.lit("g:"), F.col(generation).cast("string"))))
+
+
+def _last_lines(starts: DataFrame, lines: DataFrame) -> DataFrame:
+    """`starts` (ownership's interval starts, with next_ts/next_kind/next_owner and the member end
+    end_ts) with `last`: struct(ts, line_no) of the owner's last line where its log does not show the
+    end (group_tables.ownership with `lives`): no member end, and either no later boundary of the
+    partition in the stream or the next one another owner's assignment without a revoke. The last
+    line is the stream's last timed client line (`lines`: the events with `origin`, the group's lines)
+    at or after the start, before the next boundary and before the consumer's next creation in the
+    stream (client_config; a stream without a client id: any creation in its file and origin;
+    group_tables.StreamLines.last_before)."""
+    own = _owner_key("ctx_member", "ctx_generation")
+    needs = F.col("end_ts").isNull() & (F.col("next_ts").isNull() | (
+        (F.col("next_kind") == "reassigned") & ~F.col("next_owner").eqNullSafe(own)))
+    # (a start is one line's partition in one stream: that is its key, deterministic across the joins)
+    starts = starts.withColumn("_row", F.to_json(F.struct(*_client_key(), "tp", "ts_ms", "line_no")))
+    cand = starts.where(needs).select("_row", *_client_key(), F.col("ts_ms").alias("c_start"), "next_ts")
+    timed = lines.where((F.col("side") == "client") & F.col("ts_ms").isNotNull() & F.col("group_id").isNotNull())
+    made = timed.where(F.col("kind") == "client_config").select(
+        F.col("group_id").alias("m_group"), F.col("client_id").alias("m_client"), F.col("source").alias("m_source"),
+        F.col("origin").alias("m_origin"), F.col("ts_ms").alias("m_ts"))
+    same_file = ((F.col("group_id") == F.col("m_group")) & (F.col("source") == F.col("m_source"))
+                 & F.col("origin").eqNullSafe(F.col("m_origin")))
+    recreated = cand.join(made, same_file & (F.col("client_id").isNull() | (F.col("client_id") == F.col("m_client")))
+                          & (F.col("m_ts") > F.col("c_start")), "inner").groupBy("_row").agg(F.min("m_ts").alias("m_next"))
+    cand = cand.join(recreated, "_row", "left").withColumn("bound", F.least("next_ts", "m_next"))
+    ln = timed.select(F.col("group_id").alias("l_group"), F.col("client_id").alias("l_client"),
+                      F.col("source").alias("l_source"), F.col("origin").alias("l_origin"),
+                      F.col("ts_ms").alias("l_ts"), F.col("line_no").alias("l_line"))
+    hit = cand.join(ln, (F.col("group_id") == F.col("l_group")) & F.col("client_id").eqNullSafe(F.col("l_client"))
+                    & (F.col("source") == F.col("l_source")) & F.col("origin").eqNullSafe(F.col("l_origin"))
+                    & (F.col("l_ts") >= F.col("c_start")) & (F.col("bound").isNull() | (F.col("l_ts") < F.col("bound"))),
+                    "inner")
+    last = hit.groupBy("_row").agg(F.max(F.struct(F.col("l_ts").alias("ts"), F.col("l_line").alias("line_no"))).alias("last"))
+    return starts.join(last, "_row", "left").drop("_row")
 
 
 def name_unnamed_owners(own: DataFrame, memberships: DataFrame) -> DataFrame:

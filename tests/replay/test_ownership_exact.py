@@ -136,9 +136,14 @@ def test_every_owner_of_the_truth_is_found_from_the_broker_log_and_dump_alone(sc
     assert [m[:3] for m in mine] == want
     left_ms = {m["member_id"]: m["left_ms"] for m in truth["members"]}
     client_of = {m["member_id"]: m["client_id"] for m in truth["members"]}
+    # the client ids the broker's log or the dump name (a dump's group metadata record lists each
+    # member's clientId, GroupMetadataManager's value schema v1+)
+    named = {e.member_id: e.client_id for e in events if e.side in ("broker", "offsets") and e.member_id and e.client_id}
     for o in r.ownership:
         # a client id only where a broker line or dump record names it, then the member's own
         assert o["client_id"] in (None, client_of[o["member_id"]]), o
+        if o["member_id"] in named:
+            assert o["client_id"] == named[o["member_id"]] == client_of[o["member_id"]], o
         # the assignment's record (dump) or broker line first; the broker's line ending it last
         assert _file_of(o["evidence"][0]) == "consumer-offsets-dump.txt" or "server.log" in o["evidence"][0], o
         if o["end_reason"] not in ("log_end",):
@@ -161,6 +166,16 @@ def test_every_owner_of_the_truth_is_found_from_the_broker_log_and_dump_alone(sc
             assert o["client_id"] == client_of[mid], o
         else:
             assert abs(start - g["stabilized_ms"]) <= 50, (tp, mid, gen)
+            # the first evidence states the assignment: the generation's record naming the member, or
+            # the broker's line naming it
+            (o,) = [o for o in r.ownership if (f"{o['topic']}-{o['partition']}", o["member_id"], o["generation"])
+                    == (tp, mid, gen)]
+            path, line_no = o["evidence"][0].rsplit(":", 1)
+            text = Path(path).read_text().splitlines()[int(line_no) - 1]
+            assert mid in text, (tp, mid, gen, text)
+            if "group_metadata" in text or '"type":"2"' in text:
+                flat = text.replace(" ", "")
+                assert f'"generation":{gen},' in flat or f'"generationId":{gen},' in flat, (tp, mid, gen, text)
         (t,) = [t for t in truth["ownership"][tp] if t["member_id"] == mid and t["generation"] == gen]
         assert (reason == "log_end") == (t["end"] is None), (tp, mid, gen, reason)
         if reason == "log_end":
@@ -361,3 +376,12 @@ def test_topic_ids_are_left_as_they_are_unless_one_name_meets_one_id(assignments
     st, m = _state(*assignments)
     own.name_topic_ids(st)
     assert [x.assigned for x in m.values()] == [list(a) for a in assignments]
+
+
+def test_a_topic_id_holding_a_hyphen_is_named_whole():
+    # Uuid.toString is URL-safe base64 without padding (clients' org.apache.kafka.common.Uuid, 2.8+):
+    # "-" and "_" are digits of it, so the id is everything before the last "-", not the first
+    tid = "QLf_qZOk-35wgRGI1zzedA"
+    st, m = _state(["my-topic-0"], [f"{tid}-2", f"{tid}-1"])
+    own.name_topic_ids(st)
+    assert [x.assigned for x in m.values()] == [["my-topic-0"], ["my-topic-1", "my-topic-2"]]

@@ -113,14 +113,16 @@ def test_pure_group_tables_equal_the_spark_windows(spark):
     for g in groups:
         mine = [r for r in rows if r["group_id"] == g]
         cols = {c: [r[c] for r in mine] for c in group_tables.GROUP_COLUMNS}
-        # (the Spark windows have no last_line step: group_tables.ownership `lives`, checked against
-        # truth.json by tests/report/test_unowned_truth.py)
-        for t, out in group_series.group_tables(cols, [m for m in ms if m["group_id"] == g], last_lines=False).items():
+        # (with the last_line step on both sides: group_tables.ownership `lives`, spark/tables._last_lines)
+        for t, out in group_series.group_tables(cols, [m for m in ms if m["group_id"] == g]).items():
             got[t].extend(out)
         left_out.append(len(group_series.left_out_streams(pa.Table.from_pylist(mine, schemas.arrow_schema("events")))))
     # random member ids make some client streams of several processes (a member id back after
     # another): both sides leave them out (group_tables.left_out_streams); others stay
     assert any(left_out) and 0 in left_out
+    # the mixes reach the last_line step both ways (another owner follows; held to the end)
+    ends = Counter(r["end_reason"] for r in want["ownership"])
+    assert ends["last_line"] and ends["log_end"], ends
     for t in want:
         assert _bag(got[t], t) == _bag(want[t], t), t
 
