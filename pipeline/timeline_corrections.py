@@ -5,8 +5,10 @@ columns), as pipeline/spark/replay_stage.timeline applies them with Spark (same 
   on the driver from the first pass's counts, replay_stage.copies_from_counts) and the original is
   the row's first source: the smallest file name holding the same group, raw text and time (times
   unknown on both sides count as equal, as Spark's window partitions them).
-- clock skew: a file's offset (ms) is subtracted from its rows' times (rows without a time keep
-  none).
+- clock skew: a clock's offset (ms) is subtracted from its rows' times (rows without a time keep
+  none). A clock is a file, or, in a file merging several processes' lines whose origins the ingest
+  measured apart (pipeline.timeline_facts.clock_resolver), one origin of it: each row of such a file
+  takes its own origin's offset (`source<SEP>origin`; `source<SEP>` for its rows naming none).
 - clock steps: a file whose offset changed while it logged (pipeline.timeline_facts.clock_steps)
   has each row's offset by its line: a level's offset from its first anchor's line on. The rows
   between the last anchor of one level and the first of the next are placed by their own times:
@@ -68,17 +70,21 @@ def dedupe(table: Any, copies: frozenset[tuple[str, str]] | set[tuple[str, str]]
 
 
 def shift(table: Any, offsets: dict[str, int], steps: dict[str, tuple[int, tuple[Any, ...]]] | None = None) -> Any:
-    """The group's rows with each skewed file's offset subtracted from its times; a stepped file's
-    (`steps`: source -> (offset until its first step, timeline_facts.Step...)) by each row's line."""
+    """The group's rows with each skewed clock's offset subtracted from its times; a stepped clock's
+    (`steps`: clock -> (offset until its first step, timeline_facts.Step...)) by each row's line.
+    Clocks are keyed as timeline_facts.clock_offsets keys them: a file, or a file's origin."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
+
+    from pipeline.timeline_facts import CLOCK_SEP
 
     steps = steps or {}
     if (not offsets and not steps) or table.num_rows == 0:
         return table
     names = sorted(set(offsets) | set(steps))
-    where = pc.index_in(table.column("source"), value_set=pa.array(names, pa.string()))
+    where = pc.index_in(_row_clocks(table, {n.partition(CLOCK_SEP)[0] for n in names if CLOCK_SEP in n}),
+                        value_set=pa.array(names, pa.string()))
     if where.null_count == len(where):
         return table
     off = pc.fill_null(pc.take(pa.array([offsets.get(n, 0) for n in names], pa.int64()), where), 0)
@@ -99,6 +105,28 @@ def shift(table: Any, offsets: dict[str, int], steps: dict[str, tuple[int, tuple
     ts = table.column("ts_ms")
     i = table.schema.get_field_index("ts_ms")
     return table.set_column(i, table.schema.field(i), pc.subtract(ts, off).cast(table.schema.field(i).type))
+
+
+def _row_clocks(table: Any, split: set[str]) -> Any:
+    """Each row's clock: its source, or in a file of `split` (measured per origin) its source and
+    origin (`source<SEP>origin`, `source<SEP>` for a row naming none)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pipeline.timeline_facts import CLOCK_SEP, table_clock_keys
+
+    src = table.column("source")
+    if not split:
+        return src
+    keys = table_clock_keys(table)
+    names = src.combine_chunks() if isinstance(src, pa.ChunkedArray) else src
+    if pa.types.is_dictionary(names.type):
+        names = names.dictionary_decode()
+    names = names.cast(pa.string())
+    in_split = pc.fill_null(pc.is_in(names, value_set=pa.array(sorted(split), pa.string())), False)
+    bare = pc.equal(keys, names)          # a row naming no origin
+    return pc.if_else(in_split, pc.if_else(bare, pc.binary_join_element_wise(names, pa.scalar(""), CLOCK_SEP), keys),
+                      names)
 
 
 def _stepped_offsets(lines: Any, ts_ms: Any, known: Any, first: int, steps: tuple[Any, ...]) -> Any:

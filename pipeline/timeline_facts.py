@@ -20,6 +20,14 @@ pipeline/spark/replay_stage.timeline does with Spark (same rules, same numbers):
   are placed by pipeline.timeline_corrections.shift).
   Medians are Spark's percentile_approx(x, 0.5) on these small sets: the ceil(n/2)-th smallest
   value (exact below 10,000 values, where its summary keeps every value).
+- clocks per origin: a file merging several processes' lines (`kubectl logs -l ... --prefix`, stern,
+  compose, a collector's JSON, syslog/journald exports: parsers/origin.py) holds several hosts'
+  clocks. Every anchor and back jump is counted under its line's clock key (`clock_key`: the file, or
+  the file and the line's origin); on the driver `clock_resolver` keeps a file's origins apart when
+  its anchors name two clock keys or more (a file of one origin, or of one origin with anchors, is
+  one clock as before), so each origin's offset is the median of its own anchors: one pod's skew is
+  neither spread onto the others nor cancelled by them. A split file's lines naming no origin are
+  one more clock of it (`source + CLOCK_SEP`).
 
 `shared_counts` and `anchor_diffs` take a group's columns as Python lists (the reference);
 `table_facts` gives the same two from a pyarrow Table, column-wise (what the ingest's pass calls: a
@@ -43,6 +51,64 @@ EPOCH_ANCHOR_KINDS = ("broker_member_joined", "broker_rebalance_preparing", "mem
 # a change of a file's clock offset smaller than this is not told apart from the anchors' own spread
 # (replay_stage.SKEW_MIN_MS, the least offset corrected, is the same second)
 STEP_MIN_MS = 1_000
+# a clock key of a file split by its lines' origins: "source<SEP>origin" (SEP, the ASCII unit
+# separator, is in no path or origin text); a split file's lines without an origin: "source<SEP>"
+CLOCK_SEP = "\x1f"
+
+
+def clock_key(source: str, origin: str | None) -> str:
+    """The clock a line is counted under in a task: its file, or its file and its origin."""
+    return f"{source}{CLOCK_SEP}{origin}" if origin else source
+
+
+def key_parts(key: str) -> tuple[str, str | None, bool]:
+    """(source, origin or None, whether the key is of a file split by origin) of a clock key."""
+    src, sep, origin = key.partition(CLOCK_SEP)
+    return src, (origin or None), bool(sep)
+
+
+def clock_resolver(diffs: list[tuple[str, int, int, bool]]) -> Any:
+    """The function mapping a task's clock key (anchor_diffs, back_jumps) to the clock it is
+    corrected by: per origin (`source<SEP>origin`, `source<SEP>` for the lines naming none) in a file
+    whose anchors name two keys or more, else the file (see the module doc)."""
+    keys: dict[str, set[str]] = defaultdict(set)
+    for key, *_rest in diffs:
+        keys[key.partition(CLOCK_SEP)[0]].add(key)
+    split = {src for src, ks in keys.items() if len(ks) > 1}
+
+    def resolved(key: str) -> str:
+        src, sep, origin = key.partition(CLOCK_SEP)
+        if src not in split:
+            return src
+        return key if sep else src + CLOCK_SEP
+
+    return resolved
+
+
+def describe_clock(key: str) -> str:
+    """A clock key in words: the file, or "FILE, the lines of ORIGIN" ("naming no origin")."""
+    src, origin, split = key_parts(key)
+    if not split:
+        return src
+    return f"{src}, its lines of {origin}" if origin else f"{src}, its lines naming no origin"
+
+
+def _origin(extra: Any) -> str | None:
+    """The origin of a row's extra (a JSON text or a dict): group_tables.origin_of."""
+    if isinstance(extra, dict):
+        value = extra.get("origin")
+        return value if isinstance(value, str) else None
+    from pipeline.group_tables import origin_of
+
+    return origin_of(extra) if isinstance(extra, str) else None
+
+
+def _keys(cols: dict[str, list[Any]]) -> list[str]:
+    """Each row's clock_key (its file, with its origin where it names one)."""
+    extras = cols.get("extra_json")
+    if extras is None:
+        return list(cols["source"])
+    return [clock_key(src, _origin(x)) if x else src for src, x in zip(cols["source"], extras, strict=True)]
 
 
 def lower_median(values: list[int]) -> int:
@@ -75,7 +141,8 @@ def anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int, int, bool]]
     (the reference is the earlier join): its anchors count in the files' medians, not as proof of a
     step (clock_steps)."""
     by_gen: dict[Any, tuple[list[int], dict[str, tuple[int, int]]]] = defaultdict(lambda: ([], {}))
-    for gid, src, ts, kind, gen, line in zip(cols["group_id"], cols["source"], cols["ts_ms"], cols["kind"],
+    # (per clock key: a file of several pods' lines has one "first join" per pod)
+    for gid, src, ts, kind, gen, line in zip(cols["group_id"], _keys(cols), cols["ts_ms"], cols["kind"],
                                              cols["generation"], cols["line_no"], strict=True):
         if kind not in ANCHOR_KINDS or gen is None or ts is None:
             continue
@@ -112,7 +179,7 @@ def epoch_anchor_diffs(cols: dict[str, list[Any]]) -> list[tuple[str, int, int, 
             continue
         if kind == "member_state_changed":
             if mid and epoch is not None and epoch > 0:
-                key = (gid, mid, epoch, src)
+                key = (gid, mid, epoch, clock_key(src, _origin(extra)) if extra else src)
                 if key not in firsts or (line or 0) < firsts[key][1]:
                     firsts[key] = (ts, line or 0)
         else:
@@ -141,10 +208,12 @@ def _group_epoch(extra: Any) -> int | None:
 
 
 def clock_offsets(diffs: list[tuple[str, int, int, bool]]) -> dict[str, tuple[int, int]]:
-    """source -> (offset ms, anchors) from every group's anchor_diffs."""
+    """clock (clock_resolver: a file, or a file's origin) -> (offset ms, anchors) from every group's
+    anchor_diffs."""
     per: dict[str, list[int]] = defaultdict(list)
+    resolved = clock_resolver(diffs)
     for src, d, _line, _sure in diffs:
-        per[src].append(d)
+        per[resolved(src)].append(d)
     return {src: (lower_median(ds), len(ds)) for src, ds in per.items()}
 
 
@@ -160,17 +229,18 @@ class Step(NamedTuple):
 
 def clock_steps(diffs: list[tuple[str, int, int, bool]],
                 backs: list[tuple[str, int, int]] | tuple = ()) -> dict[str, tuple[int, tuple[Step, ...]]]:
-    """source -> (offset ms until its first step, steps) for the files whose sure anchors, in line
-    order, change level (see the module doc); files with one level are not listed. `backs`
-    (back_jumps: source, line, ms) let one anchor prove a clock set back: its file's own times go
-    back by half the change or more between it and the anchor before."""
+    """clock (clock_resolver: a file, or a file's origin) -> (offset ms until its first step, steps)
+    for the clocks whose sure anchors, in line order, change level (see the module doc); clocks with
+    one level are not listed. `backs` (back_jumps: clock key, line, ms) let one anchor prove a clock
+    set back: its own times go back by half the change or more between it and the anchor before."""
     per: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    resolved = clock_resolver(diffs)
     for src, d, line, sure in diffs:
         if sure:
-            per[src].append((line, d))
+            per[resolved(src)].append((line, d))
     back_at: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for src, line, ms in backs:
-        back_at[src].append((line, ms))
+        back_at[resolved(src)].append((line, ms))
     out: dict[str, tuple[int, tuple[Step, ...]]] = {}
     for src, anchors in per.items():
         levels = _levels(sorted(anchors), back_at.get(src, []))
@@ -182,8 +252,9 @@ def clock_steps(diffs: list[tuple[str, int, int, bool]],
 
 
 def describe_steps(source: str, first: int, steps: tuple[Step, ...]) -> str:
-    """One sentence on a stepped file's clock, for the ingest's messages."""
-    parts = [f"{source} runs {first:+d} ms against its group's coordinator"]
+    """One sentence on a stepped clock (a file, or a file's origin: a clock key), for the ingest's
+    messages."""
+    parts = [f"{describe_clock(source)} runs {first:+d} ms against its group's coordinator"]
     parts += [f"then {s.offset_ms:+d} ms after line {s.after_line} (by line {s.first_line})" for s in steps]
     return ", ".join(parts)
 
@@ -218,10 +289,11 @@ def _levels(anchors: list[tuple[int, int]], backs: list[tuple[int, int]]) -> lis
 
 
 def back_jumps(cols: dict[str, list[Any]]) -> list[tuple[str, int, int]]:
-    """(source, line, ms) where a file's time goes back STEP_MIN_MS or more from its row before (one
-    group's rows, in line order per file): ms is the (negative) change."""
+    """(clock key, line, ms) where a clock's time goes back STEP_MIN_MS or more from its row before
+    (one group's rows, in line order per clock key: a file, or a file's origin): ms is the (negative)
+    change."""
     per: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    for src, line, ts in zip(cols["source"], cols["line_no"], cols["ts_ms"], strict=True):
+    for src, line, ts in zip(_keys(cols), cols["line_no"], cols["ts_ms"], strict=True):
         if ts is not None:
             per[src].append((line or 0, ts))
     out: list[tuple[str, int, int]] = []
@@ -232,16 +304,17 @@ def back_jumps(cols: dict[str, list[Any]]) -> list[tuple[str, int, int]]:
 
 
 def table_backs(table: Any) -> list[tuple[str, int, int]]:
-    """back_jumps of one group's rows given as a pyarrow Table (source, line_no, ts_ms), column-wise:
-    only the jumps become Python values. The rows usually come file by file in line order (a
-    staged split's rows are): then one pass over them in table order; otherwise sorted first."""
+    """back_jumps of one group's rows given as a pyarrow Table (source, line_no, ts_ms, and
+    extra_json for the lines' origins), column-wise: only the jumps become Python values. The rows
+    usually come file by file in line order (a staged split's rows are): then one pass over them in
+    table order; otherwise sorted first."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if table.num_rows < 2:
         return []
-    src = table.column("source")
+    src = table_clock_keys(table)
     names = pc.unique(src)
     if pa.types.is_dictionary(names.type):
         names = names.dictionary_decode()
@@ -263,6 +336,27 @@ def table_backs(table: Any) -> list[tuple[str, int, int]]:
     jump = np.flatnonzero(same & (ts[1:] - ts[:-1] <= -STEP_MIN_MS))
     names_py = names.to_pylist()
     return [(names_py[codes[j + 1]], int(line[j + 1]), int(ts[j + 1] - ts[j])) for j in jump.tolist()]
+
+
+def table_clock_keys(table: Any) -> Any:
+    """Each row's clock_key of a pyarrow Table (source, and extra_json when it has it), column-wise:
+    the source column itself when no row names an origin (group_series.origins)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    src = table.column("source")
+    if "extra_json" not in table.schema.names or table.num_rows == 0:
+        return src
+    from pipeline.group_series import origins
+
+    origin = origins(table.column("extra_json"))
+    if origin.null_count == len(origin):
+        return src
+    names = src.combine_chunks() if isinstance(src, pa.ChunkedArray) else src
+    if pa.types.is_dictionary(names.type):
+        names = names.dictionary_decode()
+    origin = pc.if_else(pc.equal(origin, ""), pa.scalar(None, pa.string()), origin)
+    return pc.coalesce(pc.binary_join_element_wise(names.cast(pa.string()), origin, CLOCK_SEP), names)
 
 
 def table_facts(table: Any) -> tuple[Counter, list[tuple[str, int, int, bool]]]:

@@ -69,3 +69,49 @@ def test_copies_are_dropped_on_the_times_as_logged_then_clocks_shifted():
             {"source": "b.log", "line_no": 1, "raw": "x", "ts_ms": 10_000}]
     got = corrected(_table(rows), {("b.log", "a.log")}, {"a.log": 1_000, "b.log": 9_999}).to_pylist()
     assert [(r["source"], r["ts_ms"]) for r in got] == [("a.log", 9_000)]
+
+
+def test_shift_takes_each_origins_offset_in_a_file_measured_per_origin():
+    # m.log merges two pods' lines and was measured per origin (its clocks keyed "m.log<SEP>origin",
+    # "m.log<SEP>" for its lines naming none): each row takes its own origin's offset, pod/b none. p.log
+    # names one origin and is one clock: every row of it takes the file's offset, whatever it names
+    import json
+
+    from pipeline.timeline_facts import CLOCK_SEP, table_clock_keys
+
+    def o(x):
+        return json.dumps({"origin": x, "thread": "main"})
+
+    rows = [{"source": "m.log", "line_no": 1, "ts_ms": 10_000, "extra_json": o("pod/a")},
+            {"source": "m.log", "line_no": 2, "ts_ms": 10_000, "extra_json": o("pod/b")},
+            {"source": "m.log", "line_no": 3, "ts_ms": 10_000, "extra_json": None},
+            {"source": "m.log", "line_no": 4, "ts_ms": None, "extra_json": o("pod/a")},
+            {"source": "p.log", "line_no": 1, "ts_ms": 10_000, "extra_json": o("pid:7")},
+            {"source": "q.log", "line_no": 1, "ts_ms": 10_000, "extra_json": None}]
+    t = _table(rows)
+    offsets = {f"m.log{CLOCK_SEP}pod/a": 4_000, f"m.log{CLOCK_SEP}": 1_500, "p.log": 2_000}
+    assert shift(t, offsets).column("ts_ms").to_pylist() == [6_000, 10_000, 8_500, None, 8_000, 10_000]
+    # the file's offset, where the file is one clock, moves every row of it, pod/a's and pod/b's alike
+    assert shift(t, {"m.log": 3_000}).column("ts_ms").to_pylist() == [7_000, 7_000, 7_000, None, 10_000, 10_000]
+    assert table_clock_keys(t).to_pylist() == [f"m.log{CLOCK_SEP}pod/a", f"m.log{CLOCK_SEP}pod/b", "m.log",
+                                               f"m.log{CLOCK_SEP}pod/a", f"p.log{CLOCK_SEP}pid:7", "q.log"]
+
+
+def test_back_jumps_are_per_origin_in_a_merged_file():
+    # two pods' lines interleaved, pod/b's clock 5 s behind pod/a's: the file's times go back at every
+    # seam, but neither pod's own times go back (nothing to read as a clock set back); pod/a's clock
+    # set back 3 s at its line 5 is its one jump
+    import json
+
+    from pipeline import timeline_facts as tf
+
+    rows = []
+    for i in range(1, 7):
+        rows.append({"source": "m.log", "line_no": 2 * i - 1, "ts_ms": 20_000 + 100 * i - (3_000 if i >= 3 else 0),
+                     "extra_json": json.dumps({"origin": "pod/a"})})
+        rows.append({"source": "m.log", "line_no": 2 * i, "ts_ms": 15_000 + 100 * i,
+                     "extra_json": json.dumps({"origin": "pod/b"})})
+    cols = {c: [r.get(c) for r in rows] for c in ("source", "line_no", "ts_ms", "extra_json")}
+    want = [(f"m.log{tf.CLOCK_SEP}pod/a", 5, -2_900)]
+    assert tf.back_jumps(cols) == want
+    assert tf.table_backs(_table(rows)) == want

@@ -533,21 +533,45 @@ def _ahead(ms: int) -> str:
     return f"{abs(ms) / 1000:.1f} s {'ahead' if ms > 0 else 'behind'}"
 
 
+def _against(ms: int) -> str:
+    """"4.0 s ahead of" / "2.0 s behind" (before "the other logs")."""
+    return _ahead(ms) + (" of" if ms > 0 else "")
+
+
 def time_corrections(inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One sentence per input file whose times the ingest corrected before the replay (its
     manifest entry's clock offset or steps, docs/replay.md "Clock skew"): the report's times for
-    its lines are not the ones printed in it, which its evidence lines show as logged."""
+    its lines are not the ones printed in it, which its evidence lines show as logged. A file
+    merging several processes' lines, measured per origin (`clock_origins`), has one sentence per
+    corrected origin, naming it (`origin`)."""
     out: list[dict[str, Any]] = []
     for e in inputs:
-        if e.get("clock_steps"):
-            first, *steps = e["clock_steps"]
-            parts = [f"its clock ran {_ahead(first['offset_ms'])} of the other logs of its group"]
-            parts += [f"then {_ahead(s['offset_ms'])} from a point between lines {s['after_line']:,} and "
-                      f"{s['from_line']:,} (its clock was set while it logged; lines between a step's two lines "
-                      "that cannot be placed keep the earlier correction and time no rebalance)" for s in steps]
-            out.append({"source": e["source"], "sentence": ", ".join(parts) + "."})
-        elif e.get("clock_offset_ms"):
-            out.append({"source": e["source"], "offset_ms": e["clock_offset_ms"],
-                        "sentence": f"its clock ran {_ahead(e['clock_offset_ms'])} of the other logs of its group: "
-                                    f"its times here are corrected by {-e['clock_offset_ms'] / 1000:+.1f} s."})
+        for c in e.get("clock_origins") or ():
+            o = c.get("origin")
+            whose = (f"its lines of {o}" if o else "its lines naming no origin") + (
+                " (this file merges several processes' logs, each on its own host's clock: each origin is "
+                "corrected by its own offset, and the others' lines are not moved by it)")
+            said = _clock_sentence(c, whose, "their")
+            if said is not None:
+                out.append({"source": e["source"], "origin": o, **said})
+        said = _clock_sentence(e, "its clock", "its")
+        if said is not None:
+            out.append({"source": e["source"], **said})
     return out
+
+
+def _clock_sentence(e: dict[str, Any], whose: str, times: str) -> dict[str, Any] | None:
+    """{"sentence"[, "offset_ms"]} of one clock's correction (a file's, or an origin's of a file),
+    from its clock_offset_ms or clock_steps; None without either."""
+    if e.get("clock_steps"):
+        first, *steps = e["clock_steps"]
+        parts = [f"{whose} ran {_against(first['offset_ms'])} the other logs of its group"]
+        parts += [f"then {_ahead(s['offset_ms'])} from a point between lines {s['after_line']:,} and "
+                  f"{s['from_line']:,} (its clock was set while it logged; lines between a step's two lines "
+                  "that cannot be placed keep the earlier correction and time no rebalance)" for s in steps]
+        return {"sentence": ", ".join(parts) + "."}
+    if e.get("clock_offset_ms"):
+        return {"offset_ms": e["clock_offset_ms"],
+                "sentence": f"{whose} ran {_against(e['clock_offset_ms'])} the other logs of its group: "
+                            f"{times} times here are corrected by {-e['clock_offset_ms'] / 1000:+.1f} s."}
+    return None

@@ -503,7 +503,7 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
                 counts, anchors = facts_mod.table_facts(table.select(list(facts_columns)))
                 shared.update(counts)
                 diffs.extend(anchors)
-                backs.extend(facts_mod.table_backs(table.select(["source", "line_no", "ts_ms"])))
+                backs.extend(facts_mod.table_backs(table.select(["source", "line_no", "ts_ms", "extra_json"])))
             if table.num_rows >= FLUSH_ROWS:
                 trim_heap()      # a big group: what reading and writing its rows left free goes back
             if gid is None:

@@ -371,7 +371,8 @@ def _second_pass(spark, frames, staged, scope, first, copies, clock, steps, repl
     (pipeline.timeline_corrections). Only where an offset rests on PERCENTILE_EXACT anchors or more
     (Spark's percentile_approx is approximate there, and the references are Spark's) does the
     timeline go through Spark (replay_stage.timeline over the staged Parquet, then group_pass.run);
-    that path corrects one offset per file, steps included (a file joining 10,000 generations)."""
+    that path corrects one offset per clock (a file, or one origin of a file merging several
+    processes' lines), steps included (a file joining 10,000 generations)."""
     from pipeline import timeline_facts
     from pipeline.spark import group_pass, replay_stage
 
@@ -471,7 +472,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             offset_rows, steps = _second_pass(spark, frames, staged, scope, first, copies, clock, steps, replay_name,
                                               write_mod.local_path(tmp_dir), cached)
             for src, off in offset_rows.items():
-                progress.say(f"  clock skew: {src} runs {off:+d} ms against its group's coordinator; corrected")
+                progress.say(f"  clock skew: {timeline_facts.describe_clock(src)} runs {off:+d} ms against its group's "
+                             "coordinator; corrected")
             for src, (before, stepped) in steps.items():
                 progress.say(f"  clock step: {timeline_facts.describe_steps(src, before, stepped)}; corrected by line")
 
@@ -505,7 +507,8 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         "findings_by_severity": {s: sev.get(s, 0) for s in schemas.SEVERITIES if sev.get(s, 0)},
         "groups_detail": per_group,
     }
-    entries = [manifest_mod.file_entry(f, counts.get(f.source), offset_rows.get(f.source), steps.get(f.source))
+    entries = [manifest_mod.file_entry(f, counts.get(f.source), offset_rows.get(f.source), steps.get(f.source),
+                                       manifest_mod.origin_clocks(f.source, offset_rows, steps))
                for f in files]
     scope = {"group": opts.group, "since_ms": opts.since_ms, "until_ms": opts.until_ms,
              "events_total": total_events, "events_in_scope": in_scope}

@@ -14,10 +14,35 @@ from typing import Any
 from pipeline import __version__
 
 
+def _levels(steps: tuple[int, tuple[Any, ...]] | None) -> list[dict[str, int]] | None:
+    return None if steps is None else [
+        {"from_line": 1, "offset_ms": steps[0]},
+        *({"after_line": s.after_line, "from_line": s.first_line, "offset_ms": s.offset_ms} for s in steps[1])]
+
+
+def origin_clocks(source: str, offsets: dict[str, int], steps: dict[str, tuple[int, tuple[Any, ...]]]
+                  ) -> list[dict[str, Any]] | None:
+    """The corrected clocks of a file measured per origin (a file merging several processes' lines:
+    pipeline.timeline_facts.clock_resolver), one entry per origin whose times were corrected:
+    {"origin" (null: its lines naming none), "clock_offset_ms", "clock_steps"}; None for a file
+    measured as one clock (its correction is the entry's own clock_offset_ms / clock_steps)."""
+    from pipeline.timeline_facts import key_parts
+
+    mine = sorted({k for k in (*offsets, *steps) if key_parts(k)[0] == source and key_parts(k)[2]},
+                  key=lambda k: (key_parts(k)[1] is not None, key_parts(k)[1] or ""))
+    if not mine:
+        return None
+    return [{"origin": key_parts(k)[1], "clock_offset_ms": None if k in steps else offsets.get(k),
+             "clock_steps": _levels(steps.get(k))} for k in mine]
+
+
 def file_entry(f, counts: dict[str, int] | None, offset_ms: int | None,
-               steps: tuple[int, tuple[Any, ...]] | None = None) -> dict[str, Any]:
+               steps: tuple[int, tuple[Any, ...]] | None = None,
+               origins: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One input file's entry; a file whose clock was stepped while it logged has no one offset
-    (`clock_offset_ms` null) and its levels in `clock_steps` (timeline_facts.clock_steps)."""
+    (`clock_offset_ms` null) and its levels in `clock_steps` (timeline_facts.clock_steps); a file
+    merging several processes' lines measured per origin has neither, and its corrected origins'
+    clocks in `clock_origins` (origin_clocks)."""
     if f.duplicate_of:
         status = "duplicate"
     elif f.kind == "empty":
@@ -34,9 +59,7 @@ def file_entry(f, counts: dict[str, int] | None, offset_ms: int | None,
         "lines_read": int(c.get("lines_read", 0)), "parsed": int(c.get("parsed", 0)),
         "ignored": int(c.get("ignored", 0)), "unparsed": int(c.get("unparsed", 0)),
         "candidates": int(c.get("candidates", 0)), "clock_offset_ms": offset_ms,
-        "clock_steps": None if steps is None else [
-            {"from_line": 1, "offset_ms": steps[0]},
-            *({"after_line": s.after_line, "from_line": s.first_line, "offset_ms": s.offset_ms} for s in steps[1])],
+        "clock_steps": _levels(steps), "clock_origins": origins,
     }
 
 

@@ -12,7 +12,10 @@ broker's server.log, offsets dumps). Two problems are fixed here, on the JVM sid
   line, or without a broker log the median of the consumers' lines (each file's first: a static
   member's later rejoin of the generation is no anchor; a generation one file joined alone is
   none); a file's offset is the median of its differences to the reference. Offsets of at least SKEW_MIN_MS are subtracted from that
-  file's times (small differences are network latency, not skew).
+  file's times (small differences are network latency, not skew). A file merging several
+  processes' lines (kubectl/stern prefixes, collectors' JSON, syslog: each line's origin in its
+  extra_json) has one clock per origin when its anchors name two or more (pipeline.timeline_facts
+  .clock_resolver, the same rule): each origin's offset from its own anchors, applied to its lines.
 
 Replay: `groupBy(group_id).applyInArrow` hands each group's timeline, as a pyarrow Table, to
 `pipeline.replay.replay_group_rows(table) -> {table: rows}` (Events are built column by column,
@@ -31,6 +34,7 @@ from pyspark.sql import functions as F
 from pipeline import schemas
 from pipeline.spark import tables
 from pipeline.spark.session import cache_level
+from pipeline.timeline_facts import CLOCK_SEP
 
 SKEW_MIN_MS = 1_000
 # percentile_approx's default accuracy: below that many values its summary is exact
@@ -90,19 +94,43 @@ def dedupe(events: DataFrame, copies: list[tuple[str, str]] | None = None) -> Da
     return e.join(F.broadcast(pairs), ["source", "first_source"], "left_anti").drop("first_source")
 
 
+def _origin() -> Any:
+    """A line's origin (pipeline.group_tables.origin_of: the top-level "origin" of its extra_json)."""
+    o = F.get_json_object("extra_json", "$.origin")
+    return F.when(o != "", o)
+
+
+def _clock_key() -> Any:
+    """A line's clock key in a task (pipeline.timeline_facts.clock_key): its file, or its file and
+    its origin."""
+    o = _origin()
+    return F.when(o.isNull(), F.col("source")).otherwise(F.concat(F.col("source"), F.lit(CLOCK_SEP), o))
+
+
+def _resolved(diffs: DataFrame) -> DataFrame:
+    """(source: clock, diff) with each clock key resolved as pipeline.timeline_facts.clock_resolver
+    does: a file whose anchors name two keys or more keeps them apart (its keys without an origin
+    become `source<SEP>`), any other file is one clock."""
+    file = F.substring_index("source", CLOCK_SEP, 1)
+    keys = F.size(F.collect_set("source").over(Window.partitionBy(file)))
+    return diffs.select(F.when(keys < 2, file).when(F.col("source").contains(CLOCK_SEP), F.col("source")).otherwise(
+        F.concat(F.col("source"), F.lit(CLOCK_SEP))).alias("source"), "diff")
+
+
 def clock_offsets(events: DataFrame) -> DataFrame:
-    """Per client file: the offset (ms) of its clock against the group's reference, with the
-    number of anchors it rests on. Small: one row per file that has anchors.
+    """Per client clock (a file, or one origin of a file merging several processes' lines): the
+    offset (ms) of its clock against the group's reference, with the number of anchors it rests on.
+    Small: one row per clock that has anchors.
 
     Windows per (group, generation) over the anchor lines only (joins and the broker's
-    stabilizations), then one aggregate per file: no join, so no broadcast job either.
+    stabilizations), then one aggregate per clock: no join, so no broadcast job either.
     """
     is_join = (F.col("kind") == "join_succeeded") & F.col("group_id").isNotNull()
-    # a file's first line of each kind per generation (pipeline.timeline_facts.anchor_diffs: a static
+    # a clock's first line of each kind per generation (pipeline.timeline_facts.anchor_diffs: a static
     # member's later rejoin of the same generation is no anchor; the broker's earliest line is its)
     anchors = events.where(F.col("kind").isin("join_succeeded", "broker_group_stabilized")
                            & F.col("generation").isNotNull() & F.col("ts_ms").isNotNull()).select(
-        "group_id", "generation", "source", "ts_ms", is_join.alias("is_join")).groupBy(
+        "group_id", "generation", _clock_key().alias("source"), "ts_ms", is_join.alias("is_join")).groupBy(
         "group_id", "generation", "source", "is_join").agg(F.min("ts_ms").alias("ts_ms"))
     w = Window.partitionBy("group_id", "generation")
     broker_ts = F.min(F.when(~F.col("is_join"), F.col("ts_ms"))).over(w)
@@ -112,7 +140,7 @@ def clock_offsets(events: DataFrame) -> DataFrame:
                        files.alias("files")).where(
         F.col("is_join") & (F.col("broker_ts").isNotNull() | (F.col("files") >= 2))).select(
         "source", (F.col("ts_ms") - F.coalesce("broker_ts", "client_ts")).alias("diff"))
-    d = d.unionByName(_epoch_anchor_diffs(events))
+    d = _resolved(d.unionByName(_epoch_anchor_diffs(events)))
     return d.groupBy("source").agg(
         F.percentile_approx("diff", 0.5).cast("bigint").alias("offset_ms"), F.count(F.lit(1)).alias("anchors"))
 
@@ -136,7 +164,7 @@ def _epoch_anchor_diffs(events: DataFrame) -> DataFrame:
         "group_id", "member_id", F.col("next_epoch").alias("epoch")).agg(F.min("ts_ms").alias("joined_ts"))
     firsts = events.where((F.col("kind") == "member_state_changed") & F.col("ts_ms").isNotNull()
                           & F.col("group_id").isNotNull() & F.col("member_id").isNotNull() & (F.col("member_id") != "")
-                          & (F.col("member_epoch") > 0)).groupBy(
+                          & (F.col("member_epoch") > 0)).withColumn("source", _clock_key()).groupBy(
         "group_id", "member_id", F.col("member_epoch").alias("epoch"), "source").agg(
         F.min_by("ts_ms", F.struct(F.coalesce("line_no", F.lit(0)), "ts_ms")).alias("ts_ms"))
     return firsts.join(joined, ["group_id", "member_id", "epoch"]).select(
@@ -149,7 +177,8 @@ def _skewed(events: DataFrame) -> DataFrame:
 
 def timeline(events: DataFrame, copies: list[tuple[str, str]] | None = None,
              clock: dict[str, tuple[int, int]] | None = None) -> tuple[DataFrame, dict[str, int]]:
-    """(deduplicated, skew-corrected events; {source: clock offset ms} applied).
+    """(deduplicated, skew-corrected events; {clock: offset ms} applied: a clock is a file, or one
+    origin of a file measured per origin, keyed as pipeline.timeline_facts.clock_offsets keys it).
 
     Copies and clock offsets are found by one Spark job (both results are small: one row per file
     or pair of files sharing lines, one per skewed file). Without copies or skew (the usual case)
@@ -183,10 +212,16 @@ def timeline(events: DataFrame, copies: list[tuple[str, str]] | None = None,
         ev = dedupe(events, copies)
         offsets = {r["source"]: int(r["offset_ms"]) for r in _skewed(ev).collect()}
     if offsets:
-        shift = events.sparkSession.createDataFrame(list(offsets.items()), "source string, offset_ms bigint")
-        ev = ev.join(F.broadcast(shift), "source", "left").withColumn(
+        shift = events.sparkSession.createDataFrame(list(offsets.items()), "_clock string, offset_ms bigint")
+        split = sorted({k.partition(CLOCK_SEP)[0] for k in offsets if CLOCK_SEP in k})
+        # each row's clock (timeline_corrections._row_clocks): its file, or in a file measured per
+        # origin its file and origin
+        o = F.coalesce(_origin(), F.lit(""))
+        clock = (F.when(F.col("source").isin(split), F.concat(F.col("source"), F.lit(CLOCK_SEP), o))
+                 .otherwise(F.col("source")) if split else F.col("source"))
+        ev = ev.withColumn("_clock", clock).join(F.broadcast(shift), "_clock", "left").withColumn(
             "ts_ms", F.when(F.col("offset_ms").isNotNull() & F.col("ts_ms").isNotNull(),
-                            F.col("ts_ms") - F.col("offset_ms")).otherwise(F.col("ts_ms"))).drop("offset_ms")
+                            F.col("ts_ms") - F.col("offset_ms")).otherwise(F.col("ts_ms"))).drop("offset_ms", "_clock")
     return (ev if ev is events else ev.select(*EVENT_COLUMNS)), offsets
 
 

@@ -258,10 +258,14 @@ def test_overview_says_which_files_times_were_corrected_as_the_report_does(small
     inputs = [*small_data.manifest["inputs"],
               {"source": "logs/ahead.log", "clock_offset_ms": 4_000},
               {"source": "logs/stepped.log", "clock_offset_ms": None,
-               "clock_steps": [{"from_line": 1, "offset_ms": 0}, {"after_line": 9, "from_line": 20, "offset_ms": 30_000}]}]
+               "clock_steps": [{"from_line": 1, "offset_ms": 0}, {"after_line": 9, "from_line": 20, "offset_ms": 30_000}]},
+              # a file merging several pods' lines, corrected per origin (one pod's clock only)
+              {"source": "logs/pods.log", "clock_offset_ms": None, "clock_steps": None,
+               "clock_origins": [{"origin": "pod/orders-1/app", "clock_offset_ms": 4_796, "clock_steps": None}]}]
     monkeypatch.setattr(small_data, "manifest", {**small_data.manifest, "inputs": inputs})
     shown = _text(overview.accounting(small_data))
     assert "Times corrected before the replay" in shown
     for c in time_corrections(inputs):
         assert c["sentence"] in shown
     assert "logs/ahead.log" in shown and "then 30.0 s ahead from a point between lines 9 and 20" in shown
+    assert "logs/pods.log" in shown and "its lines of pod/orders-1/app (this file merges several processes' logs" in shown

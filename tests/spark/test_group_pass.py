@@ -388,3 +388,73 @@ def test_ingest_corrects_a_clock_stepped_midway_by_level(spark, tmp_path):
     said = build_report(tmp_path / "out")["summary"]["time_corrections"]
     assert [Path(c["source"]).name for c in said] == ["billing-worker-1.log"]
     assert "then 30." in said[0]["sentence"] and "s ahead from a point between lines" in said[0]["sentence"]
+
+
+def test_ingest_corrects_one_pods_clock_in_a_merged_file_by_its_origin(spark, tmp_path, monkeypatch):
+    """sample_logs/gc_pause_session_expiry with its three consumers' logs merged into one `kubectl logs
+    --prefix` file (tests/replay/perturb.py) and inventory-sync-1's clock 5 s ahead, beside the broker's
+    log: the staged pass and the Spark timeline (forced as above) both correct that pod's lines only,
+    by the offset its own file gets, and every table but `events` (whose rows keep the times as logged)
+    equals that of the pods' own files with the same skew, times included (evidence, finding ids and
+    stream names aside); the manifest and the report state the offset under the pod's origin. Before
+    (794acbf): one offset for the merged file, the median of its three pods' anchors, below the second
+    corrected, so inventory-sync-1's lines stayed 5 s late."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from pipeline.report import build_report
+    from pipeline.spark import replay_stage
+    from tests.replay import perturb as P
+    from tests.spark.conftest import run_ingest_inputs
+
+    src = Path(__file__).resolve().parents[2] / "sample_logs" / "gc_pause_session_expiry"
+    clients = ["inventory-sync-1.log", "inventory-sync-2.log", "inventory-sync-3.log"]
+    lines = {n: P.read_lines(src / n) for n in clients}
+    lines |= P.clock_off("inventory-sync-1.log", lines["inventory-sync-1.log"], 5_000)
+    wrapped = P.kubectl_prefix(lines)
+    merged, separate = tmp_path / "merged", tmp_path / "separate"
+    for d, files in ((merged, P.interleaved(wrapped, chunk=3, name="pods.log")), (separate, wrapped)):
+        d.mkdir()
+        for n in ("kafka-1-server.log", "consumer-offsets-dump.txt"):
+            shutil.copy(src / n, d / n)
+        for n, text in files.items():
+            (d / n).write_text("\n".join(text) + "\n")
+    sep_man = run_ingest_inputs(spark, separate, tmp_path / "sep-out")
+    staged_man = run_ingest_inputs(spark, merged, tmp_path / "staged")
+    monkeypatch.setattr(replay_stage, "PERCENTILE_EXACT", 0)
+    spark_man = run_ingest_inputs(spark, merged, tmp_path / "spark")
+    sep_off = {Path(e["source"]).name: e["clock_offset_ms"] for e in sep_man["inputs"] if e.get("clock_offset_ms")}
+    assert set(sep_off) == {"inventory-sync-1.log"} and 4_000 <= sep_off["inventory-sync-1.log"] <= 5_500
+    pod = f"pod/{P.pod_name('inventory-sync-1.log')}/app"
+    for man in (staged_man, spark_man):
+        by_name = {Path(e["source"]).name: e for e in man["inputs"]}
+        assert by_name["pods.log"]["clock_offset_ms"] is None and by_name["pods.log"]["clock_steps"] is None
+        assert by_name["pods.log"]["clock_origins"] == [
+            {"origin": pod, "clock_offset_ms": sep_off["inventory-sync-1.log"], "clock_steps": None}]
+        assert all(e.get("clock_origins") is None and not e.get("clock_offset_ms") for n, e in by_name.items()
+                   if n != "pods.log")
+    for t in schemas.TABLES:
+        assert _bag(pq.read_table(tmp_path / "staged" / t).to_pylist(), t) == \
+            _bag(pq.read_table(tmp_path / "spark" / t).to_pylist(), t), t
+
+    def same(run: Path, names: dict[str, str], table: str) -> list[str]:
+        out = []
+        for r in pq.read_table(run / table).to_pylist():
+            text = json.dumps({k: v for k, v in r.items() if k not in ("evidence", "finding_id", "source")},
+                              sort_keys=True, default=str)
+            for a, b in names.items():
+                text = text.replace(a, b)
+            out.append(text)
+        return sorted(out)
+
+    names = {f"{merged}/pods.log [pod/{P.pod_name(n)}/app]": f"{separate}/{n}" for n in clients}
+    names[str(merged)] = str(separate)
+    for t in ("generations", "memberships", "ownership", "findings", "heartbeat_gaps", "offset_commits"):
+        assert same(tmp_path / "staged", names, t) == same(tmp_path / "sep-out", {}, t), t
+    said = build_report(tmp_path / "staged")["summary"]["time_corrections"]
+    assert [(Path(c["source"]).name, c.get("origin"), c.get("offset_ms")) for c in said] == [
+        ("pods.log", pod, sep_off["inventory-sync-1.log"])]
+    assert said[0]["sentence"].startswith(f"its lines of {pod} (this file merges several processes' logs, each on "
+                                          "its own host's clock")
+    assert f"ran {sep_off['inventory-sync-1.log'] / 1000:.1f} s ahead of the other logs of its group" in said[0]["sentence"]

@@ -207,3 +207,49 @@ def test_consumer_protocol_clock_anchors_equal_the_spark_job_and_find_the_offset
     shifted = want.pop("consumer_scale_out/ledger-2.log")
     assert abs(shifted[0] - 90_000) < 1_000 and shifted[1] >= 1
     assert want and all(abs(off) < replay_stage.SKEW_MIN_MS for off, _n in want.values())
+
+
+def test_clock_offsets_per_origin_equal_the_spark_jobs_and_shift_the_same_rows(spark):
+    """A file merging three pods' lines (m.log, each line's origin in extra_json, pod/a's clock 3 s
+    ahead, pod/c's 40 ms behind) beside a file of one origin (s.log, Spring Boot's PID on every line,
+    2.5 s ahead) and one of none: Spark's clock_offsets and the pure functions give the same clocks,
+    m.log's per origin, s.log's and k.log's per file; replay_stage.timeline shifts the same rows by
+    the same offsets as timeline_corrections.shift (m.log's lines naming no origin are not moved)."""
+    import pyarrow as pa
+
+    from pipeline import timeline_corrections, timeline_facts
+    from pipeline.spark import replay_stage
+
+    sep = timeline_facts.CLOCK_SEP
+    rnd = random.Random(7)
+    rows = []
+    for f, origin, skew in (("m.log", "pod/a/app", 3_000), ("m.log", "pod/b/app", 0), ("m.log", "pod/c/app", -40),
+                            ("s.log", "pid:7", 2_500), ("t.log", None, 0)):
+        for i in range(48):
+            gen = 1 + i // 6
+            r = {c: None for c in schemas.columns("events")}
+            kind = "join_succeeded" if i % 6 == 0 else rnd.choice(["heartbeat_succeeded", "offset_committed"])
+            line = {"pod/a/app": 3 * i + 1, "pod/b/app": 3 * i + 2, "pod/c/app": 3 * i + 3}.get(origin, i + 1)
+            r.update(source=f, line_no=line, side="client", kind=kind, group_id="g", generation=gen,
+                     ts_ms=1_700_000_000_000 + gen * 60_000 + skew + rnd.randint(0, 30), raw=f"line {i} of {origin}",
+                     extra_json=json.dumps({"origin": origin, "thread": "main"}) if origin else None)
+            rows.append(r)
+    rows += [{**{c: None for c in schemas.columns("events")}, "source": "m.log", "line_no": 500 + i, "side": "client",
+              "kind": "heartbeat_succeeded", "group_id": "g", "ts_ms": 1_700_000_100_000 + i, "raw": f"bare {i}"}
+             for i in range(3)]
+    df = spark.createDataFrame(rows, schemas.ddl("events"))
+    want = {r["source"]: (int(r["offset_ms"]), int(r["anchors"])) for r in replay_stage.clock_offsets(df).collect()}
+    diffs = timeline_facts.anchor_diffs({c: [r[c] for r in rows] for c in timeline_facts.FACT_COLUMNS})
+    assert timeline_facts.clock_offsets(diffs) == want
+    assert set(want) == {f"m.log{sep}pod/a/app", f"m.log{sep}pod/b/app", f"m.log{sep}pod/c/app", "s.log", "t.log"}
+    assert abs(want[f"m.log{sep}pod/a/app"][0] - 3_000) < 100 and abs(want["s.log"][0] - 2_500) < 100
+    assert abs(want[f"m.log{sep}pod/b/app"][0]) < 100 and abs(want[f"m.log{sep}pod/c/app"][0]) < 100
+    tl, offsets = replay_stage.timeline(df)
+    assert offsets == {k: off for k, (off, _n) in want.items() if abs(off) >= replay_stage.SKEW_MIN_MS}
+    got = sorted((r["source"], r["line_no"], r["ts_ms"]) for r in tl.collect())
+    table = pa.Table.from_pylist(rows, schema=schemas.arrow_schema("events"))
+    pure = timeline_corrections.shift(table, offsets).to_pylist()
+    assert got == sorted((r["source"], r["line_no"], r["ts_ms"]) for r in pure)
+    moved = {(r["source"], r["line_no"]) for r, p in zip(rows, pure, strict=True) if r["ts_ms"] != p["ts_ms"]}
+    assert moved == {(r["source"], r["line_no"]) for r in rows
+                     if r["source"] == "s.log" or "pod/a/app" in (r["extra_json"] or "")}
