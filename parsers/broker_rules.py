@@ -243,7 +243,7 @@ RULES: dict[str, tuple[str, tuple[str, ...]]] = {
     'member_joined_16': ('broker_member_joined', ('instance_id', 'group_id', 'state', 'old_member_id')),  # 'Static member with groupInstanceId={} and unknown member id joins group {} in {}'
     'member_joined_17': ('broker_member_joined', ('instance_id', 'group_id', 'member_id', 'old_member_id')),  # 'Static member {} of group {} with unknown member id rejoins, assigning new membe'
     'member_joined_18': ('broker_member_joined', ('instance_id', 'member_id', 'old_member_id')),  # 'Static member {} with unknown member id rejoins, assigning new member id {}, whi'
-    'group_load_64': ('broker_group_loaded', ('member_id', 'group_id', 'loaded_member_id', 'generation#')),  # 'Static member {}.groupInstanceId of group {} loaded with member id {} at generat'
+    'group_load_64': ('broker_group_loaded', ('member_id', 'group_id', 'member_id', 'generation#')),  # 'Static member {}.groupInstanceId of group {} loaded with member id {} at generat'
     'offsets_expired_12': ('broker_offsets_expired', ('count#', 'tp', 'group_id')),  # 'Successfully appended {} tombstones to {} for expired offsets and/or metadata fo'
     'offsets_expired_13': ('broker_offsets_expired', ('count#', 'tp', 'group_id')),  # 'Successfully appended {} tombstones to {} for expired/deleted offsets and/or met'
     'group_load_65': ('broker_group_loaded', ('tp',)),  # 'The coordinator {} is already active.'
@@ -561,7 +561,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     'rebalance_prepare_1': ('Cannot find the group, skipping rebalance stage.', 'GroupMetadataManager.java 3.8.0..current'),
     'rebalance_prepare_2': ('Cannot find the group, skipping the initial rebalance stage.', 'GroupMetadataManager.java 3.8.0..current'),
     'group_load_5': ('Cannot load coordinator {} in state {}.', 'CoordinatorRuntime.java trunk-2024-12-27..current; CoordinatorRuntime.java 3.6.0..3.9.0'),
-    'group_migration_4': ('Cannot upgrade classic group {} to consumer group because online upgrade is disabled.', 'GroupMetadataManager.java trunk-2024-12-27..current; GroupMetadataManager.java trunk-a53788bf..current'),
+    'group_migration_4': ('Cannot upgrade classic group {} to consumer group because online upgrade is disabled.', 'GroupMetadataManager.java trunk-2024-12-27..current'),
     'group_migration_5': ('Cannot upgrade classic group {} to consumer group because the embedded consumer protocol is malformed: {}.', 'GroupMetadataManager.java trunk-2024-12-27..current'),
     'group_migration_6': ('Cannot upgrade classic group {} to consumer group because the group does not use the consumer embedded protocol.', 'GroupMetadataManager.java 3.8.0..current'),
     'group_migration_7': ('Cannot upgrade classic group {} to consumer group because the group size exceeds the consumer group maximum size.', 'GroupMetadataManager.java 3.8.0..current'),

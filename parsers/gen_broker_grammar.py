@@ -146,7 +146,7 @@ OVERRIDES: dict[str, list[str]] = {
     # GroupMetadata.scala 2.5 .. 2.7 interpolates `$member.groupInstanceId`: Scala prints the whole
     # MemberMetadata(memberId=.., groupInstanceId=Some(..), ..) and then the literal ".groupInstanceId"
     "Static member {}.groupInstanceId of group {} loaded with member id {} at generation {}.":
-        ["member_id", "group_id", "loaded_member_id", "generation#"],
+        ["member_id", "group_id", "member_id", "generation#"],
     "Adding new static member {} to group {} with member id {}.": ["instance_id", "group_id", "member_id"],
     "Static member {} of group {} with unknown member id rejoins, assigning new member id {}, while old member id {} will be removed.":
         ["instance_id", "group_id", "member_id", "old_member_id"],
@@ -403,12 +403,9 @@ EXTRA_TEMPLATES: list[tuple[str, str, str, list[str]]] = [
      ["group_id", "group_epoch#", "metadata_hash"]),
     ("[GroupId {}] Computed new metadata hash: {}.", "subscription_change", _GMM_41, ["group_id", "metadata_hash"]),
     # online migration between classic and consumer groups (KIP-848), GroupMetadataManager.java as stored at
-    # apache/kafka commit a53788bf (trunk, 4.x): convertToConsumerGroup / convertToClassicGroup /
-    # validateOnlineUpgrade (whose "because online upgrade is disabled." drops 3.8-3.9's "the")
+    # apache/kafka commit a53788bf (trunk, 4.x): convertToConsumerGroup / convertToClassicGroup
     ("[GroupId {}] Converted the classic group to a consumer group.", "group_migration", _GMM_4X, ["group_id"]),
     ("[GroupId {}] Converted the consumer group to a classic group.", "group_migration", _GMM_4X, ["group_id"]),
-    ("Cannot upgrade classic group {} to consumer group because online upgrade is disabled.", "group_migration",
-     _GMM_4X, ["group_id"]),
 ]
 OVERRIDES.update({t: names for t, _c, _o, names in EXTRA_TEMPLATES})
 

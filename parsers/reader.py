@@ -355,9 +355,10 @@ SOFT_WRAPPED = "soft_wrapped"
 MAX_SOFT_WRAPPED = 8
 _WRAP_LOGGER_END = compile_regex(r"(?:^|\s)\((?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$\-]+)+)(?::\d+)?\)\s*$")
 _SPACES = compile_regex(r"\s+")
+_TIME_START = compile_regex(r"\[?\d{1,4}[-/:.]\d")
 
 
-def _soft_wrap(p: "_Record", no: int, text: str) -> bool:
+def _soft_wrap(p: _Record, no: int, text: str) -> bool:
     """Glue `text` to the open record `p` (see SOFT_WRAPPED); False when it is no continuation of it."""
     s = text.strip()
     n = p.extra.get(SOFT_WRAPPED, 0) if p.extra else 0
@@ -368,6 +369,8 @@ def _soft_wrap(p: "_Record", no: int, text: str) -> bool:
         return False  # a multi-line record already, an indented line, a stack trace: continuations as before
     if no != (p.nos[-1] if p.nos else p.first_no) + 1:
         return False  # after a gap (ingest's candidate filter dropped a line): never glued across it
+    if _TIME_START.match(s) is not None:
+        return False  # a record of another layout (a date or time first): not a piece of this one
     m = _WRAP_LOGGER_END.search(s)
     piece = s[: m.start()] if m else s
     p.message = _SPACES.sub(" ", p.message.rstrip() + " " + piece).strip()
