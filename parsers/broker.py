@@ -234,7 +234,10 @@ def _fields(rule: str, tokens: list[Any]) -> tuple[str, dict[str, Any]]:
             try:
                 value = int(value)
             except ValueError:
-                pass
+                if value.startswith("OptionalInt["):  # an epoch hole (gen_broker_grammar.hole_pattern)
+                    value = int(value[12:-1])
+                elif value == "OptionalInt.empty":
+                    continue
         if how == "event":
             out[key] = value
         elif how == "extra":
@@ -251,6 +254,10 @@ def _fields(rule: str, tokens: list[Any]) -> tuple[str, dict[str, Any]]:
             extra[key] = value
             if value.startswith("__consumer_offsets-") and is_uint(value[19:]):
                 extra["offsets_partition"] = int(value[19:])
+            elif value.startswith("[__consumer_offsets,") and value.endswith("]") and is_uint(value[20:-1]):
+                # 0.9 .. 0.10's TopicAndPartition.toString "[topic,partition]" (GroupMetadataManager.scala
+                # "Loading offsets and group metadata from {}", "Finished loading offsets from {} in {} milliseconds.")
+                extra["offsets_partition"] = int(value[20:-1])
     if kind == "broker_rebalance_preparing" and "reason" in out:
         _reason_facts(out["reason"], extra)
     if "assigned" in extra:

@@ -243,7 +243,7 @@ RULES: dict[str, tuple[str, tuple[str, ...]]] = {
     'member_joined_16': ('broker_member_joined', ('instance_id', 'group_id', 'state', 'old_member_id')),  # 'Static member with groupInstanceId={} and unknown member id joins group {} in {}'
     'member_joined_17': ('broker_member_joined', ('instance_id', 'group_id', 'member_id', 'old_member_id')),  # 'Static member {} of group {} with unknown member id rejoins, assigning new membe'
     'member_joined_18': ('broker_member_joined', ('instance_id', 'member_id', 'old_member_id')),  # 'Static member {} with unknown member id rejoins, assigning new member id {}, whi'
-    'group_load_64': ('broker_group_loaded', ('instance_id', 'group_id', 'member_id', 'generation#')),  # 'Static member {}.groupInstanceId of group {} loaded with member id {} at generat'
+    'group_load_64': ('broker_group_loaded', ('member_id', 'group_id', 'member_id', 'generation#')),  # 'Static member {}.groupInstanceId of group {} loaded with member id {} at generat'
     'offsets_expired_12': ('broker_offsets_expired', ('count#', 'tp', 'group_id')),  # 'Successfully appended {} tombstones to {} for expired offsets and/or metadata fo'
     'offsets_expired_13': ('broker_offsets_expired', ('count#', 'tp', 'group_id')),  # 'Successfully appended {} tombstones to {} for expired/deleted offsets and/or met'
     'group_load_65': ('broker_group_loaded', ('tp',)),  # 'The coordinator {} is already active.'
@@ -343,6 +343,8 @@ RULES: dict[str, tuple[str, tuple[str, ...]]] = {
     'subscription_change_15': ('broker_subscription_changed', ('group_id', 'member_id', 'topology')),  # '[GroupId {}][MemberId {}] Configuring the topology {}'
     'rebalance_prepare_10': ('broker_rebalance_preparing', ('group_id', 'group_epoch#', 'metadata_hash')),  # '[GroupId {}] Bumped group epoch to {} with metadata hash {}.'
     'subscription_change_16': ('broker_subscription_changed', ('group_id', 'metadata_hash')),  # '[GroupId {}] Computed new metadata hash: {}.'
+    'group_migration_15': ('broker_group_migrated', ('group_id',)),  # '[GroupId {}] Converted the classic group to a consumer group.'
+    'group_migration_16': ('broker_group_migrated', ('group_id',)),  # '[GroupId {}] Converted the consumer group to a classic group.'
 }
 
 # rule -> the group type its wording proves (classic | consumer | share | streams); absent: unknown
@@ -867,4 +869,6 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     'subscription_change_15': ('[GroupId {}][MemberId {}] Configuring the topology {}', 'GroupMetadataManager.java trunk-0013464c..current'),
     'rebalance_prepare_10': ('[GroupId {}] Bumped group epoch to {} with metadata hash {}.', 'GroupMetadataManager.java trunk-0013464c..current'),
     'subscription_change_16': ('[GroupId {}] Computed new metadata hash: {}.', 'GroupMetadataManager.java trunk-0013464c..current'),
+    'group_migration_15': ('[GroupId {}] Converted the classic group to a consumer group.', 'GroupMetadataManager.java trunk-a53788bf..current'),
+    'group_migration_16': ('[GroupId {}] Converted the consumer group to a classic group.', 'GroupMetadataManager.java trunk-a53788bf..current'),
 }

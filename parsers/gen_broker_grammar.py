@@ -143,8 +143,10 @@ OVERRIDES: dict[str, list[str]] = {
     "Setting empty assignments for members {} of {} for generation {}.": ["members_list", "group_id", "generation#"],
     "{} Member with unknown member id joins group {} in {} state. Created a new member id {} for this member and add to the group.":
         ["membership", "group_id", "state", "member_id"],
+    # GroupMetadata.scala 2.5 .. 2.7 interpolates `$member.groupInstanceId`: Scala prints the whole
+    # MemberMetadata(memberId=.., groupInstanceId=Some(..), ..) and then the literal ".groupInstanceId"
     "Static member {}.groupInstanceId of group {} loaded with member id {} at generation {}.":
-        ["instance_id", "group_id", "member_id", "generation#"],
+        ["member_id", "group_id", "member_id", "generation#"],
     "Adding new static member {} to group {} with member id {}.": ["instance_id", "group_id", "member_id"],
     "Static member {} of group {} with unknown member id rejoins, assigning new member id {}, while old member id {} will be removed.":
         ["instance_id", "group_id", "member_id", "old_member_id"],
@@ -371,6 +373,7 @@ OVERRIDES: dict[str, list[str]] = {
 # tests/parsers/wordings/SOURCES.md lists them). KIP-1071 streams groups and 4.1+ share/consumer wording
 # of group-coordinator/.../GroupMetadataManager.java as at apache/kafka commit 0013464c (trunk after 4.0).
 _GMM_41 = "GroupMetadataManager.java trunk-0013464c..current"  # first release not checked here (KIP-1071: 4.1)
+_GMM_4X = "GroupMetadataManager.java trunk-a53788bf..current"  # after the 2024-10 mirror; first release not checked here
 EXTRA_TEMPLATES: list[tuple[str, str, str, list[str]]] = [
     ("[GroupId {}][MemberId {}] Member joins the streams group.", "member_joined", _GMM_41,
      ["group_id", "member_id"]),
@@ -399,6 +402,10 @@ EXTRA_TEMPLATES: list[tuple[str, str, str, list[str]]] = [
     ("[GroupId {}] Bumped group epoch to {} with metadata hash {}.", "rebalance_prepare", _GMM_41,
      ["group_id", "group_epoch#", "metadata_hash"]),
     ("[GroupId {}] Computed new metadata hash: {}.", "subscription_change", _GMM_41, ["group_id", "metadata_hash"]),
+    # online migration between classic and consumer groups (KIP-848), GroupMetadataManager.java as stored at
+    # apache/kafka commit a53788bf (trunk, 4.x): convertToConsumerGroup / convertToClassicGroup
+    ("[GroupId {}] Converted the classic group to a consumer group.", "group_migration", _GMM_4X, ["group_id"]),
+    ("[GroupId {}] Converted the consumer group to a classic group.", "group_migration", _GMM_4X, ["group_id"]),
 ]
 OVERRIDES.update({t: names for t, _c, _o, names in EXTRA_TEMPLATES})
 
@@ -522,6 +529,10 @@ def lookahead(after: str, is_last_literal: bool) -> str:
 def hole_pattern(name: str, after: str, is_last_literal: bool) -> str:
     base = re.sub(r"_\d+$", "", name.rstrip("#"))
     if name.endswith("#"):
+        if base == "epoch":
+            # CoordinatorRuntime.java 3.7+ logs a partition's epoch as an OptionalInt
+            # ("Scheduling unloading of metadata for {} with epoch {}": OptionalInt[5], OptionalInt.empty)
+            return r"(?:-?\d+|OptionalInt\[-?\d+\]|OptionalInt\.empty)"
         return r"-?\d+"
     look = lookahead(after, is_last_literal) if after else "$"
     if base in FREE_TEXT or name.startswith("arg"):

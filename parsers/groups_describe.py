@@ -36,20 +36,27 @@ CANDIDATE_WORDS: tuple[str, ...] = (
 ROW_REGEX = (
     r"\s\d+\s+(?:-?\d+|-|unknown)\s+(?:-?\d+|-|unknown)\s+(?:-?\d+|-|unknown)(?:\s|$)"
     r"|\s\d+\s*$|\s\d+\s+\S*\(|\s\(-?\d+\)\s"
+    r"|(?:^|\s)-\s+-\s+-\s+-\s+-\s+[^\s-]"
 )
 """Data rows carry no fixed word: this regex (valid in Python and Java) matches every row the parser can
 turn into an event (offsets rows by their numeric columns, --members rows by #PARTITIONS, --state rows by
-the coordinator id). A JVM-side pre-filter of describe files must OR it in, or better not filter them."""
+the coordinator id, the offsets row of a member without partitions by its five `-` cells before the member). A JVM-side pre-filter of describe files must OR it in, or better not filter them."""
 
 _HEADER_START = compile_regex(r"^(?:GROUP\s+(?:TOPIC|CONSUMER-ID|COORDINATOR \(ID\))|TOPIC\s+PARTITION|CONSUMER-ID\s+HOST|"
                            r"COORDINATOR \(ID\))(?:\s|$)")
+# ConsumerGroupCommand's banners about the described group: 0.10.0 `Consumer group `g` does not exist or is
+# rebalancing.`; 0.10.1 `Consumer group `g` does not exist.` / `.. is rebalancing.` (backticks); 0.10.2+
+# `Consumer group 'g' has no active members.`, `Warning: Consumer group 'g' is rebalancing.`, and through
+# printError ("Error: " + msg) `The consumer group 'g' does not exist.` / `Consumer group 'g' does not exist.`
+# (ConsumerGroupCommand.scala 0.10.0 .. 3.6, ConsumerGroupCommand.java 3.7+). Either prefix is accepted on
+# any of them: a paste keeps the tool's wording but not always the stream or the prefix it came with.
 _BANNER = compile_regex(
-    r"^(?:Warning: )?(?:The )?[Cc]onsumer group '(?P<group>.*)' (?P<what>has no active members|is rebalancing|does not exist)"
+    r"^(?:(?:Warning|Error): )?(?:The )?[Cc]onsumer group (?P<q>['`])(?P<group>.*)(?P=q) "
+    r"(?P<what>does not exist or is rebalancing|has no active members|is rebalancing|does not exist)"
 )
-_ERROR_BANNER = compile_regex(r"^Error: (?:The )?[Cc]onsumer group '(?P<group>.*)' does not exist")
 _GROUP_OPT = compile_regex(r"--group[ =](?:'([^']*)'|\"([^\"]*)\"|(\S+))")
 _COORDINATOR_CELL = compile_regex(r"(\S+:\d+)\s+\((-?\d+)\)")
-_NOISE = compile_regex(r"^(?:Note: |Consumer group '.*' has no active members\.$|Error while executing|"
+_NOISE = compile_regex(r"^(?:Note: |Error while executing|"
                     r"Could not fetch offset|No topic available|WARN: )")
 
 # column header -> field name (Event field, or extra key)
@@ -102,6 +109,8 @@ def looks_like_groups_describe(lines: list[str]) -> bool:
             return True
         if ("kafka-consumer-groups" in s or "ConsumerGroupCommand" in s) and "--describe" in s and is_command(s):
             return True
+        if _BANNER.match(s):  # the tool's own banner as the whole line (the table itself may be cut off)
+            return True
     # a command split over continuation lines
     head = [line.strip() for line in lines[:20]]
     for i, s in enumerate(head):
@@ -146,11 +155,12 @@ class DescribeParser:
             return IGNORE
         if not s or set(s) <= set("-=+| "):
             return IGNORE
-        b = _BANNER.match(s) or _ERROR_BANNER.match(s)
+        b = _BANNER.match(s)
         if b:
-            what = b.groupdict().get("what") or "does not exist"
-            state = {"has no active members": "Empty", "is rebalancing": "Rebalancing"}.get(what, "Dead")
-            self.group_state[b.group("group")] = state
+            state = {"has no active members": "Empty", "is rebalancing": "Rebalancing",
+                     "does not exist": "Dead"}.get(b.group("what"))  # 0.10.0's "does not exist or is rebalancing": either
+            if state is not None:
+                self.group_state[b.group("group")] = state
             return IGNORE
         if _HEADER_START.match(s):
             cols = _split_header(s)
@@ -172,11 +182,15 @@ class DescribeParser:
         cells = self._cells(s, columns)
         if cells is None and self.columns is not None and self.offsets:
             cells = _aligned_cells(raw_row, self.offsets)
+        cut = False
+        if cells is None and self.columns is not None:
+            cells = _cut_cells(s, raw_row, columns, self.offsets)
+            cut = cells is not None
         if cells is None:
             return None
         fields: dict[str, Any] = {}
         extra: dict[str, Any] = {}
-        for col, cell in zip(columns, cells, strict=True):
+        for col, cell in zip(columns, cells, strict=False):
             name = _COLUMN[col]
             value: Any = None if cell in _MISSING else cell
             if value is not None and name in _INT_FIELDS:
@@ -214,6 +228,15 @@ class DescribeParser:
                 extra[name] = value
         table = "offsets" if "TOPIC" in columns else "members" if "CONSUMER-ID" in columns else "state"
         if table == "offsets" and ("partition" not in fields or "topic" not in fields):
+            # a member that holds no partition: ConsumerGroupCommand (0.10.1+) prints it as an offsets row
+            # of MISSING_COLUMN_VALUE cells (topic, partition, offsets, lag all "-") with its id, host and
+            # client id (collectConsumerAssignment: `if (topicPartitions.isEmpty)`)
+            if "topic" in fields or "partition" in fields or "member_id" not in fields:
+                return None
+            extra["partition_count"] = 0
+        if cut:
+            extra["cut_columns"] = columns[len(cells):]
+        if cut and (table == "state" and "coordinator" not in fields or table == "members" and "member_id" not in fields):
             return None
         if "group_id" not in fields and self.group_from_command:
             fields["group_id"] = self.group_from_command
@@ -243,6 +266,38 @@ class DescribeParser:
         if len(parts) != n:
             return None
         return parts
+
+
+_KEY_COLUMNS = {"offsets": ("TOPIC", "PARTITION"), "members": ("CONSUMER-ID",), "state": ("COORDINATOR (ID)",)}
+
+
+def _cut_cells(s: str, raw_row: str, columns: list[str], offsets: list[int] | None) -> list[str] | None:
+    """The leading cells of a row whose end was cut off (a pasted excerpt, a terminal's width): kept when
+    they hold the columns that name the row (offsets: TOPIC and PARTITION, members: CONSUMER-ID, state:
+    COORDINATOR (ID)). The cell the cut falls in is dropped: the last one, unless whitespace follows it in
+    the raw row (a cut may have shortened it: `93` of `930`). Where the row is aligned on the header's
+    column starts (the tool pads every cell to its column), the cells are cut there, so that a cell holding
+    spaces (a kafka-go client id `name (github.com/segmentio/kafka-go)`) is never split into two."""
+    if any(c in columns for c in ("ASSIGNMENT", "CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT")) and "COORDINATOR (ID)" not in columns:
+        return None  # members tables: their own rule for a missing trailing assignment (_cells)
+    parts = s.split()
+    starts = [o for o in offsets or () if o < len(raw_row.rstrip())]
+    if starts and all(o == 0 or raw_row[o - 1].isspace() and not raw_row[o].isspace() for o in starts):
+        parts = [raw_row[o:(starts[i + 1] if i + 1 < len(starts) else len(raw_row))].strip()
+                 for i, o in enumerate(starts)]
+    elif "COORDINATOR (ID)" in columns:
+        cm = _COORDINATOR_CELL.search(s)
+        if cm is None:
+            return None
+        parts = s[: cm.start()].split() + [cm.group(1) + "  (" + cm.group(2) + ")"] + s[cm.end():].split()
+    if not raw_row[-1:].isspace() and parts:
+        parts = parts[:-1]
+    if not parts or len(parts) >= len(columns):
+        return None
+    table = "offsets" if "TOPIC" in columns else "members" if "CONSUMER-ID" in columns else "state"
+    if any(k not in columns[: len(parts)] for k in _KEY_COLUMNS[table]):
+        return None
+    return parts
 
 
 def _column_offsets(header: str, cols: list[str]) -> list[int]:

@@ -98,11 +98,44 @@ def looks_like_offsets_dump(lines: list[str]) -> bool:
             return True
         if s.startswith('{"key":{') or _SNIFF_BRACKET_KEY.match(s) or "::GroupMetadata(" in s:
             hits += 1
-        elif _RECORD_HEAD.match(s) and _SNIFF_DUMP_KEY.search(s):
+        elif (_RECORD_HEAD.match(s) or s.startswith("key: ")) and _SNIFF_DUMP_KEY.search(" " + s):
             hits += 1
         elif _SNIFF_NULL_VALUE.match(s):
             hits += 1
     return hits > 0
+
+
+# a formatter record's start: "[group,topic,partition]::" (OffsetsMessageFormatter) or "group::" followed by
+# a value (GroupMetadataMessageFormatter), GroupMetadataManager.scala 0.9 .. 3.x, tools/.../consumer 3.8+
+_RECORD_START = compile_regex(r"^(?:\[[^\]]*,[^\],]*,\d+\]|[^\s\[:]+)::\S")
+MAX_WRAPPED_LINES = 8
+
+
+def open_brackets(s: str) -> int:
+    return s.count("(") + s.count("[") - s.count(")") - s.count("]")
+
+
+def opens_wrapped_record(text: str) -> bool:
+    """Whether `text` begins a formatter record whose brackets are left open: the rest of the record was
+    wrapped onto the following lines (an editor's or a document's soft wrap of a long
+    `[g,t,p]::OffsetAndMetadata(offset=7, leaderEpoch=.., commitTimestamp=.., expireTimestamp=None)`)."""
+    s = text.strip()
+    return _RECORD_START.match(s) is not None and open_brackets(s) > 0
+
+
+def continues_wrapped_record(joined: str, text: str) -> bool:
+    """Whether `text` continues the open record `joined`: it starts no record or structure of its own."""
+    s = text.strip()
+    return bool(s) and open_brackets(joined) > 0 and _RECORD_START.match(s) is None \
+        and _STRUCTURAL.match(s) is None and not s.startswith("{")
+
+
+def join_wrapped(joined: str, text: str) -> str:
+    """A wrapped line glued back: directly after a break at a space (the space kept), after ", " where the
+    wrap ate the space (the formatters separate fields with ", "), else directly (a cut inside a value)."""
+    if joined[-1:].isspace():
+        return joined + text.lstrip()
+    return joined + (" " if joined.endswith(",") else "") + text.strip()
 
 
 def parse_offsets_dump_line(line: str) -> Match | _Ignore | None:
@@ -162,8 +195,8 @@ def _records(line: str) -> list[Match] | _Ignore | None:
     if len(line) > MAX_LINE:
         return None
     s = line.strip()
-    if not s or _STRUCTURAL.match(line) or _STRUCTURAL.match(s) or s.endswith("\\"):
-        return IGNORE
+    if not s or _STRUCTURAL.match(line) or _STRUCTURAL.match(s) or s.endswith("\\") or is_command(s):
+        return IGNORE  # (is_command: the tool's command line after any prompt, "root@host:/# ", "% ")
     if s.startswith("{"):
         return _timed(_json_formatter_records(s))
     head = _RECORD_HEAD.match(s)
@@ -174,6 +207,12 @@ def _records(line: str) -> list[Match] | _Ignore | None:
         p = s.find(" payload: ", k + 6)
         key, payload = (s[k + 6:p], s[p + 10:]) if p >= 0 else (s[k + 6:], None)
         return _timed(_dump_record(int(head.group(1)), s[head.end():k], key, payload))
+    if s.startswith("key: ") and _SNIFF_DUMP_KEY.match(" " + s):
+        # a DumpLogSegments record pasted from its "key: " on (the excerpt left out the record's head:
+        # "offset: N position: P CreateTime: T ..."): the key and payload read as in a whole record
+        p = s.find(" payload: ", 5)
+        key, payload = (s[5:p], s[p + 10:]) if p >= 0 else (s[5:], None)
+        return _timed(_dump_record(None, "", key, payload))
     if "::" in s:
         one = _formatter_line(s)
         return [one] if one else None
@@ -296,11 +335,11 @@ def _timed(matches: list[Match] | None) -> list[Match] | None:
     return matches
 
 
-def _dump_record(log_offset: int, mid: str, key: str, payload: str | None) -> list[Match] | None:
+def _dump_record(log_offset: int | None, mid: str, key: str, payload: str | None) -> list[Match] | None:
     key = key.strip()
     payload = payload.strip() if payload is not None else None
     ct = _CREATE_TIME.search(mid)
-    base_extra: dict[str, Any] = {"log_offset": log_offset}
+    base_extra: dict[str, Any] = {"log_offset": log_offset} if log_offset is not None else {}
     if ct:
         base_extra["create_time_ms"] = int(ct.group(1))
     if key.startswith("{"):

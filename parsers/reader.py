@@ -344,6 +344,43 @@ def _sep_millis() -> dict[str, int]:
 _LEADING_SPACE = frozenset(" \t\n\r\x0b\x0c")  # what LOG4J's \s+ after the level takes, on ASCII lines
 
 
+# A log4j record ("[%d] %p %m (%c)%n", Kafka's own layout) whose line has no "(logger)" at its end was
+# soft-wrapped where it was pasted (a terminal, an e-mail or an issue body breaking a long line at spaces):
+# the lines after it that start no record of their own hold the rest of its message, the last one ending
+# in the logger. They are glued back with single spaces (a reflow rewrites the whitespace it breaks at);
+# the record stays open for at most MAX_SOFT_WRAPPED consecutive lines and closes at the logger. Ingest's
+# candidate filter keeps only the wrapped pieces that hold a candidate word: there such a record is read
+# up to its first gap (as a pretty-printed JSON record is read line by line after a gap).
+SOFT_WRAPPED = "soft_wrapped"
+MAX_SOFT_WRAPPED = 8
+_WRAP_LOGGER_END = compile_regex(r"(?:^|\s)\((?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$\-]+)+)(?::\d+)?\)\s*$")
+_SPACES = compile_regex(r"\s+")
+_TIME_START = compile_regex(r"\[?\d{1,4}[-/:.]\d")
+
+
+def _soft_wrap(p: _Record, no: int, text: str) -> bool:
+    """Glue `text` to the open record `p` (see SOFT_WRAPPED); False when it is no continuation of it."""
+    s = text.strip()
+    n = p.extra.get(SOFT_WRAPPED, 0) if p.extra else 0
+    if not s or n >= MAX_SOFT_WRAPPED or (p.extra and "truncated" in p.extra) or not p.message.strip() \
+            or p.level is None or p.ts_ms is None:
+        return False  # (a record the layout read, with its time and level: not text an anchor found)
+    if p.texts and n == 0 or layouts.is_continuation(text):
+        return False  # a multi-line record already, an indented line, a stack trace: continuations as before
+    if no != (p.nos[-1] if p.nos else p.first_no) + 1:
+        return False  # after a gap (ingest's candidate filter dropped a line): never glued across it
+    if _TIME_START.match(s) is not None:
+        return False  # a record of another layout (a date or time first): not a piece of this one
+    m = _WRAP_LOGGER_END.search(s)
+    piece = s[: m.start()] if m else s
+    p.message = _SPACES.sub(" ", p.message.rstrip() + " " + piece).strip()
+    p.add(no, text)
+    p.extra = {**(p.extra or {}), SOFT_WRAPPED: n + 1}
+    if m:
+        p.logger = m.group("logger")
+    return True
+
+
 class _Record:
     """A record being collected: its first line's layout fields (the attribute names of
     layouts.Split, which it stands in for, so no Split is allocated per line) and its continuation
@@ -599,6 +636,8 @@ class _LogParser:
                 if sp.ts_ms is None and sp.extra and "time_of_day" in sp.extra:
                     sp = self._dated(sp)
         if sp is None:
+            if p is not None and self.log4j and p.logger is None and _soft_wrap(p, no, text):
+                return
             if p is not None and layouts.is_continuation(text):
                 p.add(no, text)
                 return
@@ -1099,7 +1138,8 @@ class _LogParser:
                     return alt
         # rules read at most the first continuation lines (multi-line templates have 6); a long
         # stack trace is kept in `raw` (capped) but not handed to the rules
-        msg = head + "\n" + "\n".join(p.texts[:MAX_CONTINUATION_PARSED]) if p.texts else head
+        msg = head + "\n" + "\n".join(p.texts[:MAX_CONTINUATION_PARSED]) if p.texts and not (
+            p.extra and SOFT_WRAPPED in p.extra) else head
         if head.find("Config values", 0, 64) >= 0:
             cfg = self._config(p, head)
             if cfg is not None:
@@ -1320,38 +1360,82 @@ def _record_parser(source: str, fmt: FileFormat, stats: dict[str, Any]):
     return None, None
 
 
-def _parse_records(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat,
-                   stats: dict[str, Any]) -> Iterator[LineOutcome]:
-    side, feed = _record_parser(source, fmt, stats)
+def _unwrapped_lines(lines: Iterable[tuple[int, str]], fmt: FileFormat) -> Iterator[tuple[int, str]]:
     for no, text in lines:
         if fmt.wrappers:
             text = layouts.strip_wrappers(text, fmt.wrappers)
         if "\x1b" in text:
             text = layouts.strip_ansi(text)
-        reason = _reject_reason(text)
-        if reason is not None:
-            stats["rejected"] = stats.get("rejected", 0) + 1
-            stats.setdefault("reject_reasons", Counter())[reason.split(" (")[0]] += 1
-            yield LineOutcome(no, "ignored", None, reason)
+        yield no, text
+
+
+def _joined_dump_records(lines: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str, list[int]]]:
+    """(line_no, text, continuation line numbers): a formatter record soft-wrapped over the lines after
+    it (offsets_dump.opens_wrapped_record) glued back, its continuation lines (consecutive, at most
+    offsets_dump.MAX_WRAPPED_LINES) counted as ignored; a record that never closes is read line by
+    line as written. Ingest reads dump files whole (no candidate filter), so it sees the same lines."""
+    held: list[tuple[int, str]] = []
+    joined = ""
+    for no, text in lines:
+        if held:
+            if (no == held[-1][0] + 1 and len(held) <= offsets_dump.MAX_WRAPPED_LINES
+                    and _reject_reason(text) is None and offsets_dump.continues_wrapped_record(joined, text)):
+                held.append((no, text))
+                joined = offsets_dump.join_wrapped(joined, text)
+                if offsets_dump.open_brackets(joined) <= 0:
+                    yield held[0][0], joined, [n for n, _ in held[1:]]
+                    held = []
+                continue
+            for n, t in held:  # never closed: as written
+                yield n, t, []
+            held = []
+        if offsets_dump.opens_wrapped_record(text) and _reject_reason(text) is None:
+            held, joined = [(no, text)], text
             continue
-        if not text.strip() or feed is None:
-            yield LineOutcome(no, "ignored", None, None)
-            continue
-        res = feed(text)
-        if res is IGNORE:
-            yield LineOutcome(no, "ignored", None, None)
-        elif res is None:
-            if is_candidate(text):
-                ev = Event(source=source, line_no=no, side=side, kind=Kind.UNPARSED.value, raw=text[:MAX_RAW])
-                yield LineOutcome(no, "unparsed", ev, f"no {fmt.kind} rule matched")
-            else:
-                yield LineOutcome(no, "ignored", None, None)
+        yield no, text, []
+    for n, t in held:
+        yield n, t, []
+
+
+def _parse_records(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat,
+                   stats: dict[str, Any]) -> Iterator[LineOutcome]:
+    side, feed = _record_parser(source, fmt, stats)
+    seq: Iterable[tuple[int, str, list[int]]] = (
+        _joined_dump_records(_unwrapped_lines(lines, fmt)) if fmt.kind == "offsets_dump"
+        else ((no, text, []) for no, text in _unwrapped_lines(lines, fmt)))
+    for no, text, cont in seq:
+        yield from _record_outcomes(source, no, text, side, feed, fmt, stats)
+        for c in cont:
+            yield LineOutcome(c, "ignored", None, None)
+
+
+def _record_outcomes(source: str, no: int, text: str, side: Any, feed: Any, fmt: FileFormat,
+                     stats: dict[str, Any]) -> Iterator[LineOutcome]:
+    """The outcome of one line (or one glued record) of a dump or describe file."""
+    reason = _reject_reason(text)
+    if reason is not None:
+        stats["rejected"] = stats.get("rejected", 0) + 1
+        stats.setdefault("reject_reasons", Counter())[reason.split(" (")[0]] += 1
+        yield LineOutcome(no, "ignored", None, reason)
+        return
+    if not text.strip() or feed is None:
+        yield LineOutcome(no, "ignored", None, None)
+        return
+    res = feed(text)
+    if res is IGNORE:
+        yield LineOutcome(no, "ignored", None, None)
+    elif res is None:
+        if is_candidate(text):
+            ev = Event(source=source, line_no=no, side=side, kind=Kind.UNPARSED.value, raw=text[:MAX_RAW])
+            yield LineOutcome(no, "unparsed", ev, f"no {fmt.kind} rule matched")
         else:
-            f = dict(res.fields)
-            extra = dict(f.pop("extra", None) or {})
-            extra["rule"] = res.rule
-            ev = Event(source=source, line_no=no, side=side, kind=res.kind, raw=text[:MAX_RAW], extra=extra, **f)
-            yield LineOutcome(no, "parsed", ev, None)
+            yield LineOutcome(no, "ignored", None, None)
+    else:
+        f = dict(res.fields)
+        extra = dict(f.pop("extra", None) or {})
+        extra["rule"] = res.rule
+        ev = Event(source=source, line_no=no, side=side, kind=res.kind, raw=text[:MAX_RAW], extra=extra, **f)
+        yield LineOutcome(no, "parsed", ev, None)
 
 
 def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat | None = None,

@@ -8,7 +8,8 @@ session 16 was harvested; it is third-party text and stays out of the repository
 
 - expect.json: {"NNN": {"<line>": "kind|kind", ...}}: the coordinator lines a person reads a fact
   from and the kinds that state it; "T:kind" marks a line cut by the excerpt (counted apart);
-- facts.json: {"NNN": {"<line>": {"<Event field>": value, ...}}}: values spot-checked.
+- facts.json: {"NNN": {"<line>": {"<Event field>": value, ...}}}: values spot-checked; a field
+  `extra.<key>` names a value inside the event's `extra` dict.
 
 Each excerpt is parsed in its own process with CHECKOUT's code (default: this checkout). Prints a
 Markdown table of the excerpts with a miss, a wrong fact or an unparsed line no expectation names
@@ -67,9 +68,10 @@ def main() -> int:
             e = evs.get(int(ln), {})
             for k, v in want.items():
                 fchk += 1
-                if e.get(k) != v:
+                got = (e.get("extra") or {}).get(k[6:]) if k.startswith("extra.") else e.get(k)
+                if got != v:
                     fbad += 1
-                    bad.append(f"{ln}.{k}={e.get(k)!r}")
+                    bad.append(f"{ln}.{k}={got!r}")
         noise = [ln for ln, e in evs.items() if e["kind"] == "unparsed" and str(ln) not in exp]
         noise_n += len(noise)
         tot, rec, ttot, trec = tot + t, rec + r, ttot + tt, trec + tr

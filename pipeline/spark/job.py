@@ -413,7 +413,10 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     group_counts: dict[str, int] = {}     # rows per group in scope (none without inputs)
     if readable:
         with progress.stage("read and parse"):
-            describe_paths = [f.spath for f in readable if f.kind == "groups_describe"]
+            # describe tables and dumps are read whole (no candidate filter): their rows carry no fixed
+            # word, and a dump record soft-wrapped over several lines is glued back from lines that
+            # hold none (parsers/reader._joined_dump_records)
+            describe_paths = [f.spath for f in readable if f.kind in ("groups_describe", "offsets_dump")]
             scan = lines.read_blocks(spark, [f.read_uri or f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths,
                                      described=[(f.spath, f.size) for f in readable])
             if scan.filter != "java":
