@@ -323,10 +323,10 @@ def unowned_gaps(ownership: pd.DataFrame,
         return out
     cols = ["group_id", "topic", "partition", "start_ms", "end_ms", "end_reason", "inferred"]
     own = ownership.reindex(columns=cols).dropna(subset=["start_ms"])
-    for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
+    for (g, topic, part), rows in _by_partition(own):
         covered_until: int | None = None
         before: set[str] = set()   # what the intervals since the previous gap leave unproven
-        for r in sorted(_rows(rows), key=lambda x: (x["start_ms"], x["end_ms"] if x["end_ms"] is not None else 1 << 62)):
+        for r in sorted(rows, key=lambda x: (x["start_ms"], x["end_ms"] if x["end_ms"] is not None else 1 << 62)):
             start = int(r["start_ms"])
             end = int(r["end_ms"]) if r["end_ms"] is not None else 1 << 62
             mine = {w for w, on in (("inferred", bool(r.get("inferred"))),
@@ -345,6 +345,16 @@ def unowned_gaps(ownership: pd.DataFrame,
             before |= mine
             covered_until = end if covered_until is None else max(covered_until, end)
     return out
+
+
+def _by_partition(df: pd.DataFrame) -> list[tuple[tuple[Any, Any, Any], list[dict[str, Any]]]]:
+    """The frame's rows (dicts of `_rows`, read once) grouped by (group_id, topic, partition), in
+    the order of `groupby([...], dropna=False, sort=True)`: keys sorted, a null key last; rows in
+    table order. (A pandas groupby and a `_rows` per partition cost most of a large run's report.)"""
+    parts: dict[tuple[Any, Any, Any], list[dict[str, Any]]] = {}
+    for r in _rows(df):
+        parts.setdefault((r["group_id"], r["topic"], r["partition"]), []).append(r)
+    return sorted(parts.items(), key=lambda kv: tuple(x for v in kv[0] for x in (v is None, v)))
 
 
 def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -366,11 +376,11 @@ def inferred_only(ownership: pd.DataFrame) -> list[dict[str, Any]]:
         return out
     own = ownership.dropna(subset=["start_ms"])
     last = own.groupby("group_id", dropna=False)[["start_ms", "end_ms"]].max().max(axis=1).to_dict()
-    for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
+    for (g, topic, part), rows in _by_partition(own):
         until = last.get(g)
         until = int(until) if until is not None and until == until else None
         inf, obs = [], []
-        for r in _rows(rows):
+        for r in rows:
             end = r["end_ms"] if r["end_ms"] is not None else until
             if end is None or end <= r["start_ms"]:
                 continue
@@ -442,7 +452,7 @@ def unknown_ends(ownership: pd.DataFrame,
         return out
     own = ownership.dropna(subset=["start_ms"])
     last = own.groupby("group_id", dropna=False)[["start_ms", "end_ms"]].max().max(axis=1).to_dict()
-    for (g, topic, part), rows in own.groupby(["group_id", "topic", "partition"], dropna=False, sort=True):
+    for (g, topic, part), rs in _by_partition(own):
         spans = unlogged.get(g) or []
         if not spans:
             continue
@@ -451,7 +461,6 @@ def unknown_ends(ownership: pd.DataFrame,
         until = last.get(g)
         until = max(([int(until)] if until is not None and until == until else [])
                     + [hi for _lo, hi, _k in spans if hi < 1 << 62], default=None)
-        rs = _rows(rows)
         first = min(int(r["start_ms"]) for r in rs)
         ends = [r["end_ms"] for r in rs]
         final = None if any(e is None for e in ends) else max(int(e) for e in ends)
