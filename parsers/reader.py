@@ -59,7 +59,7 @@ MAX_CONTINUATION_KEPT = 512  # continuation texts held for `raw` (which is cappe
 # held back behind them so that outcomes stay in line order, at most (then the oldest is completed)
 MAX_PARKED = 64
 MAX_HELD = 4096
-MAX_ORIGINS = 4096  # origins whose last time and client version are kept (then forgotten all at once)
+MAX_ORIGINS = 4096  # origins whose client version is kept (then forgotten all at once)
 _BATCH = 256  # outcomes per list of run_log4j_batches for the CLI (it writes one list's events at once: ~64 KB)
 # outcomes per list when they are handed on one by one (parse_lines): few, because what a list
 # holds is alive at once, and with the collector's default thresholds (the ingest's workers) 256
@@ -513,11 +513,10 @@ class _LogParser:
         self.parked: dict[str, _Record] | None = None
         self.held: list[LineOutcome] = []
         self.released_below = 0
-        # per origin: the time of its last record (clock_backwards, the date of a time of day) and the
-        # client version its AppInfoParser printed (kafka_version_hint); `last_ts` and `version` stay
-        # the file's (the lines without an origin, and the date's fallback)
-        self.origin_ts: dict[str, int] = {}
-        self.versions: dict[str, str] = {}
+        # the client version each origin's AppInfoParser printed (kafka_version_hint), the lines
+        # without an origin's under None (also in `version`, which run_log4j_batches reads); empty
+        # while the file printed none
+        self.versions: dict[str | None, str] = {}
         self.jul = fmt.layout == "jul"
         self.fmt = fmt
         self.log4j = self.layout.regex is layouts.LOG4J
@@ -531,7 +530,7 @@ class _LogParser:
         # origin's next line (other origins' lines may come between); `origin_carry` is the current
         # line's, taken from `carries` when the line comes
         self.carries: dict[str, tuple[int, int | None, str | None, str | None]] = {}
-        self.origin_carry: tuple[int, int | None, str | None, str | None] | None = None
+        self.origin_carry: tuple[int, tuple[int, int | None, str | None, str | None]] | None = None
         # a date in the file name (server.log.2024-03-01, app-20240301.log) completes a time of day
         # before any line has given a date
         self.file_day = _file_day(source)
@@ -645,8 +644,9 @@ class _LogParser:
         if self.wrappers:
             if self.origin_wrapped:  # kubectl --prefix, stern, docker compose: the line's origin (parsers/origin.py)
                 text, origin = layouts.strip_wrappers_origin(text, self.wrappers)
-                if self.carries or self.origin_carry is not None:  # a time header of this origin is for this line only
-                    self.origin_carry = self.carries.pop(origin, None) if origin is not None else None
+                if self.carries:  # a header line of this origin is for this line only (taken here, whatever comes)
+                    c = self.carries.pop(origin, None) if origin is not None else None
+                    self.origin_carry = (no, c) if c is not None else None
             else:
                 text = layouts.strip_wrappers(text, self.wrappers)
         gap = no != self.last_no + 1
@@ -743,7 +743,7 @@ class _LogParser:
                 if sp.message[-1:] in _SUFFIX_ENDS:
                     sp = _without_suffix(sp)
                 if sp.ts_ms is None and sp.extra and "time_of_day" in sp.extra:
-                    sp = self._dated(sp, origin if origin is not None else sp.extra.get(ORIGIN))
+                    sp = self._dated(sp)
         if sp is None:
             if p is not None and layouts.is_continuation(text):
                 p.add(no, text)
@@ -832,23 +832,19 @@ class _LogParser:
         finally:
             self.json_off = off
 
-    def _near(self, origin: str | None = None) -> int | None:
-        """The time of the nearest line before (the pending record's, else the last one's of the
-        line's origin, else of any line), else the file name's date: what completes a time without a
-        date or a year."""
+    def _near(self) -> int | None:
+        """The time of the nearest line before (the pending record's: in a merged file, the line's
+        own origin's; else the last one's), else the file name's date: what completes a time without
+        a date or a year."""
         p = self.pending
         if p is not None and p.ts_ms is not None:
             return p.ts_ms
-        if origin is not None:
-            t = self.origin_ts.get(origin)
-            if t is not None:
-                return t
         return self.last_ts if self.last_ts is not None else self.file_day
 
-    def _dated(self, sp: layouts.Split, origin: str | None = None) -> layouts.Split:
+    def _dated(self, sp: layouts.Split) -> layouts.Split:
         """A time of day without a date (logback's default layout): the date of the line before,
         else of the file name; said so in extra["date_inferred"]."""
-        near = self._near(origin)
+        near = self._near()
         if near is None:
             return sp
         ft = find_ts(sp.extra["time_of_day"], near)  # type: ignore[index]
@@ -861,14 +857,15 @@ class _LogParser:
     def _anchored_split(self, no: int, text: str, origin: str | None = None) -> layouts.Split | None:
         """A line outside the file's layout: Kafka's text found wherever it stands
         (parsers/anchors.py), else its whole text is the message."""
-        near = self._near(origin)
+        near = self._near()
         r = anchors.read_line(text, near)
         if origin is None:
             carry, self.carry = self.carry, None
             if carry is not None and carry[0] != no - 1:  # (a header is for the next line only)
                 carry = None
         else:
-            carry, self.origin_carry = self.origin_carry, None
+            oc, self.origin_carry = self.origin_carry, None
+            carry = oc[1] if oc is not None and oc[0] == no else None
         if r is None:
             if text[-1:] == "]" and ": " in text:
                 mm = _MEL_HEADER.fullmatch(text)
@@ -1239,16 +1236,7 @@ class _LogParser:
         self.pending = None
         ts = p.ts_ms
         if ts is not None:
-            x = p.extra
-            if x and ORIGIN in x:  # a merged file's origins interleave: a clock goes back within its own lines
-                mine = x[ORIGIN]
-                last = self.origin_ts.get(mine)
-                if last is None and len(self.origin_ts) >= MAX_ORIGINS:
-                    self.origin_ts.clear()
-                self.origin_ts[mine] = ts
-            else:
-                last = self.last_ts
-            if last is not None and ts < last:
+            if self.last_ts is not None and ts < self.last_ts:
                 self.stats["clock_backwards"] = self.stats.get("clock_backwards", 0) + 1
             self.last_ts = ts
         o = self._classify(p)
@@ -1282,11 +1270,12 @@ class _LogParser:
             m = _VERSION.search(head)
             if m:
                 x = p.extra
-                if x and ORIGIN in x:  # this origin's client version, not the whole file's
-                    if len(self.versions) >= MAX_ORIGINS:
-                        self.versions.clear()
-                    self.versions[x[ORIGIN]] = m.group(1)
-                else:
+                mine = x.get(ORIGIN) if x else None  # this origin's client version, not the whole file's
+                versions = self.versions
+                if len(versions) >= MAX_ORIGINS:
+                    versions.clear()
+                versions[mine] = m.group(1)
+                if mine is None:
                     self.version = m.group(1)
                 return _tuple_new(LineOutcome, (p.first_no, "ignored", None, None))
         logger = sp.logger
@@ -1340,9 +1329,10 @@ class _LogParser:
                 extra["logger"] = logger
             if p.extra:
                 extra.update(p.extra)
-            version = self.version if not self.versions else self._version(p)
-            if version is not None:
-                f["kafka_version_hint"] = version
+            if self.versions:
+                version = self._version(p)
+                if version is not None:
+                    f["kafka_version_hint"] = version
             no = p.first_no
             ev = make_event(self.source, no, side, kind, raw, p.ts_ms, extra, f)
             return _tuple_new(LineOutcome, (no, "parsed", ev, None))
@@ -1364,7 +1354,7 @@ class _LogParser:
         if res is foreign.UNRECOGNISED:
             return self._outcome(p, _CLIENT, None, "no rule of a non-Java client matched", cut=False)
         out = self._outcome(p, _CLIENT, res, "")
-        if out.event is not None and (self.version if not self.versions else self._version(p)) is not None:
+        if out.event is not None and self.versions and self._version(p) is not None:
             # the file's (or the origin's) Java "Kafka version" is not theirs
             out = out._replace(event=replace(out.event, kafka_version_hint=None))
         return out
@@ -1474,9 +1464,10 @@ class _LogParser:
         f = res.fields  # a fresh dict per Match: ours to consume
         extra = self._extra(p, f.pop("extra", None))
         extra["rule"] = res.rule
-        version = self.version if not self.versions else self._version(p)
-        if version is not None:
-            f["kafka_version_hint"] = version
+        if self.versions:
+            version = self._version(p)
+            if version is not None:
+                f["kafka_version_hint"] = version
         ts = p.ts_ms
         if "ts_ms" in f:
             rec_ts = f.pop("ts_ms")

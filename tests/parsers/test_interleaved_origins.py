@@ -237,22 +237,6 @@ def test_each_origin_has_its_own_client_version():
     assert {e.extra["origin"]: e.kafka_version_hint for e in evs} == {origin_of(p): CONSUMERS[p][3] for p in pods}
 
 
-def test_clocks_go_back_per_origin_not_across_origins():
-    """A collector merges its streams in the order it reads them, not by time: a later line of one
-    pod may be earlier than the line before it of another. Only a clock going back within one
-    origin's own lines is counted."""
-    a, b = "[pod/ledger-0/app] ", "[pod/billing-0/app] "
-    join = ("INFO [Consumer clientId=c-1, groupId=g] (Re-)joining group "
-            "(org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)")
-    lines = [a + f"[2025-02-03 04:05:10,000] {join}", b + f"[2025-02-03 04:05:07,000] {join}",
-             a + f"[2025-02-03 04:05:11,000] {join}", b + f"[2025-02-03 04:05:08,000] {join}",
-             b + f"[2025-02-03 04:05:01,000] {join}"]   # billing's own clock stepped back
-    stats: dict = {}
-    outs = list(parse_lines("pods.log", enumerate(lines, 1), _stats=stats))
-    assert [o.status for o in outs] == ["parsed"] * 5
-    assert stats.get("clock_backwards", 0) == 1
-
-
 def test_many_origins_waiting_at_once_are_bounded():
     """As many origins as MAX_PARKED with a record open each, then each origin's setting line: every
     record takes its own. More origins than that: the longest waiting records end early (their late
