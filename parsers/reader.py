@@ -8,6 +8,7 @@ line and outcomes with the same status and no event on the others.
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import io
 import itertools
@@ -53,6 +54,12 @@ MAX_RAW = 16384  # characters of raw text kept on an event (multi-line records a
 SNIFF_LINES = 200
 MAX_CONTINUATION_PARSED = 16
 MAX_CONTINUATION_KEPT = 512  # continuation texts held for `raw` (which is capped at MAX_RAW anyway)
+# a file of several origins' lines (parsers/origin.py): records of other origins waiting for their
+# continuation lines at once, at most (the oldest is completed when one more would wait), and outcomes
+# held back behind them so that outcomes stay in line order, at most (then the oldest is completed)
+MAX_PARKED = 64
+MAX_HELD = 4096
+MAX_ORIGINS = 4096  # origins whose client version is kept (then forgotten all at once)
 _BATCH = 256  # outcomes per list of run_log4j_batches for the CLI (it writes one list's events at once: ~64 KB)
 # outcomes per list when they are handed on one by one (parse_lines): few, because what a list
 # holds is alive at once, and with the collector's default thresholds (the ingest's workers) 256
@@ -78,6 +85,7 @@ class LineOutcome(NamedTuple):
 
 
 _tuple_new = tuple.__new__  # _tuple_new(LineOutcome, (...)): skips the NamedTuple's Python-level __new__
+_LINE_NO = operator.itemgetter(0)  # LineOutcome.line_no
 
 
 @dataclass(slots=True)
@@ -145,7 +153,10 @@ def _candidate_words() -> list[str]:
 # message is on the next line, which takes its time: parsers/anchors.py); and indented lines
 # behind a prefix naming the line's origin (parsers/origin.py: a wrapped config dump or stack trace):
 # docker-compose "name | ", kubectl --prefix "[pod/name/container] ", stern "[ns ]pod container "
-# (maybe coloured), a syslog / journalctl short header "Mmm dd hh:mm:ss host app[pid]: "
+# (maybe coloured), a syslog / journalctl short header "Mmm dd hh:mm:ss host app[pid]: "; and a
+# collector's JSON record of one line (Docker json-file / Fluent Bit / Fluentd `log`, journald
+# `MESSAGE`, Cloud Logging `textPayload`, a JSON layout's message field: layouts._JSON_LINE_KEYS,
+# _JSON_MSG_KEYS) whose text is such a line: JSON-escaped, a TAB is `\t` (RFC 8259 section 7)
 CONTINUATION_REGEX = (
     r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
@@ -157,6 +168,8 @@ CONTINUATION_REGEX = (
     r"|^(?:<\d{1,3}>)?(?:[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-][\d:]+)?)"
     r" \S+ [^\s\[]+\[\d+\]: \s"
     r"|^<\d{1,3}>1 \S+ \S+ \S+ \S+ \S+ (?:-|(?:\[[^\]]*\])+) \s"
+    r'|^\{.*"(?:log|MESSAGE|textPayload|message|msg|@message|text|short_message|full_message)" ?: ?'
+    r'"(?:\\[tnrf]|\\u000[9aAdD]| |Caused by: |Suppressed: |(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|\\n|"))'
 )
 
 
@@ -486,6 +499,9 @@ _STRUCTURED = compile_regex(r"[{\"|]")  # text before an anchor that may open a 
 _FILE_DAY = compile_regex(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
 
 
+_FIRST_NO = operator.attrgetter("first_no")
+
+
 def _origin_of(p: _Record) -> str | None:
     x = p.extra
     return x.get(ORIGIN) if x else None
@@ -527,6 +543,17 @@ class _LogParser:
         self.last_no = 0
         self.last_ts: int | None = None
         self.version: str | None = None
+        # in a file of several origins' lines (parsers/origin.py): the records of origins other than
+        # the current line's that wait for their continuation lines (origin -> record, oldest first;
+        # None while there is none, the common case), the outcomes completed meanwhile, held back so
+        # that outcomes keep line order, and the first line number they were last released below
+        self.parked: dict[str, _Record] | None = None
+        self.held: list[LineOutcome] = []
+        self.released_below = 0
+        # the client version each origin's AppInfoParser printed (kafka_version_hint), the lines
+        # without an origin's under None (also in `version`, which run_log4j_batches reads); empty
+        # while the file printed none
+        self.versions: dict[str | None, str] = {}
         self.jul = fmt.layout == "jul"
         self.fmt = fmt
         self.log4j = self.layout.regex is layouts.LOG4J
@@ -536,6 +563,11 @@ class _LogParser:
         # of another layout): (line_no, ts_ms, logger), applied to the next line when it has no time
         # (or a Microsoft.Extensions.Logging console header "info: Category[0]": also its level)
         self.carry: tuple[int, int | None, str | None, str | None] | None = None
+        # the same per origin in a file of several origins' lines: a header of one origin is for that
+        # origin's next line (other origins' lines may come between); `origin_carry` is the current
+        # line's, taken from `carries` when the line comes
+        self.carries: dict[str, tuple[int, int | None, str | None, str | None]] = {}
+        self.origin_carry: tuple[int, tuple[int, int | None, str | None, str | None]] | None = None
         # a date in the file name (server.log.2024-03-01, app-20240301.log) completes a time of day
         # before any line has given a date
         self.file_day = _file_day(source)
@@ -546,13 +578,112 @@ class _LogParser:
         self.json_off = self.log4j
         self.json_skip: int | None = None  # inside an object too long to collect: its indentation
 
+    def _release(self, out: list[LineOutcome]) -> None:
+        """Move the held outcomes of the lines before the first waiting record to `out`, in order."""
+        held = self.held
+        while True:
+            parked = self.parked
+            first = min([r.first_no for r in parked.values()]) if parked else None
+            p = self.pending
+            if p is not None and (first is None or p.first_no < first):
+                first = p.first_no
+            if first is None:  # nothing waits: all of it
+                if held:
+                    held.sort(key=_LINE_NO)
+                    out.extend(held)
+                    held.clear()
+            elif first != self.released_below:  # (the held outcomes come after `first` until it is complete)
+                self.released_below = first
+                held.sort(key=_LINE_NO)
+                i = bisect.bisect_left(held, first, key=_LINE_NO)
+                if i:
+                    out.extend(held[:i])
+                    del held[:i]
+            if not held and not parked:  # back to feeding the caller's list directly
+                self.parked = None
+                self.released_below = 0
+                return
+            if len(held) <= MAX_HELD:
+                return
+            self._complete_oldest(held)  # too much held back: the oldest waiting record ends here
+
+    def _complete_oldest(self, out: list[LineOutcome]) -> None:
+        """Complete the waiting record with the first line (parked, else the current one)."""
+        parked = self.parked
+        if parked:
+            origin, r = min(parked.items(), key=lambda kv: kv[1].first_no)
+            p = self.pending
+            if p is None or r.first_no < p.first_no:
+                del parked[origin]
+                self._complete(r, out)
+                return
+        self.flush(out)
+
+    def _complete(self, r: _Record, out: list[LineOutcome]) -> None:
+        """flush() for a record other than the current one."""
+        cur, self.pending = self.pending, r
+        self.flush(out)
+        self.pending = cur
+
+    def _switch(self, origin: str, out: list[LineOutcome]) -> _Record | None:
+        """A line of `origin` while the current record is another origin's: that record waits
+        (parked) for its own continuation lines, and `origin`'s waiting record, if any, becomes the
+        current one again. A record without an origin ends here, as it did before records waited."""
+        p = self.pending
+        if p is not None:
+            self.pending = None
+            mine = _origin_of(p)
+            if mine is None:
+                self._complete(p, out)
+            else:
+                parked = self.parked
+                if parked is None:
+                    parked = self.parked = {}
+                parked[mine] = p
+                if len(parked) > MAX_PARKED:  # the origin that waits longest: its record ends
+                    self._complete(parked.pop(next(iter(parked))), out)
+        parked = self.parked
+        if parked:
+            r = parked.pop(origin, None)
+            if r is not None:
+                self.pending = r
+                return r
+        return None
+
+    def flush_all(self, out: list[LineOutcome]) -> None:
+        """Complete every record: the current one and every waiting one (a gap, the end)."""
+        self.flush(out)
+        parked = self.parked
+        if parked:
+            for r in sorted(parked.values(), key=_FIRST_NO):
+                self._complete(r, out)
+            parked.clear()
+
+    def finish(self, out: list[LineOutcome]) -> None:
+        """The input ended: every record is complete, every held outcome goes out."""
+        self.end_json(out)  # (lines fed again: in order, through feed)
+        if self.parked is None:
+            self.flush(out)
+            return
+        self.flush_all(self.held)
+        self._release(out)
+
     def feed(self, no: int, text: str, out: list[LineOutcome]) -> None:
-        """Append the outcomes this line completes (the record before it, or the line itself)."""
+        """Append the outcomes this line completes (the record before it, or the line itself), in
+        line order: while records of other origins wait for their continuation lines (`parked`), the
+        outcomes of later lines are held back until the records before them are complete."""
+        if self.parked is not None and out is not self.held:
+            self.feed(no, text, self.held)
+            self._release(out)
+            return
         orig = text
         origin = None
         if self.wrappers:
             if self.origin_wrapped:  # kubectl --prefix, stern, docker compose: the line's origin (parsers/origin.py)
                 text, origin = layouts.strip_wrappers_origin(text, self.wrappers)
+                if self.carries:  # a header line of this origin is for this line only (taken here, whatever comes)
+                    c = self.carries.pop(origin, None) if origin is not None else None
+                    self.origin_carry = (no, c) if c is not None else None
             else:
                 text = layouts.strip_wrappers(text, self.wrappers)
         gap = no != self.last_no + 1
@@ -586,10 +717,18 @@ class _LogParser:
             if text.strip() in ("}", "},") and len(text) - len(text.lstrip()) == self.json_skip:
                 self.json_skip = None  # the end of an object too long to collect
         p = self.pending
-        if p is not None and (gap or (origin is not None and _origin_of(p) != origin)):
-            # (a line of another origin never continues a record: merged streams interleave by line)
-            self.flush(out)
-            p = None
+        if gap:
+            # lines left out (the candidate filter's non-candidates) of origins unknown: each may have
+            # ended its origin's record, so every record ends here (docs/parsers.md "Merged streams")
+            if p is not None or self.parked:
+                self.flush_all(out)
+                p = None
+        elif origin is not None and ((p is not None and _origin_of(p) != origin) or (p is None and self.parked)):
+            # a line of another origin never continues a record (merged streams interleave by line):
+            # the record waits for its own origin's next line, and this origin's waiting record resumes
+            p = self._switch(origin, out)
+            if self.parked is not None:  # what this line completes waits behind the parked record
+                out = self.held
         if not text or text.isspace():
             self.flush(out)
             out.append(LineOutcome(no, "ignored", None, None))
@@ -621,6 +760,13 @@ class _LogParser:
                     sp.message, sp.extra = whole, {**(sp.extra or {}), "truncated": "logger"}
         else:
             sp = self.layout.split(text) if not self.plain else None
+            if origin is None and sp is not None and sp.extra and self.layout.name == "json":
+                # the origin a JSON record names (collector metadata): its waiting record resumes
+                mine = sp.extra.get(ORIGIN)
+                if mine is not None and ((p is not None and _origin_of(p) != mine) or (p is None and self.parked)):
+                    p = self._switch(mine, out)
+                    if self.parked is not None:
+                        out = self.held
             if p is not None and sp is not None and self.layout.name == "json" and _continues(p, sp, origin):
                 # a collector's record per line (Docker's json-file, CRI, journald, Fluent Bit without a
                 # multiline parser): a record holding a continuation of the record before it, from the
@@ -650,7 +796,7 @@ class _LogParser:
                 self.flush(out)
                 out.append(LineOutcome(no, "ignored", None, None))
                 return
-            sp = self._anchored_split(no, text)
+            sp = self._anchored_split(no, text, origin)
             if sp is None:
                 self.flush(out)
                 out.append(LineOutcome(no, "ignored", None, None))
@@ -726,8 +872,9 @@ class _LogParser:
             self.json_off = off
 
     def _near(self) -> int | None:
-        """The time of the nearest line before (the pending record's, else the last one's), else
-        the file name's date: what completes a time without a date or a year."""
+        """The time of the nearest line before (the pending record's: in a merged file, the line's
+        own origin's; else the last one's), else the file name's date: what completes a time without
+        a date or a year."""
         p = self.pending
         if p is not None and p.ts_ms is not None:
             return p.ts_ms
@@ -746,20 +893,26 @@ class _LogParser:
         extra["date_inferred"] = "from the file name" if near is self.file_day else "from the line before"
         return layouts.Split(ft[0], sp.level, sp.thread, sp.logger, sp.message, extra)
 
-    def _anchored_split(self, no: int, text: str) -> layouts.Split | None:
+    def _anchored_split(self, no: int, text: str, origin: str | None = None) -> layouts.Split | None:
         """A line outside the file's layout: Kafka's text found wherever it stands
         (parsers/anchors.py), else its whole text is the message."""
         near = self._near()
         r = anchors.read_line(text, near)
-        carry, self.carry = self.carry, None
+        if origin is None:
+            carry, self.carry = self.carry, None
+            if carry is not None and carry[0] != no - 1:  # (a header is for the next line only)
+                carry = None
+        else:
+            oc, self.origin_carry = self.origin_carry, None
+            carry = oc[1] if oc is not None and oc[0] == no else None
         if r is None:
             if text[-1:] == "]" and ": " in text:
                 mm = _MEL_HEADER.fullmatch(text)
                 if mm is not None:  # a .NET console record's header: level, category (and time) for the next line
                     ft = find_ts(mm["pre"], near, 0, 48) if mm["pre"].strip() else None
-                    self.carry = (no, ft[0] if ft else None, mm["category"], _MEL_LEVELS[mm["level"]])
+                    self._carry(origin, (no, ft[0] if ft else None, mm["category"], _MEL_LEVELS[mm["level"]]))
                     return None
-            if carry is not None and carry[3] is not None and carry[0] == no - 1:
+            if carry is not None and carry[3] is not None:
                 # the message line of such a record, with no Kafka text the anchors read (a non-Java
                 # client's line, the application's own): the header's time, level and category
                 return layouts.Split(carry[1], carry[3], None, carry[2], text.lstrip())
@@ -771,7 +924,7 @@ class _LogParser:
             if ft is not None and ft[0] is not None and ft[1] <= 8:
                 hm = _TIME_HEADER_REST.fullmatch(text, ft[2])
                 if hm is not None:  # a time header (and maybe logger and method): for the next line
-                    self.carry = (no, ft[0], hm.group("logger"), None)
+                    self._carry(origin, (no, ft[0], hm.group("logger"), None))
                     return None
                 # no Kafka text, but the line's own time still dates the lines after it
                 return layouts.Split(ft[0], None, None, None, text, extra)
@@ -782,7 +935,7 @@ class _LogParser:
             self.stats["bad_times"] = self.stats.get("bad_times", 0) + 1
         if "date_inferred" in extra:
             extra["date_inferred"] = "from the file name" if near is self.file_day else "from the line before"
-        if r.ts_ms is None and carry is not None and carry[0] == no - 1:
+        if r.ts_ms is None and carry is not None:
             r.ts_ms = carry[1]
             if r.logger is None:
                 r.logger = carry[2]
@@ -791,6 +944,15 @@ class _LogParser:
             if carry[1] is not None:
                 extra["time_from_line"] = carry[0]
         return layouts.Split(r.ts_ms, r.level, r.thread, r.logger, r.message, extra)
+
+    def _carry(self, origin: str | None, carry: tuple[int, int | None, str | None, str | None]) -> None:
+        """Keep a header's time, logger and level for the next line (of the same origin)."""
+        if origin is None:
+            self.carry = carry
+            return
+        if len(self.carries) >= MAX_PARKED:
+            self.carries.clear()
+        self.carries[origin] = carry
 
     def _reanchor(self, p: _Record, old: Any, at: int | None = None) -> LineOutcome | None:
         """A record whose layout split gave a message no rule reads: read its first line again by
@@ -1102,7 +1264,7 @@ class _LogParser:
         if light is not None:
             self.pending = _Record(light[0], light[1], light[2], light[3], None, light[4][0], light[5], None)
         self.last_no, self.last_ts = last_no, last_ts
-        self.flush(out)
+        self.finish(out)
         if out:
             yield out
 
@@ -1147,7 +1309,14 @@ class _LogParser:
         if head.find("Kafka version", 0, 40) >= 0:
             m = _VERSION.search(head)
             if m:
-                self.version = m.group(1)
+                x = p.extra
+                mine = x.get(ORIGIN) if x else None  # this origin's client version, not the whole file's
+                versions = self.versions
+                if len(versions) >= MAX_ORIGINS:
+                    versions.clear()
+                versions[mine] = m.group(1)
+                if mine is None:
+                    self.version = m.group(1)
                 return _tuple_new(LineOutcome, (p.first_no, "ignored", None, None))
         logger = sp.logger
         side = _CLIENT
@@ -1200,8 +1369,10 @@ class _LogParser:
                 extra["logger"] = logger
             if p.extra:
                 extra.update(p.extra)
-            if self.version is not None:
-                f["kafka_version_hint"] = self.version
+            if self.versions:
+                version = self._version(p)
+                if version is not None:
+                    f["kafka_version_hint"] = version
             no = p.first_no
             ev = make_event(self.source, no, side, kind, raw, p.ts_ms, extra, f)
             return _tuple_new(LineOutcome, (no, "parsed", ev, None))
@@ -1223,9 +1394,17 @@ class _LogParser:
         if res is foreign.UNRECOGNISED:
             return self._outcome(p, _CLIENT, None, "no rule of a non-Java client matched", cut=False)
         out = self._outcome(p, _CLIENT, res, "")
-        if out.event is not None and self.version is not None:  # the file's Java "Kafka version" is not theirs
+        if out.event is not None and self.versions and self._version(p) is not None:
+            # the file's (or the origin's) Java "Kafka version" is not theirs
             out = out._replace(event=replace(out.event, kafka_version_hint=None))
         return out
+
+    def _version(self, p: _Record) -> str | None:
+        """The client version the record's origin printed (AppInfoParser), else the file's."""
+        x = p.extra
+        if x and ORIGIN in x:
+            return self.versions.get(x[ORIGIN], self.version)
+        return self.version
 
     def _foreign_state(self, p: _Record) -> dict[str, Any]:
         """parsers/foreign's facts of the process this record is of: the file's, or, in a file of
@@ -1325,8 +1504,10 @@ class _LogParser:
         f = res.fields  # a fresh dict per Match: ours to consume
         extra = self._extra(p, f.pop("extra", None))
         extra["rule"] = res.rule
-        if self.version is not None:
-            f["kafka_version_hint"] = self.version
+        if self.versions:
+            version = self._version(p)
+            if version is not None:
+                f["kafka_version_hint"] = version
         ts = p.ts_ms
         if "ts_ms" in f:
             rec_ts = f.pop("ts_ms")
@@ -1504,8 +1685,7 @@ def _outcomes(source: str, it: Iterator[tuple[int, str]], fmt: FileFormat, stats
                 else:
                     yield from out
                     out.clear()
-        lp.end_json(out)
-        lp.flush(out)
+        lp.finish(out)
         yield from out
     elif fmt.kind in ("empty", "binary"):
         why = "binary file" if fmt.kind == "binary" else None

@@ -88,8 +88,8 @@ def test_cloud_logging_text_payload_records():
 
 def test_a_continuation_of_another_origin_never_joins_the_record():
     """Another host's indented line right after the dump is not one of its settings. (A block whose
-    lines interleave with another origin's inside it loses its settings, an open limit: one record
-    is pending at a time.)"""
+    lines interleave with another origin's inside it keeps its settings: each origin's record waits
+    for its own lines, tests/parsers/test_interleaved_origins.py.)"""
     lines = dump()
     other = journald("\tsession.timeout.ms = 99999", "ledger-2", 777)
     mixed = [*(journald(x, "ledger-1", 4242) for x in lines[:-1]), other, journald(lines[-1], "ledger-1", 4242)]

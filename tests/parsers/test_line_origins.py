@@ -176,21 +176,24 @@ def test_a_line_without_an_origin_gets_none(shape) -> None:
 
 def test_a_file_of_two_pods_keeps_each_pods_config_block_and_ends_a_record_at_another_pods_line() -> None:
     # kubectl writes each line with its prefix (prefixingWriter): a TAB continuation line of one pod's
-    # ConsumerConfig block keeps its prefix; another pod's line between ends the record
+    # ConsumerConfig block keeps its prefix; another pod's line between never joins it, and each pod's
+    # record waits for its own lines (docs/parsers.md "Merged streams"; tests/parsers/test_interleaved_origins.py)
     a, b = "[pod/orders-0/app] ", "[pod/orders-1/app] "
     lines = [a + "[2024-03-01 10:00:00,123] INFO ConsumerConfig values: ",
              a + "\tgroup.id = orders",
              a + "\tsession.timeout.ms = 45000",
              b + "[2024-03-01 10:00:00,200] INFO ConsumerConfig values: ",
              b + "\tgroup.id = orders",
-             a + "\tmax.poll.interval.ms = 300000",     # a's line after b's record began: not b's setting
+             a + "\tmax.poll.interval.ms = 300000",     # a's line after b's record began: a's, not b's setting
              b + "\tsession.timeout.ms = 10000"]
     out = {o.line_no: o for o in parse_lines("f", list(enumerate(lines, 1)))}
     cfg = [o.event for o in out.values() if o.event is not None and o.event.kind == "client_config"]
     assert [(e.line_no, e.extra["origin"]) for e in cfg] == [(1, "pod/orders-0/app"), (4, "pod/orders-1/app")]
-    assert cfg[0].extra["settings"] == {"group.id": "orders", "session.timeout.ms": "45000"}
-    assert cfg[1].extra["settings"] == {"group.id": "orders"}
-    assert out[6].event is None and out[6].status != "parsed"   # (a lone TAB line: no record of its own)
+    assert cfg[0].extra["settings"] == {"group.id": "orders", "session.timeout.ms": "45000",
+                                        "max.poll.interval.ms": "300000"}
+    assert cfg[1].extra["settings"] == {"group.id": "orders", "session.timeout.ms": "10000"}
+    assert out[6].event is None and out[6].status == "parsed"   # (a's setting line: part of a's record)
+    assert list(out) == list(range(1, len(lines) + 1))
     assert sum(1 for o in out.values()) == len(lines)
 
 
