@@ -5,6 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
+# test workers (pytest-xdist): two suit a 2-core machine; TEST_WORKERS=0 runs the suite in one process
+TEST_WORKERS ?= 2
 
 .PHONY: demo test lint java browser setup clean compiled
 
@@ -27,7 +29,7 @@ demo: setup
 	$(BIN)/coordscope demo $(ARGS)
 
 test: setup browser
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(ARGS)
 
 # rebuild the compiled hot path after editing one of its modules (setup.py; until then the edited
 # module runs as Python, parsers/_accel.py)

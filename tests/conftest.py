@@ -74,6 +74,31 @@ def chromium_paths() -> tuple[str, str]:
     return paths
 
 
+def built_once(tmp_path_factory, name: str, build) -> Path:
+    """A folder `name` that `build(folder)` fills once per test run, for session-scoped fixtures
+    whose build is expensive (a Spark ingest). In a serial run it is the run's own temporary
+    folder. Under pytest-xdist (`make test` runs two workers) the workers share one: the first to
+    ask builds it while holding a lock on the run's base temporary folder, the others wait for the
+    lock and reuse it (a build that failed leaves no mark, so the next worker builds it again and
+    fails the same way). Whoever uses the folder reads it only."""
+    import fcntl
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.mktemp(name)
+        build(folder)
+        return folder
+    root = tmp_path_factory.getbasetemp().parent     # the controller's base folder: one per run
+    folder, done = root / name, root / f"{name}.built"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def sample_run(tmp_path_factory) -> Path:
     """The RUN_DIR of `coordscope demo --no-serve` over sample_logs/: one Spark ingest for the whole
@@ -94,12 +119,15 @@ def sample_run(tmp_path_factory) -> Path:
         if os.environ.get("COORDSCOPE_REQUIRE_SPARK"):
             raise
         pytest.skip(str(exc))
-    out = tmp_path_factory.mktemp("demo") / "run"
-    res = subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", "demo", "--no-serve", "--out", str(out), "--master", "local[2]"],
-        capture_output=True, text=True, cwd=REPO, timeout=1800,
-    )
-    (out.parent / "demo-stdout.txt").write_text(res.stdout)
-    (out.parent / "demo-stderr.txt").write_text(res.stderr)
-    assert res.returncode == 0, res.stderr[-3000:]
-    return out
+
+    def build(folder: Path) -> None:
+        res = subprocess.run(
+            [sys.executable, "-m", "pipeline.cli", "demo", "--no-serve", "--out", str(folder / "run"),
+             "--master", "local[2]"],
+            capture_output=True, text=True, cwd=REPO, timeout=1800,
+        )
+        (folder / "demo-stdout.txt").write_text(res.stdout)
+        (folder / "demo-stderr.txt").write_text(res.stderr)
+        assert res.returncode == 0, res.stderr[-3000:]
+
+    return built_once(tmp_path_factory, "demo", build) / "run"

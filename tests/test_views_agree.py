@@ -12,6 +12,9 @@ from dashboard.data import RunData
 from pipeline.report.model import build_report
 from pipeline.schemas import SEVERITIES
 
+# one worker for the whole module under pytest-xdist: its ingest of shared/real_logs (real_logs_run) is built once, not once per worker
+pytestmark = pytest.mark.xdist_group("test_views_agree")
+
 
 def _views(run_dir):
     man = json.loads((run_dir / "manifest.json").read_text())

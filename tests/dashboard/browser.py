@@ -28,8 +28,10 @@ def serve(app: Any) -> Iterator[str]:
     headers of dashboard.security) in a thread; yields its base URL."""
     from dashboard.serve import make_server
 
-    port = free_port()
-    server = make_server(app, "127.0.0.1", port)
+    # port 0: the kernel picks a free port as it binds, so tests running at the same time (pytest-xdist
+    # workers) cannot pick the same one between a free_port() and the bind
+    server = make_server(app, "127.0.0.1", 0)
+    port = server.effective_port
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

@@ -87,10 +87,25 @@ def raw_json(body_text: str) -> list[str]:
     return [f"raw JSON shown: {m.group(0)!r}…" for m in RAW_JSON.finditer(body_text)][:3]
 
 
+def page_text(driver: Any) -> str:
+    """The page's rendered text, as the browser lays it out (`document.body.innerText`).
+
+    WebDriver's element text (`find_element(...).text`) runs Selenium's visible-text atom over the
+    whole DOM: on the first 15 pages of the demo run it took 18.7 s against 0.6 s for innerText (a
+    loaded 2-core machine), more than all the other checks together. innerText holds every line that
+    atom returns (both leave out what is not rendered: display none, visibility hidden, a closed
+    <details>) and more (text at opacity 0 or clipped by overflow, the charts' SVG labels); its table
+    cells are tab-separated where the atom puts a space, which \\s in RAW_JSON matches either way.
+    Checked on all 47 glance pages of the demo run: every line of the atom's text is in innerText
+    (whitespace aside) and raw_json finds no fewer matches. So raw_json over it finds every raw JSON
+    the element text showed."""
+    return driver.execute_script("return document.body.innerText")
+
+
 def check_page(driver: Any) -> list[str]:
     """All the checks of one drawn page."""
     charts = driver.execute_script(CHARTS_JS)
     texts = driver.execute_script(TEXTS_JS)
     problems = shared_axis(charts) + no_empty_panel(charts) + overlaps(texts) + clipped(texts)
-    problems += raw_json(driver.find_element("tag name", "body").text)
+    problems += raw_json(page_text(driver))
     return problems

@@ -14,6 +14,10 @@ from pipeline import rundir, schemas
 from tests.spark.conftest import MEMBER
 from tests.spark.conftest import run_ingest_inputs as _run
 
+# one worker for the whole module under pytest-xdist: the ingest its tests share (`run`, tests/spark/conftest.py)
+# is built once, not once per worker
+pytestmark = pytest.mark.xdist_group("test_ingest")
+
 
 @pytest.mark.spark
 def test_accounting_adds_up_per_file_and_in_total(run, inputs):

@@ -16,6 +16,9 @@ import pytest
 from pipeline import rundir
 from tests.spark.conftest import client
 
+# one worker for the whole module under pytest-xdist: its ingest of the hostile inputs (hostile_run) is built once, not once per worker
+pytestmark = pytest.mark.xdist_group("test_ingest_inputs")
+
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -25,7 +25,8 @@ from pipeline import rundir
 from tests.replay import perturb as P
 from tests.spark.conftest import run_ingest_inputs
 
-pytestmark = pytest.mark.spark
+# one worker for the whole module under pytest-xdist: its pair of ingests (runs) is built once, not once per worker
+pytestmark = [pytest.mark.spark, pytest.mark.xdist_group("test_mixed_stream_views")]
 
 SAMPLE = Path(__file__).parent.parent.parent / "sample_logs" / "gc_pause_session_expiry"
 GROUP = "inventory-sync"

@@ -11,6 +11,9 @@ import pytest
 from pipeline import rundir
 from tests.spark.conftest import run_ingest_inputs
 
+# one worker for the whole module under pytest-xdist: its ingest of shared/real_logs (real_run) is built once, not once per worker
+pytestmark = pytest.mark.xdist_group("test_real_logs_ingest")
+
 KEY = ("line_no", "kind", "group_id", "generation", "member_id", "ts_ms")
 
 

@@ -11,7 +11,8 @@ import pytest
 
 from pipeline import rundir
 
-pytestmark = [pytest.mark.spark, pytest.mark.slow]
+# one worker for the whole module under pytest-xdist: its ingest of sample_logs/ (samples_run) is built once, not once per worker
+pytestmark = [pytest.mark.spark, pytest.mark.slow, pytest.mark.xdist_group("test_samples")]
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
 # classic-protocol truths (coordscope-truth/1); consumer-protocol samples: tests/replay/test_consumer_protocol.py
