@@ -496,13 +496,22 @@ def unowned_figure(ownership: pd.DataFrame, memberships: pd.DataFrame | None = N
             "unknown_ms": sum(x["to_ms"] - x["from_ms"] for x in unknown), "unknown": unknown}
 
 
+def number(value: Any) -> str:
+    """An integer with thousands separators (27,568); anything else as text."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.0f}" if value == int(value) else f"{value:,.3f}".rstrip("0")
+    return str(value)
+
+
 def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], inferred_seconds: float = 0,
                      unknown_seconds: float = 0) -> str:
     """The figure (unowned_figure, in seconds) as every view prints it: the total, then the part
     that is estimated and why, then the ownership only inferred and the time whose owner is unknown
     (unknown_ends; time with no owner inside either is not counted)."""
-    from pipeline.report.details_text import number
-
     text = number(round(seconds, 3))
     if estimated_seconds:
         text += f" ({number(round(estimated_seconds, 3))} of it estimated: " + "; ".join(why) + ")"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pipeline.figures import number
 from pipeline.timefmt import duration, iso
 
 # keys whose value is an instant (epoch ms), not a length of time
@@ -37,17 +38,6 @@ EXPIRY_TIME_WORDS = {
                         "it came before a member that stayed rejoined",
     "unknown": "nothing in the logs",
 }
-
-
-def number(value: Any) -> str:
-    """An integer with thousands separators (27,568); anything else as text."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{value:,.0f}" if value == int(value) else f"{value:,.3f}".rstrip("0")
-    return str(value)
 
 
 def _label(key: str) -> str:
