@@ -472,6 +472,15 @@ def ends_at_last_line_before(unresolved: Sequence[tuple[dict[str, Any], int, str
             r["evidence"] = [*r["evidence"], ev]
 
 
+def _starts_by_partition(rows: list[dict[str, Any]]) -> dict[tuple[Any, Any, Any], list[tuple[int, Any]]]:
+    """(group, topic, partition) -> the (start_ms, member_id) of each interval that has a start."""
+    starts: dict[tuple[Any, Any, Any], list[tuple[int, Any]]] = defaultdict(list)
+    for r in rows:
+        if r.get("start_ms") is not None:
+            starts[(r["group_id"], r["topic"], r["partition"])].append((int(r["start_ms"]), r.get("member_id")))
+    return starts
+
+
 def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[dict[str, Any]],
                            held: Sequence[tuple[dict[str, Any], int, str]] = ()) -> None:
     """An owner the coordinator removed when its session expired (a `session_expiry` finding of the
@@ -511,10 +520,7 @@ def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[di
                 last[m] = (seen, int(f["end_ms"]), ev)
     if not last:
         return
-    starts: dict[tuple[Any, Any, Any], list[tuple[int, Any]]] = defaultdict(list)
-    for r in rows:
-        if r.get("start_ms") is not None:
-            starts[(r["group_id"], r["topic"], r["partition"])].append((int(r["start_ms"]), r.get("member_id")))
+    starts = _starts_by_partition(rows)
     open_at = {id(r): at for r, at, _ev in held if r.get("end_ms") is None}
     for r in rows:
         got = last.get(r.get("member_id"))
@@ -619,10 +625,7 @@ def ends_at_leave(rows: Sequence[dict[str, Any]], leaves: dict[Any, list[tuple[i
     little after the broker's line by the hosts' clocks is not a contradiction)."""
     if not leaves:
         return
-    starts: dict[tuple[Any, Any, Any], list[tuple[int, Any]]] = defaultdict(list)
-    for r in rows:
-        if r.get("start_ms") is not None:
-            starts[(r["group_id"], r["topic"], r["partition"])].append((int(r["start_ms"]), r.get("member_id")))
+    starts = _starts_by_partition(rows)
     for r in rows:
         mine = leaves.get(r.get("member_id"))
         if not mine or r.get("inferred") or r.get("start_ms") is None:
