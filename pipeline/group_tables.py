@@ -281,45 +281,46 @@ class StreamLines:
 
 def streams_lines(table: Any, origins_of: Any) -> dict[tuple[Any, Any, Any], StreamLines]:
     """(client_id, source, origin) -> StreamLines of a group's events rows (a pyarrow Table;
-    `origins_of` is group_series.origins). Column-wise: one sort, no Python row per line."""
+    `origins_of` is group_series.origins). Column-wise on integer codes: the string columns are
+    never copied or sorted as strings (a hot group's rows are hundreds of thousands: sorting a
+    plain copy of them was its worker's memory peak), one numpy sort, no Python row per line."""
     import numpy as np
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     need = {"side", "ts_ms", "client_id", "source", "line_no", "kind", "extra_json"}
     if table.num_rows == 0 or not need <= set(table.schema.names):
         return {}
     mask = pc.fill_null(pc.and_(pc.equal(table.column("side"), "client"), pc.is_valid(table.column("ts_ms"))), False)
-
-    def plain(c: str) -> Any:
-        v = table.column(c).filter(mask)
-        return pc.cast(v, v.type.value_type) if pa.types.is_dictionary(v.type) else v
-
-    t = pa.table({"client_id": plain("client_id"), "source": plain("source"), "ts_ms": plain("ts_ms"),
-                  "line_no": plain("line_no"), "kind": plain("kind"),
-                  "origin": origins_of(table.column("extra_json"), mask)})
-    if t.num_rows == 0:
+    rows = np.flatnonzero(mask.to_numpy(zero_copy_only=False))
+    if not len(rows):
         return {}
-    t = t.sort_by([("client_id", "ascending"), ("source", "ascending"), ("origin", "ascending"),
-                   ("ts_ms", "ascending"), ("line_no", "ascending")])
-    times = t.column("ts_ms").to_numpy(zero_copy_only=False).astype("int64")
-    lines = pc.fill_null(t.column("line_no"), 0).to_numpy(zero_copy_only=False).astype("int64")
-    created = pc.fill_null(pc.equal(t.column("kind"), "client_config"), False).to_numpy(zero_copy_only=False)
-    # the streams' bounds in the sorted rows, column-wise (a Python value per stream, not per line)
-    n = t.num_rows
+    client, clients = _ranked_codes(table.column("client_id"))
+    source, sources = _ranked_codes(table.column("source"))
+    kind, kinds = _ranked_codes(table.column("kind"))
+    origin, origins = _ranked_codes(origins_of(table.column("extra_json"), mask))
+    client, source, kind = client[rows], source[rows], kind[rows]
+    times = table.column("ts_ms").to_numpy(zero_copy_only=False)[rows].astype("int64")
+    line_no = table.column("line_no")
+    lines = pc.fill_null(line_no, 0).to_numpy(zero_copy_only=False)[rows].astype("int64")
+    # ordered as sort_by(client_id, source, origin, ts_ms, line_no) orders the rows: strings by
+    # value with nulls last (the ranks), a null line number after every number; stable on ties
+    last = pc.fill_null(line_no, np.iinfo(np.int64).max).to_numpy(zero_copy_only=False)[rows].astype("int64") \
+        if line_no.null_count else lines
+    order = np.lexsort((last, times, origin, source, client))
+    client, source, origin, kind = client[order], source[order], origin[order], kind[order]
+    times, lines = times[order], lines[order]
+    made_code = kinds.index("client_config") if "client_config" in kinds else -1
+    created = kind == made_code
+    # the streams' bounds in the sorted rows (a Python value per stream, not per line)
+    n = len(order)
     change = np.zeros(n, dtype=bool)
     change[0] = True
-    codes = []
-    for c in ("client_id", "source", "origin"):
-        enc = pc.dictionary_encode(t.column(c)).combine_chunks()
-        idx = pc.fill_null(enc.indices, -1).to_numpy(zero_copy_only=False)
-        change[1:] |= idx[1:] != idx[:-1]
-        codes.append((idx, enc.dictionary.to_pylist()))
+    for codes in (client, source, origin):
+        change[1:] |= codes[1:] != codes[:-1]
     bounds = [*np.flatnonzero(change).tolist(), n]
     spans: dict[tuple[Any, Any, Any], slice] = {}
     for a, b in zip(bounds, bounds[1:], strict=False):
-        key = tuple(None if idx[a] < 0 else values[idx[a]] for idx, values in codes)
-        spans[key] = slice(a, b)
+        spans[(clients[client[a]], sources[source[a]], origins[origin[a]])] = slice(a, b)
     # a consumer's creation in a file: its ConsumerConfig block names its client id; clients that
     # print no client id on their other lines (before 1.0) make a stream without one, which every
     # creation in the same file (and origin) restarts
@@ -332,6 +333,32 @@ def streams_lines(table: Any, origins_of: Any) -> dict[tuple[Any, Any, Any], Str
         mine = made[(c, src, o)] if c is not None else np.sort(np.concatenate(by_file[(src, o)]))
         out[(c, src, o)] = StreamLines(times[sl], lines[sl], mine)
     return out
+
+
+def _ranked_codes(column: Any) -> tuple[Any, list[Any]]:
+    """(each row's rank among the column's distinct values in ascending order, nulls ranked last;
+    the values by rank, None last): a string column (plain or dictionary-encoded, chunked or not)
+    as integers, without a plain copy of its strings. Strings rank as Arrow sorts them (UTF-8 byte
+    order is code point order, as Python compares str)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column)
+    if isinstance(column, pa.Array):
+        column = pa.chunked_array([column])
+    column = column.unify_dictionaries()
+    chunks = column.chunks
+    values = chunks[0].dictionary.to_pylist() if chunks else []
+    distinct = sorted({v for v in values if v is not None})
+    rank_of = {v: i for i, v in enumerate(distinct)}
+    null = len(distinct)
+    # a dictionary position -> its value's rank; the last entry is for a null index (-1)
+    to_rank = np.array([null if v is None else rank_of[v] for v in values] + [null], dtype=np.int64)
+    idx = (np.concatenate([pc.fill_null(c.indices, -1).to_numpy(zero_copy_only=False) for c in chunks])
+           if chunks else np.zeros(0, np.int64))
+    return to_rank[idx], [*distinct, None]
 
 
 def _owner_key(member: str | None, generation: int | None) -> Any:

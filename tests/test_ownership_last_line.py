@@ -173,3 +173,43 @@ def test_an_interval_held_at_its_log_end_of_an_expired_member_ends_at_its_last_h
     held = _iv("m1", 297_195, None, "log_end")
     group_tables.ends_at_last_heartbeat([held], [_expiry("m1", 319_254, session=10_000)])
     assert _ends([held]) == [("m1", 297_195, None, "log_end")]
+
+
+def _lives(t):
+    return {k: (v.times.tolist(), v.line_nos.tolist(), v.created.tolist())
+            for k, v in group_tables.streams_lines(t, group_series.origins).items()}
+
+
+def _dictionary_chunks(t):
+    """The same rows with every string column dictionary-encoded, in two chunks with dictionaries
+    of their own (as a hot group's columns come from the staged files)."""
+    h = t.num_rows // 2
+    cols = {}
+    for name in t.schema.names:
+        c = t.column(name).combine_chunks()
+        if pa.types.is_string(c.type):
+            c = pa.chunked_array([c.slice(0, h).dictionary_encode(), c.slice(h).dictionary_encode()])
+        cols[name] = c
+    return pa.table(cols)
+
+
+def test_streams_lines_orders_each_stream_and_keys_them_alike_plain_or_dictionary_encoded():
+    rows = [_row("b.log", 4, 300, "heartbeat_sent", client="z"),
+            _row("a.log", 2, 200, "heartbeat_sent"),
+            _row("a.log", 9, 100, "client_config"),            # created: ConsumerConfig values
+            _row("a.log", 1, 200, "heartbeat_sent"),            # same time: line order
+            _row("a.log", 5, 50, "heartbeat_sent", client=None),
+            _row("a.log", 3, 700, "client_config", client=None)]
+    broker = _row("a.log", 6, 60, "join_started")
+    broker["side"] = "broker"                                   # not a client line: in no stream
+    untimed = _row("b.log", 7, 0, "heartbeat_sent", client="z")
+    untimed["ts_ms"] = None                                     # no time: in no stream
+    t = pa.Table.from_pylist([*rows, broker, untimed], schema=schemas.arrow_schema("events"))
+    # (times, line numbers, creation times): a stream without a client id is restarted by every
+    # creation in its file
+    want = {("c", "a.log", None): ([T + 100, T + 200, T + 200], [9, 1, 2], [T + 100]),
+            ("z", "b.log", None): ([T + 300], [4], []),
+            (None, "a.log", None): ([T + 50, T + 700], [5, 3], [T + 100, T + 700])}
+    assert _lives(t) == want
+    assert list(_lives(t)) == [("c", "a.log", None), ("z", "b.log", None), (None, "a.log", None)]  # values, None last
+    assert _lives(_dictionary_chunks(t)) == want
