@@ -124,8 +124,7 @@ def _coerced(row: dict[str, Any], fields: list[tuple[str, str]]) -> dict[str, An
 
 def to_arrow(table: str, rows: Any) -> Any:
     """Rows (dicts, or a pyarrow Table already) -> a pyarrow Table of the schema's columns and
-    types (values coerced as replay_stage.replay_output does when they are not the schema's types
-    already)."""
+    types (values coerced by replay_stage._coerced when they are not the schema's types already)."""
     import pyarrow as pa
 
     schema = schemas.arrow_schema(table)

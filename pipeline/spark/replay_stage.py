@@ -1,4 +1,5 @@
-"""One timeline per group, and the per-group replay through the reference coordinator.
+"""One timeline per group, corrected on the JVM (the per-group replay runs in the group pass:
+pipeline/spark/group_pass.py).
 
 Timeline: the events of a group come from many files (each consumer's log, the coordinator
 broker's server.log, offsets dumps). Two problems are fixed here, on the JVM side:
@@ -16,16 +17,10 @@ broker's server.log, offsets dumps). Two problems are fixed here, on the JVM sid
   processes' lines (kubectl/stern prefixes, collectors' JSON, syslog: each line's origin in its
   extra_json) has one clock per origin when its anchors name two or more (pipeline.timeline_facts
   .clock_resolver, the same rule): each origin's offset from its own anchors, applied to its lines.
-
-Replay: `groupBy(group_id).applyInArrow` hands each group's timeline, as a pyarrow Table, to
-`pipeline.replay.replay_group_rows(table) -> {table: rows}` (Events are built column by column,
-no pandas); the four result tables travel back in one Arrow table with a typed struct column per
-table (the schemas of pipeline/schemas.py), so nothing is encoded as JSON and decoded again.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from pyspark.sql import DataFrame, Window
@@ -33,17 +28,13 @@ from pyspark.sql import functions as F
 
 from pipeline import schemas
 from pipeline.spark import tables
-from pipeline.spark.session import cache_level
 from pipeline.timeline_facts import CLOCK_SEP
 
 SKEW_MIN_MS = 1_000
 # percentile_approx's default accuracy: below that many values its summary is exact
 PERCENTILE_EXACT = 10_000
 COPY_SHARE = 0.5
-REPLAY_TABLES = ("generations", "memberships", "ownership", "findings")
 EVENT_COLUMNS = schemas.columns("events")
-
-_REPLAY: dict[str, Any] = {}   # replay module per Python worker process
 
 
 def _shared_counts(events: DataFrame) -> DataFrame:
@@ -225,19 +216,12 @@ def timeline(events: DataFrame, copies: list[tuple[str, str]] | None = None,
     return (ev if ev is events else ev.select(*EVENT_COLUMNS)), offsets
 
 
-def _replay_module(name: str) -> Any:
-    mod = _REPLAY.get(name)
-    if mod is None:
-        mod = _REPLAY[name] = importlib.import_module(name)
-    return mod
-
-
 def shows_own_assignments(table: Any) -> bool:
     """Whether a group's timeline (a pyarrow Table of events rows) holds a consumer's own
     non-empty assignment with a time: exactly the groups for which `tables.ownership` finds
     intervals (it starts one at the first `partitions_assigned` of each client and partition).
-    For those groups the observed intervals are the ownership table and the replay's inferred
-    ones are dropped here, per group, instead of by an anti-join against the observed groups."""
+    For those groups the group pass keeps the replay's inferred intervals only beside the observed
+    ones (group_tables.inferred_beside)."""
     import pyarrow.compute as pc
 
     names = set(table.schema.names)
@@ -248,13 +232,6 @@ def shows_own_assignments(table: Any) -> bool:
                            pc.equal(table.column("kind"), tables.OWNERSHIP_START[0])),
                    pc.and_(pc.is_valid(table.column("ts_ms")), pc.greater(parts, 0)))
     return bool(pc.any(mask).as_py())
-
-
-def _struct_ddl(table: str) -> str:
-    return "struct<" + ", ".join(f"`{n}`: {t}" for n, t in schemas.TABLES[table]) + ">"
-
-
-REPLAY_DDL = ", ".join(f"`{t}` {_struct_ddl(t)}" for t in REPLAY_TABLES)
 
 
 def _coerced(row: dict[str, Any], fields: list[tuple[str, str]]) -> dict[str, Any]:
@@ -272,47 +249,4 @@ def _coerced(row: dict[str, Any], fields: list[tuple[str, str]]) -> dict[str, An
             elif typ == "array<string>":
                 v = [None if x is None else str(x) for x in v]
         out[name] = v
-    return out
-
-
-def replay_output(rows: dict[str, list[dict[str, Any]]]) -> Any:
-    """{table: rows} -> one Arrow table with a struct column per replay table (REPLAY_DDL); each
-    row carries one table's row and nulls in the other columns. Typed columns, not JSON text: no
-    encoding in Python, no decoding on the JVM."""
-    import pyarrow as pa
-
-    n = sum(len(rows.get(t) or ()) for t in REPLAY_TABLES)
-    cols, before = {}, 0
-    for t in REPLAY_TABLES:
-        mine = list(rows.get(t) or ())
-        typ = pa.struct(list(schemas.arrow_schema(t)))
-        padded = [None] * before + mine + [None] * (n - before - len(mine))
-        try:
-            cols[t] = pa.array(padded, typ)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
-            fields = schemas.TABLES[t]
-            cols[t] = pa.array([None if r is None else _coerced(r, fields) for r in padded], typ)
-        before += len(mine)
-    return pa.table(cols)
-
-
-def replay(timeline_df: DataFrame, module_name: str = "pipeline.replay") -> dict[str, DataFrame]:
-    """Run the reference coordinator per group; returns the four replay tables as DataFrames (and
-    under "_raw" the persisted frame of all four, for the caller to unpersist)."""
-
-    def run(table):
-        from pipeline.spark import worker_gc
-
-        rows = worker_gc.call_paused(_replay_module(module_name).replay_group_rows, table)
-        if shows_own_assignments(table):
-            # tables.ownership has this group's observed intervals; the replay's inferred ones (members
-            # whose own log shows none) are kept beside them (group_tables.inferred_beside)
-            rows = {**rows, "ownership": [r for r in rows["ownership"] if r.get("inferred")]}
-        return replay_output(rows)
-
-    grouped = timeline_df.where(F.col("group_id").isNotNull()).groupBy("group_id").applyInArrow(
-        run, schema=REPLAY_DDL).persist(cache_level())   # four tables, one replay
-    out: dict[str, DataFrame] = {"_raw": grouped}
-    for table in REPLAY_TABLES:
-        out[table] = grouped.where(F.col(table).isNotNull()).select(f"{table}.*")
     return out
