@@ -490,10 +490,29 @@ def unowned_figure(ownership: pd.DataFrame, memberships: pd.DataFrame | None = N
     why = sorted({w for x in est for w in x["why"]})
     only = inferred_only(ownership)
     unknown = unknown_ends(ownership, unlogged, partitions_known(memberships, generations))
+    owned, blind = groups_owning(ownership), groups_without_partitions(ownership, generations)
     return {"ms": sum(x["ms"] for x in gaps), "estimated_ms": sum(x["ms"] for x in est),
             "estimated_why": [UNOWNED_ESTIMATED_WHY[w] for w in why], "gaps": gaps,
             "inferred_owned_ms": sum(x["to_ms"] - x["from_ms"] for x in only), "inferred_only": only,
-            "unknown_ms": sum(x["to_ms"] - x["from_ms"] for x in unknown), "unknown": unknown}
+            "unknown_ms": sum(x["to_ms"] - x["from_ms"] for x in unknown), "unknown": unknown,
+            "groups_owning": len(owned), "groups_without_partitions": blind}
+
+
+def groups_owning(ownership: pd.DataFrame | None) -> list[str]:
+    """The groups with at least one ownership interval (observed or inferred) that has a start."""
+    if ownership is None or ownership.empty:
+        return []
+    return sorted({str(g) for g in ownership.dropna(subset=["start_ms"])["group_id"].tolist() if g == g and g is not None})
+
+
+def groups_without_partitions(ownership: pd.DataFrame | None, generations: pd.DataFrame | None) -> list[str]:
+    """The groups whose logs show a generation but no ownership interval: no consumer's log shows an
+    assignment and the replay infers none (e.g. only the broker's lines, which name members but not
+    partitions). Their partition-seconds with no owner are unknown, not 0: the views say so."""
+    if generations is None or generations.empty:
+        return []
+    with_generation = {str(g) for g in generations["group_id"].tolist() if g == g and g is not None}
+    return sorted(with_generation - set(groups_owning(ownership)))
 
 
 def number(value: Any) -> str:
@@ -507,11 +526,23 @@ def number(value: Any) -> str:
     return str(value)
 
 
-def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], inferred_seconds: float = 0,
-                     unknown_seconds: float = 0) -> str:
+MAX_GROUP_NAMES = 5   # groups named in a sentence; the rest counted
+
+
+def unowned_sentence(seconds: float | None, estimated_seconds: float, why: list[str], inferred_seconds: float = 0,
+                     unknown_seconds: float = 0, no_partition_groups: list[str] | tuple[str, ...] = ()) -> str:
     """The figure (unowned_figure, in seconds) as every view prints it: the total, then the part
     that is estimated and why, then the ownership only inferred and the time whose owner is unknown
-    (unknown_ends; time with no owner inside either is not counted)."""
+    (unknown_ends; time with no owner inside either is not counted), then the groups whose logs name
+    no partition their members owned (groups_without_partitions). `seconds` None: no group of the
+    scope has an ownership interval, so there is no figure at all, only the reason."""
+    blind = list(no_partition_groups)
+    if seconds is None:
+        if len(blind) == 1:
+            return ("unknown: the logs name no partition this group's members owned (no line shows an "
+                    "assignment of one and the replay infers none)")
+        return ("unknown: the logs name no partition the members of these groups owned (no line shows an "
+                f"assignment of one and the replay infers none): {_names(blind)}")
     text = number(round(seconds, 3))
     if estimated_seconds:
         text += f" ({number(round(estimated_seconds, 3))} of it estimated: " + "; ".join(why) + ")"
@@ -524,4 +555,14 @@ def unowned_sentence(seconds: float, estimated_seconds: float, why: list[str], i
                  "before a partition's first owner in the logs or after its last, have an owner the logs do not "
                  "show: a generation then gave the partition to a member whose log is not among the inputs or "
                  "whose assignment no line shows. Time with no owner within them is unknown and not counted.")
+    if blind:
+        text += (f"{'' if inferred_seconds or unknown_seconds else '.'} Not known for {number(len(blind))} other "
+                 f"group{'s' if len(blind) != 1 else ''}, whose logs name no partition their members owned: "
+                 f"{_names(blind)}.")
     return text
+
+
+def _names(groups: list[str]) -> str:
+    shown = ", ".join(groups[:MAX_GROUP_NAMES])
+    more = len(groups) - MAX_GROUP_NAMES
+    return shown + (f" and {number(more)} more" if more > 0 else "")

@@ -169,3 +169,26 @@ def test_time_spent_rebalancing_in_words_is_a_lower_bound_unless_every_rebalance
         "at least 4.0 s spent rebalancing; 2 of 3 rebalances have a known duration")
     assert figures.rebalancing_sentence(0, 0, 0, 1) == (
         "time spent rebalancing unknown (no rebalance has a known duration)")
+
+
+def test_groups_without_partitions_and_their_words():
+    """A group with a generation and no ownership interval has an unknown figure, named in words;
+    with no group owning anything there is no number at all."""
+    import pandas as pd
+
+    from pipeline import figures
+
+    gens = pd.DataFrame({"group_id": ["a", "b", "c", None], "generation": [1, 1, 2, 1]})
+    own = pd.DataFrame({"group_id": ["a", "c"], "start_ms": [10.0, float("nan")]})
+    assert figures.groups_owning(own) == ["a"]
+    assert figures.groups_without_partitions(own, gens) == ["b", "c"]
+    assert figures.groups_without_partitions(own.iloc[:0], gens) == ["a", "b", "c"]
+    assert figures.groups_without_partitions(own, gens.iloc[:0]) == []
+    assert figures.unowned_sentence(12.5, 0, [], no_partition_groups=["b", "c"]) == \
+        "12.5. Not known for 2 other groups, whose logs name no partition their members owned: b, c."
+    assert figures.unowned_sentence(12.5, 0, []) == "12.5"
+    assert figures.unowned_sentence(None, 0, [], no_partition_groups=["b"]).startswith(
+        "unknown: the logs name no partition this group's members owned")
+    many = [f"g{i}" for i in range(7)]
+    assert figures.unowned_sentence(None, 0, [], no_partition_groups=many).endswith(
+        "infers none): g0, g1, g2, g3, g4 and 2 more")

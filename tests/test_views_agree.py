@@ -144,3 +144,33 @@ def report_duration(ms):
 
 def RunDataFor(run_dir):  # noqa: N802 (reads as the class it builds)
     return RunData(run_dir)
+
+
+def test_groups_whose_logs_name_no_partition_have_an_unknown_unowned_figure_in_every_view(real_logs_run):
+    """opal_consumer (the broker's lines only: members, no partitions) and RY-Topic_magpie_lark (its
+    member's log is missing, the group empties) have generations and no ownership interval: their
+    partition-seconds with no owner are unknown (every view said 0). pelican's own log shows its
+    assignment: a number."""
+    from dashboard.pages.group import unowned_note
+    from pipeline.report.markdown import render_markdown
+
+    blind = {"RY-Topic_magpie_lark", "opal_consumer", "hotel_group", "connect-1.4.2", "connect-1.4.9",
+             "buttercup-hen-sagemulberry"}
+    report = build_report(real_logs_run)
+    imp = report["summary"]["impact"]
+    assert set(imp["unowned_unknown_groups"]) == blind
+    md = render_markdown(report)
+    assert "| partition-seconds with no owner in the logs | 0. Not known for 6 other groups, whose logs name no " \
+           "partition their members owned: RY-Topic_magpie_lark, buttercup-hen-sagemulberry, connect-1.4.2, " \
+           "connect-1.4.9, hotel_group and 1 more. |" in md
+    one = build_report(real_logs_run, group="opal_consumer")
+    assert one["summary"]["impact"]["unowned_partition_seconds"] is None
+    assert one["summary"]["impact"]["unowned_unknown_groups"] == ["opal_consumer"]
+    want = ("unknown: the logs name no partition this group's members owned (no line shows an assignment of "
+            "one and the replay infers none)")
+    assert f"| partition-seconds with no owner in the logs | {want} |" in render_markdown(one)
+    data = RunData(real_logs_run)
+    assert unowned_note(data, "opal_consumer").children[1].children == want
+    known = build_report(real_logs_run, group="pelican")["summary"]["impact"]
+    assert known["unowned_partition_seconds"] == 0 and known["unowned_unknown_groups"] == []
+    assert unowned_note(data, "pelican").children[1].children == "0"

@@ -72,8 +72,10 @@ def unowned_note(data: RunData, group: str) -> html.P:
     """The report's "partition-seconds with no owner in the logs" for this group (one computation:
     pipeline.figures.unowned_figure), with what of it is estimated and why."""
     fig = data.unowned(group)
-    text = figures.unowned_sentence(fig["ms"] / 1000, fig["estimated_ms"] / 1000, fig["estimated_why"],
-                                    fig["inferred_owned_ms"] / 1000, fig["unknown_ms"] / 1000)
+    seconds = None if fig["groups_without_partitions"] and not fig["groups_owning"] else fig["ms"] / 1000
+    text = figures.unowned_sentence(seconds, fig["estimated_ms"] / 1000, fig["estimated_why"],
+                                    fig["inferred_owned_ms"] / 1000, fig["unknown_ms"] / 1000,
+                                    fig["groups_without_partitions"])
     return html.P(["Partition-seconds with no owner in the logs (whole run): ", html.Span(text, id="group-unowned")],
                   className="muted", id="group-unowned-note")
 

@@ -52,7 +52,8 @@ def unowned_cell(impact: dict[str, Any]) -> str:
                                     impact.get("unowned_partition_seconds_estimated") or 0,
                                     impact.get("unowned_estimated_why") or [],
                                     impact.get("inferred_owned_partition_seconds") or 0,
-                                    impact.get("unknown_owner_partition_seconds") or 0)
+                                    impact.get("unknown_owner_partition_seconds") or 0,
+                                    impact.get("unowned_unknown_groups") or ())
 
 
 def total_longest_cell(fig: dict[str, Any]) -> str:
@@ -379,7 +380,11 @@ def build_report(
         "rebalance_ms_longest": max((g["rebalance_ms_longest"] for g in groups), default=0),
         "rebalances_timed": sum(g["rebalances_timed"] for g in groups),
         # (figures.unowned_figure: the dashboard's group page says the same)
-        "unowned_partition_seconds": round(unowned["ms"] / 1000, 3),
+        # None (null in JSON) when no group has an ownership interval: unknown, not 0
+        "unowned_partition_seconds": (None if unowned["groups_without_partitions"] and not unowned["groups_owning"]
+                                      else round(unowned["ms"] / 1000, 3)),
+        # the groups whose logs name no partition their members owned: their figure is unknown
+        "unowned_unknown_groups": unowned["groups_without_partitions"],
         "unowned_partition_seconds_estimated": round(unowned["estimated_ms"] / 1000, 3),
         "unowned_estimated_why": unowned["estimated_why"],
         "inferred_owned_partition_seconds": round(unowned["inferred_owned_ms"] / 1000, 3),
