@@ -530,7 +530,8 @@ class RunData:
             evs = self.group_rows("events", group)
             members = set(evs.loc[evs["side"] == "client", "member_id"].dropna().unique())
             return figures.unowned_figure(self.group_rows("ownership", group), self.group_rows("memberships", group),
-                                          self.group_rows("generations", group), members)
+                                          self.group_rows("generations", group), members,
+                                          self.group_rows("findings", group))
         return self._cached(("unowned", group), build)
 
     def owner_at(self, group: str, topic: str, partition: int, at_ms: int) -> dict[str, Any]:

@@ -306,9 +306,136 @@ def unlogged_spans(memberships: pd.DataFrame, generations: pd.DataFrame,
     return out
 
 
+# the causes of a rebalance (pipeline/replay_rules/reasons.py) that leave every member of the generation
+# it ends alive and in the group when it starts: each then revokes what it owns only as it rejoins
+# (eager: ConsumerCoordinator.onJoinPrepare). A member that leaves (LeaveGroup) stops owning as it
+# leaves: the generation's end is its end too (AbstractCoordinator.maybeLeaveGroup). A removal on
+# session expiry or poll timeout, a static member's restart (KIP-345: the old instance was gone) or
+# a cause the logs do not show may be the owner's own end, earlier than the generation's.
+_MEMBERS_ALIVE = ("member_joined", "member_left", "leader_rejoin", "metadata_or_subscription_change",
+                  "enforced_rebalance", "coordinator_failover")
+_REMOVED_BY = ("session_expiry", "poll_timeout")
+
+
+def unlogged_owned_spans(memberships: pd.DataFrame | None, generations: pd.DataFrame | None,
+                         findings: pd.DataFrame | None = None
+                         ) -> dict[Any, list[tuple[int, int, frozenset[str], bool]]]:
+    """group -> (from, to, partitions, to is the generation's end) spans in which every partition not among `partitions` had an
+    owner the logs do not show, by elimination (docs/report.md, "Partition-seconds with no owner"):
+    a stable classic generation under an eager assignor (range, roundrobin, sticky: not
+    cooperative-sticky, whose generation withholds a partition that moves until its owner revoked
+    it, KIP-429; not a KIP-848 or KIP-1071 epoch, which need not assign every partition) assigns
+    every partition of its topics, each to one member (AbstractCoordinator's SyncGroup; the leader's
+    assignor, ConsumerCoordinator.performAssignment). `partitions` are those its members' known
+    assignments hold: each of the rest went to a member whose assignment no line shows, which owned
+    it from the generation's Stable until it revoked it. Under eager rebalancing a member revokes
+    everything it owns only when it rejoins (ConsumerCoordinator.onJoinPrepare, Kafka 0.9 to 4.x),
+    which it does once it learns of the next rebalance (a heartbeat's REBALANCE_IN_PROGRESS), at or
+    after the broker's PreparingRebalance that ends the generation: so the span runs to the
+    generation's end, when the rebalance that ends it leaves its members alive (_MEMBERS_ALIVE; a
+    LeaveGroup's leaver stops owning as it leaves, at that end) or removed only members whose
+    assignment a line shows (not the owner). When it removed a member whose assignment no line shows
+    (it may be the owner) on session expiry, the span ends at that member's last heartbeat (the
+    removal less session.timeout.ms, when a line states it: group_tables.last_heartbeats). Otherwise
+    (a poll timeout, a static member's restart, a cause the logs do not show, a generation the logs
+    do not see end) there is no span: the owner may have stopped at any time."""
+    out: dict[Any, list[tuple[int, int, frozenset[str], bool]]] = {}
+    if memberships is None or generations is None or memberships.empty or generations.empty:
+        return out
+    from pipeline.group_tables import last_heartbeats
+
+    beats = last_heartbeats(_rows(findings)) if findings is not None and not findings.empty else {}
+    held: dict[tuple[Any, Any], set[str]] = {}
+    known: dict[tuple[Any, Any], set[Any]] = {}   # members whose assignment a line shows
+    for m in _rows(memberships):
+        key = (m["group_id"], m.get("generation"))
+        held.setdefault(key, set()).update(str(p) for p in (m.get("assigned") or ()))
+        if len(m.get("assigned") or ()):
+            known.setdefault(key, set()).add(m.get("member_id"))
+    for g, rows in generations.groupby("group_id", dropna=False, sort=False):
+        gens = sorted(_rows(rows), key=lambda r: r["generation"])
+        for r, nxt in zip(gens, [*gens[1:], None], strict=True):
+            lo, end, key = r.get("stabilized_ms"), r.get("ended_ms"), (g, r["generation"])
+            if lo is None or end is None or key not in held or not _eager(r):
+                continue
+            hi = int(end)
+            cause = (nxt or {}).get("cause")
+            who = (nxt or {}).get("trigger_member")
+            if cause in _REMOVED_BY and who is not None and who in known.get(key, set()):
+                pass   # (the removed member's partitions are known: not the owner)
+            elif cause == "session_expiry" and who in beats:
+                hi = min(hi, beats[who][0])
+            elif cause not in _MEMBERS_ALIVE:
+                continue
+            if hi > int(lo):
+                out.setdefault(g, []).append((int(lo), hi, frozenset(held[key]), hi == int(end)))
+    return out
+
+
+def _eager(r: dict[str, Any]) -> bool:
+    """A classic generation under an eager assignor (unlogged_owned_spans): not cooperative-sticky, not a
+    KIP-848 or KIP-1071 epoch."""
+    return ("cooperative" not in str(r.get("protocol") or "")
+            and not str(r.get("protocol_type") or "").startswith(("consumer (KIP-848)", "streams (KIP-1071)")))
+
+
+def eager_spans(generations: pd.DataFrame | None) -> set[tuple[Any, int, int]]:
+    """(group, Stable, end) of each stable eager generation (unlogged_spans' bounds): in those, a
+    partition no known assignment holds went to a member whose assignment no line shows. (A
+    cooperative generation withholds a partition that changes owner until its owner revoked it,
+    KIP-429: missing from every assignment, it need not be anyone's.)"""
+    out: set[tuple[Any, int, int]] = set()
+    if generations is None or generations.empty:
+        return out
+    for r in _rows(generations):
+        if r.get("stabilized_ms") is not None and _eager(r):
+            out.add((r["group_id"], int(r["stabilized_ms"]),
+                     int(r["ended_ms"]) if r.get("ended_ms") is not None else 1 << 62))
+    return out
+
+
+def rejoins(generations: pd.DataFrame | None) -> dict[Any, dict[int, tuple[int | None, frozenset[str]]]]:
+    """group -> {a generation's end: (the next generation's Stable, its members)} of classic eager
+    generations (unlogged_owned_spans' protocols): a member of the next generation rejoined, and
+    under eager rebalancing revoked what it owned before its JoinGroup (ConsumerCoordinator.
+    onJoinPrepare: every owned partition under EAGER, checked at 3.6.0; always, before 2.4), which the
+    coordinator had before it completed the join: GroupCoordinator.onCompleteJoin removes the members
+    that have not rejoined and then logs "Stabilized group G generation N" (0.10.2.1, 2.8.0, 3.6.0),
+    the generation's `stabilized_ms`. unowned_gaps: the time from the end to that Stable may still
+    have been the member's."""
+    out: dict[Any, dict[int, tuple[int | None, frozenset[str]]]] = {}
+    if generations is None or generations.empty:
+        return out
+    for g, rows in generations.groupby("group_id", dropna=False, sort=False):
+        gens = sorted(_rows(rows), key=lambda r: r["generation"])
+        for r, nxt in zip(gens, gens[1:], strict=False):
+            if r.get("ended_ms") is None or not _eager(r):
+                continue
+            st = nxt.get("stabilized_ms")
+            out.setdefault(g, {})[int(r["ended_ms"])] = (int(st) if st is not None else None,
+                                                          frozenset(str(m) for m in (nxt.get("members") or ())))
+    return out
+
+
+def _minus(lo: int, hi: int, spans: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(the parts of [lo, hi) outside `spans`, the parts inside them)."""
+    outside, inside, cur = [], [], lo
+    for a, b in _union([(max(a, lo), min(b, hi)) for a, b in spans if a < hi and b > lo]):
+        if a > cur:
+            outside.append((cur, a))
+        inside.append((a, b))
+        cur = max(cur, b)
+    if cur < hi:
+        outside.append((cur, hi))
+    return outside, inside
+
+
 def unowned_gaps(ownership: pd.DataFrame,
-                 unlogged: dict[Any, list[tuple[int, int, frozenset[str] | None]]] | None = None
-                 ) -> list[dict[str, Any]]:
+                 unlogged: dict[Any, list[tuple[int, int, frozenset[str] | None]]] | None = None,
+                 owned_unlogged: dict[Any, list[tuple[int, int, frozenset[str], bool]]] | None = None,
+                 held_unlogged: list[dict[str, Any]] | None = None,
+                 rejoined: dict[Any, dict[int, tuple[int | None, frozenset[str]]]] | None = None,
+                 eager: set[tuple[Any, int, int]] | None = None) -> list[dict[str, Any]]:
     """Per partition, the time between one ownership interval's end and the next one's start when no
     interval covers it (docs/report.md, "partition-seconds with no owner"): the time before a
     partition's first interval and after its last one is not counted (the logs do not say whether
@@ -317,14 +444,31 @@ def unowned_gaps(ownership: pd.DataFrame,
     UNOWNED_ESTIMATED_WHY that apply): an interval before it (since the previous gap) or the one
     starting it was inferred, or one before it ended at its owner's last line (so may have lasted
     into the gap), or a generation stable during it may have given the partition to a member the
-    logs do not show (`unlogged`: unlogged_spans)."""
+    logs do not show (`unlogged`: unlogged_spans). The part of a gap in which a generation gave the
+    partition to a member whose assignment no line shows (`owned_unlogged`: unlogged_owned_spans) is
+    not a gap: it goes to `held_unlogged` (group_id, topic, partition, from_ms, to_ms), and what is left
+    either side of it is a gap estimated for that member (`unlogged`): the most it can be after it
+    (the member revoked at the rebalance's start or later), the least before it (it got the partition
+    at its SyncGroup response, just after the Stable). Each gap's `maybe_owned_ms`: how much of it a
+    member the logs do not show may have held the partition (its upper bound's slack): the part in a
+    stable generation that may have given it to such a member (unlogged_spans: a generation with a
+    member without log or assignment, or an eager one whose known assignments leave it out, `eager`:
+    eager_spans) and not proven
+    (unlogged_owned_spans); after a span of unlogged_owned_spans that runs to its generation's end,
+    the whole gap (that member revoked at the rebalance or later); after an interval the replay
+    inferred to end at a rebalance, up to the next generation's Stable when its member rejoined
+    (`rejoined`: rejoins), else the whole gap; after an interval the replay inferred for a member the
+    coordinator removed on session expiry (ended at its last heartbeat), the whole gap: without its
+    log, a process that stopped (crashed) cannot be told from one that paused (a long GC, a frozen
+    VM) and still held its assignment until it woke and rejoined."""
     out: list[dict[str, Any]] = []
     if ownership is None or ownership.empty:
         return out
-    cols = ["group_id", "topic", "partition", "start_ms", "end_ms", "end_reason", "inferred"]
+    cols = ["group_id", "topic", "partition", "start_ms", "end_ms", "end_reason", "inferred", "member_id"]
     own = ownership.reindex(columns=cols).dropna(subset=["start_ms"])
     for (g, topic, part), rows in _by_partition(own):
         covered_until: int | None = None
+        ended: list[dict[str, Any]] = []   # the inferred intervals with an end since the previous gap
         before: set[str] = set()   # what the intervals since the previous gap leave unproven
         for r in sorted(rows, key=lambda x: (x["start_ms"], x["end_ms"] if x["end_ms"] is not None else 1 << 62)):
             start = int(r["start_ms"])
@@ -335,14 +479,40 @@ def unowned_gaps(ownership: pd.DataFrame,
             if covered_until is not None and start > covered_until:
                 why = before | ({"inferred"} & mine)
                 tp = f"{topic}-{_none(part)}"
-                if any(lo < start and hi > covered_until and (known is None or tp not in known)
-                       for lo, hi, known in (unlogged or {}).get(g, ())):
+                near = [(lo, hi, known) for lo, hi, known in (unlogged or {}).get(g, ())
+                        if lo < start and hi > covered_until and (known is None or tp not in known)]
+                if near:
                     why.add("unlogged")
-                why = sorted(why)
-                out.append({"group_id": g, "topic": topic, "partition": _none(part), "from_ms": covered_until,
-                            "to_ms": start, "ms": start - covered_until, "estimated": bool(why), "why": why})
-                before = set()
+                spans = [x for x in (owned_unlogged or {}).get(g, ())
+                         if x[0] < start and x[1] > covered_until and tp not in x[2]]
+                pieces, inside = _minus(covered_until, start, [(lo, hi) for lo, hi, _k, _o in spans])
+                # (what of each piece a member the logs do not show may have held)
+                maybe = [(lo, hi) for lo, hi, known in near if known is None or (g, lo, hi) in (eager or ())]
+                opened = {hi for _lo, hi, _k, open_end in spans if open_end}
+                for x in ended:   # (the intervals the replay inferred, since the previous gap)
+                    xe = int(x["end_ms"])
+                    if x.get("end_reason") == "rebalance":
+                        st, members = (rejoined or {}).get(g, {}).get(xe, (None, frozenset()))
+                        maybe.append((xe, min(start, st) if st is not None and x.get("member_id") in members
+                                      else start))
+                    elif x.get("end_reason") == "last_heartbeat":
+                        maybe.append((xe, start))   # (a paused process still holds it: no log to tell)
+                if inside:
+                    why.add("unlogged")
+                    if held_unlogged is not None:
+                        held_unlogged.extend({"group_id": g, "topic": topic, "partition": _none(part),
+                                              "from_ms": a, "to_ms": b} for a, b in inside)
+                reasons = sorted(why)
+                for a, b in pieces:
+                    may = _union([(max(lo, a), min(hi, b)) for lo, hi in maybe + [(a, b)] * (a in opened)
+                                  if lo < b and hi > a])
+                    out.append({"group_id": g, "topic": topic, "partition": _none(part), "from_ms": a,
+                                "to_ms": b, "ms": b - a, "estimated": bool(reasons), "why": reasons,
+                                "maybe_owned_ms": sum(hi - lo for lo, hi in may) if reasons else 0})
+                before, ended = set(), []
             before |= mine
+            if r.get("inferred") and r["end_ms"] is not None:
+                ended.append(r)
             covered_until = end if covered_until is None else max(covered_until, end)
     return out
 
@@ -480,21 +650,27 @@ def unknown_ends(ownership: pd.DataFrame,
 
 
 def unowned_figure(ownership: pd.DataFrame, memberships: pd.DataFrame | None = None,
-                   generations: pd.DataFrame | None = None, client_members: set[str] | None = None) -> dict[str, Any]:
+                   generations: pd.DataFrame | None = None, client_members: set[str] | None = None,
+                   findings: pd.DataFrame | None = None) -> dict[str, Any]:
     """The partition-seconds with no owner in the logs, and the part of it that is estimated, with
     the reasons in words (unowned_gaps; the report's headline and the dashboard say the same).
-    `client_members`: the member ids the client lines name (events, side client)."""
+    `client_members`: the member ids the client lines name (events, side client); `findings`: the
+    replay's (session expiries' last heartbeats: unlogged_owned_spans)."""
     unlogged = unlogged_spans(memberships, generations, client_members or set()) if memberships is not None else None
-    gaps = unowned_gaps(ownership, unlogged)
+    held: list[dict[str, Any]] = []
+    gaps = unowned_gaps(ownership, unlogged, unlogged_owned_spans(memberships, generations, findings), held,
+                        rejoins(generations), eager_spans(generations))
     est = [x for x in gaps if x["estimated"]]
     why = sorted({w for x in est for w in x["why"]})
     only = inferred_only(ownership)
     unknown = unknown_ends(ownership, unlogged, partitions_known(memberships, generations))
     owned, blind = groups_owning(ownership), groups_without_partitions(ownership, generations)
     return {"ms": sum(x["ms"] for x in gaps), "estimated_ms": sum(x["ms"] for x in est),
+            "maybe_owned_ms": sum(x["maybe_owned_ms"] for x in est),
             "estimated_why": [UNOWNED_ESTIMATED_WHY[w] for w in why], "gaps": gaps,
             "inferred_owned_ms": sum(x["to_ms"] - x["from_ms"] for x in only), "inferred_only": only,
             "unknown_ms": sum(x["to_ms"] - x["from_ms"] for x in unknown), "unknown": unknown,
+            "held_unlogged_ms": sum(x["to_ms"] - x["from_ms"] for x in held), "held_unlogged": held,
             "groups_owning": len(owned), "groups_without_partitions": blind}
 
 
@@ -530,11 +706,16 @@ MAX_GROUP_NAMES = 5   # groups named in a sentence; the rest counted
 
 
 def unowned_sentence(seconds: float | None, estimated_seconds: float, why: list[str], inferred_seconds: float = 0,
-                     unknown_seconds: float = 0, no_partition_groups: list[str] | tuple[str, ...] = ()) -> str:
+                     unknown_seconds: float = 0, no_partition_groups: list[str] | tuple[str, ...] = (),
+                     unlogged_held_seconds: float = 0, maybe_owned_seconds: float = 0) -> str:
     """The figure (unowned_figure, in seconds) as every view prints it: the total, then the part
-    that is estimated and why, then the ownership only inferred and the time whose owner is unknown
-    (unknown_ends; time with no owner inside either is not counted), then the groups whose logs name
-    no partition their members owned (groups_without_partitions). `seconds` None: no group of the
+    that is estimated and why, then how much of the estimate a member the logs do not show may have
+    held (`maybe_owned_seconds`: unowned_gaps' maybe_owned_ms, counted in the figure as the most it
+    can be), then the ownership only inferred and the time whose owner is unknown
+    (unknown_ends; time with no owner inside either is not counted), then the time between two owners
+    in the logs that a generation gave to a member whose assignment no line shows (`unlogged_held_seconds`:
+    unowned_figure's held_unlogged, unlogged_owned_spans), then the groups whose logs name no partition
+    their members owned (groups_without_partitions). `seconds` None: no group of the
     scope has an ownership interval, so there is no figure at all, only the reason."""
     blind = list(no_partition_groups)
     if seconds is None:
@@ -546,17 +727,31 @@ def unowned_sentence(seconds: float | None, estimated_seconds: float, why: list[
     text = number(round(seconds, 3))
     if estimated_seconds:
         text += f" ({number(round(estimated_seconds, 3))} of it estimated: " + "; ".join(why) + ")"
+
+    def stop() -> str:
+        return "" if text.endswith(".") else "."
+    if maybe_owned_seconds:
+        text += (f". Up to {number(round(maybe_owned_seconds, 3))} partition-seconds of the estimate may instead have "
+                 "had an owner the logs do not show: a member whose log is not among the inputs held the partition "
+                 "just before, and may have kept it until it revoked it for the rebalance (an eager member revokes "
+                 "as it rejoins) or, paused rather than crashed, past its last heartbeat; or a generation may have "
+                 "given it to such a member. The figure counts that time as without an owner, the most it can be.")
     if inferred_seconds:
-        text += (f". A further {number(round(inferred_seconds, 3))} partition-seconds have an owner only by the "
+        text += (f"{stop()} A further {number(round(inferred_seconds, 3))} partition-seconds have an owner only by the "
                  "replay's inference from the generations (no consumer's log shows it): time with no owner "
                  "within them is not counted.")
     if unknown_seconds:
-        text += (f"{'' if inferred_seconds else '.'} A further {number(round(unknown_seconds, 3))} partition-seconds, "
+        text += (f"{stop()} A further {number(round(unknown_seconds, 3))} partition-seconds, "
                  "before a partition's first owner in the logs or after its last, have an owner the logs do not "
                  "show: a generation then gave the partition to a member whose log is not among the inputs or "
                  "whose assignment no line shows. Time with no owner within them is unknown and not counted.")
+    if unlogged_held_seconds:
+        text += (f"{stop()} A further {number(round(unlogged_held_seconds, 3))} partition-seconds between two owners "
+                 "in the logs had an owner the logs do not show, not counted: a generation gave the partition to a "
+                 "member whose assignment no line shows (an eager generation assigns every partition), which held "
+                 "it from the generation's Stable until the rebalance that ended it.")
     if blind:
-        text += (f"{'' if inferred_seconds or unknown_seconds else '.'} Not known for {number(len(blind))} other "
+        text += (f"{stop()} Not known for {number(len(blind))} other "
                  f"group{'s' if len(blind) != 1 else ''}, whose logs name no partition their members owned: "
                  f"{_names(blind)}.")
     return text

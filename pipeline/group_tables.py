@@ -508,24 +508,10 @@ def _starts_by_partition(rows: list[dict[str, Any]]) -> dict[tuple[Any, Any, Any
     return starts
 
 
-def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[dict[str, Any]],
-                           held: Sequence[tuple[dict[str, Any], int, str]] = ()) -> None:
-    """An owner the coordinator removed when its session expired (a `session_expiry` finding of the
-    replay: the broker's "has failed, removing it from the group" line, GroupCoordinator.onExpireHeartbeat
-    0.11.0.1+ / GroupMetadataManager 3.6+) was alive and in the group until its last heartbeat, which
-    reached the coordinator one session.timeout.ms before the removal (the coordinator's session deadline
-    is the last heartbeat plus the session timeout: GroupCoordinator.completeAndScheduleNextHeartbeatExpiration;
-    the finding's `last_seen_ms`). An interval of that member whose end no line of its own shows (its
-    `last_line`, or the removal itself for an interval the replay inferred) ends there instead, with
-    end_reason `last_heartbeat` and the removal line as evidence: the process held the partition at
-    least until that heartbeat (its log may print nothing of it: a cooperative member keeps its
-    partitions across generations without a line), and stopped before the next one was due, so the
-    time counted from it until the next owner is the most the partition had no owner. Never past the
-    start of another member's interval of the partition (nothing here proves two owners at once).
-    `held` (ownership's `unresolved`: intervals still held when their stream's log ends, with their
-    owner's last line): one of such a member whose last line comes no later than that heartbeat ends
-    there too (removed, it owned nothing after; a line after the heartbeat, e.g. a paused process
-    waking, leaves it held)."""
+def last_heartbeats(findings: Sequence[dict[str, Any]]) -> dict[Any, tuple[int, int, str | None]]:
+    """member -> (its last heartbeat, its removal, the removal line's evidence) of each member the
+    coordinator removed on session expiry (the replay's `session_expiry` findings whose session
+    timeout a line states: ends_at_last_heartbeat's rule; pipeline.figures.unlogged_owned_spans)."""
     last: dict[Any, tuple[int, int, str | None]] = {}   # member -> (last heartbeat, removal, evidence)
     for f in findings:
         if f.get("kind") != "session_expiry" or not f.get("members") or f.get("end_ms") is None:
@@ -545,6 +531,28 @@ def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[di
         for m in f["members"][:1]:
             if m is not None and (m not in last or last[m][0] < seen):
                 last[m] = (seen, int(f["end_ms"]), ev)
+    return last
+
+
+def ends_at_last_heartbeat(rows: Sequence[dict[str, Any]], findings: Sequence[dict[str, Any]],
+                           held: Sequence[tuple[dict[str, Any], int, str]] = ()) -> None:
+    """An owner the coordinator removed when its session expired (a `session_expiry` finding of the
+    replay: the broker's "has failed, removing it from the group" line, GroupCoordinator.onExpireHeartbeat
+    0.11.0.1+ / GroupMetadataManager 3.6+) was alive and in the group until its last heartbeat, which
+    reached the coordinator one session.timeout.ms before the removal (the coordinator's session deadline
+    is the last heartbeat plus the session timeout: GroupCoordinator.completeAndScheduleNextHeartbeatExpiration;
+    the finding's `last_seen_ms`). An interval of that member whose end no line of its own shows (its
+    `last_line`, or the removal itself for an interval the replay inferred) ends there instead, with
+    end_reason `last_heartbeat` and the removal line as evidence: the process held the partition at
+    least until that heartbeat (its log may print nothing of it: a cooperative member keeps its
+    partitions across generations without a line), and stopped before the next one was due, so the
+    time counted from it until the next owner is the most the partition had no owner. Never past the
+    start of another member's interval of the partition (nothing here proves two owners at once).
+    `held` (ownership's `unresolved`: intervals still held when their stream's log ends, with their
+    owner's last line): one of such a member whose last line comes no later than that heartbeat ends
+    there too (removed, it owned nothing after; a line after the heartbeat, e.g. a paused process
+    waking, leaves it held)."""
+    last = last_heartbeats(findings)
     if not last:
         return
     starts = _starts_by_partition(rows)

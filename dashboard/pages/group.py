@@ -75,7 +75,8 @@ def unowned_note(data: RunData, group: str) -> html.P:
     seconds = None if fig["groups_without_partitions"] and not fig["groups_owning"] else fig["ms"] / 1000
     text = figures.unowned_sentence(seconds, fig["estimated_ms"] / 1000, fig["estimated_why"],
                                     fig["inferred_owned_ms"] / 1000, fig["unknown_ms"] / 1000,
-                                    fig["groups_without_partitions"])
+                                    fig["groups_without_partitions"], fig["held_unlogged_ms"] / 1000,
+                                    fig["maybe_owned_ms"] / 1000)
     return html.P(["Partition-seconds with no owner in the logs (whole run): ", html.Span(text, id="group-unowned")],
                   className="muted", id="group-unowned-note")
 

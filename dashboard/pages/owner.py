@@ -91,7 +91,13 @@ def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
             html.H5("evidence"),
             components.evidence_block(data, owner.get("evidence")),
         ]
-    if not owners:
+    fig = data.unowned(group) if not owners else {}
+    held = next((x for x in fig.get("held_unlogged", []) if x["topic"] == split[0] and x["partition"] == split[1]
+                 and x["from_ms"] <= at_ms < x["to_ms"]), None)
+    if held is not None:   # (figures.unlogged_owned_spans: not counted as time with no owner)
+        children.append(html.H3(f"A member the logs do not show owned {partition} at {when}."))
+        children.append(html.P(HELD_WORDS, className="muted", id="owner-held-unlogged"))
+    elif not owners:
         children.append(html.H3(f"Nobody owned {partition} at {when} (per this run's logs)."))
         gap = next((g for g in data.unowned(group)["gaps"] if g["topic"] == split[0] and g["partition"] == split[1]
                     and g["from_ms"] <= at_ms <= g["to_ms"]), None)
@@ -105,6 +111,12 @@ def answer(data: RunData, group: str, partition: str, at_ms: int) -> html.Div:
     children.append(dcc.Link("see this moment on the group timeline →",
                              href=urls.group_url("", group, at_ms - 60_000, at_ms + 60_000)))
     return html.Div(children, id="owner-answer", className="panel")
+
+
+HELD_WORDS = ("No interval in the logs covers this time, but a stable generation gave the partition to a member "
+              "whose assignment no line shows (an eager generation assigns every partition, and no known "
+              "assignment holds it), which held it from the generation's Stable until the rebalance that ended "
+              "it: not counted as time with no owner (pipeline.figures.unlogged_owned_spans).")
 
 
 def layout(data: RunData, params: dict[str, str]) -> html.Div:

@@ -53,7 +53,9 @@ def unowned_cell(impact: dict[str, Any]) -> str:
                                     impact.get("unowned_estimated_why") or [],
                                     impact.get("inferred_owned_partition_seconds") or 0,
                                     impact.get("unknown_owner_partition_seconds") or 0,
-                                    impact.get("unowned_unknown_groups") or ())
+                                    impact.get("unowned_unknown_groups") or (),
+                                    impact.get("unlogged_owner_partition_seconds") or 0,
+                                    impact.get("unowned_partition_seconds_maybe_owned") or 0)
 
 
 def total_longest_cell(fig: dict[str, Any]) -> str:
@@ -146,7 +148,8 @@ class Tables:
 
     def unowned(self) -> dict[str, Any]:
         """figures.unowned_figure of these tables: the partition-seconds with no owner in the logs."""
-        return figures.unowned_figure(self.ownership, self.memberships, self.generations, self.client_members())
+        return figures.unowned_figure(self.ownership, self.memberships, self.generations, self.client_members(),
+                                      self.findings)
 
     def client_members(self) -> set[str]:
         """The member ids the consumers' own lines name (events, side client): members whose log is given."""
@@ -387,8 +390,12 @@ def build_report(
         "unowned_unknown_groups": unowned["groups_without_partitions"],
         "unowned_partition_seconds_estimated": round(unowned["estimated_ms"] / 1000, 3),
         "unowned_estimated_why": unowned["estimated_why"],
+        # of the estimated part, what a member the logs do not show may have held (figures.unowned_gaps)
+        "unowned_partition_seconds_maybe_owned": round(unowned["maybe_owned_ms"] / 1000, 3),
         "inferred_owned_partition_seconds": round(unowned["inferred_owned_ms"] / 1000, 3),
         "unknown_owner_partition_seconds": round(unowned["unknown_ms"] / 1000, 3),
+        # between two owners in the logs, held by a member whose assignment no line shows (not counted)
+        "unlogged_owner_partition_seconds": round(unowned["held_unlogged_ms"] / 1000, 3),
         "members_expelled": expelled,
         "reprocessed_ranges": reprocessed,
         "skipped_ranges": skipped,
