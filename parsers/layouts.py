@@ -383,6 +383,16 @@ def split_json(line: str) -> Split | None:
     )
 
 
+def collector_line(line: str) -> str | None:
+    """The line a collector's JSON record holds (docker json-file `log`, journald `MESSAGE`, Cloud
+    Logging `textPayload`: split_json's inner line), without its newline; None for another line."""
+    obj = json_object(line)
+    if obj is None or _first(_flatten_ecs(obj), _JSON_MSG_KEYS) is not None:
+        return None
+    inner = next((v for k in _JSON_LINE_KEYS if isinstance(v := obj.get(k), str)), None)
+    return None if inner is None else inner.rstrip("\r\n")
+
+
 def split_any(line: str) -> Split | None:
     """Try every layout (used for lines embedded in other formats)."""
     for name in SNIFF_ORDER[1:]:
@@ -430,6 +440,8 @@ WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "kubectl": KUBECTL, "stern
 ORIGIN_WRAPPERS: dict[str, Callable[[re.Match[str]], str]] = {
     "kubectl": _origin.kubectl, "stern": _origin.stern, "compose": _origin.compose,
     "syslog": _origin.syslog_match, "syslog5424": _origin.syslog_match}
+# the wrappers that write their own time before the line (the reader checks the line's time against it)
+TIMED_WRAPPERS = frozenset({"k8s_ts", "syslog", "syslog5424"})
 _DATED = compile_regex(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 # wrappers kept only when what follows them is a known layout (they would also match a line's own text;
 # a syslog header is stripped only when the line inside has its own dated layout: else its time is
