@@ -19,7 +19,9 @@ and its text:
 line with the record's time in front (`<RFC 3339 time> <text>`, what `kubectl logs --timestamps`
 writes), the record's other lines as blank lines (read as ignored). The format is decided from the
 first SNIFF lines (a file of none of them passes through unchanged, at the cost of one look at
-those lines); a block longer than MAX_BLOCK lines is passed through as it stands.
+those lines); a YAML document longer than MAX_BLOCK lines is passed through as it stands. Lines left
+out (the ingest's candidate filter keeps a record's time lines, reader.BLOCK_TIME_REGEX, and its
+message line) do not end a record: its next header does.
 """
 
 from __future__ import annotations
@@ -114,7 +116,9 @@ def _gcloud(lines: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
             yield (n, _time_first(ts, msg)) if i == msg_at else (n, "" if i else t)
 
     for no, text in lines:
-        if text == _YAML_SEP or (block and (no != block[-1][0] + 1 or len(block) >= MAX_BLOCK)):
+        # (a gap in the line numbers does not end a document: the ingest's candidate filter leaves
+        # out the fields it needs no word of; a document ends at the next `---`)
+        if text == _YAML_SEP or (block and no - block[0][0] >= MAX_BLOCK):
             yield from done() if block and block[0][1] == _YAML_SEP else block
             block = []
             if text != _YAML_SEP:
@@ -137,11 +141,9 @@ def _headed(lines: Iterator[tuple[int, str]], kind: str) -> Iterator[tuple[int, 
     ts: str | None = None
     observed: str | None = None
     inside = 0
-    last = -1
     for no, text in lines:
-        if no != last + 1:
-            ts, observed, inside = None, None, 0
-        last = no
+        # (a gap in the line numbers does not end a record: the ingest's candidate filter leaves out
+        # its fields without Kafka's words; the next record's header does)
         if kind == "journal":
             m = _JOURNAL_HEAD.match(text)
             if m is not None:

@@ -328,7 +328,7 @@ def _pasted_json_object(s: str) -> dict | None:
     return obj if isinstance(obj, dict) else None
 
 
-def split_json(line: str) -> Split | None:
+def split_json(line: str, _depth: int = 0) -> Split | None:
     obj = json_object(line)
     if obj is None:
         return None
@@ -340,7 +340,11 @@ def split_json(line: str) -> Split | None:
     if inner is not None:
         # a collector's record of one line the application wrote: docker json-file {"log": "<the
         # original line>\n", "stream": .., "time": ..}, journald's MESSAGE, Cloud Logging's textPayload
-        inner_split = split_any(inner.rstrip("\n"))
+        inner_line = inner.rstrip("\r\n")
+        # the line itself a JSON log line (logstash-logback-encoder, ECS, KafkaJS's JSON logCreator
+        # inside docker's json-file `log`): its own fields, its own time (the collector's is later)
+        inner_split = (split_json(inner_line, _depth + 1) if inner_line[:1] == "{" and _depth < 2
+                       else split_any(inner_line))
         if inner_split is not None:
             if inner_split.ts_ms is None:  # the collector's time of the record (docker's `time` first)
                 inner_split.ts_ms = _json_ts(obj.get("time"))

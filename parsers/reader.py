@@ -200,12 +200,19 @@ CANDIDATE_WORDS: tuple[str, ...] = tuple(_candidate_words())
 # the opening and closing lines of a pretty-printed JSON object (`jq .`, a Kibana or Elasticsearch
 # response): kept by the filter so the object is read as one record (_LogParser._json_record)
 JSON_BRACE_REGEX = r"|^\s*[\[{}\]]+,?\s*$"
+# the lines of a block record that give its time (parsers/blocks.py: `gcloud logging read` YAML's
+# `---` and `timestamp:`, `journalctl -o verbose`'s header, the OTel debug exporter's `LogRecord #N`
+# and `Timestamp:`), and a CRI partial line (kept so the run it begins is joined: see _cri_joined)
+BLOCK_TIME_REGEX = (r"|^---$|^timestamp: '?\d{4}-\d{2}-\d{2}T"
+                    r"|^[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+ \S+ \[s="
+                    r"|^LogRecord #\d+$|^(?:Observed)?Timestamp: \d{4}-"
+                    r"|^\d{4}-\d{2}-\d{2}T\S+ (?:stdout|stderr) P ")
 CANDIDATE_REGEX: str = ("(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + CONTINUATION_REGEX
-                        + JSON_BRACE_REGEX)
+                        + JSON_BRACE_REGEX + BLOCK_TIME_REGEX)
 _CANDIDATE = compile_regex(CANDIDATE_REGEX)
 # Python-side twin of CANDIDATE_REGEX, same meaning, faster: words (trie) anywhere + anchored forms at 0
 _CANDIDATE_WORDS_RX = compile_regex(_trie(CANDIDATE_WORDS))
-_CANDIDATE_START_RX = compile_regex((CONTINUATION_REGEX + JSON_BRACE_REGEX).replace("|^", "|").lstrip("^"))
+_CANDIDATE_START_RX = compile_regex((CONTINUATION_REGEX + JSON_BRACE_REGEX + BLOCK_TIME_REGEX).replace("|^", "|").lstrip("^"))
 
 
 def _log4j_ts_ms(ts: str) -> int | None:
