@@ -1734,10 +1734,16 @@ def _cri_joined(it: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
     number (its own time and stream, tag F, the parts' texts joined); the later lines of the run
     come as blank lines (read as ignored). Only consecutive line numbers of one stream are joined:
     a line of another stream, a gap (the ingest's filtered lines) or a line of another shape ends
-    a run, whose lines then stand as they are."""
+    a run, whose lines then stand as they are. A file with no CRI line in its first SNIFF_LINES
+    lines passes through as it is."""
+    head = list(itertools.islice(it, SNIFF_LINES))
+    if not any(_CRI_LINE.match(t) for _, t in head):  # not a CRI node log: the lines as they come
+        yield from head
+        yield from it
+        return
     run: list[tuple[int, str, re.Match[str]]] = []
     size = 0
-    for no, text in it:
+    for no, text in itertools.chain(head, it):
         m = _CRI_LINE.match(text) if (run or " P " in text[19:48]) else None
         if run:
             if m is not None and no == run[-1][0] + 1 and m.group(1) == run[0][2].group(1) and size < _CRI_JOIN_MAX:
