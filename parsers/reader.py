@@ -918,6 +918,16 @@ class _LogParser:
         cut = len(orig) - len(text)
         if cut <= 0 or not orig.endswith(text):
             return ts_ms
+        if ts_ms is not None and orig[10:11] == "T" and orig[:4].isdigit():
+            # the common case, a line time that agrees (kubectl --timestamps, journald short-iso and
+            # rsyslog start with their RFC 3339 time): the wrapper's second (cached per second) and zone
+            base = _second_ms(orig[:19])
+            z = _WRAPPER_ZONE.match(orig, 19, cut) if base is not None else None
+            if z is not None:
+                zone = z.group(1)
+                t0 = base - timestamps._zone_ms(zone) if zone else base
+                if abs(ts_ms - t0) < timestamps.AGREE_MS:
+                    return ts_ms
         outer = find_ts(orig, None, 0, cut)
         if outer is None or outer[0] is None or outer[3] != "":
             return ts_ms
@@ -1902,6 +1912,7 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
     return _iterate(source, text, layout, summary, rendered, batched), summary
 
 
+_WRAPPER_ZONE = re.compile(r"(?:[.,]\d+)?(Z|[+-]\d{2}:?\d{2})?[ \t]")
 _JSON_LIST_FIELD = re.compile(r'\s+"[\w@$.\-]{1,40}"\s*:\s*\[\s*')
 _JSON_RECORD_LINES = 400  # a pretty-printed JSON object longer than this is read line by line
 _STATUS_OF, _EVENT_OF, _KIND_OF = operator.itemgetter(1), operator.itemgetter(2), operator.attrgetter("kind")

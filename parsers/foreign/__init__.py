@@ -137,7 +137,7 @@ def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | Non
     Python clients' rules read the decoded message, not the JSON text); `texts`: the record's
     continuation lines (kafka-go's multi-line commit report)."""
     res = None
-    if line[:1] == "{" or line.lstrip()[:1] == "{":
+    if (line[:1] == "{" or line.lstrip()[:1] == "{") and ('"log"' in line or '"MESSAGE"' in line or '"textPayload"' in line):
         # a collector's record of one line (docker json-file `log`, journald `MESSAGE`, Cloud Logging
         # `textPayload`) whose line is the client's own JSON line (KafkaJS's default logCreator, a
         # python-json-logger record): the clients' parsers read that line, as in the client's own file
