@@ -115,21 +115,24 @@ def _gcloud(lines: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
         for i, (n, t) in enumerate(block):
             yield (n, _time_first(ts, msg)) if i == msg_at else (n, "" if i else t)
 
+    first = True
     for no, text in lines:
         # (a gap in the line numbers does not end a document: the ingest's candidate filter leaves
         # out the fields it needs no word of; a document ends at the next `---`)
         if text == _YAML_SEP or (block and no - block[0][0] >= MAX_BLOCK):
-            yield from done() if block and block[0][1] == _YAML_SEP else block
+            yield from done() if block else ()
             block = []
             if text != _YAML_SEP:
                 yield no, text
                 continue
-        if block or text == _YAML_SEP:
+        if block or text == _YAML_SEP or (first and _YAML_TOP.match(text)):
+            # (the first document may come without its `---`: a YAML stream's first separator is optional)
             block.append((no, text))
         else:
             yield no, text
+        first = False
     if block:
-        yield from done() if block[0][1] == _YAML_SEP else block
+        yield from done()
 
 
 _GCLOUD = _gcloud

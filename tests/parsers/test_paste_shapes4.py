@@ -268,3 +268,13 @@ def test_logstash_json_line_inside_docker_json_file_keeps_its_own_time() -> None
     ev = _events([line])[1]
     _join_ok(ev, T)
     assert (ev.extra["logger"], ev.extra["thread"]) == (CC, "c-1")
+
+
+def test_gcloud_yaml_first_entry_without_its_separator() -> None:
+    # a YAML stream's first `---` is optional: the first entry is a document too
+    lines = _gcloud_entry(["textPayload: '" + JOIN.replace("'", "''") + "'"], "2024-06-01T10:00:00.456Z")[1:] \
+        + _gcloud_entry(["textPayload: '" + SYNC.replace("'", "''") + "'"], "2024-06-01T10:00:00.500Z")
+    ev = _events(lines)
+    assert sorted(ev) == [11, 24]
+    _join_ok(ev[11], T)
+    assert ev[24].ts_ms == T + 44
