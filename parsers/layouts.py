@@ -415,8 +415,11 @@ KUBECTL = _origin.KUBECTL_PREFIX
 STERN = _origin.STERN_PREFIX
 # e-mail / markdown quoting
 QUOTE = compile_regex(r"(?:> ?)+")
-# kubectl logs --timestamps / journald-style leading RFC 3339 time before the real line
-K8S_TS = compile_regex(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (?=\S)")
+# kubectl logs --timestamps / journald-style leading RFC 3339 time before the real line; also the
+# kubelet's CRI container log "<RFC3339Nano> <stream> <P|F> " (kubernetes kuberuntime/logs parseCRILog:
+# time, stream, tag; reader._cri_joined joins the P parts first)
+K8S_TS = compile_regex(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) "
+                       r"(?:(?:stdout|stderr) [PF] )?(?=\S)")
 # trailing collector suffix, e.g. CloudWatch export ",2023-08-20 23:44:46.000"
 SUFFIX = compile_regex(r"(?<=\)),\s?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?$")
 
