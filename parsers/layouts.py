@@ -328,7 +328,7 @@ def _pasted_json_object(s: str) -> dict | None:
     return obj if isinstance(obj, dict) else None
 
 
-def split_json(line: str) -> Split | None:
+def split_json(line: str, _depth: int = 0) -> Split | None:
     obj = json_object(line)
     if obj is None:
         return None
@@ -340,7 +340,11 @@ def split_json(line: str) -> Split | None:
     if inner is not None:
         # a collector's record of one line the application wrote: docker json-file {"log": "<the
         # original line>\n", "stream": .., "time": ..}, journald's MESSAGE, Cloud Logging's textPayload
-        inner_split = split_any(inner.rstrip("\n"))
+        inner_line = inner.rstrip("\r\n")
+        # the line itself a JSON log line (logstash-logback-encoder, ECS, KafkaJS's JSON logCreator
+        # inside docker's json-file `log`): its own fields, its own time (the collector's is later)
+        inner_split = (split_json(inner_line, _depth + 1) if inner_line[:1] == "{" and _depth < 2
+                       else split_any(inner_line))
         if inner_split is not None:
             if inner_split.ts_ms is None:  # the collector's time of the record (docker's `time` first)
                 inner_split.ts_ms = _json_ts(obj.get("time"))
@@ -383,6 +387,16 @@ def split_json(line: str) -> Split | None:
     )
 
 
+def collector_line(line: str) -> str | None:
+    """The line a collector's JSON record holds (docker json-file `log`, journald `MESSAGE`, Cloud
+    Logging `textPayload`: split_json's inner line), without its newline; None for another line."""
+    obj = json_object(line)
+    if obj is None or _first(_flatten_ecs(obj), _JSON_MSG_KEYS) is not None:
+        return None
+    inner = next((v for k in _JSON_LINE_KEYS if isinstance(v := obj.get(k), str)), None)
+    return None if inner is None else inner.rstrip("\r\n")
+
+
 def split_any(line: str) -> Split | None:
     """Try every layout (used for lines embedded in other formats)."""
     for name in SNIFF_ORDER[1:]:
@@ -401,8 +415,11 @@ KUBECTL = _origin.KUBECTL_PREFIX
 STERN = _origin.STERN_PREFIX
 # e-mail / markdown quoting
 QUOTE = compile_regex(r"(?:> ?)+")
-# kubectl logs --timestamps / journald-style leading RFC 3339 time before the real line
-K8S_TS = compile_regex(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (?=\S)")
+# kubectl logs --timestamps / journald-style leading RFC 3339 time before the real line; also the
+# kubelet's CRI container log "<RFC3339Nano> <stream> <P|F> " (kubernetes kuberuntime/logs parseCRILog:
+# time, stream, tag; reader._cri_joined joins the P parts first)
+K8S_TS = compile_regex(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) "
+                       r"(?:(?:stdout|stderr) [PF] )?(?=\S)")
 # trailing collector suffix, e.g. CloudWatch export ",2023-08-20 23:44:46.000"
 SUFFIX = compile_regex(r"(?<=\)),\s?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?$")
 
@@ -430,6 +447,8 @@ WRAPPERS: dict[str, re.Pattern[str]] = {"ansi": ANSI, "kubectl": KUBECTL, "stern
 ORIGIN_WRAPPERS: dict[str, Callable[[re.Match[str]], str]] = {
     "kubectl": _origin.kubectl, "stern": _origin.stern, "compose": _origin.compose,
     "syslog": _origin.syslog_match, "syslog5424": _origin.syslog_match}
+# the wrappers that write their own time before the line (the reader checks the line's time against it)
+TIMED_WRAPPERS = frozenset({"k8s_ts", "syslog", "syslog5424"})
 _DATED = compile_regex(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 # wrappers kept only when what follows them is a known layout (they would also match a line's own text;
 # a syslog header is stripped only when the line inside has its own dated layout: else its time is

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from parsers import (
     anchors,
+    blocks,
     broker,
     client,
     config_block,
@@ -42,6 +43,7 @@ from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
 from parsers.gzip_stream import TolerantGzip, open_gzip
 from parsers.origin import KEY as ORIGIN
+from parsers import timestamps
 from parsers.timestamps import _second_ms, find_ts, naive_zone_name, parse_ts
 
 try:  # Cython's pure-Python mode: this module is also compiled when installed (parsers/_accel.py)
@@ -198,12 +200,19 @@ CANDIDATE_WORDS: tuple[str, ...] = tuple(_candidate_words())
 # the opening and closing lines of a pretty-printed JSON object (`jq .`, a Kibana or Elasticsearch
 # response): kept by the filter so the object is read as one record (_LogParser._json_record)
 JSON_BRACE_REGEX = r"|^\s*[\[{}\]]+,?\s*$"
+# the lines of a block record that give its time (parsers/blocks.py: `gcloud logging read` YAML's
+# `---` and `timestamp:`, `journalctl -o verbose`'s header, the OTel debug exporter's `LogRecord #N`
+# and `Timestamp:`), and a CRI partial line (kept so the run it begins is joined: see _cri_joined)
+BLOCK_TIME_REGEX = (r"|^---$|^timestamp: '?\d{4}-\d{2}-\d{2}T"
+                    r"|^[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+ \S+ \[s="
+                    r"|^LogRecord #\d+$|^(?:Observed)?Timestamp: \d{4}-"
+                    r"|^\d{4}-\d{2}-\d{2}T\S+ (?:stdout|stderr) P ")
 CANDIDATE_REGEX: str = ("(?:" + "|".join(_java_safe_literal(w) for w in CANDIDATE_WORDS) + ")|" + CONTINUATION_REGEX
-                        + JSON_BRACE_REGEX)
+                        + JSON_BRACE_REGEX + BLOCK_TIME_REGEX)
 _CANDIDATE = compile_regex(CANDIDATE_REGEX)
 # Python-side twin of CANDIDATE_REGEX, same meaning, faster: words (trie) anywhere + anchored forms at 0
 _CANDIDATE_WORDS_RX = compile_regex(_trie(CANDIDATE_WORDS))
-_CANDIDATE_START_RX = compile_regex((CONTINUATION_REGEX + JSON_BRACE_REGEX).replace("|^", "|").lstrip("^"))
+_CANDIDATE_START_RX = compile_regex((CONTINUATION_REGEX + JSON_BRACE_REGEX + BLOCK_TIME_REGEX).replace("|^", "|").lstrip("^"))
 
 
 def _log4j_ts_ms(ts: str) -> int | None:
@@ -538,6 +547,9 @@ class _LogParser:
         self.wrappers = fmt.wrappers
         # a wrapper that names each line's origin (layouts.ORIGIN_WRAPPERS) is among them
         self.origin_wrapped = any(w in layouts.ORIGIN_WRAPPERS for w in fmt.wrappers)
+        # a wrapper that writes its own time before the line (kubectl --timestamps, a syslog or journald
+        # header): the line's time is checked against it (_wrapped_ts)
+        self.timed_wrap = any(w in layouts.TIMED_WRAPPERS for w in fmt.wrappers)
         self.stats = stats
         self.pending: _Record | None = None
         self.last_no = 0
@@ -745,6 +757,8 @@ class _LogParser:
             if m is not None:
                 ts, level, msg, logger = m.group("ts", "level", "msg", "logger")
                 ts_ms = _log4j_ts_ms(ts)
+                if self.timed_wrap:
+                    ts_ms = self._wrapped_ts(orig, text, ts_ms)
                 if p is not None:
                     self.flush(out)
                 self.pending = _Record(no, orig, ts_ms, level, None, logger, msg,
@@ -781,6 +795,10 @@ class _LogParser:
                     sp = _without_suffix(sp)
                 if sp.ts_ms is None and sp.extra and "time_of_day" in sp.extra:
                     sp = self._dated(sp)
+                if self.timed_wrap:
+                    t = self._wrapped_ts(orig, text, sp.ts_ms)
+                    if t != sp.ts_ms:
+                        sp = layouts.Split(t, sp.level, sp.thread, sp.logger, sp.message, sp.extra)
         if sp is None:
             if p is not None and self.log4j and p.logger is None and _soft_wrap(p, no, text):
                 return
@@ -824,6 +842,16 @@ class _LogParser:
         assert lines is not None
         lines.append((no, orig, text))
         first = lines[0][2]
+        if len(lines) == 2 and first[:1] == "{" and _JSON_LIST_FIELD.fullmatch(text) is not None:
+            # a response document at the top level whose first field is the list of records (awscli
+            # `logs filter-log-events` {"events": [..]}, `get-log-events`, Datadog's Logs API v2
+            # {"data": [..]}, as printed indented): no record itself, each element's object is
+            self.json_lines = None
+            self.flush(out)
+            out.append(LineOutcome(lines[0][0], "ignored", None, None))
+            self.last_no = no - 1
+            self.feed(no, orig, out)
+            return True
         closing = text.strip() in ("}", "},") and len(text) - len(text.lstrip()) == len(first) - len(first.lstrip())
         if not closing and len(lines) < _JSON_RECORD_LINES:
             return True
@@ -879,6 +907,36 @@ class _LogParser:
         if p is not None and p.ts_ms is not None:
             return p.ts_ms
         return self.last_ts if self.last_ts is not None else self.file_day
+
+    def _wrapped_ts(self, orig: str, text: str, ts_ms: int | None) -> int | None:
+        """The time of a line behind a timed wrapper (layouts.TIMED_WRAPPERS), given the time its own
+        layout gave (`ts_ms`): that time when it is the wrapper's moment; when the line has none (a
+        layout without a time, a time of day with no date to take) or one a zone apart from the
+        wrapper's (a zone-less application time on a host whose collector prints its zone), the
+        line's own time read against the wrapper's (timestamps.agreeing_inner_ts), else the wrapper's.
+        A wrapper time without a date or year (RFC 3164) is no reference: the time stays."""
+        cut = len(orig) - len(text)
+        if cut <= 0 or not orig.endswith(text):
+            return ts_ms
+        if ts_ms is not None and orig[10:11] == "T" and orig[:4].isdigit():
+            # the common case, a line time that agrees (kubectl --timestamps, journald short-iso and
+            # rsyslog start with their RFC 3339 time): the wrapper's second (cached per second) and zone
+            base = _second_ms(orig[:19])
+            z = _WRAPPER_ZONE.match(orig, 19, cut) if base is not None else None
+            if z is not None:
+                zone = z.group(1)
+                t0 = base - timestamps._zone_ms(zone) if zone else base
+                if abs(ts_ms - t0) < timestamps.AGREE_MS:
+                    return ts_ms
+        outer = find_ts(orig, None, 0, cut)
+        if outer is None or outer[0] is None or outer[3] != "":
+            return ts_ms
+        if ts_ms is not None and abs(ts_ms - outer[0]) < timestamps.AGREE_MS:
+            return ts_ms
+        inner = timestamps.agreeing_inner_ts(orig, outer, None, min(len(orig), cut + 48))
+        if inner is not None:
+            return inner[0]
+        return outer[0] if ts_ms is None else ts_ms
 
     def _dated(self, sp: layouts.Split) -> layouts.Split:
         """A time of day without a date (logback's default layout): the date of the line before,
@@ -1666,8 +1724,55 @@ def _start(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat | None
     stats.setdefault("format", fmt)
     if fmt.kind == "log":
         lp = _LogParser(source, fmt, stats)
-        return it, fmt, lp, lp.log4j and not lp.wrappers and not lp.jul
+        fast = lp.log4j and not lp.wrappers and not lp.jul
+        return (it if fast else _cri_joined(blocks.unblocked(it))), fmt, lp, fast
     return it, fmt, None, False
+
+
+# a CRI container log line (the kubelet's /var/log/pods/.../N.log, written by containerd and CRI-O):
+# "<RFC3339Nano time> <stream> <tag> <text>", the tag `P` for a partial line, `F` for the line's last
+# part (kubernetes `pkg/kubelet/kuberuntime/logs/logs.go` parseCRILog, tags in cri-api
+# `runtime/v1` LogTagPartial / LogTagFull; containerd splits at `max_container_log_line_size`, 16 KiB
+# by default, CRI-O at 8 KiB)
+_CRI_LINE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (stdout|stderr) ([PF]) ")
+_CRI_JOIN_MAX = 1 << 20  # a longer run of partial lines is read as it stands
+
+
+def _cri_joined(it: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """CRI partial lines joined: a run of `P` lines of one stream and the line that ends it (the next
+    line of that stream, normally `F`) is the application's one line, read on the run's first line
+    number (its own time and stream, tag F, the parts' texts joined); the later lines of the run
+    come as blank lines (read as ignored). Only consecutive line numbers of one stream are joined:
+    a line of another stream, a gap (the ingest's filtered lines) or a line of another shape ends
+    a run, whose lines then stand as they are. A file with no CRI line in its first SNIFF_LINES
+    lines passes through as it is."""
+    head = list(itertools.islice(it, SNIFF_LINES))
+    if not any(_CRI_LINE.match(t) for _, t in head):  # not a CRI node log: the lines as they come
+        yield from head
+        yield from it
+        return
+    run: list[tuple[int, str, re.Match[str]]] = []
+    size = 0
+    for no, text in itertools.chain(head, it):
+        m = _CRI_LINE.match(text) if (run or " P " in text[19:48]) else None
+        if run:
+            if m is not None and no == run[-1][0] + 1 and m.group(1) == run[0][2].group(1) and size < _CRI_JOIN_MAX:
+                run.append((no, text, m))
+                size += len(text)
+                if m.group(2) == "F":
+                    first_no, first, fm = run[0]
+                    yield first_no, first[:fm.start(2)] + "F " + "".join(t[mm.end():] for _, t, mm in run)
+                    for n, _, _ in run[1:]:
+                        yield n, ""
+                    run, size = [], 0
+                continue
+            yield from ((n, t) for n, t, _ in run)
+            run, size = [], 0
+        if m is not None and m.group(2) == "P":
+            run, size = [(no, text, m)], len(text)
+            continue
+        yield no, text
+    yield from ((n, t) for n, t, _ in run)
 
 
 def _outcomes(source: str, it: Iterator[tuple[int, str]], fmt: FileFormat, stats: dict[str, Any],
@@ -1807,6 +1912,8 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
     return _iterate(source, text, layout, summary, rendered, batched), summary
 
 
+_WRAPPER_ZONE = re.compile(r"(?:[.,]\d+)?(Z|[+-]\d{2}:?\d{2})?[ \t]")
+_JSON_LIST_FIELD = re.compile(r'\s+"[\w@$.\-]{1,40}"\s*:\s*\[\s*')
 _JSON_RECORD_LINES = 400  # a pretty-printed JSON object longer than this is read line by line
 _STATUS_OF, _EVENT_OF, _KIND_OF = operator.itemgetter(1), operator.itemgetter(2), operator.attrgetter("kind")
 

@@ -195,7 +195,54 @@ def find_ts(text: str, near_ms: int | None = None, start: int = 0, end: int | No
         full = _find_ts(text, near_ms, ft[2], stop)
         if full is not None and full[0] is not None and full[3] == "":
             return full
+    if ft is not None and ft[0] is not None and ft[3] == "" and _FRACTION.search(text, ft[1], ft[2]) is None:
+        # a collector's time to the second (Loki `logcli query` prints RFC 3339 without a fraction,
+        # `flyctl logs` likewise, `journalctl -o short-iso`) before the application's own time: the
+        # application's, when it agrees, gives the milliseconds (see agreeing_inner_ts)
+        inner = agreeing_inner_ts(text, ft, near_ms, stop, need_fraction=True)
+        if inner is not None:
+            return inner
     return ft
+
+
+_FRACTION = compile_regex(r":\d{2}[.,]\d")
+_ZONE_AT_END = compile_regex(r"(?:Z|UTC|[+-]\d{2}(?::?\d{2})?)$")
+# how far a line's own time may be from its collector's for the two to be the same moment: the
+# collector stamps a line when it reads it (kubelet, journald, Loki's ingester), moments after the
+# application wrote it; zones differ by 15 minutes at least, so a reading in the wrong zone is far off
+AGREE_MS = 60_000
+
+
+def agreeing_inner_ts(text: str, outer: FoundTime, near_ms: int | None, stop: int,
+                      need_fraction: bool = False) -> FoundTime | None:
+    """The time written after `outer` (a collector's complete time before the application's line)
+    in text[outer.end:stop], when it is the same moment as `outer` (within AGREE_MS): read as
+    written, or, written without a zone after an outer time with one, in the outer time's zone (the
+    application's clock, zone-less, runs in the zone its host's collector prints: journald's
+    short-iso `+01:00`, rsyslog's RFC 3339 `-04:00`), a time of day alone on the outer time's date in
+    that zone. None when no such time agrees (or, with need_fraction, when it has no fraction)."""
+    o_ms = outer[0]
+    if o_ms is None:
+        return None
+    nxt = _find_ts(text, o_ms, outer[2], stop)
+    if nxt is None or nxt[0] is None:
+        return None
+    if need_fraction and _FRACTION.search(text, nxt[1], nxt[2]) is None and not _FRAC_TOD.match(text, nxt[1], nxt[2]):
+        return None
+    cands = [nxt[0]]
+    zm = _ZONE_AT_END.search(text, outer[1], outer[2])
+    if zm is not None and _NAIVE_ZONE is None and _ZONE_AT_END.search(text, nxt[1], nxt[2]) is None:
+        alt = nxt[0] - _zone_ms(zm.group())
+        if nxt[3] == "date":  # a time of day: the day in the outer zone that puts it nearest
+            alt += round((o_ms - alt) / DAY_MS) * DAY_MS
+        cands.append(alt)
+    best = min(cands, key=lambda c: abs(c - o_ms))
+    if abs(best - o_ms) >= AGREE_MS:
+        return None
+    return FoundTime((best, nxt[1], nxt[2], ""))
+
+
+_FRAC_TOD = compile_regex(r"\d{2}:\d{2}:\d{2}[.,]\d")
 
 
 def _find_ts(text: str, near_ms: int | None, start: int, end: int) -> FoundTime | None:

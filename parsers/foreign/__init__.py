@@ -19,12 +19,16 @@ from typing import Any
 
 from parsers.base import Match
 from parsers.build_cache import compile_regex
+from parsers import layouts
 from parsers.foreign import words
 from parsers.foreign.common import IGNORE, UNRECOGNISED
 
 __all__ = ["CANDIDATE_WORDS", "IGNORE", "UNRECOGNISED", "claims", "parse_line", "rule_source"]
 
 _RD_GATE = ("#consumer-", "[thrd:", "fac", "Application maximum poll interval", "JoinGroup failed: ", "response error: ")
+# confluent-kafka-python's log_cb text: `logger.log(level, "%s [%s] %s", fac, name, message)`
+# (confluent_kafka.c `log_cb`, 1.0-2.x) with librdkafka's `[thrd:NAME]: ` message prefix
+_PY_LOG_CB = compile_regex(r"[A-Z0-9_]{2,24} \[[^\]\s]+\] \[thrd:")
 _JS_GATE = ("kafkajs", "[ConsumerGroup]", "[Consumer]", "[Runner]", "[Connection]", "[Cluster]")
 # the Go clients (goclients.py): Sarama's paths, franz-go's group key (BasicLogger "; group: ", its
 # first key; JSON "group":, logfmt group=), its levels and pre-0.6 words, kafka-go's wordings.
@@ -133,10 +137,26 @@ def parse_line(line: str, logger: str | None = None, state: dict[str, Any] | Non
     Python clients' rules read the decoded message, not the JSON text); `texts`: the record's
     continuation lines (kafka-go's multi-line commit report)."""
     res = None
+    if (line[:1] == "{" or line.lstrip()[:1] == "{") and ('"log"' in line or '"MESSAGE"' in line or '"textPayload"' in line):
+        # a collector's record of one line (docker json-file `log`, journald `MESSAGE`, Cloud Logging
+        # `textPayload`) whose line is the client's own JSON line (KafkaJS's default logCreator, a
+        # python-json-logger record): the clients' parsers read that line, as in the client's own file
+        inner = layouts.collector_line(line)
+        if inner is not None and inner[:1] == "{":
+            line = inner
     if (logger is None or not logger.startswith(_NOT_GO_LOGGERS)) and any(w in line for w in _GO_GATE):
         res = (_GO or _go()).parse(line, state, texts)
     if res is None and any(w in line for w in _RD_GATE):
-        res = (_RD or _rd()).parse(line, state)
+        first = None
+        if message is not None and line.lstrip()[:1] == "{" and _PY_LOG_CB.match(message) is not None:
+            # a JSON record whose message is confluent-kafka-python's log_cb text ("FAC [name] [thrd:..]:
+            # ..." through python-json-logger, structlog, a GCP/ECS formatter): read the decoded
+            # message (the JSON text escapes librdkafka's quotes: Group \"g\"); node-rdkafka's
+            # event.log objects keep the facility in a field of their own: the whole line then
+            first = (_RD or _rd()).parse(message, state)
+        res = first if isinstance(first, Match) else (_RD or _rd()).parse(line, state)
+        if res is None:
+            res = first
     if res is None and any(w in line for w in _JS_GATE):
         res = (_JS or _js()).parse(line, state)
     if res is None:

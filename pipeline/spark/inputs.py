@@ -92,8 +92,19 @@ def looks_like_document(lines: list[str], name: str = "") -> str | None:
         return "a Markdown document, not a log"
     body = [ln for ln in lines[:5] if ln.strip()]
     if len(body) >= 2 and body[0].strip() in ("{", "[") and body[1][:1].isspace():
+        if any(_RECORD_MESSAGE.match(ln) for ln in lines):
+            # pretty-printed log records, which `coordscope parse` reads (reader._json_record): Log4j 2
+            # JsonLayout compact=false, `jq .` of JSON lines, `gcloud logging read --format=json`,
+            # awscli `logs filter-log-events`, Datadog's Logs API response
+            return None
         return "a JSON document, not a log (JSON-lines logs have one object per line)"
     return None
+
+
+# an indented field holding a log record's text as a string: the message fields parsers.layouts reads
+# (_JSON_MSG_KEYS, _JSON_LINE_KEYS) and Datadog's/OTLP's names for it
+_RECORD_MESSAGE = re.compile(
+    r'\s+"(?:message|msg|@message|text|short_message|log|MESSAGE|textPayload|content|body)"\s*:\s*"')
 
 
 def expand_local(args: list[str]) -> list[InputFile]:
