@@ -320,8 +320,8 @@ _REMOVED_BY = ("session_expiry", "poll_timeout")
 def unlogged_owned_spans(memberships: pd.DataFrame | None, generations: pd.DataFrame | None,
                          findings: pd.DataFrame | None = None
                          ) -> dict[Any, list[tuple[int, int, frozenset[str], bool]]]:
-    """group -> (from, to, partitions, to is the generation's end) spans in which every partition not among `partitions` had an
-    owner the logs do not show, by elimination (docs/report.md, "Partition-seconds with no owner"):
+    """group -> (from, to, partitions, whether `to` is the generation's end) spans in which every
+    partition not among `partitions` had an owner the logs do not show, by elimination (docs/report.md, "Partition-seconds with no owner"):
     a stable classic generation under an eager assignor (range, roundrobin, sticky: not
     cooperative-sticky, whose generation withholds a partition that moves until its owner revoked
     it, KIP-429; not a KIP-848 or KIP-1071 epoch, which need not assign every partition) assigns
@@ -329,7 +329,8 @@ def unlogged_owned_spans(memberships: pd.DataFrame | None, generations: pd.DataF
     assignor, ConsumerCoordinator.performAssignment). `partitions` are those its members' known
     assignments hold: each of the rest went to a member whose assignment no line shows, which owned
     it from the generation's Stable until it revoked it. Under eager rebalancing a member revokes
-    everything it owns only when it rejoins (ConsumerCoordinator.onJoinPrepare, Kafka 0.9 to 4.x),
+    everything it owns only when it rejoins (ConsumerCoordinator.onJoinPrepare: under EAGER at 3.6.0,
+    unconditionally before 2.4),
     which it does once it learns of the next rebalance (a heartbeat's REBALANCE_IN_PROGRESS), at or
     after the broker's PreparingRebalance that ends the generation: so the span runs to the
     generation's end, when the rebalance that ends it leaves its members alive (_MEMBERS_ALIVE; a
