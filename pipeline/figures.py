@@ -706,11 +706,11 @@ def number(value: Any) -> str:
 MAX_GROUP_NAMES = 5   # groups named in a sentence; the rest counted
 
 
-def unowned_sentence(seconds: float | None, estimated_seconds: float, why: list[str], inferred_seconds: float = 0,
+def unowned_sentence(seconds: float | None, estimated_seconds: float, why_estimated: list[str], inferred_seconds: float = 0,
                      unknown_seconds: float = 0, no_partition_groups: list[str] | tuple[str, ...] = (),
                      unlogged_held_seconds: float = 0, maybe_owned_seconds: float = 0) -> str:
-    """The figure (unowned_figure, in seconds) as every view prints it: the total, then the part
-    that is estimated and why, then how much of the estimate a member the logs do not show may have
+    """The figure (unowned_figure, in seconds) as every view prints it, its figures first and then
+    why: the total, then the part that is estimated (`why_estimated`: the reasons), then how much of the estimate a member the logs do not show may have
     held (`maybe_owned_seconds`: unowned_gaps' maybe_owned_ms, counted in the figure as the most it
     can be), then the ownership only inferred and the time whose owner is unknown
     (unknown_ends; time with no owner inside either is not counted), then the time between two owners
@@ -725,37 +725,51 @@ def unowned_sentence(seconds: float | None, estimated_seconds: float, why: list[
                     "assignment of one and the replay infers none)")
         return ("unknown: the logs name no partition the members of these groups owned (no line shows an "
                 f"assignment of one and the replay infers none): {_names(blind)}")
+    # the figures first, in one line a reader takes in at a glance; then why, in the same order
     text = number(round(seconds, 3))
     if estimated_seconds:
-        text += f" ({number(round(estimated_seconds, 3))} of it estimated: " + "; ".join(why) + ")"
-
-    def stop() -> str:
-        return "" if text.endswith(".") else "."
-    if maybe_owned_seconds:
-        text += (f". Up to {number(round(maybe_owned_seconds, 3))} partition-seconds of the estimate may instead have "
-                 "had an owner the logs do not show: a member whose log is not among the inputs held the partition "
-                 "just before, and may have kept it until it revoked it for the rebalance (an eager member revokes "
-                 "as it rejoins) or, paused rather than crashed, past its last heartbeat; or a generation may have "
-                 "given it to such a member. The figure counts that time as without an owner, the most it can be.")
+        text += f" ({number(round(estimated_seconds, 3))} of it estimated"
+        if maybe_owned_seconds:
+            text += (f", up to {number(round(maybe_owned_seconds, 3))} of which may instead have had an owner the "
+                     "logs do not show")
+        text += ")"
+    apart = []
     if inferred_seconds:
-        text += (f"{stop()} A further {number(round(inferred_seconds, 3))} partition-seconds have an owner only by the "
-                 "replay's inference from the generations (no consumer's log shows it): time with no owner "
-                 "within them is not counted.")
+        apart.append(f"{number(round(inferred_seconds, 3))} partition-seconds owned only by the replay's inference")
     if unknown_seconds:
-        text += (f"{stop()} A further {number(round(unknown_seconds, 3))} partition-seconds, "
-                 "before a partition's first owner in the logs or after its last, have an owner the logs do not "
-                 "show: a generation then gave the partition to a member whose log is not among the inputs or "
-                 "whose assignment no line shows. Time with no owner within them is unknown and not counted.")
+        apart.append(f"{number(round(unknown_seconds, 3))} partition-seconds whose owner the logs do not show, before "
+                     "a partition's first owner in the logs or after its last")
     if unlogged_held_seconds:
-        text += (f"{stop()} A further {number(round(unlogged_held_seconds, 3))} partition-seconds between two owners "
-                 "in the logs had an owner the logs do not show, not counted: a generation gave the partition to a "
-                 "member whose assignment no line shows (an eager generation assigns every partition), which held "
-                 "it from the generation's Stable until the rebalance that ended it.")
+        apart.append(f"{number(round(unlogged_held_seconds, 3))} partition-seconds between two owners in the logs, "
+                     "held by a member whose assignment no line shows")
+    if apart:
+        text += ". Not counted: " + "; ".join(apart)
     if blind:
-        text += (f"{stop()} Not known for {number(len(blind))} other "
+        text += (f". Not known for {number(len(blind))} other "
                  f"group{'s' if len(blind) != 1 else ''}, whose logs name no partition their members owned: "
-                 f"{_names(blind)}.")
-    return text
+                 f"{_names(blind)}")
+    if not (estimated_seconds or apart):
+        return text + ("." if blind else "")
+    why = []
+    if estimated_seconds:
+        why.append("Estimated: " + "; ".join(why_estimated) + ".")
+    if maybe_owned_seconds:
+        why.append("May have had an owner: a member whose log is not among the inputs held the partition just "
+                   "before, and may have kept it until it revoked it for the rebalance (an eager member revokes as it "
+                   "rejoins) or, paused rather than crashed, past its last heartbeat; or a generation may have given "
+                   "it to such a member. The figure counts that time as without an owner, the most it can be.")
+    if inferred_seconds:
+        why.append("Owned only by inference: no consumer's log shows that ownership, the replay infers it from the "
+                   "generations; time with no owner within it is not counted.")
+    if unknown_seconds:
+        why.append("Owner not shown: a generation then gave the partition to a member whose log is not among the "
+                   "inputs or whose assignment no line shows; time with no owner within it is unknown and not "
+                   "counted.")
+    if unlogged_held_seconds:
+        why.append("Held by a member no line shows: a generation gave the partition to a member whose assignment no "
+                   "line shows (an eager generation assigns every partition), which held it from the generation's "
+                   "Stable until the rebalance that ended it.")
+    return text + ". " + " ".join(why)
 
 
 def _names(groups: list[str]) -> str:

@@ -192,3 +192,22 @@ def test_groups_without_partitions_and_their_words():
     many = [f"g{i}" for i in range(7)]
     assert figures.unowned_sentence(None, 0, [], no_partition_groups=many).endswith(
         "infers none): g0, g1, g2, g3, g4 and 2 more")
+
+
+def test_the_unowned_figures_come_first_and_the_reasons_after():
+    """Every number of the figure in its first sentence or two, each reason after them, once."""
+    from pipeline import figures
+
+    text = figures.unowned_sentence(361.531, 277.28, ["reason one", "reason two"], 0, 141.267, (), 592.14, 96.931)
+    head, _, rest = text.partition(". Estimated: ")
+    assert head == ("361.531 (277.28 of it estimated, up to 96.931 of which may instead have had an owner the logs "
+                    "do not show). Not counted: 141.267 partition-seconds whose owner the logs do not show, before "
+                    "a partition's first owner in the logs or after its last; 592.14 partition-seconds between two "
+                    "owners in the logs, held by a member whose assignment no line shows")
+    assert rest.startswith("reason one; reason two. May have had an owner: ")
+    assert rest.count("Owner not shown: ") == rest.count("Held by a member no line shows: ") == 1
+    assert "Owned only by inference" not in rest
+    assert figures.unowned_sentence(5, 0, [], 2.5) == (
+        "5. Not counted: 2.5 partition-seconds owned only by the replay's inference. Owned only by inference: no "
+        "consumer's log shows that ownership, the replay infers it from the generations; time with no owner "
+        "within it is not counted.")

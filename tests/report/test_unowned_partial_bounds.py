@@ -99,8 +99,13 @@ def test_rebalance_storm_without_one_log(tmp_path):
     cell = unowned_cell(imp)
     md = render_markdown(build_report(run))
     assert cell in md
-    assert f"Up to {imp['unowned_partition_seconds_maybe_owned']:,.3f}".rstrip("0").rstrip(".") in cell
-    assert "between two owners in the logs had an owner the logs do not show, not counted" in cell
+    assert (f"of it estimated, up to {imp['unowned_partition_seconds_maybe_owned']:,.3f}".rstrip("0").rstrip(".")
+            + " of which may instead have had an owner the logs do not show)") in cell
+    held = f"{imp['unlogged_owner_partition_seconds']:,.3f}".rstrip("0").rstrip(".")
+    assert (f"Not counted: {imp['unknown_owner_partition_seconds']:,.3f}".rstrip("0").rstrip(".")
+            + " partition-seconds whose owner the logs do not show, before a partition's first owner in the logs or "
+            f"after its last; {held} partition-seconds between two owners in the logs, held by a member whose "
+            "assignment no line shows.") in cell
     # catalog-updates-3 (search-indexer-3's in generations 2 to 7): between the logged owners at 4.224 s
     # and 200.871 s only the rebalances' time is counted, each under its join phase
     t0 = truth["start_ms"]

@@ -66,13 +66,14 @@ def _check(truth, run, missing_members):
     assert set(inferred["member_id"]) <= missing_members, (set(inferred["member_id"]), missing_members)
     if set(inferred["member_id"]) != missing_members:
         assert imp["unknown_owner_partition_seconds"] > 0, imp
-        words = "partition-seconds, before a partition's first owner in the logs or after its last, have an owner"
+        words = ("partition-seconds whose owner the logs do not show, before a partition's first owner in the logs "
+                 "or after its last")
         assert words in md and words.replace("'", "&#x27;") in html
-        assert f"A further {imp['unknown_owner_partition_seconds']:,.3f}".rstrip("0").rstrip(".") in md
+        assert (f"{imp['unknown_owner_partition_seconds']:,.3f}".rstrip("0").rstrip(".") + " " + words) in md
     if imp["unowned_partition_seconds_estimated"]:
         assert any(WHY in w for w in imp["unowned_estimated_why"]) or imp["unowned_estimated_why"]
         cell = (f"{imp['unowned_partition_seconds_estimated']:,.3f}".rstrip("0").rstrip(".")
-                + " of it estimated: ")
+                + " of it estimated")
         assert cell in md and cell in html, cell
         for why in imp["unowned_estimated_why"]:
             assert why in md and why.replace("'", "&#x27;") in html

@@ -188,5 +188,5 @@ def test_unknown_owner_before_the_first_and_after_the_last_interval(tmp_path):
     assert fig["unknown_ms"] == sum(b - a for _t, _p, a, b in got)
     imp = build_report(run)["summary"]["impact"]
     assert imp["unknown_owner_partition_seconds"] == round(fig["unknown_ms"] / 1000, 3)
-    assert "have an owner the logs do not show" in render_markdown(build_report(run))
+    assert "partition-seconds whose owner the logs do not show" in render_markdown(build_report(run))
     assert compare(truth, run)["missed"] == []
