@@ -31,13 +31,15 @@ from tests.replay.test_partial_logs_truth import result_contradictions
 from tests.replay.test_perturbed_logs_truth import _origin_files, _scenarios
 
 SKEW_MIN_MS = 1_000   # pipeline.spark.replay_stage.SKEW_MIN_MS (not imported: it imports pyspark)
-# (syslog and journald exports are left out: each line of a multi-line record (a ConsumerConfig
-# block) is a message of its own there, which a merge interleaves with the other pods' lines, so the
-# merged file's results differ from its pods' own files' with equal clocks already)
+# (syslog and journald exports write each line of a multi-line record (a ConsumerConfig block) as a
+# message of its own, which a merge interleaves with the other pods' lines: the reader collects such
+# records per origin, parsers/reader.py "parked", so they are merges like the others)
 SHAPES = {"kubectl logs --prefix": P.kubectl_prefix, "stern": P.stern_prefix, "docker compose logs": P.compose_prefix,
-          "Fluent Bit kubernetes JSON": P.fluent_bit_json}
+          "Fluent Bit kubernetes JSON": P.fluent_bit_json, "syslog RFC 3164": P.syslog_3164,
+          "syslog RFC 5424": P.syslog_5424, "journald JSON": P.journald_json}
 CASES = [("kubectl logs --prefix", 5_000), ("kubectl logs --prefix", -4_000), ("stern", 5_000),
-         ("docker compose logs", -4_000), ("Fluent Bit kubernetes JSON", 5_000)]
+         ("docker compose logs", -4_000), ("Fluent Bit kubernetes JSON", 5_000), ("syslog RFC 3164", 5_000),
+         ("syslog RFC 5424", -4_000), ("journald JSON", 5_000)]
 REPLAY_TABLES = ("generations", "memberships", "ownership", "findings")
 
 
@@ -117,7 +119,8 @@ def test_one_pods_clock_off_in_a_merged_file_is_corrected_as_its_own_file(repo_r
     assert exact >= runs - 4
 
 
-@pytest.mark.parametrize("shape", ["kubectl logs --prefix", "Fluent Bit kubernetes JSON"])
+@pytest.mark.parametrize("shape", ["kubectl logs --prefix", "Fluent Bit kubernetes JSON", "syslog RFC 3164",
+                                   "journald JSON"])
 def test_a_merged_file_with_equal_clocks_is_not_corrected(repo_root, shape):
     # the same merges with no clock moved: no offset anywhere, and the merged file's results are its
     # pods' own files' (the hosts' own sub-second skews stay below the correction's second)
