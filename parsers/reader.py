@@ -254,13 +254,14 @@ def prefilter(lines: Iterable[tuple[int, str]], counts: Counter | None = None) -
 #   origin (it ended whatever record was current) or this line has none and lines were dropped
 #   before it, else GAP_NONE (a gap of other origins' lines only: nothing of this origin ended).
 # - Kafka's own log4j layout, unwrapped (a pasted or soft-wrapped record, `_soft_wrap`): after a kept
-#   line that starts like a log4j record ("[" and a digit), the lines that may be pieces of it are
-#   kept too (SOFT_WRAP_KEPT): not blank, not starting with a time, at most MAX_SOFT_WRAPPED of them
-#   that hold no candidate word. A superset of what `_soft_wrap` glues (it stops earlier: at the
+#   line that starts like a log4j record ("[" and a digit) and does not end with its " (logger)", the
+#   lines that may be pieces of it are kept too: not blank, not starting with a time, at most
+#   MAX_SOFT_WRAPPED of them that hold no candidate word. A superset of what `_soft_wrap` glues (it stops earlier: at the
 #   logger, at a layout line), so every glued piece reaches the reader and no gap cuts the record.
 GAP_NONE, GAP_OWN, GAP_ALL = 0, 1, 2
 _ASCII_BLANK = frozenset(" \t\x0b\x0c")
 _DIGITS = frozenset("0123456789")
+_LOGGER_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.$-")
 
 
 def origin_rule(fmt: FileFormat) -> str | None:
@@ -292,6 +293,23 @@ def _time_start(text: str) -> bool:
     return j > i and j + 1 < len(text) and text[j] in "-/:." and text[j + 1] in _DIGITS
 
 
+def _logger_end(text: str) -> bool:
+    """The line ends with log4j's " (logger)" or " (logger:line)" (layouts.LOG4J's end, by ASCII
+    characters): its record has its logger, so no soft-wrapped piece follows it."""
+    if len(text) < 4 or text[-1] != ")":
+        return False
+    k = len(text) - 2
+    d = k
+    while d > 0 and text[d] in _DIGITS:
+        d -= 1
+    if d < k and text[d] == ":":
+        k = d - 1
+    s = k
+    while s > 0 and text[s] in _LOGGER_CHARS:
+        s -= 1
+    return s < k and s > 0 and text[s] == "(" and text[s - 1] == " "
+
+
 def filter_with_gaps(lines: Iterable[tuple[int, str]], fmt: FileFormat,
                      counts: Counter | None = None) -> Iterator[tuple[int, str, int]]:
     """The Python twin of the ingest's filter (jvm/SplitScanner.java, one split): (line_no, text,
@@ -315,7 +333,7 @@ def filter_with_gaps(lines: Iterable[tuple[int, str]], fmt: FileFormat,
             if not keep and follow:
                 keep = True
                 follow -= 1
-            if keep and text[:1] == "[" and text[1:2] in _DIGITS:
+            if keep and text[:1] == "[" and text[1:2] in _DIGITS and not _logger_end(text):
                 follow = MAX_SOFT_WRAPPED
         m = rx(text) if rx is not None else None
         key = origin_key(m) if m is not None else None

@@ -190,6 +190,9 @@ def test_soft_wrap_keeps_few_lines():
     rng = random.Random(1)
     lines = [app_line(rng) for _ in range(50)]
     lines[10] = _RECORDS[1]
+    lines[11] = "and then a sentence someone wrote under the line"   # a record with its logger takes none
+    lines[20] = _RECORDS[1].rsplit(" (", 1)[0] + " (reason: the member left)"   # no logger: may take pieces
+    lines[21] = "a piece of it"
     fmt = sniff(lines)
     kept = [no for no, _t, _c in filter_with_gaps(list(enumerate(lines, 1)), fmt)]
-    assert kept == [11]
+    assert kept == [11, 21, 22]

@@ -156,7 +156,8 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
      * line of such a file is read here (the fast path of scan() is off for them): the dropped lines'
      * origins are what this is about.
      *
-     * Soft-wrapped log4j records: after a kept line that starts with "[" and a digit, the lines that
+     * Soft-wrapped log4j records: after a kept line that starts with "[" and a digit and does not end
+     * with log4j's " (logger)" (a record with its logger takes no piece), the lines that
      * are not blank and do not start with a time (an optional "[", 1-4 digits, one of -/:. and a
      * digit) are kept, at most MAX_WRAPPED of them without a candidate word; a blank line or a time
      * ends the run. A superset of the pieces parsers/reader.py _soft_wrap glues to a record.
@@ -201,6 +202,25 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             return (c == '-' || c == '/' || c == ':' || c == '.') && digit(a[j + 1]);
         }
 
+        private static boolean loggerChar(byte b) {
+            return digit(b) || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_' || b == '.' || b == '$'
+                || b == '-';
+        }
+
+        /** The line ends with log4j's " (logger)" or " (logger:line)" (layouts.LOG4J's end, ASCII):
+         *  its record has its logger, no piece follows it. */
+        static boolean loggerEnd(byte[] a, int off, int len) {
+            int e = off + len - 1;
+            if (len < 4 || a[e] != ')') return false;
+            int k = e - 1;
+            int d = k;
+            while (d > off && digit(a[d])) d--;
+            if (d < k && a[d] == ':') k = d - 1;
+            int s = k;
+            while (s > off && loggerChar(a[s])) s--;
+            return s < k && s > off && a[s] == '(' && a[s - 1] == ' ';
+        }
+
         private String key(byte[] a, int off, int len) {
             origin.reset(new String(a, off, len, StandardCharsets.UTF_8));
             if (!origin.lookingAt()) return null;
@@ -228,7 +248,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                     keep = true;
                     follow--;
                 }
-                if (keep && len > 1 && a[off] == '[' && digit(a[off + 1])) follow = MAX_WRAPPED;
+                if (keep && len > 1 && a[off] == '[' && digit(a[off + 1]) && !loggerEnd(a, off, len)) follow = MAX_WRAPPED;
             }
             String key = origin == null ? null : key(a, off, len);
             if (!keep) {
