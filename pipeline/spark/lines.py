@@ -23,6 +23,12 @@ The scanner hands them over: the split before the boundary reads on and returns 
 own lines (idx >= its n_lines), the split that owns them counts them without returning them. At
 most HANDOVER_MAX_LINES per boundary (a longer run of continuation lines keeps its tail in the
 next split, where the parser sees it as continuation lines without their head).
+
+What the filter drops, told to the reader (`gap_rule`, jvm/SplitScanner.java `Gaps`, Python twin
+parsers.reader.filter_with_gaps): in a file whose lines name their origin (kubectl, stern, compose,
+syslog), a byte per kept line says whether a line of its own origin, or one of no origin, was dropped
+before it, so a merged file's records end where `coordscope parse` ends them (docs/parsers.md, "Merged
+streams"); in Kafka's log4j layout, the possible pieces of a soft-wrapped record are kept.
 """
 
 from __future__ import annotations

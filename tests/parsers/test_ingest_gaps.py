@@ -21,9 +21,18 @@ import random
 
 import pytest
 
-from parsers.reader import (GAP_ALL, GAP_NONE, GAP_OWN, FileFormat, filter_with_gaps, gap_codes, is_candidate,
-                            parse_lines, sniff)
-from tests.parsers.test_interleaved_origins import SHAPES, T0
+from parsers.reader import (
+    GAP_ALL,
+    GAP_NONE,
+    GAP_OWN,
+    FileFormat,
+    filter_with_gaps,
+    gap_codes,
+    is_candidate,
+    parse_lines,
+    sniff,
+)
+from tests.parsers.test_interleaved_origins import SHAPES
 
 ORIGIN_SHAPES = {k: v for k, v in SHAPES.items() if k in ("kubectl", "stern", "compose", "journalctl-short")}
 PODS = ["ledger-7d9f8c6b5-x2x4q", "billing-5c4b7d9f8-q8r2z", "orders-6f7c9d8b4-k3m5n", "audit-59d8c7b6f-p4q7r"]

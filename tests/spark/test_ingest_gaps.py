@@ -15,7 +15,7 @@ import pytest
 from parsers.reader import filter_with_gaps, sniff
 from pipeline import rundir
 from pipeline.spark import lines as lines_mod
-from tests.parsers.test_ingest_gaps import ORIGIN_SHAPES, PODS, _RECORDS, app_line, merged
+from tests.parsers.test_ingest_gaps import _RECORDS, ORIGIN_SHAPES, PODS, app_line, merged
 from tests.spark.conftest import run_ingest_inputs
 
 
