@@ -417,8 +417,9 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             # word, and a dump record soft-wrapped over several lines is glued back from lines that
             # hold none (parsers/reader._joined_dump_records)
             describe_paths = [f.spath for f in readable if f.kind in ("groups_describe", "offsets_dump")]
+            rules = {f.spath: lines.gap_rule(pmod.FileFormat(f.kind, f.layout, tuple(f.wrappers))) for f in readable}
             scan = lines.read_blocks(spark, [f.read_uri or f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths,
-                                     described=[(f.spath, f.size) for f in readable])
+                                     described=[(f.spath, f.size) for f in readable], rules=rules)
             if scan.filter != "java":
                 from pipeline.spark.session import JAR_PROBLEM
 

@@ -30,7 +30,7 @@ SCANNER_CLASS = "coordscope.spark.SplitScanner"
 PATHS_CLASS = "coordscope.spark.PathNames"
 UDF_NAME = "coordscope_candidate"
 SCAN_UDF_NAME = "coordscope_scan_split"
-SCAN_RESULT_DDL = "n_lines bigint, problem string, idx array<bigint>, text string, chars array<int>"
+SCAN_RESULT_DDL = "n_lines bigint, problem string, idx array<bigint>, text string, chars array<int>, gaps binary"
 
 
 class JarUnavailable(RuntimeError):
@@ -146,7 +146,7 @@ def register_candidate_filter(spark, regex: str) -> bool:
 
 
 def register_split_scanner(spark, regex: str, max_chars: int, continuation: str, handover_max: int) -> bool:
-    """Register `coordscope_scan_split(uri, start, length, all_lines) -> SCAN_RESULT_DDL` (see
+    """Register `coordscope_scan_split(uri, start, length, all_lines, rule) -> SCAN_RESULT_DDL` (see
     jvm/SplitScanner.java): candidate lines by `regex`, lines matching `continuation` (a regex
     anchored at the line start) handed over across split boundaries, at most `handover_max` per
     boundary. False when unavailable."""

@@ -23,6 +23,12 @@ The scanner hands them over: the split before the boundary reads on and returns 
 own lines (idx >= its n_lines), the split that owns them counts them without returning them. At
 most HANDOVER_MAX_LINES per boundary (a longer run of continuation lines keeps its tail in the
 next split, where the parser sees it as continuation lines without their head).
+
+What the filter drops, told to the reader (`gap_rule`, jvm/SplitScanner.java `Gaps`, Python twin
+parsers.reader.filter_with_gaps): in a file whose lines name their origin (kubectl, stern, compose,
+syslog), a byte per kept line says whether a line of its own origin, or one of no origin, was dropped
+before it, so a merged file's records end where `coordscope parse` ends them (docs/parsers.md, "Merged
+streams"); in Kafka's log4j layout, the possible pieces of a soft-wrapped record are kept.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from pyspark.sql import functions as F
 
 from parsers.reader import CONTINUATION_REGEX
 from pipeline.spark import jvm
-from pipeline.spark.regex_shape import fast_regex
+from pipeline.spark.regex_shape import fast_regex, java_flavour
 
 # Continuation lines handed over at a split boundary, at most (CONTINUATION_REGEX is the parser's
 # own definition: indented lines, stack frames, "Caused by:", "Suppressed:", an exception's first line).
@@ -47,8 +53,8 @@ ROW_MASK = (1 << ROW_BITS) - 1
 
 
 COMPRESSED = (".gz", ".bz2", ".deflate", ".lz4", ".snappy", ".zst")   # Hadoop's codecs: never split here
-SPLIT_DDL = "split_no int, spath string, uri string, block bigint, length bigint, whole boolean"
-CAND_COLUMNS = ("idx", "text", "chars")   # a split's candidates, packed (jvm.SCAN_RESULT_DDL)
+SPLIT_DDL = "split_no int, spath string, uri string, block bigint, length bigint, whole boolean, rule string"
+CAND_COLUMNS = ("idx", "text", "chars", "gaps")   # a split's candidates, packed (jvm.SCAN_RESULT_DDL)
 JOIN = "\n"                                # joins a split's candidate lines in `text`
 
 
@@ -93,17 +99,37 @@ def file_size(spark: SparkSession, uri: str) -> int:
     return int(p.getFileSystem(spark._jsc.hadoopConfiguration()).getFileStatus(p).getLen())
 
 
-def plan_splits(files: list[tuple[str, str, int]], split_bytes: int, whole: set[str]) -> list[tuple]:
-    """(split_no, spath, uri, block, length, whole) per split of each (spath, uri, size): plain
-    files in pieces of split_bytes, compressed ones whole (as Spark's text source does)."""
+def plan_splits(files: list[tuple[str, str, int]], split_bytes: int, whole: set[str],
+                rules: dict[str, str] | None = None) -> list[tuple]:
+    """(split_no, spath, uri, block, length, whole, rule) per split of each (spath, uri, size):
+    plain files in pieces of split_bytes, compressed ones whole (as Spark's text source does);
+    rule: the file's gap rule (gap_rule), "" for none."""
     out = []
+    rules = rules or {}
     for spath, uri, size in files:
+        rule = rules.get(spath, "")
         if uri.lower().endswith(COMPRESSED) or size <= split_bytes:
-            out.append((len(out), spath, uri, 0, max(size, 0), spath in whole))
+            out.append((len(out), spath, uri, 0, max(size, 0), spath in whole, rule))
             continue
         for block in range(0, size, split_bytes):
-            out.append((len(out), spath, uri, block, min(split_bytes, size - block), spath in whole))
+            out.append((len(out), spath, uri, block, min(split_bytes, size - block), spath in whole, rule))
     return out
+
+
+def gap_rule(fmt) -> str:
+    """The scanner's rule for a file of FileFormat `fmt` (jvm/SplitScanner.java, Gaps): "W" when
+    the possible pieces of soft-wrapped log4j records are kept (parsers.reader.soft_wrap_rule), else
+    "-", then the Java regex of the file's origin wrapper (parsers.reader.origin_rule); "" for
+    neither. What the scanner decides with it is what parsers.reader.filter_with_gaps decides."""
+    from parsers import layouts
+    from parsers.reader import origin_rule, soft_wrap_rule
+
+    wrapper = origin_rule(fmt)
+    soft = soft_wrap_rule(fmt)
+    if wrapper is None and not soft:
+        return ""
+    rx = java_flavour(layouts.WRAPPERS[wrapper].pattern).replace("(?P<", "(?<") if wrapper is not None else ""
+    return ("W" if soft else "-") + rx
 
 
 def split_tasks(spark: SparkSession, plan: list[tuple], n_tasks: int) -> DataFrame:
@@ -127,7 +153,8 @@ def split_tasks(spark: SparkSession, plan: list[tuple], n_tasks: int) -> DataFra
 
 
 def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
-                whole_files: list[str] | None = None, described: list[tuple[str, int]] | None = None) -> Scan:
+                whole_files: list[str] | None = None, described: list[tuple[str, int]] | None = None,
+                rules: dict[str, str] | None = None) -> Scan:
     """The per-split rows of `uris` (lazy: nothing is read until they are used). With the
     coordscope jar each split is read by jvm/SplitScanner.java on the executors; without it, by
     `spark.read.text` and an rlike aggregate (same rows, slower).
@@ -135,7 +162,9 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
     `whole_files` (Spark paths) bypass the candidate filter: every line of them goes to the parser.
     `kafka-consumer-groups --describe` tables need it: their data rows carry no fixed word.
     `described`: (Spark path, size) of each uri when the caller knows them (the job does), else
-    they are asked of the file systems here.
+    they are asked of the file systems here. `rules`: Spark path -> gap_rule of the file (the
+    scanner only; the fallback's rows carry no gap codes, and the reader then ends every record at
+    a gap, as before them).
     """
     whole = set(whole_files or ())
     if jvm.register_split_scanner(spark, candidate_regex, MAX_LINE_CHARS, CONTINUATION_REGEX, HANDOVER_MAX_LINES):
@@ -144,12 +173,12 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
         if described is None:
             described = list(zip(spark_paths(spark, uris), (file_size(spark, u) for u in uris), strict=True))
         files = [(spath, u, size) for u, (spath, size) in zip(uris, described, strict=True)]
-        plan = plan_splits(files, split_bytes, whole)
+        plan = plan_splits(files, split_bytes, whole, rules)
         # splits dealt round-robin to at most 4 tasks per core: many small files do not become
         # as many tasks (each partition of the parsed result is read again by every later stage)
         n_tasks = max(1, min(len(plan), 4 * spark.sparkContext.defaultParallelism))
         tasks = split_tasks(spark, plan, n_tasks)
-        r = F.call_function(jvm.SCAN_UDF_NAME, "uri", "block", "length", "whole")
+        r = F.call_function(jvm.SCAN_UDF_NAME, "uri", "block", "length", "whole", "rule")
         rows = tasks.select("split_no", "spath", "block", r.alias("r"))
         return Scan(rows.select("split_no", "spath", "block", "r.n_lines", "r.problem", *(f"r.{c}" for c in CAND_COLUMNS)),
                     "java")
@@ -234,7 +263,8 @@ def _packed(rows: DataFrame) -> DataFrame:
     return rows.select("split_no", "spath", "block", "n_lines", "problem",
                        F.transform("cands", lambda c: c["idx"]).alias("idx"),
                        F.array_join(F.transform("cands", lambda c: c["value"]), JOIN).alias("text"),
-                       F.transform("cands", lambda c: c["chars"]).alias("chars"))
+                       F.transform("cands", lambda c: c["chars"]).alias("chars"),
+                       F.lit(None).cast("binary").alias("gaps"))
 
 
 def unpacked(rows: DataFrame) -> DataFrame:

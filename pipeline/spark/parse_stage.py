@@ -227,10 +227,12 @@ def _event_columns(evs: list[Event], schema: Any) -> dict[str, Any]:
 
 
 def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_info: FormatInfo,
-               mod: Any, max_chars: int, pairs: list[tuple[int, str]] | None = None) -> dict[str, int]:
+               mod: Any, max_chars: int, pairs: list[tuple[int, str]] | None = None,
+               gaps: dict[int, int] | None = None) -> dict[str, int]:
     """Add the outcomes of one split; returns its counts per status. rows: (line_no, text,
     chars) in line order; `pairs`, when the caller knows no line is longer than max_chars: the
-    (line_no, text) pairs themselves (rows is then not read).
+    (line_no, text) pairs themselves (rows is then not read). `gaps`: the scanner's gap codes by
+    line number (parsers.reader.filter_with_gaps), None when it gave none.
 
     Never raises for bad input: overlong lines and parser exceptions become `unparsed` outcomes
     with a reason, so every candidate line gets exactly one outcome.
@@ -258,7 +260,9 @@ def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_in
     while i < len(pending):
         ocs: list[Any] = []
         try:
-            ocs.extend(mod.parse_lines(source, iter(pending[i:]) if i else iter(pending), fmt))
+            lines = iter(pending[i:]) if i else iter(pending)
+            ocs.extend(mod.parse_lines(source, lines, fmt) if gaps is None else
+                       mod.parse_lines(source, lines, fmt, gaps=gaps))
         except Exception as exc:  # a parser bug must not lose the line or kill the job
             if i + len(ocs) < len(pending):    # the line it failed on: unparsed, and go on after it
                 line_no, text = pending[i + len(ocs)]
@@ -307,6 +311,8 @@ def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], mo
             chars_list = b.column("chars")
             chars_col = chars_list.values.slice(chars_list.offsets[0].as_py(), offsets[-1] - base)
             texts = b.column("text").to_pylist()          # one str per split: one decode, no object per line
+            # the scanner's gap codes (bytes per split, files with an origin rule only; else None)
+            gap_bytes = b.column("gaps").to_pylist() if "gaps" in b.schema.names else None
             line_nos = pc.add(idx_col, 1).to_pylist()      # 1-based within the split
             over = pc.greater(chars_col, max_chars)
             # per split: whether a line is overlong (rare); the others go to the parser as pairs
@@ -315,14 +321,18 @@ def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], mo
             for r, spath in enumerate(spaths):
                 lo, hi = offsets[r] - base, offsets[r + 1] - base
                 fmt_info = formats.get(spath) or (spath, "log", "bare", ())
+                gb = gap_bytes[r] if gap_bytes is not None else None
+                # (codes that are not GAP_NONE, by line number)
+                gaps = ({line_nos[lo + k]: c for k, c in enumerate(gb) if c} if gb is not None and len(gb) == hi - lo
+                        else None)
                 if hi <= lo:
                     counts = {}
                 elif over_in is None or over_in[hi - 1] == (over_in[lo - 1] if lo else 0):
                     pairs = list(zip(line_nos[lo:hi], _split_text(texts[r], hi - lo), strict=True))
-                    counts = parse_unit(out, spath, split_nos[r], None, fmt_info, mod, max_chars, pairs=pairs)
+                    counts = parse_unit(out, spath, split_nos[r], None, fmt_info, mod, max_chars, pairs=pairs, gaps=gaps)
                 else:
                     rows = zip(line_nos[lo:hi], _split_text(texts[r], hi - lo), chars[lo:hi], strict=True)  # type: ignore[index]
-                    counts = parse_unit(out, spath, split_nos[r], rows, fmt_info, mod, max_chars)
+                    counts = parse_unit(out, spath, split_nos[r], rows, fmt_info, mod, max_chars, gaps=gaps)
                 out.end_split(spath, split_nos[r], blocks[r], n_lines[r], hi - lo, counts, problems[r])
                 if out.n >= BATCH_ROWS:
                     yield out.batches(schema)

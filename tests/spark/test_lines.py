@@ -338,7 +338,8 @@ def test_split_plan_of_many_files_is_one_literal(spark, tmp_path):
     split exactly once, dealt round-robin over the tasks, with odd characters intact."""
     from pipeline.spark import lines
 
-    plan = [(i, f"file:/x/it's \"{i}\" ü.log", f"/x/it's \"{i}\" ü.log", i * 10, 10 + i, i % 2 == 0) for i in range(3000)]
+    plan = [(i, f"file:/x/it's \"{i}\" ü.log", f"/x/it's \"{i}\" ü.log", i * 10, 10 + i, i % 2 == 0,
+             "-\\[pod/(x)\\] " if i % 3 == 0 else "") for i in range(3000)]
     tasks = lines.split_tasks(spark, plan, 8)
     rows = [tuple(r) for r in tasks.collect()]
     assert sorted(rows) == plan

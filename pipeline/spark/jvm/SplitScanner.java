@@ -17,7 +17,7 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.deploy.SparkHadoopUtil;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.api.java.UDF4;
+import org.apache.spark.sql.api.java.UDF5;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -43,11 +43,20 @@ import org.apache.spark.unsafe.types.UTF8String;
  * nothing over (the split before it reads on through it).
  *
  * Returns struct(n_lines bigint, problem string, idx array(bigint), text string, chars
- * array(int)): the split's candidate lines in line order, idx[k] the k-th one's 0-based index in
+ * array(int), gaps binary): the split's candidate lines in line order, idx[k] the k-th one's 0-based index in
  * the split, chars[k] its length in code points (the whole line's), and text all of them joined
  * by \n, each cut to maxChars code points. A line never holds \n or \r (both end it), so the
  * join is unambiguous. problem says why reading stopped early (a truncated .gz), with the lines
- * before the damage kept.
+ * before the damage kept. gaps[k] (only for a file with an origin rule, else null) is what the
+ * k-th kept line's reader must know of the lines dropped before it (Gaps, below).
+ *
+ * The rule (the fifth argument, per file, from parsers.reader.origin_rule / soft_wrap_rule; "" for
+ * none): its first character 'W' keeps the possible pieces of soft-wrapped log4j records, and the
+ * rest, when not empty, is the regex of the file's origin wrapper (kubectl --prefix, stern, docker
+ * compose, syslog), matched at the start of every line to learn the origin of the dropped ones too.
+ * Why (docs/parsers.md, "Merged streams"): the reader ends every record at a gap unless told which
+ * origin the dropped lines had; a merged file's other pods log between any two lines of a
+ * ConsumerConfig block, and the block lost its settings in the ingest while `parse` kept them.
  *
  * Why one text per split and not a row per candidate: a String decoded per line, a Row, then
  * Spark's conversion to a Catalyst row (which encoded the String back to UTF-8) and its Arrow
@@ -55,7 +64,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * line's bytes are copied as they are into one buffer that becomes the UTF8String; a line with
  * other bytes is decoded and encoded again (malformed bytes become U+FFFD, as before).
  */
-public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row>, Serializable {
+public final class SplitScanner implements UDF5<String, Long, Long, Boolean, String, Row>, Serializable {
     private static final long serialVersionUID = 1L;
     private static final int BUFFER = 1 << 16;
     /** Bytes of a line kept for decoding; longer lines are cut (they are cut to maxChars anyway). */
@@ -80,11 +89,17 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         int n;
         byte[] text = new byte[1 << 14];
         int len;
+        byte[] gap;              // per kept line, Gaps' code (files with an origin rule only)
+        byte nextGap;            // the code of the line add() adds next
 
         void add(long i, long c, byte[] a, int off, int count) {
             if (n == idx.length) {
                 idx = Arrays.copyOf(idx, n * 2);
                 chars = Arrays.copyOf(chars, n * 2);
+            }
+            if (gap != null) {
+                if (n == gap.length) gap = Arrays.copyOf(gap, n * 2);
+                gap[n] = nextGap;
             }
             idx[n] = i;
             chars[n] = (int) Math.min(c, Integer.MAX_VALUE);
@@ -100,7 +115,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
 
         Row row(long lines, String problem) {
             return RowFactory.create(lines, problem, Arrays.copyOf(idx, n), UTF8String.fromBytes(text, 0, len),
-                Arrays.copyOf(chars, n));
+                Arrays.copyOf(chars, n), gap == null ? null : Arrays.copyOf(gap, n));
         }
     }
 
@@ -129,8 +144,197 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         return c;
     }
 
-    @Override
+    /**
+     * What the filter tells the reader about the lines it drops, for one split of a file with a rule
+     * (parsers/reader.py filter_with_gaps is the Python twin: tests/spark/test_lines.py compares them).
+     *
+     * Origins: each line's origin is the groups of the origin wrapper's match (syslog's nil "-" as
+     * empty), no match = no origin. `clean` holds the origins whose last line was kept; a kept line's
+     * code is ALL when a line of no origin was dropped since the last kept line (it ended whatever
+     * record was current) or the line has no origin and some line was dropped, OWN when its origin
+     * is not clean (a line of it was dropped: that origin's record ended there), else NONE. Every
+     * line of such a file is read here (the fast path of scan() is off for them): the dropped lines'
+     * origins are what this is about.
+     *
+     * Soft-wrapped log4j records: after a kept line that starts with "[" and a digit and does not end
+     * with log4j's " (logger)" (a record with its logger takes no piece), the lines that
+     * are not blank and do not start with a time (an optional "[", 1-4 digits, one of -/:. and a
+     * digit) are kept, at most MAX_WRAPPED of them without a candidate word; a blank line or a time
+     * ends the run. A superset of the pieces parsers/reader.py _soft_wrap glues to a record.
+     */
+    static final class Gaps {
+        static final byte NONE = 0, OWN = 1, ALL = 2;
+        static final int MAX_WRAPPED = 8;        // parsers.reader.MAX_SOFT_WRAPPED
+        static final int MAX_ORIGINS = 4096;     // parsers.reader.MAX_ORIGINS
+        final boolean soft;
+        final java.util.regex.Matcher origin;    // null: no origin rule
+        final java.util.HashSet<String> clean = new java.util.HashSet<>();
+        boolean dropped;
+        boolean keylessDropped;
+        int follow;                              // soft-wrap pieces still kept
+        byte code;                               // the last kept line's
+
+        Gaps(boolean soft, Pattern origin) {
+            this.soft = soft;
+            this.origin = origin == null ? null : origin.matcher("");
+        }
+
+        /** A line that scan() may count without reading it (only counted when dropped). */
+        boolean skippable() {
+            return origin == null && follow == 0;
+        }
+
+        private static boolean blank(byte b) {
+            return b == ' ' || b == '\t' || b == 0x0b || b == 0x0c;
+        }
+
+        private static boolean digit(byte b) {
+            return b >= '0' && b <= '9';
+        }
+
+        private static boolean timeStart(byte[] a, int off, int len) {
+            int i = off + (len > 0 && a[off] == '[' ? 1 : 0);
+            int j = i;
+            int stop = off + len;
+            while (j < stop && j - i < 4 && digit(a[j])) j++;
+            if (j == i || j + 1 >= stop) return false;
+            byte c = a[j];
+            return (c == '-' || c == '/' || c == ':' || c == '.') && digit(a[j + 1]);
+        }
+
+        private static boolean loggerChar(byte b) {
+            return digit(b) || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_' || b == '.' || b == '$'
+                || b == '-';
+        }
+
+        /** The line ends with log4j's " (logger)" or " (logger:line)" (layouts.LOG4J's end, ASCII):
+         *  its record has its logger, no piece follows it. */
+        static boolean loggerEnd(byte[] a, int off, int len) {
+            int e = off + len - 1;
+            if (len < 4 || a[e] != ')') return false;
+            int k = e - 1;
+            int d = k;
+            while (d > off && digit(a[d])) d--;
+            if (d < k && a[d] == ':') k = d - 1;
+            int s = k;
+            while (s > off && loggerChar(a[s])) s--;
+            return s < k && s > off && a[s] == '(' && a[s - 1] == ' ';
+        }
+
+        /** The line's bytes as chars, without decoding (exact while the regex reads ASCII only: a
+         *  byte >= 0x80 it reads is noted in `high`, and the line is then matched decoded). */
+        private static final class Latin1 implements CharSequence {
+            byte[] a;
+            int off;
+            int len;
+            boolean high;
+
+            public int length() {
+                return len;
+            }
+
+            public char charAt(int i) {
+                byte b = a[off + i];
+                if (b < 0) high = true;
+                return (char) (b & 0xff);
+            }
+
+            public CharSequence subSequence(int from, int to) {
+                for (int i = from; i < to; i++) charAt(i);
+                return new String(a, off + from, to - from, StandardCharsets.ISO_8859_1);
+            }
+
+            @Override
+            public String toString() {
+                return subSequence(0, len).toString();
+            }
+        }
+
+        private final Latin1 view = new Latin1();
+
+        private String key(byte[] a, int off, int len) {
+            view.a = a;
+            view.off = off;
+            view.len = len;
+            view.high = false;
+            origin.reset(view);
+            boolean found = origin.lookingAt();
+            String k = found ? groups() : null;
+            if (view.high) {             // a non-ASCII byte was read: the decoded line decides
+                origin.reset(new String(a, off, len, StandardCharsets.UTF_8));
+                k = origin.lookingAt() ? groups() : null;
+            }
+            view.a = null;
+            return k;
+        }
+
+        private String groups() {
+            StringBuilder k = new StringBuilder();
+            for (int g = 1; g <= origin.groupCount(); g++) {
+                if (g > 1) k.append('\0');
+                String v = origin.group(g);
+                if (v != null && !v.equals("-")) k.append(v);
+            }
+            return k.toString();
+        }
+
+        /** Whether the line is kept (`candidate`: the filter's decision), and its code in `code`. */
+        boolean decide(byte[] a, int off, int len, boolean candidate) {
+            boolean keep = candidate;
+            if (soft) {
+                if (len == 0 || blank(a[off])) {
+                    int k = off;
+                    while (k < off + len && blank(a[k])) k++;
+                    if (k == off + len) follow = 0;
+                } else if (timeStart(a, off, len)) {
+                    follow = 0;
+                }
+                if (!keep && follow > 0) {
+                    keep = true;
+                    follow--;
+                }
+                if (keep && len > 1 && a[off] == '[' && digit(a[off + 1]) && !loggerEnd(a, off, len)) follow = MAX_WRAPPED;
+            }
+            String key = origin == null ? null : key(a, off, len);
+            if (!keep) {
+                dropped = true;
+                if (key == null) keylessDropped = true;
+                else clean.remove(key);
+                return false;
+            }
+            if (origin == null) code = dropped ? ALL : NONE;
+            else if (keylessDropped || (key == null && dropped)) code = ALL;
+            else if (key != null && !clean.contains(key)) code = OWN;
+            else code = NONE;
+            if (key != null) {
+                if (clean.size() >= MAX_ORIGINS) clean.clear();
+                clean.add(key);
+            }
+            dropped = false;
+            keylessDropped = false;
+            return true;
+        }
+    }
+
+    // compiled origin rules, one per JVM (a rule is one of a few wrapper regexes)
+    private static final java.util.concurrent.ConcurrentHashMap<String, Pattern> RULES =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Gaps gaps(String rule) {
+        if (rule == null || rule.isEmpty()) return null;
+        String rx = rule.substring(1);
+        Pattern p = rx.isEmpty() ? null : RULES.computeIfAbsent(rx, r -> Pattern.compile(r, Pattern.UNICODE_CHARACTER_CLASS));
+        boolean soft = rule.charAt(0) == 'W';
+        return soft || p != null ? new Gaps(soft, p) : null;
+    }
+
+    /** call() without a rule (benchmarks/jvm/ScanBench.java). */
     public Row call(String uri, Long start, Long length, Boolean allLines) throws IOException {
+        return call(uri, start, length, allLines, "");
+    }
+
+    @Override
+    public Row call(String uri, Long start, Long length, Boolean allLines, String rule) throws IOException {
         Configuration hconf = hadoopConf();
         Path path = new Path(uri);
         FileSystem fs = path.getFileSystem(hconf);
@@ -149,18 +353,19 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             end = begin + (length == null ? Long.MAX_VALUE - begin : length);
         }
         try {
-            return scan(in, begin, end, Boolean.TRUE.equals(allLines), codec == null);
+            return scan(in, begin, end, Boolean.TRUE.equals(allLines), codec == null, gaps(rule));
         } finally {
             in.close();
         }
     }
 
-    private Row scan(InputStream in, long begin, long end, boolean allLines, boolean splittable) {
+    private Row scan(InputStream in, long begin, long end, boolean allLines, boolean splittable, Gaps gaps) {
         final int[] step = filter.scanStep;
         final byte[] cls = filter.scanClassOf;
         final boolean[] stay = filter.scanStaysAtStart;
         final int keep = Math.max(maxChars, 1024) * KEEP_FACTOR;
         Cands cands = new Cands();
+        if (gaps != null && gaps.origin != null) cands.gap = new byte[256];
         CandidateFilter.RestMatcher rest = filter.newRestMatcher();
         byte[] buf = new byte[BUFFER];
         byte[] carry = new byte[1024];   // the current line's bytes from earlier buffers
@@ -223,13 +428,14 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
                     skipping = false;
                 } else if (!matched && !allLines && !edge.leading && !edge.handing && lineStartPos <= end
                            && (carried > 0 || i > lineStart)
-                           && !filter.restMayStart(carried > 0 ? carry[0] : buf[lineStart])) {
+                           && !filter.restMayStart(carried > 0 ? carry[0] : buf[lineStart])
+                           && (gaps == null || gaps.skippable())) {
                     // most lines: inside the split, no candidate word, a first byte that rules out
                     // the other alternatives: only counted (what line() would do, without its calls;
                     // they stay out of this loop's compiled code)
                     edge.lines++;
                 } else if (!line(edge, lineStartPos > end, buf, lineStart, i, carry, carried, carriedChars,
-                                 matched || allLines, rest, cands)) {
+                                 matched || allLines, rest, cands, gaps)) {
                     stopped = true;
                     break;
                 }
@@ -266,7 +472,7 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
         // a last line without a line end (the file's last line: past the end only while handing over)
         if (!stopped && !skipping && lineStartPos != Long.MAX_VALUE && (carried > 0 || (n > 0 && i > lineStart))) {
             line(edge, lineStartPos > end, buf, lineStart, Math.max(i, lineStart), carry, carried, carriedChars,
-                matched || allLines, rest, cands);
+                matched || allLines, rest, cands, gaps);
         }
         return cands.row(edge.lines, problem);
     }
@@ -304,7 +510,8 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
      *  byte loop of scan(), whose compiled code stays small; inlined, the String decoding and the
      *  regex behind it made that compilation take seconds of a compiler thread (BENCHMARKS.md, scanner). */
     private boolean line(Edge edge, boolean pastEnd, byte[] buf, int from, int to, byte[] carry, int carried,
-                         long carriedChars, boolean candidate, CandidateFilter.RestMatcher rest, Cands cands) {
+                         long carriedChars, boolean candidate, CandidateFilter.RestMatcher rest, Cands cands,
+                         Gaps gaps) {
         if (pastEnd && !edge.handing) {       // the first line that belongs to the next split
             if (handoverMax == 0 || edge.lines == edge.leadingLines) return false;
             edge.handing = true;
@@ -348,7 +555,12 @@ public final class SplitScanner implements UDF4<String, Long, Long, Boolean, Row
             off = 0;
             len = a.length;
         }
-        if (!(candidate || rest.matches(a, off, len))) return true;
+        boolean keep = candidate || rest.matches(a, off, len);
+        if (gaps != null) {
+            keep = gaps.decide(a, off, len, keep);
+            cands.nextGap = gaps.code;
+        }
+        if (!keep) return true;
         int k = off;
         int stop = off + len;
         while (k < stop && a[k] >= 0) k++;
