@@ -32,6 +32,7 @@ from parsers import (
     groups_describe,
     layouts,
     offsets_dump,
+    timestamps,
     truncated,
 )
 from parsers import origin as origin_mod
@@ -43,7 +44,6 @@ from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
 from parsers.gzip_stream import TolerantGzip, open_gzip
 from parsers.origin import KEY as ORIGIN
-from parsers import timestamps
 from parsers.timestamps import _second_ms, find_ts, naive_zone_name, parse_ts
 
 try:  # Cython's pure-Python mode: this module is also compiled when installed (parsers/_accel.py)

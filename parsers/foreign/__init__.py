@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from parsers import layouts
 from parsers.base import Match
 from parsers.build_cache import compile_regex
-from parsers import layouts
 from parsers.foreign import words
 from parsers.foreign.common import IGNORE, UNRECOGNISED
 
