@@ -250,27 +250,10 @@ def prefilter(lines: Iterable[tuple[int, str]], counts: Counter | None = None) -
 
 
 # --- what the candidate filter tells the reader about the lines it drops ---------------------------
-#
-# The ingest's filter (pipeline/spark/jvm/SplitScanner.java; Python twin: filter_with_gaps) drops the
-# lines that hold no candidate word, so the reader sees (line_no, text) pairs with gaps. Two file
-# shapes need more than "lines are missing here" (docs/parsers.md, "Merged streams"):
-#
-# - merged streams (an origin wrapper outermost: kubectl --prefix, stern, docker compose, syslog): a
-#   dropped line ends the record of its own origin only; other origins' records wait for their next
-#   line (`_LogParser.parked`). The filter reads each line's origin wrapper (the same regex) and tells
-#   the reader, per kept line, one GAP_* code: GAP_OWN when a line of this line's origin was dropped
-#   since that origin's last kept line (its record ended there), GAP_ALL when a dropped line had no
-#   origin (it ended whatever record was current) or this line has none and lines were dropped
-#   before it, else GAP_NONE (a gap of other origins' lines only: nothing of this origin ended).
-# - Kafka's own log4j layout, unwrapped (a pasted or soft-wrapped record, `_soft_wrap`): after a kept
-#   line that starts like a log4j record ("[" and a digit) and does not end with its " (logger)", the
-#   lines that may be pieces of it are kept too: not blank, not starting with a time, at most
-#   MAX_SOFT_WRAPPED of them that hold no candidate word. A superset of what `_soft_wrap` glues (it stops earlier: at the
-#   logger, at a layout line), so every glued piece reaches the reader and no gap cuts the record.
+# The ingest's filter (pipeline/spark/jvm/SplitScanner.java; its Python twin and the rules it applies:
+# parsers/drop_gaps.py) gives, per kept line, one of these codes: whose lines it dropped since
+# (docs/parsers.md, "Merged streams"). parse_lines(..., gaps=) reads them.
 GAP_NONE, GAP_OWN, GAP_ALL = 0, 1, 2
-_ASCII_BLANK = frozenset(" \t\x0b\x0c")
-_DIGITS = frozenset("0123456789")
-_LOGGER_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.$-")
 
 
 def origin_rule(fmt: FileFormat) -> str | None:
@@ -279,107 +262,6 @@ def origin_rule(fmt: FileFormat) -> str | None:
     outside it: none, the gaps stay "every record ends")."""
     w = fmt.wrappers
     return w[0] if fmt.kind == "log" and w and w[0] in layouts.ORIGIN_WRAPPERS else None
-
-
-def soft_wrap_rule(fmt: FileFormat) -> bool:
-    """Whether the filter keeps the possible pieces of soft-wrapped log4j records (see above)."""
-    return fmt.kind == "log" and fmt.layout == "log4j" and not fmt.wrappers
-
-
-def origin_key(m: Any) -> str:
-    """The filter's key of a line's origin: the wrapper match's groups, syslog's nil "-" as empty,
-    joined by NUL. One key per origin (ORIGIN_WRAPPERS' functions are one-to-one on these groups),
-    as jvm/SplitScanner.java's Gaps computes it."""
-    return "\0".join("" if g is None or g == "-" else g for g in m.groups())
-
-
-def _time_start(text: str) -> bool:
-    """`_TIME_START` at position 0 of a line that does not start with whitespace, by characters."""
-    i = 1 if text[:1] == "[" else 0
-    j = i
-    while j < len(text) and j - i < 4 and text[j] in _DIGITS:
-        j += 1
-    return j > i and j + 1 < len(text) and text[j] in "-/:." and text[j + 1] in _DIGITS
-
-
-def _logger_end(text: str) -> bool:
-    """The line ends with log4j's " (logger)" or " (logger:line)" (layouts.LOG4J's end, by ASCII
-    characters): its record has its logger, so no soft-wrapped piece follows it."""
-    if len(text) < 4 or text[-1] != ")":
-        return False
-    k = len(text) - 2
-    d = k
-    while d > 0 and text[d] in _DIGITS:
-        d -= 1
-    if d < k and text[d] == ":":
-        k = d - 1
-    s = k
-    while s > 0 and text[s] in _LOGGER_CHARS:
-        s -= 1
-    return s < k and s > 0 and text[s] == "(" and text[s - 1] == " "
-
-
-def filter_with_gaps(lines: Iterable[tuple[int, str]], fmt: FileFormat,
-                     counts: Counter | None = None) -> Iterator[tuple[int, str, int]]:
-    """The Python twin of the ingest's filter (jvm/SplitScanner.java, one split): (line_no, text,
-    GAP_* code) of the lines kept: the candidates (is_candidate), and in a log4j file the possible
-    pieces of a soft-wrapped record. The code is GAP_ALL after any dropped line when the file has no
-    origin rule (the reader then ends every record at a gap, as without codes)."""
-    wrapper = origin_rule(fmt)
-    rx = layouts.WRAPPERS[wrapper].match if wrapper is not None else None
-    soft = soft_wrap_rule(fmt)
-    follow = 0
-    clean: set[str] = set()
-    dropped = keyless_dropped = False
-    for no, text in lines:
-        keep = is_candidate(text)
-        if soft:
-            if not text or text[0] in _ASCII_BLANK:
-                if all(c in _ASCII_BLANK for c in text):
-                    follow = 0
-            elif _time_start(text):
-                follow = 0
-            if not keep and follow:
-                keep = True
-                follow -= 1
-            if keep and text[:1] == "[" and text[1:2] in _DIGITS and not _logger_end(text):
-                follow = MAX_SOFT_WRAPPED
-        m = rx(text) if rx is not None else None
-        key = origin_key(m) if m is not None else None
-        if not keep:
-            if counts is not None:
-                counts["ignored"] += 1
-            dropped = True
-            if key is None:
-                keyless_dropped = True
-            else:
-                clean.discard(key)
-            continue
-        if rx is None:
-            code = GAP_ALL if dropped else GAP_NONE
-        elif keyless_dropped or (key is None and dropped):
-            code = GAP_ALL
-        elif key is not None and key not in clean:
-            code = GAP_OWN
-        else:
-            code = GAP_NONE
-        if key is not None:
-            if len(clean) >= MAX_ORIGINS:
-                clean.clear()
-            clean.add(key)
-        dropped = keyless_dropped = False
-        yield no, text, code
-
-
-def gap_codes(kept: Iterable[tuple[int, str, int]]) -> tuple[list[tuple[int, str]], dict[int, int]]:
-    """filter_with_gaps' lines as parse_lines takes them: the pairs, and the codes that are not GAP_NONE."""
-    pairs: list[tuple[int, str]] = []
-    codes: dict[int, int] = {}
-    for no, text, code in kept:
-        pairs.append((no, text))
-        if code:
-            codes[no] = code
-    return pairs, codes
 
 
 # --- sniffing ----------------------------------------------------------------------------------
@@ -504,8 +386,8 @@ _LEADING_SPACE = frozenset(" \t\n\r\x0b\x0c")  # what LOG4J's \s+ after the leve
 # the lines after it that start no record of their own hold the rest of its message, the last one ending
 # in the logger. They are glued back with single spaces (a reflow rewrites the whitespace it breaks at);
 # the record stays open for at most MAX_SOFT_WRAPPED consecutive lines and closes at the logger. Ingest's
-# candidate filter keeps the possible pieces after a kept log4j line (soft_wrap_rule, filter_with_gaps),
-# so there such a record is read whole too.
+# candidate filter keeps the possible pieces after a kept log4j line (parsers/drop_gaps.py:
+# soft_wrap_rule, filter_with_gaps), so there such a record is read whole too.
 SOFT_WRAPPED = "soft_wrapped"
 MAX_SOFT_WRAPPED = 8
 _WRAP_LOGGER_END = compile_regex(r"(?:^|\s)\((?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$\-]+)+)(?::\d+)?\)\s*$")
@@ -722,8 +604,8 @@ class _LogParser:
         # lines that were no JSON object are read again
         self.json_off = self.log4j
         self.json_skip: int | None = None  # inside an object too long to collect: its indentation
-        # the ingest filter's GAP_* codes by line number (filter_with_gaps; a code absent: GAP_NONE),
-        # read in files of several origins only; None: a gap ends every record
+        # the ingest filter's GAP_* codes by line number (parsers/drop_gaps.py filter_with_gaps; a code
+        # absent: GAP_NONE), read in files of several origins only; None: a gap ends every record
         self.gap_codes: dict[int, int] | None = None
 
     def _release(self, out: list[LineOutcome]) -> None:
@@ -847,6 +729,13 @@ class _LogParser:
                     # read one by one first (outcomes stay in line order)
                     self.end_json(out)
                     self.last_no = no
+                    if self.parked is not None and out is not self.held:
+                        # those lines left records of other origins waiting (JSON records naming their
+                        # host): this line's outcome waits behind them, as any line's does then
+                        self.flush(self.held)
+                        self.held.append(self._reject(no, text, reason))
+                        self._release(out)
+                        return
                 self.flush(out)
                 out.append(self._reject(no, text, reason))
                 return
@@ -1839,7 +1728,7 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
     """Outcomes for (line_no, text) pairs in file order (gaps allowed: filtered non-candidates).
     `rendered=True` (what `coordscope parse` asks): an outcome's event may come as
     event_json.Rendered (its kind and its JSON line, the bytes event_line writes for the Event).
-    `gaps`: the filter's GAP_* codes by line number (filter_with_gaps, the ingest's scanner), read
+    `gaps`: the filter's GAP_* codes by line number (drop_gaps.filter_with_gaps, the ingest's scanner), read
     in a file whose lines name their origin (origin_rule); else a gap ends every record."""
     stats: dict[str, Any] = _stats if _stats is not None else {}
     it, fmt, lp, fast = _start(source, lines, fmt, stats)

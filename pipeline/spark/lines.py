@@ -25,7 +25,7 @@ most HANDOVER_MAX_LINES per boundary (a longer run of continuation lines keeps i
 next split, where the parser sees it as continuation lines without their head).
 
 What the filter drops, told to the reader (`gap_rule`, jvm/SplitScanner.java `Gaps`, Python twin
-parsers.reader.filter_with_gaps): in a file whose lines name their origin (kubectl, stern, compose,
+parsers.drop_gaps.filter_with_gaps): in a file whose lines name their origin (kubectl, stern, compose,
 syslog), a byte per kept line says whether a line of its own origin, or one of no origin, was dropped
 before it, so a merged file's records end where `coordscope parse` ends them (docs/parsers.md, "Merged
 streams"); in Kafka's log4j layout, the possible pieces of a soft-wrapped record are kept.
@@ -118,11 +118,12 @@ def plan_splits(files: list[tuple[str, str, int]], split_bytes: int, whole: set[
 
 def gap_rule(fmt) -> str:
     """The scanner's rule for a file of FileFormat `fmt` (jvm/SplitScanner.java, Gaps): "W" when
-    the possible pieces of soft-wrapped log4j records are kept (parsers.reader.soft_wrap_rule), else
+    the possible pieces of soft-wrapped log4j records are kept (parsers.drop_gaps.soft_wrap_rule), else
     "-", then the Java regex of the file's origin wrapper (parsers.reader.origin_rule); "" for
-    neither. What the scanner decides with it is what parsers.reader.filter_with_gaps decides."""
+    neither. What the scanner decides with it is what parsers.drop_gaps.filter_with_gaps decides."""
     from parsers import layouts
-    from parsers.reader import origin_rule, soft_wrap_rule
+    from parsers.drop_gaps import soft_wrap_rule
+    from parsers.reader import origin_rule
 
     wrapper = origin_rule(fmt)
     soft = soft_wrap_rule(fmt)

@@ -232,7 +232,7 @@ def parse_unit(out: OutcomeColumns, spath: str, split_no: int, rows: Any, fmt_in
     """Add the outcomes of one split; returns its counts per status. rows: (line_no, text,
     chars) in line order; `pairs`, when the caller knows no line is longer than max_chars: the
     (line_no, text) pairs themselves (rows is then not read). `gaps`: the scanner's gap codes by
-    line number (parsers.reader.filter_with_gaps), None when it gave none.
+    line number (parsers.drop_gaps.filter_with_gaps), None when it gave none.
 
     Never raises for bad input: overlong lines and parser exceptions become `unparsed` outcomes
     with a reason, so every candidate line gets exactly one outcome.

@@ -1,5 +1,5 @@
 """The ingest's filter drops the lines that hold no candidate word; what it tells the reader about them
-(parsers/reader.py `filter_with_gaps`, GAP_* codes; jvm/SplitScanner.java `Gaps` on the JVM;
+(parsers/drop_gaps.py `filter_with_gaps`, GAP_* codes; jvm/SplitScanner.java `Gaps` on the JVM;
 docs/parsers.md "Merged streams") makes the records the reader builds from the kept lines the records
 `coordscope parse` builds from every line:
 
@@ -21,13 +21,12 @@ import random
 
 import pytest
 
+from parsers.drop_gaps import filter_with_gaps, gap_codes
 from parsers.reader import (
     GAP_ALL,
     GAP_NONE,
     GAP_OWN,
     FileFormat,
-    filter_with_gaps,
-    gap_codes,
     is_candidate,
     parse_lines,
     sniff,

@@ -277,3 +277,19 @@ def test_a_header_line_is_for_its_own_origins_next_line():
         4: ("coordinator_discovered", 1714637731000, "billing", "1", "DEBUG", "Acme.Billing.BillingConsumer",
             "pod/billing-0/app")}
     assert [o.status for o in outs] == ["ignored", "ignored", "parsed", "parsed"]
+
+
+def test_a_bad_line_inside_a_collected_json_object_keeps_the_outcomes_in_line_order():
+    """A pretty-printed JSON object collected as one record is read line by line when a line of
+    garbage (a control character) interrupts it; its one-line records name their hosts (origins), so
+    they wait per origin: the bad line's outcome waits behind them. Found by
+    test_mutated_lines (a mutated truth.json): the bad line's outcome came before the waiting ones."""
+    from parsers.reader import parse_lines, sniff
+
+    lines = ['{', ' "records": [',
+             '  {"host": "h1", "level": "INFO", "message": "a"},',
+             '  {"host": "h2", "level": "INFO", "message": "b"},',
+             '  {"host": "h3", "level": "INFO", "message": "c"},',
+             '\x08 ],', '}']
+    outs = list(parse_lines("x.json", list(enumerate(lines, 1)), sniff(lines, "x.json")))
+    assert [o.line_no for o in outs] == [1, 2, 3, 4, 5, 6, 7]

@@ -1,6 +1,6 @@
 """The ingest of merged multi-pod files and soft-wrapped broker records reads the records `coordscope
 parse` reads (tests/parsers/test_ingest_gaps.py builds the files): the JVM scanner keeps the same lines
-and gives the same gap codes as its Python twin (parsers.reader.filter_with_gaps; jvm/SplitScanner.java
+and gives the same gap codes as its Python twin (parsers.drop_gaps.filter_with_gaps; jvm/SplitScanner.java
 Gaps), and the events table equals `parse`'s events, every ConsumerConfig setting included. On main
 before this change (e8a5554) the merged files' blocks kept only the settings printed before the first
 line of another pod, and the wrapped records only their first piece."""
@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from parsers.reader import filter_with_gaps, sniff
+from parsers.drop_gaps import filter_with_gaps
+from parsers.reader import sniff
 from pipeline import rundir
 from pipeline.spark import lines as lines_mod
 from tests.parsers.test_ingest_gaps import _RECORDS, ORIGIN_SHAPES, PODS, app_line, merged
