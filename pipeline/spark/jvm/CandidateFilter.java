@@ -213,7 +213,10 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         }
     }
 
-    private static final class ByteView implements CharSequence {
+    /** A line's bytes as chars, without decoding: exact while the regex reads ASCII only; a byte
+     *  >= 0x80 it reads is noted in `high` (the caller then matches the decoded line). Also
+     *  SplitScanner's view for the origin wrapper's regex. */
+    static final class ByteView implements CharSequence {
         private byte[] a;
         private int off;
         private int len;

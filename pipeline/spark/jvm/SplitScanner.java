@@ -221,42 +221,12 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             return s < k && s > off && a[s] == '(' && a[s - 1] == ' ';
         }
 
-        /** The line's bytes as chars, without decoding (exact while the regex reads ASCII only: a
-         *  byte >= 0x80 it reads is noted in `high`, and the line is then matched decoded). */
-        private static final class Latin1 implements CharSequence {
-            byte[] a;
-            int off;
-            int len;
-            boolean high;
-
-            public int length() {
-                return len;
-            }
-
-            public char charAt(int i) {
-                byte b = a[off + i];
-                if (b < 0) high = true;
-                return (char) (b & 0xff);
-            }
-
-            public CharSequence subSequence(int from, int to) {
-                for (int i = from; i < to; i++) charAt(i);
-                return new String(a, off + from, to - from, StandardCharsets.ISO_8859_1);
-            }
-
-            @Override
-            public String toString() {
-                return subSequence(0, len).toString();
-            }
-        }
-
-        private final Latin1 view = new Latin1();
+        // the line's bytes as chars without decoding (CandidateFilter.ByteView: exact while the regex
+        // reads ASCII only; a byte >= 0x80 read is noted in `high`, and the line is then matched decoded)
+        private final CandidateFilter.ByteView view = new CandidateFilter.ByteView();
 
         private String key(byte[] a, int off, int len) {
-            view.a = a;
-            view.off = off;
-            view.len = len;
-            view.high = false;
+            view.set(a, off, len);
             origin.reset(view);
             boolean found = origin.lookingAt();
             String k = found ? groups() : null;
@@ -264,7 +234,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                 origin.reset(new String(a, off, len, StandardCharsets.UTF_8));
                 k = origin.lookingAt() ? groups() : null;
             }
-            view.a = null;
+            view.set(null, 0, 0);
             return k;
         }
 
