@@ -7,21 +7,11 @@ import pytest
 from dashboard import app as dash_app
 from dashboard.pages import group, member, offsets, overview, owner, unparsed
 from pipeline import dashboard_urls as urls
+from tests.dashboard.component_text import component_text as _text
 from tests.dashboard.rundirs import M2, M3, ORD, PAY, T0, XSS
 
 # Dash 4 warns that DataTable will move out of the core package one day; it still ships in 4.x.
 pytestmark = pytest.mark.filterwarnings(r"ignore:\s*The dash_table.DataTable:DeprecationWarning")
-
-
-def _text(component) -> str:
-    """All text of a Dash component tree (what a user would read)."""
-    if component is None:
-        return ""
-    if isinstance(component, (str, int, float)):
-        return str(component)
-    if isinstance(component, (list, tuple)):
-        return " ".join(_text(c) for c in component)
-    return _text(getattr(component, "children", None))
 
 
 def test_page_key_ignores_soft_params():

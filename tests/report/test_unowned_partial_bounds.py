@@ -24,6 +24,7 @@ import json
 
 import pytest
 
+from tests.dashboard.component_text import component_text
 from tests.report.pure_run import SAMPLES, write_pure_run
 from tests.report.test_unowned_truth import tolerance, truth_gaps
 
@@ -137,12 +138,7 @@ def test_owner_page_says_held_not_nobody(tmp_path):
     rundir.write_table(run, "unparsed", [])
     data = RunData(run)
 
-    def text(node) -> str:
-        if isinstance(node, str):
-            return node
-        kids = getattr(node, "children", None)
-        kids = kids if isinstance(kids, list) else [kids] if kids is not None else []
-        return " ".join(text(k) for k in kids)
+    text = component_text
 
     held = text(answer(data, "search-indexer", "catalog-updates-3", t0 + 100_000))
     assert "A member the logs do not show owned catalog-updates-3" in held and "Nobody owned" not in held

@@ -16,6 +16,7 @@ import json
 import pytest
 
 from pipeline import rundir
+from tests.dashboard.component_text import component_text
 from tests.replay import perturb as P
 from tests.report.pure_run import SAMPLES, write_pure_run
 from tests.report.test_unowned_truth import LATE_END, compare
@@ -138,12 +139,7 @@ def test_dashboard_says_what_the_report_says(tmp_path):
     data = RunData(run)
     rep = build_report(run, group="inventory-sync")
 
-    def text(node) -> str:
-        if isinstance(node, str):
-            return node
-        kids = getattr(node, "children", None)
-        kids = kids if isinstance(kids, list) else [kids] if kids is not None else []
-        return " ".join(text(k) for k in kids)
+    text = component_text
 
     note = text(unowned_note(data, "inventory-sync"))
     assert unowned_cell(rep["summary"]["impact"]) in note and "of it estimated" in note

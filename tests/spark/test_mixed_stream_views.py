@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import rundir
+from tests.dashboard.component_text import component_text as _text
 from tests.replay import perturb as P
 from tests.spark.conftest import run_ingest_inputs
 
@@ -55,17 +56,6 @@ def runs(spark, tmp_path_factory):
         run_ingest_inputs(spark, logs, base / "run")
         out[shape] = (base / "run", logs)
     return out
-
-
-def _text(component) -> str:
-    """The text a Dash component tree shows (its string children, depth first)."""
-    if component is None:
-        return ""
-    if isinstance(component, str | int | float):
-        return str(component)
-    if isinstance(component, list | tuple):
-        return " ".join(_text(c) for c in component)
-    return _text(getattr(component, "children", None))
 
 
 def _client_rows_of(frame, logs: Path, column: str = "evidence") -> int:
