@@ -6,12 +6,15 @@ reader's own parse of a whole file needs none of it."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from parsers import layouts
+from parsers import origin as _origin
 from parsers.reader import (
+    _CRI_LINE,
     GAP_ALL,
     GAP_NONE,
     GAP_OWN,
@@ -19,6 +22,8 @@ from parsers.reader import (
     MAX_SOFT_WRAPPED,
     FileFormat,
     is_candidate,
+    json_origins,
+    origin_behind_ansi,
     origin_rule,
 )
 
@@ -39,6 +44,18 @@ from parsers.reader import (
 #   MAX_SOFT_WRAPPED of them that hold no candidate word. A superset of what the reader's
 #   `_soft_wrap` glues (it stops earlier: at the logger, at a layout line), so every glued piece
 #   reaches the reader and no gap cuts the record.
+# - CRI node logs (the kubelet's `<time> <stream> <P|F> ` lines, cri_rule): the line after a kept
+#   partial (`P`) line is kept when it is a CRI line too (the partial lines are candidates themselves,
+#   reader.BLOCK_TIME_REGEX), so a run of parts reaches the reader whole and `_cri_joined` joins it as
+#   in `parse`; without it the last part (`F`, no candidate word in it) was dropped and the parts stood
+#   alone.
+# - a file of JSON records naming their origin (Fluent Bit / fluentd kubernetes metadata, journald's
+#   _HOSTNAME and _PID, docker's container_name, ...: reader.json_origins): the key is the origin the
+#   record names (json_key: origin.json_origin, the reader's own, on a line that is exactly one JSON
+#   object; jvm/JsonOrigin.java on the JVM). A line that is not (a pasted object, a pretty-printed one)
+#   has no key, as a line without a wrapper.
+# - an origin wrapper behind terminal colours (stern's coloured names, docker compose's coloured
+#   prefix): the origin is read after the colour codes are taken off (layouts.ANSI), as the reader does.
 _ASCII_BLANK = frozenset(" \t\x0b\x0c")
 _DIGITS = frozenset("0123456789")
 _LOGGER_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.$-")
@@ -47,6 +64,53 @@ _LOGGER_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ
 def soft_wrap_rule(fmt: FileFormat) -> bool:
     """Whether the filter keeps the possible pieces of soft-wrapped log4j records (see above)."""
     return fmt.kind == "log" and fmt.layout == "log4j" and not fmt.wrappers
+
+
+def cri_rule(fmt: FileFormat) -> bool:
+    """Whether the filter keeps the parts that follow a kept CRI partial line (see above): a log that
+    the reader reads through `_cri_joined` (not the unwrapped log4j fast path) with the kubelet's time
+    wrapper (layouts.K8S_TS: kubectl --timestamps and the CRI prefix)."""
+    return fmt.kind == "log" and "k8s_ts" in fmt.wrappers and not soft_wrap_rule(fmt)
+
+
+def cri_partial(text: str) -> bool:
+    """A CRI partial line: `_cri_joined`'s test (its " P " look first, then _CRI_LINE, tag P)."""
+    if " P " not in text[19:48]:
+        return False
+    m = _CRI_LINE.match(text)
+    return m is not None and m.group(2) == "P"
+
+
+JSON_MAX_DEPTH = 64   # jvm/JsonOrigin.java MAX_DEPTH: a deeper record has no key
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)   # NaN, Infinity: not RFC 8259 JSON (JsonOrigin reads none)
+
+
+def _too_deep(v: Any, depth: int) -> bool:
+    if depth > JSON_MAX_DEPTH:
+        return True
+    if isinstance(v, dict):
+        return any(_too_deep(x, depth + 1) for x in v.values())
+    if isinstance(v, list):
+        return any(_too_deep(x, depth + 1) for x in v)
+    return False
+
+
+def json_key(text: str) -> str | None:
+    """The filter's key of a JSON record's line: the origin it names (origin.json_origin, what the reader
+    puts in Event.extra["origin"] for it: layouts.split_json), when the line is exactly one JSON object
+    ("{" first, "}" last, no NaN / Infinity, at most JSON_MAX_DEPTH deep); else None."""
+    if text[:1] != "{" or text[-1:] != "}":
+        return None
+    try:
+        obj = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(obj, dict) or _too_deep(obj, 1):
+        return None
+    return _origin.json_origin(obj)
 
 
 def origin_key(m: Any) -> str:
@@ -91,6 +155,10 @@ def filter_with_gaps(lines: Iterable[tuple[int, str]], fmt: FileFormat,
     wrapper = origin_rule(fmt)
     rx = layouts.WRAPPERS[wrapper].match if wrapper is not None else None
     soft = soft_wrap_rule(fmt)
+    ansi = origin_behind_ansi(fmt)
+    jkeys = rx is None and json_origins(fmt)
+    cri = cri_rule(fmt)
+    cri_next = False   # the last line was a kept CRI partial line
     follow = 0
     clean: set[str] = set()
     dropped = keyless_dropped = False
@@ -107,8 +175,15 @@ def filter_with_gaps(lines: Iterable[tuple[int, str]], fmt: FileFormat,
                 follow -= 1
             if keep and text[:1] == "[" and text[1:2] in _DIGITS and not _logger_end(text):
                 follow = MAX_SOFT_WRAPPED
-        m = rx(text) if rx is not None else None
-        key = origin_key(m) if m is not None else None
+        if cri:
+            if not keep and cri_next and _CRI_LINE.match(text) is not None:
+                keep = True
+            cri_next = keep and cri_partial(text)
+        if rx is not None:
+            m = rx(layouts.strip_ansi(text) if ansi else text)
+            key = origin_key(m) if m is not None else None
+        else:
+            key = json_key(text) if jkeys else None
         if not keep:
             if counts is not None:
                 counts["ignored"] += 1
@@ -118,7 +193,7 @@ def filter_with_gaps(lines: Iterable[tuple[int, str]], fmt: FileFormat,
             else:
                 clean.discard(key)
             continue
-        if rx is None:
+        if rx is None and not jkeys:
             code = GAP_ALL if dropped else GAP_NONE
         elif keyless_dropped or (key is None and dropped):
             code = GAP_ALL
@@ -145,4 +220,4 @@ def gap_codes(kept: Iterable[tuple[int, str, int]]) -> tuple[list[tuple[int, str
     return pairs, codes
 
 
-__all__ = ["filter_with_gaps", "gap_codes", "origin_key", "soft_wrap_rule"]
+__all__ = ["cri_partial", "cri_rule", "filter_with_gaps", "gap_codes", "json_key", "origin_key", "soft_wrap_rule"]

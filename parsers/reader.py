@@ -154,8 +154,9 @@ def _candidate_words() -> list[str]:
 # headers; java.util.logging record headers and Kibana's time copied on a line of its own (their
 # message is on the next line, which takes its time: parsers/anchors.py); and indented lines
 # behind a prefix naming the line's origin (parsers/origin.py: a wrapped config dump or stack trace):
-# docker-compose "name | ", kubectl --prefix "[pod/name/container] ", stern "[ns ]pod container "
-# (maybe coloured), a syslog / journalctl short header "Mmm dd hh:mm:ss host app[pid]: "; and a
+# docker-compose "name | " (coloured on a terminal: colour codes around "name | ", docker/compose
+# cmd/formatter/logs.go setPrefix and colors.go ansiColor, read at f72979427), kubectl --prefix
+# "[pod/name/container] ", stern "[ns ]pod container " (maybe coloured), a syslog / journalctl short header "Mmm dd hh:mm:ss host app[pid]: "; and a
 # collector's JSON record of one line (Docker json-file / Fluent Bit / Fluentd `log`, journald
 # `MESSAGE`, Cloud Logging `textPayload`, a JSON layout's message field: layouts._JSON_LINE_KEYS,
 # _JSON_MSG_KEYS) whose text is such a line: JSON-escaped, a TAB is `\t` (RFC 8259 section 7)
@@ -163,7 +164,7 @@ CONTINUATION_REGEX = (
     r"^\s|^Caused by: |^Suppressed: |^(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)(?::|$)"
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} [AP]M "
     r"|^[A-Z][a-z]{2} \d{1,2}, \d{4} @ \d{2}:\d{2}:\d{2}"
-    r"|^[\w.\-]+\s*\| \s"
+    r"|^(?:\x1b\[[0-9;]*m)?[\w.\-]+\s*\| (?:\x1b\[[0-9;]*m)?\s"
     r"|^\[pod/[^\]\s]*\] \s"
     r"|^(?:\x1b\[[0-9;]*m)?[a-z0-9][a-z0-9.\-]*(?:\x1b\[[0-9;]*m)? (?:\x1b\[[0-9;]*m)?[a-z0-9][a-z0-9.\-]*"
     r"(?:\x1b\[[0-9;]*m)? (?:(?:\x1b\[[0-9;]*m)?[a-z0-9][a-z0-9.\-]*(?:\x1b\[[0-9;]*m)? )?\s"
@@ -258,10 +259,28 @@ GAP_NONE, GAP_OWN, GAP_ALL = 0, 1, 2
 
 def origin_rule(fmt: FileFormat) -> str | None:
     """The origin wrapper the filter reads on every line of a file of this format: the outermost
-    wrapper when it names the line's origin (layouts.ORIGIN_WRAPPERS; an ANSI or JSON-string wrapper
-    outside it: none, the gaps stay "every record ends")."""
+    wrapper when it names the line's origin (layouts.ORIGIN_WRAPPERS), or the one right behind terminal
+    colour codes (stern's coloured names, docker compose's coloured prefix: the filter takes the codes off
+    first, as strip_wrappers_origin does: origin_behind_ansi). A JSON-string wrapper outside it: none,
+    the gaps stay "every record ends"."""
     w = fmt.wrappers
-    return w[0] if fmt.kind == "log" and w and w[0] in layouts.ORIGIN_WRAPPERS else None
+    if fmt.kind != "log" or not w:
+        return None
+    if w[0] == "ansi" and len(w) > 1:
+        w = w[1:]
+    return w[0] if w[0] in layouts.ORIGIN_WRAPPERS else None
+
+
+def json_origins(fmt: FileFormat) -> bool:
+    """Whether the filter reads each line's origin from the JSON record the line is (Fluent Bit / fluentd
+    kubernetes metadata, journald's _HOSTNAME / _PID, ...: origin.json_origin; parsers/drop_gaps.py
+    json_key): a file of JSON records with no wrapper."""
+    return fmt.kind == "log" and fmt.layout == "json" and not fmt.wrappers
+
+
+def origin_behind_ansi(fmt: FileFormat) -> bool:
+    """Whether the origin wrapper (origin_rule) is read after the line's colour codes are taken off."""
+    return origin_rule(fmt) is not None and fmt.wrappers[0] == "ansi"
 
 
 # --- sniffing ----------------------------------------------------------------------------------
@@ -524,6 +543,7 @@ _FILE_DAY = compile_regex(r"(?<!\d)(20\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[
 
 
 _FIRST_NO = operator.attrgetter("first_no")
+_NO_SPLIT = object()  # (a line's split not made yet)
 
 
 def _origin_of(p: _Record) -> str | None:
@@ -607,6 +627,8 @@ class _LogParser:
         # the ingest filter's GAP_* codes by line number (parsers/drop_gaps.py filter_with_gaps; a code
         # absent: GAP_NONE), read in files of several origins only; None: a gap ends every record
         self.gap_codes: dict[int, int] | None = None
+        # the codes are by the origin each JSON record names (json_origins): read after the line's split
+        self.json_keyed = json_origins(fmt)
 
     def _release(self, out: list[LineOutcome]) -> None:
         """Move the held outcomes of the lines before the first waiting record to `out`, in order."""
@@ -754,6 +776,24 @@ class _LogParser:
             if text.strip() in ("}", "},") and len(text) - len(text.lstrip()) == self.json_skip:
                 self.json_skip = None  # the end of an object too long to collect
         p = self.pending
+        jsp: Any = _NO_SPLIT
+        if gap and origin is None and self.json_keyed and self.gap_codes is not None:
+            # a JSON record naming its origin (the filter's key: drop_gaps.json_key, the same string):
+            # the filter's code says whose lines were dropped, as for a wrapper's origin below
+            jsp = self.layout.split(text)
+            jo = jsp.extra.get(ORIGIN) if jsp is not None and jsp.extra else None
+            if jo is not None:
+                code = self.gap_codes.get(no, GAP_NONE)
+                if code == GAP_ALL:
+                    if p is not None or self.parked:
+                        self.flush_all(out)
+                elif code == GAP_OWN:
+                    if p is not None and _origin_of(p) == jo:
+                        self.flush(out)
+                    elif self.parked and jo in self.parked:
+                        self._complete(self.parked.pop(jo), out)
+                p = self.pending
+                gap = False   # (told: the switch to this origin's record follows, with the split)
         if gap and (origin is None or self.gap_codes is None):
             # lines left out (the candidate filter's non-candidates) of origins unknown: each may have
             # ended its origin's record, so every record ends here (docs/parsers.md "Merged streams").
@@ -818,7 +858,7 @@ class _LogParser:
                 if whole is not None:
                     sp.message, sp.extra = whole, {**(sp.extra or {}), "truncated": "logger"}
         else:
-            sp = self.layout.split(text) if not self.plain else None
+            sp = (self.layout.split(text) if jsp is _NO_SPLIT else jsp) if not self.plain else None
             if origin is None and sp is not None and sp.extra and self.layout.name == "json":
                 # the origin a JSON record names (collector metadata): its waiting record resumes
                 mine = sp.extra.get(ORIGIN)
@@ -1732,7 +1772,7 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
     in a file whose lines name their origin (origin_rule); else a gap ends every record."""
     stats: dict[str, Any] = _stats if _stats is not None else {}
     it, fmt, lp, fast = _start(source, lines, fmt, stats)
-    if gaps is not None and lp is not None and origin_rule(fmt) is not None:
+    if gaps is not None and lp is not None and (origin_rule(fmt) is not None or json_origins(fmt)):
         lp.gap_codes = gaps
     if fast:
         for batch in lp.run_log4j_batches(it, rendered, _SMALL_BATCH):  # type: ignore[union-attr]

@@ -117,20 +117,25 @@ def plan_splits(files: list[tuple[str, str, int]], split_bytes: int, whole: set[
 
 
 def gap_rule(fmt) -> str:
-    """The scanner's rule for a file of FileFormat `fmt` (jvm/SplitScanner.java, Gaps): "W" when
-    the possible pieces of soft-wrapped log4j records are kept (parsers.drop_gaps.soft_wrap_rule), else
-    "-", then the Java regex of the file's origin wrapper (parsers.reader.origin_rule); "" for
-    neither. What the scanner decides with it is what parsers.drop_gaps.filter_with_gaps decides."""
+    """The scanner's rule for a file of FileFormat `fmt` (jvm/SplitScanner.java, Gaps): flag letters,
+    "|", the Java regex of the file's origin wrapper (parsers.reader.origin_rule; empty for none); ""
+    when there is nothing to do. Flags: "W" keeps the possible pieces of soft-wrapped log4j records
+    (parsers.drop_gaps.soft_wrap_rule), "C" the parts after a kept CRI partial line
+    (parsers.drop_gaps.cri_rule), "A" takes colour codes off before the origin wrapper is matched
+    (parsers.reader.origin_behind_ansi), "J" reads the origin a line's JSON record names
+    (parsers.reader.json_origins, drop_gaps.json_key). What the scanner decides with it is what
+    parsers.drop_gaps.filter_with_gaps decides."""
     from parsers import layouts
-    from parsers.drop_gaps import soft_wrap_rule
-    from parsers.reader import origin_rule
+    from parsers.drop_gaps import cri_rule, soft_wrap_rule
+    from parsers.reader import json_origins, origin_behind_ansi, origin_rule
 
     wrapper = origin_rule(fmt)
-    soft = soft_wrap_rule(fmt)
-    if wrapper is None and not soft:
+    flags = ("W" if soft_wrap_rule(fmt) else "") + ("C" if cri_rule(fmt) else "") + (
+        "A" if origin_behind_ansi(fmt) else "") + ("J" if wrapper is None and json_origins(fmt) else "")
+    if wrapper is None and not flags:
         return ""
     rx = java_flavour(layouts.WRAPPERS[wrapper].pattern).replace("(?P<", "(?<") if wrapper is not None else ""
-    return ("W" if soft else "-") + rx
+    return flags + "|" + rx
 
 
 def split_tasks(spark: SparkSession, plan: list[tuple], n_tasks: int) -> DataFrame:

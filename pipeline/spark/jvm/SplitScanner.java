@@ -50,10 +50,13 @@ import org.apache.spark.unsafe.types.UTF8String;
  * before the damage kept. gaps[k] (only for a file with an origin rule, else null) is what the
  * k-th kept line's reader must know of the lines dropped before it (Gaps, below).
  *
- * The rule (the fifth argument, per file, from parsers.reader.origin_rule / soft_wrap_rule; "" for
- * none): its first character 'W' keeps the possible pieces of soft-wrapped log4j records, and the
- * rest, when not empty, is the regex of the file's origin wrapper (kubectl --prefix, stern, docker
- * compose, syslog), matched at the start of every line to learn the origin of the dropped ones too.
+ * The rule (the fifth argument, per file, from pipeline/spark/lines.py gap_rule; "" for none): flag
+ * letters, '|', then the regex of the file's origin wrapper (kubectl --prefix, stern, docker compose,
+ * syslog; empty for none), matched at the start of every line to learn the origin of the dropped ones
+ * too. Flags: 'W' keeps the possible pieces of soft-wrapped log4j records (drop_gaps.soft_wrap_rule),
+ * 'C' the line after a kept CRI partial line when it is a CRI line (drop_gaps.cri_rule), 'A' takes
+ * terminal colour codes off a line before its origin wrapper is matched (reader.origin_behind_ansi),
+ * 'J' reads each line's origin from the JSON record it is (JsonOrigin; reader.json_origins).
  * Why (docs/parsers.md, "Merged streams"): the reader ends every record at a gap unless told which
  * origin the dropped lines had; a merged file's other pods log between any two lines of a
  * ConsumerConfig block, and the block lost its settings in the ingest while `parse` kept them.
@@ -166,7 +169,18 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         static final byte NONE = 0, OWN = 1, ALL = 2;
         static final int MAX_WRAPPED = 8;        // parsers.reader.MAX_SOFT_WRAPPED
         static final int MAX_ORIGINS = 4096;     // parsers.reader.MAX_ORIGINS
+        // parsers/layouts.py ANSI (ECMA-48 CSI sequences) and parsers/reader.py _CRI_LINE (the kubelet's
+        // CRI line "<RFC3339Nano> <stream> <P|F> ", kubernetes kuberuntime/logs parseCRILog)
+        static final Pattern ANSI = Pattern.compile("\\x1b\\[[0-?]*[ -/]*[@-~]");
+        static final Pattern CRI_LINE = Pattern.compile(
+            "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}:\\d{2}) (stdout|stderr) ([PF]) ",
+            Pattern.UNICODE_CHARACTER_CLASS);
         final boolean soft;
+        final boolean cri;                       // keep the line after a kept CRI partial line (if CRI)
+        final boolean ansi;                      // the origin wrapper is matched after colour codes go
+        final boolean json;                      // the origin is the one the line's JSON record names
+        final boolean keyed;                     // lines have origins (a wrapper's or a JSON record's)
+        boolean criNext;                         // the last line was a kept CRI partial line
         final java.util.regex.Matcher origin;    // null: no origin rule
         final java.util.HashSet<String> clean = new java.util.HashSet<>();
         boolean dropped;
@@ -174,14 +188,38 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         int follow;                              // soft-wrap pieces still kept
         byte code;                               // the last kept line's
 
-        Gaps(boolean soft, Pattern origin) {
+        Gaps(boolean soft, boolean cri, boolean ansi, boolean json, Pattern origin) {
             this.soft = soft;
+            this.cri = cri;
+            this.ansi = ansi;
+            this.json = origin == null && json;
             this.origin = origin == null ? null : origin.matcher("");
+            this.keyed = origin != null || this.json;
         }
 
         /** A line that scan() may count without reading it (only counted when dropped). */
         boolean skippable() {
-            return origin == null && follow == 0;
+            return !keyed && follow == 0 && !criNext;
+        }
+
+        /** drop_gaps.cri_partial: " P " among the chars [19, 48) (the prefix is ASCII when it is one),
+         *  then CRI_LINE with tag P. */
+        static boolean criPartial(byte[] a, int off, int len) {
+            int stop = Math.min(len, 48);
+            boolean seen = false;
+            for (int k = 19; k + 2 < stop; k++) {
+                if (a[off + k] == ' ' && a[off + k + 1] == 'P' && a[off + k + 2] == ' ') {
+                    seen = true;
+                    break;
+                }
+            }
+            if (!seen) return false;
+            java.util.regex.Matcher m = CRI_LINE.matcher(new String(a, off, Math.min(len, 256), StandardCharsets.UTF_8));
+            return m.lookingAt() && m.group(2).equals("P");
+        }
+
+        static boolean criLine(byte[] a, int off, int len) {
+            return CRI_LINE.matcher(new String(a, off, Math.min(len, 256), StandardCharsets.UTF_8)).lookingAt();
         }
 
         private static boolean blank(byte b) {
@@ -226,6 +264,19 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         private final CandidateFilter.ByteView view = new CandidateFilter.ByteView();
 
         private String key(byte[] a, int off, int len) {
+            if (json) {                  // drop_gaps.json_key: a line that is one JSON object ('{' ... '}')
+                if (len < 2 || a[off] != '{' || a[off + len - 1] != '}') return null;
+                return JsonOrigin.of(new String(a, off, len, StandardCharsets.UTF_8));
+            }
+            if (ansi) {
+                int k = off;
+                int stop = off + len;
+                while (k < stop && a[k] != 0x1b) k++;
+                if (k < stop) {          // colour codes: the line without them decides (layouts.strip_ansi)
+                    origin.reset(ANSI.matcher(new String(a, off, len, StandardCharsets.UTF_8)).replaceAll(""));
+                    return origin.lookingAt() ? groups() : null;
+                }
+            }
             view.set(a, off, len);
             origin.reset(view);
             boolean found = origin.lookingAt();
@@ -265,14 +316,18 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                 }
                 if (keep && len > 1 && a[off] == '[' && digit(a[off + 1]) && !loggerEnd(a, off, len)) follow = MAX_WRAPPED;
             }
-            String key = origin == null ? null : key(a, off, len);
+            if (cri) {
+                if (!keep && criNext && criLine(a, off, len)) keep = true;
+                criNext = keep && criPartial(a, off, len);
+            }
+            String key = keyed ? key(a, off, len) : null;
             if (!keep) {
                 dropped = true;
                 if (key == null) keylessDropped = true;
                 else clean.remove(key);
                 return false;
             }
-            if (origin == null) code = dropped ? ALL : NONE;
+            if (!keyed) code = dropped ? ALL : NONE;
             else if (keylessDropped || (key == null && dropped)) code = ALL;
             else if (key != null && !clean.contains(key)) code = OWN;
             else code = NONE;
@@ -292,10 +347,15 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
 
     private static Gaps gaps(String rule) {
         if (rule == null || rule.isEmpty()) return null;
-        String rx = rule.substring(1);
+        int bar = rule.indexOf('|');
+        String flags = bar < 0 ? rule : rule.substring(0, bar);
+        String rx = bar < 0 ? "" : rule.substring(bar + 1);
         Pattern p = rx.isEmpty() ? null : RULES.computeIfAbsent(rx, r -> Pattern.compile(r, Pattern.UNICODE_CHARACTER_CLASS));
-        boolean soft = rule.charAt(0) == 'W';
-        return soft || p != null ? new Gaps(soft, p) : null;
+        boolean soft = flags.indexOf('W') >= 0;
+        boolean cri = flags.indexOf('C') >= 0;
+        boolean ansi = p != null && flags.indexOf('A') >= 0;
+        boolean json = p == null && flags.indexOf('J') >= 0;
+        return soft || cri || json || p != null ? new Gaps(soft, cri, ansi, json, p) : null;
     }
 
     /** call() without a rule (benchmarks/jvm/ScanBench.java). */
@@ -335,7 +395,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         final boolean[] stay = filter.scanStaysAtStart;
         final int keep = Math.max(maxChars, 1024) * KEEP_FACTOR;
         Cands cands = new Cands();
-        if (gaps != null && gaps.origin != null) cands.gap = new byte[256];
+        if (gaps != null && gaps.keyed) cands.gap = new byte[256];
         CandidateFilter.RestMatcher rest = filter.newRestMatcher();
         byte[] buf = new byte[BUFFER];
         byte[] carry = new byte[1024];   // the current line's bytes from earlier buffers

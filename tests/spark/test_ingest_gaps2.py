@@ -1,0 +1,112 @@
+"""The ingest of coloured merged files (stern, docker compose on a terminal), of JSON records naming their
+origin (Fluent Bit, docker's fluentd driver, `journalctl -o json`) and of CRI node logs with lines split
+into partial parts reads the events `coordscope parse` reads (tests/parsers/test_ingest_gaps2.py builds
+the files): the JVM scanner keeps the same lines and gives the same gap codes as its Python twin
+(parsers.drop_gaps.filter_with_gaps; jvm/SplitScanner.java Gaps, jvm/JsonOrigin.java), and the events
+table equals `parse`'s events, every setting and partition included. On main (566cbc3) these files'
+blocks kept only the settings printed before another pod's first line (118 of 952 per file), and the
+CRI file's 30 assignments held 23,280 of their 54,729 partitions."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import parsers
+from parsers.drop_gaps import filter_with_gaps
+from parsers.reader import sniff
+from pipeline import rundir
+from pipeline.spark import lines as lines_mod
+from tests.parsers.test_ingest_gaps import PODS, app_line, merged
+from tests.parsers.test_ingest_gaps2 import COLOUR_SHAPES, JSON_SHAPES, cri_file
+from tests.spark.conftest import run_ingest_inputs
+
+SHAPES = {**{k: w for k, (w, _o) in COLOUR_SHAPES.items()}, **{k: w for k, (w, _o) in JSON_SHAPES.items()}}
+
+
+def _files(tmp_path, copies: int = 1):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for shape, wrap in SHAPES.items():
+        for n in (2, 4):
+            text: list[str] = []
+            for c in range(copies):
+                text += merged(wrap, n, n + 10 * c)
+            (logs / f"{shape}-{n}.log").write_text("\n".join(text) + "\n")
+        (logs / f"{shape}-error.log").write_text("\n".join(merged(wrap, 3, 5, own_error=True)) + "\n")
+    cri: list[str] = []
+    for s in range(2 * copies):
+        cri += cri_file(s)
+    (logs / "cri.log").write_text("\n".join(cri) + "\n")
+    return logs
+
+
+@pytest.mark.spark
+def test_scanner_keeps_the_lines_and_codes_of_its_python_twin(spark, tmp_path):
+    logs = _files(tmp_path)
+    rng = random.Random(5)
+    # JSON records the key reads with care: escapes, a float pid, a record of no origin, a pasted
+    # object, non-ASCII names (decoded), a NaN (not RFC 8259: no key), a deep record (no key)
+    odd = [json.dumps({"kubernetes": {"pod_name": "l\u00e9dger-1", "namespace_name": "prod"}, "log": "\tx = 1\n"}),
+           json.dumps({"host": "h\"1", "pid": 1.5, "log": app_line(rng) + "\n"}),
+           json.dumps({"log": "\tgroup.id = g\n"}), '"log": "\\tgroup.id = g"}',
+           '{"_HOSTNAME": "h2", "_PID": 0, "MESSAGE": "\\tclient.id = c"}',
+           '{"host": "h3", "pid": NaN, "message": "\\tclient.id = c"}',
+           '{"host": "h4", "x": ' + "[" * 70 + "]" * 70 + ', "message": "\\tclient.id = c"}']
+    lines = merged(SHAPES["fluent-bit"], 3, 7)
+    for k, x in enumerate(odd):
+        lines.insert(5 + 7 * k, x)
+    (logs / "fluent-bit-odd.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    paths = sorted(logs.iterdir())
+    fmts = {p: sniff(p.read_text(encoding="utf-8").splitlines()) for p in paths}
+    spaths = lines_mod.spark_paths(spark, [str(p) for p in paths])
+    rules = {sp: lines_mod.gap_rule(fmts[p]) for sp, p in zip(spaths, paths, strict=True)}
+    assert all(rules.values())
+    assert {r.split("|")[0] for r in rules.values()} == {"A", "J", "C"}
+    scan = lines_mod.read_blocks(spark, [str(p) for p in paths], parsers.CANDIDATE_REGEX, rules=rules)
+    assert scan.filter == "java"
+    rows = {r["spath"]: r for r in scan.rows.collect()}
+    for sp, p in zip(spaths, paths, strict=True):
+        r = rows[sp]
+        want = list(filter_with_gaps(enumerate(p.read_text(encoding="utf-8").splitlines(), 1), fmts[p]))
+        got_lines = list(zip((i + 1 for i in r["idx"]), r["text"].split("\n"), strict=True))
+        assert got_lines == [(n, t) for n, t, _c in want], p.name
+        if "cri" in p.name:
+            assert r["gaps"] is None
+        else:
+            assert list(r["gaps"]) == [c for _n, _t, c in want], p.name
+            assert any(c == 1 for _n, _t, c in want) and any(c == 0 for _n, _t, c in want)
+
+
+def _compare(logs, events):
+    from parsers.reader import parse_path
+
+    totals = {"settings": [0, 0], "partitions": [0, 0]}
+    for p in sorted(logs.iterdir()):
+        mine = events[events.source == str(p)]
+        got = sorted((int(r.line_no), r.kind, r.group_id, r.client_id,
+                      json.loads(r.extra_json) if r.extra_json else None,
+                      len(r.partitions) if r.partitions is not None else 0) for r in mine.itertuples())
+        outcomes, _summary = parse_path(str(p))
+        want = sorted((o.event.line_no, o.event.kind, o.event.group_id, o.event.client_id, o.event.extra or None,
+                       len(o.event.partitions or ())) for o in outcomes if o.event is not None)
+        assert got == want, p.name
+        for i, evs in enumerate((want, got)):
+            totals["settings"][i] += sum(len(e[4].get("settings", {})) for e in evs if e[1] == "client_config")
+            totals["partitions"][i] += sum(e[5] for e in evs)
+    return totals
+
+
+@pytest.mark.spark
+def test_ingest_reads_coloured_json_and_cri_files_like_parse(spark, tmp_path):
+    logs = _files(tmp_path)
+    out = tmp_path / "run"
+    man = run_ingest_inputs(spark, logs, out)
+    assert man["accounting"]["adds_up"]
+    totals = _compare(logs, rundir.load_table(out, "events"))
+    # 5 shapes x (2 + 4 consumers of 8 settings, and a block of 3 before its pod's own ERROR + 2 of 8)
+    assert totals["settings"] == [5 * (6 * 8 + 3 + 2 * 8)] * 2
+    assert totals["partitions"][0] == totals["partitions"][1] > 6 * 900
+    assert len(PODS) == 4
