@@ -425,6 +425,11 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
 
                 why = JAR_PROBLEM[0] if JAR_PROBLEM else "the session has no coordscope jar"
                 warnings.append(f"candidate filter: Spark rlike, about 10x slower than the Java filter ({why})")
+                n_whole = len(lines.fallback_whole(rules))
+                if n_whole:
+                    # (without the scanner's gap codes: docs/pipeline.md "What the filter drops")
+                    warnings.append(f"candidate filter: Spark rlike reads {n_whole} file(s) whole (lines naming their "
+                                    "origin, CRI logs): every line of them goes to the parser, as in coordscope parse")
             formats = {f.spath: (f.source, f.kind, f.layout, f.wrappers) for f in readable}
             # The event outcomes are written once, by the parsing workers, as Parquet inside the
             # temporary RUN_DIR (removed before it is renamed), in row groups by group bucket; the

@@ -168,9 +168,10 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
     `whole_files` (Spark paths) bypass the candidate filter: every line of them goes to the parser.
     `kafka-consumer-groups --describe` tables need it: their data rows carry no fixed word.
     `described`: (Spark path, size) of each uri when the caller knows them (the job does), else
-    they are asked of the file systems here. `rules`: Spark path -> gap_rule of the file (the
-    scanner only; the fallback's rows carry no gap codes, and the reader then ends every record at
-    a gap, as before them).
+    they are asked of the file systems here. `rules`: Spark path -> gap_rule of the file. The
+    fallback's rows carry no gap codes (a gap ends every record), so it reads what the rule is about
+    another way (fallback_whole, SOFT_WRAP_SUPERSET): files whose lines name origins and CRI logs whole,
+    in log4j files also every line that may be a soft-wrapped piece.
     """
     whole = set(whole_files or ())
     if jvm.register_split_scanner(spark, candidate_regex, MAX_LINE_CHARS, CONTINUATION_REGEX, HANDOVER_MAX_LINES):
@@ -188,11 +189,35 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
         rows = tasks.select("split_no", "spath", "block", r.alias("r"))
         return Scan(rows.select("split_no", "spath", "block", "r.n_lines", "r.problem", *(f"r.{c}" for c in CAND_COLUMNS)),
                     "java")
-    return Scan(_read_with_rlike(spark, uris, candidate_regex, whole_files), "rlike")
+    whole_rlike = sorted(whole | set(fallback_whole(rules or {})))
+    soft = sorted(sp for sp, r in (rules or {}).items() if "W" in r.split("|", 1)[0])
+    return Scan(_read_with_rlike(spark, uris, candidate_regex, whole_rlike, soft), "rlike")
+
+
+# What the scanner keeps of a log4j file beyond its candidates (the possible pieces of a soft-wrapped
+# record, parsers.drop_gaps: a line that is not blank and does not start with a time, after a kept record
+# without its logger) without its state: every line that is not blank and does not start with a time.
+# A superset, for the rlike fallback (Java regex, `rlike`: found anywhere, hence the anchor).
+SOFT_WRAP_SUPERSET = r"^(?![ \t\x0b\x0c]*$)(?!\[?[0-9]{1,4}[-/:.][0-9])"
+
+
+def fallback_whole(rules: dict[str, str]) -> list[str]:
+    """The files (Spark paths) the rlike fallback reads whole, by their gap rule (gap_rule): those whose
+    lines name their origin (a wrapper's regex after "|", or "J") and CRI logs ("C"). Their gap codes
+    depend on the dropped lines, which Spark's operators do not tell the parser; with every line the
+    parser reads them as `coordscope parse` does."""
+    out = []
+    for sp, rule in rules.items():
+        if not rule:
+            continue
+        flags, _bar, rx = rule.partition("|")
+        if rx or "J" in flags or "C" in flags:
+            out.append(sp)
+    return out
 
 
 def _read_with_rlike(spark: SparkSession, uris: list[str], candidate_regex: str,
-                     whole_files: list[str] | None) -> DataFrame:
+                     whole_files: list[str] | None, soft_files: list[str] | None = None) -> DataFrame:
     """The fallback reader, all on Spark's own operators (no coordscope jar).
 
     Every split is its own partition (opening a file is made to cost a full split, so the reader
@@ -206,6 +231,8 @@ def _read_with_rlike(spark: SparkSession, uris: list[str], candidate_regex: str,
     cand = F.col("value").rlike(fast_regex(candidate_regex))
     if whole_files:
         cand = cand | F.col("_metadata.file_path").isin(list(whole_files))
+    if soft_files:   # log4j files: the lines that may be pieces of a soft-wrapped record (SOFT_WRAP_SUPERSET)
+        cand = cand | (F.col("_metadata.file_path").isin(list(soft_files)) & F.col("value").rlike(SOFT_WRAP_SUPERSET))
     base = spark.read.text(uris).select(
         F.spark_partition_id().alias("pid"),
         F.monotonically_increasing_id().alias("line_id"),
