@@ -137,3 +137,28 @@ def test_the_fallback_reader_reads_these_files_like_parse(spark, tmp_path, monke
     totals = _compare(logs, rundir.load_table(out, "events"))
     assert totals["settings"][0] == totals["settings"][1] > 9 * 50
     assert totals["partitions"][0] == totals["partitions"][1] > 6 * 900
+
+
+@pytest.mark.spark
+def test_records_waiting_across_a_split_boundary_read_like_parse(spark, tmp_path):
+    """Merged files cut into 16 KiB splits (a few hundred lines each): a ConsumerConfig block begun
+    before a boundary has lines of its own after it, between other pods' lines. The scanner hands them
+    to the split before the boundary (SplitScanner.claim: continuation lines of an origin none of whose
+    non-continuation lines came since the boundary), so the block is read whole, as in `parse`. On main
+    (566cbc3; the same files, the same splits) blocks lost the settings after the boundary."""
+    from tests.spark.test_ingest_gaps import _files as files1
+
+    logs = _files(tmp_path, copies=8)
+    (tmp_path / "b").mkdir()
+    for p in files1(tmp_path / "b").iterdir():
+        if "pasted" not in p.name:
+            text = p.read_text().splitlines()
+            p.write_text("\n".join(text * 6) + "\n")   # (line numbers differ per copy: both readings alike)
+            p.rename(logs / ("b-" + p.name))
+    (logs / "cri.log").unlink()   # (CRI parts of 16 KiB each cross every boundary: docs/pipeline.md)
+    out = tmp_path / "run"
+    man = run_ingest_inputs(spark, logs, out, extra_conf={"spark.sql.files.maxPartitionBytes": "16384"})
+    assert man["accounting"]["adds_up"]
+    assert sum(f["size_bytes"] // 16384 for f in man["inputs"]) >= 40   # boundaries
+    totals = _compare(logs, rundir.load_table(out, "events"))
+    assert totals["settings"][0] == totals["settings"][1] > 1000

@@ -128,7 +128,48 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         boolean leading;         // still at the start: continuation lines here go to the previous split
         long leadingLines;       // lines handed back to the previous split
         boolean handing;         // past the end: taking the next split's leading continuation lines
-        long handedLines;        // lines taken from the next split
+        long handedLines;        // lines taken from the next split (in a keyed file: lines read past the end)
+        // files whose lines have origins (Gaps.keyed): the window after a boundary, read alike by both
+        // splits (claim): the origins whose non-continuation line came since the boundary, the lines
+        // read in it, whether every one of them was handed over, and where the next split ends
+        java.util.HashSet<String> closed;
+        long seen;
+        boolean pure = true;
+        long windowEnd;
+    }
+
+    static final int HAND = 0, OTHER = 1, STOP = 2;
+
+    /**
+     * In a file whose lines have origins (a merged stream: records of several origins interleave line
+     * by line), the lines after a split boundary that continue a record of the split before it are not
+     * only the run of continuation lines right after the boundary: a record of one origin waits while
+     * other origins log (parsers/reader.py `_LogParser.parked`). Both splits read the lines after the
+     * boundary alike: a line is handed over (HAND) when it is a continuation line of an origin none of
+     * whose non-continuation lines came since the boundary, belongs to the later split (OTHER) when its
+     * origin had one (then the origin is closed: its next lines start or continue a record of the later
+     * split), and the window ends (STOP) at a line of no origin (a run of continuation lines of no origin
+     * right after the boundary still goes over, as in files without origins), after handoverMax lines, or
+     * at the end of the later split (the earlier split never reads past it).
+     */
+    private int claim(Edge edge, Gaps gaps, boolean pastWindow, byte[] a, int off, int len) {
+        if (pastWindow || edge.seen >= handoverMax) return STOP;
+        edge.seen++;
+        String key = gaps.key(a, off, len);
+        boolean cont = isContinuation(a, off, len);
+        if (key == null) {
+            if (cont && edge.pure) return HAND;
+            return STOP;
+        }
+        if (edge.closed == null) edge.closed = new java.util.HashSet<>();
+        if (edge.closed.contains(key)) {
+            edge.pure = false;
+            return OTHER;
+        }
+        if (cont) return HAND;
+        edge.closed.add(key);
+        edge.pure = false;
+        return OTHER;
     }
 
     // One Hadoop configuration and codec factory per executor JVM: building them parses XML
@@ -404,6 +445,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         long bufPos = begin;             // file position of buf[0]
         Edge edge = new Edge();
         edge.leading = splittable && begin != 0 && handoverMax > 0;
+        edge.windowEnd = end > Long.MAX_VALUE - (end - begin) ? Long.MAX_VALUE : end + (end - begin);
         String problem = null;
         boolean skipping = begin != 0;   // the first, partial line belongs to the previous split
         boolean afterCR = false;         // the previous line ended with \r: a \n next is part of it
@@ -464,7 +506,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                     // the other alternatives: only counted (what line() would do, without its calls;
                     // they stay out of this loop's compiled code)
                     edge.lines++;
-                } else if (!line(edge, lineStartPos > end, buf, lineStart, i, carry, carried, carriedChars,
+                } else if (!line(edge, lineStartPos, end, buf, lineStart, i, carry, carried, carriedChars,
                                  matched || allLines, rest, cands, gaps)) {
                     stopped = true;
                     break;
@@ -501,7 +543,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         }
         // a last line without a line end (the file's last line: past the end only while handing over)
         if (!stopped && !skipping && lineStartPos != Long.MAX_VALUE && (carried > 0 || (n > 0 && i > lineStart))) {
-            line(edge, lineStartPos > end, buf, lineStart, Math.max(i, lineStart), carry, carried, carriedChars,
+            line(edge, lineStartPos, end, buf, lineStart, Math.max(i, lineStart), carry, carried, carriedChars,
                 matched || allLines, rest, cands, gaps);
         }
         return cands.row(edge.lines, problem);
@@ -539,12 +581,22 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
      *  One method on purpose: past FreqInlineSize (325 bytecodes) C2 never inlines it into the
      *  byte loop of scan(), whose compiled code stays small; inlined, the String decoding and the
      *  regex behind it made that compilation take seconds of a compiler thread (BENCHMARKS.md, scanner). */
-    private boolean line(Edge edge, boolean pastEnd, byte[] buf, int from, int to, byte[] carry, int carried,
+    private boolean line(Edge edge, long pos, long end, byte[] buf, int from, int to, byte[] carry, int carried,
                          long carriedChars, boolean candidate, CandidateFilter.RestMatcher rest, Cands cands,
                          Gaps gaps) {
+        boolean pastEnd = pos > end;
         if (pastEnd && !edge.handing) {       // the first line that belongs to the next split
-            if (handoverMax == 0 || edge.lines == edge.leadingLines) return false;
+            // (a split whose own lines all went back hands nothing over: the split before it reads on
+            // through it; not in a keyed file, whose window ends at the next split's end: see claim)
+            if (handoverMax == 0 || (edge.lines == edge.leadingLines && (gaps == null || !gaps.keyed))) return false;
             edge.handing = true;
+            edge.leading = false;
+            edge.closed = null;               // (a keyed file: the window after this split's end)
+            edge.seen = 0;
+            edge.pure = true;
+        }
+        if (gaps != null && gaps.keyed && (edge.leading || edge.handing)) {
+            return keyedEdgeLine(edge, pos, end, buf, from, to, carry, carried, carriedChars, candidate, rest, cands, gaps);
         }
         long idx;
         if (edge.leading || edge.handing) {
@@ -607,6 +659,101 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
         cands.add(idx, chars, utf8, 0, utf8.length);
         return true;
+    }
+
+    /** A line of a keyed file in the window after a boundary (claim): handed over, read as the split's
+     *  own, or the window's end. */
+    private boolean keyedEdgeLine(Edge edge, long pos, long end, byte[] buf, int from, int to, byte[] carry,
+                                  int carried, long carriedChars, boolean candidate,
+                                  CandidateFilter.RestMatcher rest, Cands cands, Gaps gaps) {
+        byte[] a;
+        int off;
+        int len;
+        if (carried == 0) {
+            a = buf;
+            off = from;
+            len = to - from;
+        } else {
+            int cap = Math.max(maxChars, 1024) * KEEP_FACTOR;
+            int take = Math.min(to - from, Math.max(cap - carried, 0));
+            a = Arrays.copyOf(carry, carried + take);
+            System.arraycopy(buf, from, a, carried, take);
+            off = 0;
+            len = a.length;
+        }
+        if (edge.handing) {
+            int c = claim(edge, gaps, pos > edge.windowEnd, a, off, len);
+            if (c == STOP) return false;
+            long idx = edge.lines + edge.handedLines;
+            edge.handedLines++;
+            if (c == OTHER) {                 // the next split's line: for this split's reader a dropped one
+                gaps.decide(a, off, len, false);
+                return true;
+            }
+            return keepLine(idx, buf, from, to, carry, carried, carriedChars, candidate, rest, cands, gaps);
+        }
+        int c = claim(edge, gaps, pos > end, a, off, len);
+        if (c == HAND) {                      // the previous split returns it
+            edge.lines++;
+            edge.leadingLines++;
+            return true;
+        }
+        if (c == STOP) edge.leading = false;
+        long idx = edge.lines++;
+        return keepLine(idx, buf, from, to, carry, carried, carriedChars, candidate, rest, cands, gaps);
+    }
+
+    /** The line at idx of a keyed file's window: line()'s second half (a copy, so that line() itself,
+     *  on every file's path, stays as it was). */
+    private boolean keepLine(long idx, byte[] buf, int from, int to, byte[] carry, int carried, long carriedChars,
+                             boolean candidate, CandidateFilter.RestMatcher rest, Cands cands, Gaps gaps) {
+        // the line's bytes: in place, or its start from earlier buffers (cut at KEEP_FACTOR * maxChars)
+        // joined with the rest
+        byte[] a;
+        int off;
+        int len;
+        if (carried == 0) {
+            a = buf;
+            off = from;
+            len = to - from;
+        } else {
+            int cap = Math.max(maxChars, 1024) * KEEP_FACTOR;
+            int take = Math.min(to - from, Math.max(cap - carried, 0));
+            a = Arrays.copyOf(carry, carried + take);
+            System.arraycopy(buf, from, a, carried, take);
+            for (int k = from + take; k < to; k++) {
+                if ((buf[k] & 0xC0) != 0x80) carriedChars++;
+            }
+            off = 0;
+            len = a.length;
+        }
+        boolean keep = candidate || rest.matches(a, off, len);
+        if (gaps != null) {
+            keep = gaps.decide(a, off, len, keep);
+            cands.nextGap = gaps.code;
+        }
+        if (!keep) return true;
+        int k = off;
+        int stop = off + len;
+        while (k < stop && a[k] >= 0) k++;
+        if (k == stop) {                      // ASCII: one byte per code point, copied as it is
+            long chars = len + carriedChars;
+            cands.add(idx, chars, a, off, chars > maxChars ? Math.min(len, maxChars) : len);
+            return true;
+        }
+        String text = new String(a, off, len, StandardCharsets.UTF_8);
+        long chars = text.codePointCount(0, text.length()) + carriedChars;
+        if (chars > maxChars) {
+            text = text.substring(0, text.offsetByCodePoints(0, Math.min(maxChars, text.codePointCount(0, text.length()))));
+        }
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        cands.add(idx, chars, utf8, 0, utf8.length);
+        return true;
+    }
+
+
+    private boolean isContinuation(byte[] a, int off, int len) {
+        return continuation.matcher(new String(a, off, len, StandardCharsets.UTF_8)).lookingAt();
     }
 
     private boolean isContinuation(byte[] buf, int from, int to, byte[] carry, int carried) {
