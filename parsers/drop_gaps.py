@@ -149,9 +149,11 @@ def _logger_end(text: str) -> bool:
 def filter_with_gaps(lines: Iterable[tuple[int, str]], fmt: FileFormat,
                      counts: Counter | None = None) -> Iterator[tuple[int, str, int]]:
     """The Python twin of the ingest's filter (jvm/SplitScanner.java, one split): (line_no, text,
-    GAP_* code) of the lines kept: the candidates (is_candidate), and in a log4j file the possible
-    pieces of a soft-wrapped record. The code is GAP_ALL after any dropped line when the file has no
-    origin rule (the reader then ends every record at a gap, as without codes)."""
+    GAP_* code) of the lines kept: the candidates (is_candidate), in a log4j file the possible pieces
+    of a soft-wrapped record, in a CRI log the parts after a kept partial line. A line's origin is its
+    wrapper's (origin_rule, behind colour codes too) or its JSON record's (json_key). The code is
+    GAP_ALL after any dropped line when the file's lines have no origins (the reader then ends every
+    record at a gap, as without codes)."""
     wrapper = origin_rule(fmt)
     rx = layouts.WRAPPERS[wrapper].match if wrapper is not None else None
     soft = soft_wrap_rule(fmt)

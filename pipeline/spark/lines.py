@@ -26,9 +26,11 @@ next split, where the parser sees it as continuation lines without their head).
 
 What the filter drops, told to the reader (`gap_rule`, jvm/SplitScanner.java `Gaps`, Python twin
 parsers.drop_gaps.filter_with_gaps): in a file whose lines name their origin (kubectl, stern, compose,
-syslog), a byte per kept line says whether a line of its own origin, or one of no origin, was dropped
-before it, so a merged file's records end where `coordscope parse` ends them (docs/parsers.md, "Merged
-streams"); in Kafka's log4j layout, the possible pieces of a soft-wrapped record are kept.
+syslog, also behind colour codes; JSON records naming theirs), a byte per kept line says whether a line
+of its own origin, or one of no origin, was dropped before it, so a merged file's records end where
+`coordscope parse` ends them (docs/parsers.md, "Merged streams"), and the lines after a split boundary
+are handed over by origin; in Kafka's log4j layout, the possible pieces of a soft-wrapped record are
+kept; in a CRI log, the parts after a kept partial line.
 """
 
 from __future__ import annotations
