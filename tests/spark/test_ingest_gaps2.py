@@ -144,8 +144,9 @@ def test_records_waiting_across_a_split_boundary_read_like_parse(spark, tmp_path
     """Merged files cut into 16 KiB splits (a few hundred lines each): a ConsumerConfig block begun
     before a boundary has lines of its own after it, between other pods' lines. The scanner hands them
     to the split before the boundary (SplitScanner.claim: continuation lines of an origin none of whose
-    non-continuation lines came since the boundary), so the block is read whole, as in `parse`. On main
-    (566cbc3; the same files, the same splits) blocks lost the settings after the boundary."""
+    non-continuation lines came since the boundary), so the block is read whole, as in `parse`; a CRI
+    line's parts likewise (criLead). On main (566cbc3; the same files, the same splits) blocks lost the
+    settings after the boundary."""
     from tests.spark.test_ingest_gaps import _files as files1
 
     logs = _files(tmp_path, copies=8)
@@ -155,10 +156,64 @@ def test_records_waiting_across_a_split_boundary_read_like_parse(spark, tmp_path
             text = p.read_text().splitlines()
             p.write_text("\n".join(text * 6) + "\n")   # (line numbers differ per copy: both readings alike)
             p.rename(logs / ("b-" + p.name))
-    (logs / "cri.log").unlink()   # (CRI parts of 16 KiB each cross every boundary: docs/pipeline.md)
     out = tmp_path / "run"
     man = run_ingest_inputs(spark, logs, out, extra_conf={"spark.sql.files.maxPartitionBytes": "16384"})
     assert man["accounting"]["adds_up"]
     assert sum(f["size_bytes"] // 16384 for f in man["inputs"]) >= 40   # boundaries
     totals = _compare(logs, rundir.load_table(out, "events"))
     assert totals["settings"][0] == totals["settings"][1] > 1000
+    assert totals["partitions"][0] == totals["partitions"][1] > 16 * 900
+
+
+@pytest.mark.spark
+def test_cri_runs_across_split_boundaries_read_like_parse(spark, tmp_path):
+    """A CRI log in 5,000-byte splits: every 16 KiB part crosses one boundary or more. The split after a
+    boundary looks back at the line before its first one (SplitScanner.criLead) and hands back the parts
+    that continue a partial line; the split before reads on through them (as it keeps them in one split:
+    drop_gaps.cri_rule). On main (566cbc3) the 30 assignments held 23,280 of their 54,729 partitions."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    cri: list[str] = []
+    for s in range(10):
+        cri += cri_file(s)
+    (logs / "cri.log").write_text("\n".join(cri) + "\n")
+    out = tmp_path / "run"
+    man = run_ingest_inputs(spark, logs, out, extra_conf={"spark.sql.files.maxPartitionBytes": "5000"})
+    assert man["accounting"]["adds_up"]
+    totals = _compare(logs, rundir.load_table(out, "events"))
+    assert totals["partitions"] == [54729, 54729]
+
+
+@pytest.mark.spark
+def test_records_longer_than_a_split_are_said_not_silently_cut(spark, tmp_path):
+    """In 5,000-byte splits (about 35 lines) a ConsumerConfig block interleaved with other pods' lines
+    runs past the next split's end, where the scanner's window stops (SplitScanner.claim): such a file
+    may read otherwise than `parse`, and then the manifest says so for that file (the split's problem:
+    records of merged origins that may be cut). A file whose events equal `parse`'s may be named too
+    (a record seen cut may still be read whole), one that differs is always named."""
+    from parsers.reader import parse_path
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for shape in ("stern-colour", "fluent-bit"):
+        text: list[str] = []
+        for c in range(6):
+            text += merged(SHAPES[shape], 4, 30 + c)
+        (logs / f"{shape}.log").write_text("\n".join(text) + "\n")
+    out = tmp_path / "run"
+    man = run_ingest_inputs(spark, logs, out, extra_conf={"spark.sql.files.maxPartitionBytes": "5000"})
+    assert man["accounting"]["adds_up"]
+    events = rundir.load_table(out, "events")
+    differing = 0
+    for p in sorted(logs.iterdir()):
+        mine = events[events.source == str(p)]
+        got = sorted((int(r.line_no), r.kind, r.extra_json or "") for r in mine.itertuples())
+        outcomes, _summary = parse_path(str(p))
+        want = sorted((o.event.line_no, o.event.kind, json.dumps(o.event.extra, sort_keys=True) if o.event.extra else "")
+                      for o in outcomes if o.event is not None)
+        got = [(n, k, json.dumps(json.loads(x), sort_keys=True) if x else "") for n, k, x in got]
+        said = [w for w in man["warnings"] if w.startswith(f"{p}:") and "may be cut" in w]
+        if got != want:
+            differing += 1
+            assert said, p.name
+    assert differing >= 1   # (the case is there: blocks longer than a split)

@@ -136,6 +136,54 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         long seen;
         boolean pure = true;
         long windowEnd;
+        // CRI logs (Gaps.cri): the lines right after the boundary continue a run of partial lines begun
+        // before it (criLead); the start of the split's last own line (the handing side's test of it)
+        boolean criRun;
+        long lastOwnStart = -1;
+        // after the window (the later split's side): its continuation lines of origins not closed since
+        // the boundary, counted for another handoverMax lines (they may continue a record begun before
+        // the boundary that was not handed over: said in `problem`)
+        boolean tracking;
+        long tracked;
+        long suspect;
+    }
+
+    /** How far back the later split looks for the start of the line before its first one (CRI_LOOKBACK:
+     *  a partial line longer than that is not followed across a boundary, on both sides alike). */
+    static final int CRI_LOOKBACK = 1 << 18;
+
+    /**
+     * Whether the line before a split's first line (the earlier split's last) is a CRI partial line, read
+     * from the bytes before `begin` (the line that starts at or before it; one that starts more than
+     * CRI_LOOKBACK bytes before is not looked at: criVisible is the earlier split's side of the same test).
+     */
+    static boolean criLead(FileSystem fs, Path path, long begin) throws IOException {
+        long from = Math.max(0, begin - CRI_LOOKBACK);
+        int n = (int) (begin - from);
+        byte[] back = new byte[n + 320];
+        int got = 0;
+        try (FSDataInputStream in = fs.open(path)) {
+            in.seek(from);
+            while (got < back.length) {
+                int r = in.read(back, got, back.length - got);
+                if (r < 0) break;
+                got += r;
+            }
+        }
+        int k = n - 1;
+        // a "\r\n" cut by the boundary ends the line before: look before its "\r"
+        if (k >= 0 && k + 1 < got && back[k] == '\r' && back[k + 1] == '\n') k--;
+        while (k >= 0 && back[k] != '\n' && back[k] != '\r') k--;
+        if (k < 0 && from > 0) return false;   // the line starts before the lookback
+        int start = k + 1;
+        int len = 0;
+        while (start + len < got && len < 256 && back[start + len] != '\n' && back[start + len] != '\r') len++;
+        return Gaps.criPartial(back, start, len);
+    }
+
+    /** The earlier split's side of criLead: can the later split (at `end`) see the line at `start`? */
+    static boolean criVisible(long start, long end) {
+        return start == 0 ? end <= CRI_LOOKBACK : start - 1 >= end - CRI_LOOKBACK;
     }
 
     static final int HAND = 0, OTHER = 1, STOP = 2;
@@ -224,6 +272,10 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         boolean criNext;                         // the last line was a kept CRI partial line
         final java.util.regex.Matcher origin;    // null: no origin rule
         final java.util.HashSet<String> clean = new java.util.HashSet<>();
+        // origins of the lines this split read (its own, not handed back, and those past its end): a
+        // continuation line handed over whose origin is not among them continues a record this split
+        // does not hold (it began in an earlier split: SplitScanner.claim's limits)
+        final java.util.HashSet<String> seen = new java.util.HashSet<>();
         boolean dropped;
         boolean keylessDropped;
         int follow;                              // soft-wrap pieces still kept
@@ -362,6 +414,10 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                 criNext = keep && criPartial(a, off, len);
             }
             String key = keyed ? key(a, off, len) : null;
+            if (key != null) {
+                if (seen.size() >= MAX_ORIGINS) seen.clear();
+                seen.add(key);
+            }
             if (!keep) {
                 dropped = true;
                 if (key == null) keylessDropped = true;
@@ -424,13 +480,17 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             end = begin + (length == null ? Long.MAX_VALUE - begin : length);
         }
         try {
-            return scan(in, begin, end, Boolean.TRUE.equals(allLines), codec == null, gaps(rule));
+            Gaps g = gaps(rule);
+            boolean lead = g != null && g.cri && codec == null && begin > 0 && handoverMax > 0
+                && criLead(fs, path, begin);
+            return scan(in, begin, end, Boolean.TRUE.equals(allLines), codec == null, g, lead);
         } finally {
             in.close();
         }
     }
 
-    private Row scan(InputStream in, long begin, long end, boolean allLines, boolean splittable, Gaps gaps) {
+    private Row scan(InputStream in, long begin, long end, boolean allLines, boolean splittable, Gaps gaps,
+                     boolean criLead) {
         final int[] step = filter.scanStep;
         final byte[] cls = filter.scanClassOf;
         final boolean[] stay = filter.scanStaysAtStart;
@@ -446,6 +506,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         Edge edge = new Edge();
         edge.leading = splittable && begin != 0 && handoverMax > 0;
         edge.windowEnd = end > Long.MAX_VALUE - (end - begin) ? Long.MAX_VALUE : end + (end - begin);
+        edge.criRun = edge.leading && criLead;
         String problem = null;
         boolean skipping = begin != 0;   // the first, partial line belongs to the previous split
         boolean afterCR = false;         // the previous line ended with \r: a \n next is part of it
@@ -546,6 +607,14 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             line(edge, lineStartPos, end, buf, lineStart, Math.max(i, lineStart), carry, carried, carriedChars,
                 matched || allLines, rest, cands, gaps);
         }
+        if (edge.suspect > 0) {
+            String said = edge.suspect + " record(s) or line(s) of merged origins near the split boundaries at bytes "
+                + begin + " and " + end + " may be cut: their lines after a boundary continue a record begun in an"
+                + " earlier split that the scanner did not hand over (more than " + handoverMax + " lines after the"
+                + " boundary, past the next split's end, or after a line of no origin); they are read without its"
+                + " first line";
+            problem = problem == null ? said : problem + "; " + said;
+        }
         return cands.row(edge.lines, problem);
     }
 
@@ -594,8 +663,28 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             edge.closed = null;               // (a keyed file: the window after this split's end)
             edge.seen = 0;
             edge.pure = true;
+            // (a CRI log whose last own line is a partial one the next split can see: its run goes on)
+            edge.criRun = gaps != null && gaps.cri && gaps.criNext && criVisible(edge.lastOwnStart, end);
+        } else if (!pastEnd && gaps != null && gaps.cri) {
+            edge.lastOwnStart = pos;
         }
-        if (gaps != null && gaps.keyed && (edge.leading || edge.handing)) {
+        if (edge.criRun) {                    // a CRI run across the boundary: its parts go together
+            int c = criEdge(buf, from, to, carry, carried);
+            if (c == 0) {
+                edge.criRun = false;
+            } else if (edge.handing) {
+                edge.criRun = c == 2;
+                long idx = edge.lines + edge.handedLines;
+                edge.handedLines++;
+                return keepLine(idx, buf, from, to, carry, carried, carriedChars, candidate, rest, cands, gaps);
+            } else {                          // the previous split returns it
+                edge.criRun = c == 2;
+                edge.lines++;
+                edge.leadingLines++;
+                return true;
+            }
+        }
+        if (gaps != null && gaps.keyed && (edge.leading || edge.handing || edge.tracking)) {
             return keyedEdgeLine(edge, pos, end, buf, from, to, carry, carried, carriedChars, candidate, rest, cands, gaps);
         }
         long idx;
@@ -681,11 +770,32 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             off = 0;
             len = a.length;
         }
+        if (edge.tracking && !edge.leading && !edge.handing) {
+            if (edge.tracked++ >= handoverMax) {
+                edge.tracking = false;
+            } else {
+                String key = gaps.key(a, off, len);
+                if (key != null && (edge.closed == null || !edge.closed.contains(key))) {
+                    if (isContinuation(a, off, len)) {
+                        edge.suspect++;
+                    } else {
+                        if (edge.closed == null) edge.closed = new java.util.HashSet<>();
+                        edge.closed.add(key);
+                    }
+                }
+            }
+            long idx = edge.lines++;
+            return keepLine(idx, buf, from, to, carry, carried, carriedChars, candidate, rest, cands, gaps);
+        }
         if (edge.handing) {
             int c = claim(edge, gaps, pos > edge.windowEnd, a, off, len);
             if (c == STOP) return false;
             long idx = edge.lines + edge.handedLines;
             edge.handedLines++;
+            if (c == HAND) {
+                String key = gaps.key(a, off, len);
+                if (key != null && !gaps.seen.contains(key)) edge.suspect++;
+            }
             if (c == OTHER) {                 // the next split's line: for this split's reader a dropped one
                 gaps.decide(a, off, len, false);
                 return true;
@@ -698,7 +808,10 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             edge.leadingLines++;
             return true;
         }
-        if (c == STOP) edge.leading = false;
+        if (c == STOP) {
+            edge.leading = false;
+            edge.tracking = true;
+        }
         long idx = edge.lines++;
         return keepLine(idx, buf, from, to, carry, carried, carriedChars, candidate, rest, cands, gaps);
     }
@@ -751,6 +864,25 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         return true;
     }
 
+
+    /** 0: not a CRI line, 1: a CRI line, 2: a CRI partial line (its first 256 bytes decide). */
+    private static int criEdge(byte[] buf, int from, int to, byte[] carry, int carried) {
+        byte[] a;
+        int len;
+        if (carried == 0) {
+            a = Arrays.copyOfRange(buf, from, Math.min(to, from + 256));
+        } else {
+            a = Arrays.copyOf(carry, Math.min(carried, 256));
+            if (a.length < 256) {
+                int take = Math.min(to - from, 256 - a.length);
+                a = Arrays.copyOf(a, a.length + take);
+                System.arraycopy(buf, from, a, a.length - take, take);
+            }
+        }
+        len = a.length;
+        if (!Gaps.criLine(a, 0, len)) return 0;
+        return Gaps.criPartial(a, 0, len) ? 2 : 1;
+    }
 
     private boolean isContinuation(byte[] a, int off, int len) {
         return continuation.matcher(new String(a, off, len, StandardCharsets.UTF_8)).lookingAt();
