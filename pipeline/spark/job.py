@@ -429,7 +429,9 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
                 if n_whole:
                     # (without the scanner's gap codes: docs/pipeline.md "What the filter drops")
                     warnings.append(f"candidate filter: Spark rlike reads {n_whole} file(s) whole (lines naming their "
-                                    "origin, CRI logs): every line of them goes to the parser, as in coordscope parse")
+                                    "origin, CRI logs): every line of them goes to the parser, as in coordscope parse, "
+                                    "except where a split boundary cuts a record of one origin (its later lines there "
+                                    "are read without its first line; the Java scanner hands them over)")
             formats = {f.spath: (f.source, f.kind, f.layout, f.wrappers) for f in readable}
             # The event outcomes are written once, by the parsing workers, as Parquet inside the
             # temporary RUN_DIR (removed before it is renamed), in row groups by group bucket; the
