@@ -403,3 +403,31 @@ def test_a_topic_id_holding_a_hyphen_is_named_whole():
     st, m = _state(["my-topic-0"], [f"{tid}-2", f"{tid}-1"])
     own.name_topic_ids(st)
     assert [x.assigned for x in m.values()] == [["my-topic-0"], ["my-topic-1", "my-topic-2"]]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_a_crashed_owner_from_its_own_log_beside_the_brokers_ends_by_its_expiry(scenario):
+    # Only the crashed member's log beside the broker's log and dump: each interval the truth ends
+    # with the crash is found once, from its start, and ends between the process's last line before
+    # the crash (it held the partition then) and the coordinator's expiry of it (it held nothing
+    # after). A 0.10 broker names no member of a generation, and the restarted process's first lines
+    # follow the crash in the same file: the old process's partitions end when the generation
+    # without it began (the rebalance its expiry started), not at the new process's lines (main at
+    # 566cbc3: 5.9-6.6 s after the expiry, 8 intervals of sample rebalance_storm).
+    events, truth = _events(scenario)
+    crashed = {t["host"] for ivs in truth["ownership"].values() for t in ivs if t["end"] == "crash"}
+    for host in sorted(crashed):
+        kept = [e for e in events if e.side != "client" or Path(e.source).stem == host]
+        own_lines = sorted(e.ts_ms for e in kept if e.side == "client" and e.ts_ms is not None)
+        r = replay_group(kept)
+        skew = truth["hosts"][host].get("clock_skew_ms", 0)
+        for tp, ivs in truth["ownership"].items():
+            for t in (t for t in ivs if t["host"] == host and t["end"] == "crash"):
+                got = [o for o in r.ownership if f"{o['topic']}-{o['partition']}" == tp
+                       and o["generation"] == t["generation"]]
+                assert len(got) == 1 and _same_member(got[0]["member_id"], t), (host, tp, t, got)
+                o = got[0]
+                assert abs(o["start_ms"] - (t["from_ms"] + skew)) <= TOL_MS, (host, tp, o, t)
+                alive = max(x for x in own_lines if x <= t["to_ms"] + skew)
+                assert alive <= o["end_ms"] <= _expiry_ms(truth, t["member_id"]) + TOL_MS, (host, tp, o, t, alive)
+                assert o["end_reason"] in ("session_expiry", "process_gone"), o
