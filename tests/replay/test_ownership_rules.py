@@ -115,14 +115,19 @@ def test_a_stopped_process_owns_until_the_first_generation_that_formed_without_i
 def test_a_generation_whose_members_no_line_names_ends_a_stopped_process_no_later_generation_names():
     # a 0.9-0.10 broker names no member; P's own log (its process_gone interval's source) shows no
     # join to generation 3 and no generation after it names P: P owned nothing once generation 3's
-    # rebalance began (60 s). Q is named by generation 4: that generation decides, and Q is in it
+    # rebalance began (60 s). Q and R are named later: the first generation naming members decides,
+    # generation 4 (90 s), which has Q and not R
     p = _gone("P", 2, 11_000, 95_000)
     q = _gone("Q", 2, 11_000, 95_000)
-    views = [_gview(1, {"P": None, "Q": None}, started=0), _gview(2, {"P": None, "Q": None}, started=10_000),
-             _gview(3, {}, started=60_000), _gview(4, {"Q": None}, started=90_000)]
-    _closed([], views=views, intervals=[p, q])
+    r = _gone("R", 2, 11_000, 95_000)
+    views = [_gview(1, {"P": None, "Q": None, "R": None}, started=0),
+             _gview(2, {"P": None, "Q": None, "R": None}, started=10_000),
+             _gview(3, {}, started=60_000), _gview(4, {"Q": None}, started=90_000),
+             _gview(5, {"Q": None, "R": None}, started=120_000)]
+    _closed([], views=views, intervals=[p, q, r])
     assert (p.end_ms, p.end_reason) == (60_000, "process_gone")
     assert (q.end_ms, q.end_reason) == (95_000, "process_gone")
+    assert (r.end_ms, r.end_reason) == (90_000, "process_gone")
 
 
 # --- from_assignments: members whose own log shows no partition callbacks --------------------------
