@@ -27,14 +27,31 @@ def close_open(st: GroupState, views: list[GenView]) -> None:
                 gone[mid] = (mem.left_ms, mem.leave_reason or "left", mem.leave_ev)
             else:
                 gone.pop(mid, None)
-    # the first generation after each one that a member is not part of: by then it owns nothing
+    # the first generation after each one that a member is not part of: by then it owns nothing.
+    # A generation with a start whose members no line names (a 0.9-0.10 broker names none) counts for
+    # a member no later generation names either: its own log, which a process_gone interval comes
+    # from, shows no join to it (each join line names its generation)
+    last_named: dict[str, int] = {}
+    for i, v in enumerate(views):
+        for mid in v.gen.members:
+            last_named[mid] = i
     dropped_at: dict[tuple[str, int], int] = {}
     for i, v in enumerate(views):
+        if not v.gen.members:
+            continue
+        named_later = any(last_named[mid] > i for mid in v.gen.members)
         for later in views[i + 1:]:
-            if later.started_ms is not None and later.gen.members:
+            if later.started_ms is None:
+                continue
+            if later.gen.members:
                 for mid in v.gen.members:
                     if mid not in later.gen.members:
-                        dropped_at[(mid, v.gen.generation)] = later.started_ms
+                        dropped_at.setdefault((mid, v.gen.generation), later.started_ms)
+                break
+            for mid in v.gen.members:
+                if last_named[mid] <= i:
+                    dropped_at.setdefault((mid, v.gen.generation), later.started_ms)
+            if not named_later:
                 break
     for iv in st.intervals:
         if iv.end_reason == "process_gone":

@@ -20,6 +20,7 @@ the truth found, nothing else stated), with times:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,16 @@ def test_every_owner_of_the_truth_is_found_with_its_times_from_all_logs(scenario
             else:
                 assert cid == client_of[t["member_id"]] or cid.startswith(client_of[t["member_id"]] + "#consumer-"), o
             assert Path(_file_of(o["evidence"][0])).stem == t["host"], (tp, o)
+            # every owner's own log shows its callbacks: nothing is the replay's inference
+            assert o["inferred"] is False, (tp, o)
+            # an owner the coordinator removed: the broker's line removing that member ends it (a
+            # 0.9-0.10 broker names no member: its rebalance's line without that member's rejoin)
+            if o["end_reason"] == "session_expiry":
+                path, line_no = o["evidence"][-1].rsplit(":", 1)
+                text = Path(path).read_text().splitlines()[int(line_no) - 1]
+                assert "server.log" in path, o
+                if not o["member_id"].startswith("consumer@"):
+                    assert o["member_id"] in text and "removing it from the group" in text, (o, text)
 
 
 def _log_end(events) -> int:
@@ -139,11 +150,18 @@ def test_every_owner_of_the_truth_is_found_from_the_broker_log_and_dump_alone(sc
     # the client ids the broker's log or the dump name (a dump's group metadata record lists each
     # member's clientId, GroupMetadataManager's value schema v1+)
     named = {e.member_id: e.client_id for e in events if e.side in ("broker", "offsets") and e.member_id and e.client_id}
+    # ... and a dump's group metadata record names each member's clientId beside its memberId
+    records = [e.raw.replace(" ", "") for e in events if e.side == "offsets" and '"members"' in e.raw]
+    for mid, cid in client_of.items():
+        if any(re.search(f'"memberId":"{re.escape(mid)}"[^}}]*?"clientId":"{re.escape(cid)}"', x) for x in records):
+            named.setdefault(mid, cid)
     for o in r.ownership:
         # a client id only where a broker line or dump record names it, then the member's own
         assert o["client_id"] in (None, client_of[o["member_id"]]), o
         if o["member_id"] in named:
             assert o["client_id"] == named[o["member_id"]] == client_of[o["member_id"]], o
+        # no member's own log is read here: every interval is the replay's inference
+        assert o["inferred"] is True, o
         # the assignment's record (dump) or broker line first; the broker's line ending it last
         assert _file_of(o["evidence"][0]) == "consumer-offsets-dump.txt" or "server.log" in o["evidence"][0], o
         if o["end_reason"] not in ("log_end",):
@@ -385,3 +403,31 @@ def test_a_topic_id_holding_a_hyphen_is_named_whole():
     st, m = _state(["my-topic-0"], [f"{tid}-2", f"{tid}-1"])
     own.name_topic_ids(st)
     assert [x.assigned for x in m.values()] == [["my-topic-0"], ["my-topic-1", "my-topic-2"]]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_a_crashed_owner_from_its_own_log_beside_the_brokers_ends_by_its_expiry(scenario):
+    # Only the crashed member's log beside the broker's log and dump: each interval the truth ends
+    # with the crash is found once, from its start, and ends between the process's last line before
+    # the crash (it held the partition then) and the coordinator's expiry of it (it held nothing
+    # after). A 0.10 broker names no member of a generation, and the restarted process's first lines
+    # follow the crash in the same file: the old process's partitions end when the generation
+    # without it began (the rebalance its expiry started), not at the new process's lines (main at
+    # 566cbc3: 5.9-6.6 s after the expiry, 8 intervals of sample rebalance_storm).
+    events, truth = _events(scenario)
+    crashed = {t["host"] for ivs in truth["ownership"].values() for t in ivs if t["end"] == "crash"}
+    for host in sorted(crashed):
+        kept = [e for e in events if e.side != "client" or Path(e.source).stem == host]
+        own_lines = sorted(e.ts_ms for e in kept if e.side == "client" and e.ts_ms is not None)
+        r = replay_group(kept)
+        skew = truth["hosts"][host].get("clock_skew_ms", 0)
+        for tp, ivs in truth["ownership"].items():
+            for t in (t for t in ivs if t["host"] == host and t["end"] == "crash"):
+                got = [o for o in r.ownership if f"{o['topic']}-{o['partition']}" == tp
+                       and o["generation"] == t["generation"]]
+                assert len(got) == 1 and _same_member(got[0]["member_id"], t), (host, tp, t, got)
+                o = got[0]
+                assert abs(o["start_ms"] - (t["from_ms"] + skew)) <= TOL_MS, (host, tp, o, t)
+                alive = max(x for x in own_lines if x <= t["to_ms"] + skew)
+                assert alive <= o["end_ms"] <= _expiry_ms(truth, t["member_id"]) + TOL_MS, (host, tp, o, t, alive)
+                assert o["end_reason"] in ("session_expiry", "process_gone"), o
