@@ -130,6 +130,46 @@ HAND_RULES: tuple[Rule, ...] = (
     Rule("streams_assigned_tasks_first_line", "assignment_received",
          compile_regex(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)\s*$"),
          "StreamsMembershipManager.java", "trunk-0013464c", "current"),
+    # Connect DistributedHerder.java 2.3.x only (between the eager "Joined group and got assignment" of
+    # 0.10-2.2 and 2.4's "with protocol version"): "Joined group at generation {} and got assignment: {}"
+    Rule("connect_joined_at_generation", "assignment_received",
+         compile_regex(r"^Joined group at generation (?P<generation>-?\d+) and got assignment: (?P<connect_assignment>.*?)\s*$"),
+         "DistributedHerder.java", "2.3.0", "2.3.1"),
+    # Streams StreamsRebalanceListener.java 2.4.0+ (StreamThread.java's listener before): "at state {}:
+    # partitions {} lost due to missed rebalance.\n\tlost active tasks: {}\n..." (TAB lines optional: a grep
+    # keeps only the first)
+    Rule("streams_partitions_lost", "partitions_lost",
+         compile_regex(r"^at state (?P<state>[A-Z_]+): partitions (?P<partitions>\[[^\]]*\]) lost due to missed rebalance\."
+                       r"(?:\s.*)?$", re.S),
+         "StreamsRebalanceListener.java", "2.4.0", "current"),
+    # the catalog rules of these templates do not capture their values (the template's arguments are
+    # expressions: an errorMessage built from the FetchPosition, a ternary epoch): read them here.
+    # Fetcher.java 2.6-3.4, AbstractFetch/FetchCollector 3.5+: "Fetch position {} is out of range for
+    # partition {}, resetting offset" ({} = FetchPosition{offset=N, ...})
+    Rule("fetch_position_is_out_of_range", "offset_reset",
+         compile_regex(r"^Fetch position (?P<position>.*?) is out of range for partition (?P<tp>\S+), resetting offset\s*$"),
+         "AbstractFetch.java,FetchCollector.java,Fetcher.java", "2.6.0", "current"),
+    # CommitRequestManager.java 3.9+: the epoch the member last sent (STALE_MEMBER_EPOCH: implied error)
+    Rule("offsetcommit_failed_for_member_with_stale", "offset_commit_failed",
+         compile_regex(r"^OffsetCommit failed for member (?P<member_id>\S*?) with stale member epoch error\. "
+                       r"Last epoch sent: (?:(?P<member_epoch>-?\d+)|.*?)\s*$"),
+         "CommitRequestManager.java", "3.9.0", "current", template="OffsetCommit failed for member {} with stale member epoch error. Last epoch sent: {}"),
+    # Fetcher.java 0.9.0.0-1.0.2 "Resetting offset for partition {} to the committed offset {}": the
+    # position taken from the group's committed offset, the same fact as 1.1+'s "Setting offset for
+    # partition {} to the committed offset {}" (offset_fetched), not an auto.offset.reset
+    Rule("resetting_offset_for_partition_to_the", "offset_fetched",
+         compile_regex(r"^Resetting offset for partition (?P<tp>\S+?) to the committed offset (?P<offset>-?\d+)\s*$"),
+         "Fetcher.java", "0.9.0.0", "1.0.2"),
+    # ConsumerCoordinator.java 2.4.0-2.5.1 onJoinComplete: "Updating assignment with\nnow assigned partitions:
+    # {}\ncompare with previously owned partitions: {}\nnewly added partitions: {}\nrevoked partitions: {}\n".
+    # Its continuation lines are not indented, so behind Kafka's "[%d] %p %m (%c)%n" the record reaches the
+    # rules soft-wrapped (reader._soft_wrap: its lines glued with single spaces, up to the "(%c)" line):
+    # this rule reads that one-line form (the catalog's rule of the same template reads the newline form)
+    Rule("updating_assignment_with_glued", "assignment_received",
+         compile_regex(r"^Updating assignment with now assigned partitions: ?(?P<partitions>.*?) ?\bcompare with previously owned "
+                       r"partitions: ?(?P<partitions_2>.*?) ?\bnewly added partitions: ?(?P<partitions_3>.*?) ?\brevoked "
+                       r"partitions: ?(?P<partitions_4>.*?)\s*$"),
+         "ConsumerCoordinator.java", "2.4.0", "2.5.1"),
     # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
     Rule("streams_callback_timing", None,
          compile_regex(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
@@ -142,6 +182,44 @@ _REASON_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (compile_regex(r"consumer poll timeout has expired", re.I), "poll_timeout"),
     (compile_regex(r"rebalance failed due to"), "rebalance_failed"),
 )
+
+# Errors that a wording states in words, not as a printed name (AbstractCoordinator.java 0.9-2.x heartbeat
+# and join handlers, ConsumerCoordinator.java's SyncGroup, CommitRequestManager.java 3.9+): the Errors
+# constant the handler branch is for, matched on the rule's template (or its regex) when the decoder is
+# made: a constant store, nothing per line. Wordings whose branch covers several errors (coordinator
+# "either not started or not valid", "obsolete coordinator information") name none.
+_IMPLIED_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # 0.9 "heart beat failed since the group is rebalancing", 0.10-0.11 "for group {} since it is
+    # rebalancing", 1.0-2.x "since group is rebalancing"; 0.10-0.11 SyncGroup "failed due to coordinator
+    # rebalance", 1.0-2.4 "SyncGroup failed because the group began another rebalance"
+    (compile_regex(r"(?:heart ?beat failed|heartbeat failed for group \S+) since (?:the |it is |group is )?(?:group is )?rebalancing"
+                   r"|SyncGroup (?:for group \S+ )?failed (?:due to coordinator rebalance|because the group began another rebalance)"),
+     "REBALANCE_IN_PROGRESS"),
+    # 0.9-0.11 "since generation id is not legal", 1.0-2.x "since generation {} is not current"
+    (compile_regex(r"heart ?beat failed.* since generation (?:id is not legal|\S+ is not current)"), "ILLEGAL_GENERATION"),
+    # 0.9-0.11 "since member id is not valid", 1.0-2.x "for since member id {} is not valid";
+    # join: 0.9 "failed due to unknown member id, resetting and retrying", 0.10-2.x "failed due to unknown member id."
+    (compile_regex(r"heart ?beat failed.* since member id \S*\s?is not valid|join group (?:\S+ )?failed due to unknown member id"),
+     "UNKNOWN_MEMBER_ID"),
+    # 0.9-2.x "Attempt to join group [{}] rejected since coordinator [{}] is loading the group."
+    (compile_regex(r"join group .*rejected since coordinator .*is loading the group"), "COORDINATOR_LOAD_IN_PROGRESS"),
+    # CommitRequestManager.java 3.9+
+    (compile_regex(r"with stale member epoch error"), "STALE_MEMBER_EPOCH"),
+)
+
+
+def _implied_error(rule: "Rule") -> str | None:
+    text = rule.template or rule.regex.pattern.replace("\\", "")
+    for rx, err in _IMPLIED_ERRORS:
+        if rx.search(text):
+            return err
+    return None
+
+
+# AbstractCoordinator.java 3.0+ resetStateOnResponseError / 2.5-2.8 resetGenerationOnResponseError:
+# the reason "encountered {Errors} from {ApiKeys} response" names the error
+_ENCOUNTERED = compile_regex(r"encountered ([A-Z][A-Z_]+) from [A-Z_]+ response")
+
 
 # loggers (simple class names) whose lines are coordinator lines by construction
 COORDINATOR_LOGGERS = frozenset({
@@ -917,6 +995,13 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
             ns[f"_h{j}"] = h
             lines.append(f"{i8}_h{j}(text, fields, extra, {key!r})")
             maybe = maybe_extra = None
+    implied = _implied_error(rule)
+    if implied:
+        put("    ", "error", repr(implied))
+    if "reason" in rule.regex.groupindex:
+        ns["_encountered"] = _ENCOUNTERED
+        lines += ["    reason = fields.get('reason')", "    if reason and 'encountered ' in reason:",
+                  "        em = _encountered.search(reason)", "        if em:", "            fields.setdefault('error', em.group(1))"]
     lines.append(f"    kind = {rule.kind!r}")
     if "coord_response" in rule.regex.groupindex:  # the handler says when the response found no coordinator
         lines.append("    kind = extra.pop('kind', kind)")
