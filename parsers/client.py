@@ -170,6 +170,30 @@ HAND_RULES: tuple[Rule, ...] = (
                        r"partitions: ?(?P<partitions_2>.*?) ?\bnewly added partitions: ?(?P<partitions_3>.*?) ?\brevoked "
                        r"partitions: ?(?P<partitions_4>.*?)\s*$"),
          "ConsumerCoordinator.java", "2.4.0", "2.5.1"),
+    # Connect WorkerSinkTask.java 0.10.0-trunk (2024-10; unchanged wordings, levels: the commit lines INFO
+    # until 2.7, DEBUG from 2.8): the sink task's own commit bookkeeping, after its "{} " = the task's
+    # toString "WorkerSinkTask{id=conn-0}" (read by _connect_task_body, which strips it and the connector
+    # MDC context "[conn|task-0] " of Connect 2.3+'s log4j layout)
+    Rule("connect_sink_committing", "offset_commit_sent",
+         compile_regex(r"^Committing offsets (?P<commit_mode>a?synchronously) using sequence number (?P<sequence>\d+): (?P<offsets>\{.*\})\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_commit_finished", "offset_committed",
+         compile_regex(r"^Finished offset commit successfully in (?P<duration_ms>\d+) ms for sequence number (?P<sequence>\d+): "
+                       r"(?P<offsets>\{.*\})\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_commit_failed", "offset_commit_failed",
+         compile_regex(r"^(?P<reason>Offset commit failed), rewinding to last committed offsets\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_commit_threw", "offset_commit_failed",
+         compile_regex(r"^Commit of offsets threw an unexpected exception for sequence number (?P<sequence>\d+): (?P<error>.*?)\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_commit_timed_out", "offset_commit_failed",
+         compile_regex(r"^(?P<reason>Commit of offsets timed out)\s*$"), "WorkerSinkTask.java", "1.0.0", "current"),
+    Rule("connect_sink_rewinding", "offset_seek",
+         compile_regex(r"^Rewinding topic partition (?P<tp>\S+) to offset (?P<offset>-?\d+)\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_rewind", "offset_seek",
+         compile_regex(r"^Rewind (?P<tp>\S+) to offset (?P<offset>-?\d+)\s*$"), "WorkerSinkTask.java", "0.10.0.0", "current"),
     # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
     Rule("streams_callback_timing", None,
          compile_regex(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
@@ -586,6 +610,7 @@ def _candidate_words() -> tuple[str, ...]:
         "esetting offset", "esponded successfully", "failed because", "failed due to",
         "completed with error", "State transition", "etch offset", "etching offset", "eeking to",
         "User provided listener", "nstable offsets", "pause flag", "ms: ",
+        "ewinding topic partition", "Rewind ",  # Connect WorkerSinkTask.java 0.10+ (session 20)
     )
 
 
@@ -888,6 +913,7 @@ def _handler(key: str):
         "api": _h_extra_str, "request": _h_extra_str, "assignor": _h_extra_str, "topics": _h_extra_str,
         "coord_response": _h_coord_response, "streams_tasks": _h_streams_tasks, "config_offset": _h_extra_int,
         "assignment_offset": _h_extra_int, "unreachable_ms": _h_extra_int,
+        "sequence": _h_extra_int, "duration_ms": _h_extra_int, "commit_mode": _h_extra_str,
     }
     return table.get(base)
 
@@ -1172,6 +1198,8 @@ def _parse_body_miss(body: str, logger_cls: str | None, key: tuple[str, str | No
                     res = decoders[idx](m) if not weak or logger_cls in weak else only.find(body, body, logger_cls)
         if res is None:
             res = _GENERIC.find(body, body, logger_cls)
+    if res is None and "Task{id=" in body:
+        res = _connect_task_body(body, logger_cls)
     if res is not None and res[1] is not None and "group_type" not in res[2]:
         # _group_type, written out (the types are non-empty strings: `or` takes the rule's when the
         # logger names none)
@@ -1188,6 +1216,24 @@ def _parse_body_miss(body: str, logger_cls: str | None, key: tuple[str, str | No
                 _SEEN.clear()
             _SEEN.add(key)
     return res
+
+
+# Connect WorkerSinkTask/WorkerSourceTask messages start with the task's toString ("WorkerSinkTask{id=conn-0} ",
+# WorkerTask.java 0.10+), behind Connect 2.3+'s "%X{connector.context}" ("[conn|task-0] ", KIP-449)
+_CONNECT_TASK = compile_regex(r"^(?:\[(?P<ctx>[^\]\n|]+\|[^\]\n]+)\] )?Worker(?:Sink|Source)Task\{id=(?P<task>[^}\s]+)\} ")
+
+
+def _connect_task_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """A miss whose body is a Connect task's message: the rules read what follows the task's name."""
+    m = _CONNECT_TASK.match(body)
+    if m is None:
+        return None
+    res = _match_body(body[m.end():], logger_cls)
+    if res is None or res[1] is None:
+        return res
+    name, kind, fields, extra = res
+    extra = {**extra, "connect_task": m.group("task")}
+    return name, kind, dict(fields), extra
 
 
 def _match_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
