@@ -170,10 +170,16 @@ HAND_RULES: tuple[Rule, ...] = (
                        r"partitions: ?(?P<partitions_2>.*?) ?\bnewly added partitions: ?(?P<partitions_3>.*?) ?\brevoked "
                        r"partitions: ?(?P<partitions_4>.*?)\s*$"),
          "ConsumerCoordinator.java", "2.4.0", "2.5.1"),
-    # Connect WorkerSinkTask.java 0.10.0-trunk (2024-10; unchanged wordings, levels: the commit lines INFO
-    # until 2.7, DEBUG from 2.8): the sink task's own commit bookkeeping, after its "{} " = the task's
-    # toString "WorkerSinkTask{id=conn-0}" (read by _connect_task_body, which strips it and the connector
-    # MDC context "[conn|task-0] " of Connect 2.3+'s log4j layout)
+    # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
+    Rule("streams_callback_timing", None,
+         compile_regex(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
+)
+
+# Connect WorkerSinkTask.java 0.10.0-trunk (2024-10; unchanged wordings, levels: the commit lines INFO
+# until 2.7, DEBUG from 2.8): the sink task's own commit bookkeeping, after its "{} " = the task's toString
+# "WorkerSinkTask{id=conn-0}". Only _connect_task_body tries them (after cutting that name and Connect
+# 2.3+'s MDC context "[conn|task-0] "): kept out of the buckets, no other line pays for them.
+CONNECT_TASK_RULES: tuple[Rule, ...] = (
     Rule("connect_sink_committing", "offset_commit_sent",
          compile_regex(r"^Committing offsets (?P<commit_mode>a?synchronously) using sequence number (?P<sequence>\d+): (?P<offsets>\{.*\})\s*$"),
          "WorkerSinkTask.java", "0.10.0.0", "current"),
@@ -194,9 +200,6 @@ HAND_RULES: tuple[Rule, ...] = (
          "WorkerSinkTask.java", "0.10.0.0", "current"),
     Rule("connect_sink_rewind", "offset_seek",
          compile_regex(r"^Rewind (?P<tp>\S+) to offset (?P<offset>-?\d+)\s*$"), "WorkerSinkTask.java", "0.10.0.0", "current"),
-    # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
-    Rule("streams_callback_timing", None,
-         compile_regex(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
 )
 
 # the kinds whose meaning a reason may change, and the new consumer's reasons
@@ -213,29 +216,37 @@ _REASON_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
 # made: a constant store, nothing per line. Wordings whose branch covers several errors (coordinator
 # "either not started or not valid", "obsolete coordinator information") name none.
 _IMPLIED_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # 0.9 "heart beat failed since the group is rebalancing", 0.10-0.11 "for group {} since it is
-    # rebalancing", 1.0-2.x "since group is rebalancing"; 0.10-0.11 SyncGroup "failed due to coordinator
-    # rebalance", 1.0-2.4 "SyncGroup failed because the group began another rebalance"
-    (compile_regex(r"(?:heart ?beat failed|heartbeat failed for group \S+) since (?:the |it is |group is )?(?:group is )?rebalancing"
+    # 0.9 "Attempt to heart beat failed since the group is rebalancing", 0.10.0-0.10.1 "heart beat failed for
+    # group {} since it is rebalancing", 0.10.2-0.11 "heartbeat failed for group {} since ..", 1.0-2.x "since
+    # group is rebalancing"; SyncGroup 0.10-0.11 "failed due to coordinator rebalance", 1.0-2.4 "failed
+    # because the group began another rebalance"
+    (compile_regex(r"Attempt to heart ?beat failed(?: for group \S+)? since (?:the group is |it is |group is )rebalancing"
                    r"|SyncGroup (?:for group \S+ )?failed (?:due to coordinator rebalance|because the group began another rebalance)"),
      "REBALANCE_IN_PROGRESS"),
     # 0.9-0.11 "since generation id is not legal", 1.0-2.x "since generation {} is not current"
-    (compile_regex(r"heart ?beat failed.* since generation (?:id is not legal|\S+ is not current)"), "ILLEGAL_GENERATION"),
-    # 0.9-0.11 "since member id is not valid", 1.0-2.x "for since member id {} is not valid";
-    # join: 0.9 "failed due to unknown member id, resetting and retrying", 0.10-2.x "failed due to unknown member id."
-    (compile_regex(r"heart ?beat failed.* since member id \S*\s?is not valid|join group (?:\S+ )?failed due to unknown member id"),
-     "UNKNOWN_MEMBER_ID"),
+    (compile_regex(r"Attempt to heart ?beat failed(?: for group \S+)? since generation (?:id is not legal|\S+ is not current)"),
+     "ILLEGAL_GENERATION"),
+    # 0.9-0.11 "since member id is not valid", 1.0-2.x "failed for since member id {} is not valid"; join:
+    # 0.9 "failed due to unknown member id, resetting and retrying", 0.10-2.x "failed due to unknown member id."
+    (compile_regex(r"Attempt to heart ?beat failed(?: for group \S+| for)? since member id (?:\S+ )?is not valid"
+                   r"|Attempt to join group (?:\S+ )?failed due to unknown member id"), "UNKNOWN_MEMBER_ID"),
     # 0.9-2.x "Attempt to join group [{}] rejected since coordinator [{}] is loading the group."
-    (compile_regex(r"join group .*rejected since coordinator .*is loading the group"), "COORDINATOR_LOAD_IN_PROGRESS"),
+    (compile_regex(r"Attempt to join group (?:\S+ )?rejected since coordinator (?:\S+ )?is loading the group"),
+     "COORDINATOR_LOAD_IN_PROGRESS"),
     # CommitRequestManager.java 3.9+
-    (compile_regex(r"with stale member epoch error"), "STALE_MEMBER_EPOCH"),
+    (compile_regex(r"OffsetCommit failed for member \S+ with stale member epoch error"), "STALE_MEMBER_EPOCH"),
 )
+_IMPLIED_START = ("Attempt to ", "SyncGroup ", "OffsetCommit failed for member ")
 
 
 def _implied_error(rule: "Rule") -> str | None:
-    text = rule.template or rule.regex.pattern.replace("\\", "")
+    """The error `rule`'s wording states in words (anchored at the template's start: one match per
+    pattern, for the few templates that start like these)."""
+    text = rule.template or rule.regex.pattern.lstrip("^").replace("\\", "")
+    if not text.startswith(_IMPLIED_START):
+        return None
     for rx, err in _IMPLIED_ERRORS:
-        if rx.search(text):
+        if rx.match(text):
             return err
     return None
 
@@ -610,7 +621,7 @@ def _candidate_words() -> tuple[str, ...]:
         "esetting offset", "esponded successfully", "failed because", "failed due to",
         "completed with error", "State transition", "etch offset", "etching offset", "eeking to",
         "User provided listener", "nstable offsets", "pause flag", "ms: ",
-        "ewinding topic partition", "Rewind ",  # Connect WorkerSinkTask.java 0.10+ (session 20)
+        "Rewind",  # Connect WorkerSinkTask.java 0.10+ "Rewinding topic partition", "Rewind {} to offset" (session 20)
     )
 
 
@@ -1140,7 +1151,7 @@ def _fields_from(rule: Rule, groups: Any) -> tuple[str | None, dict[str, Any]]:
 ALL_RULES, _BUCKET_RULES, _GENERIC_RULES = _compile_rules()
 _BUCKETS = {k: _Bucket(v) for k, v in _BUCKET_RULES.items()}
 _GENERIC = _Bucket(_GENERIC_RULES)
-RULES_BY_NAME = {r.name: r for r in ALL_RULES}
+RULES_BY_NAME = {r.name: r for r in (*ALL_RULES, *CONNECT_TASK_RULES)}
 _RULE_GROUP_TYPES = {r.name: t for r in ALL_RULES if (t := _rule_group_type(r)) is not None}
 _VERSION_HINTS = {r.name: r.version_hint for r in ALL_RULES}  # the property, computed once per rule
 
@@ -1228,12 +1239,22 @@ def _connect_task_body(body: str, logger_cls: str | None) -> tuple[str, str | No
     m = _CONNECT_TASK.match(body)
     if m is None:
         return None
-    res = _match_body(body[m.end():], logger_cls)
-    if res is None or res[1] is None:
-        return res
-    name, kind, fields, extra = res
-    extra = {**extra, "connect_task": m.group("task")}
-    return name, kind, dict(fields), extra
+    rest = body[m.end():]
+    global _CONNECT_TASK_DECODERS
+    if _CONNECT_TASK_DECODERS is None:
+        _CONNECT_TASK_DECODERS = [
+            (r, _decoder([(r.regex.groupindex[n], h, n) for n in r.regex.groupindex if (h := _handler(n)) is not None], r))
+            for r in CONNECT_TASK_RULES]
+    for r, dec in _CONNECT_TASK_DECODERS:
+        mm = r.regex.match(rest)
+        if mm is not None:
+            name, kind, fields, extra = dec(mm)
+            extra["connect_task"] = m.group("task")
+            return name, kind, fields, extra
+    return None
+
+
+_CONNECT_TASK_DECODERS: list[tuple[Rule, Any]] | None = None
 
 
 def _match_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
