@@ -239,7 +239,7 @@ _IMPLIED_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
 _IMPLIED_START = ("Attempt to ", "SyncGroup ", "OffsetCommit failed for member ")
 
 
-def _implied_error(rule: "Rule") -> str | None:
+def _implied_error(rule: Rule) -> str | None:
     """The error `rule`'s wording states in words (anchored at the template's start: one match per
     pattern, for the few templates that start like these)."""
     text = rule.template or rule.regex.pattern.lstrip("^").replace("\\", "")
