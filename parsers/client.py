@@ -130,9 +130,76 @@ HAND_RULES: tuple[Rule, ...] = (
     Rule("streams_assigned_tasks_first_line", "assignment_received",
          compile_regex(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)\s*$"),
          "StreamsMembershipManager.java", "trunk-0013464c", "current"),
+    # Connect DistributedHerder.java 2.3.x only (between the eager "Joined group and got assignment" of
+    # 0.10-2.2 and 2.4's "with protocol version"): "Joined group at generation {} and got assignment: {}"
+    Rule("connect_joined_at_generation", "assignment_received",
+         compile_regex(r"^Joined group at generation (?P<generation>-?\d+) and got assignment: (?P<connect_assignment>.*?)\s*$"),
+         "DistributedHerder.java", "2.3.0", "2.3.1"),
+    # Streams StreamsRebalanceListener.java 2.4.0+ (StreamThread.java's listener before): "at state {}:
+    # partitions {} lost due to missed rebalance.\n\tlost active tasks: {}\n..." (TAB lines optional: a grep
+    # keeps only the first)
+    Rule("streams_partitions_lost", "partitions_lost",
+         compile_regex(r"^at state (?P<state>[A-Z_]+): partitions (?P<partitions>\[[^\]]*\]) lost due to missed rebalance\."
+                       r"(?:\s.*)?$", re.S),
+         "StreamsRebalanceListener.java", "2.4.0", "current"),
+    # the catalog rules of these templates do not capture their values (the template's arguments are
+    # expressions: an errorMessage built from the FetchPosition, a ternary epoch): read them here.
+    # Fetcher.java 2.6-3.4, AbstractFetch/FetchCollector 3.5+: "Fetch position {} is out of range for
+    # partition {}, resetting offset" ({} = FetchPosition{offset=N, ...})
+    Rule("fetch_position_is_out_of_range", "offset_reset",
+         compile_regex(r"^Fetch position (?P<position>.*?) is out of range for partition (?P<tp>\S+), resetting offset\s*$"),
+         "AbstractFetch.java,FetchCollector.java,Fetcher.java", "2.6.0", "current"),
+    # CommitRequestManager.java 3.9+: the epoch the member last sent (STALE_MEMBER_EPOCH: implied error)
+    Rule("offsetcommit_failed_for_member_with_stale", "offset_commit_failed",
+         compile_regex(r"^OffsetCommit failed for member (?P<member_id>\S*?) with stale member epoch error\. "
+                       r"Last epoch sent: (?:(?P<member_epoch>-?\d+)|.*?)\s*$"),
+         "CommitRequestManager.java", "3.9.0", "current", template="OffsetCommit failed for member {} with stale member epoch error. Last epoch sent: {}"),
+    # Fetcher.java 0.9.0.0-1.0.2 "Resetting offset for partition {} to the committed offset {}": the
+    # position taken from the group's committed offset, the same fact as 1.1+'s "Setting offset for
+    # partition {} to the committed offset {}" (offset_fetched), not an auto.offset.reset
+    Rule("resetting_offset_for_partition_to_the", "offset_fetched",
+         compile_regex(r"^Resetting offset for partition (?P<tp>\S+?) to the committed offset (?P<offset>-?\d+)\s*$"),
+         "Fetcher.java", "0.9.0.0", "1.0.2"),
+    # ConsumerCoordinator.java 2.4.0-2.5.1 onJoinComplete: "Updating assignment with\nnow assigned partitions:
+    # {}\ncompare with previously owned partitions: {}\nnewly added partitions: {}\nrevoked partitions: {}\n".
+    # Its continuation lines are not indented, so behind Kafka's "[%d] %p %m (%c)%n" the record reaches the
+    # rules soft-wrapped (reader._soft_wrap: its lines glued with single spaces, up to the "(%c)" line):
+    # this rule reads that one-line form (the catalog's rule of the same template reads the newline form)
+    Rule("updating_assignment_with_glued", "assignment_received",
+         compile_regex(r"^Updating assignment with now assigned partitions: ?(?P<partitions>.*?) ?\bcompare with previously owned "
+                       r"partitions: ?(?P<partitions_2>.*?) ?\bnewly added partitions: ?(?P<partitions_3>.*?) ?\brevoked "
+                       r"partitions: ?(?P<partitions_4>.*?)\s*$"),
+         "ConsumerCoordinator.java", "2.4.0", "2.5.1"),
     # Streams StreamThread.java 1.0-2.x: timing of the rebalance listener callbacks (no event)
     Rule("streams_callback_timing", None,
          compile_regex(r"^partition (?:revocation|assignment) took \d+ ms\."), "StreamThread.java", "1.0.0", "2.3.1"),
+)
+
+# Connect WorkerSinkTask.java 0.10.0-trunk (2024-10; unchanged wordings, levels: the commit lines INFO
+# until 2.7, DEBUG from 2.8): the sink task's own commit bookkeeping, after its "{} " = the task's toString
+# "WorkerSinkTask{id=conn-0}". Only _connect_task_body tries them (after cutting that name and Connect
+# 2.3+'s MDC context "[conn|task-0] "): kept out of the buckets, no other line pays for them.
+CONNECT_TASK_RULES: tuple[Rule, ...] = (
+    Rule("connect_sink_committing", "offset_commit_sent",
+         compile_regex(r"^Committing offsets (?P<commit_mode>a?synchronously) using sequence number (?P<sequence>\d+): (?P<offsets>\{.*\})\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_commit_finished", "offset_committed",
+         compile_regex(r"^Finished offset commit successfully in (?P<duration_ms>\d+) ms for sequence number (?P<sequence>\d+): "
+                       r"(?P<offsets>\{.*\})\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_commit_failed", "offset_commit_failed",
+         compile_regex(r"^(?P<reason>Offset commit failed), rewinding to last committed offsets\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_commit_threw", "offset_commit_failed",
+         compile_regex(r"^Commit of offsets threw an unexpected exception for sequence number (?P<sequence>\d+): (?P<error>.*?)\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_commit_timed_out", "offset_commit_failed",
+         compile_regex(r"^(?P<reason>Commit of offsets timed out)\s*$"), "WorkerSinkTask.java", "1.0.0", "current"),
+    Rule("connect_sink_rewinding", "offset_seek",
+         compile_regex(r"^Rewinding topic partition (?P<tp>\S+) to offset (?P<offset>-?\d+)\s*$"),
+         "WorkerSinkTask.java", "0.10.0.0", "current"),
+    Rule("connect_sink_rewind", "offset_seek",
+         compile_regex(r"^Rewind (?P<tp>\S+) to offset (?P<offset>-?\d+)\s*$"), "WorkerSinkTask.java", "0.10.0.0", "current"),
 )
 
 # the kinds whose meaning a reason may change, and the new consumer's reasons
@@ -142,6 +209,52 @@ _REASON_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (compile_regex(r"consumer poll timeout has expired", re.I), "poll_timeout"),
     (compile_regex(r"rebalance failed due to"), "rebalance_failed"),
 )
+
+# Errors that a wording states in words, not as a printed name (AbstractCoordinator.java 0.9-2.x heartbeat
+# and join handlers, ConsumerCoordinator.java's SyncGroup, CommitRequestManager.java 3.9+): the Errors
+# constant the handler branch is for, matched on the rule's template (or its regex) when the decoder is
+# made: a constant store, nothing per line. Wordings whose branch covers several errors (coordinator
+# "either not started or not valid", "obsolete coordinator information") name none.
+_IMPLIED_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # 0.9 "Attempt to heart beat failed since the group is rebalancing", 0.10.0-0.10.1 "heart beat failed for
+    # group {} since it is rebalancing", 0.10.2-0.11 "heartbeat failed for group {} since ..", 1.0-2.x "since
+    # group is rebalancing"; SyncGroup 0.10-0.11 "failed due to coordinator rebalance", 1.0-2.4 "failed
+    # because the group began another rebalance"
+    (compile_regex(r"Attempt to heart ?beat failed(?: for group \S+)? since (?:the group is |it is |group is )rebalancing"
+                   r"|SyncGroup (?:for group \S+ )?failed (?:due to coordinator rebalance|because the group began another rebalance)"),
+     "REBALANCE_IN_PROGRESS"),
+    # 0.9-0.11 "since generation id is not legal", 1.0-2.x "since generation {} is not current"
+    (compile_regex(r"Attempt to heart ?beat failed(?: for group \S+)? since generation (?:id is not legal|\S+ is not current)"),
+     "ILLEGAL_GENERATION"),
+    # 0.9-0.11 "since member id is not valid", 1.0-2.x "failed for since member id {} is not valid"; join:
+    # 0.9 "failed due to unknown member id, resetting and retrying", 0.10-2.x "failed due to unknown member id."
+    (compile_regex(r"Attempt to heart ?beat failed(?: for group \S+| for)? since member id (?:\S+ )?is not valid"
+                   r"|Attempt to join group (?:\S+ )?failed due to unknown member id"), "UNKNOWN_MEMBER_ID"),
+    # 0.9-2.x "Attempt to join group [{}] rejected since coordinator [{}] is loading the group."
+    (compile_regex(r"Attempt to join group (?:\S+ )?rejected since coordinator (?:\S+ )?is loading the group"),
+     "COORDINATOR_LOAD_IN_PROGRESS"),
+    # CommitRequestManager.java 3.9+
+    (compile_regex(r"OffsetCommit failed for member \S+ with stale member epoch error"), "STALE_MEMBER_EPOCH"),
+)
+_IMPLIED_START = ("Attempt to ", "SyncGroup ", "OffsetCommit failed for member ")
+
+
+def _implied_error(rule: Rule) -> str | None:
+    """The error `rule`'s wording states in words (anchored at the template's start: one match per
+    pattern, for the few templates that start like these)."""
+    text = rule.template or rule.regex.pattern.lstrip("^").replace("\\", "")
+    if not text.startswith(_IMPLIED_START):
+        return None
+    for rx, err in _IMPLIED_ERRORS:
+        if rx.match(text):
+            return err
+    return None
+
+
+# AbstractCoordinator.java 3.0+ resetStateOnResponseError / 2.5-2.8 resetGenerationOnResponseError:
+# the reason "encountered {Errors} from {ApiKeys} response" names the error
+_ENCOUNTERED = compile_regex(r"encountered ([A-Z][A-Z_]+) from [A-Z_]+ response")
+
 
 # loggers (simple class names) whose lines are coordinator lines by construction
 COORDINATOR_LOGGERS = frozenset({
@@ -508,6 +621,7 @@ def _candidate_words() -> tuple[str, ...]:
         "esetting offset", "esponded successfully", "failed because", "failed due to",
         "completed with error", "State transition", "etch offset", "etching offset", "eeking to",
         "User provided listener", "nstable offsets", "pause flag", "ms: ",
+        "Rewind",  # Connect WorkerSinkTask.java 0.10+ "Rewinding topic partition", "Rewind {} to offset" (session 20)
     )
 
 
@@ -810,6 +924,7 @@ def _handler(key: str):
         "api": _h_extra_str, "request": _h_extra_str, "assignor": _h_extra_str, "topics": _h_extra_str,
         "coord_response": _h_coord_response, "streams_tasks": _h_streams_tasks, "config_offset": _h_extra_int,
         "assignment_offset": _h_extra_int, "unreachable_ms": _h_extra_int,
+        "sequence": _h_extra_int, "duration_ms": _h_extra_int, "commit_mode": _h_extra_str,
     }
     return table.get(base)
 
@@ -917,6 +1032,13 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
             ns[f"_h{j}"] = h
             lines.append(f"{i8}_h{j}(text, fields, extra, {key!r})")
             maybe = maybe_extra = None
+    implied = _implied_error(rule)
+    if implied:
+        put("    ", "error", repr(implied))
+    if "reason" in rule.regex.groupindex:
+        ns["_encountered"] = _ENCOUNTERED
+        lines += ["    reason = fields.get('reason')", "    if reason and 'encountered ' in reason:",
+                  "        em = _encountered.search(reason)", "        if em:", "            fields.setdefault('error', em.group(1))"]
     lines.append(f"    kind = {rule.kind!r}")
     if "coord_response" in rule.regex.groupindex:  # the handler says when the response found no coordinator
         lines.append("    kind = extra.pop('kind', kind)")
@@ -1029,7 +1151,7 @@ def _fields_from(rule: Rule, groups: Any) -> tuple[str | None, dict[str, Any]]:
 ALL_RULES, _BUCKET_RULES, _GENERIC_RULES = _compile_rules()
 _BUCKETS = {k: _Bucket(v) for k, v in _BUCKET_RULES.items()}
 _GENERIC = _Bucket(_GENERIC_RULES)
-RULES_BY_NAME = {r.name: r for r in ALL_RULES}
+RULES_BY_NAME = {r.name: r for r in (*ALL_RULES, *CONNECT_TASK_RULES)}
 _RULE_GROUP_TYPES = {r.name: t for r in ALL_RULES if (t := _rule_group_type(r)) is not None}
 _VERSION_HINTS = {r.name: r.version_hint for r in ALL_RULES}  # the property, computed once per rule
 
@@ -1087,6 +1209,8 @@ def _parse_body_miss(body: str, logger_cls: str | None, key: tuple[str, str | No
                     res = decoders[idx](m) if not weak or logger_cls in weak else only.find(body, body, logger_cls)
         if res is None:
             res = _GENERIC.find(body, body, logger_cls)
+    if res is None and "Task{id=" in body:
+        res = _connect_task_body(body, logger_cls)
     if res is not None and res[1] is not None and "group_type" not in res[2]:
         # _group_type, written out (the types are non-empty strings: `or` takes the rule's when the
         # logger names none)
@@ -1103,6 +1227,34 @@ def _parse_body_miss(body: str, logger_cls: str | None, key: tuple[str, str | No
                 _SEEN.clear()
             _SEEN.add(key)
     return res
+
+
+# Connect WorkerSinkTask/WorkerSourceTask messages start with the task's toString ("WorkerSinkTask{id=conn-0} ",
+# WorkerTask.java 0.10+), behind Connect 2.3+'s "%X{connector.context}" ("[conn|task-0] ", KIP-449)
+_CONNECT_TASK = compile_regex(r"^(?:\[(?P<ctx>[^\]\n|]+\|[^\]\n]+)\] )?Worker(?:Sink|Source)Task\{id=(?P<task>[^}\s]+)\} ")
+
+
+def _connect_task_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:
+    """A miss whose body is a Connect task's message: the rules read what follows the task's name."""
+    m = _CONNECT_TASK.match(body)
+    if m is None:
+        return None
+    rest = body[m.end():]
+    global _CONNECT_TASK_DECODERS
+    if _CONNECT_TASK_DECODERS is None:
+        _CONNECT_TASK_DECODERS = [
+            (r, _decoder([(r.regex.groupindex[n], h, n) for n in r.regex.groupindex if (h := _handler(n)) is not None], r))
+            for r in CONNECT_TASK_RULES]
+    for r, dec in _CONNECT_TASK_DECODERS:
+        mm = r.regex.match(rest)
+        if mm is not None:
+            name, kind, fields, extra = dec(mm)
+            extra["connect_task"] = m.group("task")
+            return name, kind, fields, extra
+    return None
+
+
+_CONNECT_TASK_DECODERS: list[tuple[Rule, Any]] | None = None
 
 
 def _match_body(body: str, logger_cls: str | None) -> tuple[str, str | None, dict[str, Any], dict[str, Any]] | None:

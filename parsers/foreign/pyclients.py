@@ -222,6 +222,10 @@ _r("processing_response", (KP,), r"Processing response (?:JoinGroup|SyncGroup|He
 # offsets fetched / reset
 _r("no_committed", (KP,), r"Group " + GRP + r" has no committed offset for partition (?P<tp>TopicPartition\(.*\))$", "no_committed_offset",
    "kafka-python consumer.py (debug)")
+# kafka-python coordinator/consumer.py 1.3-2.0.x (debug) "Group %s fetching committed offsets for partitions: %s":
+# the OffsetFetch request, no fact until its answer ("committed offset" / "has no committed offset" lines)
+_r("fetching_committed", (KP,), r"Group " + GRP + r" fetching committed offsets for partitions: (?P<tps>.*)$", None,
+   "kafka-python consumer.py 1.3-2.0.x (debug)")
 _r("no_committed_aio", (AIO,), r"No committed offset for partition (?P<tp>TopicPartition\(.*\))$", "no_committed_offset", "aiokafka (debug)")
 _r("set_committed", (KP,), r"Setting offset for partition (?P<tp>TopicPartition\(.*?\)) to the committed offset (?P<offset_repr>.*)$",
    "offset_fetched", "kafka-python consumer.py 2.2-3.0 (debug)")

@@ -22,6 +22,14 @@ def _reference(rule: client.Rule, plan: list[tuple[int, object, str]], m: re.Mat
         raw = m.group(num)
         if raw is not None:
             h(raw.strip(), fields, extra, key)  # type: ignore[operator]
+    implied = client._implied_error(rule)  # an error the wording states in words (session 20)
+    if implied:
+        fields.setdefault("error", implied)
+    if "reason" in rule.regex.groupindex:  # "encountered {Errors} from {ApiKeys} response"
+        reason = fields.get("reason")
+        em = client._ENCOUNTERED.search(reason) if reason and "encountered " in reason else None
+        if em:
+            fields.setdefault("error", em.group(1))
     kind = rule.kind
     if "coord_response" in rule.regex.groupindex:
         kind = extra.pop("kind", kind)
