@@ -137,7 +137,24 @@ def _lines_to_check(shared_dir) -> list[str]:
     tails = ["", "x", " at x", "aused by: x", "uppressed: x", "a.b.FooException: x", "oo.BarError", "ar 1, 2024 1:02:03 PM x",
              "-name | x", "9 | \tx"]
     out += [chr(c) + t for c in range(1, 128) for t in tails]
+    # a line of every anchored form, and each with its first or its second character replaced by
+    # every ASCII one: the scanner also rules a line out by its first two characters
+    for line in ANCHORED_FORMS:
+        out += [chr(c) + line[1:] for c in range(1, 128)] + [line[0] + chr(c) + line[2:] for c in range(1, 128)]
     return out + ["group", "Grou", "[GroupId x]", "x ms: 3", "  at", "java.lang.IllegalStateException: x", "{\"key\":1}"]
+
+
+# one line of each anchored alternative of CANDIDATE_REGEX and REAL_LIKE (the continuation forms
+# of parsers.reader: indented lines, exception heads, multi-line layouts' first lines)
+ANCHORED_FORMS = [
+    "\tat x", " at x", "Caused by: x", "Suppressed: x", "org.acme.FooException: x", "a.BError",
+    "Mar 1, 2024 1:02:03 PM x", "Mar 1, 2024 @ 01:02:03", "app-1 | \tx", "[pod/orders-1/app] \tx",
+    "web-1 host-2 \tx", "\x1b[36mweb-1\x1b[0m host \tx", "<13>Mar  1 02:03:04 host app[12]: \tx",
+    "2024-03-01T02:03:04Z host app[1]: \tx", "<13>1 2024-03-01T02:03:04Z h a p m - \tx",
+    '{"log": "\\tat x"}', '{"message":"Caused by: x"}', "[{", "}],", "  ]", "---", "timestamp: '2024-03-01T",
+    "Mon 2024-03-01 02:03:04.123 host [s=", "LogRecord #12", "ObservedTimestamp: 2024-", "Timestamp: 2024-",
+    "2024-03-01T02:03:04Z stdout P x",
+]
 
 
 @pytest.mark.parametrize("which", ["real_like", "parsers"])
