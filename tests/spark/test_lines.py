@@ -406,6 +406,31 @@ def test_split_scanner_decides_lines_cut_by_its_read_buffer(spark, tmp_path):
     assert counts["lines_read"] == len(texts) == 10
 
 
+def test_split_scanner_reads_a_lines_first_two_bytes_across_its_read_buffer(spark, tmp_path):
+    """A line whose first byte is the last of a 64 KB read buffer: its second byte (which rules
+    the anchored alternatives in or out with the first) is the next buffer's first. Lines of an
+    anchored form starting there are kept, a Kafka log4j line ("[2" rules it out) is not."""
+    import re
+
+    from pipeline.spark import lines
+
+    texts = ["[pod/orders-1/app] \tat x", "[2024-05-01 10:00:00,000] INFO x", "[{", "  at y", "Caused by: z"]
+    body = ""
+    for t in texts:
+        # the line before ends so that t starts on the last byte of a buffer
+        start = (len(body.encode()) // SCAN_BUFFER + 1) * SCAN_BUFFER - 1
+        body += "7" + "x" * (start - len(body.encode()) - 2) + "\n" + t + "\n"
+        assert body.encode().index(t.encode()) % SCAN_BUFFER == SCAN_BUFFER - 1
+    path = tmp_path / "edges.log"
+    path.write_text(body, encoding="utf-8")
+    scan = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+    assert scan.filter == "java"
+    got = sorted(r["line_no"] for r in lines.candidates(scan).collect())
+    rx = re.compile(CANDIDATE_REGEX)
+    want = [i for i, t in enumerate(body.split("\n")[:-1], 1) if rx.search(t)]
+    assert got == want == [2, 6, 8, 10]
+
+
 def test_split_scanner_finds_every_word_after_runs_that_match_nothing(spark, tmp_path):
     """Runs of bytes that lead the automaton back to its start state (digits, punctuation,
     letters no word starts with) are skipped without walking it: every candidate word right
