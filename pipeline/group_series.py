@@ -44,9 +44,10 @@ class Columns:
     combined, the events schema's types) of the columns read on every row, dictionary codes of
     the strings compared; the long texts (raw, extra_json) only ever read at a few rows."""
 
-    def __init__(self, table: pa.Table) -> None:
+    def __init__(self, table: pa.Table, origin: pa.Array | None = None) -> None:
         self.table = table
         self.n = table.num_rows
+        self.origin = origin      # origins() of the rows' extra_json, when the caller has it
         self._arrays: dict[str, pa.Array] = {}
         self._codes: dict[str, tuple[np.ndarray, list[Any]]] = {}
         self._keys: dict[tuple[str, ...], np.ndarray] = {}
@@ -73,8 +74,9 @@ class Columns:
         c = self._codes.get(name)
         if c is None:
             if name == "origin" and name not in self.table.schema.names:
-                a = origins(self.table.column("extra_json") if "extra_json" in self.table.schema.names
-                            else pa.nulls(self.n, pa.string()))
+                a = self.origin if self.origin is not None else origins(
+                    self.table.column("extra_json") if "extra_json" in self.table.schema.names
+                    else pa.nulls(self.n, pa.string()))
                 d = pc.dictionary_encode(a, null_encoding="encode")
                 c = self._codes[name] = (_np(d.indices).astype(np.int64), d.dictionary.to_pylist())
                 return c
@@ -604,12 +606,17 @@ def without_left_out(table: pa.Table, left_out: frozenset[tuple[Any, Any, Any]])
     return table.filter(pa.array(~drop)) if drop.any() else table
 
 
-def series_tables(table: pa.Table, left_out: frozenset[tuple[Any, Any, Any]] | None = None) -> dict[str, pa.Table]:
+def series_tables(table: pa.Table | Columns, left_out: frozenset[tuple[Any, Any, Any]] | None = None) -> dict[str, pa.Table]:
     """Both tables of one group's rows (its columns prepared once), without the lines of the
-    client streams the replay leaves out (`left_out`, else left_out_streams of the rows)."""
+    client streams the replay leaves out (`left_out`, else left_out_streams of the rows). Given
+    the rows' Columns (those left_out_streams read), they serve the tables too when no stream is
+    left out."""
+    given = table if isinstance(table, Columns) else None
+    if given is not None:
+        table = given.table
     if left_out is None:
-        left_out = left_out_streams(table)
-    cols = Columns(without_left_out(table, left_out))
+        left_out = left_out_streams(given if given is not None else table)
+    cols = given if given is not None and not left_out else Columns(without_left_out(table, left_out))
     return {"heartbeat_gaps": heartbeat_gaps(cols), "offset_commits": offset_commits(cols)}
 
 

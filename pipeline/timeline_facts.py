@@ -303,18 +303,19 @@ def back_jumps(cols: dict[str, list[Any]]) -> list[tuple[str, int, int]]:
     return out
 
 
-def table_backs(table: Any) -> list[tuple[str, int, int]]:
+def table_backs(table: Any, origin: Any = None) -> list[tuple[str, int, int]]:
     """back_jumps of one group's rows given as a pyarrow Table (source, line_no, ts_ms, and
     extra_json for the lines' origins), column-wise: only the jumps become Python values. The rows
     usually come file by file in line order (a staged split's rows are): then one pass over them in
-    table order; otherwise sorted first."""
+    table order; otherwise sorted first. `origin`: the rows' origins when the caller has them
+    (group_series.origins of the rows' extra_json; see table_clock_keys)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if table.num_rows < 2:
         return []
-    src = table_clock_keys(table)
+    src = table_clock_keys(table, origin)
     names = pc.unique(src)
     if pa.types.is_dictionary(names.type):
         names = names.dictionary_decode()
@@ -338,9 +339,10 @@ def table_backs(table: Any) -> list[tuple[str, int, int]]:
     return [(names_py[codes[j + 1]], int(line[j + 1]), int(ts[j + 1] - ts[j])) for j in jump.tolist()]
 
 
-def table_clock_keys(table: Any) -> Any:
+def table_clock_keys(table: Any, origin: Any = None) -> Any:
     """Each row's clock_key of a pyarrow Table (source, and extra_json when it has it), column-wise:
-    the source column itself when no row names an origin (group_series.origins)."""
+    the source column itself when no row names an origin (group_series.origins). `origin`: that
+    of the rows' extra_json, when the caller has it already (the per-group pass reads it once)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -349,7 +351,8 @@ def table_clock_keys(table: Any) -> Any:
         return src
     from pipeline.group_series import origins
 
-    origin = origins(table.column("extra_json"))
+    if origin is None:
+        origin = origins(table.column("extra_json"))
     if origin.null_count == len(origin):
         return src
     names = src.combine_chunks() if isinstance(src, pa.ChunkedArray) else src

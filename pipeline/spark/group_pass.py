@@ -226,7 +226,8 @@ class GroupWriters:
 
 
 def replay_unit_rows(table: Any, replay_module: str | None,
-                     left_out: frozenset[tuple[Any, Any, Any]] | None = None) -> dict[str, list[dict[str, Any]]]:
+                     left_out: frozenset[tuple[Any, Any, Any]] | None = None,
+                     origin: Any = None) -> dict[str, list[dict[str, Any]]]:
     """The replay unit's tables of one group's timeline (a pyarrow Table of events rows, or a
     replay_rules.event_rows.Handover of one): generations, memberships, findings, and ownership
     (the observed intervals, with the replay's inferred ones when the consumers show none of their
@@ -235,7 +236,8 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     dictionaries (buckets.bucket_groups: a big group's): Arrow's comparisons read them as their
     values, the rows ownership reads are decoded, the replay decodes a record batch at a time.
     `left_out`: the client streams none of the tables reads (group_series.left_out_streams of the
-    rows, when not given)."""
+    rows, when not given); `origin`: group_series.origins of the rows' extra_json, when the caller
+    has it (else read here)."""
     import pyarrow.compute as pc
 
     from pipeline import group_tables as gt
@@ -264,11 +266,12 @@ def replay_unit_rows(table: Any, replay_module: str | None,
                             pc.is_in(table.column("kind"), value_set=_string_array(kinds))))
     keep = pc.fill_null(useful, False)
     mine = table.select([c for c in gt.OWNERSHIP_COLUMNS if c != "origin"]).filter(keep)
-    mine = mine.append_column("origin", origins(table.column("extra_json"), keep))
+    origin_of = origins if origin is None else _given_origins(origin)
+    mine = mine.append_column("origin", origin_of(table.column("extra_json"), keep))
     # each client stream's timed lines: where an owner's log stops showing it (group_tables.ownership)
-    lives = gt.streams_lines(table, origins)
+    lives = gt.streams_lines(table, origin_of)
     leaves = gt.broker_leaves(table)
-    del useful, kept
+    del useful, kept, origin_of, origin
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
     if replay_module is not None:
         mod = _module(replay_module)
@@ -298,6 +301,13 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     # another member already holds the partition: the coordinator's line ends it (group_tables)
     gt.ends_at_leave(out["ownership"], leaves)
     return out
+
+
+def _given_origins(origin: Any) -> Any:
+    """group_series.origins of a group's extra_json, read already: `origin`, of the rows `rows`."""
+    def origins_of(_extra_json: Any, rows: Any = None) -> Any:
+        return origin if rows is None else origin.filter(rows)
+    return origins_of
 
 
 def series_unit_rows(table: Any, left_out: frozenset[tuple[Any, Any, Any]] | None = None) -> dict[str, Any]:
@@ -487,6 +497,8 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
 
+    from pipeline.group_series import Columns, origins
+
     facts_columns = facts_mod.FACT_COLUMNS
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
     shared: Counter = Counter()
@@ -496,24 +508,32 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
         for gid, table in groups:
             if write_events:
                 writers.add_events(table)
+            # the lines' origins, read from extra_json once for the facts, the left-out streams, the
+            # series and the ownership (each read them on its own: five times per group); a big
+            # group's are read by each as before, so that no copy of them lives through its replay
+            origin = (origins(table.column("extra_json"))
+                      if table.num_rows < FLUSH_ROWS and "extra_json" in table.schema.names else None)
             if timeline_facts:
                 # column-wise: no list per column, and a big group's dictionaries as they are (decoding
                 # bench-hot's source and kind took 26 MB, the hot task's peak: fourteenth session)
                 counts, anchors = facts_mod.table_facts(table.select(list(facts_columns)))
                 shared.update(counts)
                 diffs.extend(anchors)
-                backs.extend(facts_mod.table_backs(table.select(["source", "line_no", "ts_ms", "extra_json"])))
+                backs.extend(facts_mod.table_backs(table.select(["source", "line_no", "ts_ms", "extra_json"]), origin))
             if table.num_rows >= FLUSH_ROWS:
                 trim_heap()      # a big group: what reading and writing its rows left free goes back
             if gid is None:
                 continue
             # the series first (one task for the whole group), then the rows handed to the replay,
             # which frees them as it goes: nothing here keeps a reference
-            left_out = left_out_streams(table)
-            series = series_unit_rows(table, left_out) if gid not in split_set else {}
+            # the columns the left-out streams are proven on serve the series too (one Columns)
+            cols = Columns(table, origin)
+            left_out = left_out_streams(cols)
+            series = series_unit_rows(cols, left_out) if gid not in split_set else {}
             handed = Handover(table)
-            del table
-            out = replay_unit_rows(handed, replay_module, left_out)
+            del table, cols
+            out = replay_unit_rows(handed, replay_module, left_out, origin)
+            del origin
             out.update(series)
             for t, rows in out.items():
                 writers.add(t, rows)

@@ -137,7 +137,24 @@ def _lines_to_check(shared_dir) -> list[str]:
     tails = ["", "x", " at x", "aused by: x", "uppressed: x", "a.b.FooException: x", "oo.BarError", "ar 1, 2024 1:02:03 PM x",
              "-name | x", "9 | \tx"]
     out += [chr(c) + t for c in range(1, 128) for t in tails]
+    # a line of every anchored form, and each with its first or its second character replaced by
+    # every ASCII one: the scanner also rules a line out by its first two characters
+    for line in ANCHORED_FORMS:
+        out += [chr(c) + line[1:] for c in range(1, 128)] + [line[0] + chr(c) + line[2:] for c in range(1, 128)]
     return out + ["group", "Grou", "[GroupId x]", "x ms: 3", "  at", "java.lang.IllegalStateException: x", "{\"key\":1}"]
+
+
+# one line of each anchored alternative of CANDIDATE_REGEX and REAL_LIKE (the continuation forms
+# of parsers.reader: indented lines, exception heads, multi-line layouts' first lines)
+ANCHORED_FORMS = [
+    "\tat x", " at x", "Caused by: x", "Suppressed: x", "org.acme.FooException: x", "a.BError",
+    "Mar 1, 2024 1:02:03 PM x", "Mar 1, 2024 @ 01:02:03", "app-1 | \tx", "[pod/orders-1/app] \tx",
+    "web-1 host-2 \tx", "\x1b[36mweb-1\x1b[0m host \tx", "<13>Mar  1 02:03:04 host app[12]: \tx",
+    "2024-03-01T02:03:04Z host app[1]: \tx", "<13>1 2024-03-01T02:03:04Z h a p m - \tx",
+    '{"log": "\\tat x"}', '{"message":"Caused by: x"}', "[{", "}],", "  ]", "---", "timestamp: '2024-03-01T",
+    "Mon 2024-03-01 02:03:04.123 host [s=", "LogRecord #12", "ObservedTimestamp: 2024-", "Timestamp: 2024-",
+    "2024-03-01T02:03:04Z stdout P x",
+]
 
 
 @pytest.mark.parametrize("which", ["real_like", "parsers"])
@@ -387,6 +404,31 @@ def test_split_scanner_decides_lines_cut_by_its_read_buffer(spark, tmp_path):
     assert got == [(1, len(texts[0])), (3, len(texts[2])), (5, len(texts[4])), (8, len(texts[7])), (9, len(texts[8]))]
     assert got == [(i, len(t)) for i, t in enumerate(texts, 1) if rx.search(t)]
     assert counts["lines_read"] == len(texts) == 10
+
+
+def test_split_scanner_reads_a_lines_first_two_bytes_across_its_read_buffer(spark, tmp_path):
+    """A line whose first byte is the last of a 64 KB read buffer: its second byte (which rules
+    the anchored alternatives in or out with the first) is the next buffer's first. Lines of an
+    anchored form starting there are kept, a Kafka log4j line ("[2" rules it out) is not."""
+    import re
+
+    from pipeline.spark import lines
+
+    texts = ["[pod/orders-1/app] \tat x", "[2024-05-01 10:00:00,000] INFO x", "[{", "  at y", "Caused by: z"]
+    body = ""
+    for t in texts:
+        # the line before ends so that t starts on the last byte of a buffer
+        start = (len(body.encode()) // SCAN_BUFFER + 1) * SCAN_BUFFER - 1
+        body += "7" + "x" * (start - len(body.encode()) - 2) + "\n" + t + "\n"
+        assert body.encode().index(t.encode()) % SCAN_BUFFER == SCAN_BUFFER - 1
+    path = tmp_path / "edges.log"
+    path.write_text(body, encoding="utf-8")
+    scan = lines.read_blocks(spark, [str(path)], CANDIDATE_REGEX)
+    assert scan.filter == "java"
+    got = sorted(r["line_no"] for r in lines.candidates(scan).collect())
+    rx = re.compile(CANDIDATE_REGEX)
+    want = [i for i, t in enumerate(body.split("\n")[:-1], 1) if rx.search(t)]
+    assert got == want == [2, 6, 8, 10]
 
 
 def test_split_scanner_finds_every_word_after_runs_that_match_nothing(spark, tmp_path):

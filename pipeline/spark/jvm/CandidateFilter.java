@@ -42,6 +42,9 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
     private transient Pattern start;
     // ASCII byte -> a line starting with it may match `rest` (anchored only; see build())
     private transient boolean[] mayStart;
+    // first byte c1 -> the second bytes c2 with which a line may match `rest` (bit c2 of 256), each
+    // row made when a line first needs it (mayStartRow) and shared by the threads as the tables are
+    private transient java.util.concurrent.atomic.AtomicReferenceArray<long[]> mayStart2;
 
     /**
      * @param words    literals found anywhere in a line
@@ -84,6 +87,7 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         scanStaysAtStart = done.scanStaysAtStart;
         start = done.start;
         mayStart = done.mayStart;
+        mayStart2 = done.mayStart2;
     }
 
     private void buildTables() {
@@ -171,16 +175,50 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
                 mayStart[c] = m.lookingAt() || m.hitEnd();
             }
         }
+        mayStart2 = new java.util.concurrent.atomic.AtomicReferenceArray<>(256);
     }
 
     /** False when no line starting with a[off] can match the non-word alternatives. */
     boolean restMayMatch(byte[] a, int off, int len) {
-        return start != null && (len == 0 || mayStart[a[off] & 0xff]);
+        return start != null && (len == 0 || (len == 1 ? mayStart[a[off] & 0xff] : restMayStart(a[off], a[off + 1] & 0xff)));
     }
 
-    /** restMayMatch of a non-empty line whose first byte is b. */
-    boolean restMayStart(byte b) {
-        return start != null && mayStart[b & 0xff];
+    /** restMayMatch of a line whose first byte is b1 and second b2 (0-255; -1: a line of one byte). */
+    boolean restMayStart(int b1, int b2) {
+        if (start == null || !mayStart[b1 & 0xff]) return false;
+        if (b2 == -1) return true;
+        long[] row = mayStart2.get(b1 & 0xff);
+        if (row == null) row = mayStartRow(b1 & 0xff);
+        return (row[b2 >>> 6] & (1L << b2)) != 0;
+    }
+
+    /**
+     * The same as mayStart for a line's first two characters: a first byte that some alternative
+     * takes ('[' of "[pod/...]", of a bracket-only JSON line) is often ruled out by the second
+     * ('[' then the digit of Kafka's "[2024-..."). (c1, c2) is ruled out exactly when matching the
+     * text "c1c2" neither succeeds nor hits the end of the input. Non-ASCII bytes, and every pair
+     * when not all alternatives are anchored, may match. Made once per first byte (128 matches,
+     * about a millisecond: only the first bytes the lines have), not for all 256 when built.
+     */
+    private long[] mayStartRow(int c1) {
+        long[] row = new long[4];
+        for (int c2 = 0; c2 < 256; c2++) {
+            boolean may = true;
+            if (anchored && c1 < 0x80 && c2 < 0x80) {
+                java.util.regex.Matcher m = start.matcher(new String(new char[] {(char) c1, (char) c2}));
+                may = m.lookingAt() || m.hitEnd();
+            }
+            if (may) row[c2 >>> 6] |= 1L << c2;
+        }
+        mayStart2.compareAndSet(c1, null, row);     // (another thread's row is the same)
+        return row;
+    }
+
+    /** restMayStart of the line whose first `carried` bytes are carry's and the rest buf[from, to). */
+    boolean restMayStart(byte[] carry, int carried, byte[] buf, int from, int to) {
+        if (carried >= 2) return restMayStart(carry[0], carry[1] & 0xff);
+        if (carried == 1) return restMayStart(carry[0], to > from ? buf[from] & 0xff : -1);
+        return restMayStart(buf[from], to > from + 1 ? buf[from + 1] & 0xff : -1);
     }
 
     /** The non-word alternatives on a line held as UTF-8 bytes a[off, off + len). */

@@ -561,9 +561,9 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                     skipping = false;
                 } else if (!matched && !allLines && !edge.leading && !edge.handing && lineStartPos <= end
                            && (carried > 0 || i > lineStart)
-                           && !filter.restMayStart(carried > 0 ? carry[0] : buf[lineStart])
+                           && !filter.restMayStart(carry, carried, buf, lineStart, i)
                            && (gaps == null || gaps.skippable())) {
-                    // most lines: inside the split, no candidate word, a first byte that rules out
+                    // most lines: inside the split, no candidate word, first bytes that rule out
                     // the other alternatives: only counted (what line() would do, without its calls;
                     // they stay out of this loop's compiled code)
                     edge.lines++;
