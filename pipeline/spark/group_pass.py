@@ -493,11 +493,9 @@ def replay_units(groups: Any, writers: GroupWriters, replay_module: str | None, 
     from collections import Counter
 
     from pipeline import timeline_facts as facts_mod
-    from pipeline.group_series import left_out_streams
+    from pipeline.group_series import Columns, left_out_streams, origins
     from pipeline.replay_rules.event_rows import Handover
     from pipeline.spark import worker_gc
-
-    from pipeline.group_series import Columns, origins
 
     facts_columns = facts_mod.FACT_COLUMNS
     trim_heap()     # what the worker's earlier tasks (the parse stage's) left free in glibc's heap
