@@ -278,6 +278,13 @@ class StreamLines:
             return None
         return int(self.times[hi - 1]), int(self.line_nos[hi - 1])
 
+    def recreated_after(self, start: int) -> bool:
+        """Whether the stream's consumer was created again after `start` (a restart: the process
+        that held what it was given at `start` is gone)."""
+        import numpy as np
+
+        return int(np.searchsorted(self.created, start, side="right")) < len(self.created)
+
 
 def streams_lines(table: Any, origins_of: Any) -> dict[tuple[Any, Any, Any], StreamLines]:
     """(client_id, source, origin) -> StreamLines of a group's events rows (a pyarrow Table;
@@ -376,7 +383,8 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
     `lives` (the ingest's table, streams_lines of all the group's rows; spark/tables.ownership, the
     reference the twin test holds this equal to, goes without): an interval whose end its owner's
     log does not show ends at the owner's last line, with end_reason `last_line`: the interval is
-    still held when the stream's log ends (else `log_end`, no end), or the same stream's next
+    still held when the stream's log ends and another interval of the partition starts later or the
+    consumer was created again in that stream after it (a restart; else `log_end`, no end), or the same stream's next
     assignment is another member's (or, for clients that log no member id, another generation's)
     without a revoke before it (a restarted process; else `reassigned` at that assignment). The
     owner's last line is the stream's last line before the next assignment, and before the consumer
@@ -446,6 +454,10 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
                     n is None or (n[1] == "reassigned" and n[3] != _owner_key(cm, cg))):
                 last = lines.last_before(ts, n[0] if n is not None else None)
                 if last is not None and n is not None:
+                    end_ms, reason, end_ev = last[0], "last_line", evidence(source, last[1])
+                elif last is not None and lines.recreated_after(ts):
+                    # no later line names the partition, but the consumer was created again in this
+                    # stream: the process that held it is gone, so it held it until its last line
                     end_ms, reason, end_ev = last[0], "last_line", evidence(source, last[1])
                 elif last is not None:   # (only when another owner follows: _ends_at_last_line)
                     pending.append((len(out), last[0], evidence(source, last[1])))

@@ -47,6 +47,56 @@ def test_a_restart_without_a_revoke_ends_the_old_member_before_its_consumer_is_c
     assert ("c", "m1", 0, 400, "revoked") in _own(revoked)
 
 
+def test_a_restarted_process_ends_what_it_held_though_no_one_takes_it_later():
+    # the old process held t-0; the new one (its consumer created again) gets t-1: nothing names t-0
+    # again, yet the process that held it is gone, so it ends at that process's last line
+    rows = [_row("a.log", 1, 0, "join_succeeded", gen=8), _row("a.log", 2, 10, "partitions_assigned", parts=["t-0"], gen=8),
+            _row("a.log", 3, 700, "heartbeat_sent", gen=8),                   # the old process's last line
+            _row("a.log", 4, 30_000, "client_config"),                       # created again: a restart
+            _row("a.log", 5, 30_300, "join_succeeded", gen=10),
+            _row("a.log", 6, 33_000, "partitions_assigned", parts=["t-1"], gen=10)]
+    assert _own(rows) == [("c", None, 10, 700, "last_line"), ("c", None, 33_000, None, "log_end")]
+    # no restart (the same process joins again and gets t-1): t-0 stays held at the end, no end
+    same = rows[:3] + rows[4:]
+    assert ("c", None, 10, None, "log_end") in _own(same)
+
+
+def test_a_crashing_hosts_log_beside_the_brokers_ends_each_crashed_process_by_its_crash():
+    """rebalance_storm with search-indexer-4.log and the broker's log only: each crashed process of
+    that host (the truth's `crash` ends) ends no later than its crash, and the one alive at the end
+    (the truth's open interval) is held to the end; before, two crashed processes were drawn holding
+    their partitions to the end of the log."""
+    import json
+    from pathlib import Path
+
+    from parsers import parse_path
+    from tests.replay.arrow_tables import events_table
+
+    root = Path(__file__).resolve().parents[1] / "sample_logs" / "rebalance_storm"
+    truth = json.loads((root / "truth.json").read_text())
+    host = {m["member_id"]: m["host"] for m in truth["members"]}
+    crashed = sorted((tp, o["from_ms"], o["to_ms"]) for tp, ivs in truth["ownership"].items() for o in ivs
+                     if host.get(o["member_id"]) == "search-indexer-4" and o["end"] == "crash")
+    alive = sorted((tp, o["from_ms"]) for tp, ivs in truth["ownership"].items() for o in ivs
+                   if host.get(o["member_id"]) == "search-indexer-4" and o["to_ms"] is None)
+    events = [oc.event for p in ("search-indexer-4.log", "kafka-1-server.log") for oc in parse_path(str(root / p))[0]
+              if oc.event is not None and oc.event.group_id == "search-indexer"]
+    t = events_table(events)
+    # as the ingest's group pass: each row with its origin (the "pid:N" of this Spring Boot layout)
+    cols = t.append_column("origin", group_series.origins(t.column("extra_json"), None)).to_pydict()
+    rows = group_tables.observed_ownership(cols, (), frozenset(), group_tables.streams_lines(t, group_series.origins))
+    got = sorted((f"{r['topic']}-{r['partition']}", r["start_ms"], r["end_ms"]) for r in rows)
+    assert len(got) == len(crashed) + len(alive) == 16
+    held_to_end = [(tp, s) for tp, s, e in got if e is None]
+    assert len(held_to_end) == len(alive) == 2
+    for (tp, s), (ttp, ts) in zip(held_to_end, alive, strict=True):
+        assert tp == ttp and 0 <= s - ts < 100
+    ended = [g for g in got if g[2] is not None]
+    for (tp, s, e), (ttp, ts, te) in zip(ended, crashed, strict=True):
+        assert tp == ttp and 0 <= s - ts < 100     # the assignment line, ~40 ms after the truth's start
+        assert s <= e <= te                        # held at least to its last line, never past its crash
+
+
 def _iv(member, start, end, reason, inferred=False, part=0):
     return {"group_id": "g", "topic": "t", "partition": part, "member_id": member, "client_id": "c", "generation": 1,
             "start_ms": T + start, "end_ms": None if end is None else T + end, "end_reason": reason,

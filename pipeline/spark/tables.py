@@ -346,9 +346,10 @@ def ownership(events: DataFrame) -> DataFrame:
     j = j.withColumn("topic", F.when(tp != "", tp).otherwise(F.col("tp"))).withColumn(
         "partition", F.when(part != "", part.cast("int")))
     # an interval held at its log's end ends at its owner's last line only when another interval of
-    # the partition starts later (group_tables._ends_at_last_line)
+    # the partition starts later (group_tables._ends_at_last_line) or the consumer was created again
+    # in its stream after it (a restart: the process that held it is gone; StreamLines.recreated_after)
     later = F.max("ts_ms").over(Window.partitionBy("group_id", "topic", "partition")) > F.col("ts_ms")
-    last_line = F.col("last").isNotNull() & (F.col("next_ts").isNotNull() | later)
+    last_line = F.col("last").isNotNull() & (F.col("next_ts").isNotNull() | later | F.col("recreated_ts").isNotNull())
     end_ms = (F.when(F.col("end_ts").isNotNull(), F.col("end_ts")).when(last_line, F.col("last.ts"))
               .otherwise(F.col("next_ts")))
     end_reason = (
@@ -382,7 +383,7 @@ def _last_lines(starts: DataFrame, lines: DataFrame) -> DataFrame:
     line is the stream's last timed client line (`lines`: the events with `origin`, the group's lines)
     at or after the start, before the next boundary and before the consumer's next creation in the
     stream (client_config; a stream without a client id: any creation in its file and origin;
-    group_tables.StreamLines.last_before)."""
+    group_tables.StreamLines.last_before); and `recreated_ts`, that next creation's time, if any."""
     own = _owner_key("ctx_member", "ctx_generation")
     needs = F.col("end_ts").isNull() & (F.col("next_ts").isNull() | (
         (F.col("next_kind") == "reassigned") & ~F.col("next_owner").eqNullSafe(own)))
@@ -405,7 +406,8 @@ def _last_lines(starts: DataFrame, lines: DataFrame) -> DataFrame:
                     & (F.col("source") == F.col("l_source")) & F.col("origin").eqNullSafe(F.col("l_origin"))
                     & (F.col("l_ts") >= F.col("c_start")) & (F.col("bound").isNull() | (F.col("l_ts") < F.col("bound"))),
                     "inner")
-    last = hit.groupBy("_row").agg(F.max(F.struct(F.col("l_ts").alias("ts"), F.col("l_line").alias("line_no"))).alias("last"))
+    last = hit.groupBy("_row").agg(F.max(F.struct(F.col("l_ts").alias("ts"), F.col("l_line").alias("line_no"))).alias("last"),
+                                   F.min("m_next").alias("recreated_ts"))
     return starts.join(last, "_row", "left").drop("_row")
 
 
