@@ -706,48 +706,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         } else {
             idx = edge.lines++;
         }
-        // the line's bytes: in place, or its start from earlier buffers (cut at KEEP_FACTOR * maxChars)
-        // joined with the rest
-        byte[] a;
-        int off;
-        int len;
-        if (carried == 0) {
-            a = buf;
-            off = from;
-            len = to - from;
-        } else {
-            int cap = Math.max(maxChars, 1024) * KEEP_FACTOR;
-            int take = Math.min(to - from, Math.max(cap - carried, 0));
-            a = Arrays.copyOf(carry, carried + take);
-            System.arraycopy(buf, from, a, carried, take);
-            for (int k = from + take; k < to; k++) {
-                if ((buf[k] & 0xC0) != 0x80) carriedChars++;
-            }
-            off = 0;
-            len = a.length;
-        }
-        boolean keep = candidate || rest.matches(a, off, len);
-        if (gaps != null) {
-            keep = gaps.decide(a, off, len, keep);
-            cands.nextGap = gaps.code;
-        }
-        if (!keep) return true;
-        int k = off;
-        int stop = off + len;
-        while (k < stop && a[k] >= 0) k++;
-        if (k == stop) {                      // ASCII: one byte per code point, copied as it is
-            long chars = len + carriedChars;
-            cands.add(idx, chars, a, off, chars > maxChars ? Math.min(len, maxChars) : len);
-            return true;
-        }
-        String text = new String(a, off, len, StandardCharsets.UTF_8);
-        long chars = text.codePointCount(0, text.length()) + carriedChars;
-        if (chars > maxChars) {
-            text = text.substring(0, text.offsetByCodePoints(0, Math.min(maxChars, text.codePointCount(0, text.length()))));
-        }
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        cands.add(idx, chars, utf8, 0, utf8.length);
-        return true;
+        return keepLine(idx, buf, from, to, carry, carried, carriedChars, candidate, rest, cands, gaps);
     }
 
     /** A line of a keyed file in the window after a boundary (claim): handed over, read as the split's
@@ -816,8 +775,8 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         return keepLine(idx, buf, from, to, carry, carried, carriedChars, candidate, rest, cands, gaps);
     }
 
-    /** The line at idx of a keyed file's window: line()'s second half (a copy, so that line() itself,
-     *  on every file's path, stays as it was). */
+    /** The line at idx, read: its bytes (joined with the start carried from earlier buffers), kept if
+     *  a candidate (or the gap rules keep it), and added with its length in code points. */
     private boolean keepLine(long idx, byte[] buf, int from, int to, byte[] carry, int carried, long carriedChars,
                              boolean candidate, CandidateFilter.RestMatcher rest, Cands cands, Gaps gaps) {
         // the line's bytes: in place, or its start from earlier buffers (cut at KEEP_FACTOR * maxChars)
