@@ -61,28 +61,38 @@ def settings_of(evs) -> int:
     return sum(len(e.extra.get("settings", {})) for e in evs if e.kind == "client_config")
 
 
-@pytest.mark.parametrize("shape", list(COLOUR_SHAPES))
-@pytest.mark.parametrize("n_pods", [2, 4])
-@pytest.mark.parametrize("seed", range(3))
-def test_coloured_origin_wrappers_filtered_read_as_whole(shape, n_pods, seed):
-    wrap, origin_of = COLOUR_SHAPES[shape]
-    lines = merged(wrap, n_pods, seed)
+def _read_as_whole_with_every_config(lines, origin_of, n_pods):
+    """The filtered lines read as the whole file, with every pod's ConsumerConfig block whole (8
+    settings); returns the file's format for the shape's own checks."""
     whole, filtered, fmt = both(lines)
-    assert fmt.wrappers[0] == "ansi" and fmt.wrappers[1] in ("stern", "compose")
     assert sum(not is_candidate(x) for x in lines) >= 4
     assert _facts(filtered) == _facts(whole)
     configs = {e.extra["origin"]: e.extra["settings"] for e in filtered if e.kind == "client_config"}
     assert set(configs) == {origin_of(p) for p in PODS[:n_pods]}
     assert all(len(s) == 8 for s in configs.values())
+    return fmt
 
 
-@pytest.mark.parametrize("shape", list(COLOUR_SHAPES))
-def test_coloured_own_error_ends_the_block_in_both_readings(shape):
-    wrap, origin_of = COLOUR_SHAPES[shape]
+def _own_error_ends_the_block(wrap, origin_of):
+    """A pod's own non-candidate line ends its block in both readings (3 settings before it)."""
     whole, filtered, _fmt = both(merged(wrap, 3, 5, own_error=True))
     assert _facts(filtered) == _facts(whole)
     mine = [e for e in filtered if e.kind == "client_config" and e.extra["origin"] == origin_of(PODS[0])]
     assert len(mine) == 1 and len(mine[0].extra["settings"]) == 3
+
+
+@pytest.mark.parametrize("shape", list(COLOUR_SHAPES))
+@pytest.mark.parametrize("n_pods", [2, 4])
+@pytest.mark.parametrize("seed", range(3))
+def test_coloured_origin_wrappers_filtered_read_as_whole(shape, n_pods, seed):
+    wrap, origin_of = COLOUR_SHAPES[shape]
+    fmt = _read_as_whole_with_every_config(merged(wrap, n_pods, seed), origin_of, n_pods)
+    assert fmt.wrappers[0] == "ansi" and fmt.wrappers[1] in ("stern", "compose")
+
+
+@pytest.mark.parametrize("shape", list(COLOUR_SHAPES))
+def test_coloured_own_error_ends_the_block_in_both_readings(shape):
+    _own_error_ends_the_block(*COLOUR_SHAPES[shape])
 
 
 # --- CRI partial lines ------------------------------------------------------------------------------
@@ -183,23 +193,13 @@ JSON_SHAPES = {"fluent-bit": (_fluent_bit, lambda p: f"pod/prod/{p}/app"),
 @pytest.mark.parametrize("seed", range(3))
 def test_json_record_origins_filtered_read_as_whole(shape, n_pods, seed):
     wrap, origin_of = JSON_SHAPES[shape]
-    lines = merged(wrap, n_pods, seed)
-    whole, filtered, fmt = both(lines)
+    fmt = _read_as_whole_with_every_config(merged(wrap, n_pods, seed), origin_of, n_pods)
     assert fmt.layout == "json" and not fmt.wrappers
-    assert sum(not is_candidate(x) for x in lines) >= 4
-    assert _facts(filtered) == _facts(whole)
-    configs = {e.extra["origin"]: e.extra["settings"] for e in filtered if e.kind == "client_config"}
-    assert set(configs) == {origin_of(p) for p in PODS[:n_pods]}
-    assert all(len(s) == 8 for s in configs.values())
 
 
 @pytest.mark.parametrize("shape", list(JSON_SHAPES))
 def test_json_record_own_error_ends_the_block_in_both_readings(shape):
-    wrap, origin_of = JSON_SHAPES[shape]
-    whole, filtered, _fmt = both(merged(wrap, 3, 5, own_error=True))
-    assert _facts(filtered) == _facts(whole)
-    mine = [e for e in filtered if e.kind == "client_config" and e.extra["origin"] == origin_of(PODS[0])]
-    assert len(mine) == 1 and len(mine[0].extra["settings"]) == 3
+    _own_error_ends_the_block(*JSON_SHAPES[shape])
 
 
 def test_json_key_is_the_readers_origin():
