@@ -31,6 +31,7 @@ from parsers import (
     foreign,
     groups_describe,
     layouts,
+    nul_runs,
     offsets_dump,
     timestamps,
     truncated,
@@ -1935,6 +1936,10 @@ def _numbered(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[tup
     return itertools.chain.from_iterable(_numbered_chunks(text_stream, stats))
 
 
+# the lines `parse` reads, for the ingest's format sniff (pipeline/input_files.head_lines)
+numbered_lines = _numbered
+
+
 def _numbered_chunks(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[Iterable[tuple[int, str]]]:
     """_numbered's pairs, one iterable per chunk read."""
     read = text_stream.read
@@ -1945,6 +1950,8 @@ def _numbered_chunks(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Itera
         chunk = read(_READ_CHARS)
         if not chunk:
             break
+        if "\x00" in chunk:  # zero-filled bytes: line ends (parsers/nul_runs.py); rare, so not per line
+            chunk = _nul_chunk(chunk, read, stats, no == 1 and not start)
         lines = chunk.split("\n")
         if len(lines) == 1:  # the carried line goes on through the whole chunk
             if len(start) < keep:
@@ -1963,6 +1970,25 @@ def _numbered_chunks(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Itera
         if "\ufffd" in start:
             stats["decode_errors"] = stats.get("decode_errors", 0) + 1
         yield ((no, start),)
+
+
+def _nul_chunk(chunk: str, read: Any, stats: dict[str, Any], first: bool) -> str:
+    """A read holding NUL characters with each run made a line end (nul_runs.as_line_ends). A run
+    at the read's end is followed into the next reads (collapsed as it goes: a hole of gigabytes
+    holds one character at a time), so that it and a line break after it stay one line end. The
+    file's first read also tells whether its NUL bytes look like a binary file's (nul_runs)."""
+    nul = chunk.count("\x00")
+    while chunk.endswith("\x00"):
+        more = read(_READ_CHARS)
+        if not more:
+            break
+        nul += more.count("\x00")
+        chunk = chunk.rstrip("\x00") + "\x00" + more
+    if first:
+        stats["binary_nul"] = nul_runs.too_many_runs(chunk.lstrip("\x00")[:nul_runs.BINARY_PROBE])
+    stats["nul_bytes"] = stats.get("nul_bytes", 0) + nul
+    stats["nul_runs"] = stats.get("nul_runs", 0) + nul_runs.runs(chunk)
+    return nul_runs.as_line_ends(chunk)
 
 
 def parse_path(path: str, layout: str | None = None, *, rendered: bool = False, batched: bool = False
@@ -2022,6 +2048,8 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             summary.messages.append(f"{source}: read error ({exc})")
         fmt = sniff([t for _, t in head], source)
+        if stats.get("binary_nul") and fmt.kind != "empty":
+            fmt = FileFormat("binary", "n/a")
         if layout is not None and fmt.kind in ("log", "offsets_dump", "groups_describe"):
             fmt = FileFormat("log", layout, fmt.wrappers)
         summary.kind, summary.layout, summary.wrappers = fmt.kind, fmt.layout, fmt.wrappers
@@ -2082,6 +2110,8 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
                 "Kafka text a rule reads; not read (see `coordscope explain`)")
         if summary.bad_times:
             summary.messages.append(f"{source}: {summary.bad_times} record(s) with a time field that holds no time")
+        if stats.get("nul_bytes") and summary.kind != "binary":
+            summary.messages.append(nul_runs.note(source, stats["nul_bytes"], stats["nul_runs"]))
         if summary.decode_errors:
             summary.messages.append(
                 f"{source}: {summary.decode_errors} line(s) not valid UTF-8 (bad bytes replaced by U+FFFD)")

@@ -13,9 +13,11 @@ Pure Python, no JVM: the Spark side (pipeline/spark/inputs.py) builds on it for 
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import stat
 from dataclasses import dataclass
+from typing import Any
 
 from parsers.gzip_stream import TolerantGzip, open_gzip
 
@@ -170,26 +172,19 @@ def read_head(path: str, limit: int) -> tuple[bytes, bool, str | None]:
         return bytes(out[:limit]), True, raw.problem
 
 
-def head_lines(path: str, limit: int, max_chars: int) -> list[str]:
-    """The first `limit` lines as `parse` reads them (gzip by content, bad UTF-8 replaced, a line
-    over `max_chars` cut to max_chars + 1 and the rest of it skipped), so the ingest sniffs the
-    format from the same lines as `parse`, whatever a long first line holds."""
+def head_lines(path: str, limit: int, stats: dict[str, Any] | None = None) -> list[str]:
+    """The first `limit` lines as `parse` reads them, by its own line reader (reader.numbered_lines: gzip
+    by content, bad UTF-8 replaced, a line over MAX_LINE cut and the rest of it skipped, NUL runs
+    read as line ends), so the ingest sniffs the format from the same lines as `parse`, whatever a
+    long first line or a leading hole of NUL bytes holds. `stats` receives the reader's counts
+    (`binary_nul`: the NUL bytes look like a binary file's, parsers/nul_runs.py)."""
+    from parsers import reader  # (the reader's import is the cost of parsing, not of listing files)
+
     with open(path, "rb") as f:
         gz = f.read(2) == GZIP_MAGIC
         f.seek(0)
         text = io.TextIOWrapper(open_gzip(f) if gz else f, encoding="utf-8", errors="replace", newline=None)
-        out: list[str] = []
-        while len(out) < limit:
-            line = text.readline(max_chars + 1)
-            if not line:
-                break
-            if len(line) > max_chars and not line.endswith(("\n", "\r")):
-                while True:
-                    rest = text.readline(max_chars + 1)
-                    if not rest or rest.endswith(("\n", "\r")):
-                        break
-            out.append(line.rstrip("\r\n"))
-        return out
+        return [t for _, t in itertools.islice(reader.numbered_lines(text, {} if stats is None else stats), limit)]
 
 
 def fingerprint(path: str, size: int) -> str:

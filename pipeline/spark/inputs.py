@@ -12,7 +12,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from parsers.reader import MAX_LINE
+from parsers import nul_runs
 from pipeline import input_files
 from pipeline.input_files import InputError
 
@@ -60,7 +60,7 @@ def _is_gz(path: str) -> bool:
 
 
 def head_lines(data: bytes, limit: int = SNIFF_LINES) -> list[str]:
-    text = data.decode("utf-8", errors="replace")
+    text = nul_runs.as_line_ends(data.decode("utf-8", errors="replace"))
     lines = text.splitlines()
     if data and len(data) >= SNIFF_BYTES and len(lines) > 1:
         lines = lines[:-1]    # the last one may be cut by the byte limit (a lone first line is
@@ -72,12 +72,15 @@ _CONTROL = bytes([*range(0, 9), *range(14, 32)])
 
 
 def looks_binary(data: bytes) -> str | None:
-    """A reason when the first bytes are not text (NUL bytes or mostly control characters)."""
-    probe = data[:BINARY_PROBE]
+    """A reason when the first bytes are not text (NUL bytes in many runs, or mostly control
+    characters), after the NUL bytes a file may start with (parsers/nul_runs.py: a copy-truncate's
+    hole; one or two zero-filled blocks are read as line ends)."""
+    probe = nul_runs.probe_after_padding(data)
     if not probe:
         return None
-    if b"\x00" in probe:
-        return "binary file (NUL bytes in the first 8 KiB)"
+    if nul_runs.too_many_runs(probe):
+        return "binary file (NUL bytes in many runs in the first 8 KiB)"
+    probe = probe.replace(b"\x00", b"")   # (their runs are judged above)
     control = len(probe) - len(probe.translate(None, _CONTROL))   # deleted in C, not counted in a loop
     if control > len(probe) * 0.3:
         return "binary file (mostly control characters in the first 8 KiB)"
@@ -221,7 +224,11 @@ def inspect(files: list[InputFile], spark_getter) -> None:
             f.kind, f.problems = "binary", [reason]
             continue
         # the lines `parse` sniffs (a long first line is cut, not allowed to hide the next ones)
-        f.head = head_lines(data) if remote else input_files.head_lines(f.uri, SNIFF_LINES, MAX_LINE)
+        stats: dict = {}
+        f.head = head_lines(data) if remote else input_files.head_lines(f.uri, SNIFF_LINES, stats)
+        if stats.get("binary_nul"):   # NUL bytes in many runs after a leading hole (parsers/nul_runs.py)
+            f.kind, f.problems, f.head = "binary", ["binary file (NUL bytes in many runs after its leading NUL bytes)"], []
+            continue
         reason = looks_like_document(f.head, f.source)
         if reason:
             f.kind, f.problems, f.head = "document", [reason], []

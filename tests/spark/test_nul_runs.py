@@ -1,0 +1,79 @@
+"""The ingest reads logs holding zero-filled bytes as `coordscope parse` does (parsers/nul_runs.py): the
+scanner ends a line at a NUL run wherever Spark's splits cut the file (jvm/SplitScanner.java), so the
+lines, their numbers, the events and the per-file NUL counts equal `parse`'s. On main (888ef68) the
+ingest rejected a file whose first 8 KiB held a NUL byte, and read a run further in as part of a line."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from parsers.reader import parse_path
+from pipeline import rundir
+from tests.parsers.test_nul_runs import _log
+from tests.spark.conftest import run_ingest_inputs
+
+SPLIT = 4096
+
+
+def _files(tmp_path):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    text = ("\n".join(_log(500, seed=2)) + "\n").encode()
+    # copy-truncate holes, one larger than the scanner's buffer and than a split
+    for hole in (7, 70_000):
+        (logs / f"hole-{hole}.log").write_bytes(b"\x00" * hole + text)
+    # crash blocks at and around split boundaries: the line there loses its end to a NUL run, with
+    # each kind of line end after the run or none, and the next line follows
+    rng = random.Random(11)
+    data = bytearray(text)
+    for k in range(12, 1, -1):
+        at = k * SPLIT + rng.randrange(-3, 4)
+        eol = data.index(b"\n", at)
+        data[at:eol + 1] = b"\x00" * rng.choice([1, 3, 600]) + rng.choice([b"", b"\n", b"\r\n", b"\r"])
+    (logs / "crash.log").write_bytes(bytes(data))
+    return logs
+
+
+def _by_file(logs, out):
+    """Per file: the ingest's events and unparsed lines (its `unparsed` table), `parse`'s, and its summary."""
+    events, unparsed = rundir.load_table(out, "events"), rundir.load_table(out, "unparsed")
+    for p in sorted(logs.iterdir()):
+        mine = events[events.source == str(p)]
+        got = sorted([(int(r.line_no), r.kind, tuple(sorted(r.partitions)) if r.partitions is not None else ())
+                      for r in mine.itertuples()]
+                     + [(int(n), "unparsed", ()) for n in unparsed[unparsed.source == str(p)].line_no])
+        outcomes, summary = parse_path(str(p))
+        want = sorted((o.event.line_no, o.event.kind, tuple(sorted(o.event.partitions or ())))
+                      for o in outcomes if o.event is not None)
+        yield p, got, want, summary
+
+
+@pytest.mark.spark
+def test_the_ingest_reads_nul_runs_like_parse_across_split_boundaries(spark, tmp_path):
+    logs = _files(tmp_path)
+    out = tmp_path / "run"
+    man = run_ingest_inputs(spark, logs, out, extra_conf={"spark.sql.files.maxPartitionBytes": str(SPLIT)})
+    assert man["accounting"]["adds_up"]
+    entries = {e["source"]: e for e in man["inputs"]}
+    for p, got, want, summary in _by_file(logs, out):
+        assert len(want) > 100, p.name
+        assert got == want, p.name
+        assert entries[str(p)]["lines_read"] == summary.lines_read, p.name
+        note = next(m for m in summary.messages if "NUL byte(s)" in m)
+        assert note in man["warnings"], (p.name, man["warnings"])
+
+
+@pytest.mark.spark
+def test_without_the_jar_the_ingest_says_a_file_holds_nul_bytes(spark, tmp_path, monkeypatch):
+    from pipeline.spark import jvm
+    from pipeline.spark.lines import NUL_FALLBACK
+
+    logs = _files(tmp_path)
+    monkeypatch.setattr(jvm, "register_split_scanner", lambda *a, **k: False)
+    out = tmp_path / "run"
+    man = run_ingest_inputs(spark, logs, out)
+    assert man["accounting"]["adds_up"]
+    said = [w for w in man["warnings"] if NUL_FALLBACK in w]
+    assert {w.split(":")[0] for w in said} == {str(p) for p in logs.iterdir()}, man["warnings"]
