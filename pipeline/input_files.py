@@ -181,9 +181,11 @@ def head_lines(path: str, limit: int, stats: dict[str, Any] | None = None) -> li
     from parsers import reader  # (the reader's import is the cost of parsing, not of listing files)
 
     with open(path, "rb") as f:
-        gz = f.read(2) == GZIP_MAGIC
+        magic = f.read(3)
+        gz = magic[:2] == GZIP_MAGIC
         f.seek(0)
-        text = io.TextIOWrapper(open_gzip(f) if gz else f, encoding="utf-8", errors="replace", newline=None)
+        encoding = "utf-8-sig" if magic == reader.UTF8_BOM else "utf-8"   # (as parse: reader._encoding)
+        text = io.TextIOWrapper(open_gzip(f) if gz else f, encoding=encoding, errors="replace", newline=None)
         return [t for _, t in itertools.islice(reader.numbered_lines(text, {} if stats is None else stats), limit)]
 
 

@@ -60,7 +60,7 @@ def _is_gz(path: str) -> bool:
 
 
 def head_lines(data: bytes, limit: int = SNIFF_LINES) -> list[str]:
-    text = nul_runs.as_line_ends(data.decode("utf-8", errors="replace"))
+    text = nul_runs.as_line_ends(data.decode("utf-8-sig", errors="replace"))   # (a UTF-8 BOM off, as parse)
     lines = text.splitlines()
     if data and len(data) >= SNIFF_BYTES and len(lines) > 1:
         lines = lines[:-1]    # the last one may be cut by the byte limit (a lone first line is

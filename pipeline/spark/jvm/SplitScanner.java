@@ -482,16 +482,30 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             end = begin + (length == null ? Long.MAX_VALUE - begin : length);
         }
         try {
+            // a UTF-8 byte order mark at the file's start is not part of its first line (as in
+            // `parse`: parsers/reader._encoding, "utf-8-sig")
+            int bom = 0;
+            if (begin == 0) {
+                java.io.PushbackInputStream peek = new java.io.PushbackInputStream(in, 3);
+                byte[] head = new byte[3];
+                int got = peek.readNBytes(head, 0, 3);
+                if (got == 3 && (head[0] & 0xff) == 0xEF && (head[1] & 0xff) == 0xBB && (head[2] & 0xff) == 0xBF) {
+                    bom = 3;
+                } else if (got > 0) {
+                    peek.unread(head, 0, got);
+                }
+                in = peek;
+            }
             Gaps g = gaps(rule);
             boolean lead = g != null && g.cri && codec == null && begin > 0 && handoverMax > 0
                 && criLead(fs, path, begin);
-            return scan(in, begin, end, Boolean.TRUE.equals(allLines), codec == null, g, lead);
+            return scan(in, begin, bom, end, Boolean.TRUE.equals(allLines), codec == null, g, lead);
         } finally {
             in.close();
         }
     }
 
-    private Row scan(InputStream in, long begin, long end, boolean allLines, boolean splittable, Gaps gaps,
+    private Row scan(InputStream in, long begin, int bom, long end, boolean allLines, boolean splittable, Gaps gaps,
                      boolean criLead) {
         final int[] step = filter.scanStep;
         final byte[] cls = filter.scanClassOf;
@@ -504,7 +518,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         byte[] carry = new byte[1024];   // the current line's bytes from earlier buffers
         int carried = 0;
         long carriedChars = 0;           // code points of the line's bytes beyond `keep` (dropped)
-        long bufPos = begin;             // file position of buf[0]
+        long bufPos = begin + bom;       // file position of buf[0] (after a byte order mark read off)
         Edge edge = new Edge();
         edge.leading = splittable && begin != 0 && handoverMax > 0;
         edge.windowEnd = end > Long.MAX_VALUE - (end - begin) ? Long.MAX_VALUE : end + (end - begin);
@@ -520,7 +534,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         int state = 0;
         boolean matched = false;
         int lineStart = 0;               // in buf
-        long lineStartPos = begin;       // in the file
+        long lineStartPos = begin + bom; // in the file
         int n = 0;
         int i = 0;
         boolean stopped = false;         // a line past the end that is not handed over: done

@@ -1,7 +1,10 @@
-"""The ingest reads logs holding zero-filled bytes as `coordscope parse` does (parsers/nul_runs.py): the
+"""The ingest reads logs holding zero-filled bytes, or starting with a UTF-8 byte order mark, as
+`coordscope parse` does. Zero-filled bytes (parsers/nul_runs.py): the
 scanner ends a line at a NUL run wherever Spark's splits cut the file (jvm/SplitScanner.java), so the
 lines, their numbers, the events and the per-file NUL counts equal `parse`'s. On main (888ef68) the
-ingest rejected a file whose first 8 KiB held a NUL byte, and read a run further in as part of a line."""
+ingest rejected a file whose first 8 KiB held a NUL byte, and read a run further in as part of a line.
+A byte order mark (parsers/reader._encoding): the scanner skips it, the fallback's parse stage takes it
+off line 1; on c434f9a it hid the first line's time and the layout ('bare' instead of 'log4j')."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import random
 
 import pytest
 
-from parsers.reader import parse_path
+from parsers.reader import UTF8_BOM, parse_path
 from pipeline import rundir
 from tests.parsers.test_nul_runs import _log
 from tests.spark.conftest import run_ingest_inputs
@@ -24,6 +27,7 @@ def _files(tmp_path):
     # copy-truncate holes, one larger than the scanner's buffer and than a split
     for hole in (7, 70_000):
         (logs / f"hole-{hole}.log").write_bytes(b"\x00" * hole + text)
+    (logs / "bom.log").write_bytes(UTF8_BOM + text)
     # crash blocks at and around split boundaries: the line there loses its end to a NUL run, with
     # each kind of line end after the run or none, and the next line follows
     rng = random.Random(11)
@@ -61,6 +65,10 @@ def test_the_ingest_reads_nul_runs_like_parse_across_split_boundaries(spark, tmp
         assert len(want) > 100, p.name
         assert got == want, p.name
         assert entries[str(p)]["lines_read"] == summary.lines_read, p.name
+        assert entries[str(p)]["layout"] == summary.layout == "log4j", p.name
+        if p.name == "bom.log":
+            assert got[0][0] == 1 and not any(str(p) in w for w in man["warnings"])
+            continue
         note = next(m for m in summary.messages if "NUL byte(s)" in m)
         assert note in man["warnings"], (p.name, man["warnings"])
 
@@ -76,4 +84,9 @@ def test_without_the_jar_the_ingest_says_a_file_holds_nul_bytes(spark, tmp_path,
     man = run_ingest_inputs(spark, logs, out)
     assert man["accounting"]["adds_up"]
     said = [w for w in man["warnings"] if NUL_FALLBACK in w]
-    assert {w.split(":")[0] for w in said} == {str(p) for p in logs.iterdir()}, man["warnings"]
+    assert {w.split(":")[0] for w in said} == {str(p) for p in logs.iterdir() if p.name != "bom.log"}, man["warnings"]
+    # the byte order mark is off line 1 (the fallback's parse stage), so the file reads as `parse` reads it
+    bom = logs / "bom.log"
+    for p, got, want, _summary in _by_file(logs, out):
+        if p == bom:
+            assert got == want and got[0][0] == 1
