@@ -43,7 +43,7 @@ from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.event_json import Rendered
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
-from parsers.gzip_stream import TolerantGzip, open_gzip
+from parsers.gzip_stream import TolerantGzip, compression_of, open_gzip
 from parsers.origin import KEY as ORIGIN
 from parsers.timestamps import _second_ms, find_ts, naive_zone_name, parse_ts
 
@@ -1902,12 +1902,27 @@ def _chain(head: list[tuple[int, str]], rest: Iterator[tuple[int, str]]) -> Iter
 
 def _open_text(path: str) -> tuple[io.TextIOBase, bool]:
     raw = open(path, "rb")  # noqa: SIM115 - closed by the caller's generator
-    magic = raw.read(3)
+    magic = raw.read(6)
     raw.seek(0)
-    gz = magic[:2] == b"\x1f\x8b"
-    # gzip by content, read as far as it goes (parsers/gzip_stream.py: the ingest keeps the same lines)
-    stream: Any = open_gzip(raw) if gz else raw
-    return io.TextIOWrapper(stream, encoding=_encoding(magic), errors="replace", newline=None), gz
+    stream, magic = _decompressed(raw, magic)
+    return io.TextIOWrapper(stream, encoding=_encoding(magic), errors="replace", newline=None), stream is not raw
+
+
+def open_text(path: str) -> tuple[io.TextIOBase, bool]:
+    """The file's text as `parse` reads it (decompressed, its encoding by its byte order mark), and
+    whether it was compressed (for pipeline/input_files.head_lines)."""
+    return _open_text(path)
+
+
+def _decompressed(raw: Any, magic: bytes) -> tuple[Any, bytes]:
+    """`raw`, or its decompressed bytes when `magic` says it is compressed (gzip, bzip2, xz, zstd by
+    content, read as far as they go: parsers/gzip_stream.py; the ingest keeps the same lines), and
+    the first bytes of the text (for _encoding)."""
+    kind = compression_of(magic)
+    if kind is None:
+        return raw, magic
+    stream = open_gzip(raw, kind)
+    return stream, stream.peek(3)[:3]
 
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -2032,8 +2047,8 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
     if layout is not None and layout not in layouts.LAYOUTS:
         raise ValueError(f"unknown layout {layout!r} (known: {', '.join(sorted(layouts.LAYOUTS))})")
     summary = FileSummary(source=source)
-    peek = binary.peek(3)[:3] if hasattr(binary, "peek") else b""
-    stream: Any = open_gzip(binary) if peek[:2] == b"\x1f\x8b" else binary
+    peek = binary.peek(6)[:6] if hasattr(binary, "peek") else b""
+    stream, peek = _decompressed(binary, peek)
     text = io.TextIOWrapper(stream, encoding=_encoding(peek), errors="replace", newline=None)
     return _iterate(source, text, layout, summary, rendered, batched), summary
 

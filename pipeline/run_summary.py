@@ -52,9 +52,9 @@ def host_label(host: str) -> str:
     known only from its log file is named by the file's stem (its pod or host name, as a rule)."""
     if host.startswith("/"):
         return host[1:]
-    if "/" in host or host.endswith((".log", ".json", ".gz", ".txt")):
+    if "/" in host or host.endswith((".log", ".json", ".gz", ".bz2", ".xz", ".zst", ".txt")):
         stem = host.rsplit("/", 1)[-1]
-        for ext in (".gz", ".log", ".json", ".txt"):
+        for ext in (".gz", ".bz2", ".xz", ".zst", ".log", ".json", ".txt"):
             stem = stem.removesuffix(ext)
         return stem
     return host

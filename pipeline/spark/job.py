@@ -241,7 +241,7 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
         local_sizes: list[tuple[int, bool]] = []
         if local_args:
             for f in inputs_mod.expand(local_args, lambda: None):
-                local_sizes.append((f.size, f.gz))
+                local_sizes.append((f.size, f.compressed))
                 if input_files.under(f.uri, str(target)):
                     raise write_mod.RunDirExists(
                         f"input {f.source} lies inside --out {target}; choose another --out (nothing was written)")
@@ -443,7 +443,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             describe_paths = [f.spath for f in readable if f.kind in ("groups_describe", "offsets_dump")]
             rules = {f.spath: lines.gap_rule(pmod.FileFormat(f.kind, f.layout, tuple(f.wrappers))) for f in readable}
             scan = lines.read_blocks(spark, [f.read_uri or f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths,
-                                     described=[(f.spath, f.size) for f in readable], rules=rules)
+                                     described=[(f.spath, f.scan_size) for f in readable], rules=rules)
             if scan.filter != "java":
                 from pipeline.spark.session import JAR_PROBLEM
 
