@@ -93,13 +93,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_ownership(run_dir: str, group: str | None) -> list[dict] | None:
     """The group's rows of the run directory's ownership table (None: the run has none)."""
+    import pyarrow as pa
     import pyarrow.dataset as ds
 
-    from pipeline import rundir
-
-    import pyarrow as pa
-
-    from pipeline import schemas
+    from pipeline import rundir, schemas
 
     try:
         df = rundir.load_table(run_dir, "ownership", filters=(ds.field("group_id") == group) if group is not None

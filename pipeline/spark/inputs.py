@@ -42,6 +42,7 @@ class InputFile:
                                   # content's compression (gzip without a .gz name, or the reverse),
                                   # or xz / zstd data decompressed on the driver (ON_DRIVER)
     read_size: int | None = None  # the size of what Spark opens when it is such a decompressed copy
+    utf16: bool = False        # UTF-16 text with its byte order mark (read through a UTF-8 copy)
 
     @property
     def readable(self) -> bool:
@@ -239,6 +240,11 @@ def inspect(files: list[InputFile], spark_getter) -> None:
         if not data:
             f.kind = "empty"
             continue
+        if not remote and data[:2] in UTF16_BOMS:
+            # UTF-16 with its byte order mark (Windows PowerShell 5's `>`): `parse` reads it
+            # (reader._encoding); the scanner reads UTF-8, so link_by_content writes it as UTF-8
+            f.utf16 = True
+            data = data.decode("utf-16", errors="replace").encode("utf-8")
         reason = looks_binary(data)
         if reason:
             f.kind, f.problems = "binary", [reason]
@@ -253,6 +259,8 @@ def inspect(files: list[InputFile], spark_getter) -> None:
         if reason:
             f.kind, f.problems, f.head = "document", [reason], []
 
+
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 # compressions the executors cannot read, decompressed on the driver into the temporary RUN_DIR: why
 ON_DRIVER = {"xz": "Hadoop has no xz codec",
@@ -270,13 +278,20 @@ def link_by_content(files: list[InputFile], tmp_dir: str) -> list[str]:
     `source` stays the user's path. Returns a note per such file."""
     notes = []
     for i, f in enumerate(files):
-        if not f.readable or is_uri(f.uri) or (f.compression == f.name_says and f.compression not in ON_DRIVER):
+        if not f.readable or is_uri(f.uri) or (
+                f.compression == f.name_says and f.compression not in ON_DRIVER and not f.utf16):
             continue
         folder = os.path.join(tmp_dir, INPUT_LINKS)
         os.makedirs(folder, exist_ok=True)
         base = os.path.basename(f.uri)
         stem = base[: -len(EXTENSION[f.name_says])] if f.name_says else base
-        if f.compression in ON_DRIVER:
+        if f.utf16:
+            target = os.path.join(folder, f"{i:06d}-{stem}.txt")
+            problem = _as_utf8(f.uri, target)
+            f.read_uri, f.read_size = target, os.path.getsize(target)
+            what = ("UTF-16 text: written as UTF-8 on the driver for the scan (which reads UTF-8), as `parse` "
+                    "reads it" + (f"; {problem}" if problem else ""))
+        elif f.compression in ON_DRIVER:
             target = os.path.join(folder, f"{i:06d}-{stem}.txt")
             problem = _decompress(f.uri, target, f.compression)
             f.read_uri, f.read_size = target, os.path.getsize(target)
@@ -292,6 +307,21 @@ def link_by_content(files: list[InputFile], tmp_dir: str) -> list[str]:
         f.problems.append(what)
         notes.append(f"{f.source}: {what}")
     return notes
+
+
+def _as_utf8(path: str, target: str) -> str | None:
+    """Write the text of UTF-16 file `path` (decompressed if it is) to `target` as UTF-8, as `parse`
+    reads it (parsers/reader.open_text: line ends \n, the byte order mark off); the problem, if its
+    compressed data was cut or corrupt."""
+    import shutil
+
+    from parsers import reader
+
+    text, _compressed = reader.open_text(path)
+    with text, open(target, "w", encoding="utf-8", newline="\n") as out:
+        shutil.copyfileobj(text, out, 1 << 20)
+        raw = getattr(getattr(text, "buffer", None), "raw", None)
+        return getattr(raw, "problem", None)
 
 
 def _decompress(path: str, target: str, kind: str) -> str | None:

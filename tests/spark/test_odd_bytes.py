@@ -117,3 +117,26 @@ def test_the_ingest_reads_bzip2_xz_and_zstd_logs_like_parse(spark, tmp_path):
         assert e["lines_read"] == summary.lines_read == 600, p.name
         if e["compression"] in ("xz", "zstd"):
             assert any("decompressed on the driver" in q for q in e["problems"]), p.name
+
+
+@pytest.mark.spark
+def test_the_ingest_reads_utf16_logs_like_parse(spark, tmp_path):
+    """UTF-16 with its byte order mark (Windows PowerShell 5's `kubectl logs pod > pod.log`), plain and
+    gzip-compressed: written as UTF-8 on the driver for the scan, the same events as `parse`. On main
+    (804b852) the ingest rejected both as binary (NUL bytes) while `parse` read them."""
+    import gzip
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    text = "\n".join(_log(300, seed=31)) + "\n"
+    (logs / "ps.log").write_bytes(text.replace("\n", "\r\n").encode("utf-16"))
+    (logs / "ps-be.log.gz").write_bytes(gzip.compress(b"\xfe\xff" + text.replace("g-", "q-").encode("utf-16-be")))
+    out = tmp_path / "run"
+    man = run_ingest_inputs(spark, logs, out)
+    assert man["accounting"]["adds_up"]
+    entries = {e["source"]: e for e in man["inputs"]}
+    for p, got, want, summary in _by_file(logs, out):
+        e = entries[str(p)]
+        assert e["status"] == "read" and any("UTF-16" in q for q in e["problems"]), p.name
+        assert len(want) == 100 and got == want, p.name
+        assert e["lines_read"] == summary.lines_read == 300, p.name
