@@ -42,6 +42,23 @@ def compression_of(magic: bytes) -> str | None:
     return None
 
 
+# archives: a bundle of files, not a log (a support bundle, logback's and log4j 2's .zip rollover);
+# tar by the "ustar" magic at offset 257 (POSIX and GNU tar), inside any of the compressions above
+_ARCHIVES = ((b"PK\x03\x04", "zip"), (b"PK\x05\x06", "zip"), (b"7z\xbc\xaf\x27\x1c", "7z"), (b"Rar!\x1a\x07", "rar"))
+
+
+def archive_of(head: bytes) -> str | None:
+    """The kind of archive whose (decompressed) first bytes are `head` (262 bytes or more for tar)."""
+    for m, kind in _ARCHIVES:
+        if head.startswith(m):
+            return kind
+    return "tar" if head[257:262] == b"ustar" else None
+
+
+def archive_note(kind: str) -> str:
+    return f"a {kind} archive, not a log: not read (extract it and pass the extracted files or their folder)"
+
+
 def _zstd() -> Any:
     import zstandard  # (a dependency; imported when a zstd file is read)
 

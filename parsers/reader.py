@@ -43,7 +43,7 @@ from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.event_json import Rendered
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
-from parsers.gzip_stream import TolerantGzip, compression_of, open_gzip
+from parsers.gzip_stream import TolerantGzip, archive_note, archive_of, compression_of, open_gzip
 from parsers.origin import KEY as ORIGIN
 from parsers.timestamps import _second_ms, find_ts, naive_zone_name, parse_ts
 
@@ -2037,6 +2037,12 @@ def parse_path(path: str, layout: str | None = None, *, rendered: bool = False, 
     except OSError as exc:
         summary.kind = "unreadable"
         summary.messages.append(f"{path}: cannot read ({exc.strerror or exc})")
+        return iter(()), summary
+    archive = archive_of(stream.buffer.peek(512)[:512])
+    if archive is not None:
+        stream.close()
+        summary.kind = "binary"
+        summary.messages.append(f"{path}: {archive_note(archive)}")
         return iter(()), summary
     return _iterate(path, stream, layout, summary, rendered, batched), summary
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from parsers import nul_runs
-from parsers.gzip_stream import EXTENSION
+from parsers.gzip_stream import EXTENSION, archive_note, archive_of
 from pipeline import input_files
 from pipeline.input_files import InputError
 
@@ -245,7 +245,8 @@ def inspect(files: list[InputFile], spark_getter) -> None:
             # (reader._encoding); the scanner reads UTF-8, so link_by_content writes it as UTF-8
             f.utf16 = True
             data = data.decode("utf-16", errors="replace").encode("utf-8")
-        reason = looks_binary(data)
+        archive = archive_of(data[:512])
+        reason = archive_note(archive) if archive else looks_binary(data)
         if reason:
             f.kind, f.problems = "binary", [reason]
             continue

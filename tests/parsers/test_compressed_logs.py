@@ -84,3 +84,37 @@ def test_plain_text_starting_like_a_magic_is_text(tmp_path):
     _outcomes, s = parse_path(str(p))
     list(_outcomes)
     assert s.lines_read == 4
+
+
+def test_an_archive_is_named_as_one_not_as_a_binary_log(tmp_path):
+    """A support bundle (zip, tar, tar.gz, tar.xz) is not a log: `parse` and the ingest's inspection
+    say which archive it is and that its files must be extracted (on 804b852: 'binary file')."""
+    import io
+    import tarfile
+    import zipfile
+
+    from pipeline.spark import inputs
+
+    text = _text(30)
+    z = io.BytesIO()
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("consumer-1.log", text)
+    t = io.BytesIO()
+    with tarfile.open(fileobj=t, mode="w") as tf:
+        info = tarfile.TarInfo("consumer-1.log")
+        info.size = len(text)
+        tf.addfile(info, io.BytesIO(text))
+    bundles = {"logs.zip": ("zip", z.getvalue()), "logs.tar": ("tar", t.getvalue()),
+               "logs.tgz": ("tar", gzip.compress(t.getvalue())), "logs.tar.xz": ("tar", lzma.compress(t.getvalue()))}
+    files = []
+    for name, (kind, data) in bundles.items():
+        p = tmp_path / name
+        p.write_bytes(data)
+        outcomes, s = parse_path(str(p))
+        assert list(outcomes) == [] and s.kind == "binary" and s.lines_read == 0, name
+        assert s.messages == [f"{p}: a {kind} archive, not a log: not read (extract it and pass the extracted "
+                              "files or their folder)"], name
+        files += inputs.expand_local([str(p)])
+    inputs.inspect(files, lambda: None)
+    assert [(f.kind, f.problems[0].split(",")[0]) for f in files] == [
+        ("binary", f"a {kind} archive") for kind, _d in bundles.values()]
