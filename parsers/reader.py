@@ -1150,8 +1150,8 @@ class _LogParser:
                    level_sp=str, logger_sfx=str, level_len=cython.Py_ssize_t, sfx_len=cython.Py_ssize_t,
                    entry=tuple, new=tuple, light=tuple, p=tuple, pinfo=tuple, row=tuple, c=list, columns=dict,
                    cached=dict, cextra=dict, extra=dict, d=dict, f=dict, mb=bytes, line=bytes, text=str)
-    def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False, size: int = _BATCH
-                          ) -> Iterator[list[LineOutcome]]:
+    def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False, size: int = _BATCH,
+                          compact: bool = False) -> Iterator[list[LineOutcome]]:
         """parse_lines' loop for a log4j file without wrappers, the same outcomes as feeding every
         line (tests/parsers/test_fast_paths.py). The commonest line (ASCII, no control characters,
         the layout matches) is split here, and while the pending record is such a line alone (a
@@ -1162,6 +1162,10 @@ class _LogParser:
         lines no rule takes) goes through the general path: `feed`, `flush` and `_classify`.
         `rendered`: the events of this loop's own completions come as event_json.Rendered (the
         line `coordscope parse` writes, made here from the parts: no Event), the others as Events.
+        `compact` (with `rendered`; what `coordscope parse` reads, parse_path(..., batched=True)): such
+        a line comes as a plain tuple (line_no, kind, JSON line) instead of
+        LineOutcome(line_no, "parsed", Rendered(kind, line), None): two tuple-subclass instances made
+        through tuple.__new__ cost ~1,700 instructions a line, a plain tuple ~60.
         The outcomes come in lists of about `size` (a generator resumed per list, not per line);
         on an error from `lines` (a read error) the outcomes completed before it
         come first, as when they were yielded one by one."""
@@ -1312,7 +1316,8 @@ class _LogParser:
                             # parsing the format and getting each argument's buffer)
                             line = b"".join((head_json, str(pno).encode(), c[2], raw[:26].encode(), c[3],
                                              str(pts).encode(), c[1]))
-                            add(_tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (entry[0], line)), None)))
+                            add((pno, entry[0], line) if compact else
+                                _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (entry[0], line)), None)))
                             continue
                     add(_tuple_new(LineOutcome, (pno, "parsed", make_event_row(source, pno, _CLIENT, entry[0], raw, pts,
                                                                                  entry[2].copy(), row), None)))
@@ -1408,7 +1413,8 @@ class _LogParser:
                         except (JSONEncodeError, TypeError):
                             line = None
                         if line is not None:
-                            add(_tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None)))
+                            add((pno, kind, line) if compact else
+                                _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None)))
                             continue
                 if f is None:
                     f = {**pf, **cached}
@@ -1799,10 +1805,12 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
 def _outcome_batches(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat | None,
                      stats: dict[str, Any], rendered: bool) -> Iterator[list[LineOutcome]]:
     """parse_lines' outcomes in lists, in order: run_log4j_batches' own, else lists of at most
-    _BATCH. What `coordscope parse` reads (no generator resumed per line)."""
+    _BATCH. What `coordscope parse` reads (no generator resumed per line). Rendered: a line the
+    reader renders itself comes as a plain tuple (line_no, kind, JSON line), run_log4j_batches'
+    `compact` items."""
     it, fmt, lp, fast = _start(source, lines, fmt, stats)
     if fast:
-        yield from lp.run_log4j_batches(it, rendered)  # type: ignore[union-attr]
+        yield from lp.run_log4j_batches(it, rendered, _BATCH, rendered)  # type: ignore[union-attr]
         return
     outcomes = _outcomes(source, it, fmt, stats, lp)
     while True:
@@ -2020,16 +2028,23 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
 _WRAPPER_ZONE = re.compile(r"(?:[.,]\d+)?(Z|[+-]\d{2}:?\d{2})?[ \t]")
 _JSON_LIST_FIELD = re.compile(r'\s+"[\w@$.\-]{1,40}"\s*:\s*\[\s*')
 _JSON_RECORD_LINES = 400  # a pretty-printed JSON object longer than this is read line by line
-_STATUS_OF, _EVENT_OF, _KIND_OF = operator.itemgetter(1), operator.itemgetter(2), operator.attrgetter("kind")
 
 
 @cython.locals(batch=list, counts=dict, tallies=list, t=tuple, r=tuple, n_parsed=cython.Py_ssize_t,
                n_ignored=cython.Py_ssize_t)
-def _count_batch(batch: list[LineOutcome], counts: dict[str, int], tallies: list[int]) -> None:
+def _count_batch(batch: list[Any], counts: dict[str, int], tallies: list[int]) -> None:
     """Adds a list's parsed and ignored outcomes to tallies[0] and [1] and its events' kinds to
-    `counts` (_iterate's batched mode, compiled: a LineOutcome and a Rendered read as plain tuples)."""
+    `counts` (_iterate's batched mode). An item is a LineOutcome, or a plain tuple (line_no, kind,
+    JSON line) for a line the reader rendered (parsed). Compiled, a LineOutcome and a Rendered are
+    read as the tuples they are (Cython indexes a tuple subclass through its generic slot_sq_item,
+    ~750 instructions an index)."""
     n_parsed = n_ignored = 0
     for o in batch:
+        if type(o) is tuple:
+            n_parsed += 1
+            k = o[1]
+            counts[k] = counts.get(k, 0) + 1
+            continue
         t = cython.cast(tuple, o) if cython.compiled else o
         st = t[1]
         if st == "parsed":
@@ -2076,22 +2091,9 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         tallies = [0, 0]  # parsed, ignored: _count_batch's
         try:
             if batched:
-                if not cython.compiled:  # counted per list, by C loops (Counter over statuses and kinds)
-                    for batch in _outcome_batches(source, itertools.chain(head, numbered), fmt, stats, rendered):
-                        n += len(batch)
-                        # list.count compares by identity first (the statuses are the literals): cheaper
-                        # than a Counter's dict update per outcome
-                        statuses = list(map(_STATUS_OF, batch))
-                        parsed += statuses.count("parsed")
-                        ignored += statuses.count("ignored")
-                        # (an Event or a Rendered is never false: filter(None) drops the Nones only)
-                        kinds.update(map(_KIND_OF, filter(None, map(_EVENT_OF, batch))))
-                        yield batch  # type: ignore[misc]
-                    return
-                # compiled: one loop over each list in C, the outcomes read as the tuples they are
-                # (the C iterators above cost ~1,300 instructions an outcome; this ~400), the kinds
-                # counted in a plain dict (first-seen order, as the Counter's) added to the summary's
-                # when the outcomes end or the consumer stops
+                # one loop over each list (compiled: in C, the outcomes read as the tuples they are),
+                # the kinds counted in a plain dict (first-seen order, as a Counter's) added to the
+                # summary's when the outcomes end or the consumer stops
                 counts: dict[str, int] = {}
                 try:
                     for batch in _outcome_batches(source, itertools.chain(head, numbered), fmt, stats, rendered):

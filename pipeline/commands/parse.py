@@ -157,8 +157,9 @@ def _set_tz(tz: str | None, error: type[Exception]) -> None:
 def _write_events(batches, write) -> None:
     """Every event (parsed, and unparsed with its reason) as one JSON line, one write per list of
     outcomes (the reader's lists of ~256: ~64 KB of JSON, below malloc's mmap threshold).
-    The reader hands most events already written (parse_path(..., rendered=True): Rendered, the
-    same bytes event_line writes), the others as Events."""
+    The reader hands most events already written (parse_path(..., rendered=True, batched=True):
+    a plain tuple (line_no, kind, line) in place of the outcome, the same bytes event_line writes),
+    the others as Events (in LineOutcomes)."""
     from parsers.event_json import Rendered, event_writer
 
     event_line = event_writer()
@@ -166,6 +167,9 @@ def _write_events(batches, write) -> None:
     add = lines.append
     for batch in batches:
         for o in batch:  # LineOutcome(line_no, status, event, why), read by index (no property calls)
+            if type(o) is tuple:  # a line the reader wrote: (line_no, kind, line)
+                add(o[2])
+                continue
             # compiled, a LineOutcome and a Rendered are read as the tuples they are: Cython indexes
             # an object that is not exactly a tuple through its sq_item slot, which a tuple subclass
             # has as the generic slot_sq_item (a Python-level __getitem__ lookup and call, ~750
