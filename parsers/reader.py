@@ -326,6 +326,13 @@ _GARBAGE = compile_regex(r"[\x00-\x08\x0e-\x1f\x7f]")
 _GARBAGE_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x20), 0x7F])
 
 
+def _exact_str(text: Any) -> str:
+    """A str subclass's text as an exact str (run_log4j_batches compiled reads its lines as str)."""
+    if isinstance(text, str):
+        return str.__str__(text)
+    raise TypeError(f"a line must be str, not {type(text).__name__}")
+
+
 def _flag_table(flagged: bytes) -> bytes:
     """A bytes.translate table that changes every byte of `flagged` and keeps every other byte: the
     translation of a text equals the text exactly when it holds none of them. One table lookup per
@@ -1143,9 +1150,9 @@ class _LogParser:
                    millis=dict, sep_millis=dict, tail=str, msg=str, head=str, body=str, ptext=str, sep=str,
                    level_sp=str, logger_sfx=str, level_len=cython.Py_ssize_t, sfx_len=cython.Py_ssize_t,
                    entry=tuple, new=tuple, light=tuple, p=tuple, pinfo=tuple, row=tuple, c=list, columns=dict,
-                   cached=dict, cextra=dict, extra=dict, d=dict, f=dict, mb=bytes, line=bytes)
-    def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False, size: int = _BATCH
-                          ) -> Iterator[list[LineOutcome]]:
+                   cached=dict, cextra=dict, extra=dict, d=dict, f=dict, mb=bytes, line=bytes, text=str)
+    def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False, size: int = _BATCH,
+                          compact: bool = False) -> Iterator[list[LineOutcome]]:
         """parse_lines' loop for a log4j file without wrappers, the same outcomes as feeding every
         line (tests/parsers/test_fast_paths.py). The commonest line (ASCII, no control characters,
         the layout matches) is split here, and while the pending record is such a line alone (a
@@ -1156,6 +1163,10 @@ class _LogParser:
         lines no rule takes) goes through the general path: `feed`, `flush` and `_classify`.
         `rendered`: the events of this loop's own completions come as event_json.Rendered (the
         line `coordscope parse` writes, made here from the parts: no Event), the others as Events.
+        `compact` (with `rendered`; what `coordscope parse` reads, parse_path(..., batched=True)): such
+        a line comes as a plain tuple (line_no, kind, JSON line) instead of
+        LineOutcome(line_no, "parsed", Rendered(kind, line), None): two tuple-subclass instances made
+        through tuple.__new__ cost ~1,700 instructions a line, a plain tuple ~60.
         The outcomes come in lists of about `size` (a generator resumed per list, not per line);
         on an error from `lines` (a read error) the outcomes completed before it
         come first, as when they were yielded one by one."""
@@ -1205,7 +1216,11 @@ class _LogParser:
         # the pending light record: (no, text, ts_ms, level, logger info, message, tail, tail memo entry)
         light: Any = None
         try:
-            for no, text in lines:
+            for no, item in lines:
+                # compiled, the line is read as a str (slices, comparisons and isascii in C): a str
+                # subclass as its exact copy, anything else a TypeError, as the str operations below
+                # would raise run as Python
+                text = (item if type(item) is str else _exact_str(item)) if cython.compiled else item
                 if len(out) >= size:
                     full, out = out, []
                     add = out.append
@@ -1214,7 +1229,8 @@ class _LogParser:
                 # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail (26+ characters), in the second already checked
                 # (then [,.] three ASCII digits and "] ": one lookup, and one comparison for "[" and the second)
                 ms = sep_millis.get(text[20:26])
-                if ms is not None and text[:20] == sec_head:
+                # (sec_head: 20 characters or None; startswith compares in place, no slice)
+                if ms is not None and sec_head is not None and text.startswith(sec_head):
                     tail = text[26:]
                     entry = tails.get(tail)
                     if entry is not None:
@@ -1297,8 +1313,12 @@ class _LogParser:
                             c[3] = dumps(raw[26:])[1:] + b',"ts_ms":'
                             c[0] = self.version
                         if c[1] is not None:
-                            line = b'%b%d%b%b%b%d%b' % (head_json, pno, c[2], raw[:26].encode(), c[3], pts, c[1])
-                            add(_tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (entry[0], line)), None)))
+                            # (joined: a 7-argument bytes format cost ~2,900 instructions, most of it
+                            # parsing the format and getting each argument's buffer)
+                            line = b"".join((head_json, str(pno).encode(), c[2], raw[:26].encode(), c[3],
+                                             str(pts).encode(), c[1]))
+                            add((pno, entry[0], line) if compact else
+                                _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (entry[0], line)), None)))
                             continue
                     add(_tuple_new(LineOutcome, (pno, "parsed", make_event_row(source, pno, _CLIENT, entry[0], raw, pts,
                                                                                  entry[2].copy(), row), None)))
@@ -1394,7 +1414,8 @@ class _LogParser:
                         except (JSONEncodeError, TypeError):
                             line = None
                         if line is not None:
-                            add(_tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None)))
+                            add((pno, kind, line) if compact else
+                                _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None)))
                             continue
                 if f is None:
                     f = {**pf, **cached}
@@ -1785,10 +1806,12 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
 def _outcome_batches(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat | None,
                      stats: dict[str, Any], rendered: bool) -> Iterator[list[LineOutcome]]:
     """parse_lines' outcomes in lists, in order: run_log4j_batches' own, else lists of at most
-    _BATCH. What `coordscope parse` reads (no generator resumed per line)."""
+    _BATCH. What `coordscope parse` reads (no generator resumed per line). Rendered: a line the
+    reader renders itself comes as a plain tuple (line_no, kind, JSON line), run_log4j_batches'
+    `compact` items."""
     it, fmt, lp, fast = _start(source, lines, fmt, stats)
     if fast:
-        yield from lp.run_log4j_batches(it, rendered)  # type: ignore[union-attr]
+        yield from lp.run_log4j_batches(it, rendered, _BATCH, rendered)  # type: ignore[union-attr]
         return
     outcomes = _outcomes(source, it, fmt, stats, lp)
     while True:
@@ -2062,7 +2085,39 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
 _WRAPPER_ZONE = re.compile(r"(?:[.,]\d+)?(Z|[+-]\d{2}:?\d{2})?[ \t]")
 _JSON_LIST_FIELD = re.compile(r'\s+"[\w@$.\-]{1,40}"\s*:\s*\[\s*')
 _JSON_RECORD_LINES = 400  # a pretty-printed JSON object longer than this is read line by line
-_STATUS_OF, _EVENT_OF, _KIND_OF = operator.itemgetter(1), operator.itemgetter(2), operator.attrgetter("kind")
+
+
+@cython.locals(batch=list, counts=dict, tallies=list, t=tuple, r=tuple, n_parsed=cython.Py_ssize_t,
+               n_ignored=cython.Py_ssize_t)
+def _count_batch(batch: list[Any], counts: dict[str, int], tallies: list[int]) -> None:
+    """Adds a list's parsed and ignored outcomes to tallies[0] and [1] and its events' kinds to
+    `counts` (_iterate's batched mode). An item is a LineOutcome, or a plain tuple (line_no, kind,
+    JSON line) for a line the reader rendered (parsed). Compiled, a LineOutcome and a Rendered are
+    read as the tuples they are (Cython indexes a tuple subclass through its generic slot_sq_item,
+    ~750 instructions an index)."""
+    n_parsed = n_ignored = 0
+    for o in batch:
+        if type(o) is tuple:
+            n_parsed += 1
+            k = o[1]
+            counts[k] = counts.get(k, 0) + 1
+            continue
+        t = cython.cast(tuple, o) if cython.compiled else o
+        st = t[1]
+        if st == "parsed":
+            n_parsed += 1
+        elif st == "ignored":
+            n_ignored += 1
+        ev = t[2]
+        if ev is not None:
+            if type(ev) is Rendered:
+                r = cython.cast(tuple, ev) if cython.compiled else ev
+                k = r[0]
+            else:
+                k = ev.kind
+            counts[k] = counts.get(k, 0) + 1
+    tallies[0] += n_parsed
+    tallies[1] += n_ignored
 
 
 def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: FileSummary,
@@ -2092,18 +2147,22 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         # outcomes end (or the consumer stops early): a method call per line was ~5% of a parse
         kinds = summary.kinds
         n = parsed = ignored = 0
+        tallies = [0, 0]  # parsed, ignored: _count_batch's
         try:
-            if batched:  # counted per list, by C loops (Counter over statuses and kinds)
-                for batch in _outcome_batches(source, itertools.chain(head, numbered), fmt, stats, rendered):
-                    n += len(batch)
-                    # list.count compares by identity first (the statuses are the literals): cheaper
-                    # than a Counter's dict update per outcome
-                    statuses = list(map(_STATUS_OF, batch))
-                    parsed += statuses.count("parsed")
-                    ignored += statuses.count("ignored")
-                    # (an Event or a Rendered is never false: filter(None) drops the Nones only)
-                    kinds.update(map(_KIND_OF, filter(None, map(_EVENT_OF, batch))))
-                    yield batch  # type: ignore[misc]
+            if batched:
+                # one loop over each list (compiled: in C, the outcomes read as the tuples they are),
+                # the kinds counted in a plain dict (first-seen order, as a Counter's) added to the
+                # summary's when the outcomes end or the consumer stops
+                counts: dict[str, int] = {}
+                try:
+                    for batch in _outcome_batches(source, itertools.chain(head, numbered), fmt, stats, rendered):
+                        n += len(batch)
+                        _count_batch(batch, counts, tallies)
+                        yield batch  # type: ignore[misc]
+                finally:
+                    parsed += tallies[0]
+                    ignored += tallies[1]
+                    kinds.update(counts)
                 return
             for o in parse_lines(source, itertools.chain(head, numbered), fmt, _stats=stats, rendered=rendered):
                 n += 1
