@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsers import CANDIDATE_REGEX, nul_runs, parse_lines, parse_path
-from parsers.gzip_stream import compression_of
+from parsers.gzip_stream import archive_of, compression_of
 from parsers.reader import MAX_LINE
 
 LINE = "[2024-03-01 10:15:30,123] INFO [Consumer clientId=c1, groupId=g1] (Re-)joining group (org.apache.kafka.clients.consumer.internals.AbstractCoordinator)"
@@ -25,6 +25,9 @@ def test_arbitrary_bytes_never_crash_and_balance(tmp_path, data):
     outcomes, s = parse_path(str(p))
     outs = list(outcomes)
     assert s.parsed + s.ignored + s.unparsed == s.lines_read == len(outs)
+    if archive_of(data[:512]):  # zip, tar, 7z, rar: named as an archive, not read (no line)
+        assert s.lines_read == 0 and outs == [] and "archive" in s.messages[0]
+        return
     if compression_of(data[:6]):  # gzip, bzip2, xz, zstd magic: a corrupt stream is reported, not crashed on
         assert s.messages or outs is not None
         return
