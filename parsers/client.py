@@ -142,6 +142,17 @@ HAND_RULES: tuple[Rule, ...] = (
     Rule("streams_assigning_tasks", None,
          compile_regex(r"^Assigning active tasks \{.*\}, standby tasks \{.*\}, and warm-up tasks \{.*\} to the member\.\s*$", re.S),
          "StreamsMembershipManager.java", "trunk-025be5d1", "current"),
+    # AsyncKafkaConsumer.java 3.7+ unsubscribe(): "Unsubscribing all topics or patterns and assigned partitions {}"
+    # (the partitions it holds then: extra.owned_partitions), before the membership manager leaves; the
+    # "Unsubscribed all topics or patterns and assigned partitions" after it is a catalog rule
+    Rule("async_unsubscribing", "subscription_changed",
+         compile_regex(r"^Unsubscribing all topics or patterns and assigned partitions (?P<partitions_2>.*?)\s*$"),
+         "AsyncKafkaConsumer.java", "3.7.0", "current"),
+    # ShareConsumerImpl.java (KIP-932, trunk 2024-10 / 4.0): "Subscribed to topics: {}", "Unsubscribed all topics"
+    Rule("share_subscribed", "subscription_changed",
+         compile_regex(r"^Subscribed to topics: (?P<topics>.*?)\s*$"), "ShareConsumerImpl.java", "trunk-2024-10-25", "current"),
+    Rule("share_unsubscribed", "subscription_changed",
+         compile_regex(r"^Unsubscribed all topics\s*$"), "ShareConsumerImpl.java", "trunk-2024-10-25", "current"),
     # AsyncKafkaConsumer.java 3.8+ close(): "Releasing assignment and leaving group before closing consumer"
     # (the member starts leaving: the leave heartbeat follows its callbacks) and "Completed releasing
     # assignment and sending leave group to close consumer" (the leave heartbeat has been sent)
