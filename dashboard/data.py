@@ -23,7 +23,7 @@ from pipeline.timefmt import iso
 # Event kinds -> the lane category drawn for them on the group page.
 LANE_CATEGORIES: dict[str, str] = {
     "join_started": "join", "join_succeeded": "join", "join_failed": "join", "broker_member_joined": "join",
-    "sync_succeeded": "sync", "sync_failed": "sync", "assignment_received": "sync",
+    "sync_succeeded": "sync", "sync_failed": "sync", "assignment_received": "sync", "assignment_started": "sync",
     "broker_assignment_received": "sync", "partitions_assigned": "sync",
     "partitions_revoked": "revoke", "partitions_lost": "revoke",
     "leave_group": "leave", "broker_member_removed": "leave",
@@ -31,7 +31,8 @@ LANE_CATEGORIES: dict[str, str] = {
     "heartbeat_failed": "expiry", "rebalance_failed": "expiry",
     "heartbeat_succeeded": "heartbeat",
     "offset_committed": "commit", "offset_commit_failed": "commit", "offset_fetched": "commit",
-    "offset_reset": "commit", "no_committed_offset": "commit",
+    "offset_reset": "commit", "no_committed_offset": "commit", "offset_fetch_sent": "commit",
+    "offset_fetch_failed": "commit",
 }
 # Categories drawn one marker per event when sparse; heartbeats and commits are the dense ones.
 LANE_ORDER: tuple[str, ...] = ("join", "sync", "revoke", "leave", "expiry", "heartbeat", "commit", "other")
