@@ -363,7 +363,7 @@ class _StagedFrames:
 
 
 def _second_pass(spark, frames, staged, scope, first, copies, clock, steps, replay_name, run_dir,
-                 cached) -> tuple[dict[str, int], dict[str, tuple[int, tuple[Any, ...]]]]:
+                 cached, group_counts=None) -> tuple[dict[str, int], dict[str, tuple[int, tuple[Any, ...]]]]:
     """The pass again over a corrected timeline (copies dropped, skewed clocks shifted); returns
     the offsets and clock steps applied. Copies and offsets are the first pass's counts; with copies the offsets
     are measured again on the deduplicated rows (a job of anchors only, from the staged files).
@@ -380,7 +380,8 @@ def _second_pass(spark, frames, staged, scope, first, copies, clock, steps, repl
     measured = clock
     if copies:
         again = group_pass.run_staged(
-            spark, staged, run_dir, replay_name, scope, correction=group_pass.Correction(pairs), anchors=True)
+            spark, staged, run_dir, replay_name, scope, group_counts, correction=group_pass.Correction(pairs),
+            anchors=True)
         measured, steps = timeline_facts.clock_offsets(again.diffs), timeline_facts.clock_steps(again.diffs, again.backs)
     if any(n >= replay_stage.PERCENTILE_EXACT for _off, n in measured.values()):
         events = frames["events"]
@@ -392,7 +393,7 @@ def _second_pass(spark, frames, staged, scope, first, copies, clock, steps, repl
         return offset_rows, {}
     offset_rows = {src: off for src, (off, _n) in measured.items()
                    if abs(off) >= replay_stage.SKEW_MIN_MS and src not in steps}
-    group_pass.run_staged(spark, staged, run_dir, replay_name, scope, split=first.split,
+    group_pass.run_staged(spark, staged, run_dir, replay_name, scope, group_counts, split=first.split,
                           correction=group_pass.Correction(pairs, tuple(sorted(offset_rows.items())),
                                                            tuple((src, *steps[src]) for src in sorted(steps))))
     return offset_rows, steps
@@ -481,7 +482,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         offset_rows: dict[str, int] = {}
         if copies or steps or any(abs(off) >= replay_stage.SKEW_MIN_MS for off, _n in clock.values()):
             offset_rows, steps = _second_pass(spark, frames, staged, scope, first, copies, clock, steps, replay_name,
-                                              write_mod.local_path(tmp_dir), cached)
+                                              write_mod.local_path(tmp_dir), cached, group_counts)
             for src, off in offset_rows.items():
                 progress.say(f"  clock skew: {timeline_facts.describe_clock(src)} runs {off:+d} ms against its group's "
                              "coordinator; corrected")
