@@ -358,8 +358,8 @@ def main() -> int:
     th = threading.Thread(target=sampler.run, args=(proc,), daemon=True)
     th.start()
     proc.wait()
-    th.join()
     t_exit = time.time()
+    th.join()
     if spy is not None:
         spy.wait()
     found = sorted(glob.glob(str(logs / "*")))
