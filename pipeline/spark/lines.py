@@ -35,7 +35,6 @@ kept; in a CRI log, the parts after a kept partial line.
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
 from dataclasses import dataclass
 
@@ -218,14 +217,7 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
     in log4j files also every line that may be a soft-wrapped piece.
     """
     whole = set(whole_files or ())
-    # The scanner is registered on a thread of its own while this one plans the split tasks: both
-    # are a cold JVM's first work after the session starts (building the candidate automaton; the
-    # first Dataset's analysis), each about a second of one core (BENCHMARKS.md, twenty-first
-    # session, scaleout), and nothing else runs on the cores meanwhile. Without the jar the plan
-    # is dropped and the rlike reader used.
-    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="register-scanner") as pool:
-        registered = pool.submit(jvm.register_split_scanner, spark, candidate_regex, MAX_LINE_CHARS,
-                                 CONTINUATION_REGEX, HANDOVER_MAX_LINES)
+    if jvm.register_split_scanner(spark, candidate_regex, MAX_LINE_CHARS, CONTINUATION_REGEX, HANDOVER_MAX_LINES):
         split_bytes = max(1, int(spark._jvm.org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
             spark.conf.get("spark.sql.files.maxPartitionBytes"))))
         if described is None:
@@ -234,8 +226,6 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
         plan = plan_splits(files, split_bytes, whole, rules)
         # largest first, tasks shrinking toward the end (deal_splits)
         tasks = split_tasks(spark, plan, deal_splits(plan, spark.sparkContext.defaultParallelism))
-        scanner = registered.result()
-    if scanner:
         r = F.call_function(jvm.SCAN_UDF_NAME, "uri", "block", "length", "whole", "rule")
         rows = tasks.select("split_no", "spath", "block", r.alias("r"))
         return Scan(rows.select("split_no", "spath", "block", "r.n_lines", "r.problem", *(f"r.{c}" for c in CAND_COLUMNS)),
