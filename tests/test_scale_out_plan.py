@@ -133,3 +133,16 @@ def test_a_hot_groups_units_start_first():
     hot_bucket = bk.bucket_of("hot", n)
     assert order[:2] == [hot_bucket, n]
     assert sorted(order) == list(range(n + 1))
+
+
+def test_small_inputs_keep_a_few_tasks_per_core():
+    """No task is made smaller than the largest split (the end is uneven by that much anyway), up
+    to 1 / (4 x cores) of the whole: a few MB of small files (sample_logs/ holds 110 of 0.2-300 KB)
+    stay at a few tasks per core, each task's fixed costs being what such a stage is made of."""
+    rnd = random.Random(7)
+    sizes = [rnd.randint(200, 300_000) for _ in range(110)]
+    plan = _plan(sizes, names=[f"f{i}.log" for i in range(110)])
+    for cores in (1, 2, 4):
+        tasks = lines.deal_splits(plan, cores)
+        assert sorted(i for t in tasks for i in t) == list(range(110))
+        assert 4 * cores <= len(tasks) <= 7 * cores, (cores, len(tasks))

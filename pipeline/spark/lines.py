@@ -159,14 +159,20 @@ def deal_splits(plan: list[tuple], cores: int) -> list[list[int]]:
     until the twenty-first session) the stage ended on one core for up to a whole task: 0.7-1.0 s
     of the parse job's 6 s at 1 GB on local[2] (BENCHMARKS.md, twenty-first session, scaleout).
     A task takes at least 1 / (MIN_SHARE x cores) of the whole (or one split): many small files
-    do not become as many tasks (about TAIL_SHARE x cores x ln(files) + MIN_SHARE x cores tasks at most)."""
+    do not become as many tasks (about TAIL_SHARE x cores x ln(files) + MIN_SHARE x cores tasks at most),
+    and at least the largest split, up to 1 / (4 x cores) of the whole: the cores' finishing times
+    differ by up to one largest split anyway, and an input of small files keeps a few tasks per
+    core (4-7; `sample_logs/`: 10 tasks on local[2], `real_logs/`: 8; their fixed costs, a Python
+    worker's round trip and a staged file each, are what such a stage is made of)."""
     if not plan:
         return []
     cores = max(1, cores)
     order = sorted(range(len(plan)), key=lambda i: (-max(int(plan[i][4]), 0), i))
     size = [max(int(plan[i][4]), 0) for i in range(len(plan))]
     left = sum(size)
-    floor = left / (MIN_SHARE * cores)
+    # the end is uneven by up to one largest split whatever is done: no task is made smaller than
+    # one (up to 1 / (4 x cores) of the whole: small inputs keep a few tasks per core)
+    floor = max(left / (MIN_SHARE * cores), min(max(size), left / (4 * cores)))
     tasks: list[list[int]] = []
     k = 0
     while k < len(order):
