@@ -19,6 +19,7 @@ import importlib
 import os
 import re
 import shutil
+import sys
 import threading
 import time
 from collections import Counter
@@ -202,6 +203,14 @@ def start_python_workers(spark, master: str) -> None:
     threading.Thread(target=warm, name="warm-python-workers", daemon=True).start()
 
 
+def _stop_into(spark, errors: list[BaseException]) -> None:
+    """spark.stop() on a thread: what it raises is kept for the caller (not printed by the thread)."""
+    try:
+        spark.stop()
+    except BaseException as exc:  # noqa: BLE001 - handed to run_ingest, which raises it
+        errors.append(exc)
+
+
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
     is used and left running; otherwise one is built for opts.master and stopped at the end."""
@@ -213,6 +222,7 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     tmp_dir = None
     own_session = spark is None
     stopping: list[threading.Thread] = []     # the session being stopped on a thread (release)
+    stop_errors: list[BaseException] = []
     try:
         # Local inputs are checked before the JVM starts: bad paths fail fast.
         local_args = [a for a in opts.inputs if not inputs_mod.is_uri(a)]
@@ -266,7 +276,8 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                 # scaleout), unless the run still has the class archive to save with this JVM
                 progress.sc = None
                 if not archive_pending():
-                    stopping.append(threading.Thread(target=spark.stop, name="stop-spark", daemon=True))
+                    stopping.append(threading.Thread(target=_stop_into, args=(spark, stop_errors), name="stop-spark",
+                                                     daemon=True))
                     stopping[0].start()
         result = _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java, release)
         tmp_dir = None
@@ -281,6 +292,9 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
         write_mod.discard(tmp_dir)
         if stopping:
             stopping[0].join()
+            # (raised as spark.stop() raised before, unless the run is failing or interrupted already)
+            if stop_errors and sys.exc_info()[0] is None:
+                raise stop_errors[0]
         elif own_session and spark is not None:
             spark.stop()
 
