@@ -361,7 +361,9 @@ class RunData:
                        buckets: int = HEATMAP_BUCKETS) -> dict[str, Any]:
         """Who owned each partition at each of `buckets` instants across the window.
 
-        Returns {"times": [ms], "partitions": [topic-N], "members": [id], "z": [[member index|None]]}.
+        Returns {"times": [ms], "partitions": [topic-N], "members": [id], "z": [[member index|None]],
+        "inferred": [[bool]], "owners": [[[member index]]]}: z is len(members) where two or more
+        members owned the partition at once (every owner is in `owners`).
         """
         own = self.group_rows("ownership", group)
         lo, hi = self.group_extent(group)
@@ -385,23 +387,31 @@ class RunData:
         guessed: list[list[bool]] = []   # the cell's interval is inferred (the replay's, from the generations)
         inferred = own["inferred"] if "inferred" in own else pd.Series(False, index=own.index)
         own = own.assign(_inferred=inferred.fillna(False).astype(bool))
+        several = len(members)   # z of a cell two or more members owned at once (double ownership)
+        owners: list[list[list[int]]] = []
         for p in partitions:
-            rows = own[own["_p"] == p].sort_values("start_ms")
+            rows = own[own["_p"] == p]
             start = rows["start_ms"].fillna(-(2**62)).to_numpy(dtype="int64")
             end = rows["end_ms"].fillna(2**62).to_numpy(dtype="int64")
-            who = [index.get(m) for m in rows["_owner"]]
+            who = [index[m] for m in rows["_owner"]]
             flag = rows["_inferred"].tolist()
-            pos = np.searchsorted(start, times, side="right") - 1
+            # every interval covering each instant (not only the latest started: an interval that
+            # began earlier and is still open owns the partition too, and two at once is a double)
+            cover = (start[:, None] <= times[None, :]) & (times[None, :] <= end[:, None])
             line: list[int | None] = []
             marks: list[bool] = []
-            for t, k in zip(times, pos, strict=True):
-                hit = k >= 0 and t <= end[k]
-                line.append(who[k] if hit else None)
-                marks.append(bool(flag[k]) if hit else False)
+            cells: list[list[int]] = []
+            for j in range(len(times)):
+                ks = np.flatnonzero(cover[:, j])
+                ids = sorted({who[k] for k in ks})
+                line.append(None if not ids else ids[0] if len(ids) == 1 else several)
+                marks.append(bool(ks.size) and all(flag[k] for k in ks))
+                cells.append(ids)
             z.append(line)
             guessed.append(marks)
+            owners.append(cells)
         return {"times": times.astype("int64").tolist(), "partitions": partitions, "members": members, "z": z,
-                "inferred": guessed}
+                "inferred": guessed, "owners": owners}
 
     def findings(self, group: str | None = None) -> pd.DataFrame:
         fnd = self.table("findings") if group is None else self.group_rows("findings", group)

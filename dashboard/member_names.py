@@ -12,7 +12,7 @@ import pandas as pd
 from dashboard.data import RunData
 
 UUID_SUFFIX = re.compile(r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
-LOG_SUFFIX = re.compile(r"\.(log|json|txt|out)(\.gz)?$|\.gz$")
+LOG_SUFFIX = re.compile(r"\.(log|json|txt|out)(\.(gz|bz2|xz|zst))?$|\.(gz|bz2|xz|zst)$")
 
 
 def short_tail(member: str) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 from parsers import broker, client
 from parsers import origin as _origin
 from parsers.build_cache import compile_regex
-from parsers.layouts import LEVELS, _first, _flatten_ecs, _json_ts, json_level, json_pair_ts
+from parsers.layouts import LEVELS, _first, _flatten_ecs, _json_ts, json_level, json_pair_ts, otel_flat
 from parsers.timestamps import epoch_text_ms, find_ts
 
 # --- anchors -----------------------------------------------------------------------------------
@@ -149,6 +149,8 @@ def _flat(obj: dict) -> dict:
 
 def _json_cells(obj: dict, near_ms: int | None) -> tuple[str | None, dict[str, Any]]:
     """(message text, layout facts) of one JSON log object, whatever its field names."""
+    if ("resourceLogs" in obj or "Body" in obj or "body" in obj) and (otel := otel_flat(obj)) is not None:
+        obj = otel  # an OpenTelemetry record (layouts.otel_flat)
     flat = _flat(obj)
     msg = _first(flat, _JSON_MSG)
     if isinstance(msg, dict):

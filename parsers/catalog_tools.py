@@ -15,7 +15,10 @@ import re
 # argument expression -> Event field (or a pseudo field that the client parser post-processes)
 _ARG_FIELDS: list[tuple[str, str]] = [
     (r"groupId", "group_id"),
-    (r".*memberEpoch.*|.*localEpoch.*|memberEpochOnReconciliationStart", "member_epoch"),
+    # the local epoch of AbstractMembershipManager's LocalAssignment (3.7+) counts the member's own
+    # assignments (bumped on each new target assignment): not the broker's member epoch
+    (r".*localEpoch.*", "local_epoch"),
+    (r".*memberEpoch.*|memberEpochOnReconciliationStart", "member_epoch"),
     (r".*memberId.*|.*memberId\(\).*", "member_id"),
     (r".*generationId", "generation"),
     (r"generation|sentGeneration|this\.generation|currentGeneration|generationSnapshot|"
@@ -51,6 +54,7 @@ _ARG_RX = [(re.compile(f"(?:{p})$"), f) for p, f in _ARG_FIELDS]
 HOLE_REGEX: dict[str, str] = {
     "generation": r"-?\d+",
     "member_epoch": r"-?\d+",
+    "local_epoch": r"-?\d+",
     "member_id": r"\S*?",
     "offset": r"-?\d+",
     "disconnect_ms": r"\d+",
@@ -60,6 +64,7 @@ HOLE_REGEX: dict[str, str] = {
 SAMPLE: dict[str, str] = {
     "group_id": "my-group",
     "member_epoch": "7",
+    "local_epoch": "3",
     "member_id": "consumer-my-group-1-8d2e4b6a",
     "generation": "5",
     "generation_obj": "Generation{generationId=5, memberId='consumer-my-group-1-8d2e4b6a', protocol='range'}",
@@ -129,7 +134,19 @@ def hole_fields(template: str, notes: str) -> list[str | None]:
         fields = fields[: n - 2] + [None] * max(0, n - 2 - len(fields[: n - 2]))
         fields = fields[: n - 2] + ["backoff_ms", "error"]
     fields = (fields + [None] * n)[:n]
+    if not args:
+        # a template the catalog names no argument expressions for (the heartbeat managers' String.format
+        # messages, 3.7+): a hole is read by the word before it, where that word says what it holds
+        lits = template.split("{}")
+        for i in range(n):
+            if fields[i] is None:
+                fields[i] = next((f for w, f in _HOLE_WORDS if lits[i].endswith(w)), None)
     return fields
+
+
+# the word before a hole of a template without argument expressions -> the field it holds
+_HOLE_WORDS: tuple[tuple[str, str], ...] = (
+    (" member ", "member_id"), (" epoch ", "member_epoch"), (" coordinator ", "coordinator"))
 
 
 def unescape(template: str) -> str:
@@ -223,7 +240,8 @@ CLASS_REFINEMENTS: dict[str, set[str]] = {
     "rebalance_failed": {"join_failed", "sync_failed"},
     "partitions_revoked": {"assignment_received"},
     "offset_commit": {"offset_commit_sent"},
-    "offset_fetch": {"no_committed_offset"},
+    "offset_fetch": {"no_committed_offset", "offset_fetch_sent", "offset_fetch_failed"},
+    "assignment_received": {"assignment_started"},
     "offset_reset": {"no_committed_offset", "offset_seek", "offset_fetched"},
     "leave_group": {"poll_timeout"},
     "join_request": {"rebalance_failed", "poll_timeout"},
@@ -246,6 +264,18 @@ def classify(event_class: str, template: str) -> str | None:
         return "offset_commit_sent"
     if event_class in ("offset_fetch", "offset_reset") and re.search(r"[Nn]o committed offset", t):
         return "no_committed_offset"
+    if event_class == "assignment_received" and re.match(r"Performing ", t):
+        # the group leader starting to compute the assignment (ConsumerCoordinator 0.9+ DEBUG "Performing
+        # assignment using strategy {} with subscriptions {}"): no member has received anything yet
+        return "assignment_started"
+    if event_class == "offset_fetch":
+        # the catalogue's offset_fetch class holds the request, its failures and its result; only a
+        # result is a fetched offset (ConsumerCoordinator / CommitRequestManager / Fetcher, 0.9+)
+        if re.match(r"(Fetching committed|Group \{\} fetching committed|Enqueuing offset fetch|Duplicated|"
+                    r"OffsetFetch request to remove)", t):
+            return "offset_fetch_sent"
+        if re.search(r"[Ff]ailed|[Ee]rror fetching|timed out|unstable offsets|Ignoring the returned", t):
+            return "offset_fetch_failed"
     if event_class == "offset_reset":
         if t.startswith("Seeking"):
             return "offset_seek"

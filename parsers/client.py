@@ -122,14 +122,46 @@ HAND_RULES: tuple[Rule, ...] = (
          "WorkerCoordinator.java", "2.4.0", "current"),
     # Streams StreamsMembershipManager.java (clients, KIP-1071 streams groups; 4.1+): a multi-line
     # record "Assigned tasks with local epoch {}\n\tMember: {}\n\tAssigned active tasks: {}\n..." (the
-    # TAB lines are optional here: a grep keeps only the first line)
+    # TAB lines are optional here: a grep keeps only the first line); later trunk (025be5d1) adds
+    # " and group {}" ("is ready" / "is not ready") after the epoch. The local epoch counts the member's
+    # own assignments (LocalAssignment.localEpoch), it is not the member epoch: extra.local_epoch
     Rule("streams_assigned_tasks", "assignment_received",
-         compile_regex(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)"
+         compile_regex(r"^Assigned tasks with local epoch (?P<local_epoch>-?\d+)(?: and group (?P<group_ready>is (?:not )?ready))?"
                     r"\n\tMember:[ \t]*(?P<member_id>\S*)(?P<streams_tasks>\n.*)?\s*$", re.S),
          "StreamsMembershipManager.java", "trunk-0013464c", "current"),
     Rule("streams_assigned_tasks_first_line", "assignment_received",
-         compile_regex(r"^Assigned tasks with local epoch (?P<member_epoch>-?\d+)\s*$"),
+         compile_regex(r"^Assigned tasks with local epoch (?P<local_epoch>-?\d+)(?: and group (?P<group_ready>is (?:not )?ready))?\s*$"),
          "StreamsMembershipManager.java", "trunk-0013464c", "current"),
+    # StreamsMembershipManager.java (trunk 025be5d1) names tasks, not partitions, when it revokes active
+    # tasks ("Revoking previously assigned active tasks {}", "Revoking previously assigned and now lost
+    # active tasks {}") and assigns them ("Assigning active tasks {{}}, standby tasks {{}}, and warm-up tasks
+    # {{}} to the member."): known lines without an event (which partitions go is not printed)
+    Rule("streams_revoking_active_tasks", None,
+         compile_regex(r"^Revoking previously assigned (?:and now lost )?active tasks .*$", re.S),
+         "StreamsMembershipManager.java", "trunk-025be5d1", "current"),
+    Rule("streams_assigning_tasks", None,
+         compile_regex(r"^Assigning active tasks \{.*\}, standby tasks \{.*\}, and warm-up tasks \{.*\} to the member\.\s*$", re.S),
+         "StreamsMembershipManager.java", "trunk-025be5d1", "current"),
+    # AsyncKafkaConsumer.java 3.7+ unsubscribe(): "Unsubscribing all topics or patterns and assigned partitions {}"
+    # (the partitions it holds then: extra.owned_partitions), before the membership manager leaves; the
+    # "Unsubscribed all topics or patterns and assigned partitions" after it is a catalog rule
+    Rule("async_unsubscribing", "subscription_changed",
+         compile_regex(r"^Unsubscribing all topics or patterns and assigned partitions (?P<partitions_2>.*?)\s*$"),
+         "AsyncKafkaConsumer.java", "3.7.0", "current"),
+    # ShareConsumerImpl.java (KIP-932, trunk 2024-10 / 4.0): "Subscribed to topics: {}", "Unsubscribed all topics"
+    Rule("share_subscribed", "subscription_changed",
+         compile_regex(r"^Subscribed to topics: (?P<topics>.*?)\s*$"), "ShareConsumerImpl.java", "trunk-2024-10-25", "current"),
+    Rule("share_unsubscribed", "subscription_changed",
+         compile_regex(r"^Unsubscribed all topics\s*$"), "ShareConsumerImpl.java", "trunk-2024-10-25", "current"),
+    # AsyncKafkaConsumer.java 3.8+ close(): "Releasing assignment and leaving group before closing consumer"
+    # (the member starts leaving: the leave heartbeat follows its callbacks) and "Completed releasing
+    # assignment and sending leave group to close consumer" (the leave heartbeat has been sent)
+    Rule("async_close_releasing_assignment", "leave_group",
+         compile_regex(r"^Releasing assignment and leaving group before closing consumer\s*$"),
+         "AsyncKafkaConsumer.java", "3.8.0", "current"),
+    Rule("async_close_completed_releasing", "leave_group",
+         compile_regex(r"^Completed releasing assignment and sending leave group to close consumer\s*$"),
+         "AsyncKafkaConsumer.java", "3.8.0", "current"),
     # Connect DistributedHerder.java 2.3.x only (between the eager "Joined group and got assignment" of
     # 0.10-2.2 and 2.4's "with protocol version"): "Joined group at generation {} and got assignment: {}"
     Rule("connect_joined_at_generation", "assignment_received",
@@ -235,8 +267,16 @@ _IMPLIED_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
      "COORDINATOR_LOAD_IN_PROGRESS"),
     # CommitRequestManager.java 3.9+
     (compile_regex(r"OffsetCommit failed for member \S+ with stale member epoch error"), "STALE_MEMBER_EPOCH"),
+    # HeartbeatRequestManager.java 3.7-3.9 / AbstractHeartbeatRequestManager.java 4.0+ onErrorResponse: the
+    # String.format message of each case (the broker's errorMessage follows after " in {}ms: ")
+    (compile_regex(r"\S+ failed for member \S+ because epoch \S+ is fenced\."), "FENCED_MEMBER_EPOCH"),
+    (compile_regex(r"\S+ failed because member \S+ is unknown\."), "UNKNOWN_MEMBER_ID"),
+    (compile_regex(r"\S+ failed because the group coordinator .* is incorrect\."), "NOT_COORDINATOR"),
+    (compile_regex(r"\S+ failed because the group coordinator .* is not available\."), "COORDINATOR_NOT_AVAILABLE"),
+    (compile_regex(r"\S+ failed because the group coordinator .* is still loading\."), "COORDINATOR_LOAD_IN_PROGRESS"),
 )
-_IMPLIED_START = ("Attempt to ", "SyncGroup ", "OffsetCommit failed for member ")
+_IMPLIED_START = ("Attempt to ", "SyncGroup ", "OffsetCommit failed for member ", "{} failed ",
+                  "GroupHeartbeatRequest failed ")
 
 
 def _implied_error(rule: Rule) -> str | None:
@@ -925,6 +965,7 @@ def _handler(key: str):
         "coord_response": _h_coord_response, "streams_tasks": _h_streams_tasks, "config_offset": _h_extra_int,
         "assignment_offset": _h_extra_int, "unreachable_ms": _h_extra_int,
         "sequence": _h_extra_int, "duration_ms": _h_extra_int, "commit_mode": _h_extra_str,
+        "local_epoch": _h_extra_int, "group_ready": _h_extra_str,
     }
     return table.get(base)
 
@@ -1033,7 +1074,13 @@ def _decoder(plan: list[tuple[int, Any, str]], rule: Rule):
             lines.append(f"{i8}_h{j}(text, fields, extra, {key!r})")
             maybe = maybe_extra = None
     implied = _implied_error(rule)
-    if implied:
+    if implied and "error" in rule.regex.groupindex:
+        # the wording names the error; the text printed after it (the broker's errorMessage) is kept apart
+        lines += ["    printed = fields.get('error')", f"    if printed is not None and printed != {implied!r}:",
+                  "        extra['error_message'] = printed", f"    fields['error'] = {implied!r}"]
+        if maybe is not None:
+            maybe.add("error")
+    elif implied:
         put("    ", "error", repr(implied))
     if "reason" in rule.regex.groupindex:
         ns["_encountered"] = _ENCOUNTERED

@@ -54,6 +54,10 @@ class Kind(StrEnum):
     HEARTBEAT_THREAD = "heartbeat_thread"  # heartbeat thread started/paused/closed/failed
     SYNC_STARTED = "sync_started"  # leader/follower SyncGroup request sent
     OFFSET_COMMIT_SENT = "offset_commit_sent"  # OffsetCommit request sent/enqueued (not yet acked)
+    # additive (pastes6): what the catalog's offset_fetch / assignment classes hold besides a result
+    OFFSET_FETCH_SENT = "offset_fetch_sent"  # OffsetFetch request sent/enqueued ("Fetching committed offsets ...")
+    OFFSET_FETCH_FAILED = "offset_fetch_failed"  # OffsetFetch failed, timed out, unstable or its result discarded
+    ASSIGNMENT_STARTED = "assignment_started"  # the leader began computing ("Performing assignment using ...")
     REBALANCE_STARTED = "rebalance_started"  # Connect WorkerCoordinator "Rebalance started"
     STREAMS_STATE_CHANGED = "streams_state_changed"  # Streams thread/client "State transition from A to B"
     # additive (parsers3): the start-up "ConsumerConfig values:" dump (extra["settings"]: name -> value text)

@@ -245,6 +245,66 @@ def json_pair_ts(flat: dict) -> int | None:
         return None
 
 
+# OpenTelemetry log records as JSON. The OTLP/JSON encoding of an ExportLogsServiceRequest (the Java agent's
+# otel.logs.exporter=logging-otlp, the collector's file exporter: opentelemetry-proto logs.proto, camelCase
+# names, 64-bit integers as strings): {"resourceLogs": [{"resource": .., "scopeLogs": [{"scope": {"name": ..},
+# "logRecords": [{"timeUnixNano", "observedTimeUnixNano", "severityText", "severityNumber", "body":
+# {"stringValue": ..}, "attributes": [{"key", "value": {"stringValue": ..}}]}]}]}]}: the Java agent's scope
+# name is the logger's name, "thread.name" an attribute. And the Logs Data Model's field names as a flat row
+# (the collector's clickhouse exporter otel_logs table, "Timestamp", "SeverityText", "Body", "ScopeName",
+# "LogAttributes"; snake_case where a backend lowers them): read as the common keys below.
+_OTEL_ROW_KEYS = (("Body", "body", "message"), ("Timestamp", "timestamp", "timestamp"),
+                  ("SeverityText", "severity_text", "level"), ("ScopeName", "scope_name", "logger_name"))
+_SEVERITY_NUMBER_LEVELS = ((21, "FATAL"), (17, "ERROR"), (13, "WARN"), (9, "INFO"), (5, "DEBUG"), (1, "TRACE"))
+
+
+def _otel_value(v):
+    # an OTLP AnyValue ({"stringValue": ..}, {"intValue": "38"}, ...) as its plain value
+    if isinstance(v, dict) and len(v) == 1:
+        return next(iter(v.values()))
+    return v
+
+
+def otel_flat(obj: dict) -> dict | None:
+    """An OpenTelemetry log record (OTLP/JSON export or a Logs Data Model row) as the common JSON keys
+    (message, timestamp, level, logger_name, thread_name), or None for another object. An export with
+    several records is read by its first (extra `otlp_records` counts them)."""
+    rl = obj.get("resourceLogs")
+    if isinstance(rl, list):
+        recs = [(sl.get("scope") or {}, r) for res in rl if isinstance(res, dict)
+                for sl in res.get("scopeLogs") or () if isinstance(sl, dict)
+                for r in sl.get("logRecords") or () if isinstance(r, dict)]
+        if not recs:
+            return None
+        scope, rec = recs[0]
+        attrs = {a.get("key"): _otel_value(a.get("value")) for a in rec.get("attributes") or () if isinstance(a, dict)}
+        out: dict = {"message": _otel_value(rec.get("body"))}
+        ns = rec.get("timeUnixNano") or rec.get("observedTimeUnixNano")
+        if isinstance(ns, str | int) and str(ns).isdigit() and int(ns) > 0:
+            out["timestamp"] = int(ns) // 1_000_000
+        level = rec.get("severityText")
+        if not level and isinstance(rec.get("severityNumber"), int):
+            level = next((name for low, name in _SEVERITY_NUMBER_LEVELS if rec["severityNumber"] >= low), None)
+        out["level"] = level
+        out["logger_name"] = scope.get("name") if isinstance(scope, dict) else None
+        out["thread_name"] = attrs.get("thread.name")
+        if len(recs) > 1:
+            out["otlp_records"] = len(recs)
+        return out
+    if ("Body" in obj and ("SeverityText" in obj or "ScopeName" in obj)) or \
+            ("body" in obj and ("severity_text" in obj or "scope_name" in obj)):
+        out = {}
+        for camel, snake, key in _OTEL_ROW_KEYS:
+            v = obj.get(camel, obj.get(snake))
+            if v is not None:
+                out[key] = _otel_value(v)
+        attrs = obj.get("LogAttributes") or obj.get("attributes")
+        if isinstance(attrs, dict) and attrs.get("thread.name") is not None:
+            out["thread_name"] = attrs["thread.name"]
+        return out
+    return None
+
+
 def _first(obj: dict, keys: Sequence[str]):
     for k in keys:
         v = obj.get(k)
@@ -332,6 +392,8 @@ def split_json(line: str, _depth: int = 0) -> Split | None:
     obj = json_object(line)
     if obj is None:
         return None
+    if ("resourceLogs" in obj or "Body" in obj or "body" in obj) and (otel := otel_flat(obj)) is not None:
+        obj = otel
     flat = _flatten_ecs(obj)
     msg = _first(flat, _JSON_MSG_KEYS)
     inner = None
@@ -377,6 +439,8 @@ def split_json(line: str, _depth: int = 0) -> Split | None:
     where = _origin.json_origin(obj)
     if where is not None:
         extra = {**(extra or {}), _origin.KEY: where}
+    if "otlp_records" in obj:
+        extra = {**(extra or {}), "otlp_records": obj["otlp_records"]}
     return Split(
         ts,
         level,

@@ -31,6 +31,7 @@ from parsers import (
     foreign,
     groups_describe,
     layouts,
+    nul_runs,
     offsets_dump,
     timestamps,
     truncated,
@@ -42,7 +43,7 @@ from parsers.client import _ABSENT, _NO_FIELDS
 from parsers.event_json import Rendered
 from parsers.events import Event, Kind, Side
 from parsers.fast_event import event_row, make_event, make_event_row
-from parsers.gzip_stream import TolerantGzip, open_gzip
+from parsers.gzip_stream import TolerantGzip, archive_note, archive_of, compression_of, open_gzip
 from parsers.origin import KEY as ORIGIN
 from parsers.timestamps import _second_ms, find_ts, naive_zone_name, parse_ts
 
@@ -323,6 +324,13 @@ _GARBAGE = compile_regex(r"[\x00-\x08\x0e-\x1f\x7f]")
 # the same characters as bytes: an ASCII line is checked for them by deleting them from its bytes
 # (a table lookup per byte, twice as fast as str.isprintable) and comparing lengths
 _GARBAGE_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x20), 0x7F])
+
+
+def _exact_str(text: Any) -> str:
+    """A str subclass's text as an exact str (run_log4j_batches compiled reads its lines as str)."""
+    if isinstance(text, str):
+        return str.__str__(text)
+    raise TypeError(f"a line must be str, not {type(text).__name__}")
 
 
 def _flag_table(flagged: bytes) -> bytes:
@@ -1142,9 +1150,9 @@ class _LogParser:
                    millis=dict, sep_millis=dict, tail=str, msg=str, head=str, body=str, ptext=str, sep=str,
                    level_sp=str, logger_sfx=str, level_len=cython.Py_ssize_t, sfx_len=cython.Py_ssize_t,
                    entry=tuple, new=tuple, light=tuple, p=tuple, pinfo=tuple, row=tuple, c=list, columns=dict,
-                   cached=dict, cextra=dict, extra=dict, d=dict, f=dict, mb=bytes, line=bytes)
-    def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False, size: int = _BATCH
-                          ) -> Iterator[list[LineOutcome]]:
+                   cached=dict, cextra=dict, extra=dict, d=dict, f=dict, mb=bytes, line=bytes, text=str)
+    def run_log4j_batches(self, lines: Iterable[tuple[int, str]], rendered: bool = False, size: int = _BATCH,
+                          compact: bool = False) -> Iterator[list[LineOutcome]]:
         """parse_lines' loop for a log4j file without wrappers, the same outcomes as feeding every
         line (tests/parsers/test_fast_paths.py). The commonest line (ASCII, no control characters,
         the layout matches) is split here, and while the pending record is such a line alone (a
@@ -1155,6 +1163,10 @@ class _LogParser:
         lines no rule takes) goes through the general path: `feed`, `flush` and `_classify`.
         `rendered`: the events of this loop's own completions come as event_json.Rendered (the
         line `coordscope parse` writes, made here from the parts: no Event), the others as Events.
+        `compact` (with `rendered`; what `coordscope parse` reads, parse_path(..., batched=True)): such
+        a line comes as a plain tuple (line_no, kind, JSON line) instead of
+        LineOutcome(line_no, "parsed", Rendered(kind, line), None): two tuple-subclass instances made
+        through tuple.__new__ cost ~1,700 instructions a line, a plain tuple ~60.
         The outcomes come in lists of about `size` (a generator resumed per list, not per line);
         on an error from `lines` (a read error) the outcomes completed before it
         come first, as when they were yielded one by one."""
@@ -1204,7 +1216,11 @@ class _LogParser:
         # the pending light record: (no, text, ts_ms, level, logger info, message, tail, tail memo entry)
         light: Any = None
         try:
-            for no, text in lines:
+            for no, item in lines:
+                # compiled, the line is read as a str (slices, comparisons and isascii in C): a str
+                # subclass as its exact copy, anything else a TypeError, as the str operations below
+                # would raise run as Python
+                text = (item if type(item) is str else _exact_str(item)) if cython.compiled else item
                 if len(out) >= size:
                     full, out = out, []
                     add = out.append
@@ -1213,7 +1229,8 @@ class _LogParser:
                 # "[yyyy-MM-dd HH:mm:ss,SSS] " + tail (26+ characters), in the second already checked
                 # (then [,.] three ASCII digits and "] ": one lookup, and one comparison for "[" and the second)
                 ms = sep_millis.get(text[20:26])
-                if ms is not None and text[:20] == sec_head:
+                # (sec_head: 20 characters or None; startswith compares in place, no slice)
+                if ms is not None and sec_head is not None and text.startswith(sec_head):
                     tail = text[26:]
                     entry = tails.get(tail)
                     if entry is not None:
@@ -1296,8 +1313,12 @@ class _LogParser:
                             c[3] = dumps(raw[26:])[1:] + b',"ts_ms":'
                             c[0] = self.version
                         if c[1] is not None:
-                            line = b'%b%d%b%b%b%d%b' % (head_json, pno, c[2], raw[:26].encode(), c[3], pts, c[1])
-                            add(_tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (entry[0], line)), None)))
+                            # (joined: a 7-argument bytes format cost ~2,900 instructions, most of it
+                            # parsing the format and getting each argument's buffer)
+                            line = b"".join((head_json, str(pno).encode(), c[2], raw[:26].encode(), c[3],
+                                             str(pts).encode(), c[1]))
+                            add((pno, entry[0], line) if compact else
+                                _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (entry[0], line)), None)))
                             continue
                     add(_tuple_new(LineOutcome, (pno, "parsed", make_event_row(source, pno, _CLIENT, entry[0], raw, pts,
                                                                                  entry[2].copy(), row), None)))
@@ -1393,7 +1414,8 @@ class _LogParser:
                         except (JSONEncodeError, TypeError):
                             line = None
                         if line is not None:
-                            add(_tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None)))
+                            add((pno, kind, line) if compact else
+                                _tuple_new(LineOutcome, (pno, "parsed", _tuple_new(Rendered, (kind, line)), None)))
                             continue
                 if f is None:
                     f = {**pf, **cached}
@@ -1784,10 +1806,12 @@ def parse_lines(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat |
 def _outcome_batches(source: str, lines: Iterable[tuple[int, str]], fmt: FileFormat | None,
                      stats: dict[str, Any], rendered: bool) -> Iterator[list[LineOutcome]]:
     """parse_lines' outcomes in lists, in order: run_log4j_batches' own, else lists of at most
-    _BATCH. What `coordscope parse` reads (no generator resumed per line)."""
+    _BATCH. What `coordscope parse` reads (no generator resumed per line). Rendered: a line the
+    reader renders itself comes as a plain tuple (line_no, kind, JSON line), run_log4j_batches'
+    `compact` items."""
     it, fmt, lp, fast = _start(source, lines, fmt, stats)
     if fast:
-        yield from lp.run_log4j_batches(it, rendered)  # type: ignore[union-attr]
+        yield from lp.run_log4j_batches(it, rendered, _BATCH, rendered)  # type: ignore[union-attr]
         return
     outcomes = _outcomes(source, it, fmt, stats, lp)
     while True:
@@ -1901,18 +1925,43 @@ def _chain(head: list[tuple[int, str]], rest: Iterator[tuple[int, str]]) -> Iter
 
 def _open_text(path: str) -> tuple[io.TextIOBase, bool]:
     raw = open(path, "rb")  # noqa: SIM115 - closed by the caller's generator
-    magic = raw.read(2)
+    magic = raw.read(6)
     raw.seek(0)
-    # gzip by content, read as far as it goes (parsers/gzip_stream.py: the ingest keeps the same lines)
-    stream: Any = open_gzip(raw) if magic == b"\x1f\x8b" else raw
-    return io.TextIOWrapper(stream, encoding=_encoding(magic), errors="replace", newline=None), magic == b"\x1f\x8b"
+    stream, magic = _decompressed(raw, magic)
+    return io.TextIOWrapper(stream, encoding=_encoding(magic), errors="replace", newline=None), stream is not raw
+
+
+def open_text(path: str) -> tuple[io.TextIOBase, bool]:
+    """The file's text as `parse` reads it (decompressed, its encoding by its byte order mark), and
+    whether it was compressed (for pipeline/input_files.head_lines)."""
+    return _open_text(path)
+
+
+def _decompressed(raw: Any, magic: bytes) -> tuple[Any, bytes]:
+    """`raw`, or its decompressed bytes when `magic` says it is compressed (gzip, bzip2, xz, zstd by
+    content, read as far as they go: parsers/gzip_stream.py; the ingest keeps the same lines), and
+    the first bytes of the text (for _encoding)."""
+    kind = compression_of(magic)
+    if kind is None:
+        return raw, magic
+    stream = open_gzip(raw, kind)
+    return stream, stream.peek(3)[:3]
+
+
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def _encoding(magic: bytes) -> str:
     """UTF-8, or UTF-16 when the file starts with its byte order mark: Windows PowerShell 5's `>`
     and Out-File write UTF-16 LE with a BOM (`kubectl logs pod > pod.log` there), which read as
-    UTF-8 is NUL bytes and so a 'binary' file. (`ingest` reads files as UTF-8 in the JVM: not there.)"""
-    return "utf-16" if magic in (b"\xff\xfe", b"\xfe\xff") else "utf-8"
+    UTF-8 is NUL bytes and so a 'binary' file. (`ingest` reads files as UTF-8 in the JVM: not there.)
+    A UTF-8 byte order mark (PowerShell 5's `Out-File -Encoding utf8` and `Set-Content -Encoding
+    UTF8`, Notepad before Windows 10 1903, .NET's Encoding.UTF8 in a StreamWriter) is taken off
+    ("utf-8-sig"): left on, it hid the first line's time and the layout sniff read the file as
+    'bare' (14 of 57 events lost on a sample log). The ingest's scanner skips it too."""
+    if magic[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    return "utf-8-sig" if magic[:3] == UTF8_BOM else "utf-8"
 
 
 def _gzip_problem(stream: io.TextIOBase) -> str | None:
@@ -1935,6 +1984,10 @@ def _numbered(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[tup
     return itertools.chain.from_iterable(_numbered_chunks(text_stream, stats))
 
 
+# the lines `parse` reads, for the ingest's format sniff (pipeline/input_files.head_lines)
+numbered_lines = _numbered
+
+
 def _numbered_chunks(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Iterator[Iterable[tuple[int, str]]]:
     """_numbered's pairs, one iterable per chunk read."""
     read = text_stream.read
@@ -1945,6 +1998,8 @@ def _numbered_chunks(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Itera
         chunk = read(_READ_CHARS)
         if not chunk:
             break
+        if "\x00" in chunk:  # zero-filled bytes: line ends (parsers/nul_runs.py); rare, so not per line
+            chunk = _nul_chunk(chunk, read, stats, no == 1 and not start)
         lines = chunk.split("\n")
         if len(lines) == 1:  # the carried line goes on through the whole chunk
             if len(start) < keep:
@@ -1963,6 +2018,25 @@ def _numbered_chunks(text_stream: io.TextIOBase, stats: dict[str, Any]) -> Itera
         if "\ufffd" in start:
             stats["decode_errors"] = stats.get("decode_errors", 0) + 1
         yield ((no, start),)
+
+
+def _nul_chunk(chunk: str, read: Any, stats: dict[str, Any], first: bool) -> str:
+    """A read holding NUL characters with each run made a line end (nul_runs.as_line_ends). A run
+    at the read's end is followed into the next reads (collapsed as it goes: a hole of gigabytes
+    holds one character at a time), so that it and a line break after it stay one line end. The
+    file's first read also tells whether its NUL bytes look like a binary file's (nul_runs)."""
+    nul = chunk.count("\x00")
+    while chunk.endswith("\x00"):
+        more = read(_READ_CHARS)
+        if not more:
+            break
+        nul += more.count("\x00")
+        chunk = chunk.rstrip("\x00") + "\x00" + more
+    if first:
+        stats["binary_nul"] = nul_runs.too_many_runs(chunk.lstrip("\x00")[:nul_runs.BINARY_PROBE])
+    stats["nul_bytes"] = stats.get("nul_bytes", 0) + nul
+    stats["nul_runs"] = stats.get("nul_runs", 0) + nul_runs.runs(chunk)
+    return nul_runs.as_line_ends(chunk)
 
 
 def parse_path(path: str, layout: str | None = None, *, rendered: bool = False, batched: bool = False
@@ -1987,6 +2061,12 @@ def parse_path(path: str, layout: str | None = None, *, rendered: bool = False, 
         summary.kind = "unreadable"
         summary.messages.append(f"{path}: cannot read ({exc.strerror or exc})")
         return iter(()), summary
+    archive = archive_of(stream.buffer.peek(512)[:512])
+    if archive is not None:
+        stream.close()
+        summary.kind = "binary"
+        summary.messages.append(f"{path}: {archive_note(archive)}")
+        return iter(()), summary
     return _iterate(path, stream, layout, summary, rendered, batched), summary
 
 
@@ -1996,8 +2076,8 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
     if layout is not None and layout not in layouts.LAYOUTS:
         raise ValueError(f"unknown layout {layout!r} (known: {', '.join(sorted(layouts.LAYOUTS))})")
     summary = FileSummary(source=source)
-    peek = binary.peek(2)[:2] if hasattr(binary, "peek") else b""
-    stream: Any = open_gzip(binary) if peek == b"\x1f\x8b" else binary
+    peek = binary.peek(6)[:6] if hasattr(binary, "peek") else b""
+    stream, peek = _decompressed(binary, peek)
     text = io.TextIOWrapper(stream, encoding=_encoding(peek), errors="replace", newline=None)
     return _iterate(source, text, layout, summary, rendered, batched), summary
 
@@ -2005,7 +2085,39 @@ def parse_stream(binary: io.BufferedIOBase | Any, source: str = "-", layout: str
 _WRAPPER_ZONE = re.compile(r"(?:[.,]\d+)?(Z|[+-]\d{2}:?\d{2})?[ \t]")
 _JSON_LIST_FIELD = re.compile(r'\s+"[\w@$.\-]{1,40}"\s*:\s*\[\s*')
 _JSON_RECORD_LINES = 400  # a pretty-printed JSON object longer than this is read line by line
-_STATUS_OF, _EVENT_OF, _KIND_OF = operator.itemgetter(1), operator.itemgetter(2), operator.attrgetter("kind")
+
+
+@cython.locals(batch=list, counts=dict, tallies=list, t=tuple, r=tuple, n_parsed=cython.Py_ssize_t,
+               n_ignored=cython.Py_ssize_t)
+def _count_batch(batch: list[Any], counts: dict[str, int], tallies: list[int]) -> None:
+    """Adds a list's parsed and ignored outcomes to tallies[0] and [1] and its events' kinds to
+    `counts` (_iterate's batched mode). An item is a LineOutcome, or a plain tuple (line_no, kind,
+    JSON line) for a line the reader rendered (parsed). Compiled, a LineOutcome and a Rendered are
+    read as the tuples they are (Cython indexes a tuple subclass through its generic slot_sq_item,
+    ~750 instructions an index)."""
+    n_parsed = n_ignored = 0
+    for o in batch:
+        if type(o) is tuple:
+            n_parsed += 1
+            k = o[1]
+            counts[k] = counts.get(k, 0) + 1
+            continue
+        t = cython.cast(tuple, o) if cython.compiled else o
+        st = t[1]
+        if st == "parsed":
+            n_parsed += 1
+        elif st == "ignored":
+            n_ignored += 1
+        ev = t[2]
+        if ev is not None:
+            if type(ev) is Rendered:
+                r = cython.cast(tuple, ev) if cython.compiled else ev
+                k = r[0]
+            else:
+                k = ev.kind
+            counts[k] = counts.get(k, 0) + 1
+    tallies[0] += n_parsed
+    tallies[1] += n_ignored
 
 
 def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: FileSummary,
@@ -2022,6 +2134,8 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             summary.messages.append(f"{source}: read error ({exc})")
         fmt = sniff([t for _, t in head], source)
+        if stats.get("binary_nul") and fmt.kind != "empty":
+            fmt = FileFormat("binary", "n/a")
         if layout is not None and fmt.kind in ("log", "offsets_dump", "groups_describe"):
             fmt = FileFormat("log", layout, fmt.wrappers)
         summary.kind, summary.layout, summary.wrappers = fmt.kind, fmt.layout, fmt.wrappers
@@ -2033,18 +2147,22 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
         # outcomes end (or the consumer stops early): a method call per line was ~5% of a parse
         kinds = summary.kinds
         n = parsed = ignored = 0
+        tallies = [0, 0]  # parsed, ignored: _count_batch's
         try:
-            if batched:  # counted per list, by C loops (Counter over statuses and kinds)
-                for batch in _outcome_batches(source, itertools.chain(head, numbered), fmt, stats, rendered):
-                    n += len(batch)
-                    # list.count compares by identity first (the statuses are the literals): cheaper
-                    # than a Counter's dict update per outcome
-                    statuses = list(map(_STATUS_OF, batch))
-                    parsed += statuses.count("parsed")
-                    ignored += statuses.count("ignored")
-                    # (an Event or a Rendered is never false: filter(None) drops the Nones only)
-                    kinds.update(map(_KIND_OF, filter(None, map(_EVENT_OF, batch))))
-                    yield batch  # type: ignore[misc]
+            if batched:
+                # one loop over each list (compiled: in C, the outcomes read as the tuples they are),
+                # the kinds counted in a plain dict (first-seen order, as a Counter's) added to the
+                # summary's when the outcomes end or the consumer stops
+                counts: dict[str, int] = {}
+                try:
+                    for batch in _outcome_batches(source, itertools.chain(head, numbered), fmt, stats, rendered):
+                        n += len(batch)
+                        _count_batch(batch, counts, tallies)
+                        yield batch  # type: ignore[misc]
+                finally:
+                    parsed += tallies[0]
+                    ignored += tallies[1]
+                    kinds.update(counts)
                 return
             for o in parse_lines(source, itertools.chain(head, numbered), fmt, _stats=stats, rendered=rendered):
                 n += 1
@@ -2082,6 +2200,8 @@ def _iterate(source: str, stream: io.TextIOBase, layout: str | None, summary: Fi
                 "Kafka text a rule reads; not read (see `coordscope explain`)")
         if summary.bad_times:
             summary.messages.append(f"{source}: {summary.bad_times} record(s) with a time field that holds no time")
+        if stats.get("nul_bytes") and summary.kind != "binary":
+            summary.messages.append(nul_runs.note(source, stats["nul_bytes"], stats["nul_runs"]))
         if summary.decode_errors:
             summary.messages.append(
                 f"{source}: {summary.decode_errors} line(s) not valid UTF-8 (bad bytes replaced by U+FFFD)")

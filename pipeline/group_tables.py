@@ -145,6 +145,14 @@ HISTORY_KINDS = COMMIT_KINDS | {"offset_reset", "offset_fetched", "offset_seek",
 OWNERSHIP_START = frozenset(("partitions_assigned",))
 OWNERSHIP_END = frozenset(("partitions_revoked", "partitions_lost"))
 MEMBER_END = frozenset(("leave_group", "member_fenced", "poll_timeout", "generation_reset"))
+# The member ends that end an interval only when no lost or revoked callback of the partition follows
+# them in the stream (before its next assignment): a fenced member (4.x consumer protocol:
+# AbstractMembershipManager.transitionToFenced, 3.7+, clears its assignment when the onPartitionsLost
+# callback completes; classic: a generation reset by a fencing error, whose partitions
+# ConsumerCoordinator.onJoinPrepare gives up as lost at the next poll, 2.4+) holds its partitions
+# until that callback; the replay's intervals end there too (replay_rules/collect.py closes
+# intervals on callbacks, not on these lines).
+RELEASED_BY_CALLBACK = frozenset(("member_fenced", "generation_reset"))
 
 # (instance_id and group_type: what the mixed-stream proof reads, left_out_streams)
 GROUP_COLUMNS = ("source", "line_no", "ts_ms", "side", "kind", "group_id", "client_id", "member_id", "generation",
@@ -440,8 +448,13 @@ def ownership(rows: list[dict[str, Any]], memberships: Sequence[dict[str, Any]] 
                 continue
             ts, ev, n = r["ts_ms"], evidence(r["source"], r["line_no"]), follow[i]
             m_end = None
+            # (a fencing or a generation reset followed by the same stream's lost or revoked callback
+            # of the partition ends nothing: the client releases its assignment when that callback
+            # completes, RELEASED_BY_CALLBACK)
+            by_callback = n is not None and n[1] in ("revoked", "lost")
             for e in ends.get((client_id, source, origin), ()):
-                if e[0] >= ts and (n is None or e[0] < n[0]) and (m_end is None or e < m_end):
+                if e[0] >= ts and (n is None or e[0] < n[0]) and (m_end is None or e < m_end) \
+                        and not (by_callback and e[1] in RELEASED_BY_CALLBACK):
                     m_end = e
             if m_end is not None:
                 end_ms, reason, end_ev = m_end

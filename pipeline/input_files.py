@@ -12,12 +12,13 @@ Pure Python, no JVM: the Spark side (pipeline/spark/inputs.py) builds on it for 
 
 from __future__ import annotations
 
-import io
+import itertools
 import os
 import stat
 from dataclasses import dataclass
+from typing import Any
 
-from parsers.gzip_stream import TolerantGzip, open_gzip
+from parsers.gzip_stream import TolerantGzip, compression_of
 
 GZIP_MAGIC = b"\x1f\x8b"
 FINGERPRINT_BYTES = 1 << 20   # head and tail hashed: a cheap first test, confirmed byte by byte
@@ -140,26 +141,28 @@ def expand(arg: str) -> list[Listed | Skipped]:
     return out
 
 
-def is_gzip(path: str) -> bool:
-    """gzip by content (the magic bytes), whatever the name says."""
+def compression(path: str) -> str | None:
+    """The kind of compressed data the file holds by content (gzip, bzip2, xz, zstd:
+    parsers/gzip_stream.compression_of), whatever the name says; None for plain text."""
     try:
         with open(path, "rb") as f:
-            return f.read(2) == GZIP_MAGIC
+            return compression_of(f.read(6))
     except OSError:
-        return False
+        return None
 
 
-def read_head(path: str, limit: int) -> tuple[bytes, bool, str | None]:
-    """Up to `limit` bytes of the file's text (decompressed when it is gzip by content), whether
-    it is gzip, and a problem: a truncated or corrupt gzip stream yields the lines before the
+def read_head(path: str, limit: int) -> tuple[bytes, str | None, str | None]:
+    """Up to `limit` bytes of the file's text (decompressed when it is compressed by content), its
+    compression (or None), and a problem: a truncated or corrupt stream yields the lines before the
     damage, with the problem saying so (parsers/gzip_stream.py; the ingest's scanner and `parse`
     read the rest of the file the same way)."""
     with open(path, "rb") as f:
-        first = f.read(2)
-        if first != GZIP_MAGIC:
-            return first + f.read(max(limit - 2, 0)), False, None
+        first = f.read(6)
+        kind = compression_of(first)
+        if kind is None:
+            return first + f.read(max(limit - 6, 0)), None, None
         f.seek(0)
-        raw = TolerantGzip(f)
+        raw = TolerantGzip(f, kind)
         out = bytearray()
         buf = bytearray(1 << 16)
         while len(out) < limit:
@@ -167,29 +170,21 @@ def read_head(path: str, limit: int) -> tuple[bytes, bool, str | None]:
             if not n:
                 break
             out += buf[:n]
-        return bytes(out[:limit]), True, raw.problem
+        return bytes(out[:limit]), kind, raw.problem
 
 
-def head_lines(path: str, limit: int, max_chars: int) -> list[str]:
-    """The first `limit` lines as `parse` reads them (gzip by content, bad UTF-8 replaced, a line
-    over `max_chars` cut to max_chars + 1 and the rest of it skipped), so the ingest sniffs the
-    format from the same lines as `parse`, whatever a long first line holds."""
-    with open(path, "rb") as f:
-        gz = f.read(2) == GZIP_MAGIC
-        f.seek(0)
-        text = io.TextIOWrapper(open_gzip(f) if gz else f, encoding="utf-8", errors="replace", newline=None)
-        out: list[str] = []
-        while len(out) < limit:
-            line = text.readline(max_chars + 1)
-            if not line:
-                break
-            if len(line) > max_chars and not line.endswith(("\n", "\r")):
-                while True:
-                    rest = text.readline(max_chars + 1)
-                    if not rest or rest.endswith(("\n", "\r")):
-                        break
-            out.append(line.rstrip("\r\n"))
-        return out
+def head_lines(path: str, limit: int, stats: dict[str, Any] | None = None) -> list[str]:
+    """The first `limit` lines as `parse` reads them, by its own line reader (reader.numbered_lines:
+    compression by content, a UTF-8 byte order mark off, bad UTF-8 replaced, a line over MAX_LINE cut
+    and the rest of it skipped, NUL runs read as line ends), so the ingest sniffs the format from the
+    same lines as `parse`, whatever a long first line or a leading hole of NUL bytes holds. `stats`
+    receives the reader's counts (`binary_nul`: the NUL bytes look like a binary file's,
+    parsers/nul_runs.py)."""
+    from parsers import reader  # (the reader's import is the cost of parsing, not of listing files)
+
+    text, _compressed = reader.open_text(path)
+    with text:
+        return [t for _, t in itertools.islice(reader.numbered_lines(text, {} if stats is None else stats), limit)]
 
 
 def fingerprint(path: str, size: int) -> str:

@@ -13,7 +13,7 @@ See docs/replay.md for the causes and findings vocabulary.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,9 +27,9 @@ from pipeline.replay_rules import offsets as offsets_mod
 from pipeline.replay_rules import ownership as own_mod
 from pipeline.replay_rules.collect import Collector, GroupState, dedupe_and_order
 from pipeline.replay_rules.event_rows import events_from_arrow, events_from_frame
-from pipeline.replay_rules.findings import FINDING_KINDS, FindingRules
+from pipeline.replay_rules.findings import FINDING_KINDS, FindingRules, by_start
 from pipeline.replay_rules.generations import GenView
-from pipeline.replay_rules.reasons import CAUSES
+from pipeline.replay_rules.reasons import CAUSES, delivered_late
 from pipeline.replay_rules.settings import (
     EffectiveSettings,
     ReplaySettings,
@@ -42,6 +42,9 @@ __all__ = ["CAUSES", "FINDING_KINDS", "ReplayResult", "ReplaySettings", "events_
            "replay_group", "replay_group_frame", "replay_group_rows", "what_if"]
 
 OUTPUT_TABLES = ("generations", "memberships", "ownership", "findings")
+# the client lines that end an ownership interval (group_tables OWNERSHIP_END and MEMBER_END)
+_OWN_ENDS = frozenset(("partitions_revoked", "partitions_lost", "leave_group", "member_fenced", "poll_timeout",
+                       "generation_reset"))
 
 
 @dataclass
@@ -62,21 +65,35 @@ class ReplayResult:
         return getattr(self, name)
 
 
-def replay_group(events: Iterable[Event], settings: ReplaySettings | None = None) -> ReplayResult:
-    """Reconstruct one group's history from its events (see the module docstring)."""
+# the run's final ownership of one group, given the replay's own ownership rows, its memberships and
+# its findings but double_ownership and unowned_partitions (pipeline/spark/group_pass.py: the
+# consumers' own intervals with the replay's inferred ones beside them, and their ends)
+OwnershipFinal = Callable[[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]], list[dict[str, Any]]]
+
+
+def replay_group(events: Iterable[Event], settings: ReplaySettings | None = None,
+                 ownership_final: OwnershipFinal | None = None) -> ReplayResult:
+    """Reconstruct one group's history from its events (see the module docstring).
+
+    `ownership_final`: what makes the run's `ownership` table of the replay's own rows (the
+    ingest's, pipeline/spark/group_pass.py). Given, the result's ownership is that table and its
+    double_ownership and unowned_partitions findings are those of that table's intervals
+    (FindingRules.ownership_findings), so that a finding and the table shown beside it never
+    disagree (docs/replay.md, *One ownership*); else both are the replay's own intervals'."""
     # The replay allocates many small records and frees none until the end; CPython's cyclic
     # collector would rescan them all repeatedly (a third of the run time on long histories).
     # Paused for the call only and restored as it was.
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _replay(events, settings)
+        return _replay(events, settings, ownership_final)
     finally:
         if paused:
             gc.enable()
 
 
-def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayResult:
+def _replay(events: Iterable[Event], settings: ReplaySettings | None,
+            ownership_final: OwnershipFinal | None = None) -> ReplayResult:
     explicit = settings or ReplaySettings()
     ordered, dup_count, _dropped = dedupe_and_order(events)
     group_id = _group_of(ordered)      # (before a mixed file's lines are left out: they may be all)
@@ -97,7 +114,8 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     issues += offsets_mod.estimate_lost_progress(st.offsets, st.intervals, issues, cfg,
                                                  offsets_mod.auto_commit_by_source(ordered, stream_of),
                                                  offsets_mod.poll_timeouts(st.obs), stream_of)
-    findings = FindingRules(st, views, cfg).run(issues)
+    rules = FindingRules(st, views, cfg)
+    findings = rules.run(issues, with_ownership=ownership_final is None)
     generations = gens_mod.generation_rows(views, group_id)
     memberships = gens_mod.membership_rows(views, group_id)
     if gtype in ("consumer", "streams"):
@@ -114,11 +132,17 @@ def _replay(events: Iterable[Event], settings: ReplaySettings | None) -> ReplayR
     elif gtype == "share":
         generations, memberships, findings = [], [], [cg_mod.share_group_finding(group_id, ordered)]
     findings = findings + cg_mod.migration_findings(group_id, ordered) + _mixed_findings(group_id, mixed)
+    ownership = own_mod.rows(st)
+    if ownership_final is not None:
+        ownership = ownership_final(ownership, memberships, findings)
+        if gtype != "share":
+            late = {ev.evidence for ev in ordered if ev.kind in _OWN_ENDS and delivered_late(ev)}
+            findings = sorted(findings + rules.ownership_findings(own_mod.intervals_of(ownership, late, st.intervals)), key=by_start)
     result = ReplayResult(
         group_id=group_id,
         generations=generations,
         memberships=memberships,
-        ownership=own_mod.rows(st),
+        ownership=ownership,
         findings=findings,
         settings=cfg,
         stats={"events": len(ordered), "duplicates_dropped": dup_count,
@@ -206,7 +230,12 @@ def _check_columns(name: str, rows: list[dict[str, Any]]) -> None:
 REPLAY_ROWS_TAKE_HANDOVER = True
 
 
-def replay_group_rows(table: Any, settings: ReplaySettings | None = None) -> dict[str, list[dict[str, Any]]]:
+# and the ownership_final of replay_group
+REPLAY_ROWS_TAKE_OWNERSHIP = True
+
+
+def replay_group_rows(table: Any, settings: ReplaySettings | None = None,
+                      ownership_final: OwnershipFinal | None = None) -> dict[str, list[dict[str, Any]]]:
     """One group's `events` rows as a pyarrow Table -> {table name: rows} for generations,
     memberships, ownership and findings (the Spark replay stage's entry point).
 
@@ -218,7 +247,7 @@ def replay_group_rows(table: Any, settings: ReplaySettings | None = None) -> dic
     events = events_from_arrow(table, lazy_text=True)
     del table
     try:
-        result = replay_group(events, settings)
+        result = replay_group(events, settings, ownership_final)
     finally:
         lazy_text.release(events)
     return {name: result.table(name) for name in OUTPUT_TABLES}

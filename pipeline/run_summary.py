@@ -50,11 +50,11 @@ def value_counts(run_dir: str, table: str, column: str) -> Counter:
 def host_label(host: str) -> str:
     """A member's host as a person names it: Kafka prints client hosts as '/10.0.2.13'; a member
     known only from its log file is named by the file's stem (its pod or host name, as a rule)."""
-    if host.startswith("/"):
+    if host.startswith("/") and "/" not in host[1:]:
         return host[1:]
-    if "/" in host or host.endswith((".log", ".json", ".gz", ".txt")):
+    if "/" in host or host.endswith((".log", ".json", ".gz", ".bz2", ".xz", ".zst", ".txt")):
         stem = host.rsplit("/", 1)[-1]
-        for ext in (".gz", ".log", ".json", ".txt"):
+        for ext in (".gz", ".bz2", ".xz", ".zst", ".log", ".json", ".txt"):
             stem = stem.removesuffix(ext)
         return stem
     return host

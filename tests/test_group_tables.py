@@ -118,3 +118,36 @@ def test_librdkafka_heartbeat_lines_printed_at_the_next_poll_are_no_heartbeat_ga
         r["extra_json"] = native
     hb = [r for r in tables(rows)["heartbeat_gaps"] if r["kind"] == "heartbeat"]
     assert sorted((r["gap_ms"], r["exceeded"]) for r in hb) == [(3_000, False)] * 3 + [(331_000, True)]
+
+
+FENCED_ROWS = [
+    # m1 is fenced at 10 s (its FENCED line) and its lost callback of t-0 comes at 25 s (the
+    # application thread was busy in another callback): it holds t-0 until then
+    ev("c.log", 1, "join_succeeded", 0, generation=1, member_id="m1", **C),
+    ev("c.log", 2, "partitions_assigned", 100, partitions=["t-0"], **C),
+    ev("c.log", 3, "member_fenced", 10_000, **C),
+    ev("c.log", 4, "partitions_lost", 25_000, partitions=["t-0"], **C),
+    # m2 is fenced and logs no callback after (its log ends): the fencing ends it
+    ev("d.log", 1, "join_succeeded", 0, generation=1, member_id="m2", group_id="g1", client_id="c2"),
+    ev("d.log", 2, "partitions_assigned", 100, partitions=["t-1"], group_id="g1", client_id="c2"),
+    ev("d.log", 3, "member_fenced", 12_000, group_id="g1", client_id="c2"),
+    # m3's generation is reset (classic fencing), then its callback gives t-2 up as lost
+    ev("e.log", 1, "join_succeeded", 0, generation=1, member_id="m3", group_id="g1", client_id="c3"),
+    ev("e.log", 2, "partitions_assigned", 100, partitions=["t-2"], group_id="g1", client_id="c3"),
+    ev("e.log", 3, "generation_reset", 14_000, group_id="g1", client_id="c3"),
+    ev("e.log", 4, "partitions_lost", 14_000, partitions=["t-2"], group_id="g1", client_id="c3"),
+]
+FENCED_WANT = [("t", 0, "m1", 100, 25_000, "lost"), ("t", 1, "m2", 100, 12_000, "member_fenced"),
+               ("t", 2, "m3", 100, 14_000, "lost")]
+
+
+def test_a_fenced_member_holds_its_partitions_until_its_lost_callback():
+    """A fenced member releases its assignment when its onPartitionsLost callback completes
+    (AbstractMembershipManager.transitionToFenced, 3.7+; classic: ConsumerCoordinator.onJoinPrepare
+    after a generation reset, 2.4+): a fencing or reset line followed by the partition's lost (or
+    revoked) callback ends nothing; without one, it ends the interval (group_tables.RELEASED_BY_CALLBACK,
+    the replay's rule too: its findings and this table must agree). Before, m1's interval ended at
+    10 s, its FENCED line."""
+    got = sorted((r["topic"], r["partition"], r["member_id"], r["start_ms"] - T0, r["end_ms"] - T0,
+                  r["end_reason"]) for r in tables(FENCED_ROWS)["ownership"])
+    assert got == FENCED_WANT

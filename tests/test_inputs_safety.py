@@ -201,13 +201,13 @@ def test_gzip_is_recognised_by_content_and_a_truncated_one_keeps_its_head(tmp_pa
     packed = gzip.compress(text)
     (tmp_path / "rotated.1").write_bytes(packed)
     data, gz, problem = input_files.read_head(str(tmp_path / "rotated.1"), 256 * 1024)
-    assert gz and problem is None and data == text[: len(data)] and len(data) == len(text)
+    assert gz == "gzip" and problem is None and data == text[: len(data)] and len(data) == len(text)
     (tmp_path / "cut.log.gz").write_bytes(packed[: len(packed) // 2])
     data, gz, problem = input_files.read_head(str(tmp_path / "cut.log.gz"), 256 * 1024)
-    assert gz and "truncated gzip" in problem and 0 < len(data) < len(text) and text.startswith(data)
+    assert gz == "gzip" and "truncated gzip" in problem and 0 < len(data) < len(text) and text.startswith(data)
     (tmp_path / "plain.gz").write_text(LINE)
     data, gz, problem = input_files.read_head(str(tmp_path / "plain.gz"), 256 * 1024)
-    assert (data.decode(), gz, problem) == (LINE, False, None)
+    assert (data.decode(), gz, problem) == (LINE, None, None)
 
 
 # --- parse treats the same inputs the same way -------------------------------------------------------

@@ -12,6 +12,7 @@ from dashboard.figures.common import MEMBER_PALETTE, base_layout, empty_figure, 
 
 MAX_HEIGHT = 1000
 MAX_COLORBAR_MEMBERS = 30
+SEVERAL = "#111111"   # a cell two or more members owned at once (a double ownership)
 
 
 def _discrete_scale(n: int) -> list[list[Any]]:
@@ -26,26 +27,41 @@ def _discrete_scale(n: int) -> list[list[Any]]:
 def ownership_figure(grid: dict[str, Any], x_range: Iterable[Any] | None = None,
                      names: dict[str, str] | None = None, empty_message: str | None = None) -> go.Figure:
     """`grid` is `RunData.ownership_grid`: times (ms), partitions, members, z (member index or None)."""
-    title = "Partition ownership over time (colour = owning member, blank = no owner in the logs)"
+    title = ("Partition ownership over time (colour = owning member, black = two or more at once, "
+             "blank = no owner in the logs)")
     if not grid.get("partitions"):
         return empty_figure(title, empty_message or "No partition ownership is known for this group in this window.",
                             x_range=x_range)
     names_of = names or {}
     members = grid["members"]
-    n = max(1, len(members))
+    several = len(members)
+    doubles = any(v == several for row in grid["z"] for v in row)
+    n = max(1, len(members)) + (1 if doubles else 0)
     shown = [esc(f"{names_of[m]}  ({m})" if m in names_of else m) for m in members]
     guessed = grid.get("inferred") or [[False] * len(row) for row in grid["z"]]
-    hover = [[f"{esc(p)}<br>{shown[v] if v is not None else 'no owner in the logs'}"
+    owners = grid.get("owners") or [[[] if v is None else [v] for v in row] for row in grid["z"]]
+
+    def who(v: int | None, ids: list[int]) -> str:
+        if v is None:
+            return "no owner in the logs"
+        if v == several:
+            return "owned by " + str(len(ids)) + " members at once:<br>" + "<br>".join(shown[i] for i in ids)
+        return shown[v]
+
+    hover = [[f"{esc(p)}<br>{who(v, ids)}"
               + ("<br>estimated: inferred from the generations (its own log shows no assignment)" if g else "")
-              for v, g in zip(row, marks, strict=True)]
-             for p, row, marks in zip(grid["partitions"], grid["z"], guessed, strict=True)]
+              for v, g, ids in zip(row, marks, cells, strict=True)]
+             for p, row, marks, cells in zip(grid["partitions"], grid["z"], guessed, owners, strict=True)]
+    keys = [esc(_key(names_of.get(m) or short_id(m, 18))) for m in members] + (["2+ at once"] if doubles else [])
+    scale = _discrete_scale(len(members) or 1)
+    if doubles:   # the extra last value: black, apart from every member's colour
+        scale = [[v * (n - 1) / n, c] for v, c in scale] + [[(n - 1) / n, SEVERAL], [1.0, SEVERAL]]
     fig = go.Figure(go.Heatmap(
         x=to_dt(pd.Series(grid["times"])), y=grid["partitions"], z=grid["z"],
-        zmin=-0.5, zmax=n - 0.5, colorscale=_discrete_scale(n), hovertext=hover, hoverinfo="x+text",
+        zmin=-0.5, zmax=n - 0.5, colorscale=scale, hovertext=hover, hoverinfo="x+text",
         xgap=0, ygap=1,
         colorbar={"tickvals": list(range(n)), "thickness": 12, "x": 1.005, "xanchor": "left", "xpad": 4,
-                  "ticktext": [esc(_key(names_of.get(m) or short_id(m, 18))) for m in members], "len": 1.0,
-                  "tickfont": {"size": 10}},
+                  "ticktext": keys, "len": 1.0, "tickfont": {"size": 10}},
     ))
     height = min(MAX_HEIGHT, max(240, 90 + 22 * len(grid["partitions"])))
     if n > MAX_COLORBAR_MEMBERS or n * 15 > height - 100:  # labels would overlap: the hover names the member

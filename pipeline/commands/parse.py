@@ -153,12 +153,13 @@ def _set_tz(tz: str | None, error: type[Exception]) -> None:
     os.environ["COORDSCOPE_TZ"] = tz
 
 
-@cython.locals(batch=list, lines=list)
+@cython.locals(batch=list, lines=list, t=tuple, r=tuple)
 def _write_events(batches, write) -> None:
     """Every event (parsed, and unparsed with its reason) as one JSON line, one write per list of
     outcomes (the reader's lists of ~256: ~64 KB of JSON, below malloc's mmap threshold).
-    The reader hands most events already written (parse_path(..., rendered=True): Rendered, the
-    same bytes event_line writes), the others as Events."""
+    The reader hands most events already written (parse_path(..., rendered=True, batched=True):
+    a plain tuple (line_no, kind, line) in place of the outcome, the same bytes event_line writes),
+    the others as Events (in LineOutcomes)."""
     from parsers.event_json import Rendered, event_writer
 
     event_line = event_writer()
@@ -166,13 +167,22 @@ def _write_events(batches, write) -> None:
     add = lines.append
     for batch in batches:
         for o in batch:  # LineOutcome(line_no, status, event, why), read by index (no property calls)
-            ev = o[2]
+            if type(o) is tuple:  # a line the reader wrote: (line_no, kind, line)
+                add(o[2])
+                continue
+            # compiled, a LineOutcome and a Rendered are read as the tuples they are: Cython indexes
+            # an object that is not exactly a tuple through its sq_item slot, which a tuple subclass
+            # has as the generic slot_sq_item (a Python-level __getitem__ lookup and call, ~750
+            # instructions an index: 2 per event, ~3% of a parse)
+            t = cython.cast(tuple, o) if cython.compiled else o
+            ev = t[2]
             if ev is None:
                 continue
             if type(ev) is Rendered:
-                add(ev[1])
+                r = cython.cast(tuple, ev) if cython.compiled else ev
+                add(r[1])
             else:
-                add(event_line(ev, o[3] if o[1] == "unparsed" else None))
+                add(event_line(ev, t[3] if t[1] == "unparsed" else None))
         if lines:
             write(b"".join(lines))
             lines.clear()

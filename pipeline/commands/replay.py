@@ -58,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
     said: set[str] = set()
     for gid in groups:
         events = loaded.by_group[gid]
-        result = replay_group(events)
+        # a run directory's findings of ownership are those of its ownership table (docs/replay.md,
+        # One ownership): the replay is given that table, as the ingest gave it
+        table = _run_ownership(args.input, gid) if loaded.kind == "run_dir" else None
+        result = replay_group(events, ownership_final=None if table is None else (lambda *_a, t=table: t))
         for note in result.settings.notes:      # a printed setting that could not be used, and what was
             if note not in said:
                 said.add(note)
@@ -86,6 +89,22 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json_text.dumps(docs if len(docs) > 1 else docs[0], indent=2, default=str))
         sys.stdout.write("\n")
     return 0
+
+
+def _run_ownership(run_dir: str, group: str | None) -> list[dict] | None:
+    """The group's rows of the run directory's ownership table (None: the run has none)."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    from pipeline import rundir, schemas
+
+    try:
+        df = rundir.load_table(run_dir, "ownership", filters=(ds.field("group_id") == group) if group is not None
+                               else ds.field("group_id").is_null())
+    except rundir.RunDirError:
+        return None
+    # (through Arrow: pandas holds a null int column as floats)
+    return pa.Table.from_pandas(df, schema=schemas.arrow_schema("ownership"), preserve_index=False).to_pylist()
 
 
 def rejected_summary(loaded) -> str:

@@ -44,7 +44,7 @@ JOINED_FRESH = "joined the group (consumer protocol, from UNSUBSCRIBED)"
 # kinds logged by the consumer's own (poll) thread, not its heartbeat thread
 _MAIN_THREAD = frozenset({"partitions_revoked", "partitions_lost", "partitions_assigned", "join_started",
                           "offset_committed", "offset_commit_failed", "offset_fetched", "sync_succeeded",
-                          "join_succeeded", "generation_reset"})
+                          "join_succeeded", "generation_reset", "offset_fetch_sent", "assignment_started"})
 # a prepare reason's member: "joined" enters generation N+1; "rejoined" is in N and N+1; "removed" is
 # in N only (reasons.py lists the GroupCoordinator wordings)
 _PREPARE_ROLE = {"member_joined": "joined", "static_member_restart": "joined", "leader_rejoin": "rejoined",
@@ -275,6 +275,10 @@ class Collector:
             "offset_committed": cls._offset,
             "offset_commit_failed": cls._offset_commit_failed,
             "offset_fetched": cls._offset,
+            # a request, a failure, the leader's computation: the member's sign of life, no offset or assignment
+            "offset_fetch_sent": cls._touch,
+            "offset_fetch_failed": cls._touch,
+            "assignment_started": cls._touch,
             "no_committed_offset": cls._offset,
             "offset_reset": cls._offset,
             "offset_seek": cls._offset,

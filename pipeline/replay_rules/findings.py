@@ -14,6 +14,7 @@ from pipeline.replay_rules.generations import GenView, _fmt_ms, _uniq, _who, cap
 from pipeline.replay_rules.offsets import OffsetIssue
 from pipeline.replay_rules.reasons import poll_leaver
 from pipeline.replay_rules.settings import EffectiveSettings
+from pipeline.replay_rules.state import Interval
 
 FINDING_KINDS: dict[str, str] = {
     "rebalance_storm": "many rebalances in a short window",
@@ -67,6 +68,11 @@ _KEY_JSON = json.JSONEncoder(default=str)
 _DETAILS_JSON = json.JSONEncoder(sort_keys=True, default=str)
 
 
+def by_start(f: dict) -> tuple:
+    """The findings' order: start time (none first), kind, id."""
+    return (f["start_ms"] if f["start_ms"] is not None else -1, f["kind"], f["finding_id"])
+
+
 class FindingRules:
     def __init__(self, st: GroupState, views: list[GenView], cfg: EffectiveSettings) -> None:
         self.st, self.views, self.cfg = st, views, cfg
@@ -84,7 +90,9 @@ class FindingRules:
         i = bisect.bisect_right(self._starts, ts) - 1
         return self.views[i].gen.generation if i >= 0 else None
 
-    def run(self, offset_issues: list[OffsetIssue]) -> list[dict]:
+    def run(self, offset_issues: list[OffsetIssue], with_ownership: bool = True) -> list[dict]:
+        """Every finding; without `with_ownership`, all but double_ownership and unowned_partitions,
+        which `ownership_findings` then gives of the intervals the run's ownership table holds."""
         self.storms()
         self.expiries()
         self.poll_timeouts()
@@ -93,11 +101,22 @@ class FindingRules:
         self.protocol()
         self.stale_commits()
         self.offsets(offset_issues)
-        self.ownership()
+        if with_ownership:
+            self.ownership(ownership.by_partition(self.st))
         self.failovers()
         self.unexplained()
-        self.out.sort(key=lambda f: (f["start_ms"] if f["start_ms"] is not None else -1, f["kind"], f["finding_id"]))
+        self.out.sort(key=by_start)
         return self.out
+
+    def ownership_findings(self, intervals: list[Interval]) -> list[dict]:
+        """double_ownership and unowned_partitions of `intervals` (the final ownership of the run:
+        ownership.intervals_of its table's rows), by the same rules as `run`'s."""
+        out, self.out = self.out, []
+        try:
+            self.ownership(ownership.by_partition_of(intervals))
+            return self.out
+        finally:
+            self.out = out
 
     def add(self, *args: Any, **kw: Any) -> None:
         self.out.append(make(self.gid, *args, **kw))
@@ -464,8 +483,7 @@ class FindingRules:
                                   "to_offset_exclusive": it.to_offset, "records": n, "estimated": est},
                          evidence=it.evidence)
 
-    def ownership(self) -> None:
-        parts = ownership.by_partition(self.st)
+    def ownership(self, parts: dict[str, list[Interval]]) -> None:
         for tp, a, b, lo, hi in ownership.double_ownership(parts, self.cfg):
             overlap = _fmt_ms(hi - lo)
             details: dict = {"overlap_ms": hi - lo}
@@ -529,6 +547,17 @@ class FindingRules:
                         "not in the logs (its last line is the earliest it can have been; the coordinator kept "
                         "it as a member until it expired), so the gap is at most this long; a broker from "
                         f"Kafka 1.0 logs the expiry ('has failed, removing it from the group') {threshold}.")
+                details.update(unproven=True, first_owner_end="last_line")
+            elif not unseen and not absent and a.end_reason == "last_line":
+                # the first owner's log shows no end of it: the partition was given up by the next
+                # owner's start, at its owner's last line at the earliest (group_tables.ownership's
+                # `last_line`: the next owner's assignment, or a restart, shows it given up)
+                sev, title = "low", f"{tp}: no owner in the logs for {_fmt_ms(gap)} (unproven)"
+                text = (f"No member whose assignment the logs show held {tp} for {_fmt_ms(gap)}: the log of "
+                        f"{_who(a.member_id, self.st)} shows no end of its hold on {tp}, whose last line is the "
+                        f"earliest it can have given it up, and {_who(b.member_id, self.st)} got {tp} later. When "
+                        "it stopped consuming is not in the logs, so the gap is at most this long; the broker's "
+                        f"GroupCoordinator log times the member's removal {threshold}.")
                 details.update(unproven=True, first_owner_end="last_line")
             elif not unseen and not absent:
                 sev, title = ("high" if gap > 10 * self.cfg.unowned_threshold_ms else "medium"), \

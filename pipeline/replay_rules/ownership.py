@@ -201,9 +201,42 @@ def rows(st: GroupState) -> list[dict]:
     return out
 
 
+def intervals_of(rows: list[dict], late: frozenset[str] | set[str] = frozenset(),
+                 own: list[Interval] = ()) -> list[Interval]:
+    """The rows of an ownership table (`rows`' columns: group_id, topic, partition, member_id ...)
+    as Intervals, for the finding rules: the findings of a run are those of the intervals its
+    ownership table shows (pipeline/spark/group_pass.py). An interval's end evidence is its last
+    one; `late`: the evidence of lines a binding printed at the application's next poll()
+    (reasons.delivered_late), whose end is printed late (`end_late`). `own`: the replay's own
+    intervals, whose generation (a 4.x client's callback lines name no epoch, the replay's
+    context does) names the generation of a row that has none, starting at the same line."""
+    gen_of = {(iv.topic_partition, iv.member_id, iv.start_ev): iv.generation for iv in own
+              if iv.generation is not None}
+    out = []
+    for r in rows:
+        if r.get("start_ms") is None:
+            continue
+        part = r.get("partition")
+        tp = f"{r.get('topic')}-{part}" if part is not None else str(r.get("topic"))
+        ev = [e for e in (r.get("evidence") if r.get("evidence") is not None else ()) if e]
+        end_ev = ev[-1] if len(ev) > 1 else None
+        gen = r.get("generation")
+        if gen is None and ev:
+            gen = gen_of.get((tp, r.get("member_id"), ev[0]))
+        out.append(Interval(tp, r.get("member_id"), r.get("client_id"), gen, int(r["start_ms"]),
+                            ev[0] if ev else "", int(r["end_ms"]) if r.get("end_ms") is not None else None,
+                            r.get("end_reason"), end_ev, None, end_ev is not None and end_ev in late,
+                            bool(r.get("inferred"))))
+    return out
+
+
 def by_partition(st: GroupState) -> dict[str, list[Interval]]:
+    return by_partition_of(st.intervals)
+
+
+def by_partition_of(intervals: list[Interval]) -> dict[str, list[Interval]]:
     out: dict[str, list[Interval]] = {}
-    for iv in st.intervals:
+    for iv in intervals:
         out.setdefault(iv.topic_partition, []).append(iv)
     for ivs in out.values():
         ivs.sort(key=lambda x: (x.start_ms, x.end_ms if x.end_ms is not None else 1 << 62))

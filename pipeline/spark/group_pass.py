@@ -231,7 +231,10 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     """The replay unit's tables of one group's timeline (a pyarrow Table of events rows, or a
     replay_rules.event_rows.Handover of one): generations, memberships, findings, and ownership
     (the observed intervals, with the replay's inferred ones when the consumers show none of their
-    own). Given a Handover, the rows are freed as the replay goes (all but `raw` once its Events
+    own). The replay makes the ownership table through `final` and computes the double_ownership
+    and unowned_partitions findings of its intervals (replay_group's ownership_final), so that the
+    findings and the table never disagree (docs/replay.md, *One ownership*); a replay module
+    without REPLAY_ROWS_TAKE_OWNERSHIP gets the table made of its rows after it returns. Given a Handover, the rows are freed as the replay goes (all but `raw` once its Events
     are built), so what ownership reads of them is taken first. String columns may be Arrow
     dictionaries (buckets.bucket_groups: a big group's): Arrow's comparisons read them as their
     values, the rows ownership reads are decoded, the replay decodes a record batch at a time.
@@ -272,7 +275,28 @@ def replay_unit_rows(table: Any, replay_module: str | None,
     lives = gt.streams_lines(table, origin_of)
     leaves = gt.broker_leaves(table)
     del useful, kept, origin_of, origin
+
+    def final(replayed: list[dict[str, Any]], memberships: list[dict[str, Any]],
+              findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The run's ownership table: the consumers' own intervals, with the replay's inferred ones
+        beside them, and their ends (group_tables)."""
+        unresolved: list[tuple[dict[str, Any], int, str]] = []
+        observed = gt.observed_ownership(decoded(mine).to_pydict(), memberships or [], left_out, lives, unresolved)
+        # beside the consumers' own intervals, the replay's inferred ones of members none of whose own
+        # intervals the logs show (group_tables.inferred_beside); without any own interval, the replay's
+        inferred = gt.inferred_beside(observed, replayed) if own_intervals else list(replayed)
+        # an own interval held at its log's end that an inferred one follows ends at its owner's last
+        # line; an owner removed on session expiry owned until its last heartbeat (group_tables)
+        gt.ends_at_last_line_before(unresolved, inferred)
+        rows = observed + inferred
+        gt.ends_at_last_heartbeat(rows, findings, unresolved)
+        # a member's own line of its end printed after the coordinator's line of its LeaveGroup, while
+        # another member already holds the partition: the coordinator's line ends it (group_tables)
+        gt.ends_at_leave(rows, leaves)
+        return rows
+
     rep: dict[str, list[dict[str, Any]]] = {t: [] for t in REPLAY_TABLES}
+    judged = False
     if replay_module is not None:
         mod = _module(replay_module)
         # a big group's freed rows given back to the system (for every group, the trims' page
@@ -281,25 +305,18 @@ def replay_unit_rows(table: Any, replay_module: str | None,
         arg = (Handover(table, freed) if handed and getattr(mod, "REPLAY_ROWS_TAKE_HANDOVER", False)
                else table)
         del table
-        rep = dict(mod.replay_group_rows(arg))
+        if getattr(mod, "REPLAY_ROWS_TAKE_OWNERSHIP", False):
+            # the replay makes the ownership table through `final` and gives the findings of its
+            # intervals: a finding and the table beside it never disagree (docs/replay.md, One ownership)
+            rep, judged = dict(mod.replay_group_rows(arg, ownership_final=final)), True
+        else:
+            rep = dict(mod.replay_group_rows(arg))
         del arg
     else:
         del table
     out = {t: list(rep.get(t) or []) for t in REPLAY_TABLES}
-    unresolved: list[tuple[dict[str, Any], int, str]] = []
-    observed = gt.observed_ownership(decoded(mine).to_pydict(), rep.get("memberships") or [], left_out,
-                                     lives, unresolved)
-    # beside the consumers' own intervals, the replay's inferred ones of members none of whose own
-    # intervals the logs show (group_tables.inferred_beside); without any own interval, the replay's
-    inferred = gt.inferred_beside(observed, out["ownership"]) if own_intervals else out["ownership"]
-    # an own interval held at its log's end that an inferred one follows ends at its owner's last
-    # line; an owner removed on session expiry owned until its last heartbeat (group_tables)
-    gt.ends_at_last_line_before(unresolved, inferred)
-    out["ownership"] = observed + inferred
-    gt.ends_at_last_heartbeat(out["ownership"], out["findings"], unresolved)
-    # a member's own line of its end printed after the coordinator's line of its LeaveGroup, while
-    # another member already holds the partition: the coordinator's line ends it (group_tables)
-    gt.ends_at_leave(out["ownership"], leaves)
+    if not judged:
+        out["ownership"] = final(out["ownership"], rep.get("memberships") or [], out["findings"])
     return out
 
 

@@ -12,7 +12,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from parsers.reader import MAX_LINE
+from parsers import nul_runs
+from parsers.gzip_stream import EXTENSION, archive_note, archive_of
 from pipeline import input_files
 from pipeline.input_files import InputError
 
@@ -28,7 +29,7 @@ class InputFile:
     source: str                # the path as the user named it (events.source)
     uri: str                   # what Spark reads (qualified)
     size: int
-    gz: bool
+    compression: str | None    # gzip, bzip2, xz, zstd by content (parsers/gzip_stream.py), None for text
     fingerprint: str | None = None
     duplicate_of: str | None = None
     kind: str = "log"          # parsers.FileFormat.kind, or "skipped" (not a readable file: problems say why)
@@ -38,7 +39,10 @@ class InputFile:
     head: list[str] = field(default_factory=list, repr=False)   # first lines, for sniffing only
     spath: str | None = None   # the file as Spark names it in _metadata.file_path
     read_uri: str | None = None   # what Spark opens when not `uri`: a link whose name tells the
-                                  # content's compression (gzip without a .gz name, or the reverse)
+                                  # content's compression (gzip without a .gz name, or the reverse),
+                                  # or xz / zstd data decompressed on the driver (ON_DRIVER)
+    read_size: int | None = None  # the size of what Spark opens when it is such a decompressed copy
+    utf16: bool = False        # UTF-16 text with its byte order mark (read through a UTF-8 copy)
 
     @property
     def readable(self) -> bool:
@@ -47,20 +51,31 @@ class InputFile:
                 and self.size > 0)
 
     @property
-    def name_says_gz(self) -> bool:
-        return _is_gz(self.uri)
+    def scan_size(self) -> int:
+        """The bytes the scan reads (its splits are planned on them)."""
+        return self.size if self.read_size is None else self.read_size
+
+    @property
+    def compressed(self) -> bool:
+        return self.compression is not None
+
+    @property
+    def name_says(self) -> str | None:
+        """The compression the file's name tells Hadoop (its codec by extension), or None."""
+        return _compression_by_name(self.uri)
 
 
 def is_uri(path: str) -> bool:
     return bool(_URI.match(path)) and not path.startswith("file://")
 
 
-def _is_gz(path: str) -> bool:
-    return path.lower().endswith(".gz")
+def _compression_by_name(path: str) -> str | None:
+    low = path.lower()
+    return next((kind for kind, ext in EXTENSION.items() if low.endswith(ext)), None)
 
 
 def head_lines(data: bytes, limit: int = SNIFF_LINES) -> list[str]:
-    text = data.decode("utf-8", errors="replace")
+    text = nul_runs.as_line_ends(data.decode("utf-8-sig", errors="replace"))   # (a UTF-8 BOM off, as parse)
     lines = text.splitlines()
     if data and len(data) >= SNIFF_BYTES and len(lines) > 1:
         lines = lines[:-1]    # the last one may be cut by the byte limit (a lone first line is
@@ -72,12 +87,15 @@ _CONTROL = bytes([*range(0, 9), *range(14, 32)])
 
 
 def looks_binary(data: bytes) -> str | None:
-    """A reason when the first bytes are not text (NUL bytes or mostly control characters)."""
-    probe = data[:BINARY_PROBE]
+    """A reason when the first bytes are not text (NUL bytes in many runs, or mostly control
+    characters), after the NUL bytes a file may start with (parsers/nul_runs.py: a copy-truncate's
+    hole; one or two zero-filled blocks are read as line ends)."""
+    probe = nul_runs.probe_after_padding(data)
     if not probe:
         return None
-    if b"\x00" in probe:
-        return "binary file (NUL bytes in the first 8 KiB)"
+    if nul_runs.too_many_runs(probe):
+        return "binary file (NUL bytes in many runs in the first 8 KiB)"
+    probe = probe.replace(b"\x00", b"")   # (their runs are judged above)
     control = len(probe) - len(probe.translate(None, _CONTROL))   # deleted in C, not counted in a loop
     if control > len(probe) * 0.3:
         return "binary file (mostly control characters in the first 8 KiB)"
@@ -114,11 +132,11 @@ def expand_local(args: list[str]) -> list[InputFile]:
     for arg in args:
         for e in input_files.expand(arg):
             if isinstance(e, input_files.Skipped):
-                out.append(InputFile(source=e.path, uri=os.path.abspath(e.path), size=0, gz=False,
+                out.append(InputFile(source=e.path, uri=os.path.abspath(e.path), size=0, compression=None,
                                      kind="skipped", problems=[e.reason]))
             else:
                 out.append(InputFile(source=e.path, uri=os.path.abspath(e.path), size=e.size,
-                                     gz=input_files.is_gzip(e.path)))
+                                     compression=input_files.compression(e.path)))
     return out
 
 
@@ -143,10 +161,10 @@ def expand_remote(spark, arg: str) -> list[InputFile]:
                 name = f.getPath().getName()
                 if not name.startswith((".", "_")):
                     p = f.getPath().toString()
-                    out.append(InputFile(source=p, uri=p, size=int(f.getLen()), gz=_is_gz(p)))
+                    out.append(InputFile(source=p, uri=p, size=int(f.getLen()), compression=_compression_by_name(p)))
         else:
             p = st.getPath().toString()
-            out.append(InputFile(source=p, uri=p, size=int(st.getLen()), gz=_is_gz(p)))
+            out.append(InputFile(source=p, uri=p, size=int(st.getLen()), compression=_compression_by_name(p)))
     if not out:
         raise InputError(f"no files found under {arg!r}")
     return out
@@ -159,7 +177,7 @@ def _read_head_remote(spark, f: InputFile) -> bytes:
     fs = hpath.getFileSystem(conf)
     stream = fs.open(hpath)
     try:
-        if f.gz:
+        if f.compressed:
             codec = jvm.org.apache.hadoop.io.compress.CompressionCodecFactory(conf).getCodec(hpath)
             stream = codec.createInputStream(stream)
         return bytes(jvm.org.apache.commons.io.IOUtils.toByteArray(stream, SNIFF_BYTES if f.size > SNIFF_BYTES else f.size))
@@ -201,10 +219,16 @@ def inspect(files: list[InputFile], spark_getter) -> None:
             if f.duplicate_of is not None:
                 continue
         try:
+            if remote and f.compression in ON_DRIVER:
+                f.kind, f.problems = "skipped", [
+                    f"{f.compression} data on remote storage: {ON_DRIVER[f.compression]}; not read (decompress it, "
+                    f"or read a local copy: the ingest decompresses local {f.compression} files, `coordscope parse` "
+                    "reads them)"]
+                continue
             if remote:
                 data = _read_head_remote(spark_getter(), f)
             else:
-                data, f.gz, problem = input_files.read_head(f.uri, BINARY_PROBE)
+                data, f.compression, problem = input_files.read_head(f.uri, BINARY_PROBE)
                 if problem:
                     f.problems.append(problem)
         except OSError as exc:
@@ -216,37 +240,98 @@ def inspect(files: list[InputFile], spark_getter) -> None:
         if not data:
             f.kind = "empty"
             continue
-        reason = looks_binary(data)
+        if not remote and data[:2] in UTF16_BOMS:
+            # UTF-16 with its byte order mark (Windows PowerShell 5's `>`): `parse` reads it
+            # (reader._encoding); the scanner reads UTF-8, so link_by_content writes it as UTF-8
+            f.utf16 = True
+            data = data.decode("utf-16", errors="replace").encode("utf-8")
+        archive = archive_of(data[:512])
+        reason = archive_note(archive) if archive else looks_binary(data)
         if reason:
             f.kind, f.problems = "binary", [reason]
             continue
         # the lines `parse` sniffs (a long first line is cut, not allowed to hide the next ones)
-        f.head = head_lines(data) if remote else input_files.head_lines(f.uri, SNIFF_LINES, MAX_LINE)
+        stats: dict = {}
+        f.head = head_lines(data) if remote else input_files.head_lines(f.uri, SNIFF_LINES, stats)
+        if stats.get("binary_nul"):   # NUL bytes in many runs after a leading hole (parsers/nul_runs.py)
+            f.kind, f.problems, f.head = "binary", ["binary file (NUL bytes in many runs after its leading NUL bytes)"], []
+            continue
         reason = looks_like_document(f.head, f.source)
         if reason:
             f.kind, f.problems, f.head = "document", [reason], []
 
+
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+# compressions the executors cannot read, decompressed on the driver into the temporary RUN_DIR: why
+ON_DRIVER = {"xz": "Hadoop has no xz codec",
+             "zstd": "Hadoop's zstd codec needs a native libhadoop built with zstd, which Spark's bundled one lacks"}
 
 INPUT_LINKS = "_inputs"   # inside the temporary RUN_DIR; removed before it is renamed into place
 
 
 def link_by_content(files: list[InputFile], tmp_dir: str) -> list[str]:
     """Spark picks a file's codec by its name. A local file whose name says otherwise than its
-    content (gzip data without a .gz name, plain text named .gz) is read through a symbolic link
-    in the temporary RUN_DIR whose name tells the truth; `source` stays the user's path.
-    Returns a note per such file."""
+    content (gzip or bzip2 data without that extension, plain text named .gz) is read through a
+    symbolic link in the temporary RUN_DIR whose name tells the truth; xz and zstd data, which the
+    executors cannot read (ON_DRIVER), is decompressed there on the driver (as `parse` reads it,
+    parsers/gzip_stream.py).
+    `source` stays the user's path. Returns a note per such file."""
     notes = []
     for i, f in enumerate(files):
-        if not f.readable or is_uri(f.uri) or f.gz == f.name_says_gz:
+        if not f.readable or is_uri(f.uri) or (
+                f.compression == f.name_says and f.compression not in ON_DRIVER and not f.utf16):
             continue
         folder = os.path.join(tmp_dir, INPUT_LINKS)
         os.makedirs(folder, exist_ok=True)
         base = os.path.basename(f.uri)
-        name = f"{i:06d}-{base}.gz" if f.gz else f"{i:06d}-{base[:-3] if f.name_says_gz else base}.txt"
-        link = os.path.join(folder, name)
-        os.symlink(os.path.realpath(f.uri), link)
-        f.read_uri = link
-        what = "gzip data without a .gz name: read as gzip" if f.gz else "named .gz but not gzip data: read as text"
+        stem = base[: -len(EXTENSION[f.name_says])] if f.name_says else base
+        if f.utf16:
+            target = os.path.join(folder, f"{i:06d}-{stem}.txt")
+            problem = _as_utf8(f.uri, target)
+            f.read_uri, f.read_size = target, os.path.getsize(target)
+            what = ("UTF-16 text: written as UTF-8 on the driver for the scan (which reads UTF-8), as `parse` "
+                    "reads it" + (f"; {problem}" if problem else ""))
+        elif f.compression in ON_DRIVER:
+            target = os.path.join(folder, f"{i:06d}-{stem}.txt")
+            problem = _decompress(f.uri, target, f.compression)
+            f.read_uri, f.read_size = target, os.path.getsize(target)
+            what = (f"{f.compression} data: decompressed on the driver ({ON_DRIVER[f.compression]})"
+                    + (f"; {problem}" if problem else ""))
+        else:
+            ext = EXTENSION[f.compression] if f.compression else ".txt"
+            link = os.path.join(folder, f"{i:06d}-{stem}{ext}")
+            os.symlink(os.path.realpath(f.uri), link)
+            f.read_uri = link
+            what = (f"{f.compression} data without a {ext} name: read as {f.compression}" if f.compression
+                    else f"named {EXTENSION[f.name_says]} but not {f.name_says} data: read as text")
         f.problems.append(what)
         notes.append(f"{f.source}: {what}")
     return notes
+
+
+def _as_utf8(path: str, target: str) -> str | None:
+    """Write the text of UTF-16 file `path` (decompressed if it is) to `target` as UTF-8, as `parse`
+    reads it (parsers/reader.open_text: line ends \n, the byte order mark off); the problem, if its
+    compressed data was cut or corrupt."""
+    import shutil
+
+    from parsers import reader
+
+    text, _compressed = reader.open_text(path)
+    with text, open(target, "w", encoding="utf-8", newline="\n") as out:
+        shutil.copyfileobj(text, out, 1 << 20)
+        raw = getattr(getattr(text, "buffer", None), "raw", None)
+        return getattr(raw, "problem", None)
+
+
+def _decompress(path: str, target: str, kind: str) -> str | None:
+    """Write the text of compressed file `path` to `target`, as far as the data goes (the lines
+    before any damage, as `parse` reads them); the problem, if the data was cut or corrupt."""
+    import shutil
+
+    from parsers.gzip_stream import TolerantGzip
+
+    with open(path, "rb") as raw, TolerantGzip(raw, kind) as stream, open(target, "wb") as out:
+        shutil.copyfileobj(stream, out, 1 << 20)
+        return stream.problem

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parsers import nul_runs
 from pipeline import input_files, run_summary, schemas
 from pipeline.rundir import write_manifest
 from pipeline.spark import inputs as inputs_mod
@@ -120,6 +121,23 @@ def sniff_formats(files: list[inputs_mod.InputFile], mod: Any, layout: str | Non
         f.head = []
 
 
+# the scanner's count of a split's NUL bytes, in its problem text (SplitScanner.scan)
+NUL_PROBLEM = re.compile(r"^(\d+) NUL byte\(s\) in (\d+) run\(s\)$")
+
+
+def _add_nul_counts(why: str, c: dict[str, int]) -> str:
+    """`why` without the scanner's NUL counts, which are added to the file's counts `c`."""
+    rest = []
+    for piece in why.split("; "):
+        m = NUL_PROBLEM.match(piece)
+        if m:
+            c["nul_bytes"] = c.get("nul_bytes", 0) + int(m.group(1))
+            c["nul_runs"] = c.get("nul_runs", 0) + int(m.group(2))
+        else:
+            rest.append(piece)
+    return "; ".join(rest)
+
+
 def _count_lines(split_rows, by_spath, counts, warnings) -> None:
     """Per-file line accounting from the per-split counts: every line read is parsed, ignored or
     unparsed (lines the JVM filter dropped are ignored without Python)."""
@@ -133,10 +151,16 @@ def _count_lines(split_rows, by_spath, counts, warnings) -> None:
                          ("ignored", "n_ignored"), ("unparsed", "n_unparsed")):
             c[key] = c.get(key, 0) + int(r[col] or 0)
         if r["why"]:
-            f.problems.append(r["why"])
-            warnings.append(f"{f.source}: {r['why']}")
+            why = _add_nul_counts(r["why"], c)
+            if why:
+                f.problems.append(why)
+                warnings.append(f"{f.source}: {why}")
     for f in by_spath.values():
         c = counts[f.source]
+        if c.get("nul_bytes"):  # one note a file, as `parse` gives (parsers/nul_runs.py)
+            said = nul_runs.note(f.source, c.pop("nul_bytes"), c.pop("nul_runs"))
+            f.problems.append(said.removeprefix(f"{f.source}: "))
+            warnings.append(said)
         outcome_total = c.get("parsed", 0) + c.get("ignored", 0) + c.get("unparsed", 0)
         if outcome_total != c.get("candidates", 0):
             warnings.append(f"{f.source}: {c.get('candidates', 0)} candidate lines but {outcome_total} parse outcomes")
@@ -230,7 +254,7 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
         local_sizes: list[tuple[int, bool]] = []
         if local_args:
             for f in inputs_mod.expand(local_args, lambda: None):
-                local_sizes.append((f.size, f.gz))
+                local_sizes.append((f.size, f.compressed))
                 if input_files.under(f.uri, str(target)):
                     raise write_mod.RunDirExists(
                         f"input {f.source} lies inside --out {target}; choose another --out (nothing was written)")
@@ -452,7 +476,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
             describe_paths = [f.spath for f in readable if f.kind in ("groups_describe", "offsets_dump")]
             rules = {f.spath: lines.gap_rule(pmod.FileFormat(f.kind, f.layout, tuple(f.wrappers))) for f in readable}
             scan = lines.read_blocks(spark, [f.read_uri or f.uri for f in readable], pmod.CANDIDATE_REGEX, describe_paths,
-                                     described=[(f.spath, f.size) for f in readable], rules=rules)
+                                     described=[(f.spath, f.scan_size) for f in readable], rules=rules)
             if scan.filter != "java":
                 from pipeline.spark.session import JAR_PROBLEM
 

@@ -248,6 +248,11 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
 SOFT_WRAP_SUPERSET = r"^(?![ \t\x0b\x0c]*$)(?!\[?[0-9]{1,4}[-/:.][0-9])"
 
 
+NUL_FALLBACK = ("NUL bytes in this part of the file: read without the scanner's jar (javac missing), so a run "
+                "of them is not a line end as in `coordscope parse`; the lines around it may be cut or joined "
+                "differently")
+
+
 def fallback_whole(rules: dict[str, str]) -> list[str]:
     """The files (Spark paths) the rlike fallback reads whole, by their gap rule (gap_rule): those whose
     lines name their origin (a wrapper's regex after "|", or "J") and CRI logs ("C"). Their gap codes
@@ -287,6 +292,7 @@ def _read_with_rlike(spark: SparkSession, uris: list[str], candidate_regex: str,
         F.col("_metadata.file_path").alias("file"),
         F.col("_metadata.file_block_start").alias("offset"),
         cand.alias("cand"),
+        F.col("value").contains("\x00").alias("nul"),
     )
     first = F.col("line_id").bitwiseAND(F.lit(ROW_MASK)) == 0
     chars = F.length("line")
@@ -304,12 +310,16 @@ def _read_with_rlike(spark: SparkSession, uris: list[str], candidate_regex: str,
         # guards: one file and one split per partition, else line numbers would be wrong
         F.min(path_hash).alias("path_lo"), F.max(path_hash).alias("path_hi"),
         F.min("offset").alias("block_lo"), F.max("offset").alias("block_hi"),
+        F.max("nul").alias("nul"),
     )
     cand_row = F.when(F.col("value").isNotNull(), F.struct(
         F.col("rid").bitwiseAND(F.lit(ROW_MASK)).alias("idx"), F.col("value"), F.col("chars")))
     rows = agg.groupBy("pid").agg(
         F.max("spath").alias("spath"), F.max("block").alias("block"),
-        F.sum("n").cast("bigint").alias("n_lines"), F.lit(None).cast("string").alias("problem"),
+        F.sum("n").cast("bigint").alias("n_lines"),
+        # Spark's text source does not end a line at a NUL run, as the scanner and `parse` do
+        # (parsers/nul_runs.py): said, not hidden
+        F.when(F.max("nul"), F.lit(NUL_FALLBACK)).cast("string").alias("problem"),
         F.array_sort(F.collect_list(cand_row)).alias("cands"),
         ((F.min("path_lo") != F.max("path_hi")) | (F.min("block_lo") != F.max("block_hi"))).alias("mixed"),
     )

@@ -53,7 +53,7 @@ def file_entry(f, counts: dict[str, int] | None, offset_ms: int | None,
         status = "read"
     c = counts or {}
     return {
-        "source": f.source, "uri": f.uri, "size_bytes": f.size, "gzip": f.gz, "kind": f.kind, "layout": f.layout,
+        "source": f.source, "uri": f.uri, "size_bytes": f.size, "gzip": f.compression == "gzip", "compression": f.compression, "kind": f.kind, "layout": f.layout,
         "wrappers": list(f.wrappers),
         "status": status, "duplicate_of": f.duplicate_of, "problems": list(f.problems),
         "lines_read": int(c.get("lines_read", 0)), "parsed": int(c.get("parsed", 0)),

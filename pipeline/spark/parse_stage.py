@@ -325,6 +325,10 @@ def parse_batch_pairs(batches: Iterator[Any], formats: dict[str, FormatInfo], mo
                 # (codes that are not GAP_NONE, by line number)
                 gaps = ({line_nos[lo + k]: c for k, c in enumerate(gb) if c} if gb is not None and len(gb) == hi - lo
                         else None)
+                if hi > lo and blocks[r] == 0 and line_nos[lo] == 1 and texts[r].startswith("\ufeff"):
+                    # a UTF-8 byte order mark Spark's text source kept (the rlike fallback; the
+                    # scanner skips it): off, as `parse` reads the file (reader._encoding)
+                    texts[r] = texts[r][1:]
                 if hi <= lo:
                     counts = {}
                 elif over_in is None or over_in[hi - 1] == (over_in[lo - 1] if lo else 0):

@@ -35,6 +35,8 @@ HISTORY_KINDS = COMMIT_KINDS + ("offset_reset", "offset_fetched", "offset_seek",
 OWNERSHIP_START = ("partitions_assigned",)
 OWNERSHIP_END = ("partitions_revoked", "partitions_lost")
 MEMBER_END = ("leave_group", "member_fenced", "poll_timeout", "generation_reset")
+# ends that a lost or revoked callback of the partition after them overrides (group_tables.RELEASED_BY_CALLBACK)
+RELEASED_BY_CALLBACK = ("member_fenced", "generation_reset")
 
 
 def evidence(source: str = "source", line_no: str = "line_no") -> Column:
@@ -300,7 +302,8 @@ def offset_commits(events: DataFrame) -> DataFrame:
 def ownership(events: DataFrame) -> DataFrame:
     """Observed ownership intervals from the consumers' own assignment callbacks: a partition is
     owned from `partitions_assigned` until the same client revokes or loses it, leaves the group
-    (leave_group, fenced, poll timeout, generation reset) or its log ends. An end its owner's log
+    (leave_group, fenced, poll timeout, generation reset; a fencing or reset followed by the
+    partition's lost or revoked callback ends at that callback) or its log ends. An end its owner's log
     does not show is the owner's last line (`last_line`; _last_lines: group_tables.ownership with
     `lives`, which the ingest runs and tests/spark/test_group_tables_twin.py holds equal to this)."""
     all_lines = _with_origin(events)
@@ -333,7 +336,10 @@ def ownership(events: DataFrame) -> DataFrame:
     starts = moves.where(F.col("is_start"))
     ends = client.where(F.col("kind").isin(*MEMBER_END)).select(
         *_client_key(), F.col("ts_ms").alias("end_ts"), F.col("kind").alias("end_kind"), evidence().alias("end_ev"))
-    in_range = (F.col("end_ts") >= F.col("ts_ms")) & (F.col("next_ts").isNull() | (F.col("end_ts") < F.col("next_ts")))
+    in_range = ((F.col("end_ts") >= F.col("ts_ms")) & (F.col("next_ts").isNull() | (F.col("end_ts") < F.col("next_ts")))
+                # a fenced member holds its partitions until its lost callback (group_tables.RELEASED_BY_CALLBACK)
+                & ~(F.col("end_kind").isin(*RELEASED_BY_CALLBACK) & F.coalesce(F.col("next_kind").isin("revoked", "lost"),
+                                                                               F.lit(False))))
     start_cols = [c for c in starts.columns]
     j = starts.join(ends, on=_client_key(), how="left").withColumn(
         "m_end", F.when(F.col("end_ts").isNotNull() & in_range, F.struct("end_ts", "end_kind", "end_ev")))

@@ -196,3 +196,36 @@ def test_a_run_written_before_a_column_was_added_still_opens(tmp_path):
         pq.write_table(pq.read_table(f).drop(["end_reason"]), f)
     with pytest.raises(RunDirError, match="end_reason"):
         rundir.validate(broken)
+
+
+def test_ownership_grid_shows_every_owner_of_a_cell(tmp_path):
+    """A cell two members owned at once is drawn as such (z = len(members), both in `owners`), and an
+    interval that began earlier and is still open owns its cells though a later one has ended. On
+    2b5e598 the grid took only the latest-started interval: the double showed one owner, and the
+    partition showed no owner after a short nested interval ended."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from dashboard.figures import ownership_figure
+
+    run = rundirs.build_small(tmp_path / "run")
+    files = sorted((run / "ownership").glob("*.parquet"))
+    table = pa.concat_tables([pq.read_table(f) for f in files])
+    own = table.to_pandas()
+    base = own[(own["group_id"] == PAY) & (own["partition"] == 4) & (own["member_id"] == M3)].iloc[0]
+    assert base["start_ms"] <= T0 + 50_000 and base["end_ms"] >= T0 + 70_000
+    extra = pd.DataFrame([base.to_dict() | {"member_id": M1, "start_ms": T0 + 55_000, "end_ms": T0 + 58_000},
+                          base.to_dict() | {"member_id": M3, "start_ms": T0 + 62_000, "end_ms": T0 + 63_000}])
+    for f in files:
+        f.unlink()
+    pq.write_table(pa.Table.from_pandas(pd.concat([own, extra], ignore_index=True), schema=table.schema,
+                                        preserve_index=False), run / "ownership" / "part-0.parquet")
+    grid = RunData(run).ownership_grid(PAY, T0, T0 + 400_000, buckets=400)
+    members, row = grid["members"], grid["z"][grid["partitions"].index("payments-4")]
+    cells = grid["owners"][grid["partitions"].index("payments-4")]
+    assert row[56] == len(members) and sorted(members[i] for i in cells[56]) == sorted([M1, M3])
+    assert members[row[60]] == M3 and [members[i] for i in cells[60]] == [M3]   # after M1's nested one ended
+    assert members[row[64]] == M3                                                # after M3's own nested one
+    hover = ownership_figure(grid).data[0].hovertext[grid["partitions"].index("payments-4")][56]
+    assert "owned by 2 members at once" in hover and M1 in hover and M3 in hover

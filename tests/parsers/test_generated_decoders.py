@@ -23,7 +23,13 @@ def _reference(rule: client.Rule, plan: list[tuple[int, object, str]], m: re.Mat
         if raw is not None:
             h(raw.strip(), fields, extra, key)  # type: ignore[operator]
     implied = client._implied_error(rule)  # an error the wording states in words (session 20)
-    if implied:
+    if implied and "error" in rule.regex.groupindex:
+        # the heartbeat managers' cases (pastes6): the wording's error wins, the printed text is kept apart
+        printed = fields.get("error")
+        if printed is not None and printed != implied:
+            extra["error_message"] = printed
+        fields["error"] = implied
+    elif implied:
         fields.setdefault("error", implied)
     if "reason" in rule.regex.groupindex:  # "encountered {Errors} from {ApiKeys} response"
         reason = fields.get("reason")

@@ -109,15 +109,17 @@ CASES = [
      f"running tasks while not being a member the group ({WC})",
      "coordinator_lost", {"group_id": "connect-cluster", "group_type": "classic"},
      {"unreachable_ms": 300000, "leader": "connect-1-7f"}),
-    # Streams StreamsMembershipManager.java 4.1+: multi-line record, and its first line alone
+    # Streams StreamsMembershipManager.java 4.1+: multi-line record, and its first line alone (the local epoch
+    # counts the member's assignments: extra.local_epoch, not the member epoch)
     (f"[2025-09-01 10:00:00,014] INFO [Consumer clientId=app-StreamThread-1-consumer, groupId=app] Assigned tasks with local "
      f"epoch 3\n\tMember:                        m-1\n\tAssigned active tasks:         [0_0, 0_1]\n"
      f"\tOwned active tasks:            [0_0]\n\tActive tasks to revoke:        []\n\tAssigned standby tasks:        []\n"
      f"\tOwned standby tasks:           []\n\tAssigned warm-up tasks:        []\n\tOwned warm-up tasks:           [] ({SMM})",
-     "assignment_received", {"member_epoch": 3, "member_id": "m-1", "group_id": "app", "group_type": "streams"},
-     {"assigned_active_tasks": ["0_0", "0_1"], "owned_active_tasks": ["0_0"], "active_tasks_to_revoke": []}),
+     "assignment_received", {"member_epoch": None, "member_id": "m-1", "group_id": "app", "group_type": "streams"},
+     {"local_epoch": 3, "assigned_active_tasks": ["0_0", "0_1"], "owned_active_tasks": ["0_0"], "active_tasks_to_revoke": []}),
     (f"[2025-09-01 10:00:00,015] INFO [Consumer clientId=app-StreamThread-1-consumer, groupId=app] Assigned tasks with local "
-     f"epoch 3 ({SMM})", "assignment_received", {"member_epoch": 3, "member_id": None, "group_type": "streams"}, {}),
+     f"epoch 3 ({SMM})", "assignment_received", {"member_epoch": None, "member_id": None, "group_type": "streams"},
+     {"local_epoch": 3}),
     # broker GroupCoordinator.scala 0.9.0.0+ (kafka.coordinator, then kafka.coordinator.group)
     (f"[2017-03-01 10:00:00,016] INFO [GroupCoordinator 1]: Loading group metadata for orders with generation 7 ({GC})",
      "broker_group_loaded", {"group_id": "orders", "generation": 7, "coordinator": "1", "group_type": "classic"}, {}),

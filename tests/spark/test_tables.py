@@ -283,3 +283,14 @@ def test_a_consumer_protocol_session_fence_is_an_expiry(spark):
     got = [r for r in heartbeat_gaps(frame(spark, rows)).collect() if r["kind"] == "expiry"]
     assert [(r["member_id"], r["end_ms"], r["limit_ms"], r["exceeded"]) for r in got] == [
         ("m1", T0 + 60_000, 45_000, True)]
+
+
+def test_a_fenced_member_holds_its_partitions_until_its_lost_callback(spark):
+    """tests/test_group_tables.py's case, on the Spark reference (group_tables.RELEASED_BY_CALLBACK)."""
+    from pipeline.spark.tables import ownership
+    from tests.test_group_tables import FENCED_ROWS, FENCED_WANT
+    from tests.test_group_tables import T0 as T
+
+    got = sorted((r["topic"], r["partition"], r["member_id"], r["start_ms"] - T, r["end_ms"] - T, r["end_reason"])
+                 for r in ownership(frame(spark, FENCED_ROWS)).collect())
+    assert got == FENCED_WANT

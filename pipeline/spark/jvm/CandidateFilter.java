@@ -146,9 +146,12 @@ public final class CandidateFilter implements UDF1<byte[], Boolean>, Serializabl
         accept = Arrays.copyOf(acc, states);
         int sw = width + 1;
         scanClassOf = Arrays.copyOf(classOf, 256);
-        if (scanClassOf['\n'] != 0 || scanClassOf['\r'] != 0) throw new IllegalArgumentException("a word holds a line end");
+        if (scanClassOf['\n'] != 0 || scanClassOf['\r'] != 0 || scanClassOf[0] != 0) {
+            throw new IllegalArgumentException("a word holds a line end");
+        }
         scanClassOf['\n'] = (byte) width;
         scanClassOf['\r'] = (byte) width;
+        scanClassOf[0] = (byte) width;   // a NUL run ends a line too (parsers/nul_runs.py)
         scanStep = new int[states * sw];
         for (int s = 0; s < states; s++) {
             for (int c = 0; c < width; c++) {

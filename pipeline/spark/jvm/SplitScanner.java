@@ -30,8 +30,10 @@ import org.apache.spark.unsafe.types.UTF8String;
  * steps the candidate automaton (CandidateFilter) and the line-end test; only candidate lines
  * become Strings.
  *
- * Lines and splits follow Hadoop's LineRecordReader, so line numbers equal Spark's and Python's:
- * a line ends at \n, \r or \r\n; a split [start, start + length) owns the lines that start in
+ * Lines and splits follow Hadoop's LineRecordReader, so line numbers equal Python's (and Spark's
+ * text source's in a file without NUL bytes): a line ends at \n, \r or \r\n, or at a run of NUL
+ * bytes with one \n, \r or \r\n after it (parsers/nul_runs.py: zero-filled blocks a crash or a
+ * copy-truncate rotation leaves); a split [start, start + length) owns the lines that start in
  * (start, start + length], plus the line at 0 for the first split; compressed files are one split.
  *
  * Multi-line records cut by a split boundary: the continuation lines (stack frames, `Caused by:`,
@@ -480,16 +482,30 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             end = begin + (length == null ? Long.MAX_VALUE - begin : length);
         }
         try {
+            // a UTF-8 byte order mark at the file's start is not part of its first line (as in
+            // `parse`: parsers/reader._encoding, "utf-8-sig")
+            int bom = 0;
+            if (begin == 0) {
+                java.io.PushbackInputStream peek = new java.io.PushbackInputStream(in, 3);
+                byte[] head = new byte[3];
+                int got = peek.readNBytes(head, 0, 3);
+                if (got == 3 && (head[0] & 0xff) == 0xEF && (head[1] & 0xff) == 0xBB && (head[2] & 0xff) == 0xBF) {
+                    bom = 3;
+                } else if (got > 0) {
+                    peek.unread(head, 0, got);
+                }
+                in = peek;
+            }
             Gaps g = gaps(rule);
             boolean lead = g != null && g.cri && codec == null && begin > 0 && handoverMax > 0
                 && criLead(fs, path, begin);
-            return scan(in, begin, end, Boolean.TRUE.equals(allLines), codec == null, g, lead);
+            return scan(in, begin, bom, end, Boolean.TRUE.equals(allLines), codec == null, g, lead);
         } finally {
             in.close();
         }
     }
 
-    private Row scan(InputStream in, long begin, long end, boolean allLines, boolean splittable, Gaps gaps,
+    private Row scan(InputStream in, long begin, int bom, long end, boolean allLines, boolean splittable, Gaps gaps,
                      boolean criLead) {
         final int[] step = filter.scanStep;
         final byte[] cls = filter.scanClassOf;
@@ -502,7 +518,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         byte[] carry = new byte[1024];   // the current line's bytes from earlier buffers
         int carried = 0;
         long carriedChars = 0;           // code points of the line's bytes beyond `keep` (dropped)
-        long bufPos = begin;             // file position of buf[0]
+        long bufPos = begin + bom;       // file position of buf[0] (after a byte order mark read off)
         Edge edge = new Edge();
         edge.leading = splittable && begin != 0 && handoverMax > 0;
         edge.windowEnd = end > Long.MAX_VALUE - (end - begin) ? Long.MAX_VALUE : end + (end - begin);
@@ -510,10 +526,15 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
         String problem = null;
         boolean skipping = begin != 0;   // the first, partial line belongs to the previous split
         boolean afterCR = false;         // the previous line ended with \r: a \n next is part of it
+        // a NUL run ends a line and a line end right after it belongs to it (parsers/nul_runs.py);
+        // counted for the file's notes
+        boolean afterNul = false;
+        long nulBytes = 0;
+        long nulRuns = 0;
         int state = 0;
         boolean matched = false;
         int lineStart = 0;               // in buf
-        long lineStartPos = begin;       // in the file
+        long lineStartPos = begin + bom; // in the file
         int n = 0;
         int i = 0;
         boolean stopped = false;         // a line past the end that is not handed over: done
@@ -547,6 +568,23 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                 if (n <= 0) break;
             }
             byte b = buf[i];
+            if (afterNul) {                              // the rest of a NUL run, and one line end after it
+                if (b == 0) {
+                    if (bufPos + i < end) nulBytes++;
+                    i++;
+                    lineStart = i;
+                    lineStartPos = bufPos + i;
+                    continue;
+                }
+                afterNul = false;
+                if (b == '\n' || b == '\r') {
+                    afterCR = b == '\r';
+                    i++;
+                    lineStart = i;
+                    lineStartPos = bufPos + i;
+                    continue;
+                }
+            }
             if (afterCR) {
                 afterCR = false;
                 if (b == '\n') {
@@ -556,7 +594,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                     continue;
                 }
             }
-            if (b == '\n' || b == '\r') {
+            if (b == '\n' || b == '\r' || b == 0) {
                 if (skipping) {
                     skipping = false;
                 } else if (!matched && !allLines && !edge.leading && !edge.handing && lineStartPos <= end
@@ -573,6 +611,14 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                     break;
                 }
                 afterCR = b == '\r';
+                if (b == 0) {
+                    // counted once over the splits: a byte by the split it lies in, a run by the
+                    // split that owns a line starting where it starts, (begin, end]
+                    long at = bufPos + i;
+                    afterNul = true;
+                    if (at < end) nulBytes++;
+                    if (at <= end && (at > begin || begin == 0)) nulRuns++;
+                }
                 carried = 0;
                 carriedChars = 0;
                 state = 0;
@@ -599,7 +645,7 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
             // a candidate line or the first, partial line: only its end matters (b is not one)
             while (++i < n) {
                 byte c = buf[i];
-                if (c == '\n' || c == '\r') break;
+                if (c == '\n' || c == '\r' || c == 0) break;
             }
         }
         // a last line without a line end (the file's last line: past the end only while handing over)
@@ -613,6 +659,11 @@ public final class SplitScanner implements UDF5<String, Long, Long, Boolean, Str
                 + " earlier split that the scanner did not hand over (more than " + handoverMax + " lines after the"
                 + " boundary, past the next split's end, or after a line of no origin); they are read without its"
                 + " first line";
+            problem = problem == null ? said : problem + "; " + said;
+        }
+        if (nulBytes > 0 || nulRuns > 0) {
+            // (the exact words pipeline/spark/job.py adds up per file: NUL_PROBLEM there)
+            String said = nulBytes + " NUL byte(s) in " + nulRuns + " run(s)";
             problem = problem == null ? said : problem + "; " + said;
         }
         return cands.row(edge.lines, problem);
