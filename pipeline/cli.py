@@ -24,7 +24,7 @@ __all__ = ["SUBCOMMANDS", "UsageError", "build_parser", "console_main", "main"]
 # Commands whose process may end without the interpreter's finalization (freeing every module's
 # objects: ~45-80 M instructions after `coordscope parse` has loaded its rule tables). Their work is
 # done when `main` returns: nothing of theirs runs at finalization but atexit handlers, run below.
-_QUICK_EXIT = frozenset({"parse"})
+_QUICK_EXIT = frozenset({"parse", "ingest"})
 
 
 class _Parser(argparse.ArgumentParser):

@@ -712,7 +712,9 @@ def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | No
     or skewed clocks were found) each group's rows are corrected first
     (pipeline.timeline_corrections) and GROUP_TABLES are written again; with `anchors` as well,
     nothing is written and only the clock anchors of the corrected rows come back (the offsets
-    measured again after copies are dropped)."""
+    measured again after copies are dropped).
+
+    The units' tasks start largest first (`unit_order`, by `group_counts`)."""
     from pipeline import group_tables as gt
     from pipeline.spark import buckets as bk
 
@@ -731,13 +733,16 @@ def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | No
         c if whole else bk.SERIES_STAGED.get(c, c) for c in [*gt.SERIES_COLUMNS, "group_id"]]))
     files, offsets = list(staged.files), list(staged.offsets)
     split_set = frozenset(split)
+    units = n + len(split)
+    order = unit_order(n, split, group_counts)
 
     def task(batches):
         from pyspark import TaskContext
 
         attempt = TaskContext.get().attemptNumber()
         for b in batches:
-            for unit in b.column(0).to_pylist():
+            for i in b.column(0).to_pylist():
+                unit = order[i]
                 if unit < n:
                     # the first pass's big groups with their repetitive strings as dictionaries
                     # (replay_units decodes what each consumer reads, a piece at a time)
@@ -759,11 +764,31 @@ def run_staged(spark: Any, staged: Staged, run_dir: str, replay_module: str | No
                         groups = ((gid, series_width(t)) for gid, t in groups)
                     yield series_units(groups, GroupWriters(run_dir, unit, attempt, SERIES_TABLES))
 
-    units = n + len(split)
     results = spark.range(0, units, 1, units).mapInArrow(task, RESULT_DDL)
     out = _collect(results, tables, split)
     _finish(run_dir, tables)
     return out
+
+
+def unit_order(n: int, split: list[str], group_counts: dict[str, int] | None) -> list[int]:
+    """The pass's units (buckets 0..n-1, then one series unit per `split` group) in the order their
+    tasks should start, largest first by the rows per group in scope (`group_counts`; without
+    them, in unit order): Spark starts a stage's tasks in partition order, and a large unit
+    started last leaves the other cores idle while it runs (the last of 4 buckets on local[2],
+    or a hot group's series unit, which came after every bucket). A split group's series unit
+    counts its group's rows, its bucket the rows of its groups (the split one's included: its
+    replay runs there)."""
+    units = list(range(n + len(split)))
+    if not group_counts:
+        return units
+    from pipeline.spark import buckets as bk
+
+    rows = [0] * len(units)
+    for g, c in group_counts.items():
+        rows[bk.bucket_of(g, n)] += c
+    for k, g in enumerate(split):
+        rows[n + k] = group_counts.get(g, 0)
+    return sorted(units, key=lambda u: (-rows[u], u))
 
 
 def timeline_facts_columns() -> tuple[str, ...]:

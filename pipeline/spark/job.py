@@ -19,6 +19,7 @@ import importlib
 import os
 import re
 import shutil
+import sys
 import threading
 import time
 from collections import Counter
@@ -196,7 +197,9 @@ def _warm_imports(modules: tuple[str, ...] = SUMMARY_MODULES) -> None:
 
 def _read_inputs_and_warm(opts: IngestOptions, tmp_dir: str) -> tuple[list, Any, list[str], float]:
     out = _read_inputs(opts, _no_spark, tmp_dir)
-    _warm_imports()
+    # (and the replay module, which the driver imports between the parse job and the pass:
+    # 0.1-0.2 s of one core there, with the other idle)
+    _warm_imports((*SUMMARY_MODULES, opts.replay_module))
     return out
 
 
@@ -224,16 +227,26 @@ def start_python_workers(spark, master: str) -> None:
     threading.Thread(target=warm, name="warm-python-workers", daemon=True).start()
 
 
+def _stop_into(spark, errors: list[BaseException]) -> None:
+    """spark.stop() on a thread: what it raises is kept for the caller (not printed by the thread)."""
+    try:
+        spark.stop()
+    except BaseException as exc:  # noqa: BLE001 - handed to run_ingest, which raises it
+        errors.append(exc)
+
+
 def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
     """Run the whole job; returns the manifest. With `spark` given (tests, notebooks) that session
     is used and left running; otherwise one is built for opts.master and stopped at the end."""
     from pipeline.spark import class_archive
-    from pipeline.spark.session import build_session, check_java, save_class_archive
+    from pipeline.spark.session import archive_pending, build_session, check_java, save_class_archive
 
     progress = Progress(quiet=opts.quiet)
     warnings: list[str] = []
     tmp_dir = None
     own_session = spark is None
+    stopping: list[threading.Thread] = []     # the session being stopped on a thread (release)
+    stop_errors: list[BaseException] = []
     try:
         # Local inputs are checked before the JVM starts: bad paths fail fast.
         local_args = [a for a in opts.inputs if not inputs_mod.is_uri(a)]
@@ -279,7 +292,18 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
                 f.spath = spath
             progress.say(f"  {len(files)} files, {len(readable)} to read, "
                          f"{sum(f.size for f in readable) / 1e6:.1f} MB")
-        result = _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java)
+        release = None
+        if own_session:
+            def release() -> None:
+                # stopped on a thread while the driver writes the summary and the manifest (about a
+                # third of a second each, one core each: BENCHMARKS.md, twenty-first session,
+                # scaleout), unless the run still has the class archive to save with this JVM
+                progress.sc = None
+                if not archive_pending():
+                    stopping.append(threading.Thread(target=_stop_into, args=(spark, stop_errors), name="stop-spark",
+                                                     daemon=True))
+                    stopping[0].start()
+        result = _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java, release)
         tmp_dir = None
         if opts.on_done is not None:
             opts.on_done(result)
@@ -290,7 +314,12 @@ def run_ingest(opts: IngestOptions, spark=None) -> dict[str, Any]:
         raise IngestError(str(exc)) from exc
     finally:
         write_mod.discard(tmp_dir)
-        if own_session and spark is not None:
+        if stopping:
+            stopping[0].join()
+            # (raised as spark.stop() raised before, unless the run is failing or interrupted already)
+            if stop_errors and sys.exc_info()[0] is None:
+                raise stop_errors[0]
+        elif own_session and spark is not None:
             spark.stop()
 
 
@@ -387,7 +416,7 @@ class _StagedFrames:
 
 
 def _second_pass(spark, frames, staged, scope, first, copies, clock, steps, replay_name, run_dir,
-                 cached) -> tuple[dict[str, int], dict[str, tuple[int, tuple[Any, ...]]]]:
+                 cached, group_counts=None) -> tuple[dict[str, int], dict[str, tuple[int, tuple[Any, ...]]]]:
     """The pass again over a corrected timeline (copies dropped, skewed clocks shifted); returns
     the offsets and clock steps applied. Copies and offsets are the first pass's counts; with copies the offsets
     are measured again on the deduplicated rows (a job of anchors only, from the staged files).
@@ -404,7 +433,8 @@ def _second_pass(spark, frames, staged, scope, first, copies, clock, steps, repl
     measured = clock
     if copies:
         again = group_pass.run_staged(
-            spark, staged, run_dir, replay_name, scope, correction=group_pass.Correction(pairs), anchors=True)
+            spark, staged, run_dir, replay_name, scope, group_counts, correction=group_pass.Correction(pairs),
+            anchors=True)
         measured, steps = timeline_facts.clock_offsets(again.diffs), timeline_facts.clock_steps(again.diffs, again.backs)
     if any(n >= replay_stage.PERCENTILE_EXACT for _off, n in measured.values()):
         events = frames["events"]
@@ -416,13 +446,16 @@ def _second_pass(spark, frames, staged, scope, first, copies, clock, steps, repl
         return offset_rows, {}
     offset_rows = {src: off for src, (off, _n) in measured.items()
                    if abs(off) >= replay_stage.SKEW_MIN_MS and src not in steps}
-    group_pass.run_staged(spark, staged, run_dir, replay_name, scope, split=first.split,
+    group_pass.run_staged(spark, staged, run_dir, replay_name, scope, group_counts, split=first.split,
                           correction=group_pass.Correction(pairs, tuple(sorted(offset_rows.items())),
                                                            tuple((src, *steps[src]) for src in sorted(steps))))
     return offset_rows, steps
 
 
-def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java) -> dict[str, Any]:
+def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, java,
+               release: Callable[[], None] | None = None) -> dict[str, Any]:
+    """The job from the inputs listed to RUN_DIR renamed into place; `release` is called once
+    Spark is needed no more (before the summary)."""
     from pipeline import timeline_facts
     from pipeline.spark import buckets as buckets_mod
     from pipeline.spark import group_pass, lines, parse_stage, replay_stage
@@ -505,7 +538,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         offset_rows: dict[str, int] = {}
         if copies or steps or any(abs(off) >= replay_stage.SKEW_MIN_MS for off, _n in clock.values()):
             offset_rows, steps = _second_pass(spark, frames, staged, scope, first, copies, clock, steps, replay_name,
-                                              write_mod.local_path(tmp_dir), cached)
+                                              write_mod.local_path(tmp_dir), cached, group_counts)
             for src, off in offset_rows.items():
                 progress.say(f"  clock skew: {timeline_facts.describe_clock(src)} runs {off:+d} ms against its group's "
                              "coordinator; corrected")
@@ -514,6 +547,19 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
 
     written: dict[str, int] = {}
     with progress.stage("summary"):
+        # what the summary asks of Spark first (the unparsed reasons of a scoped run, the version),
+        # then Spark is released (`release`: the CLI's session is stopped on a thread while the
+        # summary reads RUN_DIR's footers and tables with pyarrow, and the manifest is written)
+        why_counts: Counter | None = None
+        if (staged_dir is not None and (opts.since_ms is not None or opts.until_ms is not None)
+                and sum(c.get("unparsed", 0) for c in counts.values())):
+            why_counts = Counter({r["why"]: int(r["count"])
+                                  for r in frames["unparsed"].groupBy("why").count().collect()})
+        for df in cached:
+            df.unpersist()
+        spark_version = spark.version
+        if release is not None:
+            release()
         # row counts from the Parquet footers RUN_DIR (always local) holds: no Spark job
         written.update({t: write_mod.row_count(tmp_dir, t) for t in schemas.TABLES})
         event_groups = run_summary.distinct_strings(tmp_dir, "events", "group_id")   # read once
@@ -524,18 +570,13 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
         if staged_dir is not None:
             if opts.since_ms is None and opts.until_ms is None:    # the table written holds every unparsed line
                 why_counts = run_summary.value_counts(tmp_dir, "unparsed", "why")
-            elif not sum(c.get("unparsed", 0) for c in counts.values()):
+            elif why_counts is None:        # (no unparsed line in the scoped run)
                 why_counts = Counter()
-            else:
-                why_counts = Counter({r["why"]: int(r["count"])
-                                      for r in frames["unparsed"].groupBy("why").count().collect()})
             reasons = run_summary.unparsed_reasons(why_counts)
         in_scope = written["events"]
         # every staged row is an event: the scope's total from the staged files' footers
         total_events = staged_rows(staged_files) if (opts.group or opts.since_ms is not None
                                                      or opts.until_ms is not None) else in_scope
-        for df in cached:
-            df.unpersist()
 
     summary = {
         "groups": groups, "generations": written["generations"], "events": written["events"],
@@ -550,7 +591,7 @@ def _run_spark(spark, opts, files, readable, pmod, progress, warnings, tmp_dir, 
     final_abs = str(Path(write_mod.local_path(opts.out)).absolute())
     progress.timings["total"] = round(time.monotonic() - progress.t0, 3)
     man = manifest_mod.build(
-        argv=opts.argv, master=opts.master, spark_version=spark.version, java_version=java, entries=entries,
+        argv=opts.argv, master=opts.master, spark_version=spark_version, java_version=java, entries=entries,
         unparsed_reasons=reasons, scope=scope, tables=written, timings=progress.timings, warnings=warnings,
         summary=summary, run_dir=final_abs, candidate_filter=scan.filter if scan is not None else None)
     shutil.rmtree(os.path.join(tmp_dir, STAGED_OUTCOMES), ignore_errors=True)

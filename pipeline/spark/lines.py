@@ -140,23 +140,70 @@ def gap_rule(fmt) -> str:
     return flags + "|" + rx
 
 
-def split_tasks(spark: SparkSession, plan: list[tuple], n_tasks: int) -> DataFrame:
-    """The split plan as a DataFrame of SPLIT_DDL rows in n_tasks partitions, the splits of a file
-    dealt across them round-robin.
+# The tasks of the scan shrink toward the end of the plan: each takes about 1 / TAIL_SHARE of
+# what is left per core (guided scheduling), but no less than 1 / MIN_SHARE of the whole per core
+# (or one split).
+TAIL_SHARE = 2
+MIN_SHARE = 16
+
+
+def deal_splits(plan: list[tuple], cores: int) -> list[list[int]]:
+    """The split plan (`plan_splits` rows) dealt into tasks: lists of indexes into `plan`, the
+    tasks in the order Spark should start them (a local master starts a stage's tasks in
+    partition order, as a cluster does when no locality speaks against it).
+
+    Largest splits first (a whole compressed file before the pieces of plain ones), and each task
+    takes splits while they hold at most 1 / (TAIL_SHARE x cores) of the bytes not yet dealt:
+    the first tasks are large and the last ones single splits, so the cores finish within about
+    one split of each other. With tasks of equal size (the plan dealt round-robin to 4 per core,
+    until the twenty-first session) the stage ended on one core for up to a whole task: 0.7-1.0 s
+    of the parse job's 6 s at 1 GB on local[2] (BENCHMARKS.md, twenty-first session, scaleout).
+    A task takes at least 1 / (MIN_SHARE x cores) of the whole (or one split): many small files
+    do not become as many tasks (about TAIL_SHARE x cores x ln(files) + MIN_SHARE x cores tasks at most),
+    and at least the largest split, up to 1 / (4 x cores) of the whole: the cores' finishing times
+    differ by up to one largest split anyway, and an input of small files keeps a few tasks per
+    core (4-7; `sample_logs/`: 10 tasks on local[2], `real_logs/`: 8; their fixed costs, a Python
+    worker's round trip and a staged file each, are what such a stage is made of)."""
+    if not plan:
+        return []
+    cores = max(1, cores)
+    order = sorted(range(len(plan)), key=lambda i: (-max(int(plan[i][4]), 0), i))
+    size = [max(int(plan[i][4]), 0) for i in range(len(plan))]
+    left = sum(size)
+    # the end is uneven by up to one largest split whatever is done: no task is made smaller than
+    # one (up to 1 / (4 x cores) of the whole: small inputs keep a few tasks per core)
+    floor = max(left / (MIN_SHARE * cores), min(max(size), left / (4 * cores)))
+    tasks: list[list[int]] = []
+    k = 0
+    while k < len(order):
+        target = max(left / (TAIL_SHARE * cores), floor)
+        task, took = [order[k]], size[order[k]]
+        k += 1
+        while k < len(order) and took + size[order[k]] <= target:
+            task.append(order[k])
+            took += size[order[k]]
+            k += 1
+        left -= took
+        tasks.append(task)
+    return tasks
+
+
+def split_tasks(spark: SparkSession, plan: list[tuple], tasks: list[list[int]]) -> DataFrame:
+    """The split plan as a DataFrame of SPLIT_DDL rows, partition t holding the splits of
+    tasks[t] in that order (`deal_splits`).
 
     Built on the JVM from one literal indexed by `spark.range` (no rows pickled from Python and
     no shuffle: a `createDataFrame(plan).repartition(n)` cost a stage of its own, 1.5 s at the
-    start of every ingest on local[2]).
+    start of every ingest on local[2]): row t of the range is task t, its splits exploded.
     """
     fields = [f.split() for f in SPLIT_DDL.split(", ")]
     names = [n for n, _ in fields]
-    dealt = sorted(range(len(plan)), key=lambda i: (i % n_tasks, i))
     # One JSON string literal, decoded once when the optimizer folds the constant: with a SQL
     # expression of one struct per split instead, Spark's SQL parser took 2.5 s for 3,000 files.
-    text = json.dumps([dict(zip(names, plan[i], strict=True)) for i in dealt])
-    splits = F.from_json(F.lit(text), "array<struct<" + ", ".join(f"{n}: {t}" for n, t in fields) + ">>")
-    rows = spark.range(0, len(plan), 1, n_tasks).select(
-        F.element_at(splits, F.col("id").cast("int") + 1).alias("s"))
+    text = json.dumps([[dict(zip(names, plan[i], strict=True)) for i in task] for task in tasks])
+    splits = F.from_json(F.lit(text), "array<array<struct<" + ", ".join(f"{n}: {t}" for n, t in fields) + ">>>")
+    rows = spark.range(0, len(tasks), 1, max(1, len(tasks))).select(
+        F.explode(F.element_at(splits, F.col("id").cast("int") + 1)).alias("s"))
     return rows.select(*(F.col("s")[n].cast(t).alias(n) for n, t in fields))
 
 
@@ -183,10 +230,8 @@ def read_blocks(spark: SparkSession, uris: list[str], candidate_regex: str,
             described = list(zip(spark_paths(spark, uris), (file_size(spark, u) for u in uris), strict=True))
         files = [(spath, u, size) for u, (spath, size) in zip(uris, described, strict=True)]
         plan = plan_splits(files, split_bytes, whole, rules)
-        # splits dealt round-robin to at most 4 tasks per core: many small files do not become
-        # as many tasks (each partition of the parsed result is read again by every later stage)
-        n_tasks = max(1, min(len(plan), 4 * spark.sparkContext.defaultParallelism))
-        tasks = split_tasks(spark, plan, n_tasks)
+        # largest first, tasks shrinking toward the end (deal_splits)
+        tasks = split_tasks(spark, plan, deal_splits(plan, spark.sparkContext.defaultParallelism))
         r = F.call_function(jvm.SCAN_UDF_NAME, "uri", "block", "length", "whole", "rule")
         rows = tasks.select("split_no", "spath", "block", r.alias("r"))
         return Scan(rows.select("split_no", "spath", "block", "r.n_lines", "r.problem", *(f"r.{c}" for c in CAND_COLUMNS)),

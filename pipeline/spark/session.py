@@ -228,6 +228,12 @@ def build_session(master: str = "local[*]", app_name: str = "coordscope", extra_
     return spark
 
 
+def archive_pending() -> bool:
+    """Whether the session built last still has a class archive to save (`save_class_archive`
+    needs its JVM running)."""
+    return _ARCHIVE_TO_DUMP[0] is not None
+
+
 def save_class_archive(spark, progress=None) -> None:
     """Dump the class archive this session was started to record (once per Java and Spark
     install: class_archive), saying so on `progress`; nothing when there is none to make."""

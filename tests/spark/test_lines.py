@@ -325,12 +325,13 @@ def test_split_plan_survives_quotes_and_backslashes_in_paths(spark, small_splits
     assert sorted(counts) == sorted(p.name for p in paths)     # Spark paths are URIs: %-escaped
     assert all(c["splits"] > 3 and c["lines_read"] == 120 and c["candidates"] == 120 for c in counts.values())
     plan = lines.plan_splits([(p.as_uri(), str(p), p.stat().st_size) for p in paths], 2048, set())
-    tasks = lines.split_tasks(spark, plan, 4)
-    assert tasks.rdd.getNumPartitions() == 4
+    dealt = lines.deal_splits(plan, 2)
+    tasks = lines.split_tasks(spark, plan, dealt)
+    assert tasks.rdd.getNumPartitions() == len(dealt) > 2
     got = [tuple(r) for r in tasks.collect()]
     assert sorted(got) == sorted(plan)
-    per_task = tasks.rdd.glom().map(len).collect()
-    assert max(per_task) - min(per_task) <= 1
+    per_task = tasks.rdd.glom().map(lambda rs: [tuple(r) for r in rs]).collect()
+    assert per_task == [[plan[i] for i in t] for t in dealt]
 
 
 def test_spark_paths_in_one_call_equal_the_names_spark_reads(spark, tmp_path):
@@ -352,17 +353,21 @@ def test_spark_paths_in_one_call_equal_the_names_spark_reads(spark, tmp_path):
 
 def test_split_plan_of_many_files_is_one_literal(spark, tmp_path):
     """3,000 splits: the plan travels as one JSON literal (no SQL expression per split), every
-    split exactly once, dealt round-robin over the tasks, with odd characters intact."""
+    split exactly once, each task's splits in the partition of its place in the deal and in the
+    deal's order, with odd characters intact."""
     from pipeline.spark import lines
 
     plan = [(i, f"file:/x/it's \"{i}\" ü.log", f"/x/it's \"{i}\" ü.log", i * 10, 10 + i, i % 2 == 0,
              "-\\[pod/(x)\\] " if i % 3 == 0 else "") for i in range(3000)]
-    tasks = lines.split_tasks(spark, plan, 8)
+    dealt = lines.deal_splits(plan, 4)
+    tasks = lines.split_tasks(spark, plan, dealt)
     rows = [tuple(r) for r in tasks.collect()]
     assert sorted(rows) == plan
-    assert tasks.rdd.getNumPartitions() == 8
+    assert tasks.rdd.getNumPartitions() == len(dealt)
     per_task = tasks.rdd.glom().map(lambda rs: [r["split_no"] for r in rs]).collect()
-    assert per_task[0][:3] == [0, 8, 16] and per_task[7][:2] == [7, 15]
+    assert per_task == [[plan[i][0] for i in t] for t in dealt]
+    # largest first: the biggest split (2999, 3009 bytes) opens the first task
+    assert per_task[0][:3] == [2999, 2998, 2997]
 
 
 SCAN_BUFFER = 1 << 16     # SplitScanner.BUFFER: the bytes it reads at a time
