@@ -7,18 +7,21 @@ import gzip
 import io
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from parsers import CANDIDATE_REGEX, nul_runs, parse_lines, parse_path
 from parsers.gzip_stream import archive_of, compression_of
-from parsers.reader import MAX_LINE
+from parsers.reader import MAX_LINE, _encoding
 
 LINE = "[2024-03-01 10:15:30,123] INFO [Consumer clientId=c1, groupId=g1] (Re-)joining group (org.apache.kafka.clients.consumer.internals.AbstractCoordinator)"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=3000))
+@example(data=b"\xfe\xff")   # a byte order mark alone (UTF-16 BE): no line
+@example(data=b"\xff\xfea\x00\n\x00")
+@example(data=b"\xef\xbb\xbfx\n")
 def test_arbitrary_bytes_never_crash_and_balance(tmp_path, data):
     p = tmp_path / "x.log"
     p.write_bytes(data)
@@ -33,7 +36,8 @@ def test_arbitrary_bytes_never_crash_and_balance(tmp_path, data):
         return
     # lines end at line breaks and at NUL runs (a line break right after a run belongs to it:
     # parsers/nul_runs.py)
-    text = nul_runs.as_line_ends(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace",
+    # (decoded as `parse` decodes: UTF-16 or UTF-8 with its byte order mark off, reader._encoding)
+    text = nul_runs.as_line_ends(io.TextIOWrapper(io.BytesIO(data), encoding=_encoding(data[:3]), errors="replace",
                                                   newline=None).read())
     n = len(io.StringIO(text).readlines())
     assert s.lines_read == len(outs) == n
