@@ -38,6 +38,9 @@ import threading
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ingest_cpu_profile import _kind  # noqa: E402  (the same process classes as the profile's)
+
 REPO = Path(__file__).resolve().parents[1]
 TICK = os.sysconf("SC_CLK_TCK")
 TASK_THREAD = "Executor task l"     # "Executor task launch worker-N", as the kernel keeps 15 characters
@@ -52,18 +55,6 @@ def _stat(path: str) -> tuple[int, float, str] | None:
     head, rest = text.rsplit(")", 1)
     fields = rest.split()
     return int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK, head.split("(", 1)[1]
-
-
-def _kind(pid: int) -> str:
-    try:
-        cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
-    except OSError:
-        return "other"
-    if cmd[0].endswith(b"java"):
-        return "jvm"
-    if b"pipeline.spark.worker_daemon" in cmd or b"pyspark.daemon" in cmd or b"pyspark.worker" in cmd:
-        return "workers"
-    return "other"
 
 
 class Sampler:

@@ -25,22 +25,12 @@ from __future__ import annotations
 
 import json
 
-from parsers.reader import parse_lines
+from tests.parsers.test_paste_shapes5 import _ev, _outs
 
 INT = "org.apache.kafka.clients.consumer.internals."
 AC, CC, CRM = INT + "AbstractCoordinator", INT + "ConsumerCoordinator", INT + "CommitRequestManager"
 CMM, CHB, AKC, SMM = INT + "ConsumerMembershipManager", INT + "ConsumerHeartbeatRequestManager", INT + "AsyncKafkaConsumer", INT + "StreamsMembershipManager"
 P = "[Consumer clientId=consumer-tills-3, groupId=tills] "
-
-
-def _outs(lines: list[str]):
-    return {o.line_no: o for o in parse_lines("f", list(enumerate(lines, 1)))}
-
-
-def _ev(line: str):
-    o = _outs([line])[1]
-    assert o.status == "parsed" and o.event is not None, (o.status, line)
-    return o.event
 
 
 def _k(msg: str, logger: str, lvl: str = "DEBUG") -> str:
